@@ -1,0 +1,45 @@
+# merchant-harness: the two set-up commands are `make run` and `make test`.
+GO      ?= go
+BIN     := bin/mph
+OUT     ?= mph-results
+GINKGO  := $(GO) run github.com/onsi/ginkgo/v2/ginkgo
+FUZZTIME ?= 10s
+
+.PHONY: all build run test vet unit fuzz suites-parallel selftest bench clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/mph
+
+## run: the main job against the embedded sandbox: conformance suites, then a short load run; reports in $(OUT)/
+run: build
+	$(BIN) conform --out $(OUT)/conform
+	$(BIN) load --scenario mixed --rate 200 --duration 10s --out $(OUT)/load
+
+## test: every test (what CI runs)
+test: vet unit fuzz suites-parallel selftest
+
+vet:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+
+unit:
+	$(GO) test -race -count=1 ./...
+
+fuzz:
+	$(GO) test -run='^$$' -fuzz=FuzzHandlers -fuzztime=$(FUZZTIME) ./sandbox
+
+suites-parallel:
+	$(GINKGO) -p --procs=2 ./suites
+
+selftest: build
+	$(BIN) selftest
+
+## bench: driver efficiency vs vegeta and wrk, sandbox throughput (installs wrk if missing)
+bench: build
+	bash bench/run.sh
+
+clean:
+	rm -rf bin $(OUT)

@@ -1,0 +1,386 @@
+// Package client is the single HTTP client of the conformance suites. Every
+// call carries a context and a timeout, is recorded (redacted) on the current
+// spec's Recorder, can be rendered as a curl line with $TOKEN in place of the
+// token, backs off and retries on 429 (unless raw responses are asked for) and
+// authenticates through a per-merchant TokenSource that refreshes tokens at 80%
+// of their lifetime and once on a 401 (unless raw auth behaviour is asked for).
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/merchant-harness/mph/redact"
+)
+
+// Defaults of a Client.
+const (
+	DefaultTimeout     = 10 * time.Second
+	DefaultMaxRetries  = 6
+	DefaultBackoffBase = 100 * time.Millisecond
+	DefaultBackoffCap  = 5 * time.Second
+	DefaultMaxWait     = 30 * time.Second
+	maxBodyRead        = 4 << 20
+)
+
+// Options configure a Client.
+type Options struct {
+	// BaseURL is the merchant root, e.g. http://127.0.0.1:8080/v1/merchant.
+	BaseURL string
+	// HTTP is the transport; nil means a fresh *http.Client.
+	HTTP *http.Client
+	// Timeout bounds every single attempt (default DefaultTimeout).
+	Timeout time.Duration
+	// Tokens authenticates requests; nil sends no Authorization header.
+	Tokens *TokenSource
+	// Recorder receives every exchange; it is looked up at call time.
+	Recorder func() *Recorder
+	// Logf logs retries and token refreshes (e.g. to GinkgoWriter).
+	Logf func(format string, args ...any)
+	// Header is sent on every request (e.g. X-Sandbox-Admin-Key for controls).
+	Header http.Header
+	// MaxRetries bounds 429 retries; MaxWait bounds the total time waited.
+	MaxRetries int
+	MaxWait    time.Duration
+}
+
+// Client talks to one base URL as one identity. Its With* methods return
+// modified copies; a Client is safe for concurrent use.
+type Client struct {
+	o        Options
+	raw429   bool
+	rawAuth  bool
+	token    string // fixed bearer (overrides Tokens)
+	noAuth   bool
+	header   http.Header
+	recorder *Recorder // fixed recorder (overrides o.Recorder)
+}
+
+// New returns a client.
+func New(o Options) *Client {
+	if o.HTTP == nil {
+		o.HTTP = &http.Client{}
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MaxRetries <= 0 {
+		o.MaxRetries = DefaultMaxRetries
+	}
+	if o.MaxWait <= 0 {
+		o.MaxWait = DefaultMaxWait
+	}
+	o.BaseURL = strings.TrimRight(o.BaseURL, "/")
+	return &Client{o: o}
+}
+
+func (c *Client) clone() *Client {
+	cp := *c
+	cp.header = c.header.Clone()
+	return &cp
+}
+
+// BaseURL returns the client's base URL.
+func (c *Client) BaseURL() string { return c.o.BaseURL }
+
+// Tokens returns the client's token source (nil for anonymous clients).
+func (c *Client) Tokens() *TokenSource { return c.o.Tokens }
+
+// Raw returns a copy that hands 429 answers to the caller instead of retrying.
+func (c *Client) Raw() *Client { cp := c.clone(); cp.raw429 = true; return cp }
+
+// RawAuth returns a copy that does not refresh the token and retry on 401.
+func (c *Client) RawAuth() *Client { cp := c.clone(); cp.rawAuth = true; return cp }
+
+// WithToken returns a copy sending exactly this bearer token (e.g. a forged
+// or expired one); no refresh happens.
+func (c *Client) WithToken(tok string) *Client {
+	cp := c.clone()
+	cp.token, cp.noAuth, cp.rawAuth = tok, false, true
+	return cp
+}
+
+// WithoutAuth returns a copy sending no Authorization header.
+func (c *Client) WithoutAuth() *Client { cp := c.clone(); cp.noAuth = true; cp.token = ""; return cp }
+
+// WithHeader returns a copy that sends the header on every request
+// (e.g. X-Merchant-Id). An empty value removes it.
+func (c *Client) WithHeader(k, v string) *Client {
+	cp := c.clone()
+	if cp.header == nil {
+		cp.header = http.Header{}
+	}
+	if v == "" {
+		cp.header.Del(k)
+	} else {
+		cp.header.Set(k, v)
+	}
+	return cp
+}
+
+// WithRecorder returns a copy recording on r.
+func (c *Client) WithRecorder(r *Recorder) *Client { cp := c.clone(); cp.recorder = r; return cp }
+
+// WithBaseURL returns a copy addressing another root (same identity).
+func (c *Client) WithBaseURL(u string) *Client {
+	cp := c.clone()
+	cp.o.BaseURL = strings.TrimRight(u, "/")
+	return cp
+}
+
+// Request describes one call. Path is appended verbatim to the base URL (the
+// caller escapes path segments, see Seg); Body is JSON-encoded unless RawBody
+// is set (then sent as is, with ContentType, default application/json).
+type Request struct {
+	Method      string
+	Path        string
+	Query       url.Values
+	Body        any
+	RawBody     []byte
+	HasRawBody  bool // send RawBody even when empty
+	ContentType string
+	Header      http.Header
+}
+
+// Response is an answer with its body read whole.
+type Response struct {
+	Status   int
+	Header   http.Header
+	Body     []byte
+	Exchange *Exchange
+}
+
+// JSON decodes the body into v, keeping numbers as json.Number when v is an
+// interface or map.
+func (r *Response) JSON(v any) error {
+	dec := json.NewDecoder(bytes.NewReader(r.Body))
+	dec.UseNumber()
+	return dec.Decode(v)
+}
+
+// Map decodes the body as a JSON object (numbers as json.Number); nil if it is not one.
+func (r *Response) Map() map[string]any {
+	var m map[string]any
+	if r.JSON(&m) != nil {
+		return nil
+	}
+	return m
+}
+
+// Seg escapes one path segment.
+func Seg(s string) string { return url.PathEscape(s) }
+
+// Get is a GET of path with optional query.
+func (c *Client) Get(ctx context.Context, path string, query url.Values) (*Response, error) {
+	return c.Do(ctx, Request{Method: http.MethodGet, Path: path, Query: query})
+}
+
+// Post sends body as JSON.
+func (c *Client) Post(ctx context.Context, path string, body any) (*Response, error) {
+	return c.Do(ctx, Request{Method: http.MethodPost, Path: path, Body: body})
+}
+
+// Put sends body as JSON.
+func (c *Client) Put(ctx context.Context, path string, body any) (*Response, error) {
+	return c.Do(ctx, Request{Method: http.MethodPut, Path: path, Body: body})
+}
+
+// Patch sends body as JSON.
+func (c *Client) Patch(ctx context.Context, path string, body any) (*Response, error) {
+	return c.Do(ctx, Request{Method: http.MethodPatch, Path: path, Body: body})
+}
+
+// NetError is a transport failure (no HTTP answer): the harness could not
+// run the check.
+type NetError struct {
+	Method, URL string
+	Err         error
+}
+
+func (e *NetError) Error() string {
+	return fmt.Sprintf("%s %s: no answer: %s", e.Method, e.URL, redact.Text(e.Err.Error()))
+}
+func (e *NetError) Unwrap() error { return e.Err }
+
+// Do performs the request with 429 back-off and 401 token refresh as
+// configured, recording every final exchange.
+func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
+	var body []byte
+	hasBody := false
+	switch {
+	case req.RawBody != nil || req.HasRawBody:
+		body, hasBody = req.RawBody, true
+	case req.Body != nil:
+		b, err := json.Marshal(req.Body)
+		if err != nil {
+			return nil, fmt.Errorf("encode request body: %w", err)
+		}
+		body, hasBody = b, true
+	}
+	u := c.o.BaseURL + req.Path
+	if len(req.Query) > 0 {
+		u += "?" + req.Query.Encode()
+	}
+	refreshed := false
+	retries := 0
+	waited := time.Duration(0)
+	for {
+		tok := ""
+		if !c.noAuth {
+			if c.token != "" {
+				tok = c.token
+			} else if c.o.Tokens != nil {
+				t, err := c.o.Tokens.Token(ctx)
+				if err != nil {
+					return nil, err
+				}
+				tok = t
+			}
+		}
+		resp, err := c.once(ctx, req, u, body, hasBody, tok, retries)
+		if err != nil {
+			return nil, err
+		}
+		if resp.Status == http.StatusTooManyRequests && !c.raw429 && retries < c.o.MaxRetries && waited < c.o.MaxWait {
+			d := backoff(retries, resp.Header.Get("Retry-After"))
+			if waited+d > c.o.MaxWait {
+				d = c.o.MaxWait - waited
+			}
+			c.logf("429 from %s %s: retry %d/%d in %s", req.Method, redact.Text(u), retries+1, c.o.MaxRetries, d.Round(time.Millisecond))
+			select {
+			case <-ctx.Done():
+				return resp, nil
+			case <-time.After(d):
+			}
+			waited += d
+			retries++
+			continue
+		}
+		if resp.Status == http.StatusUnauthorized && !c.rawAuth && !refreshed && tok != "" && c.token == "" && c.o.Tokens != nil {
+			c.logf("401 from %s %s: refreshing the token and retrying once", req.Method, redact.Text(u))
+			c.o.Tokens.Invalidate(tok)
+			refreshed = true
+			continue
+		}
+		return resp, nil
+	}
+}
+
+func (c *Client) logf(format string, args ...any) {
+	if c.o.Logf != nil {
+		c.o.Logf(format, args...)
+	}
+}
+
+// backoff is exponential with full jitter, at least Retry-After when given.
+func backoff(attempt int, retryAfter string) time.Duration {
+	ceil := DefaultBackoffBase << attempt
+	if ceil > DefaultBackoffCap || ceil <= 0 {
+		ceil = DefaultBackoffCap
+	}
+	d := time.Duration(rand.Int64N(int64(ceil) + 1))
+	if s, err := strconv.Atoi(strings.TrimSpace(retryAfter)); err == nil && s >= 0 {
+		if ra := time.Duration(s) * time.Second; ra > d {
+			d = ra
+		}
+	} else if t, err := http.ParseTime(retryAfter); err == nil {
+		if ra := time.Until(t); ra > d {
+			d = ra
+		}
+	}
+	return d
+}
+
+func (c *Client) once(ctx context.Context, req Request, u string, body []byte, hasBody bool, tok string, retries int) (*Response, error) {
+	actx, cancel := context.WithTimeout(ctx, c.o.Timeout)
+	defer cancel()
+	var rd io.Reader
+	if hasBody {
+		rd = bytes.NewReader(body)
+	}
+	hr, err := http.NewRequestWithContext(actx, req.Method, u, rd)
+	if err != nil {
+		return nil, &NetError{Method: req.Method, URL: redact.Text(u), Err: err}
+	}
+	for k, vs := range c.o.Header {
+		hr.Header[k] = append([]string(nil), vs...)
+	}
+	for k, vs := range c.header {
+		hr.Header[k] = append([]string(nil), vs...)
+	}
+	for k, vs := range req.Header {
+		hr.Header[k] = append([]string(nil), vs...)
+	}
+	if hasBody && hr.Header.Get("Content-Type") == "" {
+		ct := req.ContentType
+		if ct == "" {
+			ct = "application/json"
+		}
+		hr.Header.Set("Content-Type", ct)
+	}
+	hr.Header.Set("Accept", "application/json")
+	if tok != "" {
+		hr.Header.Set("Authorization", "Bearer "+tok)
+	}
+	secretKey := ""
+	if sk, ok := req.Body.(interface{ SecretKeyForCurl() string }); ok {
+		secretKey = sk.SecretKeyForCurl()
+	}
+	ex := &Exchange{
+		Method:    req.Method,
+		URL:       redact.Text(u),
+		ReqHeader: redact.Header(hr.Header),
+		Retries:   retries,
+		Curl:      curlLine(req.Method, redact.Text(u), hr.Header, body, secretKey),
+	}
+	if hasBody {
+		ex.ReqBody = string(redact.JSON(body))
+	}
+	start := time.Now()
+	hresp, err := c.o.HTTP.Do(hr)
+	if err != nil {
+		ex.Duration = time.Since(start)
+		ex.Err = redact.Text(err.Error())
+		c.record(ex)
+		return nil, &NetError{Method: req.Method, URL: ex.URL, Err: err}
+	}
+	defer hresp.Body.Close()
+	rb, err := io.ReadAll(io.LimitReader(hresp.Body, maxBodyRead))
+	ex.Duration = time.Since(start)
+	if err != nil {
+		ex.Err = "reading body: " + redact.Text(err.Error())
+		c.record(ex)
+		return nil, &NetError{Method: req.Method, URL: ex.URL, Err: err}
+	}
+	ex.Status = hresp.StatusCode
+	ex.RespHeader = redact.Header(hresp.Header)
+	ex.RespBody = string(redact.JSON(rb))
+	c.record(ex)
+	return &Response{Status: hresp.StatusCode, Header: hresp.Header, Body: rb, Exchange: ex}, nil
+}
+
+func (c *Client) record(ex *Exchange) {
+	if c.recorder != nil {
+		c.recorder.Add(ex)
+		return
+	}
+	if c.o.Recorder != nil {
+		c.o.Recorder().Add(ex)
+	}
+}
+
+// IsNetError reports whether err is a transport failure.
+func IsNetError(err error) bool {
+	var ne *NetError
+	return errors.As(err, &ne)
+}

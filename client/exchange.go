@@ -1,0 +1,169 @@
+package client
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/merchant-harness/mph/redact"
+)
+
+// Exchange is one recorded HTTP request and its answer, already redacted:
+// no secret key, token, full PAN, CVV or voucher PIN survives in it.
+type Exchange struct {
+	Method     string        `json:"method"`
+	URL        string        `json:"url"`
+	ReqHeader  http.Header   `json:"requestHeaders,omitempty"`
+	ReqBody    string        `json:"requestBody,omitempty"`
+	Status     int           `json:"status"`
+	RespHeader http.Header   `json:"responseHeaders,omitempty"`
+	RespBody   string        `json:"responseBody,omitempty"`
+	Err        string        `json:"error,omitempty"`
+	Duration   time.Duration `json:"duration"`
+	Retries    int           `json:"retries,omitempty"` // 429 retries before this answer
+	Curl       string        `json:"curl"`
+}
+
+// String renders the exchange for a human: request line, headers, body,
+// status, response headers, body and the curl line reproducing it.
+func (e *Exchange) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "> %s %s\n", e.Method, e.URL)
+	writeHeaders(&b, "> ", e.ReqHeader)
+	if e.ReqBody != "" {
+		fmt.Fprintf(&b, "> \n> %s\n", e.ReqBody)
+	}
+	if e.Err != "" {
+		fmt.Fprintf(&b, "< (no answer: %s) after %s\n", e.Err, e.Duration.Round(time.Millisecond))
+	} else {
+		fmt.Fprintf(&b, "< %d %s (%s", e.Status, http.StatusText(e.Status), e.Duration.Round(time.Millisecond))
+		if e.Retries > 0 {
+			fmt.Fprintf(&b, ", after %d retries on 429", e.Retries)
+		}
+		b.WriteString(")\n")
+		writeHeaders(&b, "< ", e.RespHeader)
+		if e.RespBody != "" {
+			fmt.Fprintf(&b, "< \n< %s\n", e.RespBody)
+		}
+	}
+	fmt.Fprintf(&b, "reproduce: %s\n", e.Curl)
+	return b.String()
+}
+
+func writeHeaders(b *strings.Builder, prefix string, h http.Header) {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, v := range h[k] {
+			fmt.Fprintf(b, "%s%s: %s\n", prefix, k, v)
+		}
+	}
+}
+
+// Recorder collects the exchanges of one spec. It is safe for concurrent use.
+type Recorder struct {
+	mu        sync.Mutex
+	exchanges []*Exchange
+}
+
+// NewRecorder returns an empty recorder.
+func NewRecorder() *Recorder { return &Recorder{} }
+
+// Add appends an exchange.
+func (r *Recorder) Add(e *Exchange) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	r.exchanges = append(r.exchanges, e)
+	r.mu.Unlock()
+}
+
+// Exchanges returns a copy of the recorded exchanges, oldest first.
+func (r *Recorder) Exchanges() []*Exchange {
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]*Exchange(nil), r.exchanges...)
+}
+
+// Last returns the most recent exchange, or nil.
+func (r *Recorder) Last() *Exchange {
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.exchanges) == 0 {
+		return nil
+	}
+	return r.exchanges[len(r.exchanges)-1]
+}
+
+// Reset forgets every exchange.
+func (r *Recorder) Reset() {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	r.exchanges = nil
+	r.mu.Unlock()
+}
+
+// shellQuote quotes s for a POSIX shell in single quotes.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// curlLine renders a curl command reproducing the request. The bearer token
+// becomes $TOKEN, the secret key of a token exchange $SECRET_KEY and the
+// sandbox admin key $ADMIN_KEY; the body is otherwise the redacted one.
+func curlLine(method, url string, h http.Header, body []byte, secretKey string) string {
+	var b strings.Builder
+	b.WriteString("curl -sS")
+	if method != http.MethodGet || len(body) > 0 {
+		b.WriteString(" -X " + method)
+	}
+	b.WriteString(" " + shellQuote(url))
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, v := range h[k] {
+			switch http.CanonicalHeaderKey(k) {
+			case "Authorization":
+				scheme, _, _ := strings.Cut(v, " ")
+				b.WriteString(` -H "Authorization: ` + scheme + ` $TOKEN"`)
+			case "X-Sandbox-Admin-Key":
+				b.WriteString(` -H "X-Sandbox-Admin-Key: $ADMIN_KEY"`)
+			case "User-Agent", "Accept-Encoding", "Content-Length":
+			default:
+				b.WriteString(" -H " + shellQuote(k+": "+redact.Text(v)))
+			}
+		}
+	}
+	if len(body) > 0 {
+		s := string(body)
+		if secretKey != "" && strings.Contains(s, secretKey) {
+			// Keep the body reproducible: close the single quote around $SECRET_KEY.
+			parts := strings.Split(s, secretKey)
+			for i, p := range parts {
+				parts[i] = shellQuote(redact.Text(p))
+			}
+			b.WriteString(" --data-raw " + strings.Join(parts, `"$SECRET_KEY"`))
+		} else {
+			b.WriteString(" --data-raw " + shellQuote(string(redact.JSON(body))))
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/selftest"
+)
+
+func init() {
+	var (
+		parallel int
+		jsonPath string
+		outDir   string
+		only     []string
+	)
+	cmd := &cobra.Command{
+		Use:   "selftest",
+		Short: "Prove the suites: pass the clean sandbox, fail every catalogued fault (kill matrix)",
+		Long: `selftest runs the conformance suites against the clean reference sandbox,
+which must pass (no false positives), then once against the sandbox with each
+fault of the catalogue injected (see 'mph sandbox --list-faults'), each of
+which must fail (the fault is killed). It prints the kill matrix: each fault,
+the requirement it breaks and the specs that caught it.
+
+Exit 0 when the clean run passes and every fault is killed, 1 otherwise.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			faults := sandbox.Faults()
+			if len(only) > 0 {
+				byName := map[string]sandbox.Fault{}
+				for _, f := range faults {
+					byName[f.Name] = f
+				}
+				faults = faults[:0:0]
+				for _, n := range only {
+					f, ok := byName[n]
+					if !ok {
+						return usageErr("unknown fault %q (see mph sandbox --list-faults)", n)
+					}
+					faults = append(faults, f)
+				}
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "self-test: the clean sandbox and %d faults, %d runs at a time\n", len(faults), parallel)
+			done := 0
+			m, err := selftest.Execute(ctx, selftest.Options{
+				Faults:   faults,
+				Parallel: parallel,
+				WorkDir:  outDir,
+				Progress: func(r selftest.Run) {
+					done++
+					name, verdict := r.Fault, "killed"
+					if name == "" {
+						name, verdict = "(clean)", "passed"
+						if len(r.Failed) > 0 || r.Error != "" || r.ExitCode != 0 {
+							verdict = "FAILED"
+						}
+					} else if r.Error != "" {
+						verdict = "ERROR"
+					} else if !r.Killed() {
+						verdict = "SURVIVED"
+					}
+					fmt.Fprintf(out, "  [%d/%d] %-40s %s (%s)\n", done, len(faults)+1, name, verdict, r.Duration.Round(1e8))
+				},
+			})
+			if err != nil {
+				return fmt.Errorf("self-test: %w", err)
+			}
+			fmt.Fprintln(out)
+			m.WriteText(out)
+			if jsonPath != "" {
+				if err := os.MkdirAll(filepath.Dir(jsonPath), 0o755); err != nil {
+					return err
+				}
+				f, err := os.Create(jsonPath)
+				if err != nil {
+					return err
+				}
+				if err := m.WriteJSON(f); err != nil {
+					f.Close()
+					return err
+				}
+				if err := f.Close(); err != nil {
+					return err
+				}
+				fmt.Fprintf(out, "kill matrix JSON: %s\n", jsonPath)
+			}
+			if !m.OK() {
+				var why []string
+				if !m.CleanOK {
+					why = append(why, "the clean sandbox did not pass")
+				}
+				if n := len(m.Survivors); n > 0 {
+					why = append(why, fmt.Sprintf("%d fault(s) survived", n))
+				}
+				if n := len(m.Errors); n > 0 {
+					why = append(why, fmt.Sprintf("%d run(s) broke", n))
+				}
+				return failuresErr("self-test failed: %s", strings.Join(why, ", "))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&parallel, "parallel", max(2, runtime.NumCPU()), "suite runs at a time")
+	cmd.Flags().StringVar(&jsonPath, "json", "", "write the kill matrix as JSON to this file")
+	cmd.Flags().StringVar(&outDir, "out", "", "keep every run's Ginkgo JSON report in this directory (default: a temp dir, removed)")
+	cmd.Flags().StringSliceVar(&only, "fault", nil, "run only these faults (repeatable)")
+	rootCmd.AddCommand(cmd)
+}

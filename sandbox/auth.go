@@ -1,0 +1,210 @@
+package sandbox
+
+import (
+	"crypto/subtle"
+	"errors"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/merchant-harness/mph/clock"
+)
+
+const (
+	tokenLifetime = 900 * time.Second
+	jwtIssuer     = "mph-sandbox"
+)
+
+type tokenClaims struct {
+	Env string `json:"env"`
+	jwt.RegisteredClaims
+}
+
+// tokenIssuer signs and verifies access tokens. The key and the parsers are
+// built once: the token endpoint and every authenticated call are hot paths.
+type tokenIssuer struct {
+	key     []byte
+	clk     clock.Clock
+	parser  *jwt.Parser
+	lenient *jwt.Parser // fault auth-expired-token-accepted: signature only
+}
+
+func newTokenIssuer(key []byte, clk clock.Clock) *tokenIssuer {
+	return &tokenIssuer{
+		key: key,
+		clk: clk,
+		parser: jwt.NewParser(
+			jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
+			jwt.WithIssuer(jwtIssuer),
+			jwt.WithExpirationRequired(),
+			jwt.WithTimeFunc(clk.Now), // expiry is judged on the sandbox clock
+		),
+		lenient: jwt.NewParser(
+			jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
+			jwt.WithoutClaimsValidation(),
+		),
+	}
+}
+
+func (t *tokenIssuer) issue(merchantID string, env Env, now time.Time) (string, error) {
+	iat := now.Truncate(time.Second)
+	c := tokenClaims{
+		Env: env.String(),
+		RegisteredClaims: jwt.RegisteredClaims{
+			Subject:   merchantID,
+			Issuer:    jwtIssuer,
+			IssuedAt:  jwt.NewNumericDate(iat),
+			ExpiresAt: jwt.NewNumericDate(iat.Add(tokenLifetime)),
+			ID:        randHex(8),
+		},
+	}
+	return jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(t.key)
+}
+
+func (t *tokenIssuer) keyFunc(*jwt.Token) (any, error) { return t.key, nil }
+
+var errExpired = errors.New("expired")
+
+func (t *tokenIssuer) verify(raw string, lenient bool) (*tokenClaims, error) {
+	p := t.parser
+	if lenient {
+		p = t.lenient
+	}
+	var c tokenClaims
+	if _, err := p.ParseWithClaims(raw, &c, t.keyFunc); err != nil {
+		if errors.Is(err, jwt.ErrTokenExpired) {
+			return nil, errExpired
+		}
+		return nil, err
+	}
+	return &c, nil
+}
+
+type accessToken struct {
+	AccessToken string `json:"accessToken"`
+	TokenType   string `json:"tokenType"`
+	ExpiresIn   int    `json:"expiresIn"`
+	Environment string `json:"environment"`
+	MerchantID  string `json:"merchantId"`
+}
+
+// handleToken is POST /auth/token.
+func (s *Server) handleToken(rc *reqCtx) {
+	b, ok := s.readBody(rc)
+	if !ok {
+		return
+	}
+	v := validator{b: b}
+	mid := v.str("merchantId", true, maxText)
+	key := v.str("secretKey", true, maxText)
+	if v.failed(s, rc) {
+		return
+	}
+	ref, found := rc.world.keys[key]
+	if !found || ref.m.id != mid {
+		s.writeError(rc, http.StatusUnauthorized, msgBadCreds)
+		return
+	}
+	if h := rc.r.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.authIgnoreMerchantHdr {
+		s.writeError(rc, http.StatusUnauthorized, msgMerchantHdr)
+		return
+	}
+	st := ref.m.envs[ref.env]
+	if !s.ipAllowed(rc, st) {
+		return
+	}
+	tok, err := s.jwt.issue(mid, ref.env, rc.now)
+	if err != nil {
+		s.writeError(rc, http.StatusInternalServerError, "Could not sign the access token")
+		return
+	}
+	s.writeA(rc, http.StatusOK, accessToken{
+		AccessToken: tok,
+		TokenType:   "Bearer",
+		ExpiresIn:   int(tokenLifetime / time.Second),
+		Environment: ref.env.String(),
+		MerchantID:  mid,
+	})
+}
+
+// authenticate resolves the bearer token to a merchant environment and applies
+// the X-Merchant-Id, IP whitelist and KYB rules, answering the error itself.
+func (s *Server) authenticate(rc *reqCtx) bool {
+	h := rc.r.Header.Get("Authorization")
+	const prefix = "bearer "
+	if len(h) <= len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) {
+		s.writeError(rc, http.StatusUnauthorized, msgBearer)
+		return false
+	}
+	c, err := s.jwt.verify(strings.TrimSpace(h[len(prefix):]), s.faults.authExpiredAccepted)
+	if err != nil {
+		if err == errExpired {
+			s.writeError(rc, http.StatusUnauthorized, msgExpired)
+		} else {
+			s.writeError(rc, http.StatusUnauthorized, msgBearer)
+		}
+		return false
+	}
+	m := rc.world.merchants[c.Subject]
+	env, okEnv := parseEnv(c.Env)
+	if m == nil || !okEnv {
+		s.writeError(rc, http.StatusUnauthorized, msgBearer)
+		return false
+	}
+	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.id && !s.faults.authIgnoreMerchantHdr {
+		s.writeError(rc, http.StatusUnauthorized, msgMerchantHdr)
+		return false
+	}
+	st := m.envs[env]
+	if !s.ipAllowed(rc, st) {
+		return false
+	}
+	if env == EnvLive && m.kyb < 2 {
+		s.writeError(rc, http.StatusForbidden, msgKYB)
+		return false
+	}
+	rc.st = st
+	return true
+}
+
+// ipAllowed applies the merchant environment's IP whitelist to the caller.
+func (s *Server) ipAllowed(rc *reqCtx, st *envState) bool {
+	wl := st.whitelist.Load()
+	if wl == nil || len(*wl) == 0 {
+		return true
+	}
+	ip, ok := clientIP(rc.r)
+	if ok {
+		for _, a := range *wl {
+			if a == ip {
+				return true
+			}
+		}
+	}
+	shown := "unknown"
+	if ok {
+		shown = ip.String()
+	}
+	s.writeError(rc, http.StatusForbidden, msgIPNotAllowed(shown))
+	return false
+}
+
+// adminOK checks the test controls' admin key in constant time.
+func (s *Server) adminOK(r *http.Request) bool {
+	k := r.Header.Get("X-Sandbox-Admin-Key")
+	return subtle.ConstantTimeCompare([]byte(k), []byte(s.opts.AdminKey)) == 1
+}
+
+func ipStrings(a []netip.Addr) []string {
+	out := make([]string, len(a))
+	for i, x := range a {
+		out[i] = x.String()
+	}
+	return out
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,49 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+)
+
+// tsLayout is ISO 8601 UTC with milliseconds, as JavaScript's toISOString.
+const tsLayout = "2006-01-02T15:04:05.000Z"
+
+func ts(t time.Time) string { return t.UTC().Format(tsLayout) }
+
+// envelopeA wraps token and card operation answers.
+type envelopeA struct {
+	Status    string `json:"status"`
+	Data      any    `json:"data"`
+	Timestamp string `json:"timestamp"`
+	Path      string `json:"path"`
+}
+
+// envelopeB wraps webhook simulation and contact update answers.
+type envelopeB struct {
+	Success   bool   `json:"success"`
+	Message   string `json:"message"`
+	Data      any    `json:"data"`
+	Timestamp string `json:"timestamp"`
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Only our own types are marshalled; this cannot happen for client input.
+		code = http.StatusInternalServerError
+		b = []byte(`{"status":"error","statusCode":500,"message":"Internal server error","error":"Internal Server Error"}`)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(code)
+	_, _ = w.Write(b)
+}
+
+func (s *Server) writeA(rc *reqCtx, code int, data any) {
+	writeJSON(rc.w, code, envelopeA{Status: "success", Data: data, Timestamp: ts(rc.now), Path: rc.path})
+}
+
+func (s *Server) writeB(rc *reqCtx, message string, data any) {
+	writeJSON(rc.w, http.StatusOK, envelopeB{Success: true, Message: message, Data: data, Timestamp: ts(rc.now)})
+}

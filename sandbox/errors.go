@@ -1,0 +1,71 @@
+package sandbox
+
+import "net/http"
+
+// errorEnvelope is the documented error body. Message is a string, or an array
+// of constraint strings for payload validation failures.
+type errorEnvelope struct {
+	Status     string `json:"status"`
+	StatusCode int    `json:"statusCode"`
+	Message    any    `json:"message"`
+	Error      string `json:"error"`
+	Timestamp  string `json:"timestamp"`
+	Path       string `json:"path,omitempty"`
+}
+
+// giftNotFound is the documented reduced 404 of gift order look-ups.
+type giftNotFound struct {
+	StatusCode int    `json:"statusCode"`
+	Message    string `json:"message"`
+	Error      string `json:"error"`
+}
+
+// writeError answers code with the error envelope; msg is a string or []string.
+func (s *Server) writeError(rc *reqCtx, code int, msg any) {
+	e := errorEnvelope{
+		Status:     "error",
+		StatusCode: code,
+		Message:    msg,
+		Error:      http.StatusText(code),
+		Timestamp:  ts(rc.now),
+		Path:       rc.path,
+	}
+	if s.faults.errorEnvelopeNoPath {
+		e.Path = ""
+	}
+	writeJSON(rc.w, code, e)
+}
+
+// Validation failure: 400 with an array of class-validator style messages.
+func (s *Server) badRequest(rc *reqCtx, msgs []string) {
+	s.writeError(rc, http.StatusBadRequest, msgs)
+}
+
+func (s *Server) writeGiftNotFound(rc *reqCtx, ref string) {
+	writeJSON(rc.w, http.StatusNotFound, giftNotFound{
+		StatusCode: http.StatusNotFound,
+		Message:    "Gift card order with reference '" + ref + "' not found",
+		Error:      "Not Found",
+	})
+}
+
+// Messages fixed by docs/sandbox.md.
+const (
+	msgBearer        = "Missing or invalid bearer token: send Authorization: Bearer <ACCESS_TOKEN>"
+	msgExpired       = "Bearer token expired: request a new access token"
+	msgBadCreds      = "Invalid credentials: merchantId or secretKey is incorrect"
+	msgMerchantHdr   = "X-Merchant-Id does not match the credentials"
+	msgKYB           = "Live operations require KYB Tier 2 or higher"
+	msgCardNotFound  = "Virtual card not found"
+	msgCustNotFound  = "Customer not found"
+	msgLiveSimulate  = "Webhook simulation is available with TEST credentials only"
+	msgFrozenSecure  = "Card is frozen: secure details are available for ACTIVE cards only"
+	msgTooLarge      = "Payload Too Large"
+	msgMalformedJSON = "Malformed JSON body"
+	msgNotObject     = "Request body must be a JSON object"
+	msgContentType   = "Content-Type must be application/json"
+)
+
+func msgIPNotAllowed(ip string) string {
+	return "IP address " + ip + " is not allowed for this merchant account"
+}

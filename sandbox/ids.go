@@ -1,0 +1,38 @@
+package sandbox
+
+import (
+	"encoding/hex"
+	"math/rand/v2"
+)
+
+// randHex returns 2n random hex digits. Identifiers need uniqueness, not
+// secrecy, so the fast, concurrency-safe math/rand/v2 source suffices.
+func randHex(n int) string {
+	var b [32]byte
+	for i := 0; i < n; i += 8 {
+		v := rand.Uint64()
+		for j := 0; j < 8 && i+j < n; j++ {
+			b[i+j] = byte(v >> (8 * j))
+		}
+	}
+	return hex.EncodeToString(b[:n])
+}
+
+// randDigits returns n random decimal digits.
+func randDigits(n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte('0' + rand.IntN(10))
+	}
+	return string(b)
+}
+
+const alnum = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+func randAlnum(n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alnum[rand.IntN(len(alnum))]
+	}
+	return string(b)
+}

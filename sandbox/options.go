@@ -1,0 +1,108 @@
+package sandbox
+
+import (
+	"crypto/rand"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/merchant-harness/mph/clock"
+)
+
+// RateLimit is one token bucket: Rate tokens per second, Burst capacity.
+// A Rate of 0 disables the group.
+type RateLimit struct {
+	Rate  float64 `json:"rate"`
+	Burst int     `json:"burst"`
+}
+
+// Rate-limit groups of docs/sandbox.md.
+const (
+	GroupToken  = "token"
+	GroupRead   = "read"
+	GroupSecure = "secure"
+	GroupWrite  = "write"
+)
+
+// DefaultRateLimits returns the defaults of docs/sandbox.md.
+func DefaultRateLimits() map[string]RateLimit {
+	return map[string]RateLimit{
+		GroupToken:  {Rate: 100, Burst: 100},
+		GroupRead:   {Rate: 500, Burst: 500},
+		GroupSecure: {Rate: 100, Burst: 100},
+		GroupWrite:  {Rate: 200, Burst: 200},
+	}
+}
+
+// Options configure a sandbox Server. The zero value is a valid configuration.
+type Options struct {
+	BasePath          string               // default "/v1/merchant"; must end in "/v1/merchant"
+	AdminKey          string               // default "sbx_admin_demo"
+	JWTSecret         []byte               // random when nil
+	Clock             clock.Clock          // default: real clock; controls advance an offset over it
+	RateLimits        map[string]RateLimit // groups token, read, secure, write; nil = defaults; missing groups keep defaults
+	DisableRateLimits bool
+	Faults            []string     // names from Faults(); unknown name = error from New
+	Logger            *slog.Logger // nil = discard
+}
+
+// Defaults of docs/sandbox.md.
+const (
+	DefaultBasePath = "/v1/merchant"
+	DefaultAdminKey = "sbx_admin_demo"
+	DefaultAddr     = "127.0.0.1:8080"
+)
+
+func (o *Options) normalize() error {
+	if o.BasePath == "" {
+		o.BasePath = DefaultBasePath
+	}
+	o.BasePath = strings.TrimRight(o.BasePath, "/")
+	if !strings.HasPrefix(o.BasePath, "/") || !strings.HasSuffix(o.BasePath, "/v1/merchant") {
+		return fmt.Errorf("sandbox: base path %q must start with / and end in /v1/merchant", o.BasePath)
+	}
+	if strings.HasPrefix(o.BasePath+"/", controlsPrefix+"/") {
+		return fmt.Errorf("sandbox: base path %q collides with the controls prefix %s", o.BasePath, controlsPrefix)
+	}
+	if o.AdminKey == "" {
+		o.AdminKey = DefaultAdminKey
+	}
+	if len(o.JWTSecret) == 0 {
+		o.JWTSecret = make([]byte, 32)
+		if _, err := rand.Read(o.JWTSecret); err != nil {
+			return fmt.Errorf("sandbox: jwt secret: %w", err)
+		}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	limits := DefaultRateLimits()
+	for g, l := range o.RateLimits {
+		if _, ok := limits[g]; !ok {
+			return fmt.Errorf("sandbox: unknown rate-limit group %q (want token, read, secure or write)", g)
+		}
+		if l.Rate < 0 || l.Burst < 0 {
+			return fmt.Errorf("sandbox: rate limit %s: negative rate or burst", g)
+		}
+		limits[g] = normLimit(l)
+	}
+	if o.DisableRateLimits {
+		for g := range limits {
+			limits[g] = RateLimit{}
+		}
+	}
+	o.RateLimits = limits
+	return nil
+}
+
+// normLimit gives an enabled bucket a usable burst.
+func normLimit(l RateLimit) RateLimit {
+	if l.Rate <= 0 {
+		return RateLimit{}
+	}
+	if l.Burst < 1 {
+		l.Burst = max(1, int(l.Rate))
+	}
+	return l
+}

@@ -1,0 +1,126 @@
+// Package sandbox is the reference implementation of the Merchant Payments API
+// v1 (../shared/merchant-payments-api.md) with every "not shown" choice fixed
+// by docs/sandbox.md, plus test controls under /_sandbox. It runs in-process
+// (Start) as the embedded default target of the suites and the load driver,
+// or standalone through `mph sandbox`.
+package sandbox
+
+import (
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/merchant-harness/mph/clock"
+)
+
+const controlsPrefix = "/_sandbox"
+
+// maxBody is the request body limit; larger bodies get 413.
+const maxBody = 64 << 10
+
+// Server is the sandbox: an http.Handler serving the merchant API under the
+// base path and the test controls under /_sandbox.
+type Server struct {
+	opts    Options
+	base    string
+	clk     *clock.Offset
+	log     *slog.Logger
+	faults  faultSet
+	jwt     *tokenIssuer
+	limits  *limiter
+	hooks   *webhookSender
+	world   atomic.Pointer[world]
+	latency atomic.Int64 // nanoseconds added to every merchant API answer
+	startRL map[string]RateLimit
+}
+
+// New builds a Server from opts; it fails on invalid options or unknown faults.
+func New(opts Options) (*Server, error) {
+	if err := opts.normalize(); err != nil {
+		return nil, err
+	}
+	fs, err := buildFaults(opts.Faults)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		opts:   opts,
+		base:   opts.BasePath,
+		log:    opts.Logger,
+		faults: fs,
+	}
+	if o, ok := opts.Clock.(*clock.Offset); ok {
+		s.clk = o
+	} else {
+		s.clk = clock.NewOffset(opts.Clock)
+	}
+	s.jwt = newTokenIssuer(opts.JWTSecret, s.clk)
+	s.startRL = opts.RateLimits
+	s.limits = newLimiter(opts.RateLimits)
+	s.hooks = newWebhookSender()
+	s.world.Store(newWorld(s.clk.Now()))
+	return s, nil
+}
+
+// BasePath returns the merchant API base path, e.g. "/v1/merchant".
+func (s *Server) BasePath() string { return s.base }
+
+// Clock returns the sandbox clock (the one the clock control advances).
+func (s *Server) Clock() *clock.Offset { return s.clk }
+
+// AdminKey returns the key the test controls require.
+func (s *Server) AdminKey() string { return s.opts.AdminKey }
+
+// ServeHTTP dispatches to the merchant API, the test controls, or 404.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			// A bug, never a client's fault: answer 500 so the fuzz test and
+			// the suites see it, and keep the process alive.
+			s.log.Error("panic in handler", "method", r.Method, "path", r.URL.Path, "panic", v)
+			s.writeError(&reqCtx{w: w, r: r, path: r.URL.Path, now: s.clk.Now()}, http.StatusInternalServerError, "Internal server error")
+		}
+	}()
+	p := r.URL.Path
+	switch {
+	case p == s.base || strings.HasPrefix(p, s.base+"/"):
+		s.serveAPI(w, r, p[len(s.base):])
+	case p == controlsPrefix || strings.HasPrefix(p, controlsPrefix+"/"):
+		s.serveControls(w, r, p[len(controlsPrefix):])
+	default:
+		rc := &reqCtx{w: w, r: r, path: p, now: s.clk.Now()}
+		s.notFoundRoute(rc)
+	}
+}
+
+// reqCtx carries one request through routing, auth and the handler.
+type reqCtx struct {
+	w      http.ResponseWriter
+	r      *http.Request
+	path   string // URL path echoed in envelopes
+	now    time.Time
+	world  *world
+	st     *envState // authenticated merchant and environment
+	p1, p2 string    // path parameters
+}
+
+func (s *Server) notFoundRoute(rc *reqCtx) {
+	s.writeError(rc, http.StatusNotFound, "Cannot "+rc.r.Method+" "+rc.path)
+}
+
+// clientIP is the caller's address from r.RemoteAddr (no proxy headers: the
+// whitelist must not be spoofable by a header).
+func clientIP(r *http.Request) (netip.Addr, bool) {
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil {
+		a, err2 := netip.ParseAddr(r.RemoteAddr)
+		if err2 != nil {
+			return netip.Addr{}, false
+		}
+		return a.Unmap(), true
+	}
+	return ap.Addr().Unmap(), true
+}

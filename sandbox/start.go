@@ -1,0 +1,86 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Running is a sandbox listening on a TCP address.
+type Running struct {
+	BaseURL     string // e.g. http://127.0.0.1:PORT/v1/merchant
+	ControlsURL string // e.g. http://127.0.0.1:PORT/_sandbox
+	AdminKey    string
+	Server      *Server
+
+	srv  *http.Server
+	done chan error
+	stop func() bool
+}
+
+// Start builds a Server and serves it on addr ("127.0.0.1:0" picks a free
+// port). Cancelling ctx shuts it down like Close.
+func Start(ctx context.Context, addr string, opts Options) (*Running, error) {
+	s, err := New(opts)
+	if err != nil {
+		return nil, err
+	}
+	if addr == "" {
+		addr = DefaultAddr
+	}
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	host := ln.Addr().String()
+	if ta, ok := ln.Addr().(*net.TCPAddr); ok && ta.IP.IsUnspecified() {
+		host = net.JoinHostPort("127.0.0.1", itoa(ta.Port))
+	}
+	r := &Running{
+		BaseURL:     "http://" + host + s.base,
+		ControlsURL: "http://" + host + controlsPrefix,
+		AdminKey:    s.opts.AdminKey,
+		Server:      s,
+		srv: &http.Server{
+			Handler:           s,
+			ReadHeaderTimeout: 10 * time.Second,
+			IdleTimeout:       120 * time.Second,
+			MaxHeaderBytes:    64 << 10,
+		},
+		done: make(chan error, 1),
+	}
+	go func() {
+		err := r.srv.Serve(ln)
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		}
+		r.done <- err
+	}()
+	r.stop = context.AfterFunc(ctx, func() { _ = r.Close() })
+	s.log.Info("sandbox listening", "base", r.BaseURL, "controls", r.ControlsURL)
+	return r, nil
+}
+
+// Close shuts the server down gracefully, waiting up to 10 s for requests in
+// flight, and then closes what remains.
+func (r *Running) Close() error {
+	if r.stop != nil {
+		r.stop()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := r.srv.Shutdown(ctx)
+	if err != nil {
+		_ = r.srv.Close()
+	}
+	return err
+}
+
+// Wait blocks until the server stops serving and returns its error, if any.
+func (r *Running) Wait() error {
+	err := <-r.done
+	r.done <- err // let further Wait calls return too
+	return err
+}

@@ -1,0 +1,52 @@
+package selftest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+
+	"github.com/merchant-harness/mph/target"
+)
+
+// ExecRunner runs `<exe> conform` as a child process configured only through
+// the environment, exactly as a user would point it at any server.
+func ExecRunner(exe string) Runner {
+	return func(ctx context.Context, _ string, cfg *target.Config, reportPath string) (int, []byte, error) {
+		cmd := exec.CommandContext(ctx, exe, "conform", "--json-report", reportPath, "--quiet")
+		cmd.Env = append(os.Environ(), Environ(cfg)...)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode(), out.Bytes(), nil
+		}
+		if err != nil {
+			return -1, out.Bytes(), err
+		}
+		return 0, out.Bytes(), nil
+	}
+}
+
+// Environ renders a Config as the MPH_* environment of a child run.
+func Environ(cfg *target.Config) []string {
+	env := []string{
+		target.EnvBaseURL + "=" + cfg.BaseURL,
+		target.EnvMerchantID + "=" + cfg.Primary.MerchantID,
+		target.EnvSecretKey + "=" + cfg.Primary.SecretKey,
+		target.EnvControlsURL + "=" + cfg.ControlsURL,
+		target.EnvAdminKey + "=" + cfg.AdminKey,
+	}
+	add := func(idName, keyName string, c *target.Credentials) {
+		if c.Set() {
+			env = append(env, idName+"="+c.MerchantID, keyName+"="+c.SecretKey)
+		}
+	}
+	add(target.EnvMerchant2ID, target.EnvSecretKey2, cfg.Secondary)
+	add(target.EnvLiveMerchantID, target.EnvLiveSecretKey, cfg.LiveTier2)
+	add(target.EnvLowKYBMerchantID, target.EnvLowKYBSecretKey, cfg.LiveLowKYB)
+	add(target.EnvBlockedMerchantID, target.EnvBlockedSecretKey, cfg.NotWhitelisted)
+	return env
+}

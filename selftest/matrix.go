@@ -1,0 +1,74 @@
+package selftest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteText prints the kill matrix for people: the clean run, one row a fault
+// with the specs that caught it, then the verdict and the survivors with the
+// requirement each one breaks.
+func (m *Matrix) WriteText(w io.Writer) {
+	cleanVerdict := "PASS"
+	if !m.CleanOK {
+		cleanVerdict = "FAIL (false positives: the suites fail a conformant server)"
+	}
+	fmt.Fprintf(w, "clean sandbox: %s  (%d passed, %d skipped, %d failed, %s)\n",
+		cleanVerdict, m.Clean.Passed, m.Clean.Skipped, len(m.Clean.Failed), m.Clean.Duration.Round(100e6))
+	for _, f := range m.Clean.Failed {
+		fmt.Fprintf(w, "  false positive: %s\n", f)
+	}
+	if m.Clean.Error != "" {
+		fmt.Fprintf(w, "  error: %s\n", m.Clean.Error)
+	}
+	fmt.Fprintln(w)
+
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "FAULT\tREQUIREMENTS\tVERDICT\tCAUGHT BY")
+	for _, e := range m.Entries {
+		verdict, by := "killed", caughtBy(e.Run.Failed)
+		switch {
+		case e.Run.Error != "":
+			verdict, by = "ERROR", e.Run.Error
+		case !e.Killed:
+			verdict, by = "SURVIVED", "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Fault.Name, strings.Join(e.Fault.Requirements, ","), verdict, trunc(by, 110))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nkill rate: %d/%d (%.1f%%) in %s\n", m.Killed, m.Total, 100*m.KillRate, m.Duration.Round(1e9))
+	for _, s := range m.Survivors {
+		fmt.Fprintf(w, "SURVIVOR %s breaks %s: %s\n", s.Fault.Name, strings.Join(s.Fault.Requirements, ","), s.Fault.Description)
+	}
+	for _, e := range m.Errors {
+		fmt.Fprintf(w, "ERROR %s: %s\n", e.Fault.Name, trunc(e.Run.Error, 400))
+	}
+}
+
+func caughtBy(failed []string) string {
+	switch len(failed) {
+	case 0:
+		return "-"
+	case 1:
+		return failed[0]
+	}
+	return fmt.Sprintf("%s (+%d more)", failed[0], len(failed)-1)
+}
+
+func trunc(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n-1] + "…"
+	}
+	return s
+}
+
+// WriteJSON writes the matrix for machines.
+func (m *Matrix) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(m)
+}

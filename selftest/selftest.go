@@ -1,0 +1,260 @@
+// Package selftest proves the harness: it runs the conformance suites against
+// the clean reference sandbox (which must pass: no false positives) and
+// against the sandbox with each catalogued fault injected (each run must
+// fail: the fault is "killed"), and builds the kill matrix.
+//
+// Ginkgo runs one suite per process, so every run is a child `mph conform`
+// process pointed at its own in-process sandbox here; runs go in parallel.
+package selftest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/target"
+)
+
+// Runner runs the suites against cfg, writing Ginkgo's JSON report to
+// reportPath, and returns the conform exit code (0 pass, 1 failures, 2
+// configuration error such as a failed pre-flight).
+// fault is "" for the clean run; it is informational (the sandbox behind cfg
+// already carries it).
+type Runner func(ctx context.Context, fault string, cfg *target.Config, reportPath string) (exitCode int, output []byte, err error)
+
+// Options of a self-test.
+type Options struct {
+	Faults   []sandbox.Fault // default: the whole catalogue
+	Parallel int             // concurrent runs; default 2
+	WorkDir  string          // reports of every run; default a temp dir
+	Run      Runner          // default: ExecRunner of this executable
+	// Progress, when set, is told about every finished run.
+	Progress func(r Run)
+}
+
+// Run is the outcome of one suite run.
+type Run struct {
+	Fault     string        `json:"fault,omitempty"` // "" for the clean run
+	ExitCode  int           `json:"exitCode"`
+	Passed    int           `json:"passed"`
+	Failed    []string      `json:"failed,omitempty"` // full texts of the failed specs
+	Skipped   int           `json:"skipped"`
+	Preflight bool          `json:"preflight,omitempty"` // stopped by pre-flight (exit 2)
+	Error     string        `json:"error,omitempty"`     // the run itself broke
+	Duration  time.Duration `json:"durationNs"`
+}
+
+// Killed reports whether the suites noticed the fault.
+func (r Run) Killed() bool { return r.Error == "" && (len(r.Failed) > 0 || r.Preflight) }
+
+// Entry is one fault's row of the kill matrix.
+type Entry struct {
+	Fault  sandbox.Fault `json:"fault"`
+	Run    Run           `json:"run"`
+	Killed bool          `json:"killed"`
+}
+
+// Matrix is the self-test's result.
+type Matrix struct {
+	Clean     Run           `json:"clean"`
+	CleanOK   bool          `json:"cleanPassed"`
+	Entries   []Entry       `json:"faults"`
+	Killed    int           `json:"killed"`
+	Total     int           `json:"total"`
+	KillRate  float64       `json:"killRate"`
+	Survivors []Entry       `json:"survivors"`
+	Errors    []Entry       `json:"errors"` // runs that broke (neither killed nor survived)
+	Duration  time.Duration `json:"durationNs"`
+}
+
+// OK is the self-test's verdict: the clean run passed and every fault was killed.
+func (m *Matrix) OK() bool { return m.CleanOK && m.Killed == m.Total && len(m.Errors) == 0 }
+
+// Execute runs the clean sandbox and every fault.
+func Execute(ctx context.Context, o Options) (*Matrix, error) {
+	if o.Faults == nil {
+		o.Faults = sandbox.Faults()
+	}
+	if o.Parallel < 1 {
+		o.Parallel = 2
+	}
+	if o.Run == nil {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, err
+		}
+		o.Run = ExecRunner(exe)
+	}
+	if o.WorkDir == "" {
+		dir, err := os.MkdirTemp("", "mph-selftest-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		o.WorkDir = dir
+	}
+	if err := os.MkdirAll(o.WorkDir, 0o755); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+
+	type job struct {
+		idx   int // -1 = clean
+		fault string
+	}
+	jobs := make(chan job)
+	results := make([]Run, len(o.Faults))
+	var clean Run
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for w := 0; w < o.Parallel; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				r := runOne(ctx, o, j.fault)
+				mu.Lock()
+				if j.idx < 0 {
+					clean = r
+				} else {
+					results[j.idx] = r
+				}
+				if o.Progress != nil {
+					o.Progress(r)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	// The clean run goes first: its verdict matters most.
+	jobs <- job{idx: -1}
+	for i, f := range o.Faults {
+		select {
+		case jobs <- job{idx: i, fault: f.Name}:
+		case <-ctx.Done():
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	m := &Matrix{Clean: clean, Total: len(o.Faults), Duration: time.Since(start)}
+	m.CleanOK = clean.Error == "" && clean.ExitCode == 0 && len(clean.Failed) == 0
+	for i, f := range o.Faults {
+		e := Entry{Fault: f, Run: results[i], Killed: results[i].Killed()}
+		m.Entries = append(m.Entries, e)
+		switch {
+		case e.Killed:
+			m.Killed++
+		case e.Run.Error != "":
+			m.Errors = append(m.Errors, e)
+		default:
+			m.Survivors = append(m.Survivors, e)
+		}
+	}
+	if m.Total > 0 {
+		m.KillRate = float64(m.Killed) / float64(m.Total)
+	}
+	return m, nil
+}
+
+// runOne starts a sandbox with the fault (none for the clean run) and runs
+// the suites against it.
+func runOne(ctx context.Context, o Options, fault string) Run {
+	r := Run{Fault: fault}
+	start := time.Now()
+	defer func() { r.Duration = time.Since(start) }()
+
+	opts := sandbox.Options{}
+	if fault != "" {
+		opts.Faults = []string{fault}
+	}
+	running, err := sandbox.Start(ctx, "127.0.0.1:0", opts)
+	if err != nil {
+		r.Error = "starting the sandbox: " + err.Error()
+		return r
+	}
+	defer running.Close()
+
+	name := fault
+	if name == "" {
+		name = "clean"
+	}
+	reportPath := filepath.Join(o.WorkDir, name+".json")
+	code, out, err := o.Run(ctx, fault, target.FromSandbox(running, nil), reportPath)
+	r.ExitCode = code
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	switch code {
+	case 0, 1:
+		rep, err := readReport(reportPath)
+		if err != nil {
+			r.Error = fmt.Sprintf("reading the report (exit %d): %v; output: %s", code, err, tail(out, 2000))
+			return r
+		}
+		for _, s := range rep.SpecReports {
+			if s.LeafNodeType != types.NodeTypeIt {
+				if s.State.Is(types.SpecStateFailureStates) {
+					// A failing BeforeSuite or similar: a harness problem, not a verdict.
+					r.Failed = append(r.Failed, "["+s.LeafNodeType.String()+"] "+s.Failure.Message)
+				}
+				continue
+			}
+			switch {
+			case s.State == types.SpecStatePassed:
+				r.Passed++
+			case s.State == types.SpecStateSkipped || s.State == types.SpecStatePending:
+				r.Skipped++
+			case s.State.Is(types.SpecStateFailureStates):
+				r.Failed = append(r.Failed, s.FullText())
+			}
+		}
+		sort.Strings(r.Failed)
+		if code == 1 && len(r.Failed) == 0 {
+			r.Error = "conform exited 1 but the report shows no failed spec; output: " + tail(out, 2000)
+		}
+	case 2:
+		// Pre-flight refused the target: the fault broke the token exchange
+		// badly enough to stop the run, which is a detection.
+		r.Preflight = true
+		r.Failed = []string{"pre-flight: " + tail(out, 300)}
+	default:
+		r.Error = fmt.Sprintf("conform exited %d; output: %s", code, tail(out, 2000))
+	}
+	return r
+}
+
+func readReport(path string) (types.Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return types.Report{}, err
+	}
+	var reps []types.Report
+	if err := json.Unmarshal(b, &reps); err != nil {
+		return types.Report{}, err
+	}
+	if len(reps) == 0 {
+		return types.Report{}, errors.New("empty report")
+	}
+	return reps[0], nil
+}
+
+func tail(b []byte, n int) string {
+	if len(b) > n {
+		b = b[len(b)-n:]
+	}
+	return string(b)
+}

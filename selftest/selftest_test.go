@@ -1,0 +1,122 @@
+package selftest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/target"
+)
+
+// fakeConform stands in for `mph conform`: for each fault it fails the specs
+// listed in catches, exits 2 (pre-flight) for the faults in preflight, and
+// writes Ginkgo's JSON report as conform would.
+func fakeConform(t *testing.T, catches map[string][]string, preflight map[string]bool) Runner {
+	return func(ctx context.Context, fault string, cfg *target.Config, reportPath string) (int, []byte, error) {
+		env := strings.Join(Environ(cfg), "\n")
+		for _, want := range []string{target.EnvBaseURL + "=http://127.0.0.1:", target.EnvSecretKey + "=sk_test_", target.EnvMerchant2ID + "=", target.EnvControlsURL + "=http"} {
+			if !strings.Contains(env, want) {
+				t.Errorf("child environment lacks %s", want)
+			}
+		}
+		if preflight[fault] {
+			return 2, []byte("mph: the target rejected the credentials"), nil
+		}
+		rep := types.Report{SuiteSucceeded: len(catches[fault]) == 0}
+		rep.SpecReports = append(rep.SpecReports, types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: "always passes", State: types.SpecStatePassed})
+		for _, spec := range catches[fault] {
+			rep.SpecReports = append(rep.SpecReports, types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: spec, State: types.SpecStateFailed})
+		}
+		b, _ := json.Marshal([]types.Report{rep})
+		if err := os.WriteFile(reportPath, b, 0o644); err != nil {
+			return -1, nil, err
+		}
+		if len(catches[fault]) > 0 {
+			return 1, nil, nil
+		}
+		return 0, nil, nil
+	}
+}
+
+func TestExecuteBuildsTheKillMatrix(t *testing.T) {
+	all := sandbox.Faults()
+	if len(all) < 3 {
+		t.Fatalf("the fault catalogue has %d faults; the self-test needs at least 3", len(all))
+	}
+	faults := all[:3]
+	killed, preflighted, survivor := faults[0], faults[1], faults[2]
+	m, err := Execute(context.Background(), Options{
+		Faults:   faults,
+		Parallel: 2,
+		Run: fakeConform(t,
+			map[string][]string{killed.Name: {"spec B", "spec A"}},
+			map[string]bool{preflighted.Name: true}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.CleanOK || m.Clean.Passed != 1 {
+		t.Fatalf("clean run: %+v", m.Clean)
+	}
+	if m.Killed != 2 || m.Total != 3 || len(m.Survivors) != 1 || m.Survivors[0].Fault.Name != survivor.Name {
+		t.Fatalf("matrix: killed %d/%d, survivors %+v", m.Killed, m.Total, m.Survivors)
+	}
+	if got := m.Entries[0].Run.Failed; len(got) != 2 || got[0] != "spec A" {
+		t.Fatalf("caught-by list should be sorted and complete: %v", got)
+	}
+	if m.OK() {
+		t.Fatal("a survivor must fail the self-test")
+	}
+	var text, js bytes.Buffer
+	m.WriteText(&text)
+	if err := m.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"SURVIVOR " + survivor.Name, "kill rate: 2/3", "clean sandbox: PASS", "pre-flight"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text matrix lacks %q:\n%s", want, text.String())
+		}
+	}
+	var back Matrix
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil || back.Killed != 2 {
+		t.Fatalf("JSON matrix does not round-trip: %v", err)
+	}
+}
+
+func TestFalsePositiveFailsTheSelfTest(t *testing.T) {
+	m, err := Execute(context.Background(), Options{
+		Faults: []sandbox.Fault{},
+		Run:    fakeConform(t, map[string][]string{"": {"a spec that fails a good server"}}, nil),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.CleanOK || m.OK() {
+		t.Fatal("a failing clean run must fail the self-test")
+	}
+}
+
+func TestBrokenRunIsAnErrorNotAKill(t *testing.T) {
+	faults := sandbox.Faults()[:1]
+	m, err := Execute(context.Background(), Options{
+		Faults: faults,
+		Run: func(ctx context.Context, fault string, cfg *target.Config, p string) (int, []byte, error) {
+			if fault == "" {
+				return fakeConform(t, nil, nil)(ctx, fault, cfg, p)
+			}
+			return 1, []byte("panic: harness bug"), nil // exit 1 but no report written
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Killed != 0 || len(m.Errors) != 1 || m.OK() {
+		t.Fatalf("a run without a report must count as an error: %+v", m)
+	}
+}

@@ -1,0 +1,142 @@
+package target
+
+import (
+	_ "embed"
+	"fmt"
+	"os"
+
+	"gopkg.in/yaml.v3"
+)
+
+//go:embed profile.default.yaml
+var defaultProfileYAML []byte
+
+// DefaultProfileYAML is the embedded default profile, which matches the
+// reference sandbox; `mph conform --print-profile` shows it as a template.
+func DefaultProfileYAML() []byte { return defaultProfileYAML }
+
+// Profile holds every choice the API document leaves "not shown". See
+// profile.default.yaml for the meaning of each field.
+type Profile struct {
+	Customers  CustomersProfile  `yaml:"customers"`
+	Issuance   IssuanceProfile   `yaml:"issuance"`
+	Cards      CardsProfile      `yaml:"cards"`
+	GiftCards  GiftCardsProfile  `yaml:"giftCards"`
+	Betting    BettingProfile    `yaml:"betting"`
+	Webhooks   WebhooksProfile   `yaml:"webhooks"`
+	RateLimits RateLimitsProfile `yaml:"rateLimits"`
+}
+
+type CustomersProfile struct {
+	Fields            map[string]string `yaml:"fields"`
+	CustomerIDPointer string            `yaml:"customerIdPointer"`
+	ListPointer       string            `yaml:"listPointer"`
+	ListIDField       string            `yaml:"listIdField"`
+}
+
+type IssuanceProfile struct {
+	Path            string         `yaml:"path"`
+	CustomerIDField string         `yaml:"customerIdField"`
+	ReferenceField  string         `yaml:"referenceField"`
+	Extra           map[string]any `yaml:"extra"`
+	CardPointer     string         `yaml:"cardPointer"`
+}
+
+type CardsProfile struct {
+	ListMaxLimit        int    `yaml:"listMaxLimit"`
+	WithdrawVaultCredit string `yaml:"withdrawVaultCredit"`
+}
+
+type QuoteProfile struct {
+	Params          map[string]string `yaml:"params"`
+	AmountPointer   string            `yaml:"amountPointer"`
+	SubtotalPointer string            `yaml:"subtotalPointer"`
+	FeePointer      string            `yaml:"feePointer"`
+	TotalPointer    string            `yaml:"totalPointer"`
+	TotalIsSum      bool              `yaml:"totalIsSum"`
+}
+
+type GiftCardsProfile struct {
+	ProductCode string       `yaml:"productCode"`
+	FaceValue   string       `yaml:"faceValue"`
+	Quote       QuoteProfile `yaml:"quote"`
+	Purchase    struct {
+		Fields               map[string]string `yaml:"fields"`
+		OrderPointer         string            `yaml:"orderPointer"`
+		ReferencePointer     string            `yaml:"referencePointer"`
+		TransactionIDPointer string            `yaml:"transactionIdPointer"`
+	} `yaml:"purchase"`
+	LookupOrderPointer string `yaml:"lookupOrderPointer"`
+}
+
+type BettingProfile struct {
+	Quote QuoteProfile `yaml:"quote"`
+}
+
+type WebhooksProfile struct {
+	DeliveryKindPointer      string `yaml:"deliveryKindPointer"`
+	DeliveryReferencePointer string `yaml:"deliveryReferencePointer"`
+}
+
+type RateLimitsProfile struct {
+	ProbeMaxRequests int `yaml:"probeMaxRequests"`
+	ProbeConcurrency int `yaml:"probeConcurrency"`
+}
+
+// DefaultProfile returns the profile matching the reference sandbox.
+func DefaultProfile() *Profile {
+	p, err := parseProfile(nil)
+	if err != nil {
+		panic("target: embedded default profile is invalid: " + err.Error())
+	}
+	return p
+}
+
+// LoadProfile reads a profile file over the defaults: keys the file does not
+// mention keep their default. An empty path gives the defaults.
+func LoadProfile(path string) (*Profile, error) {
+	if path == "" {
+		return DefaultProfile(), nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("profile: %w", err)
+	}
+	p, err := parseProfile(b)
+	if err != nil {
+		return nil, fmt.Errorf("profile %s: %w", path, err)
+	}
+	return p, nil
+}
+
+func parseProfile(overlay []byte) (*Profile, error) {
+	var p Profile
+	if err := yaml.Unmarshal(defaultProfileYAML, &p); err != nil {
+		return nil, err
+	}
+	if len(overlay) > 0 {
+		// Decoding onto the defaults merges: absent keys keep their value.
+		if err := yaml.Unmarshal(overlay, &p); err != nil {
+			return nil, err
+		}
+	}
+	return &p, p.validate()
+}
+
+func (p *Profile) validate() error {
+	switch p.Cards.WithdrawVaultCredit {
+	case "amount-minus-fee", "amount", "unchecked":
+	default:
+		return fmt.Errorf("cards.withdrawVaultCredit must be amount-minus-fee, amount or unchecked, not %q", p.Cards.WithdrawVaultCredit)
+	}
+	if p.Cards.ListMaxLimit < 50 {
+		return fmt.Errorf("cards.listMaxLimit must be at least the documented default of 50, not %d", p.Cards.ListMaxLimit)
+	}
+	if p.Issuance.Path == "" || p.Issuance.CustomerIDField == "" {
+		return fmt.Errorf("issuance.path and issuance.customerIdField are required")
+	}
+	if p.RateLimits.ProbeMaxRequests < 1 || p.RateLimits.ProbeConcurrency < 1 {
+		return fmt.Errorf("rateLimits.probeMaxRequests and probeConcurrency must be positive")
+	}
+	return nil
+}
