@@ -158,9 +158,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest string) {
 	}
 	if rt.noAuth {
 		// Before credentials are checked the merchant is unknown: limit per IP.
-		ip, _ := clientIP(r)
-		if !s.rateLimit(rc, "ip:"+ip.String(), rt.g) {
-			return
+		if s.limits.on(rt.g) {
+			ip, _ := clientIP(r)
+			if !s.rateLimit(rc, "ip:"+ip.String(), rt.g) {
+				return
+			}
 		}
 		rt.h(s, rc)
 		return

@@ -4,8 +4,6 @@ import (
 	"crypto/subtle"
 	"errors"
 	"net/http"
-	"net/netip"
-	"strconv"
 	"strings"
 	"time"
 
@@ -198,13 +196,3 @@ func (s *Server) adminOK(r *http.Request) bool {
 	k := r.Header.Get("X-Sandbox-Admin-Key")
 	return subtle.ConstantTimeCompare([]byte(k), []byte(s.opts.AdminKey)) == 1
 }
-
-func ipStrings(a []netip.Addr) []string {
-	out := make([]string, len(a))
-	for i, x := range a {
-		out[i] = x.String()
-	}
-	return out
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }

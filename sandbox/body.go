@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -230,6 +231,31 @@ func (v *validator) checkInt(name, text string, min, max int64) (int64, bool) {
 	return n, true
 }
 
+// float reads a plain (non-money) number within [min, max], e.g. a rate.
+func (v *validator) float(name string, required bool, min, max float64) (float64, bool) {
+	r, ok := v.raw(name)
+	if !ok {
+		if required {
+			v.add(name + " should not be empty")
+		}
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(r), 64)
+	if err != nil || r[0] == '"' || math.IsNaN(f) || math.IsInf(f, 0) {
+		v.add(name + " must be a number conforming to the specified constraints")
+		return 0, false
+	}
+	if f < min {
+		v.add(name + " must not be less than " + strconv.FormatFloat(min, 'f', -1, 64))
+		return 0, false
+	}
+	if f > max {
+		v.add(name + " must not be greater than " + strconv.FormatFloat(max, 'f', -1, 64))
+		return 0, false
+	}
+	return f, true
+}
+
 // boolean reads a true/false field.
 func (v *validator) boolean(name string, required bool) (bool, bool) {
 	r, ok := v.raw(name)
@@ -279,3 +305,5 @@ var (
 	reReference = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 	reProvider  = regexp.MustCompile(`^[A-Za-z0-9_]{1,32}$`)
 )
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -1,8 +1,10 @@
 package sandbox
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -27,12 +29,23 @@ type envelopeB struct {
 	Timestamp string `json:"timestamp"`
 }
 
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// writeJSON answers v as JSON without HTML escaping, so messages such as
+// "Bearer <ACCESS_TOKEN>" read the same on the wire as in the documentation.
 func writeJSON(w http.ResponseWriter, code int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		// Only our own types are marshalled; this cannot happen for client input.
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufPool.Put(buf)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	b := []byte(nil)
+	if err := enc.Encode(v); err != nil {
+		// Only our own types are encoded; this cannot happen for client input.
 		code = http.StatusInternalServerError
 		b = []byte(`{"status":"error","statusCode":500,"message":"Internal server error","error":"Internal Server Error"}`)
+	} else {
+		b = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")

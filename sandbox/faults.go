@@ -14,10 +14,11 @@ type Fault struct {
 	Requirements []string `json:"requirements"`
 }
 
-// faultSet holds one plain bool per fault. Each is read at exactly one point in
-// the logic (`if s.faults.x { ... }`), so a fault costs a predictable branch
-// when off and never alters the normal path unless selected. To add a fault:
-// add a field here, a catalogue entry below, and the check at its point.
+// faultSet holds one plain bool per fault, read only at the precise point(s)
+// of the logic the fault corrupts (`if s.faults.x { ... }`): off, a fault costs
+// one predictable branch and never alters the normal path. To add a fault:
+// add a field here, a catalogue entry below, the check at its point, and a
+// probe in faults_test.go proving the rule holds without it and breaks with it.
 type faultSet struct {
 	authExpiredAccepted    bool
 	authIgnoreMerchantHdr  bool
@@ -28,8 +29,8 @@ type faultSet struct {
 	frozenCardApproves     bool
 	giftVerifyChargesAgain bool
 	errorEnvelopeNoPath    bool
-	rateLimitNoRetryAfter  bool
-	webhookBadSignature    bool
+	rateLimitBare          bool
+	webhookFakeDispatch    bool
 	secureRevealsFrozen    bool
 }
 
@@ -40,30 +41,30 @@ type faultDef struct {
 
 // catalogue is the list of injectable faults, kept sorted by name.
 var catalogue = []faultDef{
-	{Fault{"auth-expired-token-accepted", "Bearer tokens are accepted after their 900 s lifetime.", []string{"AUTH-03"}},
+	{Fault{"auth-expired-token-accepted", "Bearer tokens are accepted after their 900 s lifetime.", []string{"AUTH-12", "ERR-15"}},
 		func(f *faultSet) { f.authExpiredAccepted = true }},
-	{Fault{"auth-ignore-merchant-header", "A mismatching X-Merchant-Id header is ignored instead of answering 401.", []string{"AUTH-05"}},
+	{Fault{"auth-ignore-merchant-header", "A mismatching X-Merchant-Id header is ignored instead of answering 401.", []string{"AUTH-20", "ERR-08"}},
 		func(f *faultSet) { f.authIgnoreMerchantHdr = true }},
-	{Fault{"card-cross-merchant-read", "GET /cards/{id} returns a card of another merchant or environment instead of 404.", []string{"CARD-GET-02", "ISO-01"}},
+	{Fault{"card-cross-merchant-read", "GET /cards/{id} returns a card of another merchant or environment instead of 404.", []string{"ISO-01", "ERR-10"}},
 		func(f *faultSet) { f.crossMerchantCardRead = true }},
-	{Fault{"card-list-ignores-limit", "GET /cards ignores the limit parameter and returns every card.", []string{"CARD-LIST-03"}},
+	{Fault{"card-list-ignores-limit", "GET /cards ignores the limit parameter and returns every card.", []string{"LIST-08"}},
 		func(f *faultSet) { f.listIgnoresLimit = true }},
-	{Fault{"card-secure-reveals-frozen", "GET /cards/{id}/secure reveals credentials of a FROZEN card.", []string{"CARD-SECURE-02"}},
+	{Fault{"card-secure-reveals-frozen", "GET /cards/{id}/secure reveals credentials of a FROZEN card.", []string{"SECURE-01", "TXN-01"}},
 		func(f *faultSet) { f.secureRevealsFrozen = true }},
-	{Fault{"card-withdraw-no-vault-credit", "A withdrawal lowers the card balance but never credits the vault (money disappears).", []string{"CARD-WITHDRAW-03", "MONEY-01"}},
+	{Fault{"card-withdraw-no-vault-credit", "A withdrawal lowers the card balance but never credits the vault (money disappears).", []string{"WITHDRAW-05", "CONFIG-08"}},
 		func(f *faultSet) { f.withdrawNoVaultCredit = true }},
-	{Fault{"card-withdraw-over-balance", "A withdrawal above the card balance succeeds and drives the balance negative.", []string{"CARD-WITHDRAW-02"}},
+	{Fault{"card-withdraw-over-balance", "A withdrawal above the card balance succeeds and drives the balance negative.", []string{"WITHDRAW-07"}},
 		func(f *faultSet) { f.withdrawOverBalance = true }},
-	{Fault{"card-frozen-approves", "Simulated transactions on a FROZEN card are approved.", []string{"CARD-STATUS-02"}},
+	{Fault{"card-frozen-approves", "Card transactions on a FROZEN card are approved.", []string{"TXN-01", "TXN-02"}},
 		func(f *faultSet) { f.frozenCardApproves = true }},
 	{Fault{"error-envelope-no-path", "Error envelopes omit the path field.", []string{"ERR-01"}},
 		func(f *faultSet) { f.errorEnvelopeNoPath = true }},
-	{Fault{"gift-verify-charges-again", "Each verify of a gift order debits the NGN balance again.", []string{"GIFT-VERIFY-03", "MONEY-01"}},
+	{Fault{"gift-verify-charges-again", "Each verify of a gift order debits the NGN balance again.", []string{"GIFT-13"}},
 		func(f *faultSet) { f.giftVerifyChargesAgain = true }},
-	{Fault{"rate-limit-no-retry-after", "429 answers carry no Retry-After header.", []string{"RATE-02"}},
-		func(f *faultSet) { f.rateLimitNoRetryAfter = true }},
-	{Fault{"webhook-bad-signature", "Webhook deliveries are signed with a wrong secret.", []string{"HOOK-03"}},
-		func(f *faultSet) { f.webhookBadSignature = true }},
+	{Fault{"rate-limit-bare-429", "429 answers are plain text instead of the error envelope.", []string{"RATE-02", "ERR-01"}},
+		func(f *faultSet) { f.rateLimitBare = true }},
+	{Fault{"webhook-claims-dispatch", "simulate-webhook answers dispatched true without delivering anything.", []string{"WEBHOOK-09", "WEBHOOK-08"}},
+		func(f *faultSet) { f.webhookFakeDispatch = true }},
 }
 
 func init() {

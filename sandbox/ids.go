@@ -3,6 +3,8 @@ package sandbox
 import (
 	"encoding/hex"
 	"math/rand/v2"
+	"net/netip"
+	"strconv"
 )
 
 // randHex returns 2n random hex digits. Identifiers need uniqueness, not
@@ -35,4 +37,20 @@ func randAlnum(n int) string {
 		b[i] = alnum[rand.IntN(len(alnum))]
 	}
 	return string(b)
+}
+
+// randDigitIn returns one random character of set.
+func randDigitIn(set string) string {
+	i := rand.IntN(len(set))
+	return set[i : i+1]
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func ipStrings(a []netip.Addr) []string {
+	out := make([]string, len(a))
+	for i, x := range a {
+		out[i] = x.String()
+	}
+	return out
 }

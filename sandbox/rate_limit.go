@@ -43,7 +43,11 @@ type limiter struct {
 	buckets sync.Map // string -> *bucketSet
 }
 
-type bucketSet [numGroups]*rate.Limiter
+// bucketSet is one key's buckets, built under the configuration cfg.
+type bucketSet struct {
+	cfg *[numGroups]RateLimit
+	l   [numGroups]*rate.Limiter
+}
 
 func newLimiter(m map[string]RateLimit) *limiter {
 	l := &limiter{}
@@ -73,26 +77,36 @@ func (l *limiter) snapshot() map[string]RateLimit {
 	return out
 }
 
+// on reports whether group g is limited at all.
+func (l *limiter) on(g group) bool { return l.cfg.Load()[g].Rate > 0 }
+
 // allow takes one token from key's bucket of g. On refusal it also returns
 // the bucket's state for the 429 headers.
 func (l *limiter) allow(key string, g group) (ok bool, lim *rate.Limiter, cfg RateLimit) {
-	cfg = l.cfg.Load()[g]
+	c := l.cfg.Load()
+	cfg = c[g]
 	if cfg.Rate <= 0 {
 		return true, nil, cfg
 	}
 	v, found := l.buckets.Load(key)
-	if !found {
-		var bs bucketSet
-		c := l.cfg.Load()
-		for i := range bs {
+	// A set built under an older configuration (a change raced with its
+	// creation) is replaced, so a change always takes effect.
+	if !found || v.(*bucketSet).cfg != c {
+		bs := &bucketSet{cfg: c}
+		for i := range bs.l {
 			if c[i].Rate > 0 {
-				bs[i] = rate.NewLimiter(rate.Limit(c[i].Rate), c[i].Burst)
+				bs.l[i] = rate.NewLimiter(rate.Limit(c[i].Rate), c[i].Burst)
 			}
 		}
-		v, _ = l.buckets.LoadOrStore(key, &bs)
+		if found {
+			l.buckets.Store(key, bs)
+			v = bs
+		} else {
+			v, _ = l.buckets.LoadOrStore(key, bs)
+		}
 	}
-	lim = v.(*bucketSet)[g]
-	if lim == nil { // configuration changed between the loads: allow this once
+	lim = v.(*bucketSet).l[g]
+	if lim == nil { // cannot happen (cfg.Rate > 0 under c); never fail closed
 		return true, nil, cfg
 	}
 	return lim.Allow(), lim, cfg
@@ -107,19 +121,29 @@ func (s *Server) rateLimit(rc *reqCtx, key string, g group) bool {
 	now := time.Now()
 	tokens := lim.TokensAt(now)
 	rps := float64(lim.Limit())
-	retry := int(math.Ceil((1 - tokens) / rps))
-	if retry < 1 {
-		retry = 1
-	}
-	reset := int(math.Ceil((float64(cfg.Burst) - tokens) / rps))
+	retry := secs((1 - tokens) / rps)
+	reset := secs((float64(cfg.Burst) - tokens) / rps)
 	h := rc.w.Header()
-	if !s.faults.rateLimitNoRetryAfter {
-		h.Set("Retry-After", strconv.Itoa(retry))
-	}
+	h.Set("Retry-After", strconv.Itoa(retry))
 	h.Set("X-RateLimit-Limit", strconv.Itoa(cfg.Burst))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(max(0, int(tokens))))
-	h.Set("X-RateLimit-Reset", strconv.Itoa(max(1, reset)))
+	h.Set("X-RateLimit-Reset", strconv.Itoa(reset))
+	if s.faults.rateLimitBare {
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+		rc.w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = rc.w.Write([]byte("Too Many Requests\n"))
+		return false
+	}
 	s.writeError(rc, http.StatusTooManyRequests,
 		"Rate limit exceeded for "+groupNames[g]+": retry after "+strconv.Itoa(retry)+" s")
 	return false
+}
+
+// secs rounds a wait up to whole seconds, at least 1 and at most a day (a
+// tiny configured rate must not overflow the conversion).
+func secs(f float64) int {
+	if !(f < 86400) { // also NaN
+		return 86400
+	}
+	return max(1, int(math.Ceil(f)))
 }

@@ -61,7 +61,7 @@ func New(opts Options) (*Server, error) {
 	s.startRL = opts.RateLimits
 	s.limits = newLimiter(opts.RateLimits)
 	s.hooks = newWebhookSender()
-	s.world.Store(newWorld(s.clk.Now()))
+	s.world.Store(newWorld())
 	return s, nil
 }
 

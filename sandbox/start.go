@@ -46,8 +46,10 @@ func Start(ctx context.Context, addr string, opts Options) (*Running, error) {
 		srv: &http.Server{
 			Handler:           s,
 			ReadHeaderTimeout: 10 * time.Second,
-			IdleTimeout:       120 * time.Second,
-			MaxHeaderBytes:    64 << 10,
+			ReadTimeout:       30 * time.Second, // bodies are at most 64 KiB
+
+			IdleTimeout:    120 * time.Second,
+			MaxHeaderBytes: 64 << 10,
 		},
 		done: make(chan error, 1),
 	}

@@ -4,7 +4,6 @@ import (
 	"net/netip"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/merchant-harness/mph/money"
 )
@@ -158,7 +157,7 @@ type txn struct {
 	approved bool
 }
 
-func newWorld(now time.Time) *world {
+func newWorld() *world {
 	w := &world{
 		merchants: map[string]*merchant{},
 		keys:      map[string]keyRef{},
@@ -188,7 +187,6 @@ func newWorld(now time.Time) *world {
 			w.keys[d.LiveKey] = keyRef{m, EnvLive}
 		}
 	}
-	_ = now
 	return w
 }
 

@@ -7,7 +7,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -74,7 +76,7 @@ func newWebhookSender() *webhookSender {
 	tr.MaxIdleConnsPerHost = 16
 	return &webhookSender{client: &http.Client{
 		Transport: tr,
-		Timeout:   deliveryTimeout,
+		Timeout:   deliveryTimeout + time.Second, // the per-request context fires first
 		// Never follow redirects: a delivery is one POST to the configured URL.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}}
@@ -104,11 +106,7 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 		Data:        d,
 	}
 	body, _ := json.Marshal(p)
-	secret := cfg.Secret
-	if s.faults.webhookBadSignature {
-		secret += "x"
-	}
-	sig := sign(secret, body)
+	sig := sign(cfg.Secret, body)
 	del := Delivery{
 		ID: p.ID, MerchantID: st.m.id, Environment: p.Environment, Type: kind,
 		URL: cfg.URL, Reference: d.Reference, AttemptedAt: p.CreatedAt,
@@ -150,7 +148,8 @@ func (h *webhookSender) post(ctx context.Context, url, kind, id, sig string, bod
 	req.Header.Set("User-Agent", "mph-sandbox-webhooks/1")
 	resp, err := h.client.Do(req)
 	if err != nil {
-		if ctx.Err() == context.DeadlineExceeded {
+		var ne net.Error
+		if ctx.Err() == context.DeadlineExceeded || (errors.As(err, &ne) && ne.Timeout()) {
 			return 0, errTimeout
 		}
 		return 0, err

@@ -62,8 +62,8 @@ func giftOrder() obj {
 		"status": "success", "reference": "gft_01", "transactionId": "GCT_9a8b",
 		"productCode": "AMAZON_US", "productName": "Amazon.com", "currency": "USD",
 		"faceValue": 25.0, "costNgn": 39000.0,
-		"voucher":   obj{"code": "AMZN-7Q2F-KX9D", "pin": "4821", "serialNumber": "SN-0001", "instructions": "Redeem at amazon.com"},
-		"recipient": obj{"email": "ada@example.com", "name": "Ada"},
+		"voucher":     obj{"code": "AMZN-7Q2F-KX9D", "pin": "4821", "serialNumber": "SN-0001", "instructions": "Redeem at amazon.com"},
+		"recipient":   obj{"email": "ada@example.com", "name": "Ada"},
 		"orderStatus": "SUCCESS", "isSuccessful": true, "environment": "TEST", "createdAt": testTS,
 	}
 }

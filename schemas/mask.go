@@ -124,7 +124,7 @@ func maskValue(v any, parent, key string) any {
 	case []any:
 		a := make([]any, len(x))
 		for i, e := range x {
-			a[i] = maskValue(e, key, "")
+			a[i] = maskValue(e, parent, key) // items inherit their array's name
 		}
 		return a
 	case string:

@@ -18,6 +18,7 @@ func DefaultProfileYAML() []byte { return defaultProfileYAML }
 // Profile holds every choice the API document leaves "not shown". See
 // profile.default.yaml for the meaning of each field.
 type Profile struct {
+	Auth       AuthProfile       `yaml:"auth"`
 	Customers  CustomersProfile  `yaml:"customers"`
 	Issuance   IssuanceProfile   `yaml:"issuance"`
 	Cards      CardsProfile      `yaml:"cards"`
@@ -25,6 +26,10 @@ type Profile struct {
 	Betting    BettingProfile    `yaml:"betting"`
 	Webhooks   WebhooksProfile   `yaml:"webhooks"`
 	RateLimits RateLimitsProfile `yaml:"rateLimits"`
+}
+
+type AuthProfile struct {
+	MerchantIDHeader string `yaml:"merchantIdHeader"`
 }
 
 type CustomersProfile struct {
@@ -128,6 +133,11 @@ func (p *Profile) validate() error {
 	case "amount-minus-fee", "amount", "unchecked":
 	default:
 		return fmt.Errorf("cards.withdrawVaultCredit must be amount-minus-fee, amount or unchecked, not %q", p.Cards.WithdrawVaultCredit)
+	}
+	switch p.Auth.MerchantIDHeader {
+	case "both", "token", "requests", "none":
+	default:
+		return fmt.Errorf("auth.merchantIdHeader must be both, token, requests or none, not %q", p.Auth.MerchantIDHeader)
 	}
 	if p.Cards.ListMaxLimit < 50 {
 		return fmt.Errorf("cards.listMaxLimit must be at least the documented default of 50, not %d", p.Cards.ListMaxLimit)

@@ -177,10 +177,12 @@ func (k *Client) Deliveries(ctx context.Context) ([]map[string]any, error) {
 
 // Balances of one merchant and environment.
 type Balances struct {
-	VaultBalance  json.Number            `json:"vaultBalance"`
-	NgnBalance    json.Number            `json:"ngnBalance"`
-	FeesCollected json.Number            `json:"feesCollected"`
-	CardBalances  map[string]json.Number `json:"cardBalances"`
+	VaultBalance  json.Number `json:"vaultBalance"`
+	NgnBalance    json.Number `json:"ngnBalance"`
+	FeesCollected json.Number `json:"feesCollected"`
+	CardBalances  json.Number `json:"cardBalances"` // sum of the card balances
+	SpentAmount   json.Number `json:"spentAmount"`
+	Cards         int         `json:"cards"`
 }
 
 // Balances reads a merchant's balances.

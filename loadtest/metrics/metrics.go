@@ -213,6 +213,9 @@ type Summary struct {
 	State          *State            `json:"state,omitempty"` // mergeable raw state
 }
 
+// R429Count is the number of 429 answers.
+func (s Summary) R429Count() uint64 { return s.StatusCodes["429"] }
+
 // State is the mergeable part of a summary.
 type State struct {
 	Latency string            `json:"hdrLatency"` // base64 HDR V2 compressed

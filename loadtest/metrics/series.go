@@ -45,14 +45,14 @@ func sketchValue(idx int) int64 {
 
 // Interval is one time-series bucket, keyed by intended send time.
 type Interval struct {
-	Scheduled uint64            `json:"scheduled"` // requests whose intended send time falls here
-	Sent      uint64            `json:"sent"`      // requests actually sent in this interval
-	OK        uint64            `json:"ok"`        // 2xx
-	R429      uint64            `json:"r429"`
-	Other     uint64            `json:"other"` // any other status or transport error
-	SumUs     uint64            `json:"sumUs"`
-	MaxUs     int64             `json:"maxUs"`
-	Sketch    map[int]uint32    `json:"sketch,omitempty"` // sparse latency sketch (merge input)
+	Scheduled uint64         `json:"scheduled"` // requests whose intended send time falls here
+	Sent      uint64         `json:"sent"`      // requests actually sent in this interval
+	OK        uint64         `json:"ok"`        // 2xx
+	R429      uint64         `json:"r429"`
+	Other     uint64         `json:"other"` // any other status or transport error
+	SumUs     uint64         `json:"sumUs"`
+	MaxUs     int64          `json:"maxUs"`
+	Sketch    map[int]uint32 `json:"sketch,omitempty"` // sparse latency sketch (merge input)
 	dense     *[sketchBuckets]uint32
 }
 

@@ -38,7 +38,24 @@ type Schedule struct {
 
 	// Sharding: this pacer sends global hits Index, Index+Count, ...
 	shardIndex, shardCount uint64
+
+	// unlimited: as fast as the workers allow (vegeta's -rate=0); there is
+	// no intended send time, so latency is measured from the actual send.
+	unlimited bool
 }
+
+// Max is an unlimited-rate schedule of duration d: every worker sends as soon
+// as it is free (vegeta's -rate=0; bound the workers with MaxWorkers). It is
+// a closed model: there is no intended send time.
+func Max(d time.Duration) (*Schedule, error) {
+	if d <= 0 {
+		return nil, fmt.Errorf("pacer: unlimited rate needs a duration > 0")
+	}
+	return &Schedule{segs: []Segment{{Dur: d, Label: "max"}}, start: []time.Duration{0}, cum: []float64{0}, dur: d, shardCount: 1, unlimited: true}, nil
+}
+
+// Unlimited reports whether the schedule is Max (no intended send times).
+func (s *Schedule) Unlimited() bool { return s.unlimited }
 
 var _ vegeta.Pacer = (*Schedule)(nil)
 
@@ -91,7 +108,7 @@ func Steps(rates []float64, stepDur time.Duration) (*Schedule, error) {
 
 // WithWarmup prepends a warm-up segment at `rate` for d (d <= 0: unchanged).
 func (s *Schedule) WithWarmup(rate float64, d time.Duration) *Schedule {
-	if d <= 0 || rate <= 0 {
+	if d <= 0 || rate <= 0 || s.unlimited {
 		return s
 	}
 	segs := append([]Segment{{From: rate, To: rate, Dur: d, Label: "warmup"}}, s.segs...)
@@ -107,6 +124,9 @@ func (s *Schedule) Shard(i, n int) (*Schedule, error) {
 	if n < 1 || i < 0 || i >= n {
 		return nil, fmt.Errorf("pacer: shard %d/%d out of range", i, n)
 	}
+	if s.unlimited && n > 1 {
+		return nil, fmt.Errorf("pacer: an unlimited rate cannot be sharded")
+	}
 	c := *s
 	c.shardIndex, c.shardCount = uint64(i), uint64(n)
 	return &c, nil
@@ -120,6 +140,9 @@ func (s *Schedule) Segments() ([]Segment, []time.Duration) { return s.segs, s.st
 
 // TotalHits is the number of hits this (shard of the) schedule sends.
 func (s *Schedule) TotalHits() uint64 {
+	if s.unlimited {
+		return 0
+	}
 	g := s.globalHits()
 	if g <= s.shardIndex {
 		return 0
@@ -181,6 +204,9 @@ func (s *Schedule) globalAt(g uint64) time.Duration {
 
 // Pace implements vegeta.Pacer: wait until hit `hits` is due.
 func (s *Schedule) Pace(elapsed time.Duration, hits uint64) (time.Duration, bool) {
+	if s.unlimited {
+		return 0, elapsed >= s.dur
+	}
 	if hits >= s.TotalHits() {
 		return 0, true
 	}
@@ -194,6 +220,9 @@ func (s *Schedule) Rate(elapsed time.Duration) float64 {
 
 // GlobalRate is the instantaneous rate of the whole (unsharded) schedule.
 func (s *Schedule) GlobalRate(elapsed time.Duration) float64 {
+	if s.unlimited {
+		return 0
+	}
 	if elapsed < 0 || elapsed >= s.dur {
 		return 0
 	}
@@ -216,6 +245,9 @@ func (s *Schedule) hitsBefore(t time.Duration) uint64 {
 
 // String describes the schedule, e.g. "constant 100/s for 30s".
 func (s *Schedule) String() string {
+	if s.unlimited {
+		return fmt.Sprintf("max rate (closed model) for %s", s.dur)
+	}
 	var parts []string
 	for _, g := range s.segs {
 		p := ""
@@ -250,6 +282,9 @@ func Parse(profile string, rate float64, d time.Duration) (*Schedule, error) {
 	case "", "constant":
 		if arg != "" {
 			return nil, fmt.Errorf("profile constant takes no argument (use --rate)")
+		}
+		if rate == 0 && d > 0 {
+			return Max(d)
 		}
 		if rate <= 0 || d <= 0 {
 			return nil, fmt.Errorf("profile constant needs --rate > 0 and --duration > 0")

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/requirements"
+	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/suites"
+	"github.com/merchant-harness/mph/target"
+)
+
+type conformFlags struct {
+	settings    target.Settings
+	labelFilter string
+	focus       []string
+	skip        []string
+	junit       string
+	jsonReport  string
+	html        string
+	out         string
+	coverage    bool
+	list        bool
+	verbose     bool
+	noColor     bool
+}
+
+var conformOpts conformFlags
+
+var conformCmd = &cobra.Command{
+	Use:   "conform",
+	Short: "Run the conformance suites against a target (default: the embedded sandbox)",
+	Long: `Run the conformance suites of the Merchant Payments API v1.
+
+With no --base-url (or MPH_BASE_URL) the embedded reference sandbox is started
+and its demo credentials are used. Against another server, give the base URL,
+MPH_MERCHANT_ID and the secret key in MPH_SECRET_KEY or MPH_SECRET_KEY_FILE
+(secrets are never taken from the command line), and a --profile for what the
+API document does not show.
+
+Exit codes: 0 all passed, 1 failures or harness errors, 2 configuration error
+(including an unreachable target, a TLS error or rejected credentials).`,
+	Args: cobra.NoArgs,
+	RunE: runConform,
+}
+
+func init() {
+	f := &conformOpts
+	fs := conformCmd.Flags()
+	f.settings.BindFlags(fs)
+	fs.StringVar(&f.labelFilter, "label-filter", "", "run only specs matching this label expression, e.g. 'withdraw && !destructive'")
+	fs.StringSliceVar(&f.focus, "focus", nil, "run only specs whose text matches this regular expression (repeatable)")
+	fs.StringSliceVar(&f.skip, "skip", nil, "skip specs whose text matches this regular expression (repeatable)")
+	fs.StringVar(&f.junit, "junit-report", "", "JUnit XML report path (default <out>/junit.xml)")
+	fs.StringVar(&f.jsonReport, "json-report", "", "JSON report path (default <out>/report.json)")
+	fs.StringVar(&f.html, "html-report", "", "self-contained HTML report path (default <out>/report.html)")
+	fs.StringVar(&f.out, "out", "mph-results", "directory for the reports")
+	fs.BoolVar(&f.coverage, "coverage", false, "print requirement → specs and the uncovered testable requirements (exit 1 if any), without running")
+	fs.BoolVar(&f.list, "list", false, "list the specs with their labels and requirement IDs, without running")
+	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every spec as it runs")
+	fs.BoolVar(&f.noColor, "no-color", false, "no ANSI colours")
+	rootCmd.AddCommand(conformCmd)
+}
+
+// conformSettings reads MPH_* and lets explicitly given flags win.
+func conformSettings(cmd *cobra.Command) (target.Settings, error) {
+	s, err := target.SettingsFromEnv()
+	if err != nil {
+		return s, err
+	}
+	fs := cmd.Flags()
+	fl := conformOpts.settings
+	if fs.Changed("base-url") {
+		s.BaseURL = fl.BaseURL
+	}
+	if fs.Changed("merchant-id") {
+		s.Primary.MerchantID = fl.Primary.MerchantID
+	}
+	if fs.Changed("controls-url") {
+		s.ControlsURL = fl.ControlsURL
+	}
+	if fs.Changed("profile") {
+		s.ProfilePath = fl.ProfilePath
+	}
+	if fs.Changed("timeout") || s.Timeout == 0 {
+		s.Timeout = fl.Timeout
+	}
+	if fs.Changed("allow-live") {
+		s.AllowLive = fl.AllowLive
+	}
+	if fs.Changed("insecure-tls") {
+		s.InsecureTLS = fl.InsecureTLS
+	}
+	if fs.Changed("webhook-receiver-url") {
+		s.WebhookReceiverURL = fl.WebhookReceiverURL
+	}
+	if fs.Changed("run-id") {
+		s.RunID = fl.RunID
+	}
+	return s, nil
+}
+
+func runConform(cmd *cobra.Command, _ []string) error {
+	f := &conformOpts
+	stdout := cmd.OutOrStdout()
+	if f.list || f.coverage {
+		res, err := suites.Run(context.Background(), nil, suites.RunOptions{DryRun: true, LabelFilter: f.labelFilter, Focus: f.focus, Skip: f.skip, NoColor: true})
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		if f.list {
+			printList(res)
+		}
+		if f.coverage {
+			return printCoverage(res)
+		}
+		return nil
+	}
+
+	s, err := conformSettings(cmd)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cfg, cleanup, err := target.Resolve(ctx, s, sandbox.Options{})
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	defer cleanup()
+
+	junit, jsonPath, html := f.junit, f.jsonReport, f.html
+	if f.out != "" {
+		if junit == "" {
+			junit = filepath.Join(f.out, "junit.xml")
+		}
+		if jsonPath == "" {
+			jsonPath = filepath.Join(f.out, "report.json")
+		}
+		if html == "" {
+			html = filepath.Join(f.out, "report.html")
+		}
+	}
+	where := cfg.BaseURL
+	if cfg.Embedded {
+		where += " (embedded sandbox)"
+	}
+	fmt.Fprintf(stdout, "mph conform: target %s, run id %s\n", where, cfg.RunID)
+	res, err := suites.Run(ctx, cfg, suites.RunOptions{
+		LabelFilter: f.labelFilter, Focus: f.focus, Skip: f.skip,
+		JUnitReport: junit, JSONReport: jsonPath, HTMLReport: html,
+		Verbose: f.verbose, NoColor: f.noColor,
+	})
+	var pe *target.PreflightError
+	var de *suites.DeclarationError
+	switch {
+	case errors.As(err, &pe):
+		fmt.Fprintf(cmd.ErrOrStderr(), "reproduce the pre-flight token exchange:\n  curl -sS -X POST '%s/auth/token' -H 'Content-Type: application/json' --data-raw '{\"merchantId\":\"%s\",\"secretKey\":\"'\"$SECRET_KEY\"'\"}'\n",
+			cfg.BaseURL, cfg.Primary.MerchantID)
+		return usageErr("pre-flight: %v", pe)
+	case errors.As(err, &de):
+		return usageErr("%v", de)
+	case err != nil:
+		return usageErr("%v", err)
+	}
+	res.Summary.WriteConsole(stdout, junit, jsonPath, html)
+	if !res.Summary.OK() || !res.Passed {
+		return failuresErr("%d failed, %d harness errors", res.Summary.Failed, res.Summary.HarnessErrors)
+	}
+	return nil
+}
+
+func printList(res suites.Result) {
+	n := 0
+	for _, sp := range res.Report.SpecReports {
+		if sp.LeafNodeType.String() != "It" {
+			continue
+		}
+		n++
+		fmt.Printf("%s\n    labels: %s\n", report.FullText(sp), strings.Join(sp.Labels(), ", "))
+	}
+	fmt.Printf("%d specs\n", n)
+}
+
+func printCoverage(res suites.Result) error {
+	cov := suites.Coverage(res.Report)
+	all := requirements.All()
+	for _, r := range all {
+		specs := cov[r.ID]
+		switch {
+		case !r.Testable:
+			fmt.Printf("%-12s not testable: %s\n", r.ID, r.Why)
+		case len(specs) == 0:
+			fmt.Printf("%-12s UNCOVERED: %s\n", r.ID, r.Text)
+		default:
+			fmt.Printf("%-12s %d spec(s)\n", r.ID, len(specs))
+			for _, s := range specs {
+				fmt.Printf("               - %s\n", s)
+			}
+		}
+	}
+	unc := suites.Uncovered(cov)
+	ids := make([]string, len(unc))
+	for i, r := range unc {
+		ids[i] = r.ID
+	}
+	sort.Strings(ids)
+	fmt.Printf("\n%d requirements, %d testable, %d uncovered\n", len(all), len(requirements.Testable()), len(unc))
+	if len(unc) > 0 {
+		return failuresErr("uncovered testable requirements: %s", strings.Join(ids, ", "))
+	}
+	return nil
+}

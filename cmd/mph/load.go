@@ -1,0 +1,433 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/pacer"
+	"github.com/merchant-harness/mph/loadtest/threshold"
+	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/target"
+)
+
+// loadTargetFlags are shared by `mph load` and its subcommands.
+type loadTargetFlags struct {
+	settings      target.Settings
+	noRateLimits  bool
+	sandboxLimits []string
+	creds         int // how many demo credentials the token scenario uses
+}
+
+func (f *loadTargetFlags) bind(fs *pflag.FlagSet) {
+	f.settings.BindFlags(fs)
+	fs.BoolVar(&f.noRateLimits, "no-rate-limits", false, "embedded sandbox: disable its rate limits (to measure the driver or the server, not the limiter)")
+	fs.StringSliceVar(&f.sandboxLimits, "sandbox-rate-limit", nil, "embedded sandbox: set a rate-limit group, group=rate[:burst] (repeatable), e.g. secure=20:20")
+}
+
+// resolve reads MPH_* then the flags (flags win) and returns the target.
+func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loadtest.Target, func(), error) {
+	env, err := target.SettingsFromEnv()
+	if err != nil {
+		return nil, nil, usageErr("%v", err)
+	}
+	s := env
+	fs := cmd.Flags()
+	// Flags override the environment only when given.
+	fl := f.settings
+	if fs.Changed("base-url") {
+		s.BaseURL = fl.BaseURL
+	}
+	if fs.Changed("merchant-id") {
+		s.Primary.MerchantID = fl.Primary.MerchantID
+	}
+	if fs.Changed("controls-url") {
+		s.ControlsURL = fl.ControlsURL
+	}
+	if fs.Changed("profile") {
+		s.ProfilePath = fl.ProfilePath
+	}
+	if fs.Changed("timeout") || s.Timeout == 0 {
+		s.Timeout = fl.Timeout
+	}
+	if fs.Changed("insecure-tls") {
+		s.InsecureTLS = fl.InsecureTLS
+	}
+	if fs.Changed("run-id") {
+		s.RunID = fl.RunID
+	}
+	sbx := sandbox.Options{DisableRateLimits: f.noRateLimits}
+	if len(f.sandboxLimits) > 0 {
+		sbx.RateLimits = map[string]sandbox.RateLimit{}
+		for _, spec := range f.sandboxLimits {
+			g, v, ok := strings.Cut(spec, "=")
+			rs, bs, _ := strings.Cut(v, ":")
+			r, err1 := strconv.ParseFloat(rs, 64)
+			b := int(r)
+			var err2 error
+			if bs != "" {
+				b, err2 = strconv.Atoi(bs)
+			}
+			if !ok || err1 != nil || err2 != nil || r < 0 || b < 0 {
+				return nil, nil, usageErr("--sandbox-rate-limit %q: want group=rate[:burst]", spec)
+			}
+			sbx.RateLimits[g] = sandbox.RateLimit{Rate: r, Burst: b}
+		}
+	}
+	if s.BaseURL != "" && (f.noRateLimits || len(f.sandboxLimits) > 0) {
+		return nil, nil, usageErr("--no-rate-limits and --sandbox-rate-limit apply to the embedded sandbox only (no --base-url)")
+	}
+	cfg, cleanup, err := target.Resolve(ctx, s, sbx)
+	if err != nil {
+		var ue *target.UsageError
+		if errors.As(err, &ue) {
+			return nil, nil, usageErr("%v", err)
+		}
+		return nil, nil, err
+	}
+	t := &loadtest.Target{
+		BaseURL: cfg.BaseURL, ControlsURL: cfg.ControlsURL, AdminKey: cfg.AdminKey,
+		Timeout: cfg.Timeout, InsecureTLS: cfg.InsecureTLS, Embedded: cfg.Embedded, RunID: cfg.RunID,
+		Creds: []loadtest.Credential{{MerchantID: cfg.Primary.MerchantID, SecretKey: cfg.Primary.SecretKey}},
+		Setup: loadtest.DefaultSetupProfile(),
+	}
+	if cfg.Secondary != nil {
+		t.Creds = append(t.Creds, loadtest.Credential{MerchantID: cfg.Secondary.MerchantID, SecretKey: cfg.Secondary.SecretKey})
+	}
+	if p := cfg.Profile; p != nil {
+		sp := &t.Setup
+		if len(p.Customers.Fields) > 0 {
+			sp.CustomerFields = p.Customers.Fields
+		}
+		if p.Customers.CustomerIDPointer != "" {
+			sp.CustomerIDPointer = p.Customers.CustomerIDPointer
+		}
+		if p.Issuance.Path != "" {
+			sp.IssuancePath = p.Issuance.Path
+		}
+		if p.Issuance.CustomerIDField != "" {
+			sp.CustomerIDField = p.Issuance.CustomerIDField
+		}
+		sp.ReferenceField = p.Issuance.ReferenceField
+		sp.Extra = p.Issuance.Extra
+		if p.Issuance.CardPointer != "" {
+			sp.CardPointer = p.Issuance.CardPointer
+		}
+	}
+	return t, cleanup, nil
+}
+
+// loadRunFlags are the knobs of a timed run.
+type loadRunFlags struct {
+	scenario, pace, mix, listQuery, outDir, shard, startAt string
+	rate                                                   float64
+	duration, warmup                                       time.Duration
+	workers, maxWorkers                                    uint64
+	connections, maxConnections, poolSize                  int
+	http2, h2c, noKeepAlive, quiet, noResults, teardown    bool
+	noPlot                                                 bool
+	abortOnBreach                                          bool
+	thresholds, cardIDs                                    []string
+}
+
+func (f *loadRunFlags) bind(fs *pflag.FlagSet, withRate bool) {
+	fs.StringVar(&f.scenario, "scenario", "secure", "scenario: token, list, secure or mixed")
+	fs.StringVar(&f.mix, "mix", "list=6,secure=3,token=1", "weights of the mixed scenario")
+	if withRate {
+		fs.Float64Var(&f.rate, "rate", 100, "requests per second (whole run, all shards together)")
+		fs.DurationVar(&f.duration, "duration", 30*time.Second, "measured duration (after --warmup)")
+		fs.StringVar(&f.pace, "pace", "constant", "rate profile: constant, ramp:FROM-TO, steps:R1,R2,... (steps may carry @duration)")
+		fs.DurationVar(&f.warmup, "warmup", 0, "warm-up at the schedule's starting rate before the measured part, excluded from the figures")
+		fs.StringSliceVar(&f.thresholds, "threshold", nil, "release gate, repeatable: e.g. secure:p99<150ms, token:success>=99.9%, list:rate429<1%")
+		fs.BoolVar(&f.abortOnBreach, "abort-on-breach", false, "stop the run as soon as a threshold is clearly breached")
+		fs.StringVar(&f.shard, "shard", "", "run shard i of n (i/n, 0-based) of the rate; all shards need the same --start-at")
+		fs.StringVar(&f.startAt, "start-at", "", "wall-clock start of the attack (RFC 3339 or unix seconds), common to all shards")
+	}
+	fs.Uint64Var(&f.workers, "workers", 10, "initial generator workers (more are spawned when needed, up to --max-workers)")
+	fs.Uint64Var(&f.maxWorkers, "max-workers", 0, "maximum generator workers (0 = unbounded, the open model)")
+	fs.IntVar(&f.connections, "connections", 10000, "maximum idle connections per host")
+	fs.IntVar(&f.maxConnections, "max-connections", 0, "maximum connections per host (0 = unbounded)")
+	fs.BoolVar(&f.http2, "http2", false, "allow HTTP/2 over TLS (default HTTP/1.1)")
+	fs.BoolVar(&f.h2c, "h2c", false, "HTTP/2 cleartext (prior knowledge)")
+	fs.BoolVar(&f.noKeepAlive, "no-keepalive", false, "disable connection reuse")
+	fs.StringVar(&f.outDir, "out", "", "output directory (default mph-results/<time>-<scenario>)")
+	fs.BoolVar(&f.noResults, "no-results", false, "do not write raw results (results.bin)")
+	fs.BoolVar(&f.noPlot, "no-plot", false, "do not render vegeta's latency plot (plot.html) from the raw results")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
+	fs.IntVar(&f.poolSize, "pool-size", 20, "cards created for the secure scenario")
+	fs.StringSliceVar(&f.cardIDs, "card-ids", nil, "existing ACTIVE card ids for secure (nothing is created)")
+	fs.StringVar(&f.listQuery, "list-query", "limit=20", "query string of GET /cards")
+	fs.BoolVar(&f.teardown, "teardown", true, "after the run, sweep the balances of cards created by setup back to the vault")
+}
+
+func (f *loadRunFlags) attack(timeout time.Duration, insecure bool) loadtest.AttackOptions {
+	o := loadtest.AttackOptions{
+		Workers: f.workers, MaxWorkers: f.maxWorkers, Connections: f.connections, MaxConnections: f.maxConnections,
+		HTTP2: f.http2, H2C: f.h2c, Timeout: timeout, InsecureTLS: insecure,
+	}
+	if f.noKeepAlive {
+		ka := false
+		o.KeepAlive = &ka
+	}
+	return o
+}
+
+func (f *loadRunFlags) scenarioOptions(logf func(string, ...any)) (loadtest.ScenarioOptions, error) {
+	o := loadtest.ScenarioOptions{Name: f.scenario, PoolSize: f.poolSize, CardIDs: f.cardIDs, ListQuery: f.listQuery, Teardown: f.teardown, Logf: logf}
+	valid := false
+	for _, s := range loadtest.Scenarios {
+		valid = valid || s == f.scenario
+	}
+	if !valid {
+		return o, usageErr("unknown --scenario %q (want %s)", f.scenario, strings.Join(loadtest.Scenarios, ", "))
+	}
+	if f.scenario == "mixed" {
+		m, err := loadtest.ParseMix(f.mix)
+		if err != nil {
+			return o, usageErr("%v", err)
+		}
+		o.Mix = m
+	}
+	return o, nil
+}
+
+func parseShard(s string) (int, int, error) {
+	if s == "" {
+		return 0, 1, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("--shard %q: want i/n with 0 <= i < n", s)
+	}
+	return i, n, nil
+}
+
+func parseStartAt(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, nil
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return time.Unix(0, int64(f*1e9)), nil
+	}
+	return time.Time{}, fmt.Errorf("--start-at %q: want RFC 3339 (2026-01-02T15:04:05Z) or unix seconds", s)
+}
+
+func defaultOutDir(kind string) string {
+	return filepath.Join("mph-results", time.Now().UTC().Format("20060102T150405Z")+"-"+kind)
+}
+
+func logfTo(w io.Writer, quiet bool) func(string, ...any) {
+	return func(format string, a ...any) {
+		if !quiet {
+			fmt.Fprintf(w, format+"\n", a...)
+		}
+	}
+}
+
+func init() {
+	var tf loadTargetFlags
+	var rf loadRunFlags
+	var probe bool
+	cmd := &cobra.Command{
+		Use:   "load",
+		Short: "Load-test the hot paths (token, list, secure, mixed) with vegeta: honest latency, thresholds, 429 analysis",
+		Long: `load drives the Merchant Payments API v1 with vegeta's attacker and our own
+pacers, against the embedded sandbox unless --base-url (or MPH_BASE_URL) names a
+target. Latency is measured from each request's intended send time (open model)
+into HDR histograms; send lag is reported separately. Raw results (vegeta's gob
+encoding, scrubbed, readable by 'vegeta report') and summary.json, summary.md
+and report.html go to --out.
+
+Exit 0 when every threshold holds, 1 when one is breached, 2 on usage errors.
+See docs/load.md.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if probe {
+				return runProbeCmd(cmd, &tf, &rf, probeFlags{})
+			}
+			return runLoad(cmd, &tf, &rf)
+		},
+	}
+	tf.bind(cmd.Flags())
+	rf.bind(cmd.Flags(), true)
+	cmd.Flags().BoolVar(&probe, "probe-rate-limit", false, "characterise the rate limit of the scenario's endpoint instead of a timed run (see 'mph load probe-rate-limit')")
+	rootCmd.AddCommand(cmd)
+	loadCmd = cmd
+}
+
+var loadCmd *cobra.Command
+
+func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
+	errw := cmd.ErrOrStderr()
+	ths, err := threshold.ParseAll(rf.thresholds)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	si, sn, err := parseShard(rf.shard)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	startAt, err := parseStartAt(rf.startAt)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if sn > 1 && startAt.IsZero() {
+		return usageErr("--shard needs --start-at so that the shards' schedules line up")
+	}
+	if rf.warmup < 0 {
+		return usageErr("--warmup must be >= 0")
+	}
+	if rf.rate < 0 {
+		return usageErr("--rate must be >= 0")
+	}
+	if rf.rate == 0 && rf.maxWorkers == 0 {
+		return usageErr("--rate 0 (as fast as possible, closed model) needs --max-workers, like vegeta's -rate=0")
+	}
+	sched, err := pacer.Parse(rf.pace, rf.rate, rf.duration)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	sched = sched.WithWarmup(sched.GlobalRate(0), rf.warmup)
+	if sn > 1 {
+		if sched, err = sched.Shard(si, sn); err != nil {
+			return usageErr("%v", err)
+		}
+	}
+	so, err := rf.scenarioOptions(logfTo(errw, rf.quiet))
+	if err != nil {
+		return err
+	}
+
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	t, cleanup, err := tf.resolve(context.Background(), cmd)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+
+	scn, err := loadtest.Prepare(ctx, t, so)
+	if err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	defer scn.Close(context.Background())
+
+	out := rf.outDir
+	if out == "" {
+		out = defaultOutDir(rf.scenario)
+		if sn > 1 {
+			out += fmt.Sprintf("-shard%dof%d", si, sn)
+		}
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return usageErr("--out: %v", err)
+	}
+	spec := loadtest.RunSpec{
+		Name: rf.scenario, Scenario: scn, Schedule: sched, Warmup: rf.warmup,
+		Attack: rf.attack(t.Timeout, t.InsecureTLS), StartAt: startAt,
+		Thresholds: ths, AbortOnBreach: rf.abortOnBreach,
+	}
+	var resultsPath string
+	if !rf.noResults {
+		resultsPath = filepath.Join(out, "results.bin")
+		f, err := os.Create(resultsPath)
+		if err != nil {
+			return fmt.Errorf("load: %w", err)
+		}
+		defer f.Close()
+		spec.Results = f
+	}
+	if !rf.quiet {
+		spec.Progress = loadtest.NewProgress(errw)
+		target := t.BaseURL
+		if t.Embedded {
+			target += " (embedded sandbox)"
+		}
+		fmt.Fprintf(errw, "load: %s against %s: %s\n", rf.scenario, target, sched)
+		if !startAt.IsZero() {
+			fmt.Fprintf(errw, "load: waiting for --start-at %s\n", startAt.UTC().Format(time.RFC3339Nano))
+		}
+	}
+	o, err := loadtest.Run(ctx, spec)
+	if err != nil {
+		if ctx.Err() != nil {
+			return failuresErr("load: interrupted before the attack started")
+		}
+		return fmt.Errorf("load: %w", err)
+	}
+	rep := loadtest.FromOutcome(o)
+	rep.Scenario = rf.scenario
+	rep.Target = t.BaseURL
+	rep.Embedded = t.Embedded
+	rep.Notes = scn.Notes
+	if rf.warmup > 0 {
+		rep.Warmup = rf.warmup.String()
+	}
+	if sn > 1 {
+		rep.Shard = fmt.Sprintf("%d/%d", si, sn)
+	}
+	if resultsPath != "" {
+		rep.ResultsFile = "results.bin"
+	}
+	rep.Attack = map[string]string{
+		"workers": strconv.FormatUint(rf.workers, 10), "maxWorkers": strconv.FormatUint(rf.maxWorkers, 10),
+		"connections": strconv.Itoa(rf.connections), "http2": strconv.FormatBool(rf.http2), "h2c": strconv.FormatBool(rf.h2c),
+		"timeout": t.Timeout.String(),
+	}
+	if err := rep.Write(out); err != nil {
+		return fmt.Errorf("load: writing reports: %w", err)
+	}
+	if resultsPath != "" && !rf.noPlot && o.ResultsErr == nil {
+		if spec.Results != nil {
+			_ = spec.Results.(*os.File).Sync()
+		}
+		if err := loadtest.VegetaPlot(resultsPath, filepath.Join(out, "plot.html"), "mph load "+rf.scenario); err != nil {
+			fmt.Fprintf(errw, "load: vegeta plot: %v\n", err)
+		}
+	}
+	w := cmd.OutOrStdout()
+	printBrief(w, rep)
+	fmt.Fprintf(w, "reports: %s/{summary.json,summary.md,report.html,plot.html}", out)
+	if resultsPath != "" {
+		fmt.Fprintf(w, ", raw results %s (vegeta report %s)", resultsPath, resultsPath)
+	}
+	fmt.Fprintln(w)
+	if o.ResultsErr != nil {
+		return fmt.Errorf("load: writing raw results: %w", o.ResultsErr)
+	}
+	if rep.Breached {
+		return failuresErr("threshold breached")
+	}
+	if o.Interrupted {
+		fmt.Fprintln(errw, "load: interrupted; reports cover what was collected")
+	}
+	return nil
+}
+
+func printBrief(w io.Writer, rep *loadtest.Report) {
+	fmt.Fprintf(w, "%-8s %9s %10s %10s %9s %7s %9s %9s %9s %9s\n", "endpoint", "requests", "offered/s", "achieved/s", "success", "429", "p50", "p99", "max", "lag p99")
+	for _, s := range rep.Endpoints {
+		fmt.Fprintf(w, "%-8s %9d %10.1f %10.1f %8.2f%% %6.2f%% %8.2fms %8.2fms %8.2fms %8.2fms\n", s.Endpoint, s.Requests, s.OfferedRate, s.AchievedRate,
+			s.SuccessRatio*100, s.Rate429*100, s.Latency.P50, s.Latency.P99, s.Latency.Max, s.SendLag.P99)
+	}
+	for _, t := range rep.Thresholds {
+		fmt.Fprintln(w, t.Format())
+	}
+}

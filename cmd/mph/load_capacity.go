@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/merchant-harness/mph/loadtest"
+)
+
+func init() {
+	var tf loadTargetFlags
+	var rf loadRunFlags
+	var o loadtest.CapacityOptions
+	var p99 time.Duration
+	var maxErr, minAch float64
+	cmd := &cobra.Command{
+		Use:   "capacity",
+		Short: "Find the highest rate meeting an SLO (step up, binary search, confirm)",
+		Long: `capacity searches the highest request rate of --scenario that meets the SLO
+(achieved >= --min-achieved of offered, open-model p99 <= --p99, non-2xx ratio <= --max-errors):
+it steps the rate up by --factor until a step fails, binary-searches between
+the last pass and the first failure, then confirms the result with a longer
+run. Against the embedded sandbox, add --no-rate-limits to measure the server
+rather than its limiter. Exit 1 when no rate meets the SLO.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if p99 <= 0 || maxErr < 0 || maxErr > 1 || minAch <= 0 || minAch > 1 {
+				return usageErr("capacity: need --p99 > 0, 0 <= --max-errors <= 1, 0 < --min-achieved <= 1")
+			}
+			o.SLO = loadtest.SLO{MinAchieved: minAch, MaxP99: p99, MaxErrors: maxErr}
+			so, err := rf.scenarioOptions(logfTo(cmd.ErrOrStderr(), rf.quiet))
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			t, cleanup, err := tf.resolve(context.Background(), cmd)
+			if err != nil {
+				return err
+			}
+			defer cleanup()
+			scn, err := loadtest.Prepare(ctx, t, so)
+			if err != nil {
+				return fmt.Errorf("capacity: %w", err)
+			}
+			defer scn.Close(context.Background())
+			o.Attack = rf.attack(t.Timeout, t.InsecureTLS)
+			o.Logf = logfTo(cmd.ErrOrStderr(), rf.quiet)
+			start := time.Now()
+			cr, err := loadtest.Capacity(ctx, scn, o)
+			rep := &loadtest.Report{Tool: "mph load", Kind: "capacity", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
+				Start: start, End: time.Now(), Capacity: cr, Interrupted: ctx.Err() != nil, Notes: scn.Notes}
+			out := rf.outDir
+			if out == "" {
+				out = defaultOutDir("capacity-" + rf.scenario)
+			}
+			if werr := rep.Write(out); werr != nil {
+				return fmt.Errorf("capacity: %w", werr)
+			}
+			if cr != nil {
+				fmt.Fprint(cmd.OutOrStdout(), cr.Markdown())
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "\nreports: %s/{summary.json,summary.md,report.html}\n", out)
+			if err != nil && ctx.Err() == nil {
+				return fmt.Errorf("capacity: %w", err)
+			}
+			if cr != nil && !cr.Confirmed && ctx.Err() == nil {
+				return failuresErr("no rate meets the SLO")
+			}
+			return nil
+		},
+	}
+	tf.bind(cmd.Flags())
+	rf.bind(cmd.Flags(), false)
+	fs := cmd.Flags()
+	fs.DurationVar(&p99, "p99", 100*time.Millisecond, "SLO: open-model p99 latency bound")
+	fs.Float64Var(&maxErr, "max-errors", 0.01, "SLO: highest non-2xx ratio (429 included)")
+	fs.Float64Var(&minAch, "min-achieved", 0.99, "SLO: lowest achieved/offered rate ratio")
+	fs.Float64Var(&o.StartRate, "start-rate", 50, "first step (req/s)")
+	fs.Float64Var(&o.Factor, "factor", 2, "step-up growth")
+	fs.Float64Var(&o.MaxRate, "max-rate", 100000, "stop stepping up above this rate")
+	fs.DurationVar(&o.StepDur, "step-duration", 5*time.Second, "duration of each trial")
+	fs.DurationVar(&o.ConfirmDur, "confirm-duration", 10*time.Second, "duration of the confirming run")
+	fs.Float64Var(&o.Precision, "precision", 0.05, "binary search stops when (hi-lo)/lo is below this")
+	loadCmd.AddCommand(cmd)
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/merchant-harness/mph/sandbox"
+)
+
+func init() {
+	var (
+		addr       string
+		basePath   string
+		adminKey   string
+		rateLimits []string
+		faults     []string
+		listFaults bool
+		jwtSecret  string
+		verbose    bool
+	)
+	cmd := &cobra.Command{
+		Use:   "sandbox",
+		Short: "Run the reference sandbox of the Merchant Payments API v1",
+		Long: `Run the reference sandbox: the whole Merchant Payments API v1 under the base
+path, with test controls under /_sandbox (see docs/sandbox.md). It prints the
+base URL, the controls URL, the admin key and the seeded demo credentials, and
+stops gracefully on SIGINT or SIGTERM.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			out := cmd.OutOrStdout()
+			if listFaults {
+				printFaults(out)
+				return nil
+			}
+			opts := sandbox.Options{BasePath: basePath, AdminKey: adminKey, Faults: faults}
+			if jwtSecret == "" {
+				jwtSecret = os.Getenv("MPH_SANDBOX_JWT_SECRET")
+			}
+			if jwtSecret != "" {
+				opts.JWTSecret = []byte(jwtSecret)
+			}
+			rl, off, err := parseRateLimits(rateLimits)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			opts.RateLimits, opts.DisableRateLimits = rl, off
+			level := slog.LevelWarn
+			if verbose {
+				level = slog.LevelInfo
+			}
+			opts.Logger = slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
+
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			run, err := sandbox.Start(ctx, addr, opts)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			printBanner(out, run, faults)
+			<-ctx.Done()
+			fmt.Fprintln(out, "mph sandbox: shutting down")
+			if err := run.Close(); err != nil {
+				return fmt.Errorf("shutdown: %w", err)
+			}
+			return run.Wait()
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", sandbox.DefaultAddr, "listen address (host:port; port 0 picks a free port)")
+	f.StringVar(&basePath, "base-path", sandbox.DefaultBasePath, "merchant API base path (must end in /v1/merchant)")
+	f.StringVar(&adminKey, "admin-key", sandbox.DefaultAdminKey, "admin key of the /_sandbox test controls (header X-Sandbox-Admin-Key)")
+	f.StringArrayVar(&rateLimits, "rate-limit", nil, "rate limit group=rate[:burst] for token, read, secure, write (repeatable), or 'off'")
+	f.StringArrayVar(&faults, "fault", nil, "inject a named fault (repeatable; see --list-faults)")
+	f.BoolVar(&listFaults, "list-faults", false, "list the injectable faults and exit")
+	f.StringVar(&jwtSecret, "jwt-secret", "", "HS256 signing secret of access tokens (default: $MPH_SANDBOX_JWT_SECRET, else random)")
+	f.BoolVarP(&verbose, "verbose", "v", false, "log webhook deliveries and lifecycle events")
+	rootCmd.AddCommand(cmd)
+}
+
+// parseRateLimits reads --rate-limit values: "off", or group=rate[:burst].
+func parseRateLimits(vals []string) (map[string]sandbox.RateLimit, bool, error) {
+	var m map[string]sandbox.RateLimit
+	off := false
+	for _, v := range vals {
+		if v == "off" {
+			off = true
+			continue
+		}
+		g, spec, ok := strings.Cut(v, "=")
+		if !ok {
+			return nil, false, fmt.Errorf("--rate-limit %q: want group=rate[:burst] or off", v)
+		}
+		if _, known := sandbox.DefaultRateLimits()[g]; !known {
+			return nil, false, fmt.Errorf("--rate-limit %q: unknown group %q (token, read, secure, write)", v, g)
+		}
+		rs, bs, hasBurst := strings.Cut(spec, ":")
+		rate, err := strconv.ParseFloat(rs, 64)
+		if err != nil || rate < 0 || rate > 1e9 {
+			return nil, false, fmt.Errorf("--rate-limit %q: rate must be a number >= 0", v)
+		}
+		burst := 0
+		if hasBurst {
+			burst, err = strconv.Atoi(bs)
+			if err != nil || burst < 1 {
+				return nil, false, fmt.Errorf("--rate-limit %q: burst must be an integer >= 1", v)
+			}
+		}
+		if m == nil {
+			m = map[string]sandbox.RateLimit{}
+		}
+		m[g] = sandbox.RateLimit{Rate: rate, Burst: burst}
+	}
+	return m, off, nil
+}
+
+func printBanner(w io.Writer, r *sandbox.Running, faults []string) {
+	fmt.Fprintf(w, "mph sandbox: Merchant Payments API v1 reference sandbox\n\n")
+	fmt.Fprintf(w, "  base URL      %s\n", r.BaseURL)
+	fmt.Fprintf(w, "  controls URL  %s  (header X-Sandbox-Admin-Key)\n", r.ControlsURL)
+	fmt.Fprintf(w, "  admin key     %s\n", r.AdminKey)
+	if len(faults) > 0 {
+		fmt.Fprintf(w, "  FAULTS        %s  (deliberately non-conformant)\n", strings.Join(faults, ", "))
+	}
+	fmt.Fprintf(w, "\nDemo credentials (well-known, sandbox only):\n\n")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  merchantId\tTEST key\tLIVE key\tKYB\trole")
+	for _, m := range sandbox.DemoMerchants() {
+		live := m.LiveKey
+		if live == "" {
+			live = "-"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\n", m.ID, m.TestKey, live, m.KYBTier, m.Role)
+	}
+	_ = tw.Flush()
+	fmt.Fprintf(w, "\nPress Ctrl-C to stop.\n")
+}
+
+func printFaults(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tBREAKS\tDESCRIPTION")
+	for _, f := range sandbox.Faults() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Name, strings.Join(f.Requirements, ","), f.Description)
+	}
+	_ = tw.Flush()
+}

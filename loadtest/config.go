@@ -1,0 +1,72 @@
+// Package loadtest is the load driver behind `mph load`: scenarios on the
+// three hot paths of the Merchant Payments API v1 (POST /auth/token,
+// GET /cards, GET /cards/{id}/secure), driven by vegeta's attacker with our
+// own pacers, open-model latency in HDR histograms, scrubbed raw results,
+// thresholds, 429 characterisation, capacity search, sharding and merging.
+package loadtest
+
+import (
+	"crypto/tls"
+	"net/http"
+	"time"
+)
+
+// Credential is one merchant's TEST credentials.
+type Credential struct {
+	MerchantID string
+	SecretKey  string
+}
+
+// Target is what the load driver attacks.
+type Target struct {
+	BaseURL     string // merchant root, ending in /v1/merchant
+	ControlsURL string // sandbox test controls ("" when none)
+	AdminKey    string
+	Creds       []Credential // Creds[0] authenticates list/secure; all are used by the token scenario
+	Timeout     time.Duration
+	InsecureTLS bool
+	Embedded    bool
+	RunID       string
+	Setup       SetupProfile
+}
+
+// SetupProfile says how to register a customer and issue cards on the target
+// (the API document does not show these shapes; defaults match the sandbox).
+type SetupProfile struct {
+	CustomerFields    map[string]string // logical name -> wire name for the undocumented registration inputs
+	CustomerIDPointer string            // JSON pointer of the customer id in the registration answer
+	IssuancePath      string
+	CustomerIDField   string
+	ReferenceField    string
+	Extra             map[string]any
+	CardPointer       string // JSON pointer of the Card in the issuance answer
+}
+
+// DefaultSetupProfile matches the reference sandbox.
+func DefaultSetupProfile() SetupProfile {
+	return SetupProfile{
+		CustomerFields: map[string]string{
+			"phoneCountryCode": "phoneCountryCode", "dateOfBirth": "dateOfBirth", "idType": "idType",
+			"idNumber": "idNumber", "street": "address", "city": "city", "state": "state",
+			"postalCode": "postalCode", "country": "country",
+		},
+		CustomerIDPointer: "/data/customerId",
+		IssuancePath:      "/cards",
+		CustomerIDField:   "customerId",
+		ReferenceField:    "reference",
+		CardPointer:       "/data",
+	}
+}
+
+func (t *Target) httpClient() *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = 64
+	if t.InsecureTLS {
+		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // opt-in flag
+	}
+	to := t.Timeout
+	if to <= 0 {
+		to = 10 * time.Second
+	}
+	return &http.Client{Transport: tr, Timeout: to}
+}

@@ -1,0 +1,277 @@
+package loadtest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/merchant-harness/mph/loadtest/pacer"
+	"github.com/merchant-harness/mph/loadtest/threshold"
+	"github.com/merchant-harness/mph/sandbox"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+var sandboxdBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "sandboxd")
+	if err == nil {
+		bin := filepath.Join(dir, "sandboxd")
+		// Built without -race: the integration tests measure a normal server.
+		cmd := exec.Command("go", "build", "-o", bin, "./internal/sandboxd")
+		cmd.Stderr = os.Stderr
+		if cmd.Run() == nil {
+			sandboxdBin = bin
+		}
+	}
+	code := m.Run()
+	if dir != "" {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
+
+// startExternalSandbox runs the sandbox in its own (non-race) process.
+func startExternalSandbox(t *testing.T, args ...string) *Target {
+	t.Helper()
+	if sandboxdBin == "" {
+		t.Fatal("sandboxd was not built")
+	}
+	cmd := exec.Command(sandboxdBin, args...)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); _ = cmd.Wait() })
+	line, err := bufio.NewReader(stdout).ReadBytes('\n')
+	if err != nil {
+		t.Fatalf("sandboxd: %v", err)
+	}
+	var info struct{ BaseURL, ControlsURL, AdminKey string }
+	if err := json.Unmarshal(line, &info); err != nil {
+		t.Fatal(err)
+	}
+	var creds []Credential
+	for _, m := range sandbox.DemoMerchants()[:2] {
+		creds = append(creds, Credential{MerchantID: m.ID, SecretKey: m.TestKey})
+	}
+	return &Target{BaseURL: info.BaseURL, ControlsURL: info.ControlsURL, AdminKey: info.AdminKey, Creds: creds,
+		Timeout: 5 * time.Second, Setup: DefaultSetupProfile()}
+}
+
+func startSandbox(t *testing.T, opts sandbox.Options) *Target {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	r, err := sandbox.Start(ctx, "127.0.0.1:0", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = r.Close() })
+	var creds []Credential
+	for _, m := range sandbox.DemoMerchants()[:2] {
+		creds = append(creds, Credential{MerchantID: m.ID, SecretKey: m.TestKey})
+	}
+	return &Target{BaseURL: r.BaseURL, ControlsURL: r.ControlsURL, AdminKey: r.AdminKey, Creds: creds,
+		Timeout: 5 * time.Second, Embedded: true, Setup: DefaultSetupProfile()}
+}
+
+func prepare(t *testing.T, tg *Target, name string, pool int) *Scenario {
+	t.Helper()
+	s, err := Prepare(context.Background(), tg, ScenarioOptions{Name: name, PoolSize: pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	return s
+}
+
+// The probe must report the sandbox's configured limit within ±10%.
+func TestProbeDetectsConfiguredRateLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration")
+	}
+	for _, R := range []float64{20, 100, 500} {
+		t.Run(fmt.Sprintf("R=%g", R), func(t *testing.T) {
+			t.Parallel()
+			tg := startExternalSandbox(t, "-rate-limit", fmt.Sprintf("secure=%g:%d", R, int(R)))
+			scn := prepare(t, tg, "secure", 5)
+			pp, err := Probe(context.Background(), scn, ProbeOptions{
+				StartRate: R / 2, StepDur: 2 * time.Second, Quiet: 1200 * time.Millisecond, FineFrom: 0.9, FineMinReq: 60,
+				Attack: AttackOptions{MaxConnections: 256},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("R=%v onset=%.1f ceiling=%.1f burst=%.0f honoured=%v envelope %d/%d headers=%v",
+				R, pp.OnsetRate, pp.Ceiling, pp.Burst, pp.Honoured, pp.EnvelopeOK, pp.Sampled429, pp.Headers)
+			if !pp.LimitFound || math.Abs(pp.OnsetRate-R)/R > 0.10 {
+				t.Fatalf("onset %.1f req/s, want %v ± 10%% (steps %+v)", pp.OnsetRate, R, pp.Steps)
+			}
+			if math.Abs(pp.Ceiling-R)/R > 0.10 {
+				t.Errorf("accepted ceiling %.1f, want %v ± 10%%", pp.Ceiling, R)
+			}
+			if pp.Sampled429 == 0 || pp.EnvelopeOK != pp.Sampled429 {
+				t.Errorf("429 envelopes: %d/%d valid: %v", pp.EnvelopeOK, pp.Sampled429, pp.EnvelopeErrors)
+			}
+			if pp.RetryAfter == "" || pp.HeaderPresence["X-Ratelimit-Limit"] != 1 {
+				t.Errorf("rate-limit headers not seen: %v", pp.HeaderPresence)
+			}
+			if !pp.Honoured {
+				t.Errorf("Retry-After not honoured: %d then %d", pp.JustBefore, pp.AfterWait)
+			}
+		})
+	}
+}
+
+// Cancelling mid-run (SIGINT) must still give valid raw results and reports.
+func TestInterruptWritesValidResultsAndReports(t *testing.T) {
+	tg := startSandbox(t, sandbox.Options{DisableRateLimits: true})
+	scn := prepare(t, tg, "secure", 3)
+	sch, _ := pacer.Constant(200, 20*time.Second)
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "results.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(time.Second, cancel)
+	ths, _ := threshold.ParseAll([]string{"secure:success>=99%"})
+	start := time.Now()
+	o, err := Run(ctx, RunSpec{Scenario: scn, Schedule: sch, Results: f, Thresholds: ths})
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Fatalf("interrupt took %v to stop", el)
+	}
+	if !o.Interrupted || o.Unsent == 0 {
+		t.Fatalf("interrupted=%v unsent=%d", o.Interrupted, o.Unsent)
+	}
+	s, _ := o.Summary("secure")
+	if s.Requests < 100 || s.Requests > 400 {
+		t.Fatalf("%d requests in ~1s at 200/s", s.Requests)
+	}
+	if o.Window > 2*time.Second || s.OfferedRate < 150 {
+		t.Fatalf("window %v offered %.1f", o.Window, s.OfferedRate)
+	}
+	rep := FromOutcome(o)
+	if err := rep.Write(dir); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadReport(filepath.Join(dir, "summary.json"))
+	if err != nil || !back.Interrupted || back.Breached {
+		t.Fatalf("summary.json: %v interrupted=%v breached=%v", err, back.Interrupted, back.Breached)
+	}
+	for _, n := range []string{"summary.md", "report.html"} {
+		b, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil || len(b) < 200 {
+			t.Fatalf("%s: %v", n, err)
+		}
+		if n == "report.html" && (bytes.Contains(b, []byte("http://cdn")) || bytes.Contains(b, []byte("https://cdn")) || !bytes.Contains(b, []byte("<svg"))) {
+			t.Fatal("report.html is not self-contained or has no charts")
+		}
+	}
+	// Raw results decode with vegeta's own decoder, match the count, and are scrubbed.
+	rf, _ := os.Open(filepath.Join(dir, "results.bin"))
+	defer rf.Close()
+	dec := vegeta.NewDecoder(rf)
+	var n uint64
+	for {
+		var r vegeta.Result
+		if err := dec.Decode(&r); err != nil {
+			if err != io.EOF {
+				t.Fatalf("decode after %d: %v", n, err)
+			}
+			break
+		}
+		n++
+		if r.Body != nil || strings.Contains(r.URL, scn.CardIDs()[0]) {
+			t.Fatalf("unscrubbed result: %s body=%q", r.URL, r.Body)
+		}
+	}
+	if n != s.Requests {
+		t.Fatalf("results file has %d results, summary %d", n, s.Requests)
+	}
+}
+
+// A token expiring mid-run (sandbox clock advanced past 900 s) gives 401s,
+// the shared source refreshes outside the timed path, and the run recovers.
+func TestTokenRefreshOn401MidRun(t *testing.T) {
+	tg := startSandbox(t, sandbox.Options{DisableRateLimits: true})
+	scn := prepare(t, tg, "list", 0)
+	sch, _ := pacer.Constant(100, 3*time.Second)
+	time.AfterFunc(time.Second, func() {
+		req, _ := http.NewRequest(http.MethodPost, tg.ControlsURL+"/clock/advance", strings.NewReader(`{"seconds":901}`))
+		req.Header.Set("X-Sandbox-Admin-Key", tg.AdminKey)
+		req.Header.Set("Content-Type", "application/json")
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	})
+	var last401, lastOK time.Time
+	o, err := Run(context.Background(), RunSpec{Scenario: scn, Schedule: sch, OnResult: func(_ string, r *vegeta.Result, _ bool) {
+		switch r.Code {
+		case 401:
+			if r.Timestamp.After(last401) {
+				last401 = r.Timestamp
+			}
+		case 200:
+			if r.Timestamp.After(lastOK) {
+				lastOK = r.Timestamp
+			}
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := o.Summary("list")
+	t.Logf("codes %v, token fetches during run %d", s.StatusCodes, o.TokenFetch)
+	if s.StatusCodes["401"] == 0 {
+		t.Skip("clock advance did not expire the token (control unavailable?)")
+	}
+	if o.TokenFetch < 1 || !lastOK.After(last401) {
+		t.Fatalf("no recovery: fetches %d, last 401 %v, last 200 %v", o.TokenFetch, last401, lastOK)
+	}
+	if s.StatusCodes["401"] > 50 {
+		t.Fatalf("%d 401s: refresh too slow", s.StatusCodes["401"])
+	}
+}
+
+// The mixed scenario hits every endpoint in proportion and the report JSON is sane.
+func TestMixedScenarioProportions(t *testing.T) {
+	tg := startSandbox(t, sandbox.Options{DisableRateLimits: true})
+	s, err := Prepare(context.Background(), tg, ScenarioOptions{Name: "mixed", PoolSize: 2, Mix: map[string]int{"list": 2, "secure": 1, "token": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	sch, _ := pacer.Constant(200, time.Second)
+	o, err := Run(context.Background(), RunSpec{Scenario: s, Schedule: sch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]uint64{}
+	for _, e := range o.Summaries {
+		got[e.Endpoint] = e.Requests
+	}
+	if got["all"] != 200 || got["list"] != 100 || got["secure"] != 50 || got["token"] != 50 {
+		t.Fatalf("mix %v", got)
+	}
+	if b, err := json.Marshal(FromOutcome(o)); err != nil || len(b) == 0 {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,141 @@
+package loadtest
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/merchant-harness/mph/loadtest/metrics"
+	"github.com/merchant-harness/mph/loadtest/threshold"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// MergeInputs combines the reports (summary.json, or directories holding one)
+// of several runs, typically the shards of one distributed run, into one
+// report: HDR histograms and counters are merged exactly, time series are
+// aligned by wall-clock time, and the thresholds are evaluated on the merged
+// figures. When outDir is set and the inputs have raw results, those are
+// re-encoded into one results.bin there (streaming).
+func MergeInputs(inputs []string, outDir string, ths []threshold.Threshold) (*Report, error) {
+	if len(inputs) == 0 {
+		return nil, fmt.Errorf("merge: no inputs")
+	}
+	var runs [][]metrics.Summary
+	rep := &Report{Tool: "mph load", Kind: "merge"}
+	var resultFiles []string
+	var window float64
+	scenarios := map[string]bool{}
+	for _, in := range inputs {
+		path := in
+		if fi, err := os.Stat(in); err == nil && fi.IsDir() {
+			path = filepath.Join(in, "summary.json")
+		}
+		r, err := ReadReport(path)
+		if err != nil {
+			return nil, fmt.Errorf("merge: %w", err)
+		}
+		if r.Kind == "probe" {
+			return nil, fmt.Errorf("merge: %s is a probe report, not a run", path)
+		}
+		runs = append(runs, r.Endpoints)
+		rep.Sources = append(rep.Sources, path)
+		scenarios[r.Scenario] = true
+		if rep.Start.IsZero() || r.Start.Before(rep.Start) {
+			rep.Start = r.Start
+		}
+		if r.End.After(rep.End) {
+			rep.End = r.End
+		}
+		if r.WindowSeconds > window {
+			window = r.WindowSeconds
+		}
+		rep.WarmupN += r.WarmupN
+		rep.Unsent += r.Unsent
+		rep.Interrupted = rep.Interrupted || r.Interrupted
+		if r.Aborted != "" {
+			rep.Aborted = r.Aborted
+		}
+		if rep.Target == "" {
+			rep.Target, rep.Embedded, rep.Schedule = r.Target, r.Embedded, strings.SplitN(r.Schedule, " (shard", 2)[0]
+		}
+		if r.ResultsFile != "" {
+			resultFiles = append(resultFiles, filepath.Join(filepath.Dir(path), r.ResultsFile))
+		}
+	}
+	for s := range scenarios {
+		if rep.Scenario != "" {
+			rep.Scenario += "+"
+		}
+		rep.Scenario += s
+	}
+	rep.Notes = append(rep.Notes, fmt.Sprintf("merged %d runs; offered rates use the longest measured window (%.1fs)", len(inputs), window))
+	m, err := metrics.Merge(runs)
+	if err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	rep.WindowSeconds = window
+	rep.Endpoints = m.Summaries(time.Duration(window * float64(time.Second)))
+	rep.Thresholds = threshold.Evaluate(ths, rep.Endpoints)
+	rep.Breached = threshold.Breached(rep.Thresholds)
+	if outDir != "" && len(resultFiles) > 0 {
+		if err := os.MkdirAll(outDir, 0o755); err != nil {
+			return nil, err
+		}
+		n, err := MergeResults(filepath.Join(outDir, "results.bin"), resultFiles)
+		if err != nil {
+			return nil, fmt.Errorf("merge: raw results: %w", err)
+		}
+		rep.ResultsFile = "results.bin"
+		rep.Notes = append(rep.Notes, fmt.Sprintf("raw results: %d results from %d files", n, len(resultFiles)))
+	}
+	return rep, nil
+}
+
+// MergeResults streams several vegeta result files (any encoding vegeta
+// reads) into one gob-encoded file, returning the number of results.
+func MergeResults(dst string, srcs []string) (uint64, error) {
+	f, err := os.Create(dst)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	bw := bufio.NewWriterSize(f, 256<<10)
+	enc := vegeta.NewEncoder(bw)
+	var n uint64
+	for _, src := range srcs {
+		in, err := os.Open(src)
+		if err != nil {
+			return n, err
+		}
+		dec := vegeta.DecoderFor(bufio.NewReaderSize(in, 256<<10))
+		if dec == nil {
+			in.Close()
+			// An empty file (no results) is fine.
+			if fi, err := os.Stat(src); err == nil && fi.Size() == 0 {
+				continue
+			}
+			return n, fmt.Errorf("%s: not a vegeta results file", src)
+		}
+		for {
+			var r vegeta.Result
+			if err := dec.Decode(&r); err != nil {
+				if err == io.EOF {
+					break
+				}
+				in.Close()
+				return n, fmt.Errorf("%s: %w", src, err)
+			}
+			if err := enc.Encode(&r); err != nil {
+				in.Close()
+				return n, err
+			}
+			n++
+		}
+		in.Close()
+	}
+	return n, bw.Flush()
+}

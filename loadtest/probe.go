@@ -1,0 +1,560 @@
+package loadtest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/merchant-harness/mph/loadtest/metrics"
+	"github.com/merchant-harness/mph/loadtest/pacer"
+	"github.com/merchant-harness/mph/schemas"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// ProbeOptions configure the 429 characterisation of one path.
+type ProbeOptions struct {
+	StartRate  float64       // first coarse step (default 10/s)
+	Factor     float64       // coarse step growth (default 1.5)
+	MaxRate    float64       // give up above this (default 5000/s)
+	StepDur    time.Duration // coarse and fine step duration (default 2s; fine steps last long enough for >= 60 requests)
+	Quiet      time.Duration // pause before the burst measurement so the limiter refills (default 3s)
+	Onset429   float64       // 429 share that marks the onset (default 2%)
+	FineStep   float64       // fine ladder increment as a fraction of the ceiling (default 0.05)
+	FineFrom   float64       // fine ladder start as a fraction of the ceiling (default 0.8)
+	FineMinReq int           // each fine step lasts long enough for this many requests (default 60)
+	Samples    int           // 429 bodies schema-validated (default 20)
+	Polite     int           // polite-client requests (0 = skip)
+	PoliteConc int           // polite-client concurrency (default 16)
+	Attack     AttackOptions
+	Logf       func(string, ...any)
+}
+
+func (o *ProbeOptions) defaults() {
+	if o.StartRate <= 0 {
+		o.StartRate = 10
+	}
+	if o.Factor <= 1 {
+		o.Factor = 1.5
+	}
+	if o.MaxRate <= 0 {
+		o.MaxRate = 5000
+	}
+	if o.StepDur <= 0 {
+		o.StepDur = 2 * time.Second
+	}
+	if o.Quiet <= 0 {
+		o.Quiet = 3 * time.Second
+	}
+	if o.Onset429 <= 0 {
+		o.Onset429 = 0.02
+	}
+	if o.FineStep <= 0 {
+		o.FineStep = 0.05
+	}
+	if o.FineFrom <= 0 {
+		o.FineFrom = 0.8
+	}
+	if o.FineMinReq <= 0 {
+		o.FineMinReq = 60
+	}
+	if o.Samples <= 0 {
+		o.Samples = 20
+	}
+	if o.PoliteConc <= 0 {
+		o.PoliteConc = 16
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+}
+
+// ProbeStep is one step of a ladder.
+type ProbeStep struct {
+	Phase    string  `json:"phase"` // coarse, fine
+	Offered  float64 `json:"offeredRate"`
+	Requests uint64  `json:"requests"`
+	OKRate   float64 `json:"okPerSec"`
+	Share429 float64 `json:"share429"`
+	P99Ms    float64 `json:"p99Ms"`
+}
+
+// PathProbe is the characterisation of one path.
+type PathProbe struct {
+	Endpoint       string             `json:"endpoint"`
+	LimitFound     bool               `json:"limitFound"`
+	OnsetRate      float64            `json:"onsetRate"`       // first fine step above the 429 share
+	CoarseOnset    float64            `json:"coarseOnset"`     // first coarse step with 429s (burst-masked)
+	Ceiling        float64            `json:"acceptedCeiling"` // 2xx/s under saturation, after the burst
+	Burst          float64            `json:"burstEstimate"`
+	BlastRate      float64            `json:"blastRate"`
+	Steps          []ProbeStep        `json:"steps"`
+	Sampled429     int                `json:"sampled429"`
+	EnvelopeOK     int                `json:"envelopeValid"`
+	EnvelopeErrors []string           `json:"envelopeErrors,omitempty"`
+	Headers        map[string]string  `json:"headers"`        // example values of rate-limit headers seen on 429s
+	HeaderPresence map[string]float64 `json:"headerPresence"` // share of sampled 429s carrying each header
+	RetryAfter     string             `json:"retryAfter,omitempty"`
+	FirstAfterLoad int                `json:"statusFirstAfterLoad"`  // status of a request sent as the load stopped
+	JustBefore     int                `json:"statusBeforeWait"`      // status of the last refused request under saturation (429 expected)
+	AfterWait      int                `json:"statusAfterRetryAfter"` // status after waiting out its Retry-After (2xx expected)
+	Honoured       bool               `json:"retryAfterHonoured"`
+	RecoveryMs     float64            `json:"recoveryMs"` // load stop -> first 2xx
+	Polite         *PoliteResult      `json:"polite,omitempty"`
+	Series         []metrics.Point    `json:"blastSeries,omitempty"`
+	Notes          []string           `json:"notes,omitempty"`
+}
+
+// ProbeReport holds every probed path.
+type ProbeReport struct {
+	Paths []PathProbe `json:"paths"`
+}
+
+var rlHeaders = []string{"Retry-After", "Ratelimit", "Ratelimit-Policy", "Ratelimit-Limit", "Ratelimit-Remaining", "Ratelimit-Reset",
+	"X-Ratelimit-Limit", "X-Ratelimit-Remaining", "X-Ratelimit-Reset"}
+
+// Probe characterises the rate limit of the scenario's single path. The
+// measuring generator never retries.
+func Probe(ctx context.Context, scn *Scenario, o ProbeOptions) (*PathProbe, error) {
+	o.defaults()
+	if len(scn.Endpoints) != 1 {
+		return nil, fmt.Errorf("probe: needs a single-path scenario (token, list or secure)")
+	}
+	ep := scn.Endpoints[0]
+	pp := &PathProbe{Endpoint: ep, Headers: map[string]string{}, HeaderPresence: map[string]float64{}}
+	step := func(phase string, rate float64, d time.Duration) (*Outcome, ProbeStep, error) {
+		sch, err := pacer.Constant(rate, d)
+		if err != nil {
+			return nil, ProbeStep{}, err
+		}
+		out, err := Run(ctx, RunSpec{Name: ep + "-" + phase, Scenario: scn, Schedule: sch, Attack: o.Attack})
+		if err != nil {
+			return nil, ProbeStep{}, err
+		}
+		s, _ := out.Summary(ep)
+		ps := ProbeStep{Phase: phase, Offered: rate, Requests: s.Requests, Share429: s.Rate429, P99Ms: s.Latency.P99}
+		if out.Window > 0 {
+			ps.OKRate = float64(s.StatusCodes["200"]+s.StatusCodes["201"]) / out.Window.Seconds()
+		}
+		return out, ps, nil
+	}
+
+	// A. Coarse ladder until 429s clearly appear.
+	hi := 0.0
+	for r := o.StartRate; r <= o.MaxRate; r *= o.Factor {
+		out, ps, err := step("coarse", r, o.StepDur)
+		if err != nil {
+			return nil, err
+		}
+		pp.Steps = append(pp.Steps, ps)
+		o.Logf("probe %s: coarse %.0f/s: 429 share %.1f%%", ep, r, ps.Share429*100)
+		if ps.Share429 > 0 && pp.CoarseOnset == 0 {
+			pp.CoarseOnset = r
+		}
+		if out.Interrupted || ctx.Err() != nil {
+			return pp, ctx.Err()
+		}
+		if ps.Share429 > 0.05 {
+			hi = r
+			break
+		}
+	}
+	if hi == 0 {
+		pp.Notes = append(pp.Notes, fmt.Sprintf("no rate limit found up to %.0f req/s", o.MaxRate))
+		return pp, nil
+	}
+	pp.LimitFound = true
+
+	// B. Burst, ceiling, envelopes and headers under a saturating blast after a quiet period.
+	if err := sleepCtx(ctx, o.Quiet); err != nil {
+		return pp, err
+	}
+	blast := 1.5 * hi
+	pp.BlastRate = blast
+	bd := time.Duration(math.Max(1.5, 150/blast) * float64(time.Second))
+	type hit struct {
+		t  time.Time
+		ok bool
+	}
+	var hits []hit
+	var first429 time.Time
+	var last429 time.Time
+	var lastRA string
+	samples := 0
+	presence := map[string]int{}
+	sch, _ := pacer.Constant(blast, bd)
+	blastOut, err := Run(ctx, RunSpec{Name: ep + "-blast", Scenario: scn, Schedule: sch, Attack: o.Attack,
+		OnResult: func(_ string, r *vegeta.Result, _ bool) {
+			ok := r.Code >= 200 && r.Code < 300
+			if len(hits) < 200000 {
+				hits = append(hits, hit{r.Timestamp, ok})
+			}
+			if r.Code != http.StatusTooManyRequests {
+				return
+			}
+			if first429.IsZero() || r.Timestamp.Before(first429) {
+				first429 = r.Timestamp
+			}
+			if r.Timestamp.After(last429) {
+				last429 = r.Timestamp
+				lastRA = r.Headers.Get("Retry-After")
+			}
+			if samples < o.Samples {
+				samples++
+				for _, h := range rlHeaders {
+					if v := r.Headers.Get(h); v != "" {
+						presence[h]++
+						pp.Headers[h] = v
+					}
+				}
+				if err := checkEnvelope(r.Body); err != nil {
+					if len(pp.EnvelopeErrors) < 5 {
+						pp.EnvelopeErrors = append(pp.EnvelopeErrors, err.Error())
+					}
+				} else {
+					pp.EnvelopeOK++
+				}
+			}
+		}})
+	if err != nil {
+		return pp, err
+	}
+	blastEnd := time.Now()
+	pp.Sampled429 = samples
+	for h, n := range presence {
+		pp.HeaderPresence[h] = float64(n) / float64(samples)
+	}
+	pp.RetryAfter = lastRA
+	if s, ok := blastOut.Summary(ep); ok {
+		pp.Series = s.Series
+	}
+	if !first429.IsZero() {
+		var okBefore, okTail int
+		var tailFrom = first429.Add(300 * time.Millisecond)
+		var tailEnd time.Time
+		for _, h := range hits {
+			if h.t.After(tailEnd) {
+				tailEnd = h.t
+			}
+		}
+		for _, h := range hits {
+			if h.ok && h.t.Before(first429) {
+				okBefore++
+			}
+			if h.ok && !h.t.Before(tailFrom) {
+				okTail++
+			}
+		}
+		if span := tailEnd.Sub(tailFrom).Seconds(); span > 0.2 {
+			pp.Ceiling = float64(okTail) / span
+		}
+		pp.Burst = math.Max(0, float64(okBefore)-pp.Ceiling*first429.Sub(blastOut.Start).Seconds())
+	}
+
+	// Recovery and Retry-After: a request right as the load stops, polling to the first 2xx,
+	// then one request after waiting out Retry-After from the last 429.
+	hc := &http.Client{Timeout: 10 * time.Second}
+	code, _ := single(ctx, hc, scn)
+	pp.FirstAfterLoad = code
+	for code == http.StatusTooManyRequests && time.Since(blastEnd) < 30*time.Second {
+		if err := sleepCtx(ctx, 10*time.Millisecond); err != nil {
+			return pp, err
+		}
+		code, _ = single(ctx, hc, scn)
+	}
+	pp.RecoveryMs = float64(time.Since(blastEnd).Microseconds()) / 1000
+	if ra, err := strconv.Atoi(strings.TrimSpace(lastRA)); err == nil && ra >= 0 {
+		// Saturate briefly again so the bucket is empty, then wait out Retry-After.
+		raOut := time.Duration(ra) * time.Second
+		sch, _ := pacer.Constant(blast, 500*time.Millisecond)
+		var l429 time.Time
+		var ra2 string
+		if _, err := Run(ctx, RunSpec{Name: ep + "-retry-after", Scenario: scn, Schedule: sch, Attack: o.Attack,
+			OnResult: func(_ string, r *vegeta.Result, _ bool) {
+				if r.Code == http.StatusTooManyRequests && r.Timestamp.After(l429) {
+					l429, ra2 = r.Timestamp, r.Headers.Get("Retry-After")
+				}
+			}}); err != nil {
+			return pp, err
+		}
+		if v, err := strconv.Atoi(strings.TrimSpace(ra2)); err == nil {
+			raOut = time.Duration(v) * time.Second
+		}
+		if !l429.IsZero() {
+			pp.JustBefore = http.StatusTooManyRequests
+			if err := sleepCtx(ctx, time.Until(l429.Add(raOut).Add(20*time.Millisecond))); err != nil {
+				return pp, err
+			}
+			pp.AfterWait, _ = single(ctx, hc, scn)
+			pp.Honoured = pp.AfterWait >= 200 && pp.AfterWait < 300
+		}
+	} else {
+		pp.Notes = append(pp.Notes, "429 answers carry no usable Retry-After header")
+	}
+
+	// C. Fine ladder around the ceiling, each step after draining the limiter,
+	// so that the burst allowance cannot hide the onset.
+	ceil := pp.Ceiling
+	if ceil <= 0 {
+		ceil = hi
+	}
+	drainDur := time.Duration(math.Min(3, math.Max(0.3, (pp.Burst*1.1+5)/math.Max(1, blast-ceil))) * float64(time.Second))
+	for f := o.FineFrom; f <= 1.5+1e-9; f += o.FineStep {
+		r := ceil * f
+		d := o.StepDur
+		if need := time.Duration(float64(o.FineMinReq) / r * float64(time.Second)); need > d {
+			d = need
+		}
+		// One schedule: drain at the blast rate (excluded like a warm-up), then
+		// the step itself with no gap in which the limiter could refill.
+		// The first two requests after the drain are excluded too: the limiter
+		// is empty then, and they would be refused at any rate.
+		settle := drainDur + time.Duration(2/r*float64(time.Second))
+		sch, err := pacer.New(pacer.Segment{From: blast, To: blast, Dur: drainDur, Label: "drain"}, pacer.Segment{From: r, To: r, Dur: d})
+		if err != nil {
+			return pp, err
+		}
+		out, err := Run(ctx, RunSpec{Name: ep + "-fine", Scenario: scn, Schedule: sch, Warmup: settle, Attack: o.Attack})
+		if err != nil {
+			return pp, err
+		}
+		s, _ := out.Summary(ep)
+		ps := ProbeStep{Phase: "fine", Offered: r, Requests: s.Requests, Share429: s.Rate429, P99Ms: s.Latency.P99}
+		if out.Window > 0 {
+			ps.OKRate = float64(s.StatusCodes["200"]+s.StatusCodes["201"]) / out.Window.Seconds()
+		}
+		pp.Steps = append(pp.Steps, ps)
+		o.Logf("probe %s: fine %.1f/s: 429 share %.1f%%", ep, r, ps.Share429*100)
+		if ctx.Err() != nil {
+			return pp, ctx.Err()
+		}
+		if ps.Share429 > o.Onset429 && s.R429Count() >= 2 {
+			pp.OnsetRate = r
+			break
+		}
+	}
+	if pp.OnsetRate == 0 {
+		pp.Notes = append(pp.Notes, "no fine step crossed the onset share; onset above 1.5× the ceiling")
+	}
+
+	if o.Polite > 0 {
+		if err := sleepCtx(ctx, o.Quiet); err != nil {
+			return pp, err
+		}
+		pr := PoliteRun(ctx, scn, o.Polite, o.PoliteConc)
+		pp.Polite = &pr
+	}
+	return pp, nil
+}
+
+// checkEnvelope validates a 429 body against the error envelope schema and
+// the 429 specifics (statusCode 429, reason phrase).
+func checkEnvelope(body []byte) error {
+	if err := schemas.Validate(schemas.ErrorEnvelope, body); err != nil {
+		return err
+	}
+	var env struct {
+		StatusCode int    `json:"statusCode"`
+		Error      string `json:"error"`
+	}
+	_ = json.Unmarshal(body, &env)
+	if env.StatusCode != 429 {
+		return fmt.Errorf("statusCode %d, want 429", env.StatusCode)
+	}
+	if env.Error != http.StatusText(429) {
+		return fmt.Errorf("error %q, want %q", env.Error, http.StatusText(429))
+	}
+	return nil
+}
+
+// single sends one request of the scenario outside the attack.
+func single(ctx context.Context, hc *http.Client, scn *Scenario) (int, http.Header) {
+	var tgt vegeta.Target
+	if err := scn.Targeter(&tgt); err != nil {
+		return 0, nil
+	}
+	req, err := tgt.Request()
+	if err != nil {
+		return 0, nil
+	}
+	resp, err := hc.Do(req.WithContext(ctx))
+	if err != nil {
+		return 0, nil
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// PoliteResult is the outcome of the polite client.
+type PoliteResult struct {
+	Work        int     `json:"work"`
+	Completed   int     `json:"completed"`
+	Attempts    int64   `json:"attempts"`
+	Got429      int64   `json:"got429"`
+	Failed      int     `json:"failed"`
+	ElapsedSec  float64 `json:"elapsedSeconds"`
+	EffectiveRS float64 `json:"effectiveRate"`
+	MaxAttempts int64   `json:"maxAttemptsForOneItem"`
+}
+
+// PoliteRun completes `work` requests with `conc` concurrent workers, retrying
+// 429s with exponential backoff and full jitter, never sooner than Retry-After.
+func PoliteRun(ctx context.Context, scn *Scenario, work, conc int) PoliteResult {
+	hc := &http.Client{Timeout: 10 * time.Second}
+	var next, attempts, got429, maxAtt atomic.Int64
+	var completed, failed atomic.Int64
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := 0; w < conc; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for int(next.Add(1)) <= work {
+				var a int64
+				for a = 1; a <= 12; a++ {
+					attempts.Add(1)
+					code, h := single(ctx, hc, scn)
+					if code >= 200 && code < 300 {
+						completed.Add(1)
+						break
+					}
+					if ctx.Err() != nil {
+						return
+					}
+					if code != http.StatusTooManyRequests && code != 0 && code < 500 {
+						failed.Add(1)
+						break
+					}
+					if code == http.StatusTooManyRequests {
+						got429.Add(1)
+					}
+					capd := math.Min(5000, 50*math.Pow(2, float64(a-1))) // ms
+					wait := time.Duration(rand.Float64()*capd) * time.Millisecond
+					if ra, err := strconv.Atoi(strings.TrimSpace(h.Get("Retry-After"))); err == nil {
+						if raD := time.Duration(ra) * time.Second; raD > wait {
+							wait = raD + time.Duration(rand.Float64()*200)*time.Millisecond
+						}
+					}
+					if sleepCtx(ctx, wait) != nil {
+						return
+					}
+				}
+				if a > 12 {
+					failed.Add(1)
+				}
+				for {
+					m := maxAtt.Load()
+					if a <= m || maxAtt.CompareAndSwap(m, a) {
+						break
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	el := time.Since(start).Seconds()
+	r := PoliteResult{Work: work, Completed: int(completed.Load()), Attempts: attempts.Load(), Got429: got429.Load(),
+		Failed: int(failed.Load()), ElapsedSec: el, MaxAttempts: maxAtt.Load()}
+	if el > 0 {
+		r.EffectiveRS = float64(r.Completed) / el
+	}
+	return r
+}
+
+// Markdown renders the probe section.
+func (p *ProbeReport) Markdown() string {
+	var b strings.Builder
+	b.WriteString("\n## Rate-limit characterisation (429)\n\n")
+	b.WriteString("| path | onset req/s | accepted ceiling 2xx/s | burst ≈ | coarse first 429 | envelope valid | Retry-After | honoured | recovery | headers |\n")
+	b.WriteString("| :- | -: | -: | -: | -: | :- | :- | :- | -: | :- |\n")
+	for _, pp := range p.Paths {
+		if !pp.LimitFound {
+			fmt.Fprintf(&b, "| %s | none found | | | | | | | | %s |\n", pp.Endpoint, strings.Join(pp.Notes, "; "))
+			continue
+		}
+		hs := make([]string, 0, len(pp.Headers))
+		for h := range pp.Headers {
+			hs = append(hs, fmt.Sprintf("%s (%.0f%%)", h, pp.HeaderPresence[h]*100))
+		}
+		sort.Strings(hs)
+		fmt.Fprintf(&b, "| %s | %.1f | %.1f | %.0f | %.1f | %d/%d | %s | %v (%d, then %d after waiting) | %.0fms (first status %d) | %s |\n",
+			pp.Endpoint, pp.OnsetRate, pp.Ceiling, pp.Burst, pp.CoarseOnset, pp.EnvelopeOK, pp.Sampled429,
+			pp.RetryAfter, pp.Honoured, pp.JustBefore, pp.AfterWait, pp.RecoveryMs, pp.FirstAfterLoad, strings.Join(hs, ", "))
+	}
+	for _, pp := range p.Paths {
+		fmt.Fprintf(&b, "\n### %s steps\n\n| phase | offered/s | requests | 2xx/s | 429 share | p99 |\n| :- | -: | -: | -: | -: | -: |\n", pp.Endpoint)
+		for _, s := range pp.Steps {
+			fmt.Fprintf(&b, "| %s | %.1f | %d | %.1f | %.2f%% | %s |\n", s.Phase, s.Offered, s.Requests, s.OKRate, s.Share429*100, ms(s.P99Ms))
+		}
+		for _, e := range pp.EnvelopeErrors {
+			fmt.Fprintf(&b, "- envelope problem: %s\n", e)
+		}
+		for _, n := range pp.Notes {
+			fmt.Fprintf(&b, "- %s\n", n)
+		}
+		if pp.Polite != nil {
+			pr := pp.Polite
+			fmt.Fprintf(&b, "- polite client (backoff + full jitter, honours Retry-After): %d/%d done, %d attempts, %d× 429, %d failed, %.1fs (%.1f/s)\n",
+				pr.Completed, pr.Work, pr.Attempts, pr.Got429, pr.Failed, pr.ElapsedSec, pr.EffectiveRS)
+		}
+	}
+	return b.String()
+}
+
+// HTML renders charts of each probe: the ladder and the blast's status codes over time.
+func (p *ProbeReport) HTML() string {
+	var b strings.Builder
+	for _, pp := range p.Paths {
+		fmt.Fprintf(&b, "<h2>429 probe: %s</h2>", html.EscapeString(pp.Endpoint))
+		var xs, ok, r429 []float64
+		for i, s := range pp.Steps {
+			xs = append(xs, float64(i+1))
+			ok = append(ok, s.OKRate)
+			r429 = append(r429, s.Offered*s.Share429)
+		}
+		var off []float64
+		for _, s := range pp.Steps {
+			off = append(off, s.Offered)
+		}
+		b.WriteString(lineChart("Ladder: offered vs 2xx/s vs 429/s per step", "", "req/s", xs, []line{
+			{"offered", "#7f7f7f", off}, {"2xx/s", "#2ca02c", ok}, {"429/s", "#ff7f0e", r429},
+		}, false))
+		if len(pp.Series) > 0 {
+			var t, o2, o4 []float64
+			for _, s := range pp.Series {
+				t = append(t, s.T)
+				o2 = append(o2, s.OK)
+				o4 = append(o4, s.R429)
+			}
+			b.WriteString(lineChart("Saturating blast: status codes over time (429 onset)", "s", "req/s", t, []line{
+				{"2xx", "#2ca02c", o2}, {"429", "#ff7f0e", o4},
+			}, false))
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,407 @@
+package loadtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/merchant-harness/mph/loadtest/scrub"
+	"github.com/merchant-harness/mph/loadtest/tokens"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// Endpoint names.
+const (
+	EPToken  = "token"
+	EPList   = "list"
+	EPSecure = "secure"
+)
+
+// Scenarios lists the scenario names.
+var Scenarios = []string{"token", "list", "secure", "mixed"}
+
+// ScenarioOptions configure Prepare.
+type ScenarioOptions struct {
+	Name      string
+	Mix       map[string]int // weights for mixed (default list=6,secure=3,token=1)
+	PoolSize  int            // cards created for secure (default 20)
+	CardIDs   []string       // use these cards instead of creating some
+	ListQuery string         // query of GET /cards (default "limit=20")
+	Teardown  bool           // sweep created cards' balances back to the vault at Close
+	Logf      func(format string, a ...any)
+}
+
+// Scenario is a prepared scenario: its setup is done and its targeter is
+// ready. One Scenario serves any number of runs (steps); Close tears down.
+type Scenario struct {
+	Name      string
+	Endpoints []string
+	Targeter  vegeta.Targeter
+	Tokens    *tokens.Source
+	Notes     []string // setup facts for the report (spend, pool size)
+	urlMask   map[string]string
+	cleanup   func(context.Context)
+	cardIDs   []string
+}
+
+// Classify maps a result URL to its endpoint name.
+func Classify(u string) string {
+	p := u
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p = p[:i]
+	}
+	switch {
+	case strings.HasSuffix(p, "/secure"):
+		return EPSecure
+	case strings.HasSuffix(p, "/auth/token"):
+		return EPToken
+	case strings.HasSuffix(p, "/cards"):
+		return EPList
+	}
+	return "other"
+}
+
+// MaskURL returns the scrubbed form of a URL of this scenario.
+func (s *Scenario) MaskURL(u string) string {
+	if m, ok := s.urlMask[u]; ok {
+		return m
+	}
+	return scrub.URL(u)
+}
+
+// CardIDs of the secure pool.
+func (s *Scenario) CardIDs() []string { return s.cardIDs }
+
+// Close stops the token refresher and tears down what setup created.
+func (s *Scenario) Close(ctx context.Context) {
+	if s.cleanup != nil {
+		s.cleanup(ctx)
+	}
+	if s.Tokens != nil {
+		s.Tokens.Close()
+	}
+}
+
+// ParseMix parses "list=6,secure=3,token=1".
+func ParseMix(s string) (map[string]int, error) {
+	out := map[string]int{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(part, "=")
+		n, err := strconv.Atoi(v)
+		if !ok || err != nil || n < 0 {
+			return nil, fmt.Errorf("mix %q: want name=weight,... (e.g. list=6,secure=3,token=1)", s)
+		}
+		if k != EPToken && k != EPList && k != EPSecure {
+			return nil, fmt.Errorf("mix %q: unknown endpoint %q (want token, list, secure)", s, k)
+		}
+		out[k] = n
+	}
+	total := 0
+	for _, n := range out {
+		total += n
+	}
+	if total == 0 {
+		return nil, fmt.Errorf("mix %q: weights sum to zero", s)
+	}
+	return out, nil
+}
+
+// Prepare runs the scenario's setup on the target.
+func Prepare(ctx context.Context, t *Target, o ScenarioOptions) (*Scenario, error) {
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	if o.PoolSize <= 0 {
+		o.PoolSize = 20
+	}
+	if o.ListQuery == "" {
+		o.ListQuery = "limit=20"
+	}
+	if len(t.Creds) == 0 {
+		return nil, fmt.Errorf("load: no credentials")
+	}
+	weights := map[string]int{}
+	switch o.Name {
+	case "token", "list", "secure":
+		weights[o.Name] = 1
+	case "mixed":
+		weights = o.Mix
+		if len(weights) == 0 {
+			weights = map[string]int{EPList: 6, EPSecure: 3, EPToken: 1}
+		}
+	default:
+		return nil, fmt.Errorf("unknown scenario %q (want token, list, secure or mixed)", o.Name)
+	}
+	s := &Scenario{Name: o.Name, urlMask: map[string]string{}}
+	for _, ep := range []string{EPToken, EPList, EPSecure} {
+		if weights[ep] > 0 {
+			s.Endpoints = append(s.Endpoints, ep)
+		}
+	}
+	base := strings.TrimRight(t.BaseURL, "/")
+	hc := t.httpClient()
+
+	// Shared token source, needed by list and secure (and by setup).
+	needAuth := weights[EPList] > 0 || weights[EPSecure] > 0
+	if needAuth {
+		c := t.Creds[0]
+		s.Tokens = tokens.New(tokens.HTTPFetcher(hc, base, c.MerchantID, c.SecretKey), tokens.Options{})
+		if err := s.Tokens.Start(ctx); err != nil {
+			return nil, fmt.Errorf("setup: token exchange for %s: %w", c.MerchantID, err)
+		}
+	}
+	fail := func(err error) (*Scenario, error) {
+		s.Close(ctx)
+		return nil, err
+	}
+
+	gens := map[string]func(*vegeta.Target) error{}
+	if weights[EPToken] > 0 {
+		bodies := make([][]byte, len(t.Creds))
+		for i, c := range t.Creds {
+			bodies[i], _ = json.Marshal(map[string]string{"merchantId": c.MerchantID, "secretKey": c.SecretKey})
+		}
+		hdr := http.Header{"Content-Type": []string{"application/json"}}
+		u := base + "/auth/token"
+		var n atomic.Uint64
+		gens[EPToken] = func(tg *vegeta.Target) error {
+			i := n.Add(1)
+			*tg = vegeta.Target{Method: http.MethodPost, URL: u, Body: bodies[i%uint64(len(bodies))], Header: hdr}
+			return nil
+		}
+	}
+	if weights[EPList] > 0 {
+		u := base + "/cards?" + strings.TrimPrefix(o.ListQuery, "?")
+		src := s.Tokens
+		gens[EPList] = func(tg *vegeta.Target) error {
+			*tg = vegeta.Target{Method: http.MethodGet, URL: u, Header: src.Header()}
+			return nil
+		}
+	}
+	if weights[EPSecure] > 0 {
+		ids := o.CardIDs
+		if len(ids) == 0 {
+			created, note, cleanup, err := createCardPool(ctx, hc, base, s.Tokens, t, o.PoolSize, o.Teardown, o.Logf)
+			if err != nil {
+				return fail(fmt.Errorf("setup: %w", err))
+			}
+			ids = created
+			s.Notes = append(s.Notes, note)
+			s.cleanup = cleanup
+		} else {
+			s.Notes = append(s.Notes, fmt.Sprintf("secure: %d card ids given, nothing created", len(ids)))
+		}
+		s.cardIDs = ids
+		urls := make([]string, len(ids))
+		for i, id := range ids {
+			urls[i] = base + "/cards/" + id + "/secure"
+			s.urlMask[urls[i]] = scrub.URL(urls[i])
+		}
+		src := s.Tokens
+		var n atomic.Uint64
+		gens[EPSecure] = func(tg *vegeta.Target) error {
+			i := n.Add(1)
+			*tg = vegeta.Target{Method: http.MethodGet, URL: urls[i%uint64(len(urls))], Header: src.Header()}
+			return nil
+		}
+	}
+	s.Targeter = weightedTargeter(weights, gens)
+	return s, nil
+}
+
+// weightedTargeter interleaves endpoints by smooth weighted round robin over
+// a precomputed cycle, so the mix is exact over every cycle and each call is
+// one atomic add.
+func weightedTargeter(weights map[string]int, gens map[string]func(*vegeta.Target) error) vegeta.Targeter {
+	names := make([]string, 0, len(weights))
+	for k, w := range weights {
+		if w > 0 {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	if len(names) == 1 {
+		g := gens[names[0]]
+		return func(t *vegeta.Target) error {
+			if t == nil {
+				return vegeta.ErrNilTarget
+			}
+			return g(t)
+		}
+	}
+	total := 0
+	for _, n := range names {
+		total += weights[n]
+	}
+	cur := make([]int, len(names))
+	cycle := make([]func(*vegeta.Target) error, 0, total)
+	for i := 0; i < total; i++ {
+		best := 0
+		for j, n := range names {
+			cur[j] += weights[n]
+			if cur[j] > cur[best] {
+				best = j
+			}
+		}
+		cur[best] -= total
+		cycle = append(cycle, gens[names[best]])
+	}
+	var n atomic.Uint64
+	return func(t *vegeta.Target) error {
+		if t == nil {
+			return vegeta.ErrNilTarget
+		}
+		return cycle[(n.Add(1)-1)%uint64(len(cycle))](t)
+	}
+}
+
+// createCardPool registers one customer and issues n cards funded with the
+// minimum amount. It returns the card ids, a note stating the spend, and a
+// teardown that sweeps the balances back to the vault (when teardown).
+func createCardPool(ctx context.Context, hc *http.Client, base string, src *tokens.Source, t *Target, n int, teardown bool, logf func(string, ...any)) ([]string, string, func(context.Context), error) {
+	sp := t.Setup
+	if sp.IssuancePath == "" {
+		sp = DefaultSetupProfile()
+	}
+	run := t.RunID
+	if run == "" {
+		run = fmt.Sprintf("mphload%d", time.Now().UnixNano()%1e9)
+	}
+	cust := map[string]any{
+		"firstName": "Load", "lastName": "Tester", "email": run + "@load.example.com", "phoneNumber": "5550100",
+	}
+	vals := map[string]string{
+		"phoneCountryCode": "+1", "dateOfBirth": "1990-01-15", "idType": "passport", "idNumber": "P1234567",
+		"street": "1 Load Way", "city": "San Francisco", "state": "CA", "postalCode": "94105", "country": "USA",
+	}
+	for logical, v := range vals {
+		if wire := sp.CustomerFields[logical]; wire != "" {
+			cust[wire] = v
+		}
+	}
+	var body map[string]any
+	if err := doJSON(ctx, hc, src, http.MethodPost, base+"/cards/customers", cust, &body); err != nil {
+		return nil, "", nil, fmt.Errorf("registering a customer: %w", err)
+	}
+	cid, _ := pointer(body, sp.CustomerIDPointer).(string)
+	if cid == "" {
+		return nil, "", nil, fmt.Errorf("registering a customer: no customer id at %s", sp.CustomerIDPointer)
+	}
+	ids := make([]string, 0, n)
+	for i := 0; i < n; i++ {
+		req := map[string]any{sp.CustomerIDField: cid, "nameOnCard": "Load Tester", "amount": 1.00}
+		if sp.ReferenceField != "" {
+			req[sp.ReferenceField] = fmt.Sprintf("%s-load-%03d", run, i)
+		}
+		for k, v := range sp.Extra {
+			req[k] = v
+		}
+		var out map[string]any
+		if err := doJSON(ctx, hc, src, http.MethodPost, base+sp.IssuancePath, req, &out); err != nil {
+			return nil, "", nil, fmt.Errorf("issuing card %d of %d: %w", i+1, n, err)
+		}
+		card, _ := pointer(out, sp.CardPointer).(map[string]any)
+		id, _ := card["id"].(string)
+		if id == "" {
+			return nil, "", nil, fmt.Errorf("issuing a card: no id at %s", sp.CardPointer)
+		}
+		ids = append(ids, id)
+	}
+	note := fmt.Sprintf("secure: created 1 customer and %d cards funded with 1.00 USD each (spend %d × (1.00 + creationFee) USD from the vault)", n, n)
+	logf("setup: %s", note)
+	cleanup := func(ctx context.Context) {
+		if !teardown {
+			return
+		}
+		swept := 0
+		for _, id := range ids {
+			if err := doJSON(ctx, hc, src, http.MethodPost, base+"/cards/"+id+"/withdraw", map[string]any{"amount": 1.00}, nil); err == nil {
+				swept++
+			}
+		}
+		logf("teardown: swept the balance of %d of %d cards back to the vault", swept, len(ids))
+	}
+	return ids, note, cleanup, nil
+}
+
+// doJSON performs one setup call, retrying on 429 honouring Retry-After.
+func doJSON(ctx context.Context, hc *http.Client, src *tokens.Source, method, url string, in any, out any) error {
+	b, _ := json.Marshal(in)
+	for attempt := 0; ; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(b))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		if src != nil {
+			for k, v := range src.Header() {
+				req.Header[k] = v
+			}
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			return err
+		}
+		rb, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusTooManyRequests && attempt < 8 {
+			wait := time.Duration(100<<attempt) * time.Millisecond
+			if ra, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && ra > 0 {
+				wait = time.Duration(ra) * time.Second
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(wait):
+			}
+			continue
+		}
+		if resp.StatusCode == http.StatusUnauthorized && src != nil && attempt < 2 {
+			src.Unauthorized(time.Now())
+			time.Sleep(200 * time.Millisecond)
+			continue
+		}
+		if resp.StatusCode < 200 || resp.StatusCode >= 300 {
+			return fmt.Errorf("%s %s answered %d", method, scrub.URL(url), resp.StatusCode)
+		}
+		if out != nil {
+			return json.Unmarshal(rb, out)
+		}
+		return nil
+	}
+}
+
+// pointer resolves a simple JSON pointer ("/data/customerId").
+func pointer(v any, p string) any {
+	if p == "" || p == "/" {
+		return v
+	}
+	for _, part := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
+		part = strings.ReplaceAll(strings.ReplaceAll(part, "~1", "/"), "~0", "~")
+		switch t := v.(type) {
+		case map[string]any:
+			v = t[part]
+		case []any:
+			i, err := strconv.Atoi(part)
+			if err != nil || i < 0 || i >= len(t) {
+				return nil
+			}
+			v = t[i]
+		default:
+			return nil
+		}
+	}
+	return v
+}

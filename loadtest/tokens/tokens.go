@@ -1,0 +1,226 @@
+// Package tokens is the load driver's shared bearer-token source. Requests in
+// the timed path only read the current token (an atomic load of an immutable
+// header map); fetching happens in the background: before the attack, at a
+// fraction (default 80%) of expiresIn, and when a 401 shows the token was
+// refused.
+package tokens
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Token is one fetched access token.
+type Token struct {
+	Value     string
+	ExpiresIn time.Duration
+	Obtained  time.Time
+}
+
+// Fetcher obtains a new token.
+type Fetcher func(ctx context.Context) (Token, error)
+
+// HTTPFetcher exchanges credentials at baseURL+"/auth/token".
+func HTTPFetcher(client *http.Client, baseURL, merchantID, secretKey string) Fetcher {
+	body, _ := json.Marshal(map[string]string{"merchantId": merchantID, "secretKey": secretKey})
+	return func(ctx context.Context) (Token, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, baseURL+"/auth/token", bytes.NewReader(body))
+		if err != nil {
+			return Token{}, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			return Token{}, err
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+		if resp.StatusCode != http.StatusOK {
+			return Token{}, &StatusError{Code: resp.StatusCode, RetryAfter: resp.Header.Get("Retry-After")}
+		}
+		var env struct {
+			Data struct {
+				AccessToken string  `json:"accessToken"`
+				ExpiresIn   float64 `json:"expiresIn"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(b, &env); err != nil || env.Data.AccessToken == "" {
+			return Token{}, fmt.Errorf("token exchange: unexpected answer (no data.accessToken)")
+		}
+		exp := time.Duration(env.Data.ExpiresIn * float64(time.Second))
+		if exp <= 0 {
+			exp = 900 * time.Second
+		}
+		return Token{Value: env.Data.AccessToken, ExpiresIn: exp, Obtained: time.Now()}, nil
+	}
+}
+
+// StatusError is a non-200 token exchange.
+type StatusError struct {
+	Code       int
+	RetryAfter string
+}
+
+func (e *StatusError) Error() string { return fmt.Sprintf("token exchange answered %d", e.Code) }
+
+type state struct {
+	tok    Token
+	header http.Header // immutable once published
+}
+
+// Source is the shared token source.
+type Source struct {
+	fetch    Fetcher
+	fraction float64
+	extra    http.Header
+
+	cur      atomic.Pointer[state]
+	kick     chan struct{}
+	mu       sync.Mutex
+	refresh  atomic.Int64 // successful fetches, including the first
+	failures atomic.Int64
+	stop     context.CancelFunc
+	done     chan struct{}
+	now      func() time.Time
+}
+
+// Options of a Source.
+type Options struct {
+	// RefreshAt is the fraction of expiresIn after which the token is renewed
+	// (default 0.8).
+	RefreshAt float64
+	// Header is added to every request header map (e.g. Content-Type).
+	Header http.Header
+}
+
+// New returns a source; call Start before use.
+func New(f Fetcher, o Options) *Source {
+	if o.RefreshAt <= 0 || o.RefreshAt >= 1 {
+		o.RefreshAt = 0.8
+	}
+	return &Source{fetch: f, fraction: o.RefreshAt, extra: o.Header, kick: make(chan struct{}, 1), now: time.Now}
+}
+
+// Start fetches the first token synchronously (outside any timed path) and
+// starts the background refresher, which stops with ctx or Close.
+func (s *Source) Start(ctx context.Context) error {
+	if err := s.fetchOnce(ctx); err != nil {
+		return err
+	}
+	ctx, s.stop = context.WithCancel(ctx)
+	s.done = make(chan struct{})
+	go s.loop(ctx)
+	return nil
+}
+
+// Close stops the refresher.
+func (s *Source) Close() {
+	if s.stop != nil {
+		s.stop()
+		<-s.done
+	}
+}
+
+// Header is the current request header map. It must not be modified
+// (vegeta copies it into each request).
+func (s *Source) Header() http.Header {
+	if st := s.cur.Load(); st != nil {
+		return st.header
+	}
+	return nil
+}
+
+// Current returns the current token.
+func (s *Source) Current() Token {
+	if st := s.cur.Load(); st != nil {
+		return st.tok
+	}
+	return Token{}
+}
+
+// Fetches is the number of successful fetches so far.
+func (s *Source) Fetches() int64 { return s.refresh.Load() }
+
+// Failures is the number of failed fetch attempts so far.
+func (s *Source) Failures() int64 { return s.failures.Load() }
+
+// Unauthorized tells the source a request sent at sentAt got 401. If the
+// current token was obtained before that request was sent, it is the refused
+// one and a refresh is requested (asynchronously, deduplicated).
+func (s *Source) Unauthorized(sentAt time.Time) {
+	st := s.cur.Load()
+	if st != nil && st.tok.Obtained.After(sentAt) {
+		return // already replaced since
+	}
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+}
+
+func (s *Source) fetchOnce(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tok, err := s.fetch(ctx)
+	if err != nil {
+		s.failures.Add(1)
+		return err
+	}
+	if tok.Obtained.IsZero() {
+		tok.Obtained = s.now()
+	}
+	h := make(http.Header, len(s.extra)+1)
+	for k, v := range s.extra {
+		h[k] = v
+	}
+	h["Authorization"] = []string{"Bearer " + tok.Value}
+	s.cur.Store(&state{tok: tok, header: h})
+	s.refresh.Add(1)
+	return nil
+}
+
+func (s *Source) loop(ctx context.Context) {
+	defer close(s.done)
+	backoff := 100 * time.Millisecond
+	for {
+		tok := s.Current()
+		wait := time.Duration(float64(tok.ExpiresIn)*s.fraction) - s.now().Sub(tok.Obtained)
+		if wait < 0 {
+			wait = 0
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-s.kick:
+			t.Stop()
+		case <-t.C:
+		}
+		for {
+			err := s.fetchOnce(ctx)
+			if err == nil {
+				backoff = 100 * time.Millisecond
+				break
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(backoff):
+			}
+			if backoff < 5*time.Second {
+				backoff *= 2
+			}
+		}
+	}
+}

@@ -1,0 +1,303 @@
+// Package report turns a Ginkgo suite report of the conformance run into the
+// harness's own summaries: a console summary, a JUnit file and a JSON file in
+// which harness errors are kept apart from failures, and a self-contained
+// HTML page. Three outcomes are never mixed: failed (the target broke a rule),
+// skipped (a precondition is missing, with the reason) and harness error (the
+// harness could not run the check).
+package report
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/reporters"
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/merchant-harness/mph/redact"
+)
+
+// Outcome of one spec.
+type Outcome string
+
+// Outcomes.
+const (
+	Passed       Outcome = "passed"
+	Failed       Outcome = "failed"
+	Skipped      Outcome = "skipped"
+	HarnessError Outcome = "harness-error"
+	Pending      Outcome = "pending"
+)
+
+// HarnessErrorPrefix starts the failure message of a harness error, and
+// HarnessErrorEntry names the report entry the suites attach to one.
+const (
+	HarnessErrorPrefix = "[harness-error] "
+	HarnessErrorEntry  = "harness-error"
+)
+
+// Classify returns the outcome of a spec report.
+func Classify(s types.SpecReport) Outcome {
+	switch s.State {
+	case types.SpecStatePassed:
+		return Passed
+	case types.SpecStateSkipped:
+		return Skipped
+	case types.SpecStatePending:
+		return Pending
+	case types.SpecStateFailed, types.SpecStateTimedout:
+		if isHarness(s) {
+			return HarnessError
+		}
+		return Failed
+	}
+	// Panicked, interrupted, aborted: the harness could not run the check.
+	return HarnessError
+}
+
+func isHarness(s types.SpecReport) bool {
+	if strings.HasPrefix(s.Failure.Message, HarnessErrorPrefix) {
+		return true
+	}
+	for _, e := range s.ReportEntries {
+		if e.Name == HarnessErrorEntry {
+			return true
+		}
+	}
+	return false
+}
+
+// Spec is one spec's line in a summary.
+type Spec struct {
+	Text     string        `json:"text"`
+	Outcome  Outcome       `json:"outcome"`
+	Message  string        `json:"message,omitempty"`
+	Labels   []string      `json:"labels,omitempty"`
+	Location string        `json:"location,omitempty"`
+	Duration time.Duration `json:"durationNs"`
+	Details  string        `json:"details,omitempty"` // redacted HTTP exchanges of a failure
+}
+
+// Reason groups skipped specs by their reason.
+type Reason struct {
+	Reason string   `json:"reason"`
+	Specs  []string `json:"specs"`
+}
+
+// Summary of a run.
+type Summary struct {
+	Suite         string        `json:"suite"`
+	Start         time.Time     `json:"start"`
+	Duration      time.Duration `json:"durationNs"`
+	Passed        int           `json:"passed"`
+	Failed        int           `json:"failed"`
+	Skipped       int           `json:"skipped"`
+	HarnessErrors int           `json:"harnessErrors"`
+	Pending       int           `json:"pending"`
+	NotSelected   int           `json:"notSelected"` // filtered out by label filter or focus
+	SkipReasons   []Reason      `json:"skipReasons,omitempty"`
+	Specs         []Spec        `json:"specs"`
+	// SuiteErrors are failures outside any spec (set-up, pre-flight).
+	SuiteErrors []string `json:"suiteErrors,omitempty"`
+}
+
+// OK reports whether nothing failed and no harness error occurred.
+func (s Summary) OK() bool { return s.Failed == 0 && s.HarnessErrors == 0 && len(s.SuiteErrors) == 0 }
+
+// FullText is the spec's hierarchy and text.
+func FullText(s types.SpecReport) string {
+	return strings.TrimSpace(strings.Join(append(append([]string{}, s.ContainerHierarchyTexts...), s.LeafNodeText), " "))
+}
+
+// Summarize builds the summary of a suite report.
+func Summarize(r types.Report) Summary {
+	sum := Summary{Suite: r.SuiteDescription, Start: r.StartTime, Duration: r.RunTime}
+	reasons := map[string][]string{}
+	for _, s := range r.SpecReports {
+		if s.LeafNodeType != types.NodeTypeIt {
+			if s.State.Is(types.SpecStateFailureStates) {
+				sum.SuiteErrors = append(sum.SuiteErrors, fmt.Sprintf("%s: %s", s.LeafNodeType, redact.Text(firstLine(s.Failure.Message))))
+			}
+			continue
+		}
+		o := Classify(s)
+		if o == Skipped && s.Failure.Message == "" {
+			sum.NotSelected++ // not selected by --label-filter / --focus
+			continue
+		}
+		sp := Spec{
+			Text:     FullText(s),
+			Outcome:  o,
+			Labels:   s.Labels(),
+			Location: s.LeafNodeLocation.String(),
+			Duration: s.RunTime,
+		}
+		switch o {
+		case Passed:
+			sum.Passed++
+		case Failed:
+			sum.Failed++
+			sp.Message = redact.Text(s.Failure.Message)
+		case HarnessError:
+			sum.HarnessErrors++
+			msg := s.Failure.Message
+			if msg == "" {
+				msg = s.Failure.ForwardedPanic
+			}
+			if s.State == types.SpecStatePanicked {
+				msg = "panic: " + s.Failure.ForwardedPanic + "\n" + msg
+			}
+			sp.Message = redact.Text(msg)
+		case Skipped:
+			sum.Skipped++
+			sp.Message = redact.Text(s.Failure.Message)
+			reasons[sp.Message] = append(reasons[sp.Message], sp.Text)
+		case Pending:
+			sum.Pending++
+		}
+		for _, e := range s.ReportEntries {
+			if e.Name == "http-exchanges" {
+				sp.Details = redact.Text(e.StringRepresentation())
+			}
+		}
+		sum.Specs = append(sum.Specs, sp)
+	}
+	for r, specs := range reasons {
+		sum.SkipReasons = append(sum.SkipReasons, Reason{Reason: r, Specs: specs})
+	}
+	sort.Slice(sum.SkipReasons, func(i, j int) bool {
+		if len(sum.SkipReasons[i].Specs) != len(sum.SkipReasons[j].Specs) {
+			return len(sum.SkipReasons[i].Specs) > len(sum.SkipReasons[j].Specs)
+		}
+		return sum.SkipReasons[i].Reason < sum.SkipReasons[j].Reason
+	})
+	return sum
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// WriteConsole prints the end-of-run summary.
+func (s Summary) WriteConsole(w io.Writer, reportPaths ...string) {
+	fmt.Fprintf(w, "\n== Conformance summary: %d passed, %d failed, %d skipped, %d harness errors", s.Passed, s.Failed, s.Skipped, s.HarnessErrors)
+	if s.Pending > 0 {
+		fmt.Fprintf(w, ", %d pending", s.Pending)
+	}
+	if s.NotSelected > 0 {
+		fmt.Fprintf(w, ", %d not selected", s.NotSelected)
+	}
+	fmt.Fprintf(w, " (%s)\n", s.Duration.Round(time.Millisecond))
+	for _, e := range s.SuiteErrors {
+		fmt.Fprintf(w, "  suite error: %s\n", e)
+	}
+	if s.Failed > 0 {
+		fmt.Fprintln(w, "Failed (the target broke a rule):")
+		for _, sp := range s.Specs {
+			if sp.Outcome == Failed {
+				fmt.Fprintf(w, "  ✗ %s\n      %s\n", sp.Text, firstLine(sp.Message))
+			}
+		}
+	}
+	if s.HarnessErrors > 0 {
+		fmt.Fprintln(w, "Harness errors (the check could not run):")
+		for _, sp := range s.Specs {
+			if sp.Outcome == HarnessError {
+				fmt.Fprintf(w, "  ! %s\n      %s\n", sp.Text, strings.TrimPrefix(firstLine(sp.Message), HarnessErrorPrefix))
+			}
+		}
+	}
+	if len(s.SkipReasons) > 0 {
+		fmt.Fprintln(w, "Skipped, by reason:")
+		for _, r := range s.SkipReasons {
+			fmt.Fprintf(w, "  %3d × %s\n", len(r.Specs), r.Reason)
+		}
+	}
+	for _, p := range reportPaths {
+		if p != "" {
+			fmt.Fprintf(w, "Report: %s\n", p)
+		}
+	}
+}
+
+func ensureDir(path string) error {
+	if d := filepath.Dir(path); d != "" {
+		return os.MkdirAll(d, 0o755)
+	}
+	return nil
+}
+
+// WriteJSON writes Ginkgo's JSON report plus the harness summary (outcomes
+// with harness errors apart) as {"summary":..., "ginkgo":[...]}.
+func WriteJSON(r types.Report, path string) error {
+	if err := ensureDir(path); err != nil {
+		return err
+	}
+	out := struct {
+		Summary Summary        `json:"summary"`
+		Ginkgo  []types.Report `json:"ginkgo"`
+	}{Summarize(r), []types.Report{r}}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	// Everything in the report was redacted at the source; mask again
+	// structurally, as a second line of defence.
+	return os.WriteFile(path, redact.JSON(b), 0o644)
+}
+
+// WriteJUnit writes a JUnit report in which harness errors are <error
+// type="harness-error"> and assertion failures <failure>.
+func WriteJUnit(r types.Report, path string) error {
+	if err := ensureDir(path); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := reporters.GenerateJUnitReportWithConfig(r, tmp, reporters.JunitReportConfig{OmitTimelinesForSpecState: types.SpecStatePassed | types.SpecStateSkipped}); err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	b, err := os.ReadFile(tmp)
+	if err != nil {
+		return err
+	}
+	var suites reporters.JUnitTestSuites
+	if err := xml.Unmarshal(b, &suites); err != nil {
+		return err
+	}
+	harness := map[string]bool{}
+	for _, s := range r.SpecReports {
+		if s.LeafNodeType == types.NodeTypeIt && Classify(s) == HarnessError {
+			harness[s.Failure.Message] = true
+		}
+	}
+	for i := range suites.TestSuites {
+		ts := &suites.TestSuites[i]
+		for j := range ts.TestCases {
+			tc := &ts.TestCases[j]
+			if tc.Failure != nil && (strings.HasPrefix(tc.Failure.Message, HarnessErrorPrefix) || harness[tc.Failure.Message] && tc.Failure.Message != "") {
+				tc.Error = &reporters.JUnitError{Message: tc.Failure.Message, Type: string(HarnessError), Description: tc.Failure.Description}
+				tc.Failure = nil
+				ts.Failures--
+				ts.Errors++
+				suites.Failures--
+				suites.Errors++
+			}
+		}
+	}
+	out, err := xml.MarshalIndent(suites, "", "  ")
+	if err != nil {
+		return err
+	}
+	data := append([]byte(xml.Header), out...)
+	return os.WriteFile(path, []byte(redact.Text(string(data))), 0o644)
+}

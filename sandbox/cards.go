@@ -1,0 +1,304 @@
+package sandbox
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/merchant-harness/mph/money"
+)
+
+// handleConfig is GET /cards/config.
+func (s *Server) handleConfig(rc *reqCtx) {
+	st := rc.st
+	st.mu.RLock()
+	vault := st.vault
+	st.mu.RUnlock()
+	s.writeA(rc, http.StatusOK, configJSON{
+		Environment:   st.env.String(),
+		CreationFee:   creationFee,
+		FundFee:       fundFee,
+		WithdrawalFee: withdrawalFee,
+		MinFunding:    minFunding,
+		ExchangeRate:  exchangeRate,
+		VaultBalance:  amount(vault),
+	})
+}
+
+// handleIssueCard is POST /cards: the vault pays creationFee + amount.
+func (s *Server) handleIssueCard(rc *reqCtx) {
+	b, ok := s.readBody(rc)
+	if !ok {
+		return
+	}
+	v := validator{b: b}
+	custID := v.str("customerId", true, maxText)
+	name := v.str("nameOnCard", true, maxShort)
+	amt, _ := v.amount("amount", true, minFunding, false)
+	ref, hasRef := v.optStr("reference", false, maxShort)
+	if hasRef {
+		v.match("reference", ref, reReference, "must contain only letters, digits, '.', '_' or '-'")
+		if ref == "" {
+			v.add("reference should not be empty")
+		}
+	}
+	brand, hasBrand := v.optStr("cardBrand", false, maxShort)
+	if hasBrand {
+		if brand == "" {
+			v.add("cardBrand must be one of the following values: VISA, MASTERCARD")
+		} else {
+			v.oneOf("cardBrand", brand, "VISA", "MASTERCARD")
+		}
+	} else {
+		brand = "VISA"
+	}
+	theme, hasTheme := v.optStr("colorTheme", false, maxShort)
+	if !hasTheme || theme == "" {
+		theme = "midnight"
+	}
+	billing := defaultBilling
+	if ob, has := v.object("billingAddress"); has {
+		bv := validator{b: ob}
+		billing = Address{
+			Street:     bv.str("street", true, maxText),
+			City:       bv.str("city", true, maxText),
+			State:      bv.str("state", true, maxText),
+			PostalCode: bv.str("postalCode", true, maxShort),
+			Country:    bv.str("country", true, maxShort),
+		}
+		bv.match("country", billing.Country, reCountry2, "must be a 2-letter upper-case country code")
+		for _, e := range bv.errs {
+			v.add("billingAddress." + e)
+		}
+	}
+	if v.failed(s, rc) {
+		return
+	}
+	c := newCard(rc.now, brand, name, theme, billing)
+	c.customerID = custID
+	c.balance = int64(amt)
+	if hasRef {
+		c.ref, c.refLower = ref, strings.ToLower(ref)
+	}
+
+	st := rc.st
+	st.mu.Lock()
+	if st.custByID[custID] == nil {
+		st.mu.Unlock()
+		s.writeError(rc, http.StatusNotFound, msgCustNotFound)
+		return
+	}
+	if st.cardByRef[c.ref] != nil || st.cardByID[c.ref] != nil {
+		st.mu.Unlock()
+		s.writeError(rc, http.StatusConflict, "Card with reference '"+c.ref+"' already exists")
+		return
+	}
+	total := int64(amt) + creationFee
+	if st.vault < total {
+		avail := st.vault
+		st.mu.Unlock()
+		s.writeError(rc, http.StatusBadRequest, fmt.Sprintf(
+			"Insufficient vault balance: required %s USD (funding %s + issuance fee %s), available %s USD",
+			amount(total), amt, amount(creationFee), amount(avail)))
+		return
+	}
+	st.vault -= total
+	st.fees += creationFee
+	st.cards = append(st.cards, c)
+	st.cardByID[c.id] = c
+	st.cardByRef[c.ref] = c
+	out := c.json()
+	st.mu.Unlock()
+	s.writeA(rc, http.StatusCreated, out)
+}
+
+// newCard builds a card with a fresh Luhn-valid PAN, CVV and expiry.
+func newCard(now time.Time, brand, name, theme string, billing Address) *card {
+	prefix := "4"
+	if brand == "MASTERCARD" {
+		prefix = "5" + randDigitIn("12345")
+	}
+	body := prefix + randDigits(15-len(prefix))
+	pan := body + string(rune('0'+luhnCheck(body)))
+	exp := now.UTC()
+	id := "crd_" + randHex(12)
+	ref := "card_" + randHex(8)
+	at := ts(now)
+	return &card{
+		id: id, ref: ref, refLower: ref,
+		brand:      brand,
+		pan:        pan,
+		panGrouped: pan[0:4] + " " + pan[4:8] + " " + pan[8:12] + " " + pan[12:16],
+		maskedPan:  pan[:6] + "******" + pan[12:],
+		last4:      pan[12:],
+		cvv:        randDigits(3),
+		expMonth:   fmt.Sprintf("%02d", int(exp.Month())),
+		expYear:    fmt.Sprintf("%04d", exp.Year()+3),
+		nameOnCard: name,
+		nameLower:  strings.ToLower(name),
+		billing:    billing,
+		colorTheme: theme,
+		createdAt:  at,
+		updatedAt:  at,
+	}
+}
+
+// luhnCheck returns the check digit making body+digit Luhn-valid.
+func luhnCheck(body string) int {
+	sum := 0
+	double := true // the rightmost body digit is doubled once the check digit is appended
+	for i := len(body) - 1; i >= 0; i-- {
+		d := int(body[i] - '0')
+		if double {
+			d *= 2
+			if d > 9 {
+				d -= 9
+			}
+		}
+		sum += d
+		double = !double
+	}
+	return (10 - sum%10) % 10
+}
+
+func (c *card) status() string {
+	if c.frozen {
+		return "FROZEN"
+	}
+	return "ACTIVE"
+}
+
+// json renders the card; the caller holds the state lock.
+func (c *card) json() cardJSON {
+	return cardJSON{
+		ID:             c.id,
+		CardType:       "VIRTUAL",
+		CardBrand:      c.brand,
+		MaskedPan:      c.maskedPan,
+		NameOnCard:     c.nameOnCard,
+		BalanceAmount:  money.Amount(c.balance),
+		Currency:       "USD",
+		Status:         c.status(),
+		CreatedStatus:  "COMPLETED",
+		Reference:      c.ref,
+		BillingAddress: c.billing,
+		ColorTheme:     c.colorTheme,
+		CreatedAt:      c.createdAt,
+		UpdatedAt:      c.updatedAt,
+	}
+}
+
+// handleListCards is GET /cards with status, search and limit, newest first.
+func (s *Server) handleListCards(rc *reqCtx) {
+	q := rc.r.URL.Query()
+	v := validator{}
+	status := q.Get("status")
+	if status == "" {
+		status = "ALL"
+	}
+	v.oneOf("status", status, "ACTIVE", "FROZEN", "ALL")
+	limit := int64(50)
+	if ls, has := q["limit"]; has {
+		limit, _ = v.checkInt("limit", ls[0], 1, 100)
+	}
+	search := strings.ToLower(strings.TrimSpace(q.Get("search")))
+	if len(search) > maxText {
+		v.add("search must be shorter than or equal to " + itoa(maxText) + " characters")
+	}
+	if v.failed(s, rc) {
+		return
+	}
+	if s.faults.listIgnoresLimit {
+		limit = 1 << 30
+	}
+	st := rc.st
+	st.mu.RLock()
+	out := make([]cardJSON, 0, min(int(limit), len(st.cards)))
+	for i := len(st.cards) - 1; i >= 0 && int64(len(out)) < limit; i-- {
+		c := st.cards[i]
+		if (status == "ACTIVE" && c.frozen) || (status == "FROZEN" && !c.frozen) {
+			continue
+		}
+		if search != "" && c.last4 != search &&
+			!strings.Contains(c.nameLower, search) && !strings.Contains(c.refLower, search) {
+			continue
+		}
+		out = append(out, c.json())
+	}
+	st.mu.RUnlock()
+	s.writeA(rc, http.StatusOK, out)
+}
+
+// handleGetCard is GET /cards/{id}: by id or reference, balance in real time.
+func (s *Server) handleGetCard(rc *reqCtx) {
+	st := rc.st
+	st.mu.RLock()
+	c := st.findCard(rc.p1)
+	var out cardJSON
+	if c != nil {
+		out = c.json()
+	}
+	st.mu.RUnlock()
+	if c == nil && s.faults.crossMerchantCardRead {
+		c, out = s.findCardAnywhere(rc.world, rc.p1)
+	}
+	if c == nil {
+		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
+		return
+	}
+	s.writeA(rc, http.StatusOK, out)
+}
+
+// findCardAnywhere searches every merchant and environment by card id.
+func (s *Server) findCardAnywhere(w *world, id string) (*card, cardJSON) {
+	for _, m := range w.merchants {
+		for _, st := range m.envs {
+			st.mu.RLock()
+			c := st.cardByID[id]
+			var out cardJSON
+			if c != nil {
+				out = c.json()
+			}
+			st.mu.RUnlock()
+			if c != nil {
+				return c, out
+			}
+		}
+	}
+	return nil, cardJSON{}
+}
+
+// handleSecure is GET /cards/{id}/secure: full credentials of an ACTIVE card.
+func (s *Server) handleSecure(rc *reqCtx) {
+	st := rc.st
+	st.mu.RLock()
+	c := st.findCard(rc.p1)
+	if c == nil {
+		st.mu.RUnlock()
+		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
+		return
+	}
+	if c.frozen && !s.faults.secureRevealsFrozen {
+		st.mu.RUnlock()
+		s.writeError(rc, http.StatusBadRequest, msgFrozenSecure)
+		return
+	}
+	out := secureJSON{
+		CardID:         c.id,
+		Reference:      c.ref,
+		MaskedPan:      c.maskedPan,
+		CardNumber:     c.panGrouped,
+		Pan:            c.panGrouped,
+		CVV:            c.cvv,
+		ExpiryMonth:    c.expMonth,
+		ExpiryYear:     c.expYear,
+		ExpirationDate: c.expMonth + "/" + c.expYear[2:],
+		NameOnCard:     c.nameOnCard,
+		BillingAddress: c.billing,
+	}
+	st.mu.RUnlock()
+	// PCI data: never to be kept by a cache or a browser.
+	rc.w.Header().Set("Cache-Control", "no-store")
+	s.writeA(rc, http.StatusOK, out)
+}

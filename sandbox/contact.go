@@ -1,0 +1,50 @@
+package sandbox
+
+import "net/http"
+
+type successMessage struct {
+	Success bool   `json:"success"`
+	Message string `json:"message"`
+}
+
+// handleContact is PATCH /cards/{id}/contact: only supplied fields change.
+func (s *Server) handleContact(rc *reqCtx) {
+	b, ok := s.readBody(rc)
+	if !ok {
+		return
+	}
+	v := validator{b: b}
+	email, hasEmail := v.optStr("email", false, maxText)
+	mobile, hasMobile := v.optStr("mobile", false, maxShort)
+	if hasEmail && !reEmail.MatchString(email) {
+		v.add("email must be an email")
+	}
+	if hasMobile && !rePhone.MatchString(mobile) {
+		v.add("mobile must be a valid phone number (local digits or + and 7 to 15 digits)")
+	}
+	if _, e := v.raw("email"); !e {
+		if _, m := v.raw("mobile"); !m {
+			v.add("at least one of email, mobile must be supplied")
+		}
+	}
+	if v.failed(s, rc) {
+		return
+	}
+	st := rc.st
+	st.mu.Lock()
+	c := st.findCard(rc.p1)
+	if c == nil {
+		st.mu.Unlock()
+		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
+		return
+	}
+	if hasEmail {
+		c.email = email
+	}
+	if hasMobile {
+		c.mobile = mobile
+	}
+	c.updatedAt = ts(rc.now)
+	st.mu.Unlock()
+	s.writeB(rc, "Contact details updated", successMessage{Success: true, Message: "Contact details updated with the card provider"})
+}

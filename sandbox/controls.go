@@ -1,0 +1,440 @@
+package sandbox
+
+import (
+	"net/http"
+	"net/netip"
+	"net/url"
+	"sort"
+	"time"
+
+	"github.com/merchant-harness/mph/money"
+)
+
+// controlNames are listed by GET /_sandbox/capabilities.
+var controlNames = []string{
+	"clock", "reset", "transactions", "settle", "webhook", "deliveries",
+	"balances", "ip-whitelist", "gift-hold", "latency", "rate-limits",
+}
+
+const maxLatency = 60_000 // ms
+
+// serveControls dispatches the test controls under /_sandbox. Answers are
+// plain JSON; errors use the error envelope.
+func (s *Server) serveControls(w http.ResponseWriter, r *http.Request, rest string) {
+	rc := &reqCtx{w: w, r: r, path: r.URL.Path, now: s.clk.Now(), world: s.world.Load()}
+	var seg [4]string
+	n, ok := splitPath(rest, seg[:])
+	if !ok {
+		s.notFoundRoute(rc)
+		return
+	}
+	m := r.Method
+	get, post, put := m == http.MethodGet, m == http.MethodPost, m == http.MethodPut
+	if n == 1 && seg[0] == "capabilities" && get {
+		s.ctlCapabilities(rc)
+		return
+	}
+	var h func(*reqCtx)
+	switch {
+	case n == 1 && seg[0] == "clock" && get:
+		h = s.ctlClock
+	case n == 2 && seg[0] == "clock" && seg[1] == "advance" && post:
+		h = s.ctlClockAdvance
+	case n == 1 && seg[0] == "reset" && post:
+		h = s.ctlReset
+	case n == 3 && seg[0] == "cards" && seg[2] == "transactions" && post:
+		rc.p1 = seg[1]
+		h = s.ctlTransaction
+	case n == 3 && seg[0] == "transactions" && seg[2] == "settle" && post:
+		rc.p1 = seg[1]
+		h = s.ctlSettle
+	case n == 3 && seg[0] == "merchants" && seg[2] == "webhook" && put:
+		rc.p1 = seg[1]
+		h = s.ctlWebhook
+	case n == 2 && seg[0] == "webhooks" && seg[1] == "deliveries" && get:
+		h = s.ctlDeliveries
+	case n == 2 && seg[0] == "merchants" && get:
+		rc.p1 = seg[1]
+		h = s.ctlBalances
+	case n == 3 && seg[0] == "merchants" && seg[2] == "balances" && put:
+		rc.p1 = seg[1]
+		h = s.ctlSetBalances
+	case n == 3 && seg[0] == "merchants" && seg[2] == "ip-whitelist" && put:
+		rc.p1 = seg[1]
+		h = s.ctlWhitelist
+	case n == 3 && seg[0] == "gift-orders" && seg[2] == "hold" && put:
+		rc.p1 = seg[1]
+		h = s.ctlGiftHold
+	case n == 1 && seg[0] == "latency" && (get || put):
+		h = s.ctlLatency
+	case n == 1 && seg[0] == "rate-limits" && (get || put):
+		h = s.ctlRateLimits
+	default:
+		s.notFoundRoute(rc)
+		return
+	}
+	if !s.adminOK(r) {
+		s.writeError(rc, http.StatusUnauthorized, "Missing or invalid X-Sandbox-Admin-Key")
+		return
+	}
+	h(rc)
+}
+
+type capabilities struct {
+	Sandbox      bool     `json:"sandbox"`
+	BasePath     string   `json:"basePath"`
+	Controls     []string `json:"controls"`
+	Environments []string `json:"environments"`
+	Faults       []string `json:"faults"`
+}
+
+func (s *Server) ctlCapabilities(rc *reqCtx) {
+	writeJSON(rc.w, http.StatusOK, capabilities{
+		Sandbox: true, BasePath: s.base, Controls: controlNames,
+		Environments: []string{"TEST", "LIVE"},
+		Faults:       append([]string{}, s.opts.Faults...),
+	})
+}
+
+type clockJSON struct {
+	Now           string `json:"now"`
+	OffsetSeconds int64  `json:"offsetSeconds"`
+}
+
+func (s *Server) clockAnswer(rc *reqCtx) {
+	writeJSON(rc.w, http.StatusOK, clockJSON{Now: ts(s.clk.Now()), OffsetSeconds: int64(s.clk.Offset() / time.Second)})
+}
+
+func (s *Server) ctlClock(rc *reqCtx) { s.clockAnswer(rc) }
+
+// ctlClockAdvance moves the sandbox clock forward; it never goes back, so
+// daily and monthly spend counters stay monotonic.
+func (s *Server) ctlClockAdvance(rc *reqCtx) {
+	b, ok := s.readBody(rc)
+	if !ok {
+		return
+	}
+	v := validator{b: b}
+	sec, _ := v.integer("seconds", true, 0, 100*365*86400)
+	if v.failed(s, rc) {
+		return
+	}
+	s.clk.Advance(time.Duration(sec) * time.Second)
+	s.clockAnswer(rc)
+}
+
+// ctlReset restores the seed: state, clock offset, latency and the start-up
+// rate limits. Tokens stay valid (same signing key, same merchants).
+func (s *Server) ctlReset(rc *reqCtx) {
+	s.Reset()
+	writeJSON(rc.w, http.StatusOK, map[string]any{"reset": true})
+}
+
+// Reset restores the seeded state, clock offset 0, latency 0 and the start-up
+// rate limits, as POST /_sandbox/reset does.
+func (s *Server) Reset() {
+	s.clk.Reset()
+	s.latency.Store(0)
+	s.limits.set(s.startRL)
+	s.world.Store(newWorld())
+}
+
+func (s *Server) ctlDeliveries(rc *reqCtx) {
+	writeJSON(rc.w, http.StatusOK, map[string][]Delivery{"deliveries": rc.world.deliveryLog()})
+}
+
+// merchantOr404 resolves the control's merchant path parameter.
+func (s *Server) merchantOr404(rc *reqCtx) *merchant {
+	m := rc.world.merchants[rc.p1]
+	if m == nil {
+		s.writeError(rc, http.StatusNotFound, "Merchant not found")
+	}
+	return m
+}
+
+type webhookJSON struct {
+	MerchantID string `json:"merchantId"`
+	URL        string `json:"url"`
+	Secret     string `json:"secret"`
+}
+
+// ctlWebhook sets a merchant's webhook URL and signing secret (both
+// environments). An empty url removes it; a missing secret is generated.
+func (s *Server) ctlWebhook(rc *reqCtx) {
+	m := s.merchantOr404(rc)
+	if m == nil {
+		return
+	}
+	b, ok := s.readBody(rc)
+	if !ok {
+		return
+	}
+	v := validator{b: b}
+	u, hasURL := v.optStr("url", false, 2048)
+	if !hasURL {
+		if _, present := v.raw("url"); !present {
+			v.add("url should not be empty")
+		}
+	}
+	if u != "" {
+		pu, err := url.Parse(u)
+		if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
+			v.add("url must be an absolute http or https URL")
+		}
+	}
+	secret, _ := v.optStr("secret", false, maxText)
+	if v.failed(s, rc) {
+		return
+	}
+	if u == "" {
+		m.webhook.Store(nil)
+		writeJSON(rc.w, http.StatusOK, webhookJSON{MerchantID: m.id})
+		return
+	}
+	if secret == "" {
+		secret = "whsec_" + randHex(16)
+	}
+	m.webhook.Store(&webhookConfig{URL: u, Secret: secret})
+	writeJSON(rc.w, http.StatusOK, webhookJSON{MerchantID: m.id, URL: u, Secret: secret})
+}
+
+type balancesJSON struct {
+	MerchantID    string       `json:"merchantId"`
+	Environment   string       `json:"environment"`
+	VaultBalance  money.Amount `json:"vaultBalance"`
+	NgnBalance    money.Amount `json:"ngnBalance"`
+	FeesCollected money.Amount `json:"feesCollected"`
+	CardBalances  money.Amount `json:"cardBalances"`
+	SpentAmount   money.Amount `json:"spentAmount"`
+	Cards         int          `json:"cards"`
+}
+
+func (st *envState) balances() balancesJSON {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	var sum int64
+	for _, c := range st.cards {
+		sum += c.balance
+	}
+	return balancesJSON{
+		MerchantID: st.m.id, Environment: st.env.String(),
+		VaultBalance: amount(st.vault), NgnBalance: amount(st.ngn),
+		FeesCollected: amount(st.fees), CardBalances: amount(sum),
+		SpentAmount: amount(st.spent), Cards: len(st.cards),
+	}
+}
+
+// envParam reads ?environment= (default TEST).
+func (s *Server) envParam(rc *reqCtx, val string, present bool) (Env, bool) {
+	if !present || val == "" {
+		return EnvTest, true
+	}
+	e, ok := parseEnv(val)
+	if !ok {
+		s.badRequest(rc, []string{"environment must be one of the following values: TEST, LIVE"})
+	}
+	return e, ok
+}
+
+func (s *Server) ctlBalances(rc *reqCtx) {
+	m := s.merchantOr404(rc)
+	if m == nil {
+		return
+	}
+	q := rc.r.URL.Query()
+	_, present := q["environment"]
+	env, ok := s.envParam(rc, q.Get("environment"), present)
+	if !ok {
+		return
+	}
+	writeJSON(rc.w, http.StatusOK, m.envs[env].balances())
+}
+
+// ctlSetBalances overwrites the vault and/or NGN balance.
+func (s *Server) ctlSetBalances(rc *reqCtx) {
+	m := s.merchantOr404(rc)
+	if m == nil {
+		return
+	}
+	b, ok := s.readBody(rc)
+	if !ok {
+		return
+	}
+	v := validator{b: b}
+	envS := v.str("environment", true, maxShort)
+	v.oneOf("environment", envS, "TEST", "LIVE")
+	vault, hasVault := v.amount("vaultBalance", false, 0, false)
+	ngn, hasNGN := v.amount("ngnBalance", false, 0, false)
+	if v.failed(s, rc) {
+		return
+	}
+	env, _ := parseEnv(envS)
+	st := m.envs[env]
+	st.mu.Lock()
+	if hasVault {
+		st.vault = int64(vault)
+	}
+	if hasNGN {
+		st.ngn = int64(ngn)
+	}
+	st.mu.Unlock()
+	writeJSON(rc.w, http.StatusOK, st.balances())
+}
+
+type whitelistJSON struct {
+	MerchantID  string   `json:"merchantId"`
+	Environment string   `json:"environment"`
+	IPs         []string `json:"ips"`
+}
+
+// ctlWhitelist replaces a merchant environment's IP whitelist; [] removes it.
+func (s *Server) ctlWhitelist(rc *reqCtx) {
+	m := s.merchantOr404(rc)
+	if m == nil {
+		return
+	}
+	b, ok := s.readBody(rc)
+	if !ok {
+		return
+	}
+	v := validator{b: b}
+	envS := v.str("environment", true, maxShort)
+	v.oneOf("environment", envS, "TEST", "LIVE")
+	var ips []string
+	if raw, has := v.raw("ips"); !has {
+		v.add("ips should not be empty")
+	} else if err := jsonUnmarshal(raw, &ips); err != nil {
+		v.add("ips must be an array of strings")
+	}
+	if len(ips) > 1000 {
+		v.add("ips must contain no more than 1000 elements")
+	}
+	addrs := make([]netip.Addr, 0, len(ips))
+	for _, ip := range ips {
+		a, err := netip.ParseAddr(ip)
+		if err != nil {
+			v.add("each value in ips must be an ip address")
+			break
+		}
+		addrs = append(addrs, a.Unmap())
+	}
+	if v.failed(s, rc) {
+		return
+	}
+	env, _ := parseEnv(envS)
+	st := m.envs[env]
+	st.whitelist.Store(&addrs)
+	writeJSON(rc.w, http.StatusOK, whitelistJSON{MerchantID: m.id, Environment: envS, IPs: ipStrings(addrs)})
+}
+
+type holdJSON struct {
+	Reference   string `json:"reference"`
+	Hold        bool   `json:"hold"`
+	Orders      int    `json:"orders"`
+	OrderStatus string `json:"orderStatus"`
+}
+
+// ctlGiftHold holds (or releases) every gift order with this client
+// reference or transactionId, in any merchant and environment.
+func (s *Server) ctlGiftHold(rc *reqCtx) {
+	b, ok := s.readBody(rc)
+	if !ok {
+		return
+	}
+	v := validator{b: b}
+	hold, _ := v.boolean("hold", true)
+	if v.failed(s, rc) {
+		return
+	}
+	ans := holdJSON{Reference: rc.p1, Hold: hold}
+	for _, id := range sortedMerchants(rc.world) {
+		for _, st := range rc.world.merchants[id].envs {
+			st.mu.Lock()
+			if o := st.findOrder(rc.p1); o != nil {
+				o.held = hold
+				ans.Orders++
+				ans.OrderStatus = o.status
+			}
+			st.mu.Unlock()
+		}
+	}
+	if ans.Orders == 0 {
+		s.writeError(rc, http.StatusNotFound, "Gift card order with reference '"+rc.p1+"' not found")
+		return
+	}
+	writeJSON(rc.w, http.StatusOK, ans)
+}
+
+func sortedMerchants(w *world) []string {
+	ids := make([]string, 0, len(w.merchants))
+	for id := range w.merchants {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+type latencyJSON struct {
+	Ms int64 `json:"ms"`
+}
+
+func (s *Server) ctlLatency(rc *reqCtx) {
+	if rc.r.Method == http.MethodPut {
+		b, ok := s.readBody(rc)
+		if !ok {
+			return
+		}
+		v := validator{b: b}
+		ms, _ := v.integer("ms", true, 0, maxLatency)
+		if v.failed(s, rc) {
+			return
+		}
+		s.latency.Store(int64(time.Duration(ms) * time.Millisecond))
+	}
+	writeJSON(rc.w, http.StatusOK, latencyJSON{Ms: int64(time.Duration(s.latency.Load()) / time.Millisecond)})
+}
+
+// ctlRateLimits reads or changes the rate limits; groups absent from a PUT
+// keep theirs, {"rate":0} disables a group.
+func (s *Server) ctlRateLimits(rc *reqCtx) {
+	if rc.r.Method == http.MethodPut {
+		b, ok := s.readBody(rc)
+		if !ok {
+			return
+		}
+		v := validator{b: b}
+		cur := s.limits.snapshot()
+		for g := range b {
+			if _, known := groupIndex(g); !known {
+				v.add("unknown rate-limit group " + quoteTrunc(g) + " (token, read, secure, write)")
+				continue
+			}
+			ob, has := v.object(g)
+			if !has {
+				if _, present := v.raw(g); !present {
+					v.add(g + " must be an object")
+				}
+				continue
+			}
+			gv := validator{b: ob}
+			rate, _ := gv.float("rate", true, 0, 1e9)
+			burst, _ := gv.integer("burst", false, 0, 1_000_000_000)
+			for _, e := range gv.errs {
+				v.add(g + "." + e)
+			}
+			cur[g] = normLimit(RateLimit{Rate: rate, Burst: int(burst)})
+		}
+		if v.failed(s, rc) {
+			return
+		}
+		s.limits.set(cur)
+	}
+	writeJSON(rc.w, http.StatusOK, s.limits.snapshot())
+}
+
+func quoteTrunc(s string) string {
+	if len(s) > 40 {
+		s = s[:40] + "..."
+	}
+	return "'" + s + "'"
+}

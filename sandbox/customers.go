@@ -1,0 +1,79 @@
+package sandbox
+
+import (
+	"net/http"
+	"time"
+)
+
+// handleCreateCustomer is POST /cards/customers: registration with KYC, which
+// always approves valid input.
+func (s *Server) handleCreateCustomer(rc *reqCtx) {
+	b, ok := s.readBody(rc)
+	if !ok {
+		return
+	}
+	v := validator{b: b}
+	c := customerJSON{
+		FirstName:        v.str("firstName", true, maxText),
+		LastName:         v.str("lastName", true, maxText),
+		Email:            v.str("email", true, maxText),
+		PhoneNumber:      v.str("phoneNumber", true, maxShort),
+		PhoneCountryCode: v.str("phoneCountryCode", true, maxShort),
+		DateOfBirth:      v.str("dateOfBirth", true, maxShort),
+		IDType:           v.str("idType", true, maxShort),
+		Address:          v.str("address", true, maxText),
+		City:             v.str("city", true, maxText),
+		State:            v.str("state", true, maxText),
+		PostalCode:       v.str("postalCode", true, maxShort),
+		Country:          v.str("country", true, maxShort),
+	}
+	idNumber := v.str("idNumber", true, maxShort)
+	v.match("email", c.Email, reEmail, "must be an email")
+	v.match("phoneNumber", c.PhoneNumber, rePhone, "must be a valid phone number")
+	v.match("phoneCountryCode", c.PhoneCountryCode, reCC, "must be a + followed by 1 to 4 digits")
+	if c.DateOfBirth != "" {
+		d, err := time.Parse("2006-01-02", c.DateOfBirth)
+		if err != nil {
+			v.add("dateOfBirth must be a valid ISO 8601 date string (YYYY-MM-DD)")
+		} else if !d.Before(rc.now) {
+			v.add("dateOfBirth must be a date in the past")
+		}
+	}
+	v.oneOf("idType", c.IDType, "national_id", "passport", "drivers_license")
+	v.match("country", c.Country, reCountry3, "must be a 3-letter upper-case country code")
+	if v.failed(s, rc) {
+		return
+	}
+	c.IDNumberLast4 = last(idNumber, 4)
+	c.KYCStatus = "APPROVED"
+	c.CustomerID = "cus_" + randHex(12)
+	c.CreatedAt = ts(rc.now)
+
+	st := rc.st
+	st.mu.Lock()
+	cu := &customer{rec: c}
+	st.customers = append(st.customers, cu)
+	st.custByID[c.CustomerID] = cu
+	st.mu.Unlock()
+	s.writeA(rc, http.StatusCreated, c)
+}
+
+// handleListCustomers is GET /cards/customers, newest first.
+func (s *Server) handleListCustomers(rc *reqCtx) {
+	st := rc.st
+	st.mu.RLock()
+	out := make([]customerJSON, 0, len(st.customers))
+	for i := len(st.customers) - 1; i >= 0; i-- {
+		out = append(out, st.customers[i].rec)
+	}
+	st.mu.RUnlock()
+	s.writeA(rc, http.StatusOK, out)
+}
+
+// last returns the last n bytes of s (all of s when shorter).
+func last(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
+}

@@ -1,0 +1,243 @@
+package sandbox
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/merchant-harness/mph/money"
+)
+
+type product struct {
+	Code, Name, Currency string
+	Min, Max             money.Amount
+	Site                 string
+}
+
+// giftCatalogue of docs/sandbox.md (all environments), sorted by code.
+var giftCatalogue = []product{
+	{"AMAZON_US", "Amazon.com", "USD", 5_00, 500_00, "amazon.com/redeem"},
+	{"APPLE_US", "Apple", "USD", 10_00, 500_00, "apple.com/redeem"},
+	{"NETFLIX_US", "Netflix", "USD", 15_00, 200_00, "netflix.com/redeem"},
+	{"STEAM_US", "Steam", "USD", 5_00, 200_00, "store.steampowered.com/account/redeemwalletcode"},
+}
+
+var productCodes = func() []string {
+	out := make([]string, len(giftCatalogue))
+	for i, p := range giftCatalogue {
+		out[i] = p.Code
+	}
+	return out
+}()
+
+func findProduct(code string) *product {
+	for i := range giftCatalogue {
+		if giftCatalogue[i].Code == code {
+			return &giftCatalogue[i]
+		}
+	}
+	return nil
+}
+
+type giftQuote struct {
+	ProductCode  string       `json:"productCode"`
+	ProductName  string       `json:"productName"`
+	Currency     string       `json:"currency"`
+	FaceValue    money.Amount `json:"faceValue"`
+	ExchangeRate money.Amount `json:"exchangeRate"`
+	SubtotalNgn  money.Amount `json:"subtotalNgn"`
+	FeeNgn       money.Amount `json:"feeNgn"`
+	TotalNgn     money.Amount `json:"totalNgn"`
+}
+
+func quoteGift(p *product, face money.Amount) giftQuote {
+	sub := money.MulRate(face, exchangeRate)
+	return giftQuote{
+		ProductCode: p.Code, ProductName: p.Name, Currency: p.Currency,
+		FaceValue: face, ExchangeRate: exchangeRate,
+		SubtotalNgn: sub, FeeNgn: giftFeeNGN, TotalNgn: sub + giftFeeNGN,
+	}
+}
+
+// checkGiftAmount validates a face value against the product's bounds.
+func (v *validator) giftAmount(p *product, text string, present bool) (money.Amount, bool) {
+	if !present {
+		v.add("amount should not be empty")
+		return 0, false
+	}
+	if p == nil {
+		// Without a product the bounds are unknown; still check it is money.
+		a, ok := v.checkAmount("amount", text, 1, false, money.Max)
+		return a, ok
+	}
+	return v.checkAmount("amount", text, p.Min, false, p.Max)
+}
+
+// handleGiftQuote is GET /gift-cards/quote?productCode=..&amount=..
+func (s *Server) handleGiftQuote(rc *reqCtx) {
+	q := rc.r.URL.Query()
+	v := validator{}
+	code := q.Get("productCode")
+	var p *product
+	if code == "" {
+		v.add("productCode should not be empty")
+	} else if v.oneOf("productCode", code, productCodes...) {
+		p = findProduct(code)
+	}
+	amt, present := q["amount"]
+	text := ""
+	if present {
+		text = amt[0]
+	}
+	face, _ := v.giftAmount(p, text, present && text != "")
+	if v.failed(s, rc) {
+		return
+	}
+	s.writeA(rc, http.StatusOK, quoteGift(p, face))
+}
+
+// handleGiftPurchase is POST /gift-cards/purchase: debits the quote's total
+// from the NGN balance and creates a PROCESSING order.
+func (s *Server) handleGiftPurchase(rc *reqCtx) {
+	b, ok := s.readBody(rc)
+	if !ok {
+		return
+	}
+	v := validator{b: b}
+	code, hasCode := v.optStr("productCode", false, maxShort)
+	if !hasCode {
+		code = "AMAZON_US"
+	}
+	var p *product
+	if code == "" {
+		v.add("productCode should not be empty")
+	} else if v.oneOf("productCode", code, productCodes...) {
+		p = findProduct(code)
+	}
+	raw, present := v.raw("amount")
+	face, _ := v.giftAmount(p, string(raw), present)
+	email := v.str("recipientEmail", true, maxText)
+	v.match("recipientEmail", email, reEmail, "must be an email")
+	name := v.str("recipientName", true, maxText)
+	variant, _ := v.optStr("variantCode", false, maxShort)
+	phone, hasPhone := v.optStr("recipientPhone", false, maxShort)
+	if hasPhone && !rePhone.MatchString(phone) {
+		v.add("recipientPhone must be a valid phone number")
+	}
+	note, _ := v.optStr("note", false, maxNote)
+	ref, hasRef := v.optStr("reference", false, maxShort)
+	if hasRef && !reReference.MatchString(ref) {
+		v.add("reference must contain only letters, digits, '.', '_' or '-'")
+	}
+	if v.failed(s, rc) {
+		return
+	}
+	quote := quoteGift(p, face)
+	if !hasRef {
+		ref = "gft_" + randHex(8)
+	}
+	o := &giftOrder{
+		reference:     ref,
+		transactionID: "GCT_" + strings.ToUpper(randHex(8)),
+		productCode:   p.Code,
+		productName:   p.Name,
+		currency:      p.Currency,
+		faceValue:     int64(face),
+		costNGN:       int64(quote.TotalNgn),
+		voucher: Voucher{
+			Code:         randAlnum(4) + "-" + randAlnum(4) + "-" + randAlnum(4) + "-" + randAlnum(4),
+			PIN:          randDigits(6),
+			SerialNumber: "SN" + randDigits(12),
+			Instructions: "Redeem at " + p.Site + " before the expiry date shown on the voucher.",
+		},
+		recipient:   Recipient{Email: email, Name: name},
+		status:      "PROCESSING",
+		env:         rc.st.env,
+		createdAt:   ts(rc.now),
+		variantCode: variant, phone: phone, note: note,
+	}
+	st := rc.st
+	st.mu.Lock()
+	if st.findOrder(ref) != nil {
+		st.mu.Unlock()
+		s.writeError(rc, http.StatusConflict, "Gift card order with reference '"+ref+"' already exists")
+		return
+	}
+	if st.ngn < o.costNGN {
+		avail := st.ngn
+		st.mu.Unlock()
+		s.writeError(rc, http.StatusBadRequest, "Insufficient NGN balance: required "+
+			money.Amount(o.costNGN).String()+" NGN, available "+money.Amount(avail).String()+" NGN")
+		return
+	}
+	st.ngn -= o.costNGN
+	st.orders = append(st.orders, o)
+	st.orderRef[o.reference] = o
+	st.orderTxID[o.transactionID] = o
+	out := o.json()
+	st.mu.Unlock()
+	s.writeA(rc, http.StatusOK, out)
+}
+
+// json renders the order in the flat shape; the caller holds the state lock.
+func (o *giftOrder) json() giftOrderJSON {
+	j := giftOrderJSON{
+		Status:        "success",
+		Reference:     o.reference,
+		TransactionID: o.transactionID,
+		ProductCode:   o.productCode,
+		ProductName:   o.productName,
+		Currency:      o.currency,
+		FaceValue:     money.Amount(o.faceValue),
+		CostNgn:       money.Amount(o.costNGN),
+		Voucher:       o.voucher,
+		Recipient:     o.recipient,
+		OrderStatus:   o.status,
+		IsSuccessful:  o.status == "SUCCESS",
+		Environment:   o.env.String(),
+		CreatedAt:     o.createdAt,
+	}
+	if !j.IsSuccessful {
+		j.Voucher.Code, j.Voucher.PIN = "", "" // locked until reconciled
+	}
+	return j
+}
+
+// handleGiftVerify is GET /gift-cards/verify/{reference}: reconciles a
+// PROCESSING order to SUCCESS (unless held) and never charges again.
+func (s *Server) handleGiftVerify(rc *reqCtx) {
+	st := rc.st
+	st.mu.Lock()
+	o := st.findOrder(rc.p1)
+	if o == nil {
+		st.mu.Unlock()
+		s.writeGiftNotFound(rc, rc.p1)
+		return
+	}
+	if o.status == "PROCESSING" && !o.held {
+		o.status = "SUCCESS"
+	}
+	if s.faults.giftVerifyChargesAgain {
+		st.ngn -= o.costNGN
+	}
+	out := o.json()
+	st.mu.Unlock()
+	writeJSON(rc.w, http.StatusOK, out)
+}
+
+// handleGiftLookup is GET /gift-cards/transactions/{reference}: the order as
+// it stands, without reconciliation.
+func (s *Server) handleGiftLookup(rc *reqCtx) {
+	st := rc.st
+	st.mu.RLock()
+	o := st.findOrder(rc.p1)
+	var out giftOrderJSON
+	if o != nil {
+		out = o.json()
+	}
+	st.mu.RUnlock()
+	if o == nil {
+		s.writeGiftNotFound(rc, rc.p1)
+		return
+	}
+	s.writeA(rc, http.StatusOK, out)
+}

@@ -1,0 +1,49 @@
+package sandbox
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/merchant-harness/mph/money"
+)
+
+const (
+	betMin     = 100_00
+	betMax     = 5000000_00
+	betFeeBP   = 150 // 1.5 %
+	betFeeMin  = 50_00
+	betDefault = "BET9JA"
+)
+
+type bettingQuote struct {
+	Provider   string       `json:"provider"`
+	Amount     money.Amount `json:"amount"`
+	Currency   string       `json:"currency"`
+	Fee        money.Amount `json:"fee"`
+	TotalDebit money.Amount `json:"totalDebit"`
+}
+
+// handleBettingQuote is GET /betting/quote?amount=..&provider=..
+func (s *Server) handleBettingQuote(rc *reqCtx) {
+	q := rc.r.URL.Query()
+	v := validator{}
+	var amt money.Amount
+	if t := q.Get("amount"); t == "" {
+		v.add("amount should not be empty")
+	} else {
+		amt, _ = v.checkAmount("amount", t, betMin, false, betMax)
+	}
+	provider := betDefault
+	if p, has := q["provider"]; has {
+		provider = strings.ToUpper(p[0])
+		v.match("provider", provider, reProvider, "must contain 1 to 32 letters, digits or '_'")
+		if provider == "" {
+			v.add("provider should not be empty")
+		}
+	}
+	if v.failed(s, rc) {
+		return
+	}
+	fee := max(money.Percent(amt, betFeeBP), betFeeMin)
+	s.writeA(rc, http.StatusOK, bettingQuote{Provider: provider, Amount: amt, Currency: "NGN", Fee: fee, TotalDebit: amt + fee})
+}

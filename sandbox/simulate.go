@@ -1,0 +1,66 @@
+package sandbox
+
+import (
+	"net/http"
+	"strings"
+)
+
+type simulateAnswer struct {
+	EventType   string  `json:"event_type"`
+	Reference   string  `json:"reference"`
+	CallbackURL string  `json:"callback_url"`
+	Dispatched  bool    `json:"dispatched"`
+	SkipReason  *string `json:"skip_reason"`
+}
+
+// handleSimulateWebhook is POST /cards/{id}/simulate-webhook (TEST only): a
+// synthetic event delivered for real to the merchant's webhook URL.
+func (s *Server) handleSimulateWebhook(rc *reqCtx) {
+	st := rc.st
+	if st.env != EnvTest {
+		s.writeError(rc, http.StatusForbidden, msgLiveSimulate)
+		return
+	}
+	b, ok := s.readBody(rc)
+	if !ok {
+		return
+	}
+	v := validator{b: b}
+	et := v.str("event_type", true, maxShort)
+	v.oneOf("event_type", et, "authorization", "settlement", "reversal", "decline")
+	if v.failed(s, rc) {
+		return
+	}
+	st.mu.RLock()
+	c := st.findCard(rc.p1)
+	var id, ref string
+	if c != nil {
+		id, ref = c.id, c.ref
+	}
+	st.mu.RUnlock()
+	if c == nil {
+		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
+		return
+	}
+	kind := eventKinds[et]
+	simRef := "SIMULATE_" + strings.ToUpper(et) + "_" + randHex(4)
+	var url, skip string
+	var sent bool
+	if s.faults.webhookFakeDispatch {
+		if cfg := st.m.webhook.Load(); cfg != nil {
+			url = cfg.URL
+		}
+		sent = true
+	} else {
+		url, sent, skip = s.dispatch(rc.r.Context(), rc.world, st, kind, eventData{
+			Reference: simRef, CardID: id, CardReference: ref, Amount: 1_00, Currency: "USD", Simulated: true,
+		})
+	}
+	ans := simulateAnswer{EventType: kind, Reference: simRef, CallbackURL: url, Dispatched: sent}
+	msg := "Webhook dispatched"
+	if !sent {
+		ans.SkipReason = &skip
+		msg = "Webhook not dispatched"
+	}
+	s.writeB(rc, msg, ans)
+}

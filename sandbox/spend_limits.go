@@ -1,0 +1,82 @@
+package sandbox
+
+import (
+	"net/http"
+
+	"github.com/merchant-harness/mph/money"
+)
+
+var limitNames = [4]string{"transactionLimit", "dailyLimit", "monthlyLimit", "allTimeLimit"}
+
+type spendLimitsJSON struct {
+	TransactionLimit *money.Amount `json:"transactionLimit"`
+	DailyLimit       *money.Amount `json:"dailyLimit"`
+	MonthlyLimit     *money.Amount `json:"monthlyLimit"`
+	AllTimeLimit     *money.Amount `json:"allTimeLimit"`
+}
+
+type spendLimitsAnswer struct {
+	Message     string          `json:"message"`
+	CardID      string          `json:"cardId"`
+	SpendLimits spendLimitsJSON `json:"spendLimits"`
+}
+
+func limitPtr(n int64) *money.Amount {
+	if n == 0 {
+		return nil // unset renders as null
+	}
+	a := money.Amount(n)
+	return &a
+}
+
+// handleSpendLimits is PUT /cards/{id}/spend-limits: supplied limits replace
+// their value, the others keep theirs.
+func (s *Server) handleSpendLimits(rc *reqCtx) {
+	b, ok := s.readBody(rc)
+	if !ok {
+		return
+	}
+	v := validator{b: b}
+	var set [4]int64
+	supplied := 0
+	for i, n := range limitNames {
+		if _, has := v.raw(n); has {
+			supplied++
+		}
+		if a, ok := v.amount(n, false, 0, true); ok {
+			set[i] = int64(a)
+		}
+	}
+	if supplied == 0 {
+		v.add("at least one of transactionLimit, dailyLimit, monthlyLimit, allTimeLimit must be supplied")
+	}
+	if v.failed(s, rc) {
+		return
+	}
+	st := rc.st
+	st.mu.Lock()
+	c := st.findCard(rc.p1)
+	if c == nil {
+		st.mu.Unlock()
+		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
+		return
+	}
+	for i, n := range set {
+		if n > 0 {
+			c.limits[i] = n
+		}
+	}
+	l := c.limits
+	id := c.id
+	st.mu.Unlock()
+	s.writeA(rc, http.StatusOK, spendLimitsAnswer{
+		Message: "Spend limits updated",
+		CardID:  id,
+		SpendLimits: spendLimitsJSON{
+			TransactionLimit: limitPtr(l[limTransaction]),
+			DailyLimit:       limitPtr(l[limDaily]),
+			MonthlyLimit:     limitPtr(l[limMonthly]),
+			AllTimeLimit:     limitPtr(l[limAllTime]),
+		},
+	})
+}

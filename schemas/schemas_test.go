@@ -1,0 +1,400 @@
+package schemas
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+type want struct{ ptr, rule string }
+
+func TestValidSamples(t *testing.T) {
+	samples := valid()
+	for _, name := range Names() {
+		t.Run(name, func(t *testing.T) {
+			s, ok := samples[name]
+			if !ok {
+				t.Fatalf("no valid sample for %s", name)
+			}
+			if err := Validate(name, mustJSON(t, s)); err != nil {
+				t.Fatalf("valid sample rejected: %v", err)
+			}
+		})
+	}
+}
+
+// Unknown extra fields are allowed everywhere (the document never forbids them).
+func TestExtraFieldsAllowed(t *testing.T) {
+	for name, s := range valid() {
+		s["unexpectedExtra"] = obj{"nested": true}
+		if d, ok := s["data"].(obj); ok {
+			d["anotherExtra"] = []any{1, "x"}
+		}
+		if err := Validate(name, mustJSON(t, s)); err != nil {
+			t.Errorf("%s: extra fields rejected: %v", name, err)
+		}
+	}
+}
+
+// More valid variants: what the document leaves open must pass.
+func TestValidVariants(t *testing.T) {
+	cases := []struct {
+		name, schema string
+		body         obj
+	}{
+		{"maskedPan with X", Card, with(card(), "/maskedPan", "411111XXXXXX1234")},
+		{"maskedPan with x", Card, with(card(), "/maskedPan", "411111xxxxxx1234")},
+		{"maskedPan with bullets", Card, with(card(), "/maskedPan", "411111••••••1234")},
+		{"maskedPan grouped", Card, with(card(), "/maskedPan", "4111 11** **** 1234")},
+		{"createdStatus not pinned", Card, with(card(), "/createdStatus", "PENDING")},
+		{"cardBrand any string", Card, with(card(), "/cardBrand", "MASTERCARD")},
+		{"FROZEN", Card, with(card(), "/status", "FROZEN")},
+		{"integer balance", Card, with(card(), "/balanceAmount", 0)},
+		{"negative balance not excluded", Card, with(card(), "/balanceAmount", -1.5)},
+		{"lower-case country", BillingAddr, with(billing(), "/country", "us")},
+		{"UTC as +00:00", Card, with(card(), "/createdAt", "2026-11-22T03:16:18+00:00")},
+		{"envelope timestamp with offset", EnvelopeA, with(envA(obj{}), "/timestamp", "2026-11-22T04:16:18+01:00")},
+		{"envelope data array", EnvelopeA, envA([]any{})},
+		{"path with /api prefix", CardResponse, with(envA(card()), "/path", "/api/v1/merchant/cards/crd_1")},
+		{"empty card list", CardListResponse, envA([]any{})},
+		{"error message string", ErrorEnvelope, with(errEnv(), "/message", "Virtual card not found")},
+		{"full error envelope as gift 404", GiftNotFound, with(with(errEnv(), "/statusCode", 404), "/message", "Gift card order with reference 'r1' not found")},
+		{"LIVE token", AccessToken, with(token(), "/environment", "LIVE")},
+		{"expiresIn 900.0", TokenResponse, envA(with(token(), "/expiresIn", 900.0))},
+		{"minFunding 1.00", CardConfig, with(config(), "/minFunding", 1.00)},
+		{"all limits null", SpendLimits, obj{"transactionLimit": nil, "dailyLimit": nil, "monthlyLimit": nil, "allTimeLimit": nil}},
+		{"processing order, voucher locked", GiftOrder, with(with(with(with(giftOrder(), "/orderStatus", "PROCESSING"), "/isSuccessful", false), "/voucher/code", ""), "/voucher/pin", "")},
+		{"orderStatus is not an enum", GiftOrder, with(with(giftOrder(), "/orderStatus", "FAILED"), "/isSuccessful", false)},
+		{"not dispatched, with reason", WebhookSimulationResponse, with(with(with(webhook(), "/data/dispatched", false), "/data/skip_reason", "no_webhook_url_configured"), "/data/callback_url", "")},
+		{"dispatched, each kind", WebhookSimulationResponse, with(webhook(), "/data/event_type", "virtualcard.transaction.reversed")},
+		{"contact success false", ContactResponse, with(envB(obj{"success": false, "message": "x"}), "/success", false)},
+		{"customer list any data", CustomerListResponse, envA(obj{"items": []any{}})},
+		{"gift quote any object", GiftQuoteResponse, obj{"productCode": "AMAZON_US"}},
+		{"betting quote any object", BettingQuoteResponse, obj{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if err := Validate(c.schema, mustJSON(t, c.body)); err != nil {
+				t.Fatalf("rejected: %v", err)
+			}
+		})
+	}
+}
+
+func TestInvalidSamples(t *testing.T) {
+	processing := func() obj { return with(giftOrder(), "/orderStatus", "SUCCESS") }
+	cases := []struct {
+		name, schema string
+		body         obj
+		want         []want
+	}{
+		// Envelope A
+		{"A: missing data", EnvelopeA, without(envA(obj{}), "/data"), []want{{"/data", "required"}}},
+		{"A: status not success", EnvelopeA, with(envA(obj{}), "/status", "ok"), []want{{"/status", "const"}}},
+		{"A: data a string", EnvelopeA, envA("x"), []want{{"/data", "type"}}},
+		{"A: timestamp not ISO", EnvelopeA, with(envA(obj{}), "/timestamp", "22/11/2026 03:16"), []want{{"/timestamp", "format"}}},
+		{"A: timestamp date only", EnvelopeA, with(envA(obj{}), "/timestamp", "2026-11-22"), []want{{"/timestamp", "format"}}},
+		{"A: timestamp epoch number", EnvelopeA, with(envA(obj{}), "/timestamp", 1763781378), []want{{"/timestamp", "type"}}},
+		{"A: path a number", EnvelopeA, with(envA(obj{}), "/path", 1), []want{{"/path", "type"}}},
+		{"A: missing path and timestamp", EnvelopeA, without(without(envA(obj{}), "/path"), "/timestamp"), []want{{"/path", "required"}, {"/timestamp", "required"}}},
+		// Envelope B
+		{"B: success a string", EnvelopeB, with(envB(obj{}), "/success", "true"), []want{{"/success", "type"}}},
+		{"B: data an array", EnvelopeB, with(envB(obj{}), "/data", []any{}), []want{{"/data", "type"}}},
+		{"B: missing message", EnvelopeB, without(envB(obj{}), "/message"), []want{{"/message", "required"}}},
+		{"B: bad timestamp", EnvelopeB, with(envB(obj{}), "/timestamp", "yesterday"), []want{{"/timestamp", "format"}}},
+		// Error envelope
+		{"error: status success", ErrorEnvelope, with(errEnv(), "/status", "success"), []want{{"/status", "const"}}},
+		{"error: statusCode a string", ErrorEnvelope, with(errEnv(), "/statusCode", "400"), []want{{"/statusCode", "type"}}},
+		{"error: statusCode not integer", ErrorEnvelope, with(errEnv(), "/statusCode", 400.5), []want{{"/statusCode", "type"}}},
+		{"error: statusCode not HTTP", ErrorEnvelope, with(errEnv(), "/statusCode", 99), []want{{"/statusCode", "minimum"}}},
+		{"error: message array of numbers", ErrorEnvelope, with(errEnv(), "/message", []any{1}), []want{{"/message/0", "type"}}},
+		{"error: message an object", ErrorEnvelope, with(errEnv(), "/message", obj{}), []want{{"/message", "type"}}},
+		{"error: missing error", ErrorEnvelope, without(errEnv(), "/error"), []want{{"/error", "required"}}},
+		{"error: missing path", ErrorEnvelope, without(errEnv(), "/path"), []want{{"/path", "required"}}},
+		{"error: bad timestamp", ErrorEnvelope, with(errEnv(), "/timestamp", "2026-13-01T00:00:00Z"), []want{{"/timestamp", "format"}}},
+		// Gift 404
+		{"gift404: statusCode 400", GiftNotFound, with(valid()[GiftNotFound], "/statusCode", 400), []want{{"/statusCode", "const"}}},
+		{"gift404: missing error", GiftNotFound, without(valid()[GiftNotFound], "/error"), []want{{"/error", "required"}}},
+		{"gift404: missing message", GiftNotFound, without(valid()[GiftNotFound], "/message"), []want{{"/message", "required"}}},
+		{"gift404: message array", GiftNotFound, with(valid()[GiftNotFound], "/message", []any{"x"}), []want{{"/message", "type"}}},
+		// Gift order
+		{"gift: status ok", GiftOrder, with(giftOrder(), "/status", "ok"), []want{{"/status", "const"}}},
+		{"gift: faceValue a string", GiftOrder, with(giftOrder(), "/faceValue", "25.00"), []want{{"/faceValue", "type"}}},
+		{"gift: costNgn missing", GiftOrder, without(giftOrder(), "/costNgn"), []want{{"/costNgn", "required"}}},
+		{"gift: voucher pin missing", GiftOrder, without(giftOrder(), "/voucher/pin"), []want{{"/voucher/pin", "required"}}},
+		{"gift: voucher a string", GiftOrder, with(giftOrder(), "/voucher", "AMZN"), []want{{"/voucher", "type"}}},
+		{"gift: recipient email a number", GiftOrder, with(giftOrder(), "/recipient/email", 1), []want{{"/recipient/email", "type"}}},
+		{"gift: isSuccessful a string", GiftOrder, with(with(giftOrder(), "/orderStatus", "PROCESSING"), "/isSuccessful", "false"), []want{{"/isSuccessful", "type"}}},
+		{"gift: SUCCESS but not successful", GiftOrder, with(processing(), "/isSuccessful", false), []want{{"/isSuccessful", "const"}}},
+		{"gift: SUCCESS without voucher code", GiftOrder, with(processing(), "/voucher/code", ""), []want{{"/voucher/code", "minLength"}}},
+		{"gift: SUCCESS without voucher pin", GiftOrder, with(processing(), "/voucher/pin", ""), []want{{"/voucher/pin", "minLength"}}},
+		{"gift: environment SANDBOX", GiftOrder, with(giftOrder(), "/environment", "SANDBOX"), []want{{"/environment", "enum"}}},
+		{"gift: createdAt not UTC", GiftOrder, with(giftOrder(), "/createdAt", "2026-11-22T04:16:18+01:00"), []want{{"/createdAt", "pattern"}}},
+		// Card
+		{"card: missing maskedPan", Card, without(card(), "/maskedPan"), []want{{"/maskedPan", "required"}}},
+		{"card: id without crd_", Card, with(card(), "/id", "card_8f2c01ab"), []want{{"/id", "pattern"}}},
+		{"card: id only the prefix", Card, with(card(), "/id", "crd_"), []want{{"/id", "pattern"}}},
+		{"card: cardType PHYSICAL", Card, with(card(), "/cardType", "PHYSICAL"), []want{{"/cardType", "const"}}},
+		{"card: currency EUR", Card, with(card(), "/currency", "EUR"), []want{{"/currency", "const"}}},
+		{"card: status CLOSED", Card, with(card(), "/status", "CLOSED"), []want{{"/status", "enum"}}},
+		{"card: status lower case", Card, with(card(), "/status", "active"), []want{{"/status", "enum"}}},
+		{"card: balance a string", Card, with(card(), "/balanceAmount", "25.50"), []want{{"/balanceAmount", "type"}}},
+		{"card: createdStatus a number", Card, with(card(), "/createdStatus", 1), []want{{"/createdStatus", "type"}}},
+		{"card: maskedPan shows 7 leading digits", Card, with(card(), "/maskedPan", "4111111*****1234"), []want{{"/maskedPan", "pattern"}}},
+		{"card: maskedPan shows 5 trailing digits", Card, with(card(), "/maskedPan", "411111*****11234"), []want{{"/maskedPan", "pattern"}}},
+		{"card: maskedPan shows every digit", Card, with(card(), "/maskedPan", testPANRaw), []want{{"/maskedPan", "pattern"}}},
+		{"card: maskedPan is a grouped full PAN", Card, with(card(), "/maskedPan", testPAN), []want{{"/maskedPan", "pattern"}}},
+		{"card: maskedPan too short", Card, with(card(), "/maskedPan", "411111*****1234"), []want{{"/maskedPan", "pattern"}}},
+		{"card: maskedPan too long", Card, with(card(), "/maskedPan", "411111*******1234"), []want{{"/maskedPan", "pattern"}}},
+		{"card: maskedPan last 4 only", Card, with(card(), "/maskedPan", "************1234"), []want{{"/maskedPan", "pattern"}}},
+		{"card: maskedPan double space", Card, with(card(), "/maskedPan", "4111  11** **** 1234"), []want{{"/maskedPan", "pattern"}}},
+		{"card: createdAt with a blank", Card, with(card(), "/createdAt", "2026-11-22 03:16:18"), []want{{"/createdAt", "format"}}},
+		{"card: updatedAt not UTC", Card, with(card(), "/updatedAt", "2026-11-22T04:16:18+01:00"), []want{{"/updatedAt", "pattern"}}},
+		{"card: country USA", Card, with(card(), "/billingAddress/country", "USA"), []want{{"/billingAddress/country", "pattern"}}},
+		{"card: billing city missing", Card, without(card(), "/billingAddress/city"), []want{{"/billingAddress/city", "required"}}},
+		{"card: billing not an object", Card, with(card(), "/billingAddress", "1 Sandbox Way"), []want{{"/billingAddress", "type"}}},
+		// Secure details
+		{"secure: cardNumber not grouped", SecureDetails, with(secure(), "/cardNumber", testPANRaw), []want{{"/cardNumber", "pattern"}}},
+		{"secure: pan grouped with dashes", SecureDetails, with(secure(), "/pan", "4111-1111-1111-1234"), []want{{"/pan", "pattern"}}},
+		{"secure: pan 15 digits", SecureDetails, with(secure(), "/pan", "4111 1111 1111 123"), []want{{"/pan", "pattern"}}},
+		{"secure: cardNumber a number", SecureDetails, with(secure(), "/cardNumber", 4111111111111234), []want{{"/cardNumber", "type"}}},
+		{"secure: expirationDate 13/29", SecureDetails, with(secure(), "/expirationDate", "13/29"), []want{{"/expirationDate", "pattern"}}},
+		{"secure: expirationDate MM/YYYY", SecureDetails, with(secure(), "/expirationDate", "11/2029"), []want{{"/expirationDate", "pattern"}}},
+		{"secure: expiryMonth one digit", SecureDetails, with(secure(), "/expiryMonth", "1"), []want{{"/expiryMonth", "pattern"}}},
+		{"secure: expiryMonth 13", SecureDetails, with(secure(), "/expiryMonth", "13"), []want{{"/expiryMonth", "pattern"}}},
+		{"secure: expiryMonth a number", SecureDetails, with(secure(), "/expiryMonth", 11), []want{{"/expiryMonth", "type"}}},
+		{"secure: expiryYear 2 digits", SecureDetails, with(secure(), "/expiryYear", "29"), []want{{"/expiryYear", "pattern"}}},
+		{"secure: cvv a number", SecureDetails, with(secure(), "/cvv", 739), []want{{"/cvv", "type"}}},
+		{"secure: cvv missing", SecureDetails, without(secure(), "/cvv"), []want{{"/cvv", "required"}}},
+		{"secure: maskedPan full", SecureDetails, with(secure(), "/maskedPan", testPANRaw), []want{{"/maskedPan", "pattern"}}},
+		{"secure: country USA", SecureDetails, with(secure(), "/billingAddress/country", "USA"), []want{{"/billingAddress/country", "pattern"}}},
+		// Card configuration
+		{"config: environment lower case", CardConfig, with(config(), "/environment", "test"), []want{{"/environment", "enum"}}},
+		{"config: minFunding 2", CardConfig, with(config(), "/minFunding", 2), []want{{"/minFunding", "const"}}},
+		{"config: vaultBalance a string", CardConfig, with(config(), "/vaultBalance", "9974.00"), []want{{"/vaultBalance", "type"}}},
+		{"config: fundFee missing", CardConfig, without(config(), "/fundFee"), []want{{"/fundFee", "required"}}},
+		// Access token
+		{"token: not a JWT", AccessToken, with(token(), "/accessToken", "not-a-jwt"), []want{{"/accessToken", "pattern"}}},
+		{"token: two segments", AccessToken, with(token(), "/accessToken", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0"), []want{{"/accessToken", "pattern"}}},
+		{"token: not base64url", AccessToken, with(token(), "/accessToken", "eyJh+bGc.eyJz/dWI.c2ln=="), []want{{"/accessToken", "pattern"}}},
+		{"token: tokenType bearer", AccessToken, with(token(), "/tokenType", "bearer"), []want{{"/tokenType", "const"}}},
+		{"token: expiresIn 899", AccessToken, with(token(), "/expiresIn", 899), []want{{"/expiresIn", "const"}}},
+		{"token: expiresIn 3600", AccessToken, with(token(), "/expiresIn", 3600), []want{{"/expiresIn", "const"}}},
+		{"token: expiresIn a string", AccessToken, with(token(), "/expiresIn", "900"), []want{{"/expiresIn", "type"}}},
+		{"token: environment PROD", AccessToken, with(token(), "/environment", "PROD"), []want{{"/environment", "enum"}}},
+		{"token: merchantId missing", AccessToken, without(token(), "/merchantId"), []want{{"/merchantId", "required"}}},
+		// Spend limits
+		{"limits: a string", SpendLimits, with(limits(), "/dailyLimit", "100"), []want{{"/dailyLimit", "type"}}},
+		{"limits: allTimeLimit missing", SpendLimits, without(limits(), "/allTimeLimit"), []want{{"/allTimeLimit", "required"}}},
+		// Billing address
+		{"billing: country USA", BillingAddr, with(billing(), "/country", "USA"), []want{{"/country", "pattern"}}},
+		{"billing: country one letter", BillingAddr, with(billing(), "/country", "U"), []want{{"/country", "pattern"}}},
+		{"billing: postalCode a number", BillingAddr, with(billing(), "/postalCode", 94105), []want{{"/postalCode", "type"}}},
+		// Token response
+		{"token resp: expiresIn 899", TokenResponse, envA(with(token(), "/expiresIn", 899)), []want{{"/data/expiresIn", "const"}}},
+		{"token resp: accessToken not a JWT", TokenResponse, envA(with(token(), "/accessToken", "opaque-token")), []want{{"/data/accessToken", "pattern"}}},
+		{"token resp: data an array", TokenResponse, envA([]any{token()}), []want{{"/data", "type"}}},
+		{"token resp: missing timestamp", TokenResponse, without(envA(token()), "/timestamp"), []want{{"/timestamp", "required"}}},
+		// Config response
+		{"config resp: minFunding 0.5", ConfigResponse, envA(with(config(), "/minFunding", 0.5)), []want{{"/data/minFunding", "const"}}},
+		{"config resp: missing exchangeRate", ConfigResponse, envA(without(config(), "/exchangeRate")), []want{{"/data/exchangeRate", "required"}}},
+		// Card response
+		{"card resp: maskedPan full", CardResponse, envA(with(card(), "/maskedPan", testPANRaw)), []want{{"/data/maskedPan", "pattern"}}},
+		{"card resp: id missing", CardResponse, envA(without(card(), "/id")), []want{{"/data/id", "required"}}},
+		{"card resp: status error", CardResponse, with(envA(card()), "/status", "error"), []want{{"/status", "const"}}},
+		// Card list
+		{"list: second card maskedPan", CardListResponse, with(cardList(3), "/data/1/maskedPan", testPANRaw), []want{{"/data/1/maskedPan", "pattern"}}},
+		{"list: data an object", CardListResponse, envA(card()), []want{{"/data", "type"}}},
+		{"list: item not a card", CardListResponse, envA([]any{"crd_1"}), []want{{"/data/0", "type"}}},
+		// Secure response
+		{"secure resp: cardNumber ungrouped", SecureResponse, envA(with(secure(), "/cardNumber", testPANRaw)), []want{{"/data/cardNumber", "pattern"}}},
+		{"secure resp: expirationDate 13/29", SecureResponse, envA(with(secure(), "/expirationDate", "13/29")), []want{{"/data/expirationDate", "pattern"}}},
+		// Withdraw
+		{"withdraw: card missing", WithdrawResponse, envA(obj{"message": "ok"}), []want{{"/data/card", "required"}}},
+		{"withdraw: message a number", WithdrawResponse, envA(obj{"message": 1, "card": card()}), []want{{"/data/message", "type"}}},
+		{"withdraw: card balance a string", WithdrawResponse, envA(obj{"message": "ok", "card": with(card(), "/balanceAmount", "1")}), []want{{"/data/card/balanceAmount", "type"}}},
+		// Spend limits response
+		{"limits resp: spendLimits missing", SpendLimitsResponse, envA(obj{"message": "ok", "cardId": "crd_1"}), []want{{"/data/spendLimits", "required"}}},
+		{"limits resp: limit a string", SpendLimitsResponse, envA(obj{"message": "ok", "cardId": "crd_1", "spendLimits": with(limits(), "/dailyLimit", "5")}), []want{{"/data/spendLimits/dailyLimit", "type"}}},
+		{"limits resp: cardId a number", SpendLimitsResponse, envA(obj{"message": "ok", "cardId": 1, "spendLimits": limits()}), []want{{"/data/cardId", "type"}}},
+		// Status response
+		{"status resp: BLOCKED", StatusResponse, envA(obj{"message": "ok", "card": with(card(), "/status", "BLOCKED")}), []want{{"/data/card/status", "enum"}}},
+		{"status resp: message missing", StatusResponse, envA(obj{"card": card()}), []want{{"/data/message", "required"}}},
+		// Contact
+		{"contact: success a string", ContactResponse, envB(obj{"success": "yes", "message": "x"}), []want{{"/data/success", "type"}}},
+		{"contact: message missing", ContactResponse, envB(obj{"success": true}), []want{{"/data/message", "required"}}},
+		{"contact: envelope A instead of B", ContactResponse, envA(obj{"success": true, "message": "x"}), []want{{"/message", "required"}, {"/success", "required"}}},
+		// Webhook simulation
+		{"webhook: request value instead of kind", WebhookSimulationResponse, with(webhook(), "/data/event_type", "authorization"), []want{{"/data/event_type", "enum"}}},
+		{"webhook: reference prefix", WebhookSimulationResponse, with(webhook(), "/data/reference", "SIM_1"), []want{{"/data/reference", "pattern"}}},
+		{"webhook: reference lower case", WebhookSimulationResponse, with(webhook(), "/data/reference", "simulate_1"), []want{{"/data/reference", "pattern"}}},
+		{"webhook: not dispatched, null reason", WebhookSimulationResponse, with(webhook(), "/data/dispatched", false), []want{{"/data/skip_reason", "type"}}},
+		{"webhook: not dispatched, empty reason", WebhookSimulationResponse, with(with(webhook(), "/data/dispatched", false), "/data/skip_reason", ""), []want{{"/data/skip_reason", "minLength"}}},
+		{"webhook: callback_url null", WebhookSimulationResponse, with(webhook(), "/data/callback_url", nil), []want{{"/data/callback_url", "type"}}},
+		{"webhook: dispatched a string", WebhookSimulationResponse, with(webhook(), "/data/dispatched", "true"), []want{{"/data/dispatched", "type"}}},
+		{"webhook: skip_reason missing", WebhookSimulationResponse, without(webhook(), "/data/skip_reason"), []want{{"/data/skip_reason", "required"}}},
+		{"webhook: skip_reason a number", WebhookSimulationResponse, with(webhook(), "/data/skip_reason", 0), []want{{"/data/skip_reason", "type"}}},
+		// Gift order response (flat)
+		{"verify: wrapped in envelope A", GiftOrderResponse, envA(giftOrder()), []want{
+			{"/costNgn", "required"}, {"/createdAt", "required"}, {"/currency", "required"}, {"/environment", "required"},
+			{"/faceValue", "required"}, {"/isSuccessful", "required"}, {"/orderStatus", "required"}, {"/productCode", "required"},
+			{"/productName", "required"}, {"/recipient", "required"}, {"/reference", "required"}, {"/transactionId", "required"},
+			{"/voucher", "required"}}},
+		{"verify: transactionId missing", GiftOrderResponse, without(giftOrder(), "/transactionId"), []want{{"/transactionId", "required"}}},
+		// Not shown: only the envelope is asserted.
+		{"customer: status error", CustomerResponse, with(envA(obj{}), "/status", "error"), []want{{"/status", "const"}}},
+		{"customer: data missing", CustomerResponse, without(envA(obj{}), "/data"), []want{{"/data", "required"}}},
+		{"customers: data a string", CustomerListResponse, envA("x"), []want{{"/data", "type"}}},
+		{"issuance: data missing", CardIssuanceResponse, without(envA(card()), "/data"), []want{{"/data", "required"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			assertViolations(t, c.schema, mustJSON(t, c.body), c.want)
+		})
+	}
+}
+
+// Bodies that are not objects, or not JSON at all.
+func TestNonObjectBodies(t *testing.T) {
+	cases := []struct {
+		name, schema, body string
+		want               []want
+	}{
+		{"array for gift quote", GiftQuoteResponse, `[]`, []want{{"", "type"}}},
+		{"string for purchase", GiftPurchaseResponse, `"ok"`, []want{{"", "type"}}},
+		{"null for lookup", GiftLookupResponse, `null`, []want{{"", "type"}}},
+		{"number for betting", BettingQuoteResponse, `1`, []want{{"", "type"}}},
+		{"array for card", CardResponse, `[]`, []want{{"", "type"}}},
+		{"not JSON", CardResponse, `<html>502 Bad Gateway</html>`, []want{{"", "json"}}},
+		{"empty body", ErrorEnvelope, ``, []want{{"", "json"}}},
+		{"trailing garbage", EnvelopeA, `{"status":"success"} x`, []want{{"", "json"}}},
+		{"two values", EnvelopeA, `{} {}`, []want{{"", "json"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			assertViolations(t, c.schema, []byte(c.body), c.want)
+		})
+	}
+}
+
+func assertViolations(t *testing.T, schema string, body []byte, wants []want) {
+	t.Helper()
+	err := Validate(schema, body)
+	if err == nil {
+		t.Fatalf("%s accepted %s", schema, body)
+	}
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("want *ValidationError, got %T: %v", err, err)
+	}
+	if ve.Schema != schema {
+		t.Errorf("Schema = %q, want %q", ve.Schema, schema)
+	}
+	var got, exp []string
+	for _, v := range ve.Violations {
+		got = append(got, v.Pointer+" "+v.Rule)
+		if v.Message == "" || v.Location == "" && v.Rule != "json" {
+			t.Errorf("violation without message or location: %+v", v)
+		}
+	}
+	for _, w := range wants {
+		exp = append(exp, w.ptr+" "+w.rule)
+	}
+	sort.Strings(got)
+	sort.Strings(exp)
+	if strings.Join(got, "\n") != strings.Join(exp, "\n") {
+		t.Errorf("violations:\n got  %q\n want %q\n%v", got, exp, err)
+	}
+}
+
+func TestErrorFormat(t *testing.T) {
+	err := Validate(CardResponse, mustJSON(t, envA(with(without(card(), "/nameOnCard"), "/billingAddress/country", "USA"))))
+	want := "response does not match schema card-response.json: 2 violation(s)\n" +
+		`/data/billingAddress/country: does not match pattern ^[A-Za-z]{2}$ (rule pattern, value "USA")` + "\n" +
+		`/data/nameOnCard: required property is missing (rule required, value absent)`
+	if err == nil || err.Error() != want {
+		t.Fatalf("got\n%v\nwant\n%s", err, want)
+	}
+	var ve *ValidationError
+	errors.As(err, &ve)
+	if loc := ve.Violations[0].Location; loc != "billing-address.json#/properties/country/pattern" {
+		t.Errorf("Location = %q", loc)
+	}
+	if loc := ve.Violations[1].Location; loc != "card.json#/required" {
+		t.Errorf("Location = %q", loc)
+	}
+	if got := (Violation{Rule: "json", Message: "m"}).String(); got != "(root): m (rule json, value absent)" {
+		t.Errorf("root violation renders as %q", got)
+	}
+}
+
+func TestUnknownSchema(t *testing.T) {
+	for _, name := range []string{"nope.json", "", commonFile} {
+		err := Validate(name, []byte(`{}`))
+		if !errors.Is(err, ErrUnknownSchema) {
+			t.Errorf("Validate(%q) = %v, want ErrUnknownSchema", name, err)
+		}
+	}
+}
+
+// Every exported name constant is a schema and every schema has a constant.
+func TestNamesMatchConstants(t *testing.T) {
+	consts := []string{
+		EnvelopeA, EnvelopeB, ErrorEnvelope, GiftNotFound, GiftOrder, Card, SecureDetails, CardConfig,
+		AccessToken, SpendLimits, BillingAddr, TokenResponse, ConfigResponse, CardResponse,
+		CardListResponse, SecureResponse, WithdrawResponse, SpendLimitsResponse, StatusResponse,
+		ContactResponse, WebhookSimulationResponse, GiftOrderResponse, CustomerResponse,
+		CustomerListResponse, CardIssuanceResponse, GiftQuoteResponse, GiftPurchaseResponse,
+		GiftLookupResponse, BettingQuoteResponse,
+	}
+	sort.Strings(consts)
+	if got := strings.Join(Names(), ","); got != strings.Join(consts, ",") {
+		t.Fatalf("Names() = %s\nconstants = %s", got, strings.Join(consts, ","))
+	}
+}
+
+func TestConcurrentValidate(t *testing.T) {
+	body := mustJSON(t, cardList(5))
+	bad := mustJSON(t, with(cardList(5), "/data/2/status", "X"))
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 20; j++ {
+				if err := Validate(CardListResponse, body); err != nil {
+					errs <- err
+					return
+				}
+				if err := Validate(CardListResponse, bad); err == nil {
+					errs <- fmt.Errorf("bad body accepted")
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func BenchmarkValidateCardList50(b *testing.B) {
+	body := mustJSON(b, cardList(50))
+	if err := Validate(CardListResponse, body); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := Validate(CardListResponse, body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,325 @@
+package suites
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/schemas"
+)
+
+// JSON is a decoded JSON object; numbers are json.Number (exact).
+type JSON = map[string]any
+
+// ExpectStatus asserts the HTTP status is one of codes.
+func ExpectStatus(resp *client.Response, codes ...int) {
+	GinkgoHelper()
+	Expect(resp).NotTo(BeNil(), "no response")
+	Expect(codes).To(ContainElement(resp.Status), "HTTP status %d, want %v", resp.Status, codes)
+}
+
+// ExpectSchema validates the body against the named schema (schemas package)
+// and returns the body decoded.
+func ExpectSchema(resp *client.Response, name string) any {
+	GinkgoHelper()
+	err := schemas.Validate(name, resp.Body)
+	var ve *schemas.ValidationError
+	if err != nil && !errors.As(err, &ve) {
+		HarnessError("schema %s: %v", name, err)
+	}
+	Expect(err).NotTo(HaveOccurred(), "the answer to %s %s does not match schema %s", resp.Exchange.Method, resp.Exchange.URL, name)
+	var v any
+	Expect(resp.JSON(&v)).To(Succeed(), "body is not JSON")
+	return v
+}
+
+// requestPath returns the path of the exchange's URL below the merchant root,
+// e.g. "/cards/crd_1" for http://h/v1/merchant/cards/crd_1?x=1.
+func requestPath(resp *client.Response) string {
+	u, err := url.Parse(resp.Exchange.URL)
+	if err != nil {
+		return ""
+	}
+	p := u.EscapedPath()
+	if i := strings.Index(p, "/v1/merchant"); i >= 0 {
+		return p[i+len("/v1/merchant"):]
+	}
+	return p
+}
+
+// expectEchoedPath checks the envelope's informational path names the request path.
+func expectEchoedPath(resp *client.Response, body JSON) {
+	GinkgoHelper()
+	p, _ := body["path"].(string)
+	Expect(p).To(Or(HavePrefix("/v1/merchant"), HavePrefix("/api/v1/merchant")), "the envelope path must begin with /v1/merchant or /api/v1/merchant")
+	want := requestPath(resp)
+	if want == "" {
+		return
+	}
+	// The path is informational and may be prefixed (/api/v1/merchant or
+	// /v1/merchant); compare what follows the version root, unescaped.
+	got := p
+	if i := strings.Index(got, "/v1/merchant"); i >= 0 {
+		got = got[i+len("/v1/merchant"):]
+	}
+	gu, _ := url.PathUnescape(got)
+	wu, _ := url.PathUnescape(want)
+	Expect(gu).To(Equal(wu), "envelope path %q does not name the request path %q", p, "/v1/merchant"+want)
+}
+
+// ExpectEnvelopeA asserts a success answer (status 200 unless given) in
+// Envelope A matching the endpoint's schema, and returns the whole body.
+func ExpectEnvelopeA(resp *client.Response, schemaName string, status ...int) JSON {
+	GinkgoHelper()
+	if len(status) == 0 {
+		status = []int{http.StatusOK}
+	}
+	ExpectStatus(resp, status...)
+	v := ExpectSchema(resp, schemaName)
+	if schemaName != schemas.EnvelopeA {
+		Expect(schemas.Validate(schemas.EnvelopeA, resp.Body)).To(Succeed(), "not Envelope A")
+	}
+	body, _ := v.(JSON)
+	Expect(body).NotTo(BeNil(), "Envelope A must be an object")
+	Expect(body["status"]).To(Equal("success"))
+	expectEchoedPath(resp, body)
+	return body
+}
+
+// ExpectEnvelopeB asserts a 200 answer in Envelope B matching the schema.
+func ExpectEnvelopeB(resp *client.Response, schemaName string, status ...int) JSON {
+	GinkgoHelper()
+	if len(status) == 0 {
+		status = []int{http.StatusOK}
+	}
+	ExpectStatus(resp, status...)
+	v := ExpectSchema(resp, schemaName)
+	if schemaName != schemas.EnvelopeB {
+		Expect(schemas.Validate(schemas.EnvelopeB, resp.Body)).To(Succeed(), "not Envelope B")
+	}
+	body, _ := v.(JSON)
+	Expect(body).NotTo(BeNil(), "Envelope B must be an object")
+	return body
+}
+
+// ExpectError asserts an error answer: the HTTP status, the error envelope,
+// statusCode equal to the HTTP status and error equal to the reason phrase.
+// It returns the body.
+func ExpectError(resp *client.Response, status int) JSON {
+	GinkgoHelper()
+	ExpectStatus(resp, status)
+	v := ExpectSchema(resp, schemas.ErrorEnvelope)
+	body := v.(JSON)
+	Expect(Num(body["statusCode"])).To(Equal(strconv.Itoa(status)), "statusCode must equal the HTTP status")
+	Expect(body["error"]).To(Equal(http.StatusText(status)), "error must be the reason phrase")
+	return body
+}
+
+// ExpectValidationError asserts a 400 whose message is an array of
+// constraint-violation strings, and returns them.
+func ExpectValidationError(resp *client.Response) []string {
+	GinkgoHelper()
+	body := ExpectError(resp, http.StatusBadRequest)
+	arr, ok := body["message"].([]any)
+	Expect(ok).To(BeTrue(), "a payload validation failure carries message as an array of strings, got %v", body["message"])
+	Expect(arr).NotTo(BeEmpty(), "the validation message array is empty")
+	out := make([]string, len(arr))
+	for i, m := range arr {
+		out[i], _ = m.(string)
+	}
+	return out
+}
+
+// Messages returns an error body's message as a list (string or array).
+func Messages(body JSON) []string {
+	switch m := body["message"].(type) {
+	case string:
+		return []string{m}
+	case []any:
+		out := make([]string, 0, len(m))
+		for _, x := range m {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// Data returns body["data"] as an object (nil if it is not one).
+func Data(body JSON) JSON { d, _ := body["data"].(JSON); return d }
+
+// DataList returns body["data"] as an array.
+func DataList(body JSON) []any { d, _ := body["data"].([]any); return d }
+
+// Ptr resolves a JSON pointer (RFC 6901) in a decoded document.
+func Ptr(doc any, pointer string) (any, bool) {
+	if pointer == "" || pointer == "/" {
+		return doc, pointer == ""
+	}
+	cur := doc
+	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch c := cur.(type) {
+		case map[string]any:
+			v, ok := c[tok]
+			if !ok {
+				return nil, false
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, false
+			}
+			cur = c[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// Decode decodes a response body with exact numbers.
+func Decode(resp *client.Response) any {
+	var v any
+	_ = resp.JSON(&v)
+	return v
+}
+
+// Num renders a JSON number value exactly ("" when v is not a number).
+func Num(v any) string {
+	if n, ok := v.(json.Number); ok {
+		return n.String()
+	}
+	return ""
+}
+
+// Money is an exact decimal amount (never a float).
+type Money struct{ r *big.Rat }
+
+// M parses a decimal string ("25.50"); it panics on a malformed literal
+// (use it for constants in specs).
+func M(s string) Money {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		panic("suites: bad amount literal " + s)
+	}
+	return Money{r}
+}
+
+// MoneyOf reads a JSON number exactly; ok is false if v is not a number.
+func MoneyOf(v any) (Money, bool) {
+	n, isNum := v.(json.Number)
+	if !isNum {
+		return Money{}, false
+	}
+	r, ok := new(big.Rat).SetString(n.String())
+	if !ok {
+		return Money{}, false
+	}
+	return Money{r}, true
+}
+
+// ExpectMoney reads a JSON number exactly, failing the spec if it is not one.
+func ExpectMoney(v any, what string) Money {
+	GinkgoHelper()
+	m, ok := MoneyOf(v)
+	Expect(ok).To(BeTrue(), "%s must be a number, got %#v", what, v)
+	return m
+}
+
+func (m Money) rat() *big.Rat {
+	if m.r == nil {
+		return new(big.Rat)
+	}
+	return m.r
+}
+
+// Add returns m + o.
+func (m Money) Add(o Money) Money { return Money{new(big.Rat).Add(m.rat(), o.rat())} }
+
+// Sub returns m - o.
+func (m Money) Sub(o Money) Money { return Money{new(big.Rat).Sub(m.rat(), o.rat())} }
+
+// Cmp compares exactly.
+func (m Money) Cmp(o Money) int { return m.rat().Cmp(o.rat()) }
+
+// Eq reports exact equality.
+func (m Money) Eq(o Money) bool { return m.Cmp(o) == 0 }
+
+// String renders the amount with at least two decimals, exactly.
+func (m Money) String() string {
+	r := m.rat()
+	for prec := 2; prec <= 12; prec++ {
+		s := r.FloatString(prec)
+		if back, ok := new(big.Rat).SetString(s); ok && back.Cmp(r) == 0 {
+			return s
+		}
+	}
+	return r.RatString()
+}
+
+// JSON returns the amount as a JSON number with two decimals (for bodies).
+func (m Money) JSON() json.Number { return json.Number(m.String()) }
+
+// EqualMoney is a matcher for exact equality of Money values.
+func EqualMoney(want Money) OmegaMatcherMoney { return OmegaMatcherMoney{want} }
+
+// OmegaMatcherMoney matches a Money exactly.
+type OmegaMatcherMoney struct{ want Money }
+
+// Match implements types.GomegaMatcher.
+func (o OmegaMatcherMoney) Match(actual any) (bool, error) {
+	a, ok := actual.(Money)
+	if !ok {
+		return false, fmt.Errorf("EqualMoney expects a Money, got %T", actual)
+	}
+	return a.Eq(o.want), nil
+}
+
+// FailureMessage implements types.GomegaMatcher.
+func (o OmegaMatcherMoney) FailureMessage(actual any) string {
+	return fmt.Sprintf("Expected amount %v to equal %v exactly", actual, o.want)
+}
+
+// NegatedFailureMessage implements types.GomegaMatcher.
+func (o OmegaMatcherMoney) NegatedFailureMessage(actual any) string {
+	return fmt.Sprintf("Expected amount %v not to equal %v", actual, o.want)
+}
+
+// Amounts appearing in free text (e.g. an error message), exactly.
+func amountsIn(s string) []Money {
+	var out []Money
+	for _, f := range numRe.FindAllString(s, -1) {
+		f = strings.ReplaceAll(f, ",", "")
+		if r, ok := new(big.Rat).SetString(f); ok {
+			out = append(out, Money{r})
+		}
+	}
+	return out
+}
+
+// ContainsAmount reports whether the text states the amount (in any decimal
+// form: "10", "10.0", "10.00", "1,010.00").
+func ContainsAmount(text string, m Money) bool {
+	for _, a := range amountsIn(text) {
+		if a.Eq(m) {
+			return true
+		}
+	}
+	return false
+}
+
+var numRe = regexp.MustCompile(`[0-9][0-9,]*(?:\.[0-9]+)?`)

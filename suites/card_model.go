@@ -1,0 +1,477 @@
+package suites
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	"pgregory.net/rapid"
+
+	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/client/controls"
+	"github.com/merchant-harness/mph/schemas"
+)
+
+// Model-based spec: rapid drives random sequences of issue / withdraw /
+// freeze / unfreeze / set limits / transactions against a reference model of
+// the cards' balances and statuses, their spend totals and the merchant's
+// vault, checks every answer against the model and shrinks a failure to a
+// minimal sequence, which the failure message prints.
+
+// Size of one model run: rapid's checks per spec (RAPID_CHECKS or
+// -rapid.checks override it), steps per sequence and cards per sequence.
+const (
+	modelChecks    = "25"
+	modelMaxSteps  = 15
+	modelMaxCards  = 3
+	modelShrinkFor = "10s"
+)
+
+// ---------------------------------------------------------------- rapid ↔ Ginkgo
+
+// rapidTB adapts rapid's TB to a Ginkgo spec: it collects what rapid logs and
+// reports, and turns FailNow / SkipNow into panics recovered by runRapid.
+type rapidTB struct {
+	mu     sync.Mutex
+	name   string
+	out    strings.Builder
+	failed bool
+}
+
+type rapidStop struct{}
+type rapidSkip struct{ msg string }
+
+func (t *rapidTB) Helper()      {}
+func (t *rapidTB) Name() string { return t.name }
+func (t *rapidTB) Logf(format string, args ...any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	fmt.Fprintf(&t.out, format, args...)
+	t.out.WriteByte('\n')
+}
+func (t *rapidTB) Log(args ...any) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	fmt.Fprintln(&t.out, args...)
+}
+func (t *rapidTB) Errorf(format string, args ...any) { t.Logf(format, args...); t.Fail() }
+func (t *rapidTB) Error(args ...any)                 { t.Log(args...); t.Fail() }
+func (t *rapidTB) Fatalf(format string, args ...any) { t.Errorf(format, args...); t.FailNow() }
+func (t *rapidTB) Fatal(args ...any)                 { t.Error(args...); t.FailNow() }
+func (t *rapidTB) Fail()                             { t.mu.Lock(); t.failed = true; t.mu.Unlock() }
+func (t *rapidTB) FailNow()                          { t.Fail(); panic(rapidStop{}) }
+func (t *rapidTB) Failed() bool                      { t.mu.Lock(); defer t.mu.Unlock(); return t.failed }
+func (t *rapidTB) Skipf(format string, args ...any)  { panic(rapidSkip{fmt.Sprintf(format, args...)}) }
+func (t *rapidTB) Skip(args ...any)                  { panic(rapidSkip{fmt.Sprint(args...)}) }
+func (t *rapidTB) SkipNow()                          { panic(rapidSkip{"skipped"}) }
+
+var rapidFlagsOnce sync.Once
+
+// setRapidDefaults keeps model runs small and writes no fail files, unless
+// the user chose otherwise (RAPID_* environment or -rapid.* flags).
+func setRapidDefaults() {
+	rapidFlagsOnce.Do(func() {
+		userSet := map[string]bool{}
+		if flag.Parsed() {
+			flag.Visit(func(f *flag.Flag) { userSet[f.Name] = true })
+		}
+		for name, v := range map[string]string{"rapid.checks": modelChecks, "rapid.nofailfile": "true", "rapid.shrinktime": modelShrinkFor} {
+			env := "RAPID_" + strings.ToUpper(strings.TrimPrefix(name, "rapid."))
+			if os.Getenv(env) != "" || userSet[name] || flag.Lookup(name) == nil {
+				continue
+			}
+			_ = flag.Set(name, v)
+		}
+	})
+}
+
+// runRapid runs rapid.Check and returns whether it failed and what it logged
+// (the failing, shrunk case's output included).
+func runRapid(name string, prop func(*rapid.T)) (failed bool, output string) {
+	setRapidDefaults()
+	tb := &rapidTB{name: name}
+	func() {
+		defer func() {
+			switch r := recover().(type) {
+			case nil, rapidStop:
+			case rapidSkip:
+				Skip("model-based check skipped: " + r.msg)
+			default:
+				panic(r)
+			}
+		}()
+		rapid.Check(tb, prop)
+	}()
+	return tb.Failed(), tb.out.String()
+}
+
+// ---------------------------------------------------------------- the model
+
+var limitNames = []string{"transactionLimit", "dailyLimit", "monthlyLimit", "allTimeLimit"}
+
+type modelCard struct {
+	id      string
+	balance Money
+	status  string
+	limits  map[string]Money // absent: no limit set
+	spent   Money            // approved total; the clock does not move during a run, so it is the day's, month's and lifetime total
+}
+
+type cardModel struct {
+	vault         Money
+	vaultChecked  bool
+	creationFee   Money
+	withdrawalFee Money
+	minFunding    Money
+	creditMode    string
+	cards         []*modelCard
+}
+
+// modelRun is one rapid test case against the target.
+type modelRun struct {
+	ctx      context.Context
+	t        *rapid.T
+	m        cardModel
+	steps    []string
+	harness  *error
+	api      *client.Client
+	controls *controls.Client
+}
+
+func (r *modelRun) failf(format string, args ...any) {
+	r.t.Fatalf("after the steps\n  %s\n%s", strings.Join(r.steps, "\n  "), fmt.Sprintf(format, args...))
+}
+
+func (r *modelRun) harnessf(format string, args ...any) {
+	err := fmt.Errorf(format, args...)
+	*r.harness = err
+	r.t.Fatalf("harness error: %v", err)
+}
+
+func (r *modelRun) do(req client.Request) *client.Response {
+	resp, err := r.api.Do(r.ctx, req)
+	if err != nil {
+		r.harnessf("%s %s: %v", req.Method, req.Path, err)
+	}
+	return resp
+}
+
+// decode validates resp against schema and decodes it.
+func (r *modelRun) decode(resp *client.Response, schema, what string) JSON {
+	if err := schemas.Validate(schema, resp.Body); err != nil {
+		r.failf("%s: the answer does not match %s: %v", what, schema, err)
+	}
+	var body JSON
+	if err := resp.JSON(&body); err != nil {
+		r.failf("%s: the answer is not a JSON object: %v", what, err)
+	}
+	return body
+}
+
+func (r *modelRun) money(v any, what string) Money {
+	m, ok := MoneyOf(v)
+	if !ok {
+		r.failf("%s is not a number: %v", what, v)
+	}
+	return m
+}
+
+// expectRefused checks a 4xx error envelope.
+func (r *modelRun) expectRefused(resp *client.Response, what string, statuses ...int) {
+	if resp.Status < 400 || resp.Status > 499 || (len(statuses) > 0 && !containsInt(statuses, resp.Status)) {
+		r.failf("%s: want a refusal %v, got HTTP %d: %s", what, statuses, resp.Status, truncateBody(resp.Body))
+	}
+	body := r.decode(resp, schemas.ErrorEnvelope, what)
+	if Num(body["statusCode"]) != fmt.Sprint(resp.Status) || body["error"] != http.StatusText(resp.Status) {
+		r.failf("%s: statusCode %v / error %v do not match HTTP %d", what, body["statusCode"], body["error"], resp.Status)
+	}
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+func truncateBody(b []byte) string {
+	if len(b) > 300 {
+		return string(b[:300]) + "..."
+	}
+	return string(b)
+}
+
+func (r *modelRun) readVault(what string) Money {
+	resp := r.do(client.Request{Method: http.MethodGet, Path: "/cards/config"})
+	if resp.Status != http.StatusOK {
+		r.failf("%s: GET /cards/config answered HTTP %d", what, resp.Status)
+	}
+	return r.money(Data(r.decode(resp, schemas.ConfigResponse, what))["vaultBalance"], "vaultBalance")
+}
+
+// checkCard compares a fresh GET with the model.
+func (r *modelRun) checkCard(c *modelCard, what string) {
+	resp := r.do(client.Request{Method: http.MethodGet, Path: cardURL(c.id, "")})
+	if resp.Status != http.StatusOK {
+		r.failf("%s: GET /cards/%s answered HTTP %d", what, c.id, resp.Status)
+	}
+	got := CardFrom(Data(r.decode(resp, schemas.CardResponse, what)))
+	if !got.Balance.Eq(c.balance) {
+		r.failf("%s: card %s balance is %s, the model says %s", what, c.id, got.Balance, c.balance)
+	}
+	if got.Status != c.status {
+		r.failf("%s: card %s status is %s, the model says %s", what, c.id, got.Status, c.status)
+	}
+}
+
+func (r *modelRun) checkVault(what string) {
+	if !r.m.vaultChecked {
+		r.m.vault = r.readVault(what)
+		return
+	}
+	if got := r.readVault(what); !got.Eq(r.m.vault) {
+		r.failf("%s: vaultBalance is %s, the model says %s", what, got, r.m.vault)
+	}
+}
+
+func cents(n int) Money { return M(fmt.Sprintf("%d.%02d", n/100, n%100)) }
+
+// ---------------------------------------------------------------- actions
+
+func (r *modelRun) issue(amount Money) {
+	step := fmt.Sprintf("issue a card funded with %s", amount)
+	r.steps = append(r.steps, step)
+	r.t.Log(step)
+	body := IssuanceBody(SharedCustomer(r.ctx), "Model Harness", amount, Ref("model"))
+	resp := r.do(client.Request{Method: http.MethodPost, Path: Profile().Issuance.Path, Body: body})
+	total := amount.Add(r.m.creationFee)
+	switch {
+	case amount.Cmp(r.m.minFunding) < 0:
+		r.expectRefused(resp, step+" (below minFunding "+r.m.minFunding.String()+")", http.StatusBadRequest)
+	case total.Cmp(r.m.vault) > 0:
+		r.expectRefused(resp, step+" (beyond the vault)", http.StatusBadRequest)
+	default:
+		if resp.Status != http.StatusOK && resp.Status != http.StatusCreated {
+			r.failf("%s: HTTP %d: %s", step, resp.Status, truncateBody(resp.Body))
+		}
+		r.decode(resp, schemas.CardIssuanceResponse, step)
+		v, _ := Ptr(Decode(resp), Profile().Issuance.CardPointer)
+		obj, _ := v.(JSON)
+		card := CardFrom(obj)
+		if card.ID == "" {
+			r.failf("%s: the answer carries no card", step)
+		}
+		if !card.Balance.Eq(amount) || card.Status != "ACTIVE" {
+			r.failf("%s: the new card has balance %s and status %s, want %s and ACTIVE", step, card.Balance, card.Status, amount)
+		}
+		r.m.vault = r.m.vault.Sub(total)
+		r.m.cards = append(r.m.cards, &modelCard{id: card.ID, balance: amount, status: "ACTIVE", limits: map[string]Money{}})
+		r.checkCard(r.m.cards[len(r.m.cards)-1], step)
+	}
+	r.checkVault(step)
+}
+
+func (r *modelRun) withdraw(i int, amount Money) {
+	c := r.m.cards[i]
+	step := fmt.Sprintf("withdraw %s from card #%d (%s, balance %s)", amount, i, c.status, c.balance)
+	r.steps = append(r.steps, step)
+	r.t.Log(step)
+	resp := r.do(client.Request{Method: http.MethodPost, Path: cardURL(c.id, "/withdraw"), Body: JSON{"amount": amount.JSON()}})
+	switch {
+	case amount.Cmp(M("0.10")) < 0:
+		r.expectRefused(resp, step+" (below the 0.10 minimum)", http.StatusBadRequest)
+	case amount.Cmp(c.balance) > 0:
+		r.expectRefused(resp, step+" (above the balance)")
+	case c.status == "FROZEN" && resp.Status != http.StatusOK:
+		// The document does not say whether a FROZEN card may be swept.
+		r.expectRefused(resp, step)
+	default:
+		if resp.Status != http.StatusOK {
+			r.failf("%s: HTTP %d: %s", step, resp.Status, truncateBody(resp.Body))
+		}
+		d := Data(r.decode(resp, schemas.WithdrawResponse, step))
+		card, _ := d["card"].(JSON)
+		c.balance = c.balance.Sub(amount)
+		if got := CardFrom(card).Balance; !got.Eq(c.balance) {
+			r.failf("%s: the answer's card balance is %s, the model says %s", step, got, c.balance)
+		}
+		switch r.m.creditMode {
+		case "amount-minus-fee":
+			r.m.vault = r.m.vault.Add(amount).Sub(r.m.withdrawalFee)
+		case "amount":
+			r.m.vault = r.m.vault.Add(amount)
+		default:
+			r.m.vaultChecked = false
+		}
+	}
+	r.checkCard(c, step)
+	r.checkVault(step)
+	r.m.vaultChecked = true
+}
+
+func (r *modelRun) setStatus(i int, status string) {
+	c := r.m.cards[i]
+	step := fmt.Sprintf("set card #%d (%s) to %s", i, c.status, status)
+	r.steps = append(r.steps, step)
+	r.t.Log(step)
+	resp := r.do(client.Request{Method: http.MethodPatch, Path: cardURL(c.id, "/status"), Body: JSON{"status": status}})
+	if resp.Status != http.StatusOK {
+		r.failf("%s: HTTP %d: %s", step, resp.Status, truncateBody(resp.Body))
+	}
+	d := Data(r.decode(resp, schemas.StatusResponse, step))
+	card, _ := d["card"].(JSON)
+	if got := CardFrom(card).Status; got != status {
+		r.failf("%s: the answer's card has status %s", step, got)
+	}
+	c.status = status
+	r.checkCard(c, step)
+}
+
+func (r *modelRun) setLimits(i int, limits map[string]Money) {
+	c := r.m.cards[i]
+	parts := make([]string, 0, len(limits))
+	body := JSON{}
+	for _, k := range limitNames {
+		if v, ok := limits[k]; ok {
+			parts = append(parts, k+"="+v.String())
+			body[k] = v.JSON()
+		}
+	}
+	step := fmt.Sprintf("set limits of card #%d: %s", i, strings.Join(parts, ", "))
+	r.steps = append(r.steps, step)
+	r.t.Log(step)
+	resp := r.do(client.Request{Method: http.MethodPut, Path: cardURL(c.id, "/spend-limits"), Body: body})
+	if resp.Status != http.StatusOK {
+		r.failf("%s: HTTP %d: %s", step, resp.Status, truncateBody(resp.Body))
+	}
+	d := Data(r.decode(resp, schemas.SpendLimitsResponse, step))
+	sl, _ := d["spendLimits"].(JSON)
+	for k, v := range limits {
+		if got, ok := MoneyOf(sl[k]); !ok || !got.Eq(v) {
+			r.failf("%s: spendLimits.%s is %v, want %s", step, k, sl[k], v)
+		}
+		c.limits[k] = v
+	}
+	r.checkCard(c, step)
+}
+
+func (r *modelRun) transact(i int, amount Money) {
+	c := r.m.cards[i]
+	step := fmt.Sprintf("transaction of %s on card #%d (%s, balance %s, spent %s, limits %v)", amount, i, c.status, c.balance, c.spent, c.limits)
+	r.steps = append(r.steps, step)
+	r.t.Log(step)
+	want, why := true, "within balance and limits"
+	after := c.spent.Add(amount)
+	switch {
+	case c.status != "ACTIVE":
+		want, why = false, "the card is FROZEN"
+	case amount.Cmp(c.balance) > 0:
+		want, why = false, "above the balance"
+	}
+	if l, ok := c.limits["transactionLimit"]; want && ok && amount.Cmp(l) > 0 {
+		want, why = false, "above transactionLimit"
+	}
+	for _, k := range []string{"dailyLimit", "monthlyLimit", "allTimeLimit"} {
+		if l, ok := c.limits[k]; want && ok && after.Cmp(l) > 0 {
+			want, why = false, "the cumulative total would exceed "+k
+		}
+	}
+	tx, err := r.controls.Transact(r.ctx, c.id, amount.JSON())
+	if err != nil {
+		r.harnessf("sandbox control transactions: %v", err)
+	}
+	if tx.Approved != want {
+		r.failf("%s: approved=%v, the model says %v (%s; decline reason %s)", step, tx.Approved, want, why, derefStr(tx.DeclineReason))
+	}
+	if want {
+		c.balance = c.balance.Sub(amount)
+		c.spent = after
+	}
+	r.checkCard(c, step)
+}
+
+// run draws and executes one sequence.
+func (r *modelRun) run() {
+	cfg := r.do(client.Request{Method: http.MethodGet, Path: "/cards/config"})
+	if cfg.Status != http.StatusOK {
+		r.harnessf("GET /cards/config answered HTTP %d", cfg.Status)
+	}
+	d := Data(r.decode(cfg, schemas.ConfigResponse, "reading the configuration"))
+	r.m.creationFee = r.money(d["creationFee"], "creationFee")
+	r.m.withdrawalFee = r.money(d["withdrawalFee"], "withdrawalFee")
+	r.m.minFunding = r.money(d["minFunding"], "minFunding")
+	r.m.vault = r.money(d["vaultBalance"], "vaultBalance")
+	r.m.vaultChecked = true
+	r.m.creditMode = Profile().Cards.WithdrawVaultCredit
+
+	r.issue(cents(rapid.IntRange(100, 3000).Draw(r.t, "first card funding (cents)")))
+	if len(r.m.cards) == 0 {
+		r.failf("the first card was not issued")
+	}
+	n := rapid.IntRange(1, modelMaxSteps).Draw(r.t, "steps")
+	ops := []string{"issue", "withdraw", "freeze", "unfreeze", "limits", "transaction", "transaction", "transaction"}
+	for s := 0; s < n; s++ {
+		op := rapid.SampledFrom(ops).Draw(r.t, fmt.Sprintf("step %d", s+1))
+		if op == "issue" && len(r.m.cards) >= modelMaxCards {
+			op = "transaction"
+		}
+		i := 0
+		if op != "issue" {
+			i = rapid.IntRange(0, len(r.m.cards)-1).Draw(r.t, "card")
+		}
+		switch op {
+		case "issue":
+			r.issue(cents(rapid.IntRange(90, 3000).Draw(r.t, "funding (cents)")))
+		case "withdraw":
+			r.withdraw(i, cents(rapid.IntRange(5, 3000).Draw(r.t, "withdrawal (cents)")))
+		case "freeze":
+			r.setStatus(i, "FROZEN")
+		case "unfreeze":
+			r.setStatus(i, "ACTIVE")
+		case "limits":
+			limits := map[string]Money{}
+			for _, k := range limitNames {
+				limits[k] = cents(rapid.IntRange(50, 4000).Draw(r.t, k+" (cents)"))
+			}
+			r.setLimits(i, limits)
+		case "transaction":
+			r.transact(i, cents(rapid.IntRange(1, 2500).Draw(r.t, "transaction (cents)")))
+		}
+	}
+}
+
+var _ = Describe("Card model: random sequences agree with a reference model", func() {
+	ConformanceIt("keeps balances, statuses, spend-limit decisions and the vault consistent with the reference model over random sequences of issue, withdraw, freeze, unfreeze, set limits and transactions",
+		Reqs("ISSUE-03", "ISSUE-04", "ISSUE-06", "WITHDRAW-03", "WITHDRAW-04", "WITHDRAW-05", "WITHDRAW-07",
+			"STATUS-03", "STATUS-04", "STATUS-05", "LIMITS-02", "TXN-01", "TXN-02", "TXN-03", "TXN-04", "TXN-05", "TXN-07", "TXN-09", "TXN-10", "GET-03", "CONFIG-08"),
+		Destructive, Serial, Needs(CapTransactions),
+		func(ctx SpecContext) {
+			if Has(CapRateLimitCtl) {
+				// Hundreds of writes in a few seconds: lift the write group for the run.
+				saved, err := Controls().RateLimits(ctx)
+				if err == nil {
+					DeferCleanup(func(ctx SpecContext) { _ = Controls().SetRateLimits(ctx, saved) })
+					_ = Controls().SetRateLimits(ctx, map[string]controls.RateLimit{"write": {Rate: 0}, "read": {Rate: 0}})
+				}
+			}
+			var harnessErr error
+			failed, out := runRapid(CurrentSpecReport().FullText(), func(t *rapid.T) {
+				r := &modelRun{ctx: ctx, t: t, harness: &harnessErr, api: API(), controls: Controls()}
+				r.run()
+			})
+			if harnessErr != nil {
+				HarnessError("model-based check: %v\n%s", harnessErr, out)
+			}
+			if failed {
+				Fail("the target disagrees with the reference model; rapid's shrunk minimal sequence:\n" + out)
+			}
+			GinkgoWriter.Print(out)
+		})
+})

@@ -1,0 +1,165 @@
+package suites
+
+import (
+	"context"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// sandboxNow reads the sandbox clock.
+func sandboxNow(ctx context.Context) time.Time {
+	GinkgoHelper()
+	c, err := Controls().Clock(ctx)
+	if err != nil {
+		HarnessError("sandbox control clock: %v", err)
+	}
+	t, err := time.Parse(time.RFC3339Nano, c.Now)
+	if err != nil {
+		HarnessError("sandbox control clock: now %q is not RFC 3339: %v", c.Now, err)
+	}
+	return t.UTC()
+}
+
+// advanceTo moves the sandbox clock just past t (t in the future).
+func advanceTo(ctx context.Context, t time.Time) {
+	GinkgoHelper()
+	secs := int64(t.Sub(sandboxNow(ctx)).Seconds()) + 60
+	if secs < 1 {
+		secs = 1
+	}
+	advanceClock(ctx, secs)
+}
+
+func nextUTCDay(t time.Time) time.Time {
+	y, m, d := t.Date()
+	return time.Date(y, m, d+1, 0, 0, 0, 0, time.UTC)
+}
+
+func nextUTCMonth(t time.Time) time.Time {
+	y, m, _ := t.Date()
+	return time.Date(y, m+1, 1, 0, 0, 0, 0, time.UTC)
+}
+
+// ensureRoomInPeriod advances the sandbox clock to the next day when fewer
+// than two hours of the current UTC day (and month, when month is set)
+// remain, so that a cumulative check is not split by a period boundary.
+func ensureRoomInPeriod(ctx context.Context, month bool) {
+	GinkgoHelper()
+	now := sandboxNow(ctx)
+	if month && nextUTCMonth(now).Sub(now) < 2*time.Hour {
+		advanceTo(ctx, nextUTCMonth(now))
+		return
+	}
+	if nextUTCDay(now).Sub(now) < 2*time.Hour {
+		advanceTo(ctx, nextUTCDay(now))
+	}
+}
+
+var _ = Describe("Card transactions: freezing and spend limits decide approvals", func() {
+	ConformanceIt("declines transactions of a FROZEN card at once and keeps its balance; unfreezing makes it usable again",
+		Reqs("TXN-01", "TXN-02", "TXN-03", "TXN-10", "STATUS-03", "STATUS-04", "STATUS-05"),
+		Destructive, Needs(CapTransactions),
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("10.00")))
+			c = expectApproved(ctx, c, M("1.00"), "an ACTIVE card with funds")
+			SetCardStatus(ctx, c.ID, "FROZEN")
+			for _, amt := range []string{"0.01", "1.00", "9.00"} {
+				expectDeclined(ctx, c, M(amt), "the card is FROZEN")
+			}
+			frozen := GetCard(ctx, c.ID)
+			Expect(frozen.Status).To(Equal("FROZEN"), "a frozen card is not terminated: it stays FROZEN")
+			Expect(frozen.Balance).To(EqualMoney(M("9.00")), "a frozen card keeps its balance")
+			SetCardStatus(ctx, c.ID, "ACTIVE")
+			c = expectApproved(ctx, c, M("2.50"), "the card was unfrozen")
+			Expect(c.Balance).To(EqualMoney(M("6.50")))
+		})
+
+	ConformanceIt("declines a transaction above transactionLimit and approves one at or below it",
+		Reqs("TXN-04", "TXN-11", "LIMITS-04", "LIMITS-02"),
+		Destructive, Needs(CapTransactions),
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("20.00")))
+			setLimits(ctx, c.ID, map[string]Money{"transactionLimit": M("5.00")})
+			expectDeclined(ctx, c, M("5.01"), "above the transactionLimit of 5.00")
+			expectApproved(ctx, c, M("5.00"), "exactly the transactionLimit")
+			expectApproved(ctx, c, M("4.99"), "below the transactionLimit")
+			expectApproved(ctx, c, M("5.00"), "the transactionLimit is per single transaction, not cumulative")
+			expectDeclined(ctx, c, M("5.01"), "above the transactionLimit of 5.00")
+		})
+
+	ConformanceIt("counts dailyLimit cumulatively over the day: a single transaction above it and one taking the day's total above it are declined",
+		Reqs("TXN-05", "TXN-11", "LIMITS-04"),
+		Destructive, Needs(CapTransactions),
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("30.00")))
+			setLimits(ctx, c.ID, map[string]Money{"dailyLimit": M("10.00")})
+			expectDeclined(ctx, c, M("10.01"), "above the dailyLimit of 10.00")
+			expectApproved(ctx, c, M("6.00"), "within the dailyLimit")
+			expectDeclined(ctx, c, M("4.01"), "6.00 + 4.01 exceeds the dailyLimit of 10.00")
+			expectApproved(ctx, c, M("4.00"), "6.00 + 4.00 reaches exactly the dailyLimit")
+			expectDeclined(ctx, c, M("0.01"), "the day's total is already at the dailyLimit")
+		})
+
+	ConformanceIt("starts the daily total again on the next calendar day (sandbox clock)",
+		Reqs("TXN-06", "TXN-05"),
+		Destructive, Serial, Needs(CapTransactions, CapClock),
+		func(ctx SpecContext) {
+			ensureRoomInPeriod(ctx, true)
+			c := NewCard(ctx, WithAmount(M("30.00")))
+			setLimits(ctx, c.ID, map[string]Money{"dailyLimit": M("10.00")})
+			expectApproved(ctx, c, M("10.00"), "exactly the dailyLimit")
+			expectDeclined(ctx, c, M("0.01"), "the day's total is at the dailyLimit")
+			now := sandboxNow(ctx)
+			if nextUTCMonth(now).Equal(nextUTCDay(now)) {
+				// The next day starts a new month too; the daily rule is still what is checked.
+				By("the next day is also the first of a month")
+			}
+			advanceTo(ctx, nextUTCDay(now))
+			expectApproved(ctx, c, M("10.00"), "a new calendar day: the day's total starts again")
+			expectDeclined(ctx, c, M("0.01"), "the new day's total is at the dailyLimit")
+		})
+
+	ConformanceIt("counts monthlyLimit cumulatively over the month, across days, and starts again in the next calendar month (sandbox clock)",
+		Reqs("TXN-07", "TXN-08", "TXN-11"),
+		Destructive, Serial, Needs(CapTransactions, CapClock),
+		func(ctx SpecContext) {
+			ensureRoomInPeriod(ctx, true)
+			now := sandboxNow(ctx)
+			if nextUTCMonth(now).Sub(nextUTCDay(now)) < 2*time.Hour {
+				// Too close to the month's end to spend on two different days of it.
+				advanceTo(ctx, nextUTCMonth(now))
+			}
+			c := NewCard(ctx, WithAmount(M("40.00")))
+			setLimits(ctx, c.ID, map[string]Money{"monthlyLimit": M("10.00")})
+			expectDeclined(ctx, c, M("10.01"), "above the monthlyLimit of 10.00")
+			expectApproved(ctx, c, M("6.00"), "within the monthlyLimit")
+			now = sandboxNow(ctx)
+			if nextUTCDay(now).Before(nextUTCMonth(now)) {
+				advanceTo(ctx, nextUTCDay(now)) // another day of the same month
+			}
+			expectDeclined(ctx, c, M("4.01"), "6.00 + 4.01 exceeds the monthlyLimit of 10.00 within the month")
+			expectApproved(ctx, c, M("4.00"), "6.00 + 4.00 reaches exactly the monthlyLimit")
+			expectDeclined(ctx, c, M("0.01"), "the month's total is at the monthlyLimit")
+			advanceTo(ctx, nextUTCMonth(sandboxNow(ctx)))
+			expectApproved(ctx, c, M("10.00"), "a new calendar month: the month's total starts again")
+			expectDeclined(ctx, c, M("0.01"), "the new month's total is at the monthlyLimit")
+		})
+
+	ConformanceIt("counts allTimeLimit over the card's lifetime: declined above it, and not reset by a new day or month (sandbox clock)",
+		Reqs("TXN-09", "TXN-11"),
+		Destructive, Serial, Needs(CapTransactions, CapClock),
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("30.00")))
+			setLimits(ctx, c.ID, map[string]Money{"allTimeLimit": M("10.00")})
+			expectDeclined(ctx, c, M("10.01"), "above the allTimeLimit of 10.00")
+			expectApproved(ctx, c, M("6.00"), "within the allTimeLimit")
+			expectDeclined(ctx, c, M("4.01"), "6.00 + 4.01 exceeds the allTimeLimit")
+			expectApproved(ctx, c, M("4.00"), "6.00 + 4.00 reaches exactly the allTimeLimit")
+			advanceTo(ctx, nextUTCDay(sandboxNow(ctx)))
+			expectDeclined(ctx, c, M("0.01"), "the allTimeLimit is lifetime: a new day does not reset it")
+			advanceTo(ctx, nextUTCMonth(sandboxNow(ctx)))
+			expectDeclined(ctx, c, M("0.01"), "the allTimeLimit is lifetime: a new month does not reset it")
+		})
+})

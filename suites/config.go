@@ -1,0 +1,51 @@
+package suites
+
+import (
+	"net/http"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/merchant-harness/mph/schemas"
+)
+
+var _ = Describe("Card configuration: GET /cards/config", func() {
+	ConformanceIt("answers 200 in Envelope A with the card configuration: environment, creationFee, fundFee, withdrawalFee, minFunding, exchangeRate and vaultBalance as numbers",
+		Reqs("CONFIG-01", "CONFIG-03", "CONFIG-04", "CONFIG-05", "CONFIG-07", "ENV-01", "ENV-02", "ENV-05", "ENV-08", "VER-01", "VER-03"),
+		func(ctx SpecContext) {
+			resp := Must(API().Get(ctx, "/cards/config", nil))
+			d := Data(ExpectEnvelopeA(resp, schemas.ConfigResponse))
+			for _, f := range []string{"creationFee", "fundFee", "withdrawalFee", "minFunding", "exchangeRate", "vaultBalance"} {
+				ExpectMoney(d[f], f)
+			}
+			Expect(Cfg().BaseURL).To(HaveSuffix("/v1/merchant"))
+		})
+
+	ConformanceIt("states the environment of the caller's credentials (the token's environment)",
+		Reqs("CONFIG-02", "AUTH-05"),
+		func(ctx SpecContext) {
+			c := GetConfig(ctx)
+			Expect(c.Environment).To(Equal(Environment()), "config environment vs the token's environment")
+		})
+
+	ConformanceIt("returns minFunding 1.00 USD",
+		Reqs("CONFIG-06", "ISSUE-09"),
+		func(ctx SpecContext) {
+			c := GetConfig(ctx)
+			Expect(c.MinFunding).To(EqualMoney(M("1.00")), "minFunding")
+		})
+
+	ConformanceIt("shows LIVE credentials the LIVE configuration",
+		Reqs("CONFIG-09"), Needs(CapLiveTier2),
+		func(ctx SpecContext) {
+			resp := Must(APIAs(*Cfg().LiveTier2).Get(ctx, "/cards/config", nil))
+			d := Data(ExpectEnvelopeA(resp, schemas.ConfigResponse))
+			Expect(d["environment"]).To(Equal("LIVE"))
+		})
+
+	ConformanceIt("refuses the configuration without a bearer token",
+		Reqs("AUTH-09"),
+		func(ctx SpecContext) {
+			ExpectError(Must(Anonymous().Get(ctx, "/cards/config", nil)), http.StatusUnauthorized)
+		})
+})

@@ -1,0 +1,92 @@
+package suites
+
+import (
+	"net/http"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/schemas"
+)
+
+// patchContact sends PATCH /cards/{idOrRef}/contact.
+func patchContact(ctx SpecContext, idOrRef string, body any) *client.Response {
+	GinkgoHelper()
+	return Must(API().Patch(ctx, cardURL(idOrRef, "/contact"), body))
+}
+
+// expectContactUpdated asserts the documented success answer: 200, Envelope B,
+// success true, data = success (true) and message (string).
+func expectContactUpdated(resp *client.Response) {
+	GinkgoHelper()
+	body := ExpectEnvelopeB(resp, schemas.ContactResponse)
+	Expect(body["success"]).To(BeTrue(), "Envelope B success must be true on a 200")
+	d := Data(body)
+	Expect(d).To(HaveKeyWithValue("success", true), "data.success must be true on a 200")
+	Expect(d["message"]).To(BeAssignableToTypeOf(""), "data.message is a string")
+}
+
+var _ = Describe("Card contact: PATCH /cards/{id}/contact", func() {
+	ConformanceIt("updates the email alone: 200 in Envelope B with data.success and data.message",
+		Reqs("CONTACT-01", "CONTACT-02", "ENV-03", "ENV-05"), Destructive,
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("1.00")))
+			expectContactUpdated(patchContact(ctx, c.ID, JSON{"email": Ref("mail") + "@example.com"}))
+		})
+
+	ConformanceIt("updates the mobile alone in local form",
+		Reqs("CONTACT-01", "CONTACT-03"), Destructive,
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("1.00")))
+			expectContactUpdated(patchContact(ctx, c.ID, JSON{"mobile": "08031234567"}))
+		})
+
+	ConformanceIt("updates the mobile alone in international form with a leading +",
+		Reqs("CONTACT-01", "CONTACT-04"), Destructive,
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("1.00")))
+			expectContactUpdated(patchContact(ctx, c.ID, JSON{"mobile": "+2348031234567"}))
+		})
+
+	ConformanceIt("updates email and mobile together, addressing the card by its reference, and leaves the card's status and balance as they were",
+		Reqs("CONTACT-01", "CONTACT-05", "GET-02"), Destructive,
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("1.00")))
+			expectContactUpdated(patchContact(ctx, c.Reference, JSON{"email": Ref("mail") + "@example.com", "mobile": "+14155550100"}))
+			after := GetCard(ctx, c.ID)
+			Expect(after.Status).To(Equal(c.Status))
+			Expect(after.Balance).To(EqualMoney(c.Balance))
+		})
+
+	ConformanceIt("refuses contact fields of the wrong type with 400 and the error envelope",
+		Reqs("CONTACT-06", "ERR-01", "ERR-07", "ERR-22"), Destructive,
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("1.00")))
+			for _, body := range []JSON{
+				{"email": 12345},
+				{"mobile": 2348031234567},
+				{"email": []any{"a@example.com"}},
+				{"mobile": JSON{"number": "08031234567"}},
+			} {
+				By("sending " + numberString(body))
+				ExpectErrorWithPath(patchContact(ctx, c.ID, body), http.StatusBadRequest)
+			}
+		})
+
+	ConformanceIt("refuses a mobile in neither local nor + form with a 4xx error envelope",
+		Reqs("CONTACT-06", "ERR-01", "ERR-21"), Destructive,
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("1.00")))
+			for _, m := range []string{"call me maybe", "++2348031234567", "0803-CALL-NOW", "+"} {
+				By("mobile " + m)
+				ExpectClientError(patchContact(ctx, c.ID, JSON{"mobile": m}))
+			}
+		})
+
+	ConformanceIt("answers 404 for an unknown card",
+		Reqs("ERR-10", "ERR-18", "CONTACT-01"),
+		func(ctx SpecContext) {
+			ExpectErrorWithPath(patchContact(ctx, "crd_"+Ref("nosuch"), JSON{"email": "nobody@example.com"}), http.StatusNotFound)
+		})
+})

@@ -1,0 +1,159 @@
+package suites
+
+import (
+	"net/http"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/schemas"
+)
+
+// expectFulfilled asserts a verified order of o is fulfilled: SUCCESS,
+// isSuccessful, voucher code and PIN unlocked, and the order's documented
+// fields agree with the purchase.
+func expectFulfilled(body JSON, o giftOrder) {
+	GinkgoHelper()
+	Expect(body["status"]).To(Equal("success"))
+	Expect(body["orderStatus"]).To(Equal("SUCCESS"), "verify reconciles the order to SUCCESS")
+	Expect(body["isSuccessful"]).To(BeTrue(), "a fulfilled order has isSuccessful true")
+	v, _ := body["voucher"].(JSON)
+	Expect(v).NotTo(BeNil(), "the order carries a voucher")
+	Expect(v["code"]).To(And(BeAssignableToTypeOf(""), Not(BeEmpty())), "the fulfilled order carries the unlocked voucher.code")
+	Expect(v["pin"]).To(And(BeAssignableToTypeOf(""), Not(BeEmpty())), "the fulfilled order carries the unlocked voucher.pin")
+	if o.Reference != "" {
+		Expect(body["reference"]).To(Equal(o.Reference), "reference is the client order reference")
+	}
+	if o.TransactionID != "" {
+		Expect(body["transactionId"]).To(Equal(o.TransactionID), "transactionId is the order's internal transaction id")
+	}
+	Expect(ExpectMoney(body["faceValue"], "faceValue")).To(EqualMoney(o.FaceValue), "faceValue is the purchased face value")
+	if pc := Profile().GiftCards.ProductCode; pc != "" && Profile().GiftCards.Purchase.Fields["productCode"] != "" {
+		Expect(body["productCode"]).To(Equal(pc), "productCode is the purchased product")
+	}
+	r, _ := body["recipient"].(JSON)
+	Expect(r).To(HaveKeyWithValue("email", o.Email), "recipient.email is the purchase's recipientEmail")
+	Expect(r).To(HaveKeyWithValue("name", o.Name), "recipient.name is the purchase's recipientName")
+	Expect(body["environment"]).To(Equal(Environment()), "environment is that of the credentials")
+	Expect(ExpectMoney(body["costNgn"], "costNgn").Cmp(M("0"))).To(BeNumerically(">", 0), "costNgn is the (positive) NGN charge")
+}
+
+var _ = Describe("Gift cards: purchase, verify, transaction lookup", func() {
+	ConformanceIt("purchases with 200, then verify answers the flat order reconciled to SUCCESS with the unlocked voucher code and PIN",
+		Reqs("GIFT-01", "GIFT-05", "GIFT-06", "GIFT-07", "GIFT-08", "GIFT-09", "GIFT-10", "GIFT-11", "GIFT-19", "ENV-04", "ENV-06"),
+		Destructive, Needs(CapTestEnvironment),
+		func(ctx SpecContext) {
+			o := purchaseGiftAs(ctx, API(), false)
+			ExpectStatus(o.Purchase, http.StatusOK)
+			ExpectSchema(o.Purchase, schemas.GiftPurchaseResponse)
+			if o.Reference == "" {
+				HarnessError("the purchase answer names no order reference (profile giftCards.purchase.referencePointer)")
+			}
+			body := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
+			expectFulfilled(body, o)
+		})
+
+	ConformanceIt("verifies an order by its internal transactionId as well as by its client reference: the same order",
+		Reqs("GIFT-12", "GIFT-05"), Destructive, Needs(CapTestEnvironment),
+		func(ctx SpecContext) {
+			o := purchaseGift(ctx)
+			byRef := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
+			txn, _ := byRef["transactionId"].(string)
+			if o.TransactionID != "" {
+				Expect(txn).To(Equal(o.TransactionID))
+			}
+			Expect(txn).NotTo(BeEmpty(), "the order carries its internal transactionId")
+			byTxn := expectVerifiedOrder(verifyGift(ctx, API(), txn))
+			Expect(byTxn["transactionId"]).To(Equal(txn))
+			Expect(byTxn["reference"]).To(Equal(byRef["reference"]), "verify by transactionId finds the same order")
+			expectFulfilled(byTxn, o)
+		})
+
+	ConformanceIt("debits the NGN test balance once, by the order's costNgn, and verifying (twice) never charges again",
+		Reqs("GIFT-03", "GIFT-13", "GIFT-07"),
+		Destructive, Serial, Needs(CapTestEnvironment, CapBalances),
+		func(ctx SpecContext) {
+			before := ngnBalance(ctx)
+			o := purchaseGift(ctx)
+			afterPurchase := ngnBalance(ctx)
+			first := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
+			cost := ExpectMoney(first["costNgn"], "costNgn")
+			afterVerify := ngnBalance(ctx)
+			Expect(before.Sub(afterVerify)).To(EqualMoney(cost), "purchase and verify together debit exactly costNgn (%s) from the NGN balance", cost)
+			Expect(afterPurchase.Cmp(before)).To(BeNumerically("<", 0), "the purchase is debited in NGN")
+			second := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
+			Expect(ngnBalance(ctx)).To(EqualMoney(afterVerify), "a second verify must not charge again")
+			Expect(ExpectMoney(second["costNgn"], "costNgn")).To(EqualMoney(cost))
+			Expect(second["voucher"]).To(Equal(first["voucher"]), "verifying again returns the same voucher")
+		})
+
+	ConformanceIt("keeps a held order PROCESSING with isSuccessful false, and reconciles it to SUCCESS once released",
+		Reqs("GIFT-15", "GIFT-11", "GIFT-09"),
+		Destructive, Needs(CapTestEnvironment, CapGiftHold),
+		func(ctx SpecContext) {
+			o := purchaseGift(ctx)
+			if err := Controls().HoldGiftOrder(ctx, o.Reference, true); err != nil {
+				HarnessError("sandbox control gift-hold: %v", err)
+			}
+			held := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
+			Expect(held["orderStatus"]).To(Equal("PROCESSING"), "an order whose reconciliation has not completed stays PROCESSING")
+			Expect(held["isSuccessful"]).To(BeFalse(), "an unfulfilled order has isSuccessful false")
+			if err := Controls().HoldGiftOrder(ctx, o.Reference, false); err != nil {
+				HarnessError("sandbox control gift-hold: %v", err)
+			}
+			expectFulfilled(expectVerifiedOrder(verifyGift(ctx, API(), o.Reference)), o)
+		})
+
+	ConformanceIt("looks an order up by its transaction reference: the purchase with voucher code, PIN and instructions",
+		Reqs("GIFT-17"), Destructive, Needs(CapTestEnvironment),
+		func(ctx SpecContext) {
+			o := purchaseGift(ctx)
+			v := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
+			txn, _ := v["transactionId"].(string)
+			Expect(txn).NotTo(BeEmpty())
+			resp := Must(API().Get(ctx, "/gift-cards/transactions/"+client.Seg(txn), nil))
+			ExpectStatus(resp, http.StatusOK)
+			ExpectSchema(resp, schemas.GiftLookupResponse)
+			p := Profile().GiftCards.LookupOrderPointer
+			got, ok := Ptr(Decode(resp), p)
+			order, _ := got.(JSON)
+			Expect(ok && order != nil).To(BeTrue(), "the lookup answer carries no order object at %s (profile giftCards.lookupOrderPointer)", p)
+			Expect(order["transactionId"] == txn || order["reference"] == o.Reference).To(BeTrue(),
+				"the looked-up order is not the one asked for (transactionId %v, reference %v; want %s / %s)", order["transactionId"], order["reference"], txn, o.Reference)
+			voucher, _ := order["voucher"].(JSON)
+			Expect(voucher).NotTo(BeNil(), "the lookup returns the voucher")
+			want, _ := v["voucher"].(JSON)
+			for _, k := range []string{"code", "pin", "instructions"} {
+				Expect(voucher[k]).To(Equal(want[k]), "voucher.%s of the lookup agrees with the verified order", k)
+			}
+		})
+
+	ConformanceIt("answers verify of an unknown reference with the gift 404 whose message names the reference",
+		Reqs("GIFT-14", "ERR-05", "ERR-19", "ERR-10"),
+		func(ctx SpecContext) {
+			ref := Ref("nosuchgift")
+			body := expectGiftNotFound(verifyGift(ctx, API(), ref))
+			msg := strings.Join(Messages(body), " ")
+			Expect(msg).To(ContainSubstring(ref), "the message names the reference")
+			Expect(strings.ToLower(msg)).To(ContainSubstring("not found"))
+		})
+
+	ConformanceIt("answers a transaction lookup of an unknown reference with 404",
+		Reqs("GIFT-18", "ERR-10"),
+		func(ctx SpecContext) {
+			expectGiftNotFound(Must(API().Get(ctx, "/gift-cards/transactions/"+client.Seg(Ref("nosuchtxn")), nil)))
+		})
+
+	for _, missing := range []string{"amount", "recipientEmail", "recipientName"} {
+		missing := missing
+		ConformanceIt("refuses a purchase without "+missing+" with 400",
+			Reqs("GIFT-02", "ERR-07", "ERR-01"), Needs(CapTestEnvironment),
+			func(ctx SpecContext) {
+				body := giftPurchaseBody(Ref("gift"))
+				delete(body, missing)
+				ExpectErrorWithPath(Must(API().Post(ctx, "/gift-cards/purchase", body)), http.StatusBadRequest)
+			})
+	}
+})

@@ -1,0 +1,385 @@
+package suites
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
+
+	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/client/controls"
+	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/target"
+)
+
+// shared is what process 1 hands to every parallel process.
+type shared struct {
+	Config *target.Config
+	Facts  target.Facts
+}
+
+// harness is the per-process state behind the accessors.
+type harness struct {
+	cfg      *target.Config
+	facts    target.Facts
+	anon     *client.Client
+	primary  *client.Client
+	controls *controls.Client
+
+	mu      sync.Mutex
+	tokens  map[string]*client.TokenSource
+	rec     *client.Recorder
+	cleanup func()
+	ready   bool
+}
+
+var h = &harness{tokens: map[string]*client.TokenSource{}, rec: client.NewRecorder()}
+
+// preset is the configuration handed in by Run (mph conform); nil under
+// go test / ginkgo, where process 1 resolves it from the environment.
+var (
+	preset      *target.Config
+	presetFacts *target.Facts
+)
+
+func (x *harness) recorder() *client.Recorder {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.rec
+}
+
+func (x *harness) liveRefused() bool {
+	return x.facts.Environment == "LIVE" && !x.cfg.AllowLive
+}
+
+// setup builds the per-process clients from the shared state.
+func (x *harness) setup(s shared) {
+	x.cfg, x.facts = s.Config, s.Facts
+	hc := x.cfg.HTTPClient()
+	logf := func(format string, args ...any) { GinkgoWriter.Printf("[client] "+format+"\n", args...) }
+	x.anon = client.New(client.Options{BaseURL: x.cfg.BaseURL, HTTP: hc, Timeout: x.cfg.Timeout, Recorder: x.recorder, Logf: logf})
+	x.primary = x.as(x.cfg.Primary)
+	if x.cfg.ControlsURL != "" && x.facts.Controls {
+		x.controls = controls.New(x.anon, x.cfg.ControlsURL, x.cfg.AdminKey)
+	}
+	x.ready = true
+}
+
+// as returns an authenticated client for the credentials, sharing one token
+// source per credentials in this process.
+func (x *harness) as(c target.Credentials) *client.Client {
+	key := c.MerchantID + "\x00" + c.SecretKey
+	x.mu.Lock()
+	ts, ok := x.tokens[key]
+	if !ok {
+		ts = client.NewTokenSource(x.anon, c.MerchantID, c.SecretKey)
+		x.tokens[key] = ts
+	}
+	x.mu.Unlock()
+	return client.New(client.Options{
+		BaseURL:  x.cfg.BaseURL,
+		HTTP:     x.cfg.HTTPClient(),
+		Timeout:  x.cfg.Timeout,
+		Tokens:   ts,
+		Recorder: x.recorder,
+		Logf:     func(format string, args ...any) { GinkgoWriter.Printf("[client] "+format+"\n", args...) },
+	})
+}
+
+// resolveShared is run by process 1: it resolves the target (starting the
+// embedded sandbox when no base URL is configured) and runs pre-flight.
+func resolveShared(ctx context.Context) (shared, func(), error) {
+	if preset != nil {
+		s := shared{Config: preset}
+		if presetFacts != nil {
+			s.Facts = *presetFacts
+			return s, func() {}, nil
+		}
+		f, err := target.Preflight(ctx, preset)
+		s.Facts = f
+		return s, func() {}, err
+	}
+	st, err := target.SettingsFromEnv()
+	if err != nil {
+		return shared{}, nil, err
+	}
+	// The sandbox outlives this node: do not bind it to the node's context.
+	cfg, cleanup, err := target.Resolve(context.WithoutCancel(ctx), st, sandbox.Options{})
+	if err != nil {
+		return shared{}, nil, err
+	}
+	f, err := target.Preflight(ctx, cfg)
+	if err != nil {
+		cleanup()
+		return shared{}, nil, err
+	}
+	return shared{Config: cfg, Facts: f}, cleanup, nil
+}
+
+var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
+	if errs := DeclarationErrors(); len(errs) > 0 {
+		AbortSuite("[harness-error] malformed spec declarations (fix the spec files):\n  " + strings.Join(errs, "\n  "))
+	}
+	s, cleanup, err := resolveShared(ctx)
+	if err != nil {
+		AbortSuite("[harness-error] cannot start: " + err.Error())
+	}
+	h.cleanup = cleanup
+	b, err := json.Marshal(s)
+	if err != nil {
+		AbortSuite("[harness-error] sharing the configuration: " + err.Error())
+	}
+	return b
+}, func(b []byte) {
+	var s shared
+	if err := json.Unmarshal(b, &s); err != nil {
+		AbortSuite("[harness-error] reading the shared configuration: " + err.Error())
+	}
+	h.setup(s)
+	GinkgoWriter.Printf("target %s (environment %s, sandbox controls: %v, run id %s)\n", s.Config.BaseURL, s.Facts.Environment, s.Facts.Controls, s.Config.RunID)
+})
+
+var (
+	cleanupMu sync.Mutex
+	cleanups  []func()
+)
+
+// RegisterCleanup adds f to what every process runs after its last spec
+// (e.g. stopping a webhook receiver). Ginkgo allows one AfterSuite per suite;
+// this is it.
+func RegisterCleanup(f func()) {
+	cleanupMu.Lock()
+	cleanups = append(cleanups, f)
+	cleanupMu.Unlock()
+}
+
+var _ = SynchronizedAfterSuite(func() {
+	cleanupMu.Lock()
+	fs := append([]func(){}, cleanups...)
+	cleanupMu.Unlock()
+	for i := len(fs) - 1; i >= 0; i-- {
+		fs[i]()
+	}
+}, func() {
+	if h.cleanup != nil {
+		h.cleanup()
+	}
+})
+
+// Every spec starts with an empty recorder; a failed spec gets its redacted
+// exchanges attached as a report entry.
+var _ = BeforeEach(func() {
+	h.mu.Lock()
+	h.rec = client.NewRecorder()
+	h.mu.Unlock()
+})
+
+var _ = AfterEach(func() {
+	if CurrentSpecReport().Failed() {
+		if txt := exchangesText(0); txt != "" {
+			AddReportEntry("http-exchanges", txt, ReportEntryVisibilityNever)
+		}
+	}
+})
+
+// exchangesText renders the current spec's exchanges (the last max ones; 0 = all).
+func exchangesText(max int) string {
+	ex := h.recorder().Exchanges()
+	if len(ex) == 0 {
+		return ""
+	}
+	skipped := 0
+	if max > 0 && len(ex) > max {
+		skipped = len(ex) - max
+		ex = ex[skipped:]
+	}
+	var b strings.Builder
+	if skipped > 0 {
+		fmt.Fprintf(&b, "(%d earlier exchanges of this spec omitted; all are in the report entry http-exchanges)\n", skipped)
+	}
+	for i, e := range ex {
+		fmt.Fprintf(&b, "--- HTTP exchange %d of %d (redacted) ---\n%s", skipped+i+1, skipped+len(ex), e.String())
+	}
+	return b.String()
+}
+
+// FailHandler is the Gomega fail handler of the suites: it fails the spec
+// with the message followed by the spec's last redacted HTTP exchanges and
+// their curl lines. suites_test.go and Run register it.
+func FailHandler(message string, callerSkip ...int) {
+	skip := 0
+	if len(callerSkip) > 0 {
+		skip = callerSkip[0]
+	}
+	if txt := exchangesText(3); txt != "" {
+		message += "\n\n" + txt
+	}
+	Fail(message, skip+1)
+}
+
+// InstallFailHandler installs FailHandler as Gomega's fail handler.
+func InstallFailHandler() { gomega.RegisterFailHandler(FailHandler) }
+
+// HarnessErrorPrefix starts the failure message of a harness error.
+const HarnessErrorPrefix = report.HarnessErrorPrefix
+
+// HarnessError fails the spec as a harness error: the harness could not run
+// the check (a fixture could not be created, the network failed, ...). It is
+// counted apart from assertion failures in every report.
+func HarnessError(format string, a ...any) {
+	msg := fmt.Sprintf(format, a...)
+	AddReportEntry(report.HarnessErrorEntry, msg, ReportEntryVisibilityNever)
+	if txt := exchangesText(3); txt != "" {
+		msg += "\n\n" + txt
+	}
+	Fail(HarnessErrorPrefix+msg, 1)
+}
+
+// Must returns resp, or ends the spec as a harness error when the call got
+// no HTTP answer at all (network error, timeout, token exchange failure).
+func Must(resp *client.Response, err error) *client.Response {
+	GinkgoHelper()
+	if err != nil {
+		var te *client.TokenError
+		if errors.As(err, &te) {
+			HarnessError("%v (the harness needs a token to run this check)", te)
+		}
+		HarnessError("%v", err)
+	}
+	return resp
+}
+
+// API is the primary TEST merchant, authenticated.
+func API() *client.Client { mustReady(); return h.primary }
+
+// APIAs is an authenticated client for other credentials.
+func APIAs(c target.Credentials) *client.Client { mustReady(); return h.as(c) }
+
+// Anonymous sends no Authorization header.
+func Anonymous() *client.Client { mustReady(); return h.anon }
+
+// Controls is the sandbox test-controls client; it Skips the spec when the
+// target offers none (prefer declaring Needs(CapSandboxControls)).
+func Controls() *controls.Client {
+	mustReady()
+	if h.controls == nil {
+		Skip(missingReason(CapSandboxControls))
+	}
+	return h.controls
+}
+
+// Profile is the target profile (the "not shown" choices).
+func Profile() *target.Profile { mustReady(); return h.cfg.Profile }
+
+// Cfg is the resolved target configuration.
+func Cfg() *target.Config { mustReady(); return h.cfg }
+
+// Environment is the environment the primary token states (TEST or LIVE).
+func Environment() string { mustReady(); return h.facts.Environment }
+
+func mustReady() {
+	if !h.ready {
+		panic("suites: accessor used outside a running spec (before the suite set-up)")
+	}
+}
+
+// missing returns the reason the first missing capability gives, or "".
+func missing(needs []Capability) string {
+	for _, n := range needs {
+		if r := missingReason(n); r != "" {
+			return r
+		}
+	}
+	return ""
+}
+
+// Has reports whether the target offers the capability.
+func Has(c Capability) bool { return missingReason(c) == "" }
+
+func missingReason(c Capability) string {
+	cfg := h.cfg
+	ctrl := func() string {
+		if cfg.ControlsURL == "" || !h.facts.Controls {
+			return "needs sandbox test controls: the target offers none (" + target.EnvControlsURL + " unset and no /_sandbox/capabilities on the target's host)"
+		}
+		if cfg.AdminKey == "" {
+			return "needs sandbox test controls: no admin key (" + target.EnvAdminKey + " unset)"
+		}
+		return ""
+	}
+	switch c {
+	case CapSandboxControls:
+		return ctrl()
+	case CapSecondMerchant:
+		if cfg.Secondary == nil {
+			return "needs a second TEST merchant: set " + target.EnvMerchant2ID + " and " + target.EnvSecretKey2
+		}
+	case CapLiveTier2:
+		if cfg.LiveTier2 == nil {
+			return "needs LIVE credentials of a merchant at KYB Tier 2+: set " + target.EnvLiveMerchantID + " and " + target.EnvLiveSecretKey
+		}
+	case CapLiveLowKYB:
+		if cfg.LiveLowKYB == nil {
+			return "needs LIVE credentials of a merchant below KYB Tier 2: set " + target.EnvLowKYBMerchantID + " and " + target.EnvLowKYBSecretKey
+		}
+	case CapNotWhitelisted:
+		if cfg.NotWhitelisted == nil {
+			return "needs credentials whose IP whitelist excludes this machine: set " + target.EnvBlockedMerchantID + " and " + target.EnvBlockedSecretKey
+		}
+	case CapTestEnvironment:
+		if h.facts.Environment != "TEST" {
+			return "needs TEST credentials: the primary token states environment " + h.facts.Environment
+		}
+	case CapWebhookReceiver:
+		if r := ctrl(); r != "" {
+			return "needs the webhook receiver, whose URL is set through the sandbox controls: " + r
+		}
+		if cfg.WebhookReceiverURL == "" && !isLocal(cfg.BaseURL) {
+			return "needs a webhook receiver the target can reach: set " + target.EnvWebhookReceiverURL + " to a public URL forwarding to this machine"
+		}
+	default:
+		if name, ok := controlNames[c]; ok {
+			if r := ctrl(); r != "" {
+				return r
+			}
+			if len(h.facts.ControlList) > 0 && !contains(h.facts.ControlList, name) {
+				return fmt.Sprintf("needs the sandbox control %q: the target's /_sandbox/capabilities does not list it", name)
+			}
+		}
+	}
+	return ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func isLocal(base string) bool {
+	u, err := url.Parse(base)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Timeout for one spec's set-up steps.
+const fixtureTimeout = 20 * time.Second

@@ -1,0 +1,174 @@
+package suites
+
+import (
+	"net/http"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/merchant-harness/mph/client"
+)
+
+// expectRefusedWithoutLeak asserts a 400 or 404 (never 5xx, never success)
+// with the error envelope and none of card c's data.
+func expectRefusedWithoutLeak(resp *client.Response, c Card, what string) {
+	GinkgoHelper()
+	Expect(resp.Status).NotTo(BeNumerically(">=", 500), "%s: the server failed (HTTP %d) instead of refusing", what, resp.Status)
+	Expect(resp.Status).To(BeElementOf(http.StatusBadRequest, http.StatusNotFound), "%s: want 400 or 404, got %d", what, resp.Status)
+	ExpectError(resp, resp.Status)
+	ExpectNoCardData(resp, c)
+}
+
+// expectUnchanged asserts the card's balance and status did not move.
+func expectUnchanged(ctx SpecContext, before Card) {
+	GinkgoHelper()
+	after := GetCard(ctx, before.ID)
+	Expect(after.Balance).To(EqualMoney(before.Balance), "the card's balance changed")
+	Expect(after.Status).To(Equal(before.Status), "the card's status changed")
+}
+
+var _ = Describe("Malformed requests: identifiers and bodies", func() {
+	ConformanceIt("answers malformed card identifiers (id/id, ?x=1, %00, very long, {}) on every card endpoint with 400 or 404 and the error envelope, never 5xx nor another card's data",
+		Reqs("ERR-23", "ERR-10", "ERR-01", "GET-04"), Destructive,
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("2.00")))
+			seg := client.Seg(c.ID)
+			paths := map[string]string{
+				"id/id":          "/cards/" + seg + "/" + seg,
+				"id?x=1 escaped": "/cards/" + seg + "%3Fx%3D1",
+				"id%00":          "/cards/" + seg + "%00",
+				"%00id":          "/cards/%00" + seg,
+				"very long id":   "/cards/" + seg + strings.Repeat("9", 3000),
+				"{}":             "/cards/%7B%7D",
+				"{id}":           "/cards/%7B" + seg + "%7D",
+				"id prefix":      "/cards/" + client.Seg(c.ID[:len(c.ID)-1]),
+				"id%2F..":        "/cards/" + seg + "%2F..",
+				"* wildcard":     "/cards/" + client.Seg("*"),
+				"% sql":          "/cards/" + client.Seg("' OR '1'='1"),
+			}
+			for what, p := range paths {
+				for _, e := range cardEndpoints() {
+					req := e.request("x")
+					req.Path = p + e.suffix
+					By(what + " on " + e.name)
+					expectRefusedWithoutLeak(Must(API().Do(ctx, req)), c, what+" on "+e.name)
+				}
+			}
+			expectUnchanged(ctx, c)
+		})
+
+	ConformanceIt("ignores a query string after a card id: /cards/{id}?x=1 is the card itself",
+		Reqs("GET-01", "ERR-23"),
+		func(ctx SpecContext) {
+			c := SharedCard(ctx)
+			resp := Must(API().Get(ctx, cardURL(c.ID, "")+"?x=1", nil))
+			ExpectStatus(resp, http.StatusOK)
+			Expect(Data(resp.Map())).To(HaveKeyWithValue("id", c.ID), "the query string must not address another card")
+		})
+
+	type malformed struct {
+		what        string
+		raw         string
+		contentType string
+		emptyBody   bool
+	}
+	bodies := []malformed{
+		{what: "not JSON", raw: `{"amount": 1.00`},
+		{what: "plain text", raw: `amount=1.00`},
+		{what: "a JSON array", raw: `[{"amount": 1.00}]`},
+		{what: "a JSON string", raw: `"1.00"`},
+		{what: "JSON null", raw: `null`},
+		{what: "no body", emptyBody: true},
+		{what: "two JSON objects", raw: `{"amount": 1.00}{"amount": 1.00}`},
+	}
+
+	type bodyEndpoint struct {
+		name, method, suffix string
+		wrongTypes           []string // JSON bodies with wrong member types
+		badNumbers           []string // huge or negative amounts
+	}
+	endpoints := []bodyEndpoint{
+		{"POST /cards/{id}/withdraw", http.MethodPost, "/withdraw",
+			[]string{`{"amount":"1.00"}`, `{"amount":true}`, `{"amount":{"value":1}}`, `{"amount":[1]}`, `{"amount":null}`},
+			[]string{`{"amount":-1.00}`, `{"amount":-0.10}`, `{"amount":1e400}`, `{"amount":99999999999999999999999999999}`, `{"amount":0}`}},
+		{"PUT /cards/{id}/spend-limits", http.MethodPut, "/spend-limits",
+			[]string{`{"transactionLimit":"5"}`, `{"dailyLimit":true}`, `{"monthlyLimit":[5]}`, `{"allTimeLimit":{"v":5}}`},
+			[]string{`{"transactionLimit":-5.00}`, `{"dailyLimit":1e400}`, `{"monthlyLimit":-0.01}`}},
+		{"PATCH /cards/{id}/status", http.MethodPatch, "/status",
+			[]string{`{"status":1}`, `{"status":true}`, `{"status":["FROZEN"]}`, `{"status":null}`},
+			nil},
+		{"PATCH /cards/{id}/contact", http.MethodPatch, "/contact",
+			[]string{`{"email":1}`, `{"mobile":true}`},
+			nil},
+		{"POST /cards/{id}/simulate-webhook", http.MethodPost, "/simulate-webhook",
+			[]string{`{"event_type":1}`, `{"event_type":["authorization"]}`},
+			nil},
+	}
+	for _, e := range endpoints {
+		e := e
+		ConformanceIt("refuses malformed bodies on "+e.name+" (not JSON, not an object, missing, wrong types, wrong content type, huge or negative numbers) with 400, never 5xx, the card unchanged",
+			Reqs("ERR-22", "ERR-07", "ERR-01"), Destructive, Needs(CapTestEnvironment),
+			func(ctx SpecContext) {
+				c := NewCard(ctx, WithAmount(M("2.00")))
+				send := func(what, raw, ct string, empty bool) {
+					By(what)
+					req := client.Request{Method: e.method, Path: cardURL(c.ID, e.suffix), RawBody: []byte(raw), HasRawBody: true, ContentType: ct}
+					if empty {
+						req.RawBody = nil
+					}
+					resp := Must(API().Do(ctx, req))
+					Expect(resp.Status).NotTo(BeNumerically(">=", 500), "%s: the server failed (HTTP %d) instead of refusing", what, resp.Status)
+					ExpectErrorWithPath(resp, http.StatusBadRequest)
+				}
+				for _, b := range bodies {
+					send(b.what, b.raw, b.contentType, b.emptyBody)
+				}
+				for _, raw := range e.wrongTypes {
+					send("wrong type "+raw, raw, "", false)
+				}
+				for _, raw := range e.badNumbers {
+					send("bad number "+raw, raw, "", false)
+				}
+				By("a valid body sent as text/plain")
+				valid := map[string]string{"/withdraw": `{"amount":0.50}`, "/spend-limits": `{"transactionLimit":0.50}`, "/status": `{"status":"FROZEN"}`, "/contact": `{"email":"a@example.com"}`, "/simulate-webhook": `{"event_type":"authorization"}`}[e.suffix]
+				resp := Must(API().Do(ctx, client.Request{Method: e.method, Path: cardURL(c.ID, e.suffix), RawBody: []byte(valid), ContentType: "text/plain"}))
+				Expect(resp.Status).To(BeElementOf(http.StatusBadRequest, http.StatusUnsupportedMediaType), "a body that is not declared application/json is refused (400 or 415), got %d", resp.Status)
+				ExpectError(resp, resp.Status)
+				expectUnchanged(ctx, c)
+			})
+	}
+
+	ConformanceIt("refuses malformed issuance, registration and purchase bodies with 400, never 5xx, debiting nothing",
+		Reqs("ERR-22", "ERR-07", "ERR-01"), Destructive, Serial,
+		func(ctx SpecContext) {
+			before := GetConfig(ctx)
+			cust := SharedCustomer(ctx)
+			idf := Profile().Issuance.CustomerIDField
+			cases := []struct{ what, path, raw string }{
+				{"issuance not JSON", Profile().Issuance.Path, `{"nameOnCard":`},
+				{"issuance array", Profile().Issuance.Path, `[]`},
+				{"issuance amount as string", Profile().Issuance.Path, `{"` + idf + `":"` + cust + `","nameOnCard":"A B","amount":"5.00"}`},
+				{"issuance negative amount", Profile().Issuance.Path, `{"` + idf + `":"` + cust + `","nameOnCard":"A B","amount":-5.00}`},
+				{"issuance huge amount", Profile().Issuance.Path, `{"` + idf + `":"` + cust + `","nameOnCard":"A B","amount":1e400}`},
+				{"issuance nameOnCard as number", Profile().Issuance.Path, `{"` + idf + `":"` + cust + `","nameOnCard":42,"amount":5.00}`},
+				{"registration not JSON", "/cards/customers", `{"firstName":`},
+				{"registration names as numbers", "/cards/customers", `{"firstName":1,"lastName":2,"email":"a@example.com","phoneNumber":"5550100"}`},
+				{"purchase not JSON", "/gift-cards/purchase", `{"amount":`},
+				{"purchase negative amount", "/gift-cards/purchase", `{"amount":-25.00,"recipientEmail":"a@example.com","recipientName":"A"}`},
+				{"purchase amount as string", "/gift-cards/purchase", `{"amount":"25.00","recipientEmail":"a@example.com","recipientName":"A"}`},
+				{"token not JSON", client.TokenPath, `{"merchantId":`},
+			}
+			for _, tc := range cases {
+				By(tc.what)
+				cl := API()
+				if tc.path == client.TokenPath {
+					cl = Anonymous().RawAuth()
+				}
+				resp := Must(cl.Do(ctx, client.Request{Method: http.MethodPost, Path: tc.path, RawBody: []byte(tc.raw), HasRawBody: true}))
+				Expect(resp.Status).NotTo(BeNumerically(">=", 500), "%s: the server failed (HTTP %d)", tc.what, resp.Status)
+				ExpectErrorWithPath(resp, http.StatusBadRequest)
+			}
+			Expect(GetConfig(ctx).VaultBalance).To(EqualMoney(before.VaultBalance), "a refused request debited the vault")
+		})
+})

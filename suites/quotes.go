@@ -1,0 +1,85 @@
+package suites
+
+import (
+	"net/http"
+	"net/url"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/schemas"
+	"github.com/merchant-harness/mph/target"
+)
+
+// quoteAmounts reads a quote answer's amounts at the profile's pointers
+// (an empty pointer is not read) and checks the declared arithmetic.
+type quoteAmounts struct{ base, fee, total Money }
+
+func readQuote(resp *client.Response, schema string, q target.QuoteProfile, baseName string, basePointer string) quoteAmounts {
+	GinkgoHelper()
+	ExpectStatus(resp, http.StatusOK)
+	doc := ExpectSchema(resp, schema)
+	read := func(pointer, what string) (Money, bool) {
+		if pointer == "" {
+			return Money{}, false
+		}
+		v, ok := Ptr(doc, pointer)
+		Expect(ok).To(BeTrue(), "the quote carries no %s at %s (target profile)", what, pointer)
+		return ExpectMoney(v, what), true
+	}
+	var a quoteAmounts
+	var hasBase, hasFee, hasTotal bool
+	a.base, hasBase = read(basePointer, baseName)
+	a.fee, hasFee = read(q.FeePointer, "fee")
+	a.total, hasTotal = read(q.TotalPointer, "total")
+	Expect(hasTotal).To(BeTrue(), "the profile must say where the quote's total is")
+	Expect(a.total.Cmp(M("0"))).To(BeNumerically(">", 0), "the quoted total is positive")
+	if hasFee {
+		Expect(a.fee.Cmp(M("0"))).To(BeNumerically(">=", 0), "the quoted fee is not negative")
+	}
+	if hasBase && hasFee && q.TotalIsSum {
+		Expect(a.total).To(EqualMoney(a.base.Add(a.fee)), "total = %s + fee (the profile declares totalIsSum)", baseName)
+	}
+	return a
+}
+
+func bettingQuery() url.Values {
+	q := url.Values{}
+	for k, v := range Profile().Betting.Quote.Params {
+		q.Set(k, v)
+	}
+	return q
+}
+
+var _ = Describe("Quotes: GET /gift-cards/quote and GET /betting/quote", func() {
+	ConformanceIt("answers a gift card quote with 200: the total NGN charge for the product and face value, with its fee",
+		Reqs("QUOTE-01", "QUOTE-04"),
+		func(ctx SpecContext) {
+			q := Profile().GiftCards.Quote
+			resp := Must(API().Get(ctx, "/gift-cards/quote", giftQuoteQuery()))
+			readQuote(resp, schemas.GiftQuoteResponse, q, "subtotal", q.SubtotalPointer)
+		})
+
+	ConformanceIt("charges a gift purchase exactly the quoted total: the verified order's costNgn equals it",
+		Reqs("QUOTE-03", "QUOTE-01", "GIFT-07"), Destructive, Needs(CapTestEnvironment),
+		func(ctx SpecContext) {
+			q := Profile().GiftCards.Quote
+			quote := readQuote(Must(API().Get(ctx, "/gift-cards/quote", giftQuoteQuery())), schemas.GiftQuoteResponse, q, "subtotal", q.SubtotalPointer)
+			o := purchaseGift(ctx)
+			v := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
+			Expect(ExpectMoney(v["costNgn"], "costNgn")).To(EqualMoney(quote.total), "costNgn (the total NGN charge) equals the quoted total")
+		})
+
+	ConformanceIt("answers a betting deposit quote with 200: processing fee and total vault debit",
+		Reqs("QUOTE-02"),
+		func(ctx SpecContext) {
+			q := Profile().Betting.Quote
+			a := readQuote(Must(API().Get(ctx, "/betting/quote", bettingQuery())), schemas.BettingQuoteResponse, q, "amount", q.AmountPointer)
+			if q.AmountPointer != "" {
+				if want, ok := q.Params["amount"]; ok {
+					Expect(a.base).To(EqualMoney(M(want)), "the quote is for the requested amount")
+				}
+			}
+		})
+})

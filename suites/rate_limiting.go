@@ -1,0 +1,98 @@
+package suites
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/client/controls"
+	"github.com/merchant-harness/mph/schemas"
+)
+
+// lowerReadLimit sets the sandbox's read group to a low limit for the spec
+// and restores the previous limits afterwards. It reports whether it did.
+func lowerReadLimit(ctx context.Context) bool {
+	GinkgoHelper()
+	if !Has(CapRateLimitCtl) {
+		return false
+	}
+	saved, err := Controls().RateLimits(ctx)
+	if err != nil {
+		HarnessError("sandbox control rate-limits: %v", err)
+	}
+	DeferCleanup(func(ctx SpecContext) {
+		if err := Controls().SetRateLimits(ctx, saved); err != nil {
+			HarnessError("restoring the rate limits: %v", err)
+		}
+	})
+	if err := Controls().SetRateLimits(ctx, map[string]controls.RateLimit{"read": {Rate: 5, Burst: 5}}); err != nil {
+		HarnessError("sandbox control rate-limits: %v", err)
+	}
+	return true
+}
+
+// burstUntil429 sends raw (never retried) GET /cards/config calls, with the
+// profile's concurrency, until one answers 429 or the profile's bound is
+// reached. It returns the first 429 (nil if none) and the number sent.
+func burstUntil429(ctx context.Context, max, conc int) (*client.Response, int64) {
+	raw := API().Raw()
+	var sent atomic.Int64
+	var first *client.Response
+	var once sync.Once
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for w := 0; w < conc; w++ {
+		wg.Add(1)
+		go func() {
+			defer GinkgoRecover()
+			defer wg.Done()
+			for ctx.Err() == nil && sent.Add(1) <= int64(max) {
+				resp, err := raw.Get(ctx, "/cards/config", nil)
+				if err != nil {
+					return
+				}
+				if resp.Status == http.StatusTooManyRequests {
+					once.Do(func() { first = resp; cancel() })
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	n := sent.Load()
+	if n > int64(max) {
+		n = int64(max)
+	}
+	return first, n
+}
+
+var _ = Describe("Rate limits", func() {
+	ConformanceIt("answers a burst beyond the rate limit with 429 carrying the error envelope (statusCode 429, Too Many Requests), and serves again after backing off",
+		Reqs("RATE-01", "RATE-02", "RATE-03", "ERR-01", "ERR-02", "ERR-03"), Serial,
+		func(ctx SpecContext) {
+			controlled := lowerReadLimit(ctx)
+			rl := Profile().RateLimits
+			max, conc := rl.ProbeMaxRequests, rl.ProbeConcurrency
+			if controlled {
+				max = 200 // the read group now allows 5 with a burst of 5
+			}
+			resp, n := burstUntil429(ctx, max, conc)
+			if resp == nil {
+				if controlled {
+					Fail("no 429 within 200 calls although the read group was limited to 5/s with a burst of 5 through the sandbox controls")
+				}
+				Skip("no 429 within " + strconv.FormatInt(n, 10) + " calls (rateLimits.probeMaxRequests); the document does not show the numeric limits, so the limit could not be reached")
+			}
+			body := ExpectErrorWithPath(resp, http.StatusTooManyRequests)
+			Expect(body["error"]).To(Equal("Too Many Requests"))
+			By("backing off and retrying")
+			ExpectEnvelopeA(Must(API().Get(ctx, "/cards/config", nil)), schemas.ConfigResponse)
+		})
+})

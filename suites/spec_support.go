@@ -1,0 +1,290 @@
+package suites
+
+// Helpers shared by the contact, webhook, gift card, quote, error, malformed
+// request, isolation, rate-limit, transaction and model specs.
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/client/controls"
+	"github.com/merchant-harness/mph/schemas"
+)
+
+// cardURL is the path of a card endpoint: /cards/{idOrRef}{suffix}.
+func cardURL(idOrRef, suffix string) string { return "/cards/" + client.Seg(idOrRef) + suffix }
+
+// ExpectClientError asserts a 4xx answer (any: the document does not say
+// which) carrying the error envelope with statusCode == HTTP status and error
+// == reason phrase, and returns the body.
+func ExpectClientError(resp *client.Response) JSON {
+	GinkgoHelper()
+	Expect(resp).NotTo(BeNil(), "no response")
+	Expect(resp.Status).To(And(BeNumerically(">=", 400), BeNumerically("<", 500)),
+		"expected a refusal (4xx with the error envelope), got HTTP %d", resp.Status)
+	return ExpectError(resp, resp.Status)
+}
+
+// ExpectErrorWithPath is ExpectError plus the envelope's informational path
+// naming the request path.
+func ExpectErrorWithPath(resp *client.Response, status int) JSON {
+	GinkgoHelper()
+	body := ExpectError(resp, status)
+	expectEchoedPath(resp, body)
+	return body
+}
+
+// ExpectNoCardData asserts that a (refused) answer leaks nothing of card c:
+// neither its masked PAN nor its name nor a card object.
+func ExpectNoCardData(resp *client.Response, c Card) {
+	GinkgoHelper()
+	b := string(resp.Body)
+	if c.MaskedPan != "" {
+		Expect(b).NotTo(ContainSubstring(c.MaskedPan), "the answer carries the card's maskedPan")
+	}
+	if c.NameOnCard != "" {
+		Expect(b).NotTo(ContainSubstring(c.NameOnCard), "the answer carries the card's nameOnCard")
+	}
+	Expect(b).NotTo(ContainSubstring(`"balanceAmount"`), "the answer carries a card balance")
+	Expect(b).NotTo(ContainSubstring(`"cardNumber"`), "the answer carries card credentials")
+}
+
+// cardEndpoint is one endpoint addressing a card by id or reference.
+type cardEndpoint struct {
+	name   string
+	req    string // requirement of the endpoint (for messages)
+	method string
+	suffix string
+	body   func() any
+}
+
+// cardEndpoints lists every endpoint of the document that addresses a card.
+func cardEndpoints() []cardEndpoint {
+	return []cardEndpoint{
+		{"GET /cards/{id}", "GET-01", http.MethodGet, "", nil},
+		{"GET /cards/{id}/secure", "SECURE-01", http.MethodGet, "/secure", nil},
+		{"POST /cards/{id}/withdraw", "WITHDRAW-01", http.MethodPost, "/withdraw", func() any { return JSON{"amount": M("0.50").JSON()} }},
+		{"PUT /cards/{id}/spend-limits", "LIMITS-01", http.MethodPut, "/spend-limits", func() any { return JSON{"transactionLimit": M("0.50").JSON()} }},
+		{"PATCH /cards/{id}/status", "STATUS-01", http.MethodPatch, "/status", func() any { return JSON{"status": "FROZEN"} }},
+		{"PATCH /cards/{id}/contact", "CONTACT-01", http.MethodPatch, "/contact", func() any { return JSON{"email": "intruder@example.com"} }},
+		{"POST /cards/{id}/simulate-webhook", "WEBHOOK-01", http.MethodPost, "/simulate-webhook", func() any { return JSON{"event_type": "authorization"} }},
+	}
+}
+
+func (e cardEndpoint) request(idOrRef string) client.Request {
+	r := client.Request{Method: e.method, Path: cardURL(idOrRef, e.suffix)}
+	if e.body != nil {
+		r.Body = e.body()
+	}
+	return r
+}
+
+// ---------------------------------------------------------------- gift cards
+
+// giftOrder is a purchased gift order as the suites track it.
+type giftOrder struct {
+	Reference     string // client order reference
+	TransactionID string // internal transaction id ("" when the answer does not say)
+	FaceValue     Money
+	Email, Name   string
+	Purchase      *client.Response
+}
+
+// giftPurchaseBody is a purchase body per the profile, with a run-id reference.
+func giftPurchaseBody(reference string) JSON {
+	g := Profile().GiftCards
+	ref := Ref("gift")
+	body := JSON{
+		"amount":         M(g.FaceValue).JSON(),
+		"recipientEmail": ref + "@example.com",
+		"recipientName":  "Grace Harness",
+	}
+	if f := g.Purchase.Fields["productCode"]; f != "" && g.ProductCode != "" {
+		body[f] = g.ProductCode
+	}
+	if f := g.Purchase.Fields["reference"]; f != "" && reference != "" {
+		body[f] = reference
+	}
+	return body
+}
+
+// purchaseGiftAs buys the profile's gift card as c and returns the order; a
+// purchase that does not answer 200 is reported through the returned
+// response (check it) unless must is set, then it is a harness error.
+func purchaseGiftAs(ctx context.Context, c *client.Client, must bool) giftOrder {
+	GinkgoHelper()
+	g := Profile().GiftCards
+	ref := ""
+	if g.Purchase.Fields["reference"] != "" {
+		ref = Ref("gift")
+	}
+	body := giftPurchaseBody(ref)
+	resp := Must(c.Post(ctx, "/gift-cards/purchase", body))
+	o := giftOrder{Reference: ref, FaceValue: M(g.FaceValue), Purchase: resp}
+	o.Email, _ = body["recipientEmail"].(string)
+	o.Name, _ = body["recipientName"].(string)
+	if resp.Status != http.StatusOK {
+		if must {
+			HarnessError("fixture: gift card purchase answered HTTP %d", resp.Status)
+		}
+		return o
+	}
+	doc := Decode(resp)
+	if v, ok := Ptr(doc, g.Purchase.ReferencePointer); ok {
+		if s, _ := v.(string); s != "" {
+			o.Reference = s
+		}
+	}
+	if v, ok := Ptr(doc, g.Purchase.TransactionIDPointer); ok {
+		o.TransactionID, _ = v.(string)
+	}
+	if must && o.Reference == "" {
+		HarnessError("fixture: the purchase answer has no order reference at %s (profile giftCards.purchase.referencePointer)", g.Purchase.ReferencePointer)
+	}
+	return o
+}
+
+// purchaseGift buys as the primary merchant (harness error on failure).
+func purchaseGift(ctx context.Context) giftOrder {
+	GinkgoHelper()
+	return purchaseGiftAs(ctx, API(), true)
+}
+
+// verifyGift calls GET /gift-cards/verify/{reference}.
+func verifyGift(ctx context.Context, c *client.Client, reference string) *client.Response {
+	GinkgoHelper()
+	return Must(c.Get(ctx, "/gift-cards/verify/"+client.Seg(reference), nil))
+}
+
+// expectVerifiedOrder asserts a 200 flat gift order (schema-checked) and returns it.
+func expectVerifiedOrder(resp *client.Response) JSON {
+	GinkgoHelper()
+	ExpectStatus(resp, http.StatusOK)
+	v := ExpectSchema(resp, schemas.GiftOrderResponse)
+	body, _ := v.(JSON)
+	Expect(body).NotTo(BeNil())
+	Expect(body).NotTo(HaveKey("data"), "gift order verification answers flat: no data member")
+	return body
+}
+
+// expectGiftNotFound asserts the gift 404 variant and returns the body.
+func expectGiftNotFound(resp *client.Response) JSON {
+	GinkgoHelper()
+	ExpectStatus(resp, http.StatusNotFound)
+	v := ExpectSchema(resp, schemas.GiftNotFound)
+	body, _ := v.(JSON)
+	Expect(Num(body["statusCode"])).To(Equal("404"), "statusCode must equal the HTTP status")
+	Expect(body["error"]).To(Equal(http.StatusText(http.StatusNotFound)), "error must be the reason phrase")
+	return body
+}
+
+// giftQuoteQuery is the gift quote query for the profile's product and face value.
+func giftQuoteQuery() url.Values {
+	g := Profile().GiftCards
+	q := url.Values{}
+	for k, v := range g.Quote.Params {
+		v = strings.ReplaceAll(v, "{productCode}", g.ProductCode)
+		v = strings.ReplaceAll(v, "{amount}", g.FaceValue)
+		q.Set(k, v)
+	}
+	return q
+}
+
+// ngnBalance reads the primary merchant's test NGN balance via the controls.
+func ngnBalance(ctx context.Context) Money {
+	GinkgoHelper()
+	b, err := Controls().Balances(ctx, Cfg().Primary.MerchantID, Environment())
+	if err != nil {
+		HarnessError("sandbox control balances: %v", err)
+	}
+	m, ok := MoneyOf(b.NgnBalance)
+	if !ok {
+		HarnessError("sandbox control balances: ngnBalance %q is not a number", b.NgnBalance)
+	}
+	return m
+}
+
+// ---------------------------------------------------------------- controls
+
+// transact runs a simulated card transaction through the controls.
+func transact(ctx context.Context, cardID string, amount Money) controls.Transaction {
+	GinkgoHelper()
+	t, err := Controls().Transact(ctx, cardID, amount.JSON())
+	if err != nil {
+		HarnessError("sandbox control transactions: %v", err)
+	}
+	return t
+}
+
+// expectApproved asserts a transaction of amount is approved and the card's
+// balance (fresh GET) falls by it.
+func expectApproved(ctx context.Context, c Card, amount Money, why string) Card {
+	GinkgoHelper()
+	before := GetCard(ctx, c.ID)
+	t := transact(ctx, c.ID, amount)
+	Expect(t.Approved).To(BeTrue(), "a transaction of %s should be approved: %s (decline reason %v)", amount, why, derefStr(t.DeclineReason))
+	after := GetCard(ctx, c.ID)
+	Expect(after.Balance).To(EqualMoney(before.Balance.Sub(amount)), "an approved transaction of %s lowers the balance at once (%s → %s)", amount, before.Balance, after.Balance)
+	return after
+}
+
+// expectDeclined asserts a transaction of amount is declined and the card's
+// balance (fresh GET) is unchanged.
+func expectDeclined(ctx context.Context, c Card, amount Money, why string) Card {
+	GinkgoHelper()
+	before := GetCard(ctx, c.ID)
+	t := transact(ctx, c.ID, amount)
+	Expect(t.Approved).To(BeFalse(), "a transaction of %s should be declined: %s", amount, why)
+	after := GetCard(ctx, c.ID)
+	Expect(after.Balance).To(EqualMoney(before.Balance), "a declined transaction must not change the balance")
+	return after
+}
+
+func derefStr(s *string) string {
+	if s == nil {
+		return "<none>"
+	}
+	return *s
+}
+
+// setLimits PUTs spend limits and asserts the answer echoes them.
+func setLimits(ctx context.Context, id string, limits map[string]Money) JSON {
+	GinkgoHelper()
+	body := JSON{}
+	for k, v := range limits {
+		body[k] = v.JSON()
+	}
+	resp := Must(API().Put(ctx, cardURL(id, "/spend-limits"), body))
+	d := Data(ExpectEnvelopeA(resp, schemas.SpendLimitsResponse))
+	sl, _ := d["spendLimits"].(JSON)
+	for k, v := range limits {
+		Expect(ExpectMoney(sl[k], "spendLimits."+k)).To(EqualMoney(v), "spendLimits.%s echoes the value set", k)
+	}
+	return d
+}
+
+// advanceClock moves the sandbox clock (harness error on failure).
+func advanceClock(ctx context.Context, seconds int64) controls.Clock {
+	GinkgoHelper()
+	c, err := Controls().AdvanceClock(ctx, seconds)
+	if err != nil {
+		HarnessError("sandbox control clock: %v", err)
+	}
+	return c
+}
+
+// numberString renders a decoded JSON value for messages.
+func numberString(v any) string {
+	if n, ok := v.(json.Number); ok {
+		return n.String()
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}

@@ -1,0 +1,65 @@
+package suites
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/schemas"
+)
+
+func patchStatus(ctx context.Context, id string, body any) *client.Response {
+	GinkgoHelper()
+	return Must(API().Patch(ctx, "/cards/"+client.Seg(id)+"/status", body))
+}
+
+// transition sets the status and checks the answer and a fresh GET.
+func transition(ctx context.Context, c Card, to string) {
+	GinkgoHelper()
+	d := Data(ExpectEnvelopeA(patchStatus(ctx, c.ID, JSON{"status": to}), schemas.StatusResponse))
+	msg, _ := d["message"].(string)
+	Expect(strings.ToUpper(msg)).To(ContainSubstring(to), "data.message must state the new status")
+	card, _ := d["card"].(JSON)
+	Expect(card).NotTo(BeNil(), "data.card")
+	got := CardFrom(card)
+	Expect(got.ID).To(Equal(c.ID))
+	Expect(got.Status).To(Equal(to), "card status in the answer")
+	fresh := GetCard(ctx, c.ID)
+	Expect(fresh.Status).To(Equal(to), "card status in a fresh GET")
+	Expect(fresh.Balance).To(EqualMoney(c.Balance), "the balance is kept")
+}
+
+var _ = Describe("Card status: PATCH /cards/{id}/status", func() {
+	ConformanceIt("moves ACTIVE → FROZEN → ACTIVE, each step confirmed by a fresh GET, keeping the balance",
+		Reqs("STATUS-01", "STATUS-03", "STATUS-04", "STATUS-05"), Destructive,
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("3.33")))
+			Expect(GetCard(ctx, c.ID).Status).To(Equal("ACTIVE"))
+			transition(ctx, c, "FROZEN")
+			// Not terminated: still listed and readable, by reference too.
+			if Profile().Issuance.ReferenceField != "" {
+				Expect(GetCard(ctx, c.Reference).Status).To(Equal("FROZEN"))
+			}
+			transition(ctx, c, "ACTIVE")
+		})
+
+	ConformanceIt("refuses a status other than exactly ACTIVE or FROZEN, or none, with 400 and a validation message array, keeping the status",
+		Reqs("STATUS-02", "ERR-04"), Destructive,
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("1.00")))
+			for _, body := range []JSON{{"status": "DELETED"}, {"status": "frozen"}, {"status": "TERMINATED"}, {"status": ""}, {}} {
+				ExpectValidationError(patchStatus(ctx, c.ID, body))
+			}
+			Expect(GetCard(ctx, c.ID).Status).To(Equal("ACTIVE"))
+		})
+
+	ConformanceIt("answers 404 for a card that does not exist",
+		Reqs("STATUS-06", "ERR-10"),
+		func(ctx SpecContext) {
+			ExpectError(patchStatus(ctx, "crd_"+Cfg().RunID+"nosuchcard", JSON{"status": "FROZEN"}), http.StatusNotFound)
+		})
+})

@@ -1,0 +1,185 @@
+package suites
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/schemas"
+)
+
+// merchantB is the second TEST merchant.
+func merchantB() *client.Client { return APIAs(*Cfg().Secondary) }
+
+// customerAs registers a customer as c and returns its id (harness error on failure).
+func customerAs(ctx context.Context, c *client.Client) string {
+	GinkgoHelper()
+	resp := Must(c.Post(ctx, "/cards/customers", CustomerBody()))
+	if resp.Status != http.StatusOK && resp.Status != http.StatusCreated {
+		HarnessError("fixture: registering a customer answered HTTP %d", resp.Status)
+	}
+	v, _ := Ptr(Decode(resp), Profile().Customers.CustomerIDPointer)
+	id, _ := v.(string)
+	if id == "" {
+		HarnessError("fixture: no customer id at %s", Profile().Customers.CustomerIDPointer)
+	}
+	return id
+}
+
+// cardAs issues a card as c (harness error on failure).
+func cardAs(ctx context.Context, c *client.Client, customerID, name string) Card {
+	GinkgoHelper()
+	body := IssuanceBody(customerID, name, M("1.00"), Ref("card"))
+	resp := Must(c.Post(ctx, Profile().Issuance.Path, body))
+	if resp.Status != http.StatusOK && resp.Status != http.StatusCreated {
+		HarnessError("fixture: issuing a card answered HTTP %d", resp.Status)
+	}
+	v, _ := Ptr(Decode(resp), Profile().Issuance.CardPointer)
+	obj, _ := v.(JSON)
+	card := CardFrom(obj)
+	if card.ID == "" {
+		HarnessError("fixture: the issued card has no id")
+	}
+	return card
+}
+
+// listAs returns the cards c's listing answers for q (schema-checked).
+func listAs(ctx context.Context, c *client.Client, q url.Values) []Card {
+	GinkgoHelper()
+	body := ExpectEnvelopeA(Must(c.Get(ctx, "/cards", q)), schemas.CardListResponse)
+	var out []Card
+	for _, v := range DataList(body) {
+		m, _ := v.(JSON)
+		out = append(out, CardFrom(m))
+	}
+	return out
+}
+
+var (
+	isoCardMu sync.Mutex
+	isoCard   *Card
+)
+
+// isolationCard is merchant A's card that merchant B attacks (one per process).
+func isolationCard(ctx context.Context) Card {
+	GinkgoHelper()
+	isoCardMu.Lock()
+	defer isoCardMu.Unlock()
+	if isoCard == nil {
+		c := NewCard(ctx, WithAmount(M("3.00")), WithName("Isolde Tenant"))
+		isoCard = &c
+	}
+	return *isoCard
+}
+
+var _ = Describe("Tenant isolation: a second merchant never reaches the first one's resources", func() {
+	for _, e := range cardEndpoints() {
+		e := e
+		ConformanceIt("answers 404 to another merchant on "+e.name+" for the card's id and its reference, leaking nothing and changing nothing",
+			Reqs("ISO-01", "ISO-02", "ERR-10"), Destructive, Needs(CapSecondMerchant),
+			func(ctx SpecContext) {
+				a := isolationCard(ctx)
+				before := GetCard(ctx, a.ID)
+				for _, addr := range []string{a.ID, a.Reference} {
+					By(e.name + " by " + addr)
+					resp := Must(merchantB().Do(ctx, e.request(addr)))
+					ExpectErrorWithPath(resp, http.StatusNotFound)
+					ExpectNoCardData(resp, a)
+				}
+				after := GetCard(ctx, a.ID)
+				Expect(after.Balance).To(EqualMoney(before.Balance), "merchant B changed A's card balance")
+				Expect(after.Status).To(Equal(before.Status), "merchant B changed A's card status")
+				Expect(after.UpdatedAt).To(Equal(before.UpdatedAt), "merchant B's attempts changed A's card (updatedAt moved)")
+			})
+	}
+
+	ConformanceIt("answers 404 to another merchant verifying or looking up the first one's gift order, by client reference and by transactionId",
+		Reqs("ISO-03", "ERR-10"), Destructive, Needs(CapSecondMerchant, CapTestEnvironment),
+		func(ctx SpecContext) {
+			o := purchaseGift(ctx)
+			own := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
+			txn, _ := own["transactionId"].(string)
+			code := ""
+			if v, ok := own["voucher"].(JSON); ok {
+				code, _ = v["code"].(string)
+			}
+			for _, ref := range []string{o.Reference, txn} {
+				if ref == "" {
+					continue
+				}
+				for _, p := range []string{"/gift-cards/verify/", "/gift-cards/transactions/"} {
+					By(p + ref)
+					resp := Must(merchantB().Get(ctx, p+client.Seg(ref), nil))
+					expectGiftNotFound(resp)
+					if code != "" {
+						Expect(string(resp.Body)).NotTo(ContainSubstring(code), "the voucher code leaked to another merchant")
+					}
+				}
+			}
+		})
+
+	ConformanceIt("never mixes merchants in card listings: neither sees the other's cards, also when searching by reference or name",
+		Reqs("ISO-04", "LIST-01"), Destructive, Needs(CapSecondMerchant),
+		func(ctx SpecContext) {
+			a := isolationCard(ctx)
+			bCard := cardAs(ctx, merchantB(), customerAs(ctx, merchantB()), "Bruno Othertenant")
+			max := url.Values{"limit": {strconv.Itoa(Profile().Cards.ListMaxLimit)}}
+			Expect(ids(listAs(ctx, merchantB(), max))).NotTo(ContainElement(a.ID), "B's listing shows A's card")
+			Expect(ids(listAs(ctx, API(), max))).NotTo(ContainElement(bCard.ID), "A's listing shows B's card")
+			for _, q := range []string{a.Reference, a.NameOnCard} {
+				Expect(ids(listAs(ctx, merchantB(), url.Values{"search": {q}}))).NotTo(ContainElement(a.ID), "B's search %q finds A's card", q)
+			}
+			for _, q := range []string{bCard.Reference, bCard.NameOnCard} {
+				Expect(ids(listAs(ctx, API(), url.Values{"search": {q}}))).NotTo(ContainElement(bCard.ID), "A's search %q finds B's card", q)
+			}
+			Expect(ids(listAs(ctx, API(), url.Values{"search": {a.Reference}}))).To(ContainElement(a.ID), "A's own search by reference must find A's card (else the check above proves nothing)")
+		})
+
+	ConformanceIt("never mixes merchants in customer listings",
+		Reqs("ISO-05", "CUST-07"), Destructive, Needs(CapSecondMerchant),
+		func(ctx SpecContext) {
+			aCust := NewCustomer(ctx)
+			bCust := customerAs(ctx, merchantB())
+			listIDs := func(c *client.Client) []string {
+				resp := Must(c.Get(ctx, "/cards/customers", nil))
+				ExpectEnvelopeA(resp, schemas.CustomerListResponse)
+				v, _ := Ptr(Decode(resp), Profile().Customers.ListPointer)
+				arr, _ := v.([]any)
+				var out []string
+				for _, x := range arr {
+					if m, ok := x.(JSON); ok {
+						s, _ := m[Profile().Customers.ListIDField].(string)
+						out = append(out, s)
+					}
+				}
+				return out
+			}
+			aList, bList := listIDs(API()), listIDs(merchantB())
+			Expect(aList).To(ContainElement(aCust))
+			Expect(aList).NotTo(ContainElement(bCust), "A's customer listing shows B's customer")
+			Expect(bList).To(ContainElement(bCust))
+			Expect(bList).NotTo(ContainElement(aCust), "B's customer listing shows A's customer")
+		})
+
+	ConformanceIt("answers 404 to a merchant issuing a card for another merchant's customer",
+		Reqs("ISO-06", "ISSUE-07"), Destructive, Needs(CapSecondMerchant),
+		func(ctx SpecContext) {
+			aCust := SharedCustomer(ctx)
+			resp := Must(merchantB().Post(ctx, Profile().Issuance.Path, IssuanceBody(aCust, "Bruno Othertenant", M("1.00"), Ref("card"))))
+			ExpectErrorWithPath(resp, http.StatusNotFound)
+		})
+
+	ConformanceIt("keeps vaults apart: another merchant's issuance does not change the first one's vault balance",
+		Reqs("ISO-07", "CONFIG-08"), Destructive, Serial, Needs(CapSecondMerchant),
+		func(ctx SpecContext) {
+			before := GetConfig(ctx).VaultBalance
+			cardAs(ctx, merchantB(), customerAs(ctx, merchantB()), "Bruno Othertenant")
+			Expect(GetConfig(ctx).VaultBalance).To(EqualMoney(before), "merchant B's issuance moved merchant A's vault")
+		})
+})

@@ -1,0 +1,212 @@
+package suites
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/schemas"
+)
+
+// eventKinds is the Events table: event_type → dispatched kind.
+var eventKinds = []struct{ eventType, kind, req string }{
+	{"authorization", "virtualcard.transaction.authorization", "WEBHOOK-03"},
+	{"settlement", "virtualcard.transaction.settlement", "WEBHOOK-04"},
+	{"reversal", "virtualcard.transaction.reversed", "WEBHOOK-05"},
+	{"decline", "virtualcard.transaction.declined", "WEBHOOK-06"},
+}
+
+// webhookDeliveryWait bounds how long a spec waits for a delivery.
+const webhookDeliveryWait = 10 * time.Second
+
+func simulate(ctx context.Context, c *client.Client, idOrRef string, body any) *client.Response {
+	GinkgoHelper()
+	return Must(c.Post(ctx, cardURL(idOrRef, "/simulate-webhook"), body))
+}
+
+// expectSimulation asserts a 200 simulation answer for kind and returns data.
+func expectSimulation(resp *client.Response, kind string) JSON {
+	GinkgoHelper()
+	body := ExpectEnvelopeB(resp, schemas.WebhookSimulationResponse)
+	Expect(body["success"]).To(BeTrue(), "Envelope B success must be true on a 200")
+	d := Data(body)
+	Expect(d["event_type"]).To(Equal(kind), "the answer's event_type is the dispatched event kind")
+	ref, _ := d["reference"].(string)
+	Expect(ref).To(HavePrefix("SIMULATE_"), "the simulation reference starts with SIMULATE_")
+	Expect(len(ref)).To(BeNumerically(">", len("SIMULATE_")), "the simulation reference names the event after SIMULATE_")
+	Expect(d).To(HaveKey("dispatched"))
+	if d["dispatched"] == true {
+		Expect(d["skip_reason"]).To(BeNil(), "a dispatched webhook has no skip_reason")
+	} else {
+		Expect(d["dispatched"]).To(BeFalse(), "dispatched is a boolean")
+		s, _ := d["skip_reason"].(string)
+		Expect(strings.TrimSpace(s)).NotTo(BeEmpty(), "when not dispatched, skip_reason explains why")
+	}
+	return d
+}
+
+// withReceiver starts a webhook receiver, configures it as the primary
+// merchant's webhook URL through the controls and undoes both when the spec
+// ends (the URL is cleared).
+func withReceiver(ctx context.Context) *WebhookReceiver {
+	GinkgoHelper()
+	r, err := StartWebhookReceiver(Cfg().WebhookReceiverURL)
+	if err != nil {
+		HarnessError("webhook receiver: %v", err)
+	}
+	DeferCleanup(r.Close)
+	mid := Cfg().Primary.MerchantID
+	if err := Controls().SetWebhook(ctx, mid, r.URL(), "whsec_"+hookRandomHex(12)); err != nil {
+		HarnessError("sandbox control webhook: %v", err)
+	}
+	DeferCleanup(func(ctx SpecContext) {
+		_ = Controls().SetWebhook(ctx, mid, "", "")
+	})
+	return r
+}
+
+// deliveryKind reads the event kind of a delivery at the profile's pointer.
+func deliveryField(d WebhookDelivery, pointer string) (string, bool) {
+	if pointer == "" {
+		return "", false
+	}
+	var doc any
+	if err := (&client.Response{Body: d.Body}).JSON(&doc); err != nil {
+		return "", false
+	}
+	v, ok := Ptr(doc, pointer)
+	s, _ := v.(string)
+	return s, ok
+}
+
+var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func() {
+	for _, ek := range eventKinds {
+		ek := ek
+		ConformanceIt("maps event_type "+ek.eventType+" to "+ek.kind+" with a SIMULATE_ reference and a consistent dispatched/skip_reason",
+			Reqs("WEBHOOK-01", ek.req, "WEBHOOK-07", "WEBHOOK-08", "ENV-03", "ENV-05"), Destructive, Needs(CapTestEnvironment),
+			func(ctx SpecContext) {
+				c := SharedCard(ctx)
+				expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": ek.eventType}), ek.kind)
+			})
+	}
+
+	ConformanceIt("simulates for a card addressed by its reference",
+		Reqs("WEBHOOK-01", "WEBHOOK-03", "GET-02"), Destructive, Needs(CapTestEnvironment),
+		func(ctx SpecContext) {
+			c := SharedCard(ctx)
+			expectSimulation(simulate(ctx, API(), c.Reference, JSON{"event_type": "authorization"}), "virtualcard.transaction.authorization")
+		})
+
+	ConformanceIt("delivers each simulated event to the configured webhook URL: dispatched true, callback_url the URL, the delivery received with its kind and reference",
+		Reqs("WEBHOOK-09", "WEBHOOK-10", "WEBHOOK-08", "WEBHOOK-03", "WEBHOOK-04", "WEBHOOK-05", "WEBHOOK-06"),
+		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver),
+		func(ctx SpecContext) {
+			recv := withReceiver(ctx)
+			c := SharedCard(ctx)
+			wp := Profile().Webhooks
+			for _, ek := range eventKinds {
+				By("event_type " + ek.eventType)
+				d := expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": ek.eventType}), ek.kind)
+				Expect(d["dispatched"]).To(BeTrue(), "a reachable webhook URL is configured: the event must be sent (skip_reason %v)", d["skip_reason"])
+				Expect(d["callback_url"]).To(Equal(recv.URL()), "callback_url is the configured webhook URL")
+				ref, _ := d["reference"].(string)
+				got, ok := recv.Await(ctx, webhookDeliveryWait, func(del WebhookDelivery) bool {
+					if r, ok := deliveryField(del, wp.DeliveryReferencePointer); ok {
+						return r == ref
+					}
+					k, _ := deliveryField(del, wp.DeliveryKindPointer)
+					return k == ek.kind
+				})
+				Expect(ok).To(BeTrue(), "no delivery of %s (reference %s) reached the receiver at %s within %s; received %d deliveries", ek.kind, ref, recv.URL(), webhookDeliveryWait, len(recv.Deliveries()))
+				if wp.DeliveryKindPointer != "" {
+					k, found := deliveryField(got, wp.DeliveryKindPointer)
+					Expect(found).To(BeTrue(), "the delivery carries no event kind at %s (profile webhooks.deliveryKindPointer): %s", wp.DeliveryKindPointer, string(got.Body))
+					Expect(k).To(Equal(ek.kind), "the delivered event's kind")
+				}
+			}
+		})
+
+	ConformanceIt("reports dispatched false with a non-empty skip_reason when the webhook URL cannot be reached",
+		Reqs("WEBHOOK-08", "WEBHOOK-01"),
+		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver),
+		func(ctx SpecContext) {
+			recv := withReceiver(ctx)
+			recv.Close() // the configured URL now refuses connections
+			c := SharedCard(ctx)
+			d := expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": "decline"}), "virtualcard.transaction.declined")
+			Expect(d["dispatched"]).To(BeFalse(), "nothing can be sent to a closed receiver, so dispatched must be false")
+		})
+
+	ConformanceIt("sends the webhooks of card transactions to the configured URL: an approval as an authorization, a decline as declined",
+		Reqs("WEBHOOK-12", "WEBHOOK-03", "WEBHOOK-06", "TXN-01"),
+		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver, CapTransactions),
+		func(ctx SpecContext) {
+			wp := Profile().Webhooks
+			if wp.DeliveryKindPointer == "" {
+				Skip("the profile does not say where a delivery carries its kind (webhooks.deliveryKindPointer)")
+			}
+			recv := withReceiver(ctx)
+			c := NewCard(ctx, WithAmount(M("5.00")))
+			countKind := func(kind string) int {
+				n := 0
+				for _, d := range recv.Deliveries() {
+					if k, _ := deliveryField(d, wp.DeliveryKindPointer); k == kind {
+						n++
+					}
+				}
+				return n
+			}
+			expectApproved(ctx, c, M("1.00"), "an ACTIVE card with funds")
+			_, ok := recv.Await(ctx, webhookDeliveryWait, func(d WebhookDelivery) bool {
+				k, _ := deliveryField(d, wp.DeliveryKindPointer)
+				return k == "virtualcard.transaction.authorization"
+			})
+			Expect(ok).To(BeTrue(), "an approved transaction sends a virtualcard.transaction.authorization webhook")
+			SetCardStatus(ctx, c.ID, "FROZEN")
+			expectDeclined(ctx, c, M("1.00"), "the card is FROZEN")
+			_, ok = recv.Await(ctx, webhookDeliveryWait, func(d WebhookDelivery) bool {
+				k, _ := deliveryField(d, wp.DeliveryKindPointer)
+				return k == "virtualcard.transaction.declined"
+			})
+			Expect(ok).To(BeTrue(), "a declined transaction sends a virtualcard.transaction.declined webhook")
+			Expect(countKind("virtualcard.transaction.authorization")).To(Equal(1), "the decline must not be sent as an authorization")
+		})
+
+	ConformanceIt("refuses an unknown event_type with 400 and a validation message array",
+		Reqs("WEBHOOK-02", "ERR-04", "ERR-07"), Needs(CapTestEnvironment),
+		func(ctx SpecContext) {
+			c := SharedCard(ctx)
+			for _, et := range []string{"refund", "AUTHORIZATION", "virtualcard.transaction.authorization", ""} {
+				By("event_type " + et)
+				ExpectValidationError(simulate(ctx, API(), c.ID, JSON{"event_type": et}))
+			}
+		})
+
+	ConformanceIt("refuses a request without event_type with 400",
+		Reqs("WEBHOOK-02", "ERR-07"), Needs(CapTestEnvironment),
+		func(ctx SpecContext) {
+			c := SharedCard(ctx)
+			ExpectErrorWithPath(simulate(ctx, API(), c.ID, JSON{}), http.StatusBadRequest)
+		})
+
+	ConformanceIt("answers 404 for an unknown card",
+		Reqs("WEBHOOK-14", "ERR-10"), Needs(CapTestEnvironment),
+		func(ctx SpecContext) {
+			ExpectErrorWithPath(simulate(ctx, API(), "crd_"+Ref("nosuch"), JSON{"event_type": "authorization"}), http.StatusNotFound)
+		})
+
+	ConformanceIt("refuses the simulation with LIVE credentials (400 or 403)",
+		Reqs("WEBHOOK-11", "ERR-09"), Needs(CapLiveTier2),
+		func(ctx SpecContext) {
+			c := SharedCard(ctx)
+			resp := simulate(ctx, APIAs(*Cfg().LiveTier2), c.ID, JSON{"event_type": "authorization"})
+			Expect(resp.Status).To(BeElementOf(http.StatusBadRequest, http.StatusForbidden), "a LIVE key must be refused with 400 or 403, got %d", resp.Status)
+			ExpectError(resp, resp.Status)
+			Expect(string(resp.Body)).NotTo(ContainSubstring("SIMULATE_"), "nothing may be simulated with a LIVE key")
+		})
+})

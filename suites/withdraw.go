@@ -1,0 +1,124 @@
+package suites
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/schemas"
+)
+
+func withdraw(ctx context.Context, id string, amount any) *client.Response {
+	GinkgoHelper()
+	body := JSON{}
+	if amount != nil {
+		body["amount"] = amount
+	}
+	return Must(API().Post(ctx, "/cards/"+client.Seg(id)+"/withdraw", body))
+}
+
+// withdrawOK asserts a successful withdrawal and returns the answer's card.
+func withdrawOK(ctx context.Context, id string, amount Money) Card {
+	GinkgoHelper()
+	d := Data(ExpectEnvelopeA(withdraw(ctx, id, amount.JSON()), schemas.WithdrawResponse))
+	_, isStr := d["message"].(string)
+	Expect(isStr).To(BeTrue(), "data.message is a string")
+	c, _ := d["card"].(JSON)
+	Expect(c).NotTo(BeNil(), "data.card")
+	return CardFrom(c)
+}
+
+func parseTS(s string) time.Time {
+	GinkgoHelper()
+	t, err := time.Parse(time.RFC3339Nano, s)
+	Expect(err).NotTo(HaveOccurred(), "timestamp %q is not ISO 8601", s)
+	return t
+}
+
+var _ = Describe("Withdrawal: POST /cards/{id}/withdraw", func() {
+	ConformanceIt("lowers the card balance by exactly the amount, in the answer and in a fresh GET",
+		Reqs("WITHDRAW-01", "WITHDRAW-04", "GET-03"), Destructive,
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("5.00")))
+			got := withdrawOK(ctx, c.ID, M("1.37"))
+			Expect(got.ID).To(Equal(c.ID))
+			Expect(got.Balance).To(EqualMoney(M("3.63")), "balance in the answer")
+			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(M("3.63")), "balance in a fresh GET")
+			got = withdrawOK(ctx, c.ID, M("0.63"))
+			Expect(got.Balance).To(EqualMoney(M("3.00")))
+			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(M("3.00")))
+		})
+
+	ConformanceIt("advances the card's updatedAt",
+		Reqs("WITHDRAW-01", "WITHDRAW-06"), Destructive,
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("3.00")))
+			before := parseTS(GetCard(ctx, c.ID).UpdatedAt)
+			// Wait past a whole second so that any timestamp precision shows the change.
+			time.Sleep(1100 * time.Millisecond)
+			got := withdrawOK(ctx, c.ID, M("1.00"))
+			Expect(parseTS(got.UpdatedAt)).To(BeTemporally(">", before), "updatedAt in the answer")
+			Expect(parseTS(GetCard(ctx, c.ID).UpdatedAt)).To(BeTemporally(">", before), "updatedAt in a fresh GET")
+		})
+
+	ConformanceIt("sweeps the amount back to the vault, charging the withdrawalFee per the profile's fee rule",
+		Reqs("WITHDRAW-05", "CONFIG-05", "CONFIG-08"), Destructive, Serial,
+		func(ctx SpecContext) {
+			rule := Profile().Cards.WithdrawVaultCredit
+			c := NewCard(ctx, WithAmount(M("6.00")))
+			before := GetConfig(ctx)
+			amount := M("2.40")
+			withdrawOK(ctx, c.ID, amount)
+			after := GetConfig(ctx)
+			credit := after.VaultBalance.Sub(before.VaultBalance)
+			switch rule {
+			case "amount-minus-fee":
+				Expect(credit).To(EqualMoney(amount.Sub(before.WithdrawalFee)), "vault credit = amount %s - withdrawalFee %s (profile cards.withdrawVaultCredit)", amount, before.WithdrawalFee)
+			case "amount":
+				Expect(credit).To(EqualMoney(amount), "vault credit = amount (profile cards.withdrawVaultCredit)")
+			default:
+				Expect(credit.Cmp(M("0"))).To(BeNumerically(">", 0), "the vault must rise after a withdrawal")
+			}
+		})
+
+	ConformanceIt("accepts the minimum withdrawal of 0.10 and refuses 0.09 with 400, leaving the balance unchanged",
+		Reqs("WITHDRAW-03"), Destructive,
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("2.00")))
+			ExpectError(withdraw(ctx, c.ID, M("0.09").JSON()), http.StatusBadRequest)
+			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(M("2.00")), "a refused withdrawal changed the balance")
+			ExpectError(withdraw(ctx, c.ID, M("0").JSON()), http.StatusBadRequest)
+			got := withdrawOK(ctx, c.ID, M("0.10"))
+			Expect(got.Balance).To(EqualMoney(M("1.90")))
+			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(M("1.90")))
+		})
+
+	ConformanceIt("refuses a withdrawal without an amount with 400",
+		Reqs("WITHDRAW-02", "ERR-07"), Destructive,
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("1.00")))
+			ExpectError(withdraw(ctx, c.ID, nil), http.StatusBadRequest)
+			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(M("1.00")))
+		})
+
+	ConformanceIt("refuses a withdrawal above the card balance with an error, the balance unchanged",
+		Reqs("WITHDRAW-07", "ERR-21"), Destructive,
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("2.00")))
+			resp := withdraw(ctx, c.ID, M("2.01").JSON())
+			Expect(resp.Status).To(BeNumerically(">=", 400), "a withdrawal above the balance was answered %d", resp.Status)
+			Expect(resp.Status).To(BeNumerically("<", 500))
+			ExpectError(resp, resp.Status)
+			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(M("2.00")), "a refused withdrawal changed the balance")
+		})
+
+	ConformanceIt("answers 404 for a card that does not exist",
+		Reqs("ERR-10"),
+		func(ctx SpecContext) {
+			ExpectError(withdraw(ctx, "crd_"+Cfg().RunID+"nosuchcard", M("0.10").JSON()), http.StatusNotFound)
+		})
+})
