@@ -154,6 +154,8 @@ type Request struct {
 
 // Response is an answer with its body read whole.
 type Response struct {
+	// Path is the request's URL path as sent (escaped, no query, not redacted).
+	Path     string
 	Status   int
 	Header   http.Header
 	Body     []byte
@@ -366,7 +368,7 @@ func (c *Client) once(ctx context.Context, req Request, u string, body []byte, h
 	ex.RespHeader = redact.Header(hresp.Header)
 	ex.RespBody = string(redact.JSON(rb))
 	c.record(ex)
-	return &Response{Status: hresp.StatusCode, Header: hresp.Header, Body: rb, Exchange: ex}, nil
+	return &Response{Path: hr.URL.EscapedPath(), Status: hresp.StatusCode, Header: hresp.Header, Body: rb, Exchange: ex}, nil
 }
 
 func (c *Client) record(ex *Exchange) {

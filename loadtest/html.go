@@ -63,7 +63,7 @@ svg{background:#fff;border:1px solid #ddd;margin:6px 6px 6px 0}h2{margin-top:28p
 				px[i] = math.Min(4, -math.Log10(1-q/100))
 			}
 		}
-		b.WriteString(lineChart("Latency distribution (x: percentile, log scale of 1/(1-q): 0, 90, 99, 99.9, max)", "", "ms", px, []line{
+		b.WriteString(lineChart("Latency by percentile (log scale)", "", "ms", px, []line{
 			{"latency", "#9467bd", qv},
 			{"service", "#8c564b", []float64{s.ServiceLatency.Min, s.ServiceLatency.P50, s.ServiceLatency.P90, s.ServiceLatency.P95, s.ServiceLatency.P99, s.ServiceLatency.P999, s.ServiceLatency.Max}},
 		}, true))

@@ -182,6 +182,7 @@ func Run(ctx context.Context, spec RunSpec) (*Outcome, error) {
 	}
 	src := spec.Scenario.Tokens
 	unlimited := sched.Unlimited()
+	done := ctx.Done()
 loop:
 	for {
 		select {
@@ -213,7 +214,8 @@ loop:
 					out.ResultsErr = err
 				}
 			}
-		case <-ctx.Done():
+		case <-done:
+			done = nil // a closed channel would spin the loop while draining
 			if !stopped {
 				out.Interrupted = true
 			}

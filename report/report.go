@@ -7,6 +7,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -236,23 +237,70 @@ func ensureDir(path string) error {
 	return nil
 }
 
-// WriteJSON writes Ginkgo's JSON report plus the harness summary (outcomes
-// with harness errors apart) as {"summary":..., "ginkgo":[...]}.
+// WriteJSON writes Ginkgo's JSON report format (an array with one
+// types.Report, so Ginkgo tooling reads it; harness errors are recognisable
+// there by the "harness-error" report entry and the "[harness-error] "
+// failure prefix) and, next to it, the harness summary with the three
+// outcomes counted apart (<name>.summary.json).
 func WriteJSON(r types.Report, path string) error {
 	if err := ensureDir(path); err != nil {
 		return err
 	}
-	out := struct {
-		Summary Summary        `json:"summary"`
-		Ginkgo  []types.Report `json:"ginkgo"`
-	}{Summarize(r), []types.Report{r}}
-	b, err := json.Marshal(out)
+	if err := writeRedactedJSON(path, []types.Report{r}); err != nil {
+		return err
+	}
+	return writeRedactedJSON(SummaryPath(path), Summarize(r))
+}
+
+// SummaryPath is where WriteJSON puts the summary for a report path.
+func SummaryPath(jsonPath string) string {
+	return strings.TrimSuffix(jsonPath, filepath.Ext(jsonPath)) + ".summary.json"
+}
+
+func writeRedactedJSON(path string, v any) error {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	// Everything in the report was redacted at the source; mask again
-	// structurally, as a second line of defence.
-	return os.WriteFile(path, redact.JSON(b), 0o644)
+	// Everything in the report was redacted at the source; mask every string
+	// again as a second line of defence (numbers such as durations are kept).
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return err
+	}
+	b, err = json.Marshal(redactStrings(doc))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// readableKeys hold code-authored spec texts and labels: kept as written.
+var readableKeys = map[string]bool{
+	"LeafNodeText": true, "ContainerHierarchyTexts": true, "LeafNodeLabels": true,
+	"ContainerHierarchyLabels": true, "SuiteDescription": true, "SuiteLabels": true,
+	"text": true, "labels": true,
+}
+
+func redactStrings(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			if readableKeys[k] {
+				continue
+			}
+			t[k] = redactStrings(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = redactStrings(x)
+		}
+	case string:
+		return redact.Text(t)
+	}
+	return v
 }
 
 // WriteJUnit writes a JUnit report in which harness errors are <error
@@ -261,7 +309,12 @@ func WriteJUnit(r types.Report, path string) error {
 	if err := ensureDir(path); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
+	f, err := os.CreateTemp(filepath.Dir(path), ".junit-*.xml")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	f.Close()
 	if err := reporters.GenerateJUnitReportWithConfig(r, tmp, reporters.JunitReportConfig{OmitTimelinesForSpecState: types.SpecStatePassed | types.SpecStateSkipped}); err != nil {
 		return err
 	}
@@ -294,10 +347,37 @@ func WriteJUnit(r types.Report, path string) error {
 			}
 		}
 	}
+	// Second line of defence: mask every free-text field again (spec names
+	// are code-authored and kept readable).
+	t := redact.Text
+	for i := range suites.TestSuites {
+		ts := &suites.TestSuites[i]
+		for k := range ts.Properties.Properties {
+			ts.Properties.Properties[k].Value = t(ts.Properties.Properties[k].Value)
+		}
+		for j := range ts.TestCases {
+			tc := &ts.TestCases[j]
+			tc.SystemOut, tc.SystemErr = t(tc.SystemOut), t(tc.SystemErr)
+			if tc.Failure != nil {
+				tc.Failure.Message, tc.Failure.Description = t(tc.Failure.Message), t(tc.Failure.Description)
+			}
+			if tc.Error != nil {
+				tc.Error.Message, tc.Error.Description = t(tc.Error.Message), t(tc.Error.Description)
+			}
+			if tc.Skipped != nil {
+				tc.Skipped.Message = t(tc.Skipped.Message)
+			}
+			if tc.Properties != nil {
+				for k := range tc.Properties.Properties {
+					tc.Properties.Properties[k].Value = t(tc.Properties.Properties[k].Value)
+				}
+			}
+		}
+	}
 	out, err := xml.MarshalIndent(suites, "", "  ")
 	if err != nil {
 		return err
 	}
 	data := append([]byte(xml.Header), out...)
-	return os.WriteFile(path, []byte(redact.Text(string(data))), 0o644)
+	return os.WriteFile(path, data, 0o644)
 }

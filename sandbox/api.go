@@ -152,8 +152,16 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest string) {
 		}
 	}
 	rc.now = s.clk.Now()
+	if ok && s.faults.bettingQuoteMissing && rest == "/betting/quote" {
+		ok = false
+	}
 	if !ok {
 		s.notFoundRoute(rc)
+		return
+	}
+	if s.faults.authQuotesNoToken && r.Header.Get("Authorization") == "" &&
+		(rest == "/gift-cards/quote" || rest == "/betting/quote") {
+		rt.h(s, rc) // the quote handlers use no merchant state
 		return
 	}
 	if rt.noAuth {
@@ -168,6 +176,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest string) {
 		return
 	}
 	if !s.authenticate(rc) {
+		return
+	}
+	if s.faults.refLookupBroken && rc.p1 != "" && strings.HasPrefix(rest, "/cards/") && !strings.HasPrefix(rc.p1, "crd_") {
+		s.writeError(rc, http.StatusNotFound, msgCardNotFound) // by id only
 		return
 	}
 	if !s.rateLimit(rc, rc.st.m.id, rt.g) {

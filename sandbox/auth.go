@@ -103,6 +103,11 @@ func (s *Server) handleToken(rc *reqCtx) {
 		return
 	}
 	ref, found := rc.world.keys[key]
+	if s.faults.authWrongSecret && (!found || ref.m.id != mid) {
+		if m := rc.world.merchants[mid]; m != nil {
+			ref, found = keyRef{m, EnvTest}, true // any key of a known merchant
+		}
+	}
 	if !found || ref.m.id != mid {
 		s.writeError(rc, http.StatusUnauthorized, msgBadCreds)
 		return
@@ -115,7 +120,11 @@ func (s *Server) handleToken(rc *reqCtx) {
 	if !s.ipAllowed(rc, st) {
 		return
 	}
-	tok, err := s.jwt.issue(mid, ref.env, rc.now)
+	issuedAt := rc.now
+	if s.faults.tokenLifetime600 {
+		issuedAt = issuedAt.Add(-300 * time.Second) // exp = now + 600 s
+	}
+	tok, err := s.jwt.issue(mid, ref.env, issuedAt)
 	if err != nil {
 		s.writeError(rc, http.StatusInternalServerError, "Could not sign the access token")
 		return
@@ -134,23 +143,34 @@ func (s *Server) handleToken(rc *reqCtx) {
 func (s *Server) authenticate(rc *reqCtx) bool {
 	h := rc.r.Header.Get("Authorization")
 	const prefix = "bearer "
+	bearerMsg := msgBearer
+	if s.faults.bearerMsgVague {
+		bearerMsg = http.StatusText(http.StatusUnauthorized)
+	}
 	if len(h) <= len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) {
-		s.writeError(rc, http.StatusUnauthorized, msgBearer)
+		s.writeError(rc, http.StatusUnauthorized, bearerMsg)
 		return false
 	}
-	c, err := s.jwt.verify(strings.TrimSpace(h[len(prefix):]), s.faults.authExpiredAccepted)
+	raw := strings.TrimSpace(h[len(prefix):])
+	c, err := s.jwt.verify(raw, s.faults.authExpiredAccepted)
+	if err != nil && s.faults.authForgedAccepted && errors.Is(err, jwt.ErrTokenSignatureInvalid) {
+		var u tokenClaims
+		if _, _, uerr := jwt.NewParser().ParseUnverified(raw, &u); uerr == nil {
+			c, err = &u, nil // trusted on its claims alone
+		}
+	}
 	if err != nil {
 		if err == errExpired {
 			s.writeError(rc, http.StatusUnauthorized, msgExpired)
 		} else {
-			s.writeError(rc, http.StatusUnauthorized, msgBearer)
+			s.writeError(rc, http.StatusUnauthorized, bearerMsg)
 		}
 		return false
 	}
 	m := rc.world.merchants[c.Subject]
 	env, okEnv := parseEnv(c.Env)
 	if m == nil || !okEnv {
-		s.writeError(rc, http.StatusUnauthorized, msgBearer)
+		s.writeError(rc, http.StatusUnauthorized, bearerMsg)
 		return false
 	}
 	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.id && !s.faults.authIgnoreMerchantHdr {
@@ -158,10 +178,10 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		return false
 	}
 	st := m.envs[env]
-	if !s.ipAllowed(rc, st) {
+	if !s.faults.authIPPerCallSkipped && !s.ipAllowed(rc, st) {
 		return false
 	}
-	if env == EnvLive && m.kyb < 2 {
+	if env == EnvLive && m.kyb < 2 && !s.faults.authKYBSkipped {
 		s.writeError(rc, http.StatusForbidden, msgKYB)
 		return false
 	}

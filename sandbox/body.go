@@ -49,16 +49,24 @@ func (s *Server) readBody(rc *reqCtx) (jsonBody, bool) {
 		if json.Valid(raw) {
 			s.writeError(rc, http.StatusBadRequest, msgNotObject)
 		} else {
-			s.writeError(rc, http.StatusBadRequest, msgMalformedJSON)
+			s.writeError(rc, s.malformedStatus(), msgMalformedJSON)
 		}
 		return nil, false
 	}
 	var b jsonBody
 	if err := json.Unmarshal(raw, &b); err != nil {
-		s.writeError(rc, http.StatusBadRequest, msgMalformedJSON)
+		s.writeError(rc, s.malformedStatus(), msgMalformedJSON)
 		return nil, false
 	}
 	return b, true
+}
+
+// malformedStatus is 400, or 422 under the fault malformed-json-422.
+func (s *Server) malformedStatus() int {
+	if s.faults.malformedJSON422 {
+		return http.StatusUnprocessableEntity
+	}
+	return http.StatusBadRequest
 }
 
 func isJSONContentType(ct string) bool {

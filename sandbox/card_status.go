@@ -16,6 +16,11 @@ func (s *Server) handleStatus(rc *reqCtx) {
 		return
 	}
 	st := rc.st
+	if s.faults.cardCrossMerchantFreeze {
+		if other, oc := rc.world.cardByIDAnywhere(rc.p1); oc != nil {
+			st = other // the card's owner, whoever asks
+		}
+	}
 	st.mu.Lock()
 	c := st.findCard(rc.p1)
 	if c == nil {
@@ -23,11 +28,25 @@ func (s *Server) handleStatus(rc *reqCtx) {
 		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
 		return
 	}
-	if frozen := status == "FROZEN"; frozen != c.frozen {
+	was, frozen := c.frozen, status == "FROZEN"
+	if frozen != c.frozen {
 		c.frozen = frozen
 		c.updatedAt = ts(rc.now)
 	}
+	if s.faults.statusFreezeSweeps && frozen && !was {
+		st.vault += c.balance
+		c.balance = 0
+	}
+	if s.faults.txnUnfreezeStillDeclines && frozen {
+		c.frozenOnce = true
+	}
 	out := c.json()
+	if s.faults.statusFreezeNotPersisted && frozen {
+		c.frozen = false
+	}
+	if s.faults.statusUnfreezeNotPersisted && was && !frozen {
+		c.frozen = true
+	}
 	st.mu.Unlock()
 	s.writeA(rc, http.StatusOK, cardMessage{Message: "Card status updated to " + status, Card: out})
 }

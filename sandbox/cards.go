@@ -15,8 +15,15 @@ func (s *Server) handleConfig(rc *reqCtx) {
 	st.mu.RLock()
 	vault := st.vault
 	st.mu.RUnlock()
+	if s.faults.configVaultStale {
+		vault = seedVault
+	}
+	env := st.env.String()
+	if s.faults.configEnvAlwaysTest {
+		env = EnvTest.String()
+	}
 	s.writeA(rc, http.StatusOK, configJSON{
-		Environment:   st.env.String(),
+		Environment:   env,
 		CreationFee:   creationFee,
 		FundFee:       fundFee,
 		WithdrawalFee: withdrawalFee,
@@ -35,7 +42,11 @@ func (s *Server) handleIssueCard(rc *reqCtx) {
 	v := validator{b: b}
 	custID := v.str("customerId", true, maxText)
 	name := v.str("nameOnCard", true, maxShort)
-	amt, _ := v.amount("amount", true, minFunding, false)
+	minAmt := money.Amount(minFunding)
+	if s.faults.issueMinOffByCent {
+		minAmt-- // 0.99 accepted
+	}
+	amt, _ := v.amount("amount", true, minAmt, false)
 	ref, hasRef := v.optStr("reference", false, maxShort)
 	if hasRef {
 		v.match("reference", ref, reReference, "must contain only letters, digits, '.', '_' or '-'")
@@ -84,24 +95,35 @@ func (s *Server) handleIssueCard(rc *reqCtx) {
 
 	st := rc.st
 	st.mu.Lock()
-	if st.custByID[custID] == nil {
+	if st.custByID[custID] == nil && !s.faults.issueUnknownCustomer {
 		st.mu.Unlock()
 		s.writeError(rc, http.StatusNotFound, msgCustNotFound)
 		return
 	}
-	if st.cardByRef[c.ref] != nil || st.cardByID[c.ref] != nil {
+	if (st.cardByRef[c.ref] != nil || st.cardByID[c.ref] != nil) && !s.faults.issueDupRef {
 		st.mu.Unlock()
 		s.writeError(rc, http.StatusConflict, "Card with reference '"+c.ref+"' already exists")
 		return
 	}
 	total := int64(amt) + creationFee
-	if st.vault < total {
+	need := total
+	if s.faults.issueVaultExclFee {
+		need = int64(amt)
+	}
+	if st.vault < need || (s.faults.issueVaultExactRefused && st.vault == need) {
 		avail := st.vault
 		st.mu.Unlock()
+		if s.faults.issueVaultMsgNoTotal {
+			s.writeError(rc, http.StatusBadRequest, "Insufficient vault balance: available "+amount(avail).String()+" USD")
+			return
+		}
 		s.writeError(rc, http.StatusBadRequest, fmt.Sprintf(
 			"Insufficient vault balance: required %s USD (funding %s + issuance fee %s), available %s USD",
 			amount(total), amt, amount(creationFee), amount(avail)))
 		return
+	}
+	if s.faults.issueNoCreationFee {
+		total = int64(amt)
 	}
 	st.vault -= total
 	st.fees += creationFee
@@ -201,6 +223,8 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	limit := int64(50)
 	if ls, has := q["limit"]; has {
 		limit, _ = v.checkInt("limit", ls[0], 1, 100)
+	} else if s.faults.listNoDefaultLimit {
+		limit = 1 << 30
 	}
 	search := strings.ToLower(strings.TrimSpace(q.Get("search")))
 	if len(search) > maxText {
@@ -212,22 +236,42 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	if s.faults.listIgnoresLimit {
 		limit = 1 << 30
 	}
+	if s.faults.listStatusIgnored && status != "ALL" {
+		status = "ALL"
+	}
+	matchLast4 := !s.faults.listSearchNoLast4
 	st := rc.st
 	st.mu.RLock()
 	out := make([]cardJSON, 0, min(int(limit), len(st.cards)))
+	out = listCardsOf(st, out, status, search, matchLast4, limit)
+	st.mu.RUnlock()
+	if s.faults.listTenantLeak {
+		for _, m := range rc.world.merchants {
+			if o := m.envs[st.env]; o != st {
+				o.mu.RLock()
+				out = listCardsOf(o, out, status, search, matchLast4, limit)
+				o.mu.RUnlock()
+			}
+		}
+	}
+	s.writeA(rc, http.StatusOK, out)
+}
+
+// listCardsOf appends st's cards matching status and search, newest first,
+// until out holds limit cards; the caller holds st's lock.
+func listCardsOf(st *envState, out []cardJSON, status, search string, matchLast4 bool, limit int64) []cardJSON {
 	for i := len(st.cards) - 1; i >= 0 && int64(len(out)) < limit; i-- {
 		c := st.cards[i]
 		if (status == "ACTIVE" && c.frozen) || (status == "FROZEN" && !c.frozen) {
 			continue
 		}
-		if search != "" && c.last4 != search &&
+		if search != "" && (!matchLast4 || c.last4 != search) &&
 			!strings.Contains(c.nameLower, search) && !strings.Contains(c.refLower, search) {
 			continue
 		}
 		out = append(out, c.json())
 	}
-	st.mu.RUnlock()
-	s.writeA(rc, http.StatusOK, out)
+	return out
 }
 
 // handleGetCard is GET /cards/{id}: by id or reference, balance in real time.
@@ -298,6 +342,11 @@ func (s *Server) handleSecure(rc *reqCtx) {
 		BillingAddress: c.billing,
 	}
 	st.mu.RUnlock()
+	if s.faults.secureExpMismatch {
+		// Well-formed MM/YY, but of the issuance year (expiry is three years on).
+		y := int(out.ExpiryYear[2]-'0')*10 + int(out.ExpiryYear[3]-'0')
+		out.ExpirationDate = fmt.Sprintf("%s/%02d", out.ExpiryMonth, (y+97)%100)
+	}
 	// PCI data: never to be kept by a cache or a browser.
 	rc.w.Header().Set("Cache-Control", "no-store")
 	s.writeA(rc, http.StatusOK, out)

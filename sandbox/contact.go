@@ -1,6 +1,9 @@
 package sandbox
 
-import "net/http"
+import (
+	"net/http"
+	"strings"
+)
 
 type successMessage struct {
 	Success bool   `json:"success"`
@@ -9,6 +12,10 @@ type successMessage struct {
 
 // handleContact is PATCH /cards/{id}/contact: only supplied fields change.
 func (s *Server) handleContact(rc *reqCtx) {
+	if s.faults.contactLiveRefused && rc.st.env == EnvLive {
+		s.writeError(rc, http.StatusForbidden, "Contact updates are available with TEST credentials only")
+		return
+	}
 	b, ok := s.readBody(rc)
 	if !ok {
 		return
@@ -19,7 +26,7 @@ func (s *Server) handleContact(rc *reqCtx) {
 	if hasEmail && !reEmail.MatchString(email) {
 		v.add("email must be an email")
 	}
-	if hasMobile && !rePhone.MatchString(mobile) {
+	if hasMobile && (!rePhone.MatchString(mobile) || (s.faults.contactPlusRefused && strings.HasPrefix(mobile, "+"))) {
 		v.add("mobile must be a valid phone number (local digits or + and 7 to 15 digits)")
 	}
 	if _, e := v.raw("email"); !e {

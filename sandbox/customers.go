@@ -16,7 +16,7 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 	c := customerJSON{
 		FirstName:        v.str("firstName", true, maxText),
 		LastName:         v.str("lastName", true, maxText),
-		Email:            v.str("email", true, maxText),
+		Email:            v.str("email", !s.faults.custEmailOptional, maxText),
 		PhoneNumber:      v.str("phoneNumber", true, maxShort),
 		PhoneCountryCode: v.str("phoneCountryCode", true, maxShort),
 		DateOfBirth:      v.str("dateOfBirth", true, maxShort),
@@ -63,10 +63,25 @@ func (s *Server) handleListCustomers(rc *reqCtx) {
 	st := rc.st
 	st.mu.RLock()
 	out := make([]customerJSON, 0, len(st.customers))
-	for i := len(st.customers) - 1; i >= 0; i-- {
+	newest := len(st.customers) - 1
+	if s.faults.custListDropsNewest {
+		newest--
+	}
+	for i := newest; i >= 0; i-- {
 		out = append(out, st.customers[i].rec)
 	}
 	st.mu.RUnlock()
+	if s.faults.custListTenantLeak {
+		for _, m := range rc.world.merchants {
+			if o := m.envs[st.env]; o != st {
+				o.mu.RLock()
+				for i := len(o.customers) - 1; i >= 0; i-- {
+					out = append(out, o.customers[i].rec)
+				}
+				o.mu.RUnlock()
+			}
+		}
+	}
 	s.writeA(rc, http.StatusOK, out)
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -54,9 +55,20 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 }
 
 func (s *Server) writeA(rc *reqCtx, code int, data any) {
-	writeJSON(rc.w, code, envelopeA{Status: "success", Data: data, Timestamp: ts(rc.now), Path: rc.path})
+	e := envelopeA{Status: "success", Data: data, Timestamp: ts(rc.now), Path: rc.path}
+	if s.faults.envAStatusOK {
+		e.Status = "ok"
+	}
+	if s.faults.envPathNoRoot {
+		e.Path = strings.TrimPrefix(rc.path, s.base)
+	}
+	writeJSON(rc.w, code, e)
 }
 
 func (s *Server) writeB(rc *reqCtx, message string, data any) {
+	if s.faults.envBSuccessString {
+		writeJSON(rc.w, http.StatusOK, map[string]any{"success": "true", "message": message, "data": data, "timestamp": ts(rc.now)})
+		return
+	}
 	writeJSON(rc.w, http.StatusOK, envelopeB{Success: true, Message: message, Data: data, Timestamp: ts(rc.now)})
 }

@@ -1,6 +1,9 @@
 package sandbox
 
-import "net/http"
+import (
+	"net/http"
+	"strings"
+)
 
 // errorEnvelope is the documented error body. Message is a string, or an array
 // of constraint strings for payload validation failures.
@@ -33,11 +36,18 @@ func (s *Server) writeError(rc *reqCtx, code int, msg any) {
 	if s.faults.errorEnvelopeNoPath {
 		e.Path = ""
 	}
+	if s.faults.errReasonWrong {
+		e.Error = http.StatusText(http.StatusBadRequest)
+	}
 	writeJSON(rc.w, code, e)
 }
 
 // Validation failure: 400 with an array of class-validator style messages.
 func (s *Server) badRequest(rc *reqCtx, msgs []string) {
+	if s.faults.validationNotArray {
+		s.writeError(rc, http.StatusBadRequest, strings.Join(msgs, "; "))
+		return
+	}
 	s.writeError(rc, http.StatusBadRequest, msgs)
 }
 

@@ -32,6 +32,8 @@ type faultSet struct {
 	rateLimitBare          bool
 	webhookFakeDispatch    bool
 	secureRevealsFrozen    bool
+
+	moreFaults // faults_catalogue.go
 }
 
 type faultDef struct {
@@ -49,7 +51,7 @@ var catalogue = []faultDef{
 		func(f *faultSet) { f.crossMerchantCardRead = true }},
 	{Fault{"card-list-ignores-limit", "GET /cards ignores the limit parameter and returns every card.", []string{"LIST-08"}},
 		func(f *faultSet) { f.listIgnoresLimit = true }},
-	{Fault{"card-secure-reveals-frozen", "GET /cards/{id}/secure reveals credentials of a FROZEN card.", []string{"SECURE-01", "TXN-01"}},
+	{Fault{"card-secure-reveals-frozen", "GET /cards/{id}/secure reveals credentials of a FROZEN card.", []string{"SECURE-01"}},
 		func(f *faultSet) { f.secureRevealsFrozen = true }},
 	{Fault{"card-withdraw-no-vault-credit", "A withdrawal lowers the card balance but never credits the vault (money disappears).", []string{"WITHDRAW-05", "CONFIG-08"}},
 		func(f *faultSet) { f.withdrawNoVaultCredit = true }},
@@ -68,6 +70,7 @@ var catalogue = []faultDef{
 }
 
 func init() {
+	catalogue = append(catalogue, moreCatalogue...)
 	sort.Slice(catalogue, func(i, j int) bool { return catalogue[i].Name < catalogue[j].Name })
 }
 

@@ -117,7 +117,7 @@ func (s *Server) handleGiftPurchase(rc *reqCtx) {
 	face, _ := v.giftAmount(p, string(raw), present)
 	email := v.str("recipientEmail", true, maxText)
 	v.match("recipientEmail", email, reEmail, "must be an email")
-	name := v.str("recipientName", true, maxText)
+	name := v.str("recipientName", !s.faults.giftNameOptional, maxText)
 	variant, _ := v.optStr("variantCode", false, maxShort)
 	phone, hasPhone := v.optStr("recipientPhone", false, maxShort)
 	if hasPhone && !rePhone.MatchString(phone) {
@@ -142,7 +142,7 @@ func (s *Server) handleGiftPurchase(rc *reqCtx) {
 		productName:   p.Name,
 		currency:      p.Currency,
 		faceValue:     int64(face),
-		costNGN:       int64(quote.TotalNgn),
+		costNGN:       giftCost(quote, s.faults.giftCostDiffers),
 		voucher: Voucher{
 			Code:         randAlnum(4) + "-" + randAlnum(4) + "-" + randAlnum(4) + "-" + randAlnum(4),
 			PIN:          randDigits(6),
@@ -169,7 +169,9 @@ func (s *Server) handleGiftPurchase(rc *reqCtx) {
 			money.Amount(o.costNGN).String()+" NGN, available "+money.Amount(avail).String()+" NGN")
 		return
 	}
-	st.ngn -= o.costNGN
+	if !s.faults.giftNotDebited {
+		st.ngn -= o.costNGN
+	}
 	st.orders = append(st.orders, o)
 	st.orderRef[o.reference] = o
 	st.orderTxID[o.transactionID] = o
@@ -208,12 +210,23 @@ func (s *Server) handleGiftVerify(rc *reqCtx) {
 	st := rc.st
 	st.mu.Lock()
 	o := st.findOrder(rc.p1)
+	if s.faults.giftVerifyByTxnID404 {
+		o = st.orderRef[rc.p1] // client reference only
+	}
+	if o == nil && s.faults.giftVerifyTenantLeak {
+		st.mu.Unlock()
+		st, o = findOrderAnywhere(rc.world, st.env, rc.p1) // returns with st locked when found
+		if o == nil {
+			s.writeGiftNotFound(rc, rc.p1)
+			return
+		}
+	}
 	if o == nil {
 		st.mu.Unlock()
 		s.writeGiftNotFound(rc, rc.p1)
 		return
 	}
-	if o.status == "PROCESSING" && !o.held {
+	if o.status == "PROCESSING" && (!o.held || s.faults.giftHoldIgnored) && !s.faults.giftNeverReconciles {
 		o.status = "SUCCESS"
 	}
 	if s.faults.giftVerifyChargesAgain {
@@ -221,7 +234,34 @@ func (s *Server) handleGiftVerify(rc *reqCtx) {
 	}
 	out := o.json()
 	st.mu.Unlock()
+	if s.faults.giftVerifyEnveloped {
+		s.writeA(rc, http.StatusOK, out)
+		return
+	}
 	writeJSON(rc.w, http.StatusOK, out)
+}
+
+// giftCost is the NGN charge of a purchase: the quote's total (its subtotal
+// without the fee under the fault gift-cost-differs-from-quote).
+func giftCost(q giftQuote, subtotalOnly bool) int64 {
+	if subtotalOnly {
+		return int64(q.SubtotalNgn)
+	}
+	return int64(q.TotalNgn)
+}
+
+// findOrderAnywhere finds an order of any merchant in env (fault
+// gift-verify-tenant-leak); it returns with the owner's state locked.
+func findOrderAnywhere(w *world, env Env, ref string) (*envState, *giftOrder) {
+	for _, m := range w.merchants {
+		st := m.envs[env]
+		st.mu.Lock()
+		if o := st.findOrder(ref); o != nil {
+			return st, o
+		}
+		st.mu.Unlock()
+	}
+	return nil, nil
 }
 
 // handleGiftLookup is GET /gift-cards/transactions/{reference}: the order as

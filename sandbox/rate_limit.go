@@ -115,7 +115,7 @@ func (l *limiter) allow(key string, g group) (ok bool, lim *rate.Limiter, cfg Ra
 // rateLimit applies g's bucket for key, answering 429 itself when refused.
 func (s *Server) rateLimit(rc *reqCtx, key string, g group) bool {
 	ok, lim, cfg := s.limits.allow(key, g)
-	if ok {
+	if ok || s.faults.rateLimitNever {
 		return true
 	}
 	now := time.Now()
@@ -128,6 +128,10 @@ func (s *Server) rateLimit(rc *reqCtx, key string, g group) bool {
 	h.Set("X-RateLimit-Limit", strconv.Itoa(cfg.Burst))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(max(0, int(tokens))))
 	h.Set("X-RateLimit-Reset", strconv.Itoa(reset))
+	if s.faults.rateLimitNoRefill {
+		lim.SetLimit(0) // the bucket never refills (until the limits change)
+		lim.SetBurst(0)
+	}
 	if s.faults.rateLimitBare {
 		h.Set("Content-Type", "text/plain; charset=utf-8")
 		rc.w.WriteHeader(http.StatusTooManyRequests)

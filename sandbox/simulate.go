@@ -17,7 +17,7 @@ type simulateAnswer struct {
 // synthetic event delivered for real to the merchant's webhook URL.
 func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	st := rc.st
-	if st.env != EnvTest {
+	if st.env != EnvTest && !s.faults.webhookLiveAllowed {
 		s.writeError(rc, http.StatusForbidden, msgLiveSimulate)
 		return
 	}
@@ -43,7 +43,13 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 		return
 	}
 	kind := eventKinds[et]
+	if s.faults.webhookReversalKind && et == "reversal" {
+		kind = "virtualcard.transaction.reversal"
+	}
 	simRef := "SIMULATE_" + strings.ToUpper(et) + "_" + randHex(4)
+	if s.faults.webhookRefPrefix {
+		simRef = "SIM_" + strings.ToUpper(et) + "_" + randHex(4)
+	}
 	var url, skip string
 	var sent bool
 	if s.faults.webhookFakeDispatch {

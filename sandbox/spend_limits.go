@@ -61,12 +61,15 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
 		return
 	}
+	l := c.limits
 	for i, n := range set {
 		if n > 0 {
-			c.limits[i] = n
+			l[i] = n
 		}
 	}
-	l := c.limits
+	if !s.faults.limitsNotApplied {
+		c.limits = l
+	}
 	id := c.id
 	st.mu.Unlock()
 	s.writeA(rc, http.StatusOK, spendLimitsAnswer{

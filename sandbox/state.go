@@ -121,6 +121,7 @@ type card struct {
 	monthKey     int // yyyymm of monthSpent
 	monthSpent   int64
 	allTimeSpent int64
+	frozenOnce   bool // fault txn-unfreeze-still-declines only
 }
 
 const (

@@ -38,21 +38,28 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 	t := &txn{id: "txn_" + randHex(12), st: st, cardID: c.id, amount: a}
 
 	st.mu.Lock()
-	if c.dayKey != day {
+	if c.dayKey != day && !s.faults.limitDailyNeverResets {
 		c.dayKey, c.daySpent = day, 0
 	}
 	if c.monthKey != month {
 		c.monthKey, c.monthSpent = month, 0
+		if s.faults.limitAllTimeResetsMonthly {
+			c.allTimeSpent = 0
+		}
+	}
+	daySpent := c.daySpent
+	if s.faults.limitDailyNotCumulative {
+		daySpent = 0
 	}
 	reason := ""
 	switch {
-	case c.frozen && !s.faults.frozenCardApproves:
+	case (c.frozen || (s.faults.txnUnfreezeStillDeclines && c.frozenOnce)) && !s.faults.frozenCardApproves:
 		reason = "card_frozen"
 	case a > c.balance:
 		reason = "insufficient_funds"
-	case c.limits[limTransaction] > 0 && a > c.limits[limTransaction]:
+	case c.limits[limTransaction] > 0 && (a > c.limits[limTransaction] || (s.faults.limitAtLimitDeclined && a == c.limits[limTransaction])):
 		reason = "transaction_limit"
-	case c.limits[limDaily] > 0 && c.daySpent+a > c.limits[limDaily]:
+	case c.limits[limDaily] > 0 && daySpent+a > c.limits[limDaily]:
 		reason = "daily_limit"
 	case c.limits[limMonthly] > 0 && c.monthSpent+a > c.limits[limMonthly]:
 		reason = "monthly_limit"
@@ -67,6 +74,8 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 		st.spent += a
 		c.updatedAt = ts(rc.now)
 		t.approved = true
+	} else if reason == "card_frozen" && s.faults.txnFrozenDeclineDebits {
+		c.balance -= a // declined, yet taken from the balance
 	}
 	bal, ref := c.balance, c.ref
 	st.mu.Unlock()
@@ -81,9 +90,11 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 		kind = eventKinds["decline"]
 		ans.DeclineReason = &reason
 	}
-	s.dispatch(rc.r.Context(), rc.world, st, kind, eventData{
-		Reference: t.id, CardID: c.id, CardReference: ref, Amount: amt, Currency: "USD",
-	})
+	if !s.faults.webhookTxnNotDelivered {
+		s.dispatch(rc.r.Context(), rc.world, st, kind, eventData{
+			Reference: t.id, CardID: c.id, CardReference: ref, Amount: amt, Currency: "USD",
+		})
+	}
 	writeJSON(rc.w, http.StatusOK, ans)
 }
 
@@ -124,9 +135,11 @@ func (s *Server) ctlSettle(rc *reqCtx) {
 		ref = c.ref
 	}
 	t.st.mu.RUnlock()
-	s.dispatch(rc.r.Context(), w, t.st, eventKinds["settlement"], eventData{
-		Reference: t.id, CardID: t.cardID, CardReference: ref, Amount: money.Amount(t.amount), Currency: "USD",
-	})
+	if !s.faults.webhookTxnNotDelivered {
+		s.dispatch(rc.r.Context(), w, t.st, eventKinds["settlement"], eventData{
+			Reference: t.id, CardID: t.cardID, CardReference: ref, Amount: money.Amount(t.amount), Currency: "USD",
+		})
+	}
 	writeJSON(rc.w, http.StatusOK, settleAnswer{TransactionID: t.id, Settled: true, Amount: money.Amount(t.amount), CardID: t.cardID})
 }
 

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/merchant-harness/mph/money"
@@ -104,6 +105,9 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 		Environment: st.env.String(),
 		MerchantID:  st.m.id,
 		Data:        d,
+	}
+	if s.faults.webhookDeliveredKind {
+		p.Type = strings.TrimPrefix(kind, "virtualcard.transaction.")
 	}
 	body, _ := json.Marshal(p)
 	sig := sign(cfg.Secret, body)

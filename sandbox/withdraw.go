@@ -20,7 +20,11 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 		return
 	}
 	v := validator{b: b}
-	amt, _ := v.amount("amount", true, minWithdrawal, false)
+	minAmt := money.Amount(minWithdrawal)
+	if s.faults.withdrawMinOffByCent {
+		minAmt-- // 0.09 accepted
+	}
+	amt, _ := v.amount("amount", true, minAmt, false)
 	if v.failed(s, rc) {
 		return
 	}
@@ -46,6 +50,9 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 	st.fees += withdrawalFee
 	c.updatedAt = ts(rc.now)
 	out := c.json()
+	if s.faults.withdrawNotPersisted {
+		c.balance += int64(amt) // the answer shows the new balance; the card keeps the old one
+	}
 	st.mu.Unlock()
 	s.writeA(rc, http.StatusOK, cardMessage{Message: "Withdrew " + amt.String() + " USD to the vault", Card: out})
 }

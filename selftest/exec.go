@@ -14,7 +14,7 @@ import (
 // the environment, exactly as a user would point it at any server.
 func ExecRunner(exe string) Runner {
 	return func(ctx context.Context, _ string, cfg *target.Config, reportPath string) (int, []byte, error) {
-		cmd := exec.CommandContext(ctx, exe, "conform", "--json-report", reportPath, "--quiet")
+		cmd := exec.CommandContext(ctx, exe, "conform", "--json-report", reportPath)
 		cmd.Env = append(os.Environ(), Environ(cfg)...)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out

@@ -16,10 +16,13 @@ func (m *Matrix) WriteText(w io.Writer) {
 	if !m.CleanOK {
 		cleanVerdict = "FAIL (false positives: the suites fail a conformant server)"
 	}
-	fmt.Fprintf(w, "clean sandbox: %s  (%d passed, %d skipped, %d failed, %s)\n",
-		cleanVerdict, m.Clean.Passed, m.Clean.Skipped, len(m.Clean.Failed), m.Clean.Duration.Round(100e6))
+	fmt.Fprintf(w, "clean sandbox: %s  (%d passed, %d skipped, %d failed, %d harness errors, %s)\n",
+		cleanVerdict, m.Clean.Passed, m.Clean.Skipped, len(m.Clean.Failed), len(m.Clean.HarnessErrors), m.Clean.Duration.Round(100e6))
 	for _, f := range m.Clean.Failed {
 		fmt.Fprintf(w, "  false positive: %s\n", f)
+	}
+	for _, f := range m.Clean.HarnessErrors {
+		fmt.Fprintf(w, "  harness error: %s\n", f)
 	}
 	if m.Clean.Error != "" {
 		fmt.Fprintf(w, "  error: %s\n", m.Clean.Error)

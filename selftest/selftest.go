@@ -8,6 +8,7 @@
 package selftest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,11 +16,13 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
 )
@@ -43,14 +46,17 @@ type Options struct {
 
 // Run is the outcome of one suite run.
 type Run struct {
-	Fault     string        `json:"fault,omitempty"` // "" for the clean run
-	ExitCode  int           `json:"exitCode"`
-	Passed    int           `json:"passed"`
-	Failed    []string      `json:"failed,omitempty"` // full texts of the failed specs
-	Skipped   int           `json:"skipped"`
-	Preflight bool          `json:"preflight,omitempty"` // stopped by pre-flight (exit 2)
-	Error     string        `json:"error,omitempty"`     // the run itself broke
-	Duration  time.Duration `json:"durationNs"`
+	Fault    string   `json:"fault,omitempty"` // "" for the clean run
+	ExitCode int      `json:"exitCode"`
+	Passed   int      `json:"passed"`
+	Failed   []string `json:"failed,omitempty"` // full texts of the failed specs
+	Skipped  int      `json:"skipped"`
+	// HarnessErrors are specs the harness could not run (fixture failures,
+	// panics in harness code); they are neither kills nor passes.
+	HarnessErrors []string      `json:"harnessErrors,omitempty"`
+	Preflight     bool          `json:"preflight,omitempty"` // stopped by pre-flight (exit 2)
+	Error         string        `json:"error,omitempty"`     // the run itself broke
+	Duration      time.Duration `json:"durationNs"`
 }
 
 // Killed reports whether the suites noticed the fault.
@@ -150,7 +156,7 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 	}
 
 	m := &Matrix{Clean: clean, Total: len(o.Faults), Duration: time.Since(start)}
-	m.CleanOK = clean.Error == "" && clean.ExitCode == 0 && len(clean.Failed) == 0
+	m.CleanOK = clean.Error == "" && clean.ExitCode == 0 && len(clean.Failed) == 0 && len(clean.HarnessErrors) == 0
 	for i, f := range o.Faults {
 		e := Entry{Fault: f, Run: results[i], Killed: results[i].Killed()}
 		m.Entries = append(m.Entries, e)
@@ -171,8 +177,8 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 
 // runOne starts a sandbox with the fault (none for the clean run) and runs
 // the suites against it.
-func runOne(ctx context.Context, o Options, fault string) Run {
-	r := Run{Fault: fault}
+func runOne(ctx context.Context, o Options, fault string) (r Run) {
+	r.Fault = fault
 	start := time.Now()
 	defer func() { r.Duration = time.Since(start) }()
 
@@ -206,37 +212,49 @@ func runOne(ctx context.Context, o Options, fault string) Run {
 			return r
 		}
 		for _, s := range rep.SpecReports {
+			text := s.FullText()
 			if s.LeafNodeType != types.NodeTypeIt {
-				if s.State.Is(types.SpecStateFailureStates) {
-					// A failing BeforeSuite or similar: a harness problem, not a verdict.
-					r.Failed = append(r.Failed, "["+s.LeafNodeType.String()+"] "+s.Failure.Message)
-				}
-				continue
+				text = "[" + s.LeafNodeType.String() + "] " + firstLine(s.Failure.Message)
 			}
-			switch {
-			case s.State == types.SpecStatePassed:
-				r.Passed++
-			case s.State == types.SpecStateSkipped || s.State == types.SpecStatePending:
-				r.Skipped++
-			case s.State.Is(types.SpecStateFailureStates):
-				r.Failed = append(r.Failed, s.FullText())
+			switch report.Classify(s) {
+			case report.Passed:
+				if s.LeafNodeType == types.NodeTypeIt {
+					r.Passed++
+				}
+			case report.Skipped, report.Pending:
+				if s.LeafNodeType == types.NodeTypeIt {
+					r.Skipped++
+				}
+			case report.Failed:
+				r.Failed = append(r.Failed, text)
+			case report.HarnessError:
+				// The harness could not run the check: not a verdict on the
+				// server, so it neither kills a fault nor passes a clean run.
+				r.HarnessErrors = append(r.HarnessErrors, text)
 			}
 		}
 		sort.Strings(r.Failed)
-		if code == 1 && len(r.Failed) == 0 {
+		if code == 1 && len(r.Failed) == 0 && len(r.HarnessErrors) == 0 {
 			r.Error = "conform exited 1 but the report shows no failed spec; output: " + tail(out, 2000)
 		}
 	case 2:
-		// Pre-flight refused the target: the fault broke the token exchange
-		// badly enough to stop the run, which is a detection.
+		// Exit 2 is a detection only when pre-flight refused the target (the
+		// fault broke the token exchange badly enough to stop the run). Any
+		// other configuration error is the harness's own problem.
+		if !bytes.Contains(out, []byte("mph: pre-flight:")) {
+			r.Error = "conform exited 2 without a pre-flight verdict (configuration error); output: " + tail(out, 2000)
+			return r
+		}
 		r.Preflight = true
-		r.Failed = []string{"pre-flight: " + tail(out, 300)}
+		r.Failed = []string{"pre-flight: " + preflightReason(out)}
 	default:
 		r.Error = fmt.Sprintf("conform exited %d; output: %s", code, tail(out, 2000))
 	}
 	return r
 }
 
+// readReport reads the JSON report of a conform run: Ginkgo's own format (an
+// array of reports), or an object holding it under "ginkgo".
 func readReport(path string) (types.Report, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -244,7 +262,13 @@ func readReport(path string) (types.Report, error) {
 	}
 	var reps []types.Report
 	if err := json.Unmarshal(b, &reps); err != nil {
-		return types.Report{}, err
+		var wrapped struct {
+			Ginkgo []types.Report `json:"ginkgo"`
+		}
+		if err2 := json.Unmarshal(b, &wrapped); err2 != nil {
+			return types.Report{}, err
+		}
+		reps = wrapped.Ginkgo
 	}
 	if len(reps) == 0 {
 		return types.Report{}, errors.New("empty report")
@@ -252,9 +276,24 @@ func readReport(path string) (types.Report, error) {
 	return reps[0], nil
 }
 
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}
+
 func tail(b []byte, n int) string {
 	if len(b) > n {
 		b = b[len(b)-n:]
 	}
 	return string(b)
+}
+
+// preflightReason is the one line conform printed for the pre-flight refusal.
+func preflightReason(out []byte) string {
+	for _, line := range bytes.Split(out, []byte("\n")) {
+		if i := bytes.Index(line, []byte("mph: pre-flight:")); i >= 0 {
+			return trunc(string(line[i+len("mph: pre-flight:"):]), 300)
+		}
+	}
+	return ""
 }

@@ -26,7 +26,7 @@ func fakeConform(t *testing.T, catches map[string][]string, preflight map[string
 			}
 		}
 		if preflight[fault] {
-			return 2, []byte("mph: the target rejected the credentials"), nil
+			return 2, []byte("mph: pre-flight: the target rejected the credentials"), nil
 		}
 		rep := types.Report{SuiteSucceeded: len(catches[fault]) == 0}
 		rep.SpecReports = append(rep.SpecReports, types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: "always passes", State: types.SpecStatePassed})
@@ -118,5 +118,24 @@ func TestBrokenRunIsAnErrorNotAKill(t *testing.T) {
 	}
 	if m.Killed != 0 || len(m.Errors) != 1 || m.OK() {
 		t.Fatalf("a run without a report must count as an error: %+v", m)
+	}
+}
+
+func TestUsageErrorIsNotAKill(t *testing.T) {
+	faults := sandbox.Faults()[:1]
+	m, err := Execute(context.Background(), Options{
+		Faults: faults,
+		Run: func(ctx context.Context, fault string, cfg *target.Config, p string) (int, []byte, error) {
+			if fault == "" {
+				return fakeConform(t, nil, nil)(ctx, fault, cfg, p)
+			}
+			return 2, []byte("mph: unknown flag: --quiet"), nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Killed != 0 || len(m.Errors) != 1 {
+		t.Fatalf("a usage error in the child must be a harness error, not a kill: %+v", m.Entries)
 	}
 }

@@ -46,11 +46,7 @@ func ExpectSchema(resp *client.Response, name string) any {
 // requestPath returns the path of the exchange's URL below the merchant root,
 // e.g. "/cards/crd_1" for http://h/v1/merchant/cards/crd_1?x=1.
 func requestPath(resp *client.Response) string {
-	u, err := url.Parse(resp.Exchange.URL)
-	if err != nil {
-		return ""
-	}
-	p := u.EscapedPath()
+	p := resp.Path
 	if i := strings.Index(p, "/v1/merchant"); i >= 0 {
 		return p[i+len("/v1/merchant"):]
 	}

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,6 +19,9 @@ import (
 	"github.com/merchant-harness/mph/schemas"
 	"github.com/merchant-harness/mph/target"
 )
+
+// EnvSlow enables specs that wait out real time (token expiry, 15 minutes).
+const EnvSlow = "MPH_SLOW"
 
 // tokenFor exchanges credentials through the raw client and returns the
 // answer (schema-checked by the caller).
@@ -104,8 +109,12 @@ func authBettingQuery() url.Values {
 func endpointRequest(ctx context.Context, e protectedEndpoint, card Card) client.Request {
 	r := client.Request{Method: e.method, Query: e.query}
 	if e.path == nil { // issuance: path and body from the profile
+		cus := "cus_" + Cfg().RunID + "nosuchcustomer"
+		if !h.liveRefused() {
+			cus = SharedCustomer(ctx)
+		}
 		r.Path = Profile().Issuance.Path
-		r.Body = IssuanceBody(SharedCustomer(ctx), "Ada Harness", M("1.00"), Ref("card"))
+		r.Body = IssuanceBody(cus, "Ada Harness", M("1.00"), Ref("card"))
 		return r
 	}
 	r.Path = e.path(card)
@@ -209,7 +218,13 @@ var _ = Describe("Authentication", func() {
 			ConformanceIt("refuses "+name+" without an Authorization header with 401",
 				Reqs("AUTH-09", "ERR-01", "ERR-02", "ERR-03", "ERR-08", e.req),
 				func(ctx SpecContext) {
-					card := SharedCard(ctx)
+					// A real card, so that a server checking existence before
+					// auth cannot hide a bypass; with LIVE credentials (and no
+					// --allow-live) nothing is issued: an unknown id is used.
+					card := Card{ID: "crd_" + Cfg().RunID + "nosuchcard"}
+					if !h.liveRefused() {
+						card = SharedCard(ctx)
+					}
 					r := endpointRequest(ctx, e, card)
 					if name == "GET /gift-cards/quote" {
 						r.Query = authGiftQuery()
@@ -315,6 +330,9 @@ var _ = Describe("Authentication", func() {
 			func(ctx SpecContext) {
 				if Has(CapClock) {
 					Skip("covered by the sandbox-clock expiry spec: the target offers the clock control")
+				}
+				if v, _ := strconv.ParseBool(os.Getenv(EnvSlow)); !v {
+					Skip("waits 15 minutes for real token expiry: set " + EnvSlow + "=1 (mph conform --slow) to run it")
 				}
 				tok := freshToken(ctx)
 				c := Anonymous().WithToken(tok)

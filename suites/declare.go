@@ -89,12 +89,6 @@ var (
 	declErrors   []string
 )
 
-func declError(where, format string, a ...any) {
-	declMu.Lock()
-	declErrors = append(declErrors, where+": "+fmt.Sprintf(format, a...))
-	declMu.Unlock()
-}
-
 // DeclarationErrors returns malformed ConformanceIt declarations found while
 // building the spec tree (the run fails at start when there are any).
 func DeclarationErrors() []string {
@@ -120,15 +114,15 @@ func Declarations() []Declaration {
 // The body runs only when every Need is met (else Skip with the reason) and,
 // for Destructive specs, when the credentials are not LIVE or --allow-live
 // was given.
-func ConformanceIt(text string, args ...any) bool {
-	cl := types.NewCodeLocation(1)
-	where := fmt.Sprintf("%s:%d %q", cl.FileName, cl.LineNumber, text)
+// parseDecl validates a declaration; problems are returned, not recorded.
+func parseDecl(text, where string, args []any) (d Declaration, body func(SpecContext), deco []any, problems []string) {
+	declError := func(_ string, format string, a ...any) {
+		problems = append(problems, where+": "+fmt.Sprintf(format, a...))
+	}
 	var (
 		reqs  []string
 		needs []Capability
 		tags  []Tag
-		body  func(SpecContext)
-		deco  []any
 	)
 	for _, a := range args {
 		switch v := a.(type) {
@@ -200,10 +194,23 @@ func ConformanceIt(text string, args ...any) bool {
 		labels = append(labels, l)
 	}
 	sort.Strings(labels)
-	declMu.Lock()
-	declarations = append(declarations, Declaration{Text: text, Reqs: reqs, Needs: needs, Tags: tags, Labels: labels, Where: where})
-	declMu.Unlock()
+	d = Declaration{Text: text, Reqs: reqs, Needs: needs, Tags: tags, Labels: labels, Where: where}
+	return d, body, deco, problems
+}
 
+func ConformanceIt(text string, args ...any) bool {
+	cl := types.NewCodeLocation(1)
+	where := fmt.Sprintf("%s:%d %q", cl.FileName, cl.LineNumber, text)
+	d, body, deco, problems := parseDecl(text, where, args)
+	declMu.Lock()
+	declarations = append(declarations, d)
+	declErrors = append(declErrors, problems...)
+	declMu.Unlock()
+	needs, labels := d.Needs, d.Labels
+	labelSet := map[string]bool{}
+	for _, l := range labels {
+		labelSet[l] = true
+	}
 	destructive := labelSet[string(Destructive)]
 	run := func(ctx SpecContext) {
 		if reason := missing(needs); reason != "" {

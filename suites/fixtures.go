@@ -26,6 +26,15 @@ func Ref(kind string) string {
 	return fmt.Sprintf("%s-p%d-%d-%s-%s", Cfg().RunID, GinkgoParallelProcess(), refSeq.Add(1), kind, hex.EncodeToString(b))
 }
 
+// refuseLiveFixture skips the spec instead of creating state with LIVE
+// credentials when --allow-live was not given (whatever the spec's labels).
+func refuseLiveFixture(what string) {
+	GinkgoHelper()
+	if h.liveRefused() {
+		Skip("refused: this spec needs " + what + " created, the primary credentials are LIVE; pass --allow-live (MPH_ALLOW_LIVE=1) to run it")
+	}
+}
+
 // CustomerBody returns a complete, valid registration body for the target
 // (documented fields plus the profile's names for the undocumented ones).
 func CustomerBody() JSON {
@@ -63,6 +72,7 @@ func CustomerBody() JSON {
 // themselves).
 func NewCustomer(ctx context.Context) string {
 	GinkgoHelper()
+	refuseLiveFixture("a customer")
 	resp := Must(API().Post(ctx, "/cards/customers", CustomerBody()))
 	if resp.Status != http.StatusOK && resp.Status != http.StatusCreated {
 		HarnessError("fixture: registering a customer answered HTTP %d", resp.Status)
@@ -171,6 +181,7 @@ func IssuanceBody(customerID, name string, amount Money, reference string) JSON 
 // about issuance itself).
 func IssueCard(ctx context.Context, opts ...CardOpt) (*client.Response, JSON) {
 	GinkgoHelper()
+	refuseLiveFixture("a card")
 	r := cardReq{name: "Ada Harness", amount: M("5.00")}
 	for _, o := range opts {
 		o(&r)

@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/schemas"
 )
 
 // expectRefusedWithoutLeak asserts a 400 or 404 (never 5xx, never success)
@@ -58,13 +59,18 @@ var _ = Describe("Malformed requests: identifiers and bodies", func() {
 			expectUnchanged(ctx, c)
 		})
 
-	ConformanceIt("ignores a query string after a card id: /cards/{id}?x=1 is the card itself",
+	ConformanceIt("never answers /cards/{id}?x=1 with another card or a 5xx: either the card itself or a 400/404 error envelope",
 		Reqs("GET-01", "ERR-23"),
 		func(ctx SpecContext) {
 			c := SharedCard(ctx)
 			resp := Must(API().Get(ctx, cardURL(c.ID, "")+"?x=1", nil))
-			ExpectStatus(resp, http.StatusOK)
-			Expect(Data(resp.Map())).To(HaveKeyWithValue("id", c.ID), "the query string must not address another card")
+			if resp.Status == http.StatusOK {
+				body := ExpectEnvelopeA(resp, schemas.CardResponse)
+				Expect(Data(body)).To(HaveKeyWithValue("id", c.ID), "a query string must not address another card")
+				return
+			}
+			Expect(resp.Status).To(BeElementOf(http.StatusBadRequest, http.StatusNotFound), "want the card, 400 or 404; got %d", resp.Status)
+			ExpectError(resp, resp.Status)
 		})
 
 	type malformed struct {

@@ -42,6 +42,11 @@ func lowerReadLimit(ctx context.Context) bool {
 // reached. It returns the first 429 (nil if none) and the number sent.
 func burstUntil429(ctx context.Context, max, conc int) (*client.Response, int64) {
 	raw := API().Raw()
+	return burstWith(ctx, max, conc, func(ctx context.Context) (*client.Response, error) { return raw.Get(ctx, "/cards/config", nil) })
+}
+
+// burstWith sends call until one answer is a 429 or max calls were sent.
+func burstWith(ctx context.Context, max, conc int, call func(context.Context) (*client.Response, error)) (*client.Response, int64) {
 	var sent atomic.Int64
 	var first *client.Response
 	var once sync.Once
@@ -54,7 +59,7 @@ func burstUntil429(ctx context.Context, max, conc int) (*client.Response, int64)
 			defer GinkgoRecover()
 			defer wg.Done()
 			for ctx.Err() == nil && sent.Add(1) <= int64(max) {
-				resp, err := raw.Get(ctx, "/cards/config", nil)
+				resp, err := call(ctx)
 				if err != nil {
 					return
 				}
@@ -94,5 +99,30 @@ var _ = Describe("Rate limits", func() {
 			Expect(body["error"]).To(Equal("Too Many Requests"))
 			By("backing off and retrying")
 			ExpectEnvelopeA(Must(API().Get(ctx, "/cards/config", nil)), schemas.ConfigResponse)
+		})
+
+	ConformanceIt("answers a burst of token exchanges beyond the limit with 429 in the error envelope (sandbox rate-limit control)",
+		Reqs("RATE-01", "RATE-02", "ERR-02", "ERR-03"), Serial, Needs(CapRateLimitCtl),
+		func(ctx SpecContext) {
+			saved, err := Controls().RateLimits(ctx)
+			if err != nil {
+				HarnessError("sandbox control rate-limits: %v", err)
+			}
+			DeferCleanup(func(ctx SpecContext) {
+				if err := Controls().SetRateLimits(ctx, saved); err != nil {
+					HarnessError("restoring the rate limits: %v", err)
+				}
+			})
+			if err := Controls().SetRateLimits(ctx, map[string]controls.RateLimit{"token": {Rate: 2, Burst: 2}}); err != nil {
+				HarnessError("sandbox control rate-limits: %v", err)
+			}
+			p := Cfg().Primary
+			anon := Anonymous().Raw().RawAuth()
+			resp, _ := burstWith(ctx, 100, 4, func(ctx context.Context) (*client.Response, error) {
+				return anon.Post(ctx, client.TokenPath, client.TokenBody{MerchantID: p.MerchantID, SecretKey: p.SecretKey})
+			})
+			Expect(resp).NotTo(BeNil(), "no 429 within 100 token exchanges although the token group was limited to 2/s with a burst of 2")
+			ExpectErrorWithPath(resp, http.StatusTooManyRequests)
+			Expect(string(resp.Body)).NotTo(ContainSubstring("accessToken"), "a refused exchange issues no token")
 		})
 })

@@ -2,10 +2,12 @@ package suites
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"sort"
 	"sync"
+	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
@@ -97,6 +99,12 @@ func Run(ctx context.Context, cfg *target.Config, opts RunOptions) (Result, erro
 	reportOpts = opts
 	lastMu.Unlock()
 	InstallFailHandler()
+	// Specs may use libraries that read the testing flags (rapid calls
+	// testing.Short): outside `go test`, register and "parse" them.
+	if !flag.Parsed() {
+		testing.Init()
+		_ = flag.CommandLine.Parse(nil)
+	}
 	_ = os.Setenv("GINKGO_EDITOR_INTEGRATION", "1") // never os.Exit on programmatic focus
 
 	sc, rc := GinkgoConfiguration()

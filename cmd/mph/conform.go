@@ -32,6 +32,7 @@ type conformFlags struct {
 	coverage    bool
 	list        bool
 	verbose     bool
+	slow        bool
 	noColor     bool
 }
 
@@ -64,9 +65,10 @@ func init() {
 	fs.StringVar(&f.junit, "junit-report", "", "JUnit XML report path (default <out>/junit.xml)")
 	fs.StringVar(&f.jsonReport, "json-report", "", "JSON report path (default <out>/report.json)")
 	fs.StringVar(&f.html, "html-report", "", "self-contained HTML report path (default <out>/report.html)")
-	fs.StringVar(&f.out, "out", "mph-results", "directory for the reports")
+	fs.StringVar(&f.out, "out", "mph-results", "directory for the JUnit, JSON and HTML reports (when no specific report path is given)")
 	fs.BoolVar(&f.coverage, "coverage", false, "print requirement → specs and the uncovered testable requirements (exit 1 if any), without running")
 	fs.BoolVar(&f.list, "list", false, "list the specs with their labels and requirement IDs, without running")
+	fs.BoolVar(&f.slow, "slow", false, "also run specs that wait out real time (token expiry without a sandbox clock: 15 minutes; env "+suites.EnvSlow+")")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every spec as it runs")
 	fs.BoolVar(&f.noColor, "no-color", false, "no ANSI colours")
 	rootCmd.AddCommand(conformCmd)
@@ -131,6 +133,9 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	if f.slow {
+		_ = os.Setenv(suites.EnvSlow, "1")
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cfg, cleanup, err := target.Resolve(ctx, s, sandbox.Options{})
@@ -140,7 +145,11 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	defer cleanup()
 
 	junit, jsonPath, html := f.junit, f.jsonReport, f.html
-	if f.out != "" {
+	// Reports go to --out unless specific report paths were given (then only
+	// those are written, so concurrent runs, e.g. the self-test's, never
+	// share ./mph-results).
+	explicit := junit != "" || jsonPath != "" || html != ""
+	if f.out != "" && (!explicit || cmd.Flags().Changed("out")) {
 		if junit == "" {
 			junit = filepath.Join(f.out, "junit.xml")
 		}

@@ -73,7 +73,7 @@ func checkConformOutputs(t *testing.T, bin, dir, name string, faults []string, e
 		t.Errorf("%s: the faulty sandbox should fail a spec (exit 1), got exit %d", name, code)
 	}
 	texts := map[string]string{"stdout": stdout.String()}
-	for _, f := range []string{"junit.xml", "report.json", "report.html"} {
+	for _, f := range []string{"junit.xml", "report.json", "report.summary.json", "report.html"} {
 		b, rerr := os.ReadFile(filepath.Join(out, f))
 		if rerr != nil {
 			t.Fatalf("%s: report %s missing: %v", name, f, rerr)

@@ -137,4 +137,29 @@ func TestLoadShardsThenMerge(t *testing.T) {
 	if err := c.Run(); err == nil || c.ProcessState.ExitCode() != 2 {
 		t.Fatalf("malformed threshold: err %v exit %d", err, c.ProcessState.ExitCode())
 	}
+	// `mph load` itself: a breached gate exits 1 (reports still written), a
+	// malformed one or --shard without --start-at exits 2.
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"--threshold", "list:p99<0.001ms"}, 1},
+		{[]string{"--threshold", "list:p99<1s,list:success>=99%"}, 0},
+		{[]string{"--threshold", "list:p99=1s"}, 2},
+		{[]string{"--shard", "0/2"}, 2},
+		{[]string{"--rate", "0"}, 2},
+	} {
+		out := filepath.Join(dir, fmt.Sprintf("gate%d", tc.code))
+		c := exec.Command(bin, append([]string{"load", "--scenario", "list", "--rate", "50", "--duration", "1s", "--quiet", "--no-plot", "--out", out}, tc.args...)...)
+		c.Env = env
+		b, _ := c.CombinedOutput()
+		if got := c.ProcessState.ExitCode(); got != tc.code {
+			t.Fatalf("mph load %v: exit %d, want %d\n%s", tc.args, got, tc.code, b)
+		}
+		if tc.code == 1 {
+			if _, err := os.Stat(filepath.Join(out, "report.html")); err != nil {
+				t.Fatalf("breached run wrote no report: %v", err)
+			}
+		}
+	}
 }

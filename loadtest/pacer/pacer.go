@@ -42,6 +42,7 @@ type Schedule struct {
 	// unlimited: as fast as the workers allow (vegeta's -rate=0); there is
 	// no intended send time, so latency is measured from the actual send.
 	unlimited bool
+	hits      uint64 // TotalHits, computed once
 }
 
 // Max is an unlimited-rate schedule of duration d: every worker sends as soon
@@ -84,6 +85,7 @@ func New(segs ...Segment) (*Schedule, error) {
 	if hits < 1 {
 		return nil, fmt.Errorf("pacer: schedule sends no request (%.2f hits)", hits)
 	}
+	s.hits = s.computeHits()
 	return s, nil
 }
 
@@ -114,6 +116,7 @@ func (s *Schedule) WithWarmup(rate float64, d time.Duration) *Schedule {
 	segs := append([]Segment{{From: rate, To: rate, Dur: d, Label: "warmup"}}, s.segs...)
 	n, _ := New(segs...)
 	n.shardIndex, n.shardCount = s.shardIndex, s.shardCount
+	n.hits = n.computeHits()
 	return n
 }
 
@@ -129,6 +132,7 @@ func (s *Schedule) Shard(i, n int) (*Schedule, error) {
 	}
 	c := *s
 	c.shardIndex, c.shardCount = uint64(i), uint64(n)
+	c.hits = c.computeHits()
 	return &c, nil
 }
 
@@ -139,7 +143,9 @@ func (s *Schedule) Duration() time.Duration { return s.dur }
 func (s *Schedule) Segments() ([]Segment, []time.Duration) { return s.segs, s.start }
 
 // TotalHits is the number of hits this (shard of the) schedule sends.
-func (s *Schedule) TotalHits() uint64 {
+func (s *Schedule) TotalHits() uint64 { return s.hits }
+
+func (s *Schedule) computeHits() uint64 {
 	if s.unlimited {
 		return 0
 	}

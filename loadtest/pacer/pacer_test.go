@@ -121,12 +121,18 @@ func TestParse(t *testing.T) {
 		{"ramp", 21, 2 * time.Second, 22, false},
 		{"steps:10,20", 0, 2 * time.Second, 30, false},
 		{"steps:10@1s,20@2s", 0, 0, 50, false},
-		{"constant", 0, time.Second, 0, true},
+		{"constant", 0, 0, 0, true},
 		{"ramp:x-1", 0, time.Second, 0, true},
 		{"steps:", 0, time.Second, 0, true},
 		{"steps:10@zz", 0, time.Second, 0, true},
 		{"sine", 10, time.Second, 0, true},
 		{"steps:-5", 0, time.Second, 0, true},
+	}
+	if s, err := Parse("constant", 0, time.Second); err != nil || !s.Unlimited() || s.TotalHits() != 0 {
+		t.Fatalf("rate 0: %v %v", s, err)
+	}
+	if _, stop := (func() (time.Duration, bool) { s, _ := Max(time.Second); return s.Pace(2*time.Second, 5) })(); !stop {
+		t.Fatal("unlimited schedule does not stop at its duration")
 	}
 	for _, c := range cases {
 		s, err := Parse(c.in, c.rate, c.d)

@@ -85,6 +85,7 @@ type Source struct {
 	kick     chan struct{}
 	mu       sync.Mutex
 	refresh  atomic.Int64 // successful fetches, including the first
+	last401  atomic.Int64 // latest send time (unix ns) of a request refused with 401
 	failures atomic.Int64
 	stop     context.CancelFunc
 	done     chan struct{}
@@ -159,6 +160,12 @@ func (s *Source) Unauthorized(sentAt time.Time) {
 	if st != nil && st.tok.Obtained.After(sentAt) {
 		return // already replaced since
 	}
+	for {
+		old := s.last401.Load()
+		if sentAt.UnixNano() <= old || s.last401.CompareAndSwap(old, sentAt.UnixNano()) {
+			break
+		}
+	}
 	select {
 	case s.kick <- struct{}{}:
 	default:
@@ -202,6 +209,11 @@ func (s *Source) loop(ctx context.Context) {
 			return
 		case <-s.kick:
 			t.Stop()
+			// A kick left over from 401s of requests sent before the
+			// current token was obtained is stale: that token is new.
+			if s.last401.Load() < s.Current().Obtained.UnixNano() {
+				continue
+			}
 		case <-t.C:
 		}
 		for {

@@ -1,0 +1,119 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+const testJWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJtZXIifQ.c2lnbmF0dXJlX29mX3Rlc3Q"
+
+func tokenServer(t *testing.T, handler http.HandlerFunc) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
+	var tokens atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/merchant/auth/token" {
+			n := tokens.Add(1)
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(map[string]any{"status": "success", "data": map[string]any{
+				"accessToken": testJWT + string(rune('a'+n)), "tokenType": "Bearer", "expiresIn": 900, "environment": "TEST", "merchantId": "mer"}})
+			return
+		}
+		handler(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &tokens
+}
+
+func newTestClient(base string, rec *Recorder) *Client {
+	anon := New(Options{BaseURL: base + "/v1/merchant", Recorder: func() *Recorder { return rec }})
+	ts := NewTokenSource(anon, "mer", "sk_test_supersecret123")
+	return New(Options{BaseURL: base + "/v1/merchant", Tokens: ts, Recorder: func() *Recorder { return rec }, MaxWait: 5 * time.Second})
+}
+
+func TestRetriesOn429HonouringRetryAfter(t *testing.T) {
+	var calls atomic.Int32
+	srv, _ := tokenServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) <= 2 {
+			w.Header().Set("Retry-After", "0")
+			w.WriteHeader(http.StatusTooManyRequests)
+			return
+		}
+		_, _ = w.Write([]byte(`{"ok":true}`))
+	})
+	rec := NewRecorder()
+	c := newTestClient(srv.URL, rec)
+	resp, err := c.Get(context.Background(), "/cards", nil)
+	if err != nil || resp.Status != 200 {
+		t.Fatalf("got %v %v", resp, err)
+	}
+	if calls.Load() != 3 {
+		t.Fatalf("want 3 calls, got %d", calls.Load())
+	}
+	// Raw clients see the 429.
+	calls.Store(0)
+	resp, _ = c.Raw().Get(context.Background(), "/cards", nil)
+	if resp.Status != http.StatusTooManyRequests {
+		t.Fatalf("raw client: want 429, got %d", resp.Status)
+	}
+}
+
+func TestRefreshesTokenOnceOn401(t *testing.T) {
+	var calls atomic.Int32
+	srv, tokens := tokenServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		_, _ = w.Write([]byte(`{}`))
+	})
+	c := newTestClient(srv.URL, NewRecorder())
+	resp, err := c.Get(context.Background(), "/cards", nil)
+	if err != nil || resp.Status != 200 || tokens.Load() != 2 {
+		t.Fatalf("status %v err %v tokens %d", resp.Status, err, tokens.Load())
+	}
+	calls.Store(0)
+	resp, _ = c.RawAuth().Get(context.Background(), "/cards", nil)
+	if resp.Status != http.StatusUnauthorized {
+		t.Fatalf("RawAuth: want 401, got %d", resp.Status)
+	}
+}
+
+func TestRecordsRedactedExchangesAndCurl(t *testing.T) {
+	srv, _ := tokenServer(t, func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"data":{"cardNumber":"4111 1111 1111 1111","pan":"4111 1111 1111 1111","cvv":"123"}}`))
+	})
+	rec := NewRecorder()
+	c := newTestClient(srv.URL, rec)
+	if _, err := c.Get(context.Background(), "/cards/crd_1/secure", nil); err != nil {
+		t.Fatal(err)
+	}
+	all := ""
+	for _, e := range rec.Exchanges() {
+		all += e.String()
+	}
+	for _, secret := range []string{"sk_test_supersecret123", "4111 1111 1111 1111", "4111111111111111", `"cvv":"123"`, testJWT} {
+		if strings.Contains(all, secret) {
+			t.Errorf("recorded exchanges contain %q:\n%s", secret, all)
+		}
+	}
+	if !strings.Contains(all, `"$SECRET_KEY"`) || !strings.Contains(all, `Bearer $TOKEN`) {
+		t.Errorf("curl lines should use $SECRET_KEY and $TOKEN:\n%s", all)
+	}
+	if !strings.Contains(all, "411111******1111") {
+		t.Errorf("PAN should keep first 6 / last 4:\n%s", all)
+	}
+}
+
+func TestNetErrorHasNoAnswer(t *testing.T) {
+	c := New(Options{BaseURL: "http://127.0.0.1:1/v1/merchant", Timeout: time.Second})
+	_, err := c.Get(context.Background(), "/cards", nil)
+	if !IsNetError(err) {
+		t.Fatalf("want a NetError, got %v", err)
+	}
+}
