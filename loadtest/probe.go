@@ -308,40 +308,61 @@ func Probe(ctx context.Context, scn *Scenario, o ProbeOptions) (*PathProbe, erro
 	if ceil <= 0 {
 		ceil = hi
 	}
-	drainDur := time.Duration(math.Min(3, math.Max(0.3, (pp.Burst*1.1+5)/math.Max(1, blast-ceil))) * float64(time.Second))
-	for f := o.FineFrom; f <= 1.5+1e-9; f += o.FineStep {
-		r := ceil * f
+	// Drain at up to twice the ceiling: fast enough to empty the bucket
+	// quickly, gentle enough not to leave a backlog on a busy server.
+	drainRate := math.Min(blast, 2*ceil)
+	drainDur := time.Duration(math.Min(3, math.Max(0.3, (pp.Burst*1.1+5)/math.Max(1, drainRate-ceil))) * float64(time.Second))
+	fineStep := func(r float64) (ProbeStep, uint64, error) {
 		d := o.StepDur
 		if need := time.Duration(float64(o.FineMinReq) / r * float64(time.Second)); need > d {
 			d = need
 		}
-		// One schedule: drain at the blast rate (excluded like a warm-up), then
-		// the step itself with no gap in which the limiter could refill.
-		// The first two requests after the drain are excluded too: the limiter
-		// is empty then, and they would be refused at any rate.
+		// One schedule: drain (excluded like a warm-up), then the step
+		// itself with no gap in which the limiter could refill. The first
+		// two requests after the drain are excluded too: the limiter is
+		// empty then, and they would be refused at any rate.
 		settle := drainDur + time.Duration(2/r*float64(time.Second))
-		sch, err := pacer.New(pacer.Segment{From: blast, To: blast, Dur: drainDur, Label: "drain"}, pacer.Segment{From: r, To: r, Dur: d})
+		sch, err := pacer.New(pacer.Segment{From: drainRate, To: drainRate, Dur: drainDur, Label: "drain"}, pacer.Segment{From: r, To: r, Dur: d})
 		if err != nil {
-			return pp, err
+			return ProbeStep{}, 0, err
 		}
 		out, err := Run(ctx, RunSpec{Name: ep + "-fine", Scenario: scn, Schedule: sch, Warmup: settle, Attack: o.Attack})
 		if err != nil {
-			return pp, err
+			return ProbeStep{}, 0, err
 		}
 		s, _ := out.Summary(ep)
 		ps := ProbeStep{Phase: "fine", Offered: r, Requests: s.Requests, Share429: s.Rate429, P99Ms: s.Latency.P99}
 		if out.Window > 0 {
 			ps.OKRate = float64(s.StatusCodes["200"]+s.StatusCodes["201"]) / out.Window.Seconds()
 		}
-		pp.Steps = append(pp.Steps, ps)
 		o.Logf("probe %s: fine %.1f/s: 429 share %.1f%%", ep, r, ps.Share429*100)
-		if ctx.Err() != nil {
-			return pp, ctx.Err()
+		return ps, s.R429Count(), ctx.Err()
+	}
+	crossed := func(ps ProbeStep, n429 uint64) bool { return ps.Share429 > o.Onset429 && n429 >= 2 }
+	for f := o.FineFrom; f <= 1.5+1e-9; f += o.FineStep {
+		r := ceil * f
+		ps, n429, err := fineStep(r)
+		pp.Steps = append(pp.Steps, ps)
+		if err != nil {
+			return pp, err
 		}
-		if ps.Share429 > o.Onset429 && s.R429Count() >= 2 {
+		if !crossed(ps, n429) {
+			continue
+		}
+		// Confirm a crossing with a second measurement of the same step, so
+		// that one disturbed step (a stalled generator or server leaves a
+		// backlog that eats the refill) cannot report an early onset.
+		ps2, n2, err := fineStep(r)
+		ps2.Phase = "confirm"
+		pp.Steps = append(pp.Steps, ps2)
+		if err != nil {
+			return pp, err
+		}
+		if crossed(ps2, n2) {
 			pp.OnsetRate = r
 			break
 		}
+		pp.Notes = append(pp.Notes, fmt.Sprintf("the crossing at %.1f req/s was not confirmed by a second measurement (disturbed step)", r))
 	}
 	if pp.OnsetRate == 0 {
 		pp.Notes = append(pp.Notes, "no fine step crossed the onset share; onset above 1.5× the ceiling")

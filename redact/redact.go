@@ -26,8 +26,10 @@ var (
 	jwtRe = regexp.MustCompile(`eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*`)
 	// Secret keys of the API (sk_test_, sk_live_), webhook secrets and admin keys.
 	keyRe = regexp.MustCompile(`\b(sk_(?:test|live)_|whsec_|sbx_admin_)[A-Za-z0-9_]+`)
-	// "Bearer <anything>" in free text (an Authorization header rendered as text).
-	bearerRe = regexp.MustCompile(`(?i)(bearer\s+)[^\s"',]+`)
+	// "Bearer <credential>" in free text (an Authorization header rendered as
+	// text). Only values shaped like a credential are masked, so prose such as
+	// "bearer token" survives: 8+ token characters with a digit or a dot, or 20+.
+	bearerRe = regexp.MustCompile(`(?i)(bearer\s+)([A-Za-z0-9._~+/=-]+)`)
 	// JSON string members whose value is secret whatever it looks like.
 	secretFieldRe = regexp.MustCompile(`(?i)("(?:cvv|cvc|cvv2|pin|secretKey|secret_key|secret|accessToken|access_token|token|adminKey|password)"\s*:\s*)"(?:[^"\\]|\\.)*"`)
 )
@@ -71,13 +73,22 @@ func Text(s string) string {
 	s = keyRe.ReplaceAllString(s, "${1}"+Mask)
 	s = bearerRe.ReplaceAllStringFunc(s, func(m string) string {
 		sub := bearerRe.FindStringSubmatch(m)
-		if strings.HasPrefix(m[len(sub[1]):], "$") { // already a placeholder like $TOKEN
+		if !credentialLike(sub[2]) {
 			return m
 		}
 		return sub[1] + Mask
 	})
 	s = maskPANs(s)
 	return s
+}
+
+// credentialLike reports whether a word after "Bearer" looks like a token
+// rather than prose: 8+ characters with a digit or a dot, or 20+ characters.
+func credentialLike(v string) bool {
+	if v == Mask || strings.HasPrefix(v, "eyJ") {
+		return true
+	}
+	return len(v) >= 20 || len(v) >= 8 && strings.ContainsAny(v, ".0123456789")
 }
 
 func maskPANs(s string) string {

@@ -95,7 +95,7 @@ func checkConformOutputs(t *testing.T, bin, dir, name string, faults []string, e
 	secrets = append(secrets, pans...)
 
 	jwt := regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+`)
-	pan16 := regexp.MustCompile(`(^|[^0-9])[0-9]{4}[ -]?[0-9]{4}[ -]?[0-9]{4}[ -]?[0-9]{4}([^0-9]|$)`)
+	pan16 := regexp.MustCompile(`(^|[^0-9.])[0-9]{4}[ -]?[0-9]{4}[ -]?[0-9]{4}[ -]?[0-9]{4}([^0-9]|$)`)
 	cvvField := regexp.MustCompile(`(?i)cvv[\\"']*\s*[:=]\s*[\\"']*([0-9]{3,4})`)
 	for file, text := range texts {
 		for _, s := range secrets {

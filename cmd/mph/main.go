@@ -47,6 +47,7 @@ var rootCmd = &cobra.Command{
 }
 
 func main() {
+	rootCmd.CompletionOptions.DisableDefaultCmd = true
 	os.Exit(run(os.Args[1:]))
 }
 
