@@ -151,7 +151,7 @@ func niceCeil(v float64) float64 {
 		return 1
 	}
 	p := math.Pow(10, math.Floor(math.Log10(v)))
-	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+	for _, m := range []float64{1, 2, 4, 8, 10} { // quarter ticks stay round
 		if m*p >= v {
 			return m * p
 		}

@@ -17,8 +17,11 @@ type Fault struct {
 // faultSet holds one plain bool per fault, read only at the precise point(s)
 // of the logic the fault corrupts (`if s.faults.x { ... }`): off, a fault costs
 // one predictable branch and never alters the normal path. To add a fault:
-// add a field here, a catalogue entry below, the check at its point, and a
-// probe in faults_test.go proving the rule holds without it and breaks with it.
+// add a field here (or to moreFaults), a catalogue entry below (or to
+// moreCatalogue, faults_catalogue.go), the check at its point, and a probe in
+// faults_test.go (or moreProbes, faults_catalogue_test.go) proving the rule
+// holds without it and breaks with it. docs/faults.md is the plan: every
+// fault, the rule it breaks and the spec that kills it.
 type faultSet struct {
 	authExpiredAccepted    bool
 	authIgnoreMerchantHdr  bool

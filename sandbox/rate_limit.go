@@ -41,6 +41,7 @@ type limiter struct {
 	mu      sync.Mutex // serialises configuration changes
 	cfg     atomic.Pointer[[numGroups]RateLimit]
 	buckets sync.Map // string -> *bucketSet
+	stuck   sync.Map // fault rate-limit-no-refill: key+group refused once, refused for ever
 }
 
 // bucketSet is one key's buckets, built under the configuration cfg.
@@ -64,6 +65,7 @@ func (l *limiter) set(m map[string]RateLimit) {
 	l.mu.Lock()
 	l.cfg.Store(&c)
 	l.buckets.Clear()
+	l.stuck.Clear()
 	l.mu.Unlock()
 }
 
@@ -115,6 +117,14 @@ func (l *limiter) allow(key string, g group) (ok bool, lim *rate.Limiter, cfg Ra
 // rateLimit applies g's bucket for key, answering 429 itself when refused.
 func (s *Server) rateLimit(rc *reqCtx, key string, g group) bool {
 	ok, lim, cfg := s.limits.allow(key, g)
+	if s.faults.rateLimitNoRefill && lim != nil {
+		k := key + "\x00" + groupNames[g]
+		if !ok {
+			s.limits.stuck.Store(k, true)
+		} else if _, stuck := s.limits.stuck.Load(k); stuck {
+			ok = false // refilled tokens are never granted again
+		}
+	}
 	if ok || s.faults.rateLimitNever {
 		return true
 	}
@@ -128,10 +138,6 @@ func (s *Server) rateLimit(rc *reqCtx, key string, g group) bool {
 	h.Set("X-RateLimit-Limit", strconv.Itoa(cfg.Burst))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(max(0, int(tokens))))
 	h.Set("X-RateLimit-Reset", strconv.Itoa(reset))
-	if s.faults.rateLimitNoRefill {
-		lim.SetLimit(0) // the bucket never refills (until the limits change)
-		lim.SetBurst(0)
-	}
 	if s.faults.rateLimitBare {
 		h.Set("Content-Type", "text/plain; charset=utf-8")
 		rc.w.WriteHeader(http.StatusTooManyRequests)

@@ -126,6 +126,7 @@ type cardModel struct {
 	vault         Money
 	vaultChecked  bool
 	creationFee   Money
+	fundFee       Money
 	withdrawalFee Money
 	minFunding    Money
 	creditMode    string
@@ -268,11 +269,17 @@ func (r *modelRun) issue(amount Money) {
 		if card.ID == "" {
 			r.failf("%s: the answer carries no card", step)
 		}
-		if !card.Balance.Eq(amount) || card.Status != "ACTIVE" {
-			r.failf("%s: the new card has balance %s and status %s, want %s and ACTIVE", step, card.Balance, card.Status, amount)
+		// The new card's balance follows the profile (issuance.initialBalance):
+		// the document only fixes the vault debit (creationFee + amount).
+		balance, checked := initialBalance(amount, r.m.fundFee)
+		if !checked {
+			balance = card.Balance
+		}
+		if !card.Balance.Eq(balance) || card.Status != "ACTIVE" {
+			r.failf("%s: the new card has balance %s and status %s, want %s (profile issuance.initialBalance %s) and ACTIVE", step, card.Balance, card.Status, balance, Profile().Issuance.InitialBalance)
 		}
 		r.m.vault = r.m.vault.Sub(total)
-		r.m.cards = append(r.m.cards, &modelCard{id: card.ID, balance: amount, status: "ACTIVE", limits: map[string]Money{}})
+		r.m.cards = append(r.m.cards, &modelCard{id: card.ID, balance: balance, status: "ACTIVE", limits: map[string]Money{}})
 		r.checkCard(r.m.cards[len(r.m.cards)-1], step)
 	}
 	r.checkVault(step)
@@ -288,7 +295,12 @@ func (r *modelRun) withdraw(i int, amount Money) {
 	case amount.Cmp(M("0.10")) < 0:
 		r.expectRefused(resp, step+" (below the 0.10 minimum)", http.StatusBadRequest)
 	case amount.Cmp(c.balance) > 0:
-		r.expectRefused(resp, step+" (above the balance)")
+		// Which error is not shown: the profile's status, else any 4xx.
+		var st []int
+		if v := Profile().Errors.Status["withdrawAboveBalance"]; v != 0 {
+			st = []int{v}
+		}
+		r.expectRefused(resp, step+" (above the balance)", st...)
 	case c.status == "FROZEN" && resp.Status != http.StatusOK:
 		// The document does not say whether a FROZEN card may be swept.
 		r.expectRefused(resp, step)
@@ -405,6 +417,7 @@ func (r *modelRun) run() {
 	}
 	d := Data(r.decode(cfg, schemas.ConfigResponse, "reading the configuration"))
 	r.m.creationFee = r.money(d["creationFee"], "creationFee")
+	r.m.fundFee = r.money(d["fundFee"], "fundFee")
 	r.m.withdrawalFee = r.money(d["withdrawalFee"], "withdrawalFee")
 	r.m.minFunding = r.money(d["minFunding"], "minFunding")
 	r.m.vault = r.money(d["vaultBalance"], "vaultBalance")

@@ -8,7 +8,18 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// sandboxNow reads the sandbox clock.
+// limitLocation is the time zone of the spend limits' calendar days and
+// months (not shown: profile cards.spendLimitTimezone).
+func limitLocation() *time.Location {
+	GinkgoHelper()
+	loc, err := time.LoadLocation(Profile().Cards.SpendLimitTimezone)
+	if err != nil {
+		HarnessError("profile cards.spendLimitTimezone: %v", err)
+	}
+	return loc
+}
+
+// sandboxNow reads the sandbox clock, in the spend limits' time zone.
 func sandboxNow(ctx context.Context) time.Time {
 	GinkgoHelper()
 	c, err := Controls().Clock(ctx)
@@ -19,7 +30,7 @@ func sandboxNow(ctx context.Context) time.Time {
 	if err != nil {
 		HarnessError("sandbox control clock: now %q is not RFC 3339: %v", c.Now, err)
 	}
-	return t.UTC()
+	return t.In(limitLocation())
 }
 
 // advanceTo moves the sandbox clock just past t (t in the future).
@@ -32,28 +43,30 @@ func advanceTo(ctx context.Context, t time.Time) {
 	advanceClock(ctx, secs)
 }
 
-func nextUTCDay(t time.Time) time.Time {
+// nextLimitDay is the start of the calendar day after t's, in t's zone.
+func nextLimitDay(t time.Time) time.Time {
 	y, m, d := t.Date()
-	return time.Date(y, m, d+1, 0, 0, 0, 0, time.UTC)
+	return time.Date(y, m, d+1, 0, 0, 0, 0, t.Location())
 }
 
-func nextUTCMonth(t time.Time) time.Time {
+// nextLimitMonth is the start of the calendar month after t's, in t's zone.
+func nextLimitMonth(t time.Time) time.Time {
 	y, m, _ := t.Date()
-	return time.Date(y, m+1, 1, 0, 0, 0, 0, time.UTC)
+	return time.Date(y, m+1, 1, 0, 0, 0, 0, t.Location())
 }
 
 // ensureRoomInPeriod advances the sandbox clock to the next day when fewer
-// than two hours of the current UTC day (and month, when month is set)
+// than two hours of the current calendar day (and month, when month is set)
 // remain, so that a cumulative check is not split by a period boundary.
 func ensureRoomInPeriod(ctx context.Context, month bool) {
 	GinkgoHelper()
 	now := sandboxNow(ctx)
-	if month && nextUTCMonth(now).Sub(now) < 2*time.Hour {
-		advanceTo(ctx, nextUTCMonth(now))
+	if month && nextLimitMonth(now).Sub(now) < 2*time.Hour {
+		advanceTo(ctx, nextLimitMonth(now))
 		return
 	}
-	if nextUTCDay(now).Sub(now) < 2*time.Hour {
-		advanceTo(ctx, nextUTCDay(now))
+	if nextLimitDay(now).Sub(now) < 2*time.Hour {
+		advanceTo(ctx, nextLimitDay(now))
 	}
 }
 
@@ -70,10 +83,10 @@ var _ = Describe("Card transactions: freezing and spend limits decide approvals"
 			}
 			frozen := GetCard(ctx, c.ID)
 			Expect(frozen.Status).To(Equal("FROZEN"), "a frozen card is not terminated: it stays FROZEN")
-			Expect(frozen.Balance).To(EqualMoney(M("9.00")), "a frozen card keeps its balance")
+			Expect(frozen.Balance).To(EqualMoney(c.Balance), "a frozen card keeps its balance")
 			SetCardStatus(ctx, c.ID, "ACTIVE")
-			c = expectApproved(ctx, c, M("2.50"), "the card was unfrozen")
-			Expect(c.Balance).To(EqualMoney(M("6.50")))
+			after := expectApproved(ctx, c, M("2.50"), "the card was unfrozen")
+			Expect(after.Balance).To(EqualMoney(frozen.Balance.Sub(M("2.50"))))
 		})
 
 	ConformanceIt("declines a transaction above transactionLimit and approves one at or below it",
@@ -112,11 +125,11 @@ var _ = Describe("Card transactions: freezing and spend limits decide approvals"
 			expectApproved(ctx, c, M("10.00"), "exactly the dailyLimit")
 			expectDeclined(ctx, c, M("0.01"), "the day's total is at the dailyLimit")
 			now := sandboxNow(ctx)
-			if nextUTCMonth(now).Equal(nextUTCDay(now)) {
+			if nextLimitMonth(now).Equal(nextLimitDay(now)) {
 				// The next day starts a new month too; the daily rule is still what is checked.
 				By("the next day is also the first of a month")
 			}
-			advanceTo(ctx, nextUTCDay(now))
+			advanceTo(ctx, nextLimitDay(now))
 			expectApproved(ctx, c, M("10.00"), "a new calendar day: the day's total starts again")
 			expectDeclined(ctx, c, M("0.01"), "the new day's total is at the dailyLimit")
 		})
@@ -127,22 +140,22 @@ var _ = Describe("Card transactions: freezing and spend limits decide approvals"
 		func(ctx SpecContext) {
 			ensureRoomInPeriod(ctx, true)
 			now := sandboxNow(ctx)
-			if nextUTCMonth(now).Sub(nextUTCDay(now)) < 2*time.Hour {
+			if nextLimitMonth(now).Sub(nextLimitDay(now)) < 2*time.Hour {
 				// Too close to the month's end to spend on two different days of it.
-				advanceTo(ctx, nextUTCMonth(now))
+				advanceTo(ctx, nextLimitMonth(now))
 			}
 			c := NewCard(ctx, WithAmount(M("40.00")))
 			setLimits(ctx, c.ID, map[string]Money{"monthlyLimit": M("10.00")})
 			expectDeclined(ctx, c, M("10.01"), "above the monthlyLimit of 10.00")
 			expectApproved(ctx, c, M("6.00"), "within the monthlyLimit")
 			now = sandboxNow(ctx)
-			if nextUTCDay(now).Before(nextUTCMonth(now)) {
-				advanceTo(ctx, nextUTCDay(now)) // another day of the same month
+			if nextLimitDay(now).Before(nextLimitMonth(now)) {
+				advanceTo(ctx, nextLimitDay(now)) // another day of the same month
 			}
 			expectDeclined(ctx, c, M("4.01"), "6.00 + 4.01 exceeds the monthlyLimit of 10.00 within the month")
 			expectApproved(ctx, c, M("4.00"), "6.00 + 4.00 reaches exactly the monthlyLimit")
 			expectDeclined(ctx, c, M("0.01"), "the month's total is at the monthlyLimit")
-			advanceTo(ctx, nextUTCMonth(sandboxNow(ctx)))
+			advanceTo(ctx, nextLimitMonth(sandboxNow(ctx)))
 			expectApproved(ctx, c, M("10.00"), "a new calendar month: the month's total starts again")
 			expectDeclined(ctx, c, M("0.01"), "the new month's total is at the monthlyLimit")
 		})
@@ -157,9 +170,9 @@ var _ = Describe("Card transactions: freezing and spend limits decide approvals"
 			expectApproved(ctx, c, M("6.00"), "within the allTimeLimit")
 			expectDeclined(ctx, c, M("4.01"), "6.00 + 4.01 exceeds the allTimeLimit")
 			expectApproved(ctx, c, M("4.00"), "6.00 + 4.00 reaches exactly the allTimeLimit")
-			advanceTo(ctx, nextUTCDay(sandboxNow(ctx)))
+			advanceTo(ctx, nextLimitDay(sandboxNow(ctx)))
 			expectDeclined(ctx, c, M("0.01"), "the allTimeLimit is lifetime: a new day does not reset it")
-			advanceTo(ctx, nextUTCMonth(sandboxNow(ctx)))
+			advanceTo(ctx, nextLimitMonth(sandboxNow(ctx)))
 			expectDeclined(ctx, c, M("0.01"), "the allTimeLimit is lifetime: a new month does not reset it")
 		})
 })

@@ -13,6 +13,12 @@ import (
 
 func lowerMsg(body JSON) string { return strings.ToLower(strings.Join(Messages(body), " ")) }
 
+// saysNotFound matches a message saying something was not found, in any of
+// the usual wordings (the document gives the meaning, not the sentence).
+func saysNotFound() OmegaMatcher {
+	return Or(ContainSubstring("not found"), ContainSubstring("not exist"), ContainSubstring("no such"), ContainSubstring("unknown"), ContainSubstring("could not find"))
+}
+
 var _ = Describe("Errors: the error envelope, status meanings and the six scenarios", func() {
 	Context("scenarios", func() {
 		ConformanceIt("scenario 1: issuing a card for more than the vault balance answers 400 stating the required total (funding + issuance fee) and the available amount",
@@ -33,7 +39,7 @@ var _ = Describe("Errors: the error envelope, status meanings and the six scenar
 			Reqs("ERR-15", "AUTH-09", "ERR-08"),
 			func(ctx SpecContext) {
 				body := ExpectErrorWithPath(Must(Anonymous().Get(ctx, "/cards", nil)), http.StatusUnauthorized)
-				Expect(lowerMsg(body)).To(ContainSubstring("bearer"), "the message asks for the bearer token")
+				Expect(lowerMsg(body)).To(Or(ContainSubstring("bearer"), ContainSubstring("token")), "the message asks for the bearer token")
 			})
 
 		ConformanceIt("scenario 2: a call with an expired token answers 401 whose message asks for the bearer token (sandbox clock)",
@@ -55,9 +61,11 @@ var _ = Describe("Errors: the error envelope, status meanings and the six scenar
 					{MerchantID: p.MerchantID + "_nosuch", SecretKey: p.SecretKey},
 				} {
 					body := ExpectErrorWithPath(Must(Anonymous().RawAuth().Post(ctx, client.TokenPath, b)), http.StatusUnauthorized)
+					// Key words, not a sentence: the message reports the
+					// credentials (or the key / merchant id) as invalid.
 					msg := lowerMsg(body)
-					Expect(msg).To(ContainSubstring("invalid"), "the message reports invalid credentials")
-					Expect(msg).To(ContainSubstring("credential"), "the message reports invalid credentials")
+					Expect(msg).To(Or(ContainSubstring("credential"), ContainSubstring("secret"), ContainSubstring("key"), ContainSubstring("merchant")), "the message reports invalid credentials")
+					Expect(msg).To(Or(ContainSubstring("invalid"), ContainSubstring("incorrect"), ContainSubstring("wrong"), ContainSubstring("bad"), ContainSubstring("not valid")), "the message reports invalid credentials")
 					Expect(string(Must(Anonymous().RawAuth().Post(ctx, client.TokenPath, b)).Body)).NotTo(ContainSubstring("accessToken"))
 				}
 			})
@@ -73,8 +81,8 @@ var _ = Describe("Errors: the error envelope, status meanings and the six scenar
 				}
 				body := ExpectErrorWithPath(resp, http.StatusForbidden)
 				msg := lowerMsg(body)
-				Expect(msg).To(ContainSubstring("ip"), "the message names the IP address")
-				Expect(msg).To(ContainSubstring("not allowed"), "the message says it is not allowed")
+				Expect(msg).To(Or(ContainSubstring("ip"), ContainSubstring("address")), "the message names the IP address")
+				Expect(msg).To(Or(ContainSubstring("not allowed"), ContainSubstring("not permitted"), ContainSubstring("not whitelisted"), ContainSubstring("whitelist"), ContainSubstring("allowlist")), "the message says it is not allowed")
 			})
 
 		ConformanceIt("scenario 5: an unknown card id answers 404 whose message says the virtual card was not found",
@@ -83,7 +91,7 @@ var _ = Describe("Errors: the error envelope, status meanings and the six scenar
 				body := ExpectErrorWithPath(Must(API().Get(ctx, cardURL("crd_"+Ref("nosuch"), ""), nil)), http.StatusNotFound)
 				msg := lowerMsg(body)
 				Expect(msg).To(ContainSubstring("card"), "the message says the virtual card was not found")
-				Expect(msg).To(ContainSubstring("not found"), "the message says the virtual card was not found")
+				Expect(msg).To(saysNotFound(), "the message says the virtual card was not found")
 			})
 
 		ConformanceIt("scenario 6: an unknown gift order reference answers 404 whose message names the reference and says the order was not found",
@@ -94,7 +102,7 @@ var _ = Describe("Errors: the error envelope, status meanings and the six scenar
 				Expect(strings.Join(Messages(body), " ")).To(ContainSubstring(ref), "the message names the reference")
 				msg := lowerMsg(body)
 				Expect(msg).To(ContainSubstring("gift"), "the message says the gift card order was not found")
-				Expect(msg).To(ContainSubstring("not found"))
+				Expect(msg).To(saysNotFound(), "the message says the gift card order was not found")
 			})
 	})
 
@@ -143,7 +151,7 @@ var _ = Describe("Errors: the error envelope, status meanings and the six scenar
 	})
 
 	Context("envelope", func() {
-		ConformanceIt("answers every failure (400, 401, 404) of every endpoint with the error envelope: statusCode the HTTP status, error the reason phrase, timestamp, the request path",
+		ConformanceIt("answers every failure (400, 401, 404, and the profile's status where the document names none) of every endpoint with the error envelope: statusCode the HTTP status, error the reason phrase, timestamp, the request path",
 			Reqs("ERR-01", "ERR-02", "ERR-03", "ERR-07", "ERR-08", "ERR-10", "ERR-21", "ENV-05", "ENV-08", "ENV-07"), Destructive,
 			func(ctx SpecContext) {
 				c := NewCard(ctx, WithAmount(M("1.00")))
@@ -161,7 +169,7 @@ var _ = Describe("Errors: the error envelope, status meanings and the six scenar
 					{"forged bearer on GET /cards", API().WithToken("not.a.jwt"), client.Request{Method: "GET", Path: "/cards"}, 401},
 					{"empty token request", Anonymous().RawAuth(), client.Request{Method: "POST", Path: client.TokenPath, Body: JSON{}}, 0},
 					{"withdraw 0.01", API(), client.Request{Method: "POST", Path: cardURL(c.ID, "/withdraw"), Body: JSON{"amount": M("0.01").JSON()}}, 400},
-					{"status PAUSED", API(), client.Request{Method: "PATCH", Path: cardURL(c.ID, "/status"), Body: JSON{"status": "PAUSED"}}, 400},
+					{"status PAUSED", API(), client.Request{Method: "PATCH", Path: cardURL(c.ID, "/status"), Body: JSON{"status": "PAUSED"}}, -1},
 					{"issuance with empty nameOnCard", API(), client.Request{Method: "POST", Path: Profile().Issuance.Path, Body: IssuanceBody(SharedCustomer(ctx), "", M("1.00"), Ref("card"))}, 400},
 					{"registration without names", API(), client.Request{Method: "POST", Path: "/cards/customers", Body: JSON{"email": "a@example.com"}}, 400},
 					{"purchase without recipient", API(), client.Request{Method: "POST", Path: "/gift-cards/purchase", Body: JSON{"amount": M(Profile().GiftCards.FaceValue).JSON()}}, 400},
@@ -177,11 +185,15 @@ var _ = Describe("Errors: the error envelope, status meanings and the six scenar
 						Expect(resp.Status).To(BeElementOf(400, 401), "%s: want 400 or 401, got %d", p.what, resp.Status)
 						status = resp.Status
 					}
+					if status == -1 { // an invalid status value: which error is not shown
+						expectEchoedPath(resp, ExpectRefusal(resp, "invalidValue"))
+						continue
+					}
 					ExpectErrorWithPath(resp, status)
 				}
 			})
 
-		ConformanceIt("carries an array of constraint-violation strings when payload validation fails (empty nameOnCard, amount below a minimum, value outside its set)",
+		ConformanceIt("carries an array of constraint-violation strings when payload validation fails (empty nameOnCard, amount below a minimum, empty status)",
 			Reqs("ERR-04", "ISSUE-02", "ISSUE-03", "WITHDRAW-03", "STATUS-02"), Destructive,
 			func(ctx SpecContext) {
 				c := NewCard(ctx, WithAmount(M("1.00")))
@@ -192,7 +204,9 @@ var _ = Describe("Errors: the error envelope, status meanings and the six scenar
 					{"empty nameOnCard", client.Request{Method: "POST", Path: Profile().Issuance.Path, Body: IssuanceBody(SharedCustomer(ctx), "", M("1.00"), Ref("card"))}},
 					{"initial funding 0.99", client.Request{Method: "POST", Path: Profile().Issuance.Path, Body: IssuanceBody(SharedCustomer(ctx), "Ada Harness", M("0.99"), Ref("card"))}},
 					{"withdrawal 0.09", client.Request{Method: "POST", Path: cardURL(c.ID, "/withdraw"), Body: JSON{"amount": M("0.09").JSON()}}},
-					{"status frozen (lower case)", client.Request{Method: "PATCH", Path: cardURL(c.ID, "/status"), Body: JSON{"status": "frozen"}}},
+					// An empty required field ("should not be empty"); a value outside
+					// the set is an "invalid status value", whose error is not shown.
+					{"status empty", client.Request{Method: "PATCH", Path: cardURL(c.ID, "/status"), Body: JSON{"status": ""}}},
 				}
 				for _, tc := range cases {
 					By(tc.what)

@@ -117,7 +117,7 @@ var _ = Describe("Gift cards: purchase, verify, transaction lookup", func() {
 			txn, _ := v["transactionId"].(string)
 			Expect(txn).NotTo(BeEmpty())
 			resp := Must(API().Get(ctx, "/gift-cards/transactions/"+client.Seg(txn), nil))
-			ExpectStatus(resp, http.StatusOK)
+			ExpectStatus(resp, http.StatusOK, http.StatusCreated) // the section fixes no status
 			ExpectSchema(resp, schemas.GiftLookupResponse)
 			p := Profile().GiftCards.LookupOrderPointer
 			got, ok := Ptr(Decode(resp), p)
@@ -141,7 +141,7 @@ var _ = Describe("Gift cards: purchase, verify, transaction lookup", func() {
 			body := expectGiftNotFound(verifyGift(ctx, API(), ref))
 			msg := strings.Join(Messages(body), " ")
 			Expect(msg).To(ContainSubstring(ref), "the message names the reference")
-			Expect(strings.ToLower(msg)).To(ContainSubstring("not found"))
+			Expect(strings.ToLower(msg)).To(saysNotFound(), "the message says the gift card order was not found")
 		})
 
 	ConformanceIt("answers a transaction lookup of an unknown reference with 404",

@@ -12,11 +12,12 @@ import (
 )
 
 var _ = Describe("Card issuance: POST /cards", func() {
-	ConformanceIt("issues an ACTIVE USD virtual card with createdStatus COMPLETED carrying the nameOnCard and reference given",
+	ConformanceIt("issues an ACTIVE USD virtual card with createdStatus COMPLETED carrying the nameOnCard and reference given, its balance per the profile's initialBalance rule",
 		Reqs("ISSUE-01", "ISSUE-06", "ISSUE-08", "GET-05", "GET-06", "GET-11", "GET-13", "ENV-06"), Destructive,
 		func(ctx SpecContext) {
 			name := "Grace " + strings.ToUpper(Cfg().RunID)
 			ref := Ref("card")
+			fundFee := GetConfig(ctx).FundFee
 			resp, _ := IssueCard(ctx, WithName(name), WithReference(ref), WithAmount(M("2.50")))
 			ExpectStatus(resp, http.StatusOK, http.StatusCreated)
 			ExpectSchema(resp, schemas.CardIssuanceResponse)
@@ -33,7 +34,9 @@ var _ = Describe("Card issuance: POST /cards", func() {
 			if Profile().Issuance.ReferenceField != "" {
 				Expect(c.Reference).To(Equal(ref))
 			}
-			Expect(c.Balance).To(EqualMoney(M("2.50")), "balanceAmount of a card funded with 2.50")
+			if want, ok := initialBalance(M("2.50"), fundFee); ok {
+				Expect(c.Balance).To(EqualMoney(want), "balanceAmount of a card funded with 2.50 (profile issuance.initialBalance %s)", Profile().Issuance.InitialBalance)
+			}
 			// The card exists afterwards.
 			Expect(GetCard(ctx, c.ID).ID).To(Equal(c.ID))
 		})
@@ -58,7 +61,10 @@ var _ = Describe("Card issuance: POST /cards", func() {
 			ExpectStatus(resp, http.StatusOK, http.StatusCreated)
 			v, _ := Ptr(Decode(resp), Profile().Issuance.CardPointer)
 			c, _ := v.(JSON)
-			Expect(CardFrom(c).Balance).To(EqualMoney(minF))
+			Expect(c).NotTo(BeNil(), "no card at %s", Profile().Issuance.CardPointer)
+			if want, ok := initialBalance(minF, GetConfig(ctx).FundFee); ok {
+				Expect(CardFrom(c).Balance).To(EqualMoney(want), "profile issuance.initialBalance %s", Profile().Issuance.InitialBalance)
+			}
 			resp, _ = IssueCard(ctx, WithAmount(minF.Sub(M("0.01"))))
 			ExpectError(resp, http.StatusBadRequest)
 			resp, _ = IssueCard(ctx, WithAmount(M("0")))

@@ -32,6 +32,48 @@ func ExpectClientError(resp *client.Response) JSON {
 	return ExpectError(resp, resp.Status)
 }
 
+// ExpectRefusal asserts the refusal of a failure condition the document
+// requires without saying which error: the status the profile names under
+// errors.status.<condition>, or any 4xx when it names none (0 or absent);
+// always the error envelope with statusCode == HTTP status and error ==
+// reason phrase. It returns the body.
+func ExpectRefusal(resp *client.Response, condition string) JSON {
+	GinkgoHelper()
+	if st := Profile().Errors.Status[condition]; st != 0 {
+		Expect(resp).NotTo(BeNil(), "no response")
+		Expect(resp.Status).To(Equal(st), "refusal (%s): HTTP %d, the profile says %d (errors.status.%s)", condition, resp.Status, st, condition)
+		return ExpectError(resp, st)
+	}
+	return ExpectClientError(resp)
+}
+
+// targetRefuses reports whether the profile says the target refuses the
+// malformed input (errors.refuses.<input>); the document states the input's
+// form but not that other forms are refused.
+func targetRefuses(input string) bool { return Profile().Errors.Refuses[input] }
+
+// skipUnlessRefuses skips the spec when the profile says the target accepts
+// other forms of the input.
+func skipUnlessRefuses(input string) {
+	GinkgoHelper()
+	if !targetRefuses(input) {
+		Skip("the profile says the target does not refuse this (errors.refuses." + input + " is false); the document does not say that it must")
+	}
+}
+
+// initialBalance is the balance of a card newly issued with amount per the
+// profile (issuance.initialBalance); ok is false when it is not asserted.
+// The document only says issuance deducts creationFee + amount from the vault.
+func initialBalance(amount, fundFee Money) (Money, bool) {
+	switch Profile().Issuance.InitialBalance {
+	case "amount":
+		return amount, true
+	case "amount-minus-fund-fee":
+		return amount.Sub(fundFee), true
+	}
+	return Money{}, false
+}
+
 // ExpectErrorWithPath is ExpectError plus the envelope's informational path
 // naming the request path.
 func ExpectErrorWithPath(resp *client.Response, status int) JSON {

@@ -149,7 +149,7 @@ var _ = Describe("Tenant isolation: a second merchant never reaches the first on
 			bCust := customerAs(ctx, merchantB())
 			listIDs := func(c *client.Client) []string {
 				resp := Must(c.Get(ctx, "/cards/customers", nil))
-				ExpectEnvelopeA(resp, schemas.CustomerListResponse)
+				ExpectEnvelopeA(resp, schemas.CustomerListResponse, http.StatusOK, http.StatusCreated)
 				v, _ := Ptr(Decode(resp), Profile().Customers.ListPointer)
 				arr, _ := v.([]any)
 				var out []string

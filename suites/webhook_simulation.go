@@ -33,7 +33,6 @@ func simulate(ctx context.Context, c *client.Client, idOrRef string, body any) *
 func expectSimulation(resp *client.Response, kind string) JSON {
 	GinkgoHelper()
 	body := ExpectEnvelopeB(resp, schemas.WebhookSimulationResponse)
-	Expect(body["success"]).To(BeTrue(), "Envelope B success must be true on a 200")
 	d := Data(body)
 	Expect(d["event_type"]).To(Equal(kind), "the answer's event_type is the dispatched event kind")
 	ref, _ := d["reference"].(string)
@@ -41,6 +40,9 @@ func expectSimulation(resp *client.Response, kind string) JSON {
 	Expect(len(ref)).To(BeNumerically(">", len("SIMULATE_")), "the simulation reference names the event after SIMULATE_")
 	Expect(d).To(HaveKey("dispatched"))
 	if d["dispatched"] == true {
+		// Whether Envelope B's success may be false on a 200 whose webhook was
+		// not sent is not shown; a sent one is a success.
+		Expect(body["success"]).To(BeTrue(), "Envelope B success must be true when the webhook was dispatched")
 		Expect(d["skip_reason"]).To(BeNil(), "a dispatched webhook has no skip_reason")
 	} else {
 		Expect(d["dispatched"]).To(BeFalse(), "dispatched is a boolean")
@@ -177,13 +179,19 @@ var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func()
 			Expect(countKind("virtualcard.transaction.authorization")).To(Equal(1), "the decline must not be sent as an authorization")
 		})
 
-	ConformanceIt("refuses an unknown event_type with 400 and a validation message array",
+	// An empty event_type is a payload validation failure (documented: 400,
+	// message an array); a value outside the four event types must be refused,
+	// but which error is not shown (profile errors.status.invalidValue, else any
+	// 4xx). A case variant ("AUTHORIZATION") is not tried: case handling is not shown.
+	ConformanceIt("refuses an empty event_type with 400 and a validation message array, and an unknown one with a 4xx error (the profile's status)",
 		Reqs("WEBHOOK-02", "ERR-04", "ERR-07"), Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
 			c := SharedCard(ctx)
-			for _, et := range []string{"refund", "AUTHORIZATION", "virtualcard.transaction.authorization", ""} {
+			By("event_type empty")
+			ExpectValidationError(simulate(ctx, API(), c.ID, JSON{"event_type": ""}))
+			for _, et := range []string{"refund", "virtualcard.transaction.authorization"} {
 				By("event_type " + et)
-				ExpectValidationError(simulate(ctx, API(), c.ID, JSON{"event_type": et}))
+				ExpectRefusal(simulate(ctx, API(), c.ID, JSON{"event_type": et}), "invalidValue")
 			}
 		})
 

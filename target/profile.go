@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"os"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -26,6 +27,7 @@ type Profile struct {
 	Betting    BettingProfile    `yaml:"betting"`
 	Webhooks   WebhooksProfile   `yaml:"webhooks"`
 	RateLimits RateLimitsProfile `yaml:"rateLimits"`
+	Errors     ErrorsProfile     `yaml:"errors"`
 }
 
 type AuthProfile struct {
@@ -45,11 +47,13 @@ type IssuanceProfile struct {
 	ReferenceField  string         `yaml:"referenceField"`
 	Extra           map[string]any `yaml:"extra"`
 	CardPointer     string         `yaml:"cardPointer"`
+	InitialBalance  string         `yaml:"initialBalance"`
 }
 
 type CardsProfile struct {
 	ListMaxLimit        int    `yaml:"listMaxLimit"`
 	WithdrawVaultCredit string `yaml:"withdrawVaultCredit"`
+	SpendLimitTimezone  string `yaml:"spendLimitTimezone"`
 }
 
 type QuoteProfile struct {
@@ -81,6 +85,11 @@ type BettingProfile struct {
 type WebhooksProfile struct {
 	DeliveryKindPointer      string `yaml:"deliveryKindPointer"`
 	DeliveryReferencePointer string `yaml:"deliveryReferencePointer"`
+}
+
+type ErrorsProfile struct {
+	Status  map[string]int  `yaml:"status"`
+	Refuses map[string]bool `yaml:"refuses"`
 }
 
 type RateLimitsProfile struct {
@@ -133,6 +142,19 @@ func (p *Profile) validate() error {
 	case "amount-minus-fee", "amount", "unchecked":
 	default:
 		return fmt.Errorf("cards.withdrawVaultCredit must be amount-minus-fee, amount or unchecked, not %q", p.Cards.WithdrawVaultCredit)
+	}
+	switch p.Issuance.InitialBalance {
+	case "amount", "amount-minus-fund-fee", "unchecked":
+	default:
+		return fmt.Errorf("issuance.initialBalance must be amount, amount-minus-fund-fee or unchecked, not %q", p.Issuance.InitialBalance)
+	}
+	if _, err := time.LoadLocation(p.Cards.SpendLimitTimezone); err != nil || p.Cards.SpendLimitTimezone == "" {
+		return fmt.Errorf("cards.spendLimitTimezone must be an IANA time zone name such as UTC, not %q", p.Cards.SpendLimitTimezone)
+	}
+	for k, st := range p.Errors.Status {
+		if st != 0 && (st < 400 || st > 499) {
+			return fmt.Errorf("errors.status.%s must be 0 (any 4xx) or a 4xx status, not %d", k, st)
+		}
 	}
 	switch p.Auth.MerchantIDHeader {
 	case "both", "token", "requests", "none":
