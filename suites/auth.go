@@ -80,7 +80,7 @@ func protectedEndpoints() map[string]protectedEndpoint {
 		}},
 		"GET /gift-cards/verify/{reference}": {"GIFT-01", http.MethodGet, giftRef, nil, nil},
 		"GET /gift-cards/transactions/{ref}": {"GIFT-01", http.MethodGet, fixed("/gift-cards/transactions/" + "GCT_mph_no_such"), nil, nil},
-		"GET /betting/quote":                 {"QUOTE-01", http.MethodGet, fixed("/betting/quote"), nil, nil},
+		"GET /betting/quote":                 {"QUOTE-02", http.MethodGet, fixed("/betting/quote"), nil, nil},
 		"POST /cards (issuance)":             {"ISSUE-01", http.MethodPost, nil, nil, nil},
 	}
 }
