@@ -83,18 +83,25 @@ if [ -n "$WRK_RPS" ]; then
   echo "   vs wrk: mph $WRK_RATIO_MPH%, vegeta $WRK_RATIO_VEG%"
 fi
 
-echo "== p50 at $P50_RATE req/s for $DUR: vegeta vs mph"
-echo "GET $URL" | "$WORK/vegeta" attack -rate="$P50_RATE" -duration="$DUR" -header "$HDR" > "$WORK/vegeta-p50.bin"
-"$WORK/vegeta" report -type=json "$WORK/vegeta-p50.bin" > "$WORK/vegeta-p50.json"
-VEG_P50=$(json "$WORK/vegeta-p50.json" "round(d['latencies']['50th']/1e6,3)")
-VEG_P99=$(json "$WORK/vegeta-p50.json" "round(d['latencies']['99th']/1e6,3)")
-"$WORK/mph" load --base-url "$BASE" --scenario list --rate "$P50_RATE" --duration "$DUR" --quiet --out "$WORK/mph-p50" > /dev/null
-MPH_SP50=$(json "$WORK/mph-p50/summary.json" "d['endpoints'][0]['serviceLatency']['p50Ms']")
-MPH_P50=$(json "$WORK/mph-p50/summary.json" "d['endpoints'][0]['latency']['p50Ms']")
-MPH_P99=$(json "$WORK/mph-p50/summary.json" "d['endpoints'][0]['latency']['p99Ms']")
-MPH_LAG=$(json "$WORK/mph-p50/summary.json" "d['endpoints'][0]['sendLag']['p99Ms']")
+echo "== p50 at $P50_RATE req/s for $DUR: vegeta vs mph, $ROUNDS interleaved rounds"
+VP50=(); VP99=(); MSP50=(); MP50=(); MP99=(); MLAG=()
+for r in $(seq "$ROUNDS"); do
+  echo "GET $URL" | "$WORK/vegeta" attack -rate="$P50_RATE" -duration="$DUR" -header "$HDR" > "$WORK/vegeta-p50.bin"
+  "$WORK/vegeta" report -type=json "$WORK/vegeta-p50.bin" > "$WORK/vegeta-p50.json"
+  VP50+=("$(json "$WORK/vegeta-p50.json" "round(d['latencies']['50th']/1e6,3)")")
+  VP99+=("$(json "$WORK/vegeta-p50.json" "round(d['latencies']['99th']/1e6,3)")")
+  "$WORK/mph" load --base-url "$BASE" --scenario list --rate "$P50_RATE" --duration "$DUR" --quiet --no-plot --out "$WORK/mph-p50" > /dev/null
+  MSP50+=("$(json "$WORK/mph-p50/summary.json" "d['endpoints'][0]['serviceLatency']['p50Ms']")")
+  MP50+=("$(json "$WORK/mph-p50/summary.json" "d['endpoints'][0]['latency']['p50Ms']")")
+  MP99+=("$(json "$WORK/mph-p50/summary.json" "d['endpoints'][0]['latency']['p99Ms']")")
+  MLAG+=("$(json "$WORK/mph-p50/summary.json" "d['endpoints'][0]['sendLag']['p99Ms']")")
+  echo "   round $r: vegeta p50 ${VP50[-1]}ms, mph p50 ${MSP50[-1]}ms (from actual send)"
+done
+med3() { python3 -c "import statistics,sys; print(round(statistics.median(float(x) for x in sys.argv[1:]),3))" "$@"; }
+VEG_P50=$(med3 "${VP50[@]}"); VEG_P99=$(med3 "${VP99[@]}")
+MPH_SP50=$(med3 "${MSP50[@]}"); MPH_P50=$(med3 "${MP50[@]}"); MPH_P99=$(med3 "${MP99[@]}"); MPH_LAG=$(med3 "${MLAG[@]}")
 P50_DIFF=$(python3 -c "print(round(100*($MPH_SP50-$VEG_P50)/$VEG_P50,1))")
-echo "   vegeta p50 ${VEG_P50}ms, mph p50 ${MPH_SP50}ms from actual send (${P50_DIFF}%), ${MPH_P50}ms open model"
+echo "   medians: vegeta p50 ${VEG_P50}ms, mph p50 ${MPH_SP50}ms from actual send (${P50_DIFF}%), ${MPH_P50}ms open model"
 
 echo "== sandbox throughput (sandboxd --no-rate-limits), mph load --rate 0 --max-workers $W for $SBX_DURATION per path"
 "$WORK/sandboxd" -no-rate-limits > "$WORK/sbx.json" < /dev/zero & PIDS+=($!)
@@ -146,7 +153,7 @@ NOW=$(date -u +%Y-%m-%dT%H:%MZ)
   echo "**mph / vegeta = $RATIO%** (target >= 90%)."
   [ -n "$WRK_RPS" ] && echo "Against wrk's physical reference: mph $WRK_RATIO_MPH%, vegeta $WRK_RATIO_VEG% (Go HTTP client + per-request result bookkeeping vs wrk's C event loop)."
   echo
-  echo "## Latency at a fixed moderate rate ($P50_RATE req/s, $DUR)"
+  echo "## Latency at a fixed moderate rate ($P50_RATE req/s, $DUR, medians of $ROUNDS interleaved rounds)"
   echo
   echo "| driver | p50 | p99 | note |"
   echo "| :- | -: | -: | :- |"
@@ -154,7 +161,7 @@ NOW=$(date -u +%Y-%m-%dT%H:%MZ)
   echo "| mph load (service latency) | ${MPH_SP50}ms | | from actual send, same definition as vegeta |"
   echo "| mph load (open model) | ${MPH_P50}ms | ${MPH_P99}ms | from intended send time; send lag p99 ${MPH_LAG}ms |"
   echo
-  echo "**p50 difference mph vs vegeta: ${P50_DIFF}%** (target within ±15%)."
+  echo "**p50 difference mph vs vegeta: ${P50_DIFF}%** (target within ±15%). Rounds, p50 ms: vegeta ${VP50[*]}; mph ${MSP50[*]}."
   echo
   echo "## Sandbox throughput (sandboxd, rate limits off, mph load --rate 0 --max-workers $W, $SBX_DURATION each)"
   echo
@@ -174,7 +181,7 @@ NOW=$(date -u +%Y-%m-%dT%H:%MZ)
   echo "the series plateaus. --max-workers caps it."
   echo "Memory is bounded by design (HDR histograms of fixed size, a time series capped at 900 intervals that"
   echo "coarsens, results streamed to disk); a flat RSS series over the run supports extrapolating to the issue's"
-  echo "10-minute run (target < 150 MB), which this run did not perform unless RSS_DURATION=10m was set."
+  echo "10-minute run (target < 150 MB), measured in full when RSS_DURATION=10m (the duration above says which was run)."
 } > "$OUT_MD"
 echo
 cat "$OUT_MD"
