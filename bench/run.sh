@@ -119,16 +119,21 @@ done
 export MPH_MERCHANT_ID=mer_bench MPH_SECRET_KEY=sk_test_bench
 
 echo "== RSS: mph load at $RSS_RATE req/s for $RSS_DURATION (raw results written)"
-"$WORK/mph" load --base-url "$BASE" --scenario list --rate "$RSS_RATE" --duration "$RSS_DURATION" --quiet --out "$WORK/mph-rss" > /dev/null &
+# Peak RSS of the whole process, including the post-run rendering of plot.html,
+# from /usr/bin/time when present; the 5 s samples show the shape over the run.
+TIMER=()
+[ -x /usr/bin/time ] && TIMER=(/usr/bin/time -f "%M" -o "$WORK/peak.kb")
+"${TIMER[@]}" "$WORK/mph" load --base-url "$BASE" --scenario list --rate "$RSS_RATE" --duration "$RSS_DURATION" --quiet --out "$WORK/mph-rss" > /dev/null &
 MPID=$!
 RSS_SAMPLES=""
 MAXRSS=0
 while kill -0 "$MPID" 2>/dev/null; do
   sleep 5
-  r=$(awk '/VmRSS/ {print $2}' /proc/$MPID/status 2>/dev/null || true)
+  r=$(awk '/VmRSS/ {print $2}' /proc/$(pgrep -P "$MPID" -x mph || echo "$MPID")/status 2>/dev/null || true)
   [ -n "$r" ] && RSS_SAMPLES="$RSS_SAMPLES $((r/1024))" && [ "$r" -gt "$MAXRSS" ] && MAXRSS=$r
 done
 wait "$MPID" || true
+if [ -s "$WORK/peak.kb" ]; then MAXRSS=$(tail -1 "$WORK/peak.kb"); fi
 RSS_REQ=$(json "$WORK/mph-rss/summary.json" "d['endpoints'][0]['requests']")
 RSS_MB=$((MAXRSS/1024))
 RES_MB=$(du -m "$WORK/mph-rss/results.bin" | cut -f1)
@@ -175,7 +180,7 @@ NOW=$(date -u +%Y-%m-%dT%H:%MZ)
   echo "## Memory"
   echo
   echo "mph load at $RSS_RATE req/s for $RSS_DURATION ($RSS_REQ requests, raw results written: ${RES_MB} MB on disk):"
-  echo "max RSS **${RSS_MB} MB**; samples every 5 s (MB):$RSS_SAMPLES."
+  echo "peak RSS **${RSS_MB} MB** (whole process, including rendering plot.html after the run); RSS samples every 5 s (MB):$RSS_SAMPLES."
   echo "RSS tracks the generator's peak concurrency (vegeta spawns a worker, with its connection, whenever all are"
   echo "busy, e.g. during a stall of this shared machine, and keeps it until the attack ends), not the request count:"
   echo "the series plateaus. --max-workers caps it."

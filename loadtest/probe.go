@@ -181,7 +181,7 @@ func Probe(ctx context.Context, scn *Scenario, o ProbeOptions) (*PathProbe, erro
 	}
 	blast := 1.5 * hi
 	pp.BlastRate = blast
-	bd := time.Duration(math.Max(1.5, 150/blast) * float64(time.Second))
+	bd := time.Duration(math.Max(3, 150/blast) * float64(time.Second)) // long enough to spend the burst and measure the tail
 	type hit struct {
 		t  time.Time
 		ok bool
@@ -306,7 +306,10 @@ func Probe(ctx context.Context, scn *Scenario, o ProbeOptions) (*PathProbe, erro
 	// so that the burst allowance cannot hide the onset.
 	ceil := pp.Ceiling
 	if ceil <= 0 {
-		ceil = hi
+		// No clean tail to measure: start from the last coarse step without
+		// a clear 429 share, which is below the limit.
+		ceil = hi / o.Factor
+		pp.Notes = append(pp.Notes, "accepted ceiling not measured (blast too short or disturbed); the fine ladder starts from the last clean coarse step")
 	}
 	// Drain at up to twice the ceiling: fast enough to empty the bucket
 	// quickly, gentle enough not to leave a backlog on a busy server.

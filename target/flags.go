@@ -26,3 +26,33 @@ func orDefault(d, def time.Duration) time.Duration {
 	}
 	return def
 }
+
+// SettingsFromEnvAndFlags reads MPH_* and then lets every flag that was given
+// explicitly win; fl holds the values BindFlags bound on fs. Flags that were
+// not given leave the environment's value alone, and the timeout falls back
+// to the flag default when neither set it.
+func SettingsFromEnvAndFlags(fs *pflag.FlagSet, fl Settings) (Settings, error) {
+	s, err := SettingsFromEnv()
+	if err != nil {
+		return s, err
+	}
+	for name, apply := range map[string]func(){
+		"base-url":             func() { s.BaseURL = fl.BaseURL },
+		"merchant-id":          func() { s.Primary.MerchantID = fl.Primary.MerchantID },
+		"controls-url":         func() { s.ControlsURL = fl.ControlsURL },
+		"profile":              func() { s.ProfilePath = fl.ProfilePath },
+		"timeout":              func() { s.Timeout = fl.Timeout },
+		"allow-live":           func() { s.AllowLive = fl.AllowLive },
+		"insecure-tls":         func() { s.InsecureTLS = fl.InsecureTLS },
+		"webhook-receiver-url": func() { s.WebhookReceiverURL = fl.WebhookReceiverURL },
+		"run-id":               func() { s.RunID = fl.RunID },
+	} {
+		if f := fs.Lookup(name); f != nil && f.Changed {
+			apply()
+		}
+	}
+	if s.Timeout == 0 {
+		s.Timeout = fl.Timeout
+	}
+	return s, nil
+}

@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
 )
 
 func TestProfileOverlayKeepsDefaults(t *testing.T) {
@@ -166,5 +169,27 @@ func TestPreflightDiscoversControls(t *testing.T) {
 	}
 	if f.Environment != "TEST" || !f.Controls || cfg.ControlsURL != srv.URL+"/_sandbox" {
 		t.Fatalf("facts %+v, controls %q", f, cfg.ControlsURL)
+	}
+}
+
+func TestFlagsWinOverEnvironmentOnlyWhenGiven(t *testing.T) {
+	t.Setenv(EnvBaseURL, "http://env.example/v1/merchant")
+	t.Setenv(EnvProfile, "env.yaml")
+	t.Setenv(EnvTimeout, "")
+	var fl Settings
+	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	fl.BindFlags(fs)
+	if err := fs.Parse([]string{"--profile", "flag.yaml", "--run-id", "r1"}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := SettingsFromEnvAndFlags(fs, fl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.BaseURL != "http://env.example/v1/merchant" || s.ProfilePath != "flag.yaml" || s.RunID != "r1" {
+		t.Fatalf("merge: %+v", s)
+	}
+	if s.Timeout != 10*time.Second {
+		t.Fatalf("timeout should fall back to the flag default, got %v", s.Timeout)
 	}
 }

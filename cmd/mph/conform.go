@@ -76,40 +76,7 @@ func init() {
 
 // conformSettings reads MPH_* and lets explicitly given flags win.
 func conformSettings(cmd *cobra.Command) (target.Settings, error) {
-	s, err := target.SettingsFromEnv()
-	if err != nil {
-		return s, err
-	}
-	fs := cmd.Flags()
-	fl := conformOpts.settings
-	if fs.Changed("base-url") {
-		s.BaseURL = fl.BaseURL
-	}
-	if fs.Changed("merchant-id") {
-		s.Primary.MerchantID = fl.Primary.MerchantID
-	}
-	if fs.Changed("controls-url") {
-		s.ControlsURL = fl.ControlsURL
-	}
-	if fs.Changed("profile") {
-		s.ProfilePath = fl.ProfilePath
-	}
-	if fs.Changed("timeout") || s.Timeout == 0 {
-		s.Timeout = fl.Timeout
-	}
-	if fs.Changed("allow-live") {
-		s.AllowLive = fl.AllowLive
-	}
-	if fs.Changed("insecure-tls") {
-		s.InsecureTLS = fl.InsecureTLS
-	}
-	if fs.Changed("webhook-receiver-url") {
-		s.WebhookReceiverURL = fl.WebhookReceiverURL
-	}
-	if fs.Changed("run-id") {
-		s.RunID = fl.RunID
-	}
-	return s, nil
+	return target.SettingsFromEnvAndFlags(cmd.Flags(), conformOpts.settings)
 }
 
 func runConform(cmd *cobra.Command, _ []string) error {

@@ -138,6 +138,7 @@ type loadRunFlags struct {
 	connections, maxConnections, poolSize                  int
 	http2, h2c, noKeepAlive, quiet, noResults, teardown    bool
 	noPlot                                                 bool
+	plotMax                                                uint64
 	abortOnBreach                                          bool
 	thresholds, cardIDs                                    []string
 }
@@ -165,6 +166,7 @@ func (f *loadRunFlags) bind(fs *pflag.FlagSet, withRate bool) {
 	fs.StringVar(&f.outDir, "out", "", "output directory (default mph-results/<time>-<scenario>)")
 	fs.BoolVar(&f.noResults, "no-results", false, "do not write raw results (results.bin)")
 	fs.BoolVar(&f.noPlot, "no-plot", false, "do not render vegeta's latency plot (plot.html) from the raw results")
+	fs.Uint64Var(&f.plotMax, "plot-max-results", 250000, "skip plot.html above this many results (vegeta's plot holds every point while rendering: about 75 bytes each)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
 	fs.IntVar(&f.poolSize, "pool-size", 20, "cards created for the secure scenario")
 	fs.StringSliceVar(&f.cardIDs, "card-ids", nil, "existing ACTIVE card ids for secure (nothing is created)")
@@ -394,7 +396,13 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	if err := rep.Write(out); err != nil {
 		return fmt.Errorf("load: writing reports: %w", err)
 	}
-	if resultsPath != "" && !rf.noPlot && o.ResultsErr == nil {
+	var measured uint64
+	if s, ok := o.Summary("all"); ok {
+		measured = s.Requests
+	}
+	if resultsPath != "" && !rf.noPlot && o.ResultsErr == nil && measured > rf.plotMax {
+		fmt.Fprintf(errw, "load: plot.html skipped: %d results > --plot-max-results %d (use 'vegeta plot' on results.bin, or raise the limit)\n", measured, rf.plotMax)
+	} else if resultsPath != "" && !rf.noPlot && o.ResultsErr == nil {
 		if spec.Results != nil {
 			_ = spec.Results.(*os.File).Sync()
 		}
@@ -404,7 +412,11 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	}
 	w := cmd.OutOrStdout()
 	printBrief(w, rep)
-	fmt.Fprintf(w, "reports: %s/{summary.json,summary.md,report.html,plot.html}", out)
+	files := "summary.json,summary.md,report.html"
+	if _, err := os.Stat(filepath.Join(out, "plot.html")); err == nil {
+		files += ",plot.html"
+	}
+	fmt.Fprintf(w, "reports: %s/{%s}", out, files)
 	if resultsPath != "" {
 		fmt.Fprintf(w, ", raw results %s (vegeta report %s)", resultsPath, resultsPath)
 	}
