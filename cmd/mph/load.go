@@ -39,34 +39,9 @@ func (f *loadTargetFlags) bind(fs *pflag.FlagSet) {
 
 // resolve reads MPH_* then the flags (flags win) and returns the target.
 func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loadtest.Target, func(), error) {
-	env, err := target.SettingsFromEnv()
+	s, err := target.SettingsFromEnvAndFlags(cmd.Flags(), f.settings)
 	if err != nil {
 		return nil, nil, usageErr("%v", err)
-	}
-	s := env
-	fs := cmd.Flags()
-	// Flags override the environment only when given.
-	fl := f.settings
-	if fs.Changed("base-url") {
-		s.BaseURL = fl.BaseURL
-	}
-	if fs.Changed("merchant-id") {
-		s.Primary.MerchantID = fl.Primary.MerchantID
-	}
-	if fs.Changed("controls-url") {
-		s.ControlsURL = fl.ControlsURL
-	}
-	if fs.Changed("profile") {
-		s.ProfilePath = fl.ProfilePath
-	}
-	if fs.Changed("timeout") || s.Timeout == 0 {
-		s.Timeout = fl.Timeout
-	}
-	if fs.Changed("insecure-tls") {
-		s.InsecureTLS = fl.InsecureTLS
-	}
-	if fs.Changed("run-id") {
-		s.RunID = fl.RunID
 	}
 	sbx := sandbox.Options{DisableRateLimits: f.noRateLimits}
 	if len(f.sandboxLimits) > 0 {
