@@ -28,10 +28,10 @@ var (
 	keyRe = regexp.MustCompile(`\b(sk_(?:test|live)_|whsec_|sbx_admin_)[A-Za-z0-9_]+`)
 	// "Bearer <credential>" in free text (an Authorization header rendered as
 	// text). Only values shaped like a credential are masked, so prose such as
-	// "bearer token" survives: 8+ token characters with a digit or a dot, or 20+.
+	// "bearer token." survives: 6+ characters with a digit or an inner dot, or 20+.
 	bearerRe = regexp.MustCompile(`(?i)(bearer\s+)([A-Za-z0-9._~+/=-]+)`)
 	// JSON string members whose value is secret whatever it looks like.
-	secretFieldRe = regexp.MustCompile(`(?i)("(?:cvv|cvc|cvv2|pin|secretKey|secret_key|secret|accessToken|access_token|token|adminKey|password)"\s*:\s*)"(?:[^"\\]|\\.)*"`)
+	secretFieldRe = regexp.MustCompile(`(?i)("(?:cvv|cvc|cvv2|pin|secretKey|secret_key|secret|accessToken|access_token|token|adminKey|password)"\s*:\s*)(?:"(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*)`)
 )
 
 // secretFields are JSON member names whose string values are always masked.
@@ -45,6 +45,14 @@ var secretFields = map[string]bool{
 // panFields hold a full card number: masked to first 6 / last 4 whatever
 // their grouping.
 var panFields = map[string]bool{"cardnumber": true, "pan": true, "card_number": true}
+
+// SecretField reports whether a JSON member of this name (any case) holds a
+// secret whatever its value looks like: cvv, pin, secretKey, accessToken...
+func SecretField(name string) bool { return secretFields[strings.ToLower(name)] }
+
+// PANField reports whether a JSON member of this name holds a full card
+// number (cardNumber, pan).
+func PANField(name string) bool { return panFields[strings.ToLower(name)] }
 
 // PAN masks one card number to its first 6 and last 4 digits, keeping the
 // length so the shape stays recognisable: "4242 4242 4242 4242" becomes
@@ -83,12 +91,13 @@ func Text(s string) string {
 }
 
 // credentialLike reports whether a word after "Bearer" looks like a token
-// rather than prose: 8+ characters with a digit or a dot, or 20+ characters.
+// rather than prose: 6+ characters with a digit or an inner dot, or 20+.
 func credentialLike(v string) bool {
 	if v == Mask || strings.HasPrefix(v, "eyJ") {
 		return true
 	}
-	return len(v) >= 20 || len(v) >= 8 && strings.ContainsAny(v, ".0123456789")
+	inner := strings.Trim(v, ".")
+	return len(v) >= 20 || len(v) >= 6 && (strings.ContainsAny(v, "0123456789") || strings.Contains(inner, "."))
 }
 
 func maskPANs(s string) string {

@@ -35,6 +35,8 @@ func TestTextMasksEverySecretKind(t *testing.T) {
 		{"bearer", "Authorization: Bearer abc.def-ghi", []string{"abc.def-ghi"}, []string{"Bearer ***"}},
 		{"opaque bearer", "Authorization: Bearer 9f8e7d6c5b4a", []string{"9f8e7d6c5b4a"}, []string{"Bearer ***"}},
 		{"prose about bearer tokens survives", "asks for the bearer token on every endpoint", nil, []string{"bearer token on every endpoint"}},
+		{"prose ending a sentence survives", "send the bearer token.", nil, []string{"bearer token."}},
+		{"numeric pin", `{"pin":4821,"cvv":123}`, []string{"4821", "123"}, []string{`"pin":"***"`}},
 		{"bearer placeholder kept", `-H "Authorization: Bearer $TOKEN"`, nil, []string{"Bearer $TOKEN"}},
 		{"secret key", `{"merchantId":"mer_demo_alpha","secretKey":"sk_test_alpha_7f3a9c2e51d84b06"}`, []string{"7f3a9c2e51d84b06"}, []string{"mer_demo_alpha"}},
 		{"key in text", "using sk_live_bravo_e29f5b03d7c1a846 now", []string{"e29f5b03d7c1a846"}, []string{"sk_live_***"}},

@@ -2,6 +2,7 @@ package schemas
 
 import (
 	"encoding/json"
+	"github.com/merchant-harness/mph/redact"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,40 +14,19 @@ import (
 // PAN, a CVV, a PIN, a token or a secret key.
 
 const (
-	mask        = "***"
+	mask        = redact.Mask
 	maxValueLen = 120 // bytes of a rendered Value before truncation
 )
 
-var (
-	// 13 to 19 digits, optionally separated by single spaces or dashes.
-	digitRunRe = regexp.MustCompile(`[0-9](?:[ -]?[0-9]){12,18}`)
-	// A JWT: three dot-separated base64url segments, the header being
-	// base64url JSON, so starting with "ey" ("{" then a quote or blank).
-	jwtRe = regexp.MustCompile(`ey[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*`)
-	// Secret keys, webhook secrets and sandbox admin keys.
-	keyRe = regexp.MustCompile(`\b(?:sk_(?:test|live)_|whsec_|sbx_admin_)[A-Za-z0-9_]+`)
-	// "Bearer <credential>" in free text.
-	bearerRe = regexp.MustCompile(`(?i)\bbearer\s+[^\s"',]+`)
-	// Secret members in JSON-ish text that could not be parsed.
-	secretFieldRe = regexp.MustCompile(`(?i)("(?:cvv|cvc|cvv2|pin|secretKey|secret_key|secret|accessToken|access_token|token|password|adminKey)"\s*:\s*)(?:"(?:[^"\\]|\\.)*"|[0-9]+)`)
-)
+// 13 to 19 digits, optionally separated by single spaces or dashes.
+var digitRunRe = regexp.MustCompile(`[0-9](?:[ -]?[0-9]){12,18}`)
 
-// sensitiveKeys are member names whose value is secret whatever it looks like
-// (compared case-insensitively). PAN-like values of these keep their first 6
-// and last 4 digits; everything else becomes "***".
-var sensitiveKeys = map[string]bool{
-	"cardnumber": true, "card_number": true, "pan": true,
-	"cvv": true, "cvc": true, "cvv2": true, "pin": true,
-	"accesstoken": true, "access_token": true, "token": true,
-	"secretkey": true, "secret_key": true, "secret": true,
-	"password": true, "adminkey": true,
-}
-
-// isSensitive reports whether the member key (under parent) holds a secret.
-// A gift voucher's code is a bearer credential too.
+// isSensitive reports whether the member key (under parent) holds a secret,
+// by the redact package's lists. A gift voucher's code is a bearer
+// credential too.
 func isSensitive(parent, key string) bool {
-	k := strings.ToLower(key)
-	return sensitiveKeys[k] || (k == "code" && strings.EqualFold(parent, "voucher"))
+	return redact.SecretField(key) || redact.PANField(key) ||
+		(strings.EqualFold(key, "code") && strings.EqualFold(parent, "voucher"))
 }
 
 // maskPAN keeps the first 6 and last 4 digits of a card number:
@@ -82,13 +62,11 @@ func panLike(s string) bool {
 	return n >= 13 && n <= 19
 }
 
-// maskText masks every PAN, JWT, secret key and bearer credential in free text.
+// maskText masks every PAN, JWT, secret key and bearer credential in free
+// text. PANs get this package's own marker first (see maskPAN); the rest is
+// the redact package's.
 func maskText(s string) string {
-	s = secretFieldRe.ReplaceAllString(s, `${1}"`+mask+`"`)
-	s = bearerRe.ReplaceAllString(s, "Bearer "+mask)
-	s = jwtRe.ReplaceAllString(s, mask)
-	s = keyRe.ReplaceAllString(s, mask)
-	return digitRunRe.ReplaceAllStringFunc(s, maskPAN)
+	return redact.Text(digitRunRe.ReplaceAllStringFunc(s, maskPAN))
 }
 
 // maskSecret masks the value of a sensitive member.

@@ -105,9 +105,9 @@ func TestMaskText(t *testing.T) {
 		{"card 4111 1111 1111 1234 declined", "card 411111[6 digits masked]1234 declined"},
 		{"4111-1111-1111-1234", "411111[6 digits masked]1234"},
 		{"5555555555554444", "555555[6 digits masked]4444"},
-		{"token " + testJWT, "token ***"},
+		{"token " + testJWT, "token eyJ***"},
 		{"Bearer abc.def", "Bearer ***"},
-		{testSecret, "***"},
+		{testSecret, "sk_test_***"},
 		{`{"cvv": "739"}`, `{"cvv": "***"}`},
 		{`{"pin":4821}`, `{"pin":"***"}`},
 		// Left alone: timestamps, short numbers, amounts, event kinds.
