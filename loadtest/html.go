@@ -16,10 +16,10 @@ func (r *Report) HTML() string {
 body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1100px}
 table{border-collapse:collapse;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}th{background:#f3f3f3}
 td:first-child,th:first-child{text-align:left}.fail{color:#b00;font-weight:bold}.pass{color:#070}
-svg{background:#fff;border:1px solid #ddd;margin:6px 6px 6px 0}h2{margin-top:28px}pre{background:#f7f7f7;padding:8px}
+svg{background:#fff;border:1px solid #ddd;margin:6px 6px 6px 0}h2{margin-top:28px}code{background:#f3f3f3;padding:0 3px}
 </style></head><body>`)
 	fmt.Fprintf(&b, "<h1>mph load — %s</h1>", html.EscapeString(r.Scenario+" ("+r.Kind+")"))
-	b.WriteString("<pre>" + html.EscapeString(r.Markdown()) + "</pre>")
+	b.WriteString(summaryHTML(r.Markdown()))
 	for _, s := range r.Endpoints {
 		if len(s.Series) == 0 {
 			continue

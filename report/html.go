@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
 )
@@ -11,6 +12,7 @@ import (
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"lower": strings.ToLower,
 	"join":  strings.Join,
+	"round": roundDuration,
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>{{.Suite}}: conformance report</title>
@@ -24,7 +26,7 @@ pre{white-space:pre-wrap;background:#f6f6f6;padding:.5em;font-size:.85em;max-hei
 .lbl{display:inline-block;background:#eef;border-radius:3px;padding:0 .3em;margin:0 .2em .2em 0;font-size:.8em}
 </style></head><body>
 <h1>{{.Suite}}</h1>
-<p>Started {{.Start.UTC.Format "2006-01-02 15:04:05 UTC"}}, ran {{.Duration}}.</p>
+<p>Started {{.Start.UTC.Format "2006-01-02 15:04:05 UTC"}}, ran {{round .Duration}}.</p>
 <p class="counts"><span class="passed">{{.Passed}} passed</span><span class="failed">{{.Failed}} failed</span><span class="skipped">{{.Skipped}} skipped</span><span class="harness-error">{{.HarnessErrors}} harness errors</span>{{if .Pending}}<span class="pending">{{.Pending}} pending</span>{{end}}</p>
 <p><small>failed: the target broke a rule · skipped: a precondition is missing · harness error: the harness could not run the check</small></p>
 {{range .SuiteErrors}}<p class="harness-error">Suite error: {{.}}</p>{{end}}
@@ -33,7 +35,7 @@ pre{white-space:pre-wrap;background:#f6f6f6;padding:.5em;font-size:.85em;max-hei
 <table><tr><th>Outcome</th><th>Spec</th><th>Labels</th><th>Time</th></tr>
 {{range .Specs}}<tr><td class="{{.Outcome}}">{{.Outcome}}</td><td>{{.Text}}
 {{if .Message}}<details{{if or (eq .Outcome "failed") (eq .Outcome "harness-error")}} open{{end}}><summary>details</summary><pre>{{.Message}}</pre>{{if .Details}}<pre>{{.Details}}</pre>{{end}}</details>{{end}}</td>
-<td>{{range .Labels}}<span class="lbl">{{.}}</span>{{end}}</td><td>{{.Duration}}</td></tr>
+<td>{{range .Labels}}<span class="lbl">{{.}}</span>{{end}}</td><td>{{round .Duration}}</td></tr>
 {{end}}</table>
 </body></html>
 `))
@@ -49,4 +51,19 @@ func WriteHTML(r types.Report, path string) error {
 	}
 	defer f.Close()
 	return page.Execute(f, Summarize(r))
+}
+
+// roundDuration keeps three significant figures or so: 11.2ms, 3.51s, 855µs.
+func roundDuration(d time.Duration) time.Duration {
+	switch {
+	case d >= 10*time.Second:
+		return d.Round(100 * time.Millisecond)
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond)
+	case d >= 10*time.Millisecond:
+		return d.Round(100 * time.Microsecond)
+	case d >= time.Millisecond:
+		return d.Round(10 * time.Microsecond)
+	}
+	return d.Round(time.Microsecond)
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
@@ -67,5 +68,18 @@ func TestJUnitMarksHarnessErrorsAsErrors(t *testing.T) {
 	}
 	if err := WriteJSON(sample(), filepath.Join(t.TempDir(), "r.json")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestRoundDuration(t *testing.T) {
+	for in, want := range map[time.Duration]string{
+		11203036 * time.Nanosecond:   "11.2ms",
+		3513486677 * time.Nanosecond: "3.51s",
+		854782 * time.Nanosecond:     "855µs",
+		2347921 * time.Nanosecond:    "2.35ms",
+	} {
+		if got := roundDuration(in).String(); got != want {
+			t.Errorf("roundDuration(%v) = %s, want %s", in, got, want)
+		}
 	}
 }
