@@ -37,6 +37,31 @@ func (f *loadTargetFlags) bind(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.sandboxLimits, "sandbox-rate-limit", nil, "embedded sandbox: set a rate-limit group, group=rate[:burst] (repeatable), e.g. secure=20:20")
 }
 
+// prepare resolves the target and runs the scenario's setup, outside any
+// timed path. ctx is cancelled by Ctrl-C or SIGTERM so the run still ends
+// with valid reports; release tears down the scenario, the embedded sandbox
+// and the signal handler, in that order.
+func (f *loadTargetFlags) prepare(cmd *cobra.Command, so loadtest.ScenarioOptions, what string) (context.Context, *loadtest.Target, *loadtest.Scenario, func(), error) {
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	t, cleanup, err := f.resolve(context.Background(), cmd)
+	if err != nil {
+		stop()
+		return nil, nil, nil, nil, err
+	}
+	scn, err := loadtest.Prepare(ctx, t, so)
+	if err != nil {
+		cleanup()
+		stop()
+		return nil, nil, nil, nil, fmt.Errorf("%s: %w", what, err)
+	}
+	release := func() {
+		scn.Close(context.Background())
+		cleanup()
+		stop()
+	}
+	return ctx, t, scn, release, nil
+}
+
 // resolve reads MPH_* then the flags (flags win) and returns the target.
 func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loadtest.Target, func(), error) {
 	s, err := target.SettingsFromEnvAndFlags(cmd.Flags(), f.settings)
@@ -292,19 +317,11 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 		return err
 	}
 
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	t, cleanup, err := tf.resolve(context.Background(), cmd)
+	ctx, t, scn, release, err := tf.prepare(cmd, so, "load")
 	if err != nil {
 		return err
 	}
-	defer cleanup()
-
-	scn, err := loadtest.Prepare(ctx, t, so)
-	if err != nil {
-		return fmt.Errorf("load: %w", err)
-	}
-	defer scn.Close(context.Background())
+	defer release()
 
 	out := rf.outDir
 	if out == "" {

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -38,18 +34,11 @@ rather than its limiter. Exit 1 when no rate meets the SLO.`,
 			if err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			t, cleanup, err := tf.resolve(context.Background(), cmd)
+			ctx, t, scn, release, err := tf.prepare(cmd, so, "capacity")
 			if err != nil {
 				return err
 			}
-			defer cleanup()
-			scn, err := loadtest.Prepare(ctx, t, so)
-			if err != nil {
-				return fmt.Errorf("capacity: %w", err)
-			}
-			defer scn.Close(context.Background())
+			defer release()
 			o.Attack = rf.attack(t.Timeout, t.InsecureTLS)
 			o.Logf = logfTo(cmd.ErrOrStderr(), rf.quiet)
 			start := time.Now()
