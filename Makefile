@@ -2,7 +2,7 @@
 GO      ?= go
 BIN     := bin/mph
 OUT     ?= mph-results
-GINKGO  := $(GO) run github.com/onsi/ginkgo/v2/ginkgo
+GINKGO  := $(GO) tool ginkgo
 FUZZTIME ?= 10s
 
 .PHONY: all build run test vet unit fuzz suites-parallel selftest bench clean
