@@ -1,5 +1,7 @@
 package sandbox
 
+import "net/http"
+
 // The fault catalogue of docs/faults.md beyond the sandbox's first faults
 // (faults.go). Each fault breaks exactly one rule the API document states
 // explicitly; its bool is read only at the point of the logic it corrupts.
@@ -11,6 +13,7 @@ type moreFaults struct {
 	envBSuccessString   bool
 	envPathNoRoot       bool
 	giftVerifyEnveloped bool
+	jsonAsTextPlain     bool
 	errReasonWrong      bool
 	validationNotArray  bool
 	malformedJSON422    bool
@@ -103,6 +106,8 @@ var moreCatalogue = []faultDef{
 		func(f *faultSet) { f.envPathNoRoot = true }),
 	fault("gift-verify-enveloped", "Gift order verification wraps the order in Envelope A data instead of answering flat.", reqs("ENV-04"),
 		func(f *faultSet) { f.giftVerifyEnveloped = true }),
+	fault("envelope-json-as-text-plain", "JSON answers are labelled Content-Type text/plain instead of application/json.", reqs("ENV-07"),
+		func(f *faultSet) { f.jsonAsTextPlain = true }),
 	fault("error-reason-phrase-wrong", "The error envelope's error is \"Bad Request\" whatever the HTTP status.", reqs("ERR-03"),
 		func(f *faultSet) { f.errReasonWrong = true }),
 	fault("validation-message-not-array", "Payload validation failures carry one joined string instead of an array of strings.", reqs("ERR-04"),
@@ -235,4 +240,12 @@ var moreCatalogue = []faultDef{
 		func(f *faultSet) { f.rateLimitNever = true }),
 	fault("rate-limit-no-refill", "Once refused, a caller stays refused: backing off never helps.", reqs("RATE-03"),
 		func(f *faultSet) { f.rateLimitNoRefill = true }),
+}
+
+// textPlainWriter relabels every answer text/plain (fault envelope-json-as-text-plain).
+type textPlainWriter struct{ http.ResponseWriter }
+
+func (w textPlainWriter) WriteHeader(code int) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.ResponseWriter.WriteHeader(code)
 }

@@ -113,6 +113,9 @@ var moreProbes = map[string]func(h *sbx) bool{
 		r := h.api("GET", "/gift-cards/verify/g1", tok, nil).want(200)
 		return r.has("data") || !r.has("orderStatus")
 	},
+	"envelope-json-as-text-plain": func(h *sbx) bool {
+		return !strings.HasPrefix(h.api("GET", "/cards", h.token(alpha, alphaTest), nil).want(200).hdr.Get("Content-Type"), "application/json")
+	},
 	"error-reason-phrase-wrong": func(h *sbx) bool {
 		return h.api("GET", "/cards", "", nil).want(401).s("error") != "Unauthorized"
 	},

@@ -87,6 +87,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
 	switch {
 	case p == s.base || strings.HasPrefix(p, s.base+"/"):
+		if s.faults.jsonAsTextPlain {
+			w = textPlainWriter{w}
+		}
 		s.serveAPI(w, r, p[len(s.base):])
 	case p == controlsPrefix || strings.HasPrefix(p, controlsPrefix+"/"):
 		s.serveControls(w, r, p[len(controlsPrefix):])
