@@ -26,6 +26,7 @@ type moreFaults struct {
 	authKYBSkipped       bool
 	authIPPerCallSkipped bool
 	tokenLifetime600     bool
+	tokenNoEnvironment   bool
 
 	// configuration and customers
 	configVaultStale    bool
@@ -128,6 +129,8 @@ var moreCatalogue = []faultDef{
 		func(f *faultSet) { f.authKYBSkipped = true }),
 	fault("auth-ip-whitelist-per-call-skipped", "The IP whitelist is checked at the token exchange only, not on authenticated calls.", reqs("AUTH-18"),
 		func(f *faultSet) { f.authIPPerCallSkipped = true }),
+	fault("token-no-environment", "The token answer omits environment (it still carries the access token).", reqs("AUTH-05"),
+		func(f *faultSet) { f.tokenNoEnvironment = true }),
 	fault("token-lifetime-600s", "Access tokens say expiresIn 900 but expire after 600 seconds.", reqs("AUTH-13"),
 		func(f *faultSet) { f.tokenLifetime600 = true }),
 

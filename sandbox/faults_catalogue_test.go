@@ -116,6 +116,9 @@ var moreProbes = map[string]func(h *sbx) bool{
 	"envelope-json-as-text-plain": func(h *sbx) bool {
 		return !strings.HasPrefix(h.api("GET", "/cards", h.token(alpha, alphaTest), nil).want(200).hdr.Get("Content-Type"), "application/json")
 	},
+	"token-no-environment": func(h *sbx) bool {
+		return !h.api("POST", "/auth/token", "", `{"merchantId":"`+alpha+`","secretKey":"`+alphaTest+`"}`).want(200).has("data.environment")
+	},
 	"error-reason-phrase-wrong": func(h *sbx) bool {
 		return h.api("GET", "/cards", "", nil).want(401).s("error") != "Unauthorized"
 	},

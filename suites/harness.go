@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
+	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
@@ -134,6 +136,9 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 		AbortSuite("[harness-error] cannot start: " + err.Error())
 	}
 	h.cleanup = cleanup
+	if s.Facts.TokenProblem != "" {
+		fmt.Fprintf(os.Stderr, "mph: pre-flight: %s; the run goes on and the token specs fail\n", redact.Text(s.Facts.TokenProblem))
+	}
 	b, err := json.Marshal(s)
 	if err != nil {
 		AbortSuite("[harness-error] sharing the configuration: " + err.Error())
