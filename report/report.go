@@ -106,6 +106,8 @@ type Summary struct {
 	Specs         []Spec        `json:"specs"`
 	// SuiteErrors are failures outside any spec (set-up, pre-flight).
 	SuiteErrors []string `json:"suiteErrors,omitempty"`
+	// Money is the test money spent and swept back (money.go).
+	Money *Money `json:"money,omitempty"`
 }
 
 // OK reports whether nothing failed and no harness error occurred.
@@ -178,6 +180,7 @@ func Summarize(r types.Report) Summary {
 		}
 		return sum.SkipReasons[i].Reason < sum.SkipReasons[j].Reason
 	})
+	sum.Money = moneyOf(r)
 	return sum
 }
 
@@ -223,6 +226,7 @@ func (s Summary) WriteConsole(w io.Writer, reportPaths ...string) {
 			fmt.Fprintf(w, "  %3d × %s\n", len(r.Specs), r.Reason)
 		}
 	}
+	s.Money.WriteConsole(w)
 	for _, p := range reportPaths {
 		if p != "" {
 			fmt.Fprintf(w, "Report: %s\n", p)

@@ -136,7 +136,7 @@ func (s *Server) Reset() {
 	s.clk.Reset()
 	s.latency.Store(0)
 	s.limits.set(s.startRL)
-	s.world.Store(newWorld())
+	s.world.Store(s.newWorld())
 }
 
 func (s *Server) ctlDeliveries(rc *reqCtx) {

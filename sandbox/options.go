@@ -45,6 +45,12 @@ type Options struct {
 	DisableRateLimits bool
 	Faults            []string     // names from Faults(); unknown name = error from New
 	Logger            *slog.Logger // nil = discard
+
+	// HideControls answers /_sandbox like any unknown path (404): the sandbox
+	// then stands in for a real TEST environment, which has no test controls.
+	HideControls bool
+	// Webhooks are merchants' webhook URLs configured at start (presets.go).
+	Webhooks []WebhookPreset
 }
 
 // Defaults of docs/sandbox.md.
@@ -67,6 +73,9 @@ func (o *Options) normalize() error {
 	}
 	if o.AdminKey == "" {
 		o.AdminKey = DefaultAdminKey
+	}
+	if err := o.validatePresets(); err != nil {
+		return err
 	}
 	if len(o.JWTSecret) == 0 {
 		o.JWTSecret = make([]byte, 32)

@@ -61,7 +61,7 @@ func New(opts Options) (*Server, error) {
 	s.startRL = opts.RateLimits
 	s.limits = newLimiter(opts.RateLimits)
 	s.hooks = newWebhookSender()
-	s.world.Store(newWorld())
+	s.world.Store(s.newWorld())
 	return s, nil
 }
 
@@ -91,7 +91,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w = textPlainWriter{w}
 		}
 		s.serveAPI(w, r, p[len(s.base):])
-	case p == controlsPrefix || strings.HasPrefix(p, controlsPrefix+"/"):
+	case !s.opts.HideControls && (p == controlsPrefix || strings.HasPrefix(p, controlsPrefix+"/")):
 		s.serveControls(w, r, p[len(controlsPrefix):])
 	default:
 		rc := &reqCtx{w: w, r: r, path: p, now: s.clk.Now()}

@@ -66,7 +66,7 @@ func (x *harness) liveRefused() bool {
 // setup builds the per-process clients from the shared state.
 func (x *harness) setup(s shared) {
 	x.cfg, x.facts = s.Config, s.Facts
-	hc := x.cfg.HTTPClient()
+	hc := client.Polite(x.cfg.HTTPClient(), politeLimiter)
 	logf := func(format string, args ...any) { GinkgoWriter.Printf("[client] "+format+"\n", args...) }
 	x.anon = client.New(client.Options{BaseURL: x.cfg.BaseURL, HTTP: hc, Timeout: x.cfg.Timeout, Recorder: x.recorder, Logf: logf})
 	x.primary = x.as(x.cfg.Primary)
@@ -89,7 +89,7 @@ func (x *harness) as(c target.Credentials) *client.Client {
 	x.mu.Unlock()
 	return client.New(client.Options{
 		BaseURL:  x.cfg.BaseURL,
-		HTTP:     x.cfg.HTTPClient(),
+		HTTP:     observed(client.Polite(x.cfg.HTTPClient(), politeLimiter), c, x.cfg.BaseURL),
 		Timeout:  x.cfg.Timeout,
 		Tokens:   ts,
 		Recorder: x.recorder,
@@ -149,7 +149,15 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 	if err := json.Unmarshal(b, &s); err != nil {
 		AbortSuite("[harness-error] reading the shared configuration: " + err.Error())
 	}
+	rps, err := maxRPSFromEnv()
+	if err != nil {
+		AbortSuite("[harness-error] " + err.Error())
+	}
+	politeLimiter = client.NewLimiter(rps)
 	h.setup(s)
+	if err := startMoney(); err != nil {
+		AbortSuite("[harness-error] " + err.Error())
+	}
 	GinkgoWriter.Printf("target %s (environment %s, sandbox controls: %v, run id %s)\n", s.Config.BaseURL, s.Facts.Environment, s.Facts.Controls, s.Config.RunID)
 })
 
@@ -254,6 +262,10 @@ func HarnessError(format string, a ...any) {
 func Must(resp *client.Response, err error) *client.Response {
 	GinkgoHelper()
 	if err != nil {
+		var ob *OverBudgetError
+		if errors.As(err, &ob) {
+			Skip(ob.Msg)
+		}
 		var te *client.TokenError
 		if errors.As(err, &te) {
 			HarnessError("%v (the harness needs a token to run this check)", te)

@@ -34,6 +34,7 @@ type conformFlags struct {
 	verbose     bool
 	slow        bool
 	noColor     bool
+	money       moneyFlags
 }
 
 var conformOpts conformFlags
@@ -71,6 +72,7 @@ func init() {
 	fs.BoolVar(&f.slow, "slow", false, "also run specs that wait out real time (token expiry without a sandbox clock: 15 minutes; env "+suites.EnvSlow+")")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every spec as it runs")
 	fs.BoolVar(&f.noColor, "no-color", false, "no ANSI colours")
+	f.money.bind(fs)
 	rootCmd.AddCommand(conformCmd)
 }
 
@@ -102,6 +104,12 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	}
 	if f.slow {
 		_ = os.Setenv(suites.EnvSlow, "1")
+	}
+	if err := f.money.apply(); err != nil {
+		return usageErr("%v", err)
+	}
+	if f.money.plan {
+		return runPlan(cmd, s)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/suites"
+	"github.com/merchant-harness/mph/target"
+)
+
+// planCaps are the capabilities the target will offer, judged from the
+// configuration alone (no request is sent to the target).
+type planCaps struct {
+	controls, second, live, lowKYB, blocked bool
+}
+
+func capsOf(s target.Settings) planCaps {
+	if s.BaseURL == "" {
+		return planCaps{true, true, true, true, true}
+	}
+	return planCaps{
+		controls: s.AdminKey != "",
+		second:   s.Secondary.Set(),
+		live:     s.LiveTier2.Set(),
+		lowKYB:   s.LiveLowKYB.Set(),
+		blocked:  s.NotWhitelisted.Set(),
+	}
+}
+
+// runPlan measures what the selection creates and spends by running it
+// against an embedded sandbox offering only the target's capabilities, and
+// prints the plan. The target receives no request.
+func runPlan(cmd *cobra.Command, s target.Settings) error {
+	f := &conformOpts
+	caps := capsOf(s)
+	ctx := context.Background()
+	run, err := sandbox.Start(ctx, "127.0.0.1:0", sandbox.Options{HideControls: !caps.controls})
+	if err != nil {
+		return fmt.Errorf("plan: starting the embedded sandbox: %w", err)
+	}
+	defer run.Close()
+	cfg := target.FromSandbox(run, nil)
+	if !caps.controls {
+		cfg.ControlsURL, cfg.AdminKey = "", ""
+	}
+	drop := func(keep bool, c **target.Credentials) {
+		if !keep {
+			*c = nil
+		}
+	}
+	drop(caps.second, &cfg.Secondary)
+	drop(caps.live, &cfg.LiveTier2)
+	drop(caps.lowKYB, &cfg.LiveLowKYB)
+	drop(caps.blocked, &cfg.NotWhitelisted)
+	res, err := quietly(func() (suites.Result, error) {
+		return suites.Run(ctx, cfg, suites.RunOptions{LabelFilter: f.labelFilter, Focus: f.focus, Skip: f.skip, NoColor: true})
+	})
+	if err != nil {
+		return usageErr("plan: %v", err)
+	}
+	where := s.BaseURL
+	if where == "" {
+		where = "the embedded sandbox"
+	}
+	printPlan(cmd.OutOrStdout(), where, caps, res.Summary)
+	return nil
+}
+
+// quietly runs fn with stdout discarded (the measuring run's progress).
+func quietly(fn func() (suites.Result, error)) (suites.Result, error) {
+	saved := os.Stdout
+	if null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
+		os.Stdout = null
+		defer func() { os.Stdout = saved; null.Close() }()
+	}
+	return fn()
+}
+
+func printPlan(w io.Writer, where string, caps planCaps, sum report.Summary) {
+	yn := func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
+	}
+	fmt.Fprintf(w, "\nmph conform --plan for %s (no request sent to it)\n", where)
+	fmt.Fprintf(w, "  capabilities from the configuration: sandbox controls %s, second merchant %s, LIVE Tier 2 %s, LIVE below Tier 2 %s, non-whitelisted %s\n",
+		yn(caps.controls), yn(caps.second), yn(caps.live), yn(caps.lowKYB), yn(caps.blocked))
+	fmt.Fprintf(w, "  specs: %d would run, %d would be skipped for a missing precondition, %d not selected\n",
+		sum.Passed+sum.Failed+sum.HarnessErrors, sum.Skipped, sum.NotSelected)
+	m := sum.Money
+	if m == nil {
+		fmt.Fprintln(w, "  the selection creates nothing and spends nothing")
+		return
+	}
+	fmt.Fprintf(w, "  creates: %d cards, %d customers, %d gift orders\n", m.CardsCreated, m.CustomersCreated, m.GiftOrders)
+	usd := m.Spent["USD"]
+	fmt.Fprintf(w, "  most it can spend: %s USD of card funding + %d × the target's creationFee (%s USD at the sandbox's fees)",
+		minorStr(m.Funded), m.CardsCreated, minorStr(usd))
+	if ngn, ok := m.Spent["NGN"]; ok {
+		fmt.Fprintf(w, ", %s NGN of gift orders", minorStr(ngn))
+	}
+	fmt.Fprintln(w)
+	if m.SkippedOverBudget > 0 {
+		fmt.Fprintf(w, "  --max-spend refuses %d requests (their specs are skipped)\n", m.SkippedOverBudget)
+	}
+	fmt.Fprintf(w, "  teardown sweeps back what the cards still hold (%s USD at the sandbox's fees) unless --no-teardown\n", minorStr(m.SweptBack["USD"]))
+	fmt.Fprintln(w, "  (measured by running the selection against an embedded sandbox with these capabilities; randomised property specs may vary slightly)")
+}
+
+func minorStr(n int64) string {
+	s := fmt.Sprintf("%d.%02d", abs64(n)/100, abs64(n)%100)
+	if n < 0 {
+		return "-" + s
+	}
+	return strings.TrimSpace(s)
+}
+
+func abs64(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

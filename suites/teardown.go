@@ -1,0 +1,214 @@
+package suites
+
+// The teardown: after the last spec (also after failures and after Ctrl-C,
+// Ginkgo runs the suite's cleanup nodes then), every card the run created is
+// swept back to the vault and frozen, and the run's test money is stated in
+// the report (report.MoneyEntry).
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/report"
+)
+
+// teardownBudget bounds the whole teardown.
+const teardownBudget = 5 * time.Minute
+
+// minWithdrawal is the documented minimum withdrawal (0.10 USD).
+const minWithdrawal = 10
+
+// politeLimiter caps this process's request rate (--max-rps).
+var politeLimiter *client.Limiter
+
+// startMoney configures the budget and the limiter from the environment,
+// reads the target's fees and registers the teardown. Every process runs it.
+func startMoney() error {
+	max, err := maxSpendFromEnv()
+	if err != nil {
+		return err
+	}
+	books.mu.Lock()
+	books.max = max
+	books.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), fixtureTimeout)
+	defer cancel()
+	books.loadFees(ctx, h.primary)
+	RegisterCleanup(teardown)
+	return nil
+}
+
+func teardownOff() bool {
+	v, _ := strconv.ParseBool(os.Getenv(EnvNoTeardown))
+	return v
+}
+
+// teardown sweeps and freezes the created cards and reports the money.
+func teardown() {
+	ctx, cancel := context.WithTimeout(context.Background(), teardownBudget)
+	defer cancel()
+	m := report.Money{Teardown: "done"}
+	keep := teardownOff()
+	if keep {
+		m.Teardown = "off"
+	}
+	books.mu.Lock()
+	cards := append([]createdCard(nil), books.cards...)
+	books.mu.Unlock()
+	for _, c := range cards {
+		if c.ID == "" {
+			m.TeardownProblems = append(m.TeardownProblems, "an issued card had no id in the issuance answer: it cannot be swept")
+			continue
+		}
+		api := h.as(c.Who).WithRecorder(client.NewRecorder())
+		if err := sweepCard(ctx, api, c.ID, keep, &m); err != nil {
+			m.TeardownProblems = append(m.TeardownProblems, fmt.Sprintf("card %s: %v", c.ID, err))
+		}
+	}
+	if len(m.TeardownProblems) > 0 && !keep {
+		m.Teardown = "incomplete"
+	}
+	fillMoney(ctx, &m)
+	b, _ := json.Marshal(m)
+	AddReportEntry(report.MoneyEntry, string(b), ReportEntryVisibilityNever)
+}
+
+// fillMoney adds the ledger's figures, the 429 counters and the vault.
+func fillMoney(ctx context.Context, m *report.Money) {
+	books.mu.Lock()
+	m.Spent, m.SweptBack, m.Funded = books.spentLocked(), books.sweptLocked(), books.issued
+	m.CardsCreated, m.CustomersCreated, m.GiftOrders = len(books.cards), books.customers, books.gifts
+	m.SkippedOverBudget = books.refused
+	start, startSet := books.fees.vaultStart, books.fees.vaultStartSet
+	books.mu.Unlock()
+	st := client.Stats()
+	m.TooManyRequests, m.BackoffWait, m.LimiterWait = st.TooManyRequests, st.BackoffWait, st.LimiterWait
+	if startSet && GinkgoParallelProcess() == 1 && !parallelRun() {
+		if end, ok := readFees(ctx, h.primary); ok {
+			m.VaultStart, m.VaultEnd = &start, &end.vaultStart
+		}
+	}
+}
+
+func parallelRun() bool {
+	sc, _ := GinkgoConfiguration()
+	return sc.ParallelTotal > 1
+}
+
+// sweepCard withdraws a card's balance to the vault when the withdrawal can
+// return money (at least the 0.10 USD minimum and more than the withdrawal
+// fee) and freezes the card; with keep it only reads what the card holds.
+func sweepCard(ctx context.Context, api *client.Client, id string, keep bool, m *report.Money) error {
+	c, err := readCard(ctx, api, id)
+	if err != nil {
+		return err
+	}
+	if !keep && c.balance >= minWithdrawal && c.balance > withdrawalCost() {
+		if err := withdrawAll(ctx, api, id, c); err != nil {
+			return err
+		}
+		m.CardsSwept++
+		if c, err = readCard(ctx, api, id); err != nil {
+			return err
+		}
+	}
+	if c.balance != 0 {
+		m.LeftOnCards = addMinor(m.LeftOnCards, "USD", c.balance)
+	}
+	if keep {
+		return nil
+	}
+	if c.status != "FROZEN" {
+		if err := setStatus(ctx, api, id, "FROZEN"); err != nil {
+			return err
+		}
+	}
+	m.CardsFrozen++
+	return nil
+}
+
+// withdrawalCost is what one withdrawal costs the vault per the profile.
+func withdrawalCost() int64 {
+	if Profile().Cards.WithdrawVaultCredit == "amount" {
+		return 0
+	}
+	books.mu.Lock()
+	defer books.mu.Unlock()
+	return books.fees.withdrawal
+}
+
+type cardState struct {
+	balance int64
+	status  string
+}
+
+func readCard(ctx context.Context, api *client.Client, id string) (cardState, error) {
+	resp, err := api.Get(ctx, cardURL(id, ""), nil)
+	if err != nil {
+		return cardState{}, err
+	}
+	if resp.Status != http.StatusOK {
+		return cardState{}, fmt.Errorf("GET answered HTTP %d", resp.Status)
+	}
+	d := Data(resp.Map())
+	bal, ok := MoneyOf(d["balanceAmount"])
+	a, err := money.Parse(bal.String())
+	if !ok || err != nil {
+		return cardState{}, fmt.Errorf("the card has no readable balanceAmount")
+	}
+	st, _ := d["status"].(string)
+	return cardState{balance: a.Minor(), status: st}, nil
+}
+
+// withdrawAll sweeps the whole balance; a target that refuses withdrawals
+// from a FROZEN card gets it unfrozen for the sweep (and frozen after).
+func withdrawAll(ctx context.Context, api *client.Client, id string, c cardState) error {
+	body := JSON{"amount": json.Number(money.Amount(c.balance).String())}
+	resp, err := api.Post(ctx, cardURL(id, "/withdraw"), body)
+	if err != nil {
+		return err
+	}
+	if resp.Status == http.StatusOK {
+		return nil
+	}
+	if c.status == "FROZEN" {
+		if err := setStatus(ctx, api, id, "ACTIVE"); err != nil {
+			return err
+		}
+		if resp, err = api.Post(ctx, cardURL(id, "/withdraw"), body); err != nil {
+			return err
+		}
+		if resp.Status == http.StatusOK {
+			return nil
+		}
+	}
+	return fmt.Errorf("withdrawing %s USD answered HTTP %d", money.Amount(c.balance), resp.Status)
+}
+
+func setStatus(ctx context.Context, api *client.Client, id, status string) error {
+	resp, err := api.Patch(ctx, cardURL(id, "/status"), JSON{"status": status})
+	if err != nil {
+		return err
+	}
+	if resp.Status != http.StatusOK {
+		return fmt.Errorf("PATCH status %s answered HTTP %d", status, resp.Status)
+	}
+	return nil
+}
+
+func addMinor(m map[string]int64, cur string, n int64) map[string]int64 {
+	if m == nil {
+		m = map[string]int64{}
+	}
+	m[cur] += n
+	return m
+}
