@@ -323,6 +323,9 @@ func missing(needs []Capability) string {
 func Has(c Capability) bool { return missingReason(c) == "" }
 
 func missingReason(c Capability) string {
+	if r, ok := preconfiguredReason(c); ok {
+		return r
+	}
 	cfg := h.cfg
 	ctrl := func() string {
 		if cfg.ControlsURL == "" || !h.facts.Controls {

@@ -42,8 +42,13 @@ type WebhookReceiver struct {
 // StartWebhookReceiver starts a receiver. publicURL is the configured public
 // URL of the receiver ("" for a local one).
 func StartWebhookReceiver(publicURL string) (*WebhookReceiver, error) {
+	return startReceiverAt(publicURL, "/mph-hooks/"+hookRandomHex(6))
+}
+
+// startReceiverAt starts a receiver whose URL is publicURL plus suffix (a
+// pre-configured receiver uses the configured URL as it is: no suffix).
+func startReceiverAt(publicURL, suffix string) (*WebhookReceiver, error) {
 	r := &WebhookReceiver{added: make(chan struct{}, 1)}
-	suffix := "/mph-hooks/" + hookRandomHex(6)
 	listenAddr := "127.0.0.1:0"
 	var pub *url.URL
 	if publicURL != "" {

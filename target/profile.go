@@ -85,6 +85,12 @@ type BettingProfile struct {
 type WebhooksProfile struct {
 	DeliveryKindPointer      string `yaml:"deliveryKindPointer"`
 	DeliveryReferencePointer string `yaml:"deliveryReferencePointer"`
+
+	// Pre-configured deliveries and authenticity (profile_webhooks.go).
+	Preconfigured       bool             `yaml:"preconfigured"`
+	CallbackURLMatch    string           `yaml:"callbackUrlMatch"`
+	DeliveryWaitSeconds int              `yaml:"deliveryWaitSeconds"`
+	Signature           SignatureProfile `yaml:"signature"`
 }
 
 type ErrorsProfile struct {
@@ -166,6 +172,9 @@ func (p *Profile) validate() error {
 	}
 	if p.Issuance.Path == "" || p.Issuance.CustomerIDField == "" {
 		return fmt.Errorf("issuance.path and issuance.customerIdField are required")
+	}
+	if err := p.Webhooks.validate(); err != nil {
+		return err
 	}
 	if p.RateLimits.ProbeMaxRequests < 1 || p.RateLimits.ProbeConcurrency < 1 {
 		return fmt.Errorf("rateLimits.probeMaxRequests and probeConcurrency must be positive")

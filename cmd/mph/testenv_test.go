@@ -1,0 +1,250 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/sandbox"
+)
+
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildErr  error
+)
+
+// mphBinary builds mph once for the tests of this file.
+func mphBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the conformance suites")
+	}
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mph-testenv-*")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtBin = filepath.Join(dir, "mph")
+		cmd := exec.Command("go", "build", "-o", builtBin, ".")
+		cmd.Stderr = os.Stderr
+		buildErr = cmd.Run()
+	})
+	if buildErr != nil {
+		t.Fatalf("building mph: %v", buildErr)
+	}
+	return builtBin
+}
+
+// runConformEnv runs mph conform with env and args; it returns the exit code,
+// the output and the summary of report.summary.json.
+func runConformEnv(t *testing.T, env []string, args ...string) (int, string, report.Summary) {
+	t.Helper()
+	out := t.TempDir()
+	cmd := exec.Command(mphBinary(t), append([]string{"conform", "--no-color", "--out", out}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	var sum report.Summary
+	if b, err := os.ReadFile(filepath.Join(out, "report.summary.json")); err == nil {
+		_ = json.Unmarshal(b, &sum)
+	}
+	return code, buf.String(), sum
+}
+
+func sandboxEnv(r *sandbox.Running) []string {
+	demo := sandbox.DemoMerchants()
+	env := []string{
+		"MPH_BASE_URL=" + r.BaseURL,
+		"MPH_MERCHANT_ID=" + demo[0].ID, "MPH_SECRET_KEY=" + demo[0].TestKey,
+		"MPH_MERCHANT2_ID=" + demo[1].ID, "MPH_SECRET_KEY2=" + demo[1].TestKey,
+	}
+	if r.ControlsURL != "" {
+		env = append(env, "MPH_CONTROLS_URL="+r.ControlsURL, "MPH_ADMIN_KEY="+r.AdminKey)
+	}
+	return env
+}
+
+type balances struct {
+	Vault, Fees, Cards, Spent money.Amount
+	Count                     int
+}
+
+func readBalances(t *testing.T, r *sandbox.Running, merchant string) balances {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, r.ControlsURL+"/merchants/"+merchant+"?environment=TEST", nil)
+	req.Header.Set("X-Sandbox-Admin-Key", r.AdminKey)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b struct {
+		Vault money.Amount `json:"vaultBalance"`
+		Fees  money.Amount `json:"feesCollected"`
+		Cards money.Amount `json:"cardBalances"`
+		Spent money.Amount `json:"spentAmount"`
+		Count int          `json:"cards"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&b); err != nil {
+		t.Fatalf("balances: %v", err)
+	}
+	return balances{b.Vault, b.Fees, b.Cards, b.Spent, b.Count}
+}
+
+// TestTeardownSweepsTheMoneyBack runs the whole suite against a sandbox and
+// checks that afterwards no card of either TEST merchant holds a balance and
+// that each vault lost no more than the fees collected and what card
+// transactions spent; the summary states the money spent and swept back.
+func TestTeardownSweepsTheMoneyBack(t *testing.T) {
+	r, err := sandbox.Start(context.Background(), "127.0.0.1:0", sandbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	demo := sandbox.DemoMerchants()
+	before := map[string]balances{}
+	for _, m := range demo[:2] {
+		before[m.ID] = readBalances(t, r, m.ID)
+	}
+	code, out, sum := runConformEnv(t, sandboxEnv(r))
+	if code != 0 {
+		t.Fatalf("mph conform exit %d:\n%s", code, tail(out))
+	}
+	for _, m := range demo[:2] {
+		b, a := before[m.ID], readBalances(t, r, m.ID)
+		if a.Count == 0 && m.ID == demo[0].ID {
+			t.Fatalf("%s: the run created no cards", m.ID)
+		}
+		if a.Cards != 0 {
+			t.Errorf("%s: the created cards still hold %s USD after the teardown", m.ID, a.Cards)
+		}
+		lost := b.Vault - a.Vault
+		allowed := (a.Fees - b.Fees) + (a.Spent - b.Spent)
+		if lost > allowed {
+			t.Errorf("%s: the vault lost %s USD, more than the fees collected plus the card transactions (%s USD)", m.ID, lost, allowed)
+		}
+	}
+	mon := sum.Money
+	if mon == nil || mon.Teardown != "done" || mon.CardsCreated == 0 || mon.CardsSwept == 0 || mon.CardsFrozen != mon.CardsCreated {
+		t.Fatalf("summary money %+v", mon)
+	}
+	if mon.Spent["USD"] <= 0 || mon.SweptBack["USD"] <= 0 || mon.Spent["NGN"] <= 0 || mon.LeftOnCards["USD"] != 0 {
+		t.Errorf("summary money: spent %v, swept back %v, left %v", mon.Spent, mon.SweptBack, mon.LeftOnCards)
+	}
+	if !strings.Contains(out, "Test money: spent") || !strings.Contains(out, "Teardown: done") {
+		t.Errorf("no money lines on the console:\n%s", tail(out))
+	}
+}
+
+// TestNoTeardownKeepsTheCardsAndMaxSpendSkips: with --no-teardown the cards
+// keep their balances; --max-spend skips what would go over, with the reason.
+func TestNoTeardownKeepsTheCardsAndMaxSpendSkips(t *testing.T) {
+	r, err := sandbox.Start(context.Background(), "127.0.0.1:0", sandbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	code, out, sum := runConformEnv(t, sandboxEnv(r), "--no-teardown", "--max-spend", "USD=20", "--focus", "Card issuance|Withdrawal")
+	if code != 0 {
+		t.Fatalf("mph conform exit %d:\n%s", code, tail(out))
+	}
+	mon := sum.Money
+	if mon == nil || mon.Teardown != "off" || mon.SkippedOverBudget == 0 || mon.Spent["USD"] > 2000 {
+		t.Fatalf("summary money %+v", mon)
+	}
+	if a := readBalances(t, r, sandbox.DemoMerchants()[0].ID); a.Cards == 0 {
+		t.Error("--no-teardown: the cards were swept")
+	}
+	if !strings.Contains(out, "refused by --max-spend") {
+		t.Errorf("no skip names --max-spend:\n%s", tail(out))
+	}
+}
+
+// TestPreconfiguredWebhooksWithoutControls: a sandbox with hidden controls
+// delivering to a pre-configured URL stands in for a real TEST environment;
+// the delivery and signature specs pass with the right signing key and fail
+// with a wrong one.
+func TestPreconfiguredWebhooksWithoutControls(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hookURL := "http://" + ln.Addr().String() + "/hooks/alpha"
+	ln.Close()
+	demo := sandbox.DemoMerchants()
+	const secret = "whsec_dashboard_1234"
+	r, err := sandbox.Start(context.Background(), "127.0.0.1:0", sandbox.Options{
+		HideControls: true,
+		Webhooks:     []sandbox.WebhookPreset{{MerchantID: demo[0].ID, URL: hookURL, Secret: secret}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if r.ControlsURL != "" {
+		t.Fatalf("hidden controls still announced at %s", r.ControlsURL)
+	}
+	env := append(sandboxEnv(r), "MPH_WEBHOOK_RECEIVER_URL="+hookURL)
+	args := []string{"--webhooks-preconfigured", "--focus", "Webhook simulation", "-v"}
+
+	code, out, sum := runConformEnv(t, append(env, "MPH_WEBHOOK_SECRET="+secret), args...)
+	if code != 0 {
+		t.Fatalf("right key: exit %d:\n%s", code, tail(out))
+	}
+	for _, want := range []string{"delivers each simulated event", "signs each delivery"} {
+		if !passed(sum, want) {
+			t.Errorf("right key: the spec %q did not pass", want)
+		}
+	}
+
+	code, out, sum = runConformEnv(t, append(env, "MPH_WEBHOOK_SECRET=whsec_wrong"), args...)
+	if code != 1 {
+		t.Fatalf("wrong key: want exit 1, got %d:\n%s", code, tail(out))
+	}
+	for _, want := range []string{"delivers each simulated event", "signs each delivery"} {
+		if !failed(sum, want) {
+			t.Errorf("wrong key: the spec %q did not fail", want)
+		}
+	}
+	if !strings.Contains(out, "signature does not match") {
+		t.Errorf("wrong key: no signature message:\n%s", tail(out))
+	}
+}
+
+func passed(sum report.Summary, text string) bool { return outcome(sum, text) == report.Passed }
+func failed(sum report.Summary, text string) bool { return outcome(sum, text) == report.Failed }
+
+func outcome(sum report.Summary, text string) report.Outcome {
+	for _, s := range sum.Specs {
+		if strings.Contains(s.Text, text) {
+			return s.Outcome
+		}
+	}
+	return ""
+}
+
+func tail(s string) string {
+	if len(s) > 6000 {
+		return "…" + s[len(s)-6000:]
+	}
+	return s
+}
