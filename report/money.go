@@ -37,6 +37,8 @@ type Money struct {
 	// Teardown is "done", "off" (--no-teardown) or "incomplete".
 	Teardown         string   `json:"teardown"`
 	TeardownProblems []string `json:"teardownProblems,omitempty"`
+	// Unswept lists the cards the teardown could not sweep and freeze.
+	Unswept []string `json:"unswept,omitempty"`
 	// VaultStart and VaultEnd are the USD vault balance before the first
 	// spec and after the teardown (single-process runs only).
 	VaultStart *int64 `json:"vaultStartMinor,omitempty"`
@@ -67,6 +69,7 @@ func (m *Money) Add(o Money) {
 	m.BackoffWait += o.BackoffWait
 	m.LimiterWait += o.LimiterWait
 	m.TeardownProblems = append(m.TeardownProblems, o.TeardownProblems...)
+	m.Unswept = append(m.Unswept, o.Unswept...)
 	if m.VaultStart == nil {
 		m.VaultStart, m.VaultEnd = o.VaultStart, o.VaultEnd
 	}
@@ -153,8 +156,15 @@ func (m *Money) WriteConsole(w io.Writer) {
 	if m.VaultStart != nil && m.VaultEnd != nil {
 		fmt.Fprintf(w, "Vault: %s USD before the run, %s USD after the teardown\n", minor(*m.VaultStart), minor(*m.VaultEnd))
 	}
-	for _, p := range m.TeardownProblems {
+	for i, p := range m.TeardownProblems {
+		if i == 5 {
+			fmt.Fprintf(w, "  teardown: … %d more problems in report.summary.json\n", len(m.TeardownProblems)-i)
+			break
+		}
 		fmt.Fprintf(w, "  teardown: %s\n", p)
+	}
+	if len(m.Unswept) > 0 {
+		fmt.Fprintf(w, "  %d cards not swept (ids in report.summary.json, money.unswept)\n", len(m.Unswept))
 	}
 	if m.SkippedOverBudget > 0 {
 		fmt.Fprintf(w, "Max spend: %d requests refused (their specs skipped)\n", m.SkippedOverBudget)

@@ -64,15 +64,32 @@ func teardown() {
 	books.mu.Lock()
 	cards := append([]createdCard(nil), books.cards...)
 	books.mu.Unlock()
-	for _, c := range cards {
+	netErrs := 0
+	for i, c := range cards {
 		if c.ID == "" {
 			m.TeardownProblems = append(m.TeardownProblems, "an issued card had no id in the issuance answer: it cannot be swept")
 			continue
 		}
 		api := h.as(c.Who).WithRecorder(client.NewRecorder())
-		if err := sweepCard(ctx, api, c.ID, keep, &m); err != nil {
-			m.TeardownProblems = append(m.TeardownProblems, fmt.Sprintf("card %s: %v", c.ID, err))
+		err := sweepCard(ctx, api, c.ID, keep, &m)
+		if err == nil {
+			netErrs = 0
+			continue
 		}
+		m.Unswept = append(m.Unswept, c.ID)
+		if client.IsNetError(err) {
+			netErrs++
+		} else {
+			netErrs = 0
+		}
+		if netErrs >= 3 || ctx.Err() != nil {
+			for _, rest := range cards[i+1:] {
+				m.Unswept = append(m.Unswept, rest.ID)
+			}
+			m.TeardownProblems = append(m.TeardownProblems, fmt.Sprintf("stopped: the target does not answer (%v)", err))
+			break
+		}
+		m.TeardownProblems = append(m.TeardownProblems, fmt.Sprintf("card %s: %v", c.ID, err))
 	}
 	if len(m.TeardownProblems) > 0 && !keep {
 		m.Teardown = "incomplete"

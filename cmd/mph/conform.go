@@ -113,7 +113,8 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg, cleanup, err := target.Resolve(ctx, s, sandbox.Options{})
+	// The embedded sandbox outlives an interrupt: the teardown still needs it.
+	cfg, cleanup, err := target.Resolve(context.WithoutCancel(ctx), s, sandbox.Options{})
 	if err != nil {
 		return usageErr("%v", err)
 	}
