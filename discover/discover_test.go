@@ -1,0 +1,132 @@
+package discover
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/target"
+)
+
+// discoverAgainst runs a discovery against base and returns the proposed
+// profile as the suites would load it.
+func discoverAgainst(t *testing.T, base string) (*target.Profile, *Result, string) {
+	t.Helper()
+	cfg := &target.Config{BaseURL: base, Primary: target.Credentials{MerchantID: sandbox.DemoMerchants()[0].ID, SecretKey: sandbox.DemoMerchants()[0].TestKey},
+		Profile: target.DefaultProfile(), Timeout: 10e9, RunID: "mphdisc"}
+	res, err := Run(context.Background(), Options{Config: cfg})
+	if err != nil {
+		t.Fatalf("discover: %v", err)
+	}
+	b, err := Render([]string{"test"}, res.Found, res.Undetermined)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "profile.yaml")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := target.LoadProfile(path)
+	if err != nil {
+		t.Fatalf("the proposed profile does not load: %v\n%s", err, b)
+	}
+	return p, res, string(b)
+}
+
+func startSandbox(t *testing.T, opts sandbox.Options) *sandbox.Running {
+	t.Helper()
+	r, err := sandbox.Start(context.Background(), "127.0.0.1:0", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.Close() })
+	return r
+}
+
+// TestDiscoveredProfileOfTheSandboxIsTheDefault: the embedded sandbox's
+// discovered profile equals target/profile.default.yaml, and the keys were
+// found, not left at their defaults.
+func TestDiscoveredProfileOfTheSandboxIsTheDefault(t *testing.T) {
+	for _, basePath := range []string{"", "/api/v1/merchant"} {
+		t.Run("base path "+basePath, func(t *testing.T) {
+			r := startSandbox(t, sandbox.Options{BasePath: basePath})
+			p, res, text := discoverAgainst(t, r.BaseURL)
+			if !reflect.DeepEqual(p, target.DefaultProfile()) {
+				t.Fatalf("discovered profile differs from the default:\n%s", text)
+			}
+			if len(res.Found) < 28 {
+				t.Errorf("only %d keys found: %+v", len(res.Found), res.Undetermined)
+			}
+			if res.Requests > 60 {
+				t.Errorf("%d requests: discovery should be small", res.Requests)
+			}
+		})
+	}
+}
+
+// alternative wraps the sandbox as a server with other "not shown" choices:
+// X-Merchant-Id ignored, a listing maximum of 50, and a flat gift quote.
+func alternative(sbx http.Handler, base string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Del("X-Merchant-Id")
+		if r.URL.Path == base+"/cards" && r.Method == http.MethodGet {
+			if n, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && n > 50 {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				io.WriteString(w, `{"status":"error","statusCode":400,"message":["limit must not be greater than 50"],"error":"Bad Request"}`)
+				return
+			}
+		}
+		if r.URL.Path != base+"/gift-cards/quote" {
+			sbx.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		sbx.ServeHTTP(rec, r)
+		var env struct {
+			Data json.RawMessage `json:"data"`
+		}
+		body := rec.Body.Bytes()
+		if json.Unmarshal(body, &env) == nil && len(env.Data) > 0 {
+			body = env.Data
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(rec.Code)
+		w.Write(bytes.TrimSpace(body))
+	})
+}
+
+func TestDiscoveryFindsAlternativeChoices(t *testing.T) {
+	const base = "/api/v1/merchant"
+	srv, err := sandbox.New(sandbox.Options{BasePath: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(alternative(srv, base))
+	defer ts.Close()
+	p, _, text := discoverAgainst(t, ts.URL+base)
+	want := target.DefaultProfile()
+	want.Auth.MerchantIDHeader = "none"
+	want.Cards.ListMaxLimit = 50
+	want.GiftCards.Quote.SubtotalPointer = "/subtotalNgn"
+	want.GiftCards.Quote.FeePointer = "/feeNgn"
+	want.GiftCards.Quote.TotalPointer = "/totalNgn"
+	if !reflect.DeepEqual(p, want) {
+		t.Fatalf("discovered profile:\n%s", text)
+	}
+	for _, c := range []string{"merchantIdHeader: none # found", "listMaxLimit: 50 # found", "subtotalPointer: /subtotalNgn # found"} {
+		if !strings.Contains(text, c) {
+			t.Errorf("the proposed profile lacks %q", c)
+		}
+	}
+}
