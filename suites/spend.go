@@ -15,7 +15,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -346,14 +345,4 @@ func maxRPSFromEnv() (float64, error) {
 		return 0, fmt.Errorf("%s=%q is not a rate >= 0", EnvMaxRPS, v)
 	}
 	return f, nil
-}
-
-// currencies returns the keys of m sorted.
-func currencies(m map[string]int64) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
