@@ -64,6 +64,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	for _, s := range steps {
 		p.logf("discover: %s", s.name)
 		if err := s.fn(ctx); err != nil {
+			// Whatever failed, the discovery card goes back to the vault.
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+			defer cancel()
+			if serr := p.sweep(sctx); serr != nil {
+				p.logf("discover: sweeping the discovery card %s: %v", p.card, serr)
+			}
 			return p.res, fmt.Errorf("%s: %w", s.name, err)
 		}
 	}
