@@ -1,6 +1,7 @@
 package client
 
 import (
+	"errors"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -65,16 +66,15 @@ func (l *Limiter) reserve() time.Duration {
 }
 
 // Polite returns a copy of hc whose transport waits for lim (nil: no cap)
-// before each request and counts 429 answers.
+// before each request and counts 429 answers. hc must have its Transport
+// (httpclient builds every client with one).
 func Polite(hc *http.Client, lim *Limiter) *http.Client {
 	cp := *hc
-	base := hc.Transport
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	cp.Transport = politeTransport{base: base, lim: lim}
+	cp.Transport = politeTransport{base: hc.Transport, lim: lim}
 	return &cp
 }
+
+var errNoTransport = errors.New("client: the HTTP client has no transport")
 
 type politeTransport struct {
 	base http.RoundTripper
@@ -93,6 +93,9 @@ func (t politeTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 			}
 			statLimiter.Add(int64(wait))
 		}
+	}
+	if t.base == nil {
+		return nil, errNoTransport
 	}
 	resp, err := t.base.RoundTrip(r)
 	if err == nil && resp.StatusCode == http.StatusTooManyRequests {

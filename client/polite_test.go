@@ -13,7 +13,7 @@ func TestPoliteCapsTheRateAndCounts429(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(status) }))
 	defer srv.Close()
 	before := Stats()
-	hc := Polite(&http.Client{}, NewLimiter(50))
+	hc := Polite(srv.Client(), NewLimiter(50))
 	c := New(Options{BaseURL: srv.URL, HTTP: hc}).Raw()
 	start := time.Now()
 	for i := 0; i < 11; i++ {

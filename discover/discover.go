@@ -105,11 +105,7 @@ func newProber(o Options) *prober {
 	cfg := o.Config
 	p := &prober{o: o, cfg: cfg, res: &Result{}, runRef: cfg.RunID + "-disc"}
 	hc := cfg.HTTPClient()
-	inner := hc.Transport
-	if inner == nil {
-		inner = http.DefaultTransport
-	}
-	hc.Transport = countingTransport{inner, &p.requests}
+	hc.Transport = countingTransport{hc.Transport, &p.requests}
 	p.anon = client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout})
 	ts := client.NewTokenSource(p.anon, cfg.Primary.MerchantID, cfg.Primary.SecretKey)
 	p.api = client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout, Tokens: ts})

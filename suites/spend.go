@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -282,17 +283,16 @@ func observed(hc *http.Client, who target.Credentials, baseURL string) *http.Cli
 	if u, err := url.Parse(baseURL); err == nil {
 		root = strings.TrimRight(u.Path, "/")
 	}
-	base := hc.Transport
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	cp.Transport = spendTransport{base: base, who: who, rootPath: root}
+	cp.Transport = spendTransport{base: hc.Transport, who: who, rootPath: root}
 	return &cp
 }
 
 const maxObservedBody = 4 << 20
 
 func (t spendTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if t.base == nil {
+		return nil, errors.New("suites: the HTTP client has no transport")
+	}
 	rel, ok := strings.CutPrefix(r.URL.Path, t.rootPath)
 	kind := spendNone
 	if ok {
