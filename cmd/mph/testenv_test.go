@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/report"
@@ -251,4 +252,45 @@ func tail(s string) string {
 		return "…" + s[len(s)-6000:]
 	}
 	return s
+}
+
+// TestTeardownRunsAfterInterrupt interrupts a slowed-down run (Ctrl-C) and
+// checks that the cards created so far were still swept back and frozen.
+func TestTeardownRunsAfterInterrupt(t *testing.T) {
+	r, err := sandbox.Start(context.Background(), "127.0.0.1:0", sandbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	out := t.TempDir()
+	cmd := exec.Command(mphBinary(t), "conform", "--no-color", "--out", out, "--max-rps", "40", "--focus", "Card issuance|Withdrawal|Card model")
+	cmd.Env = append(os.Environ(), sandboxEnv(r)...)
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for readBalances(t, r, sandbox.DemoMerchants()[0].ID).Count < 3 && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	var sum report.Summary
+	b, err := os.ReadFile(filepath.Join(out, "report.summary.json"))
+	if err != nil || json.Unmarshal(b, &sum) != nil || sum.Money == nil {
+		t.Fatalf("no summary with money after the interrupt (%v):\n%s", err, tail(buf.String()))
+	}
+	if !strings.Contains(buf.String(), "Interrupted") {
+		t.Fatalf("the run was not interrupted:\n%s", tail(buf.String()))
+	}
+	m := sum.Money
+	if m.Teardown != "done" || m.CardsCreated == 0 || m.CardsFrozen != m.CardsCreated {
+		t.Fatalf("teardown after the interrupt: %+v\n%s", m, tail(buf.String()))
+	}
+	if a := readBalances(t, r, sandbox.DemoMerchants()[0].ID); int64(a.Cards) != m.LeftOnCards["USD"] {
+		t.Errorf("cards hold %s USD, the summary says %d minor units left", a.Cards, m.LeftOnCards["USD"])
+	}
 }
