@@ -89,28 +89,33 @@ func customerValues() map[string]string {
 	}
 }
 
-// customers registers one customer with the default field names and finds
-// where the answer carries its id and where the listing carries it.
+// customers registers one customer with the default field names (renamed
+// once when the refusal's messages name other candidates) and finds where
+// the answer carries its id and where the listing carries it.
 func (p *prober) customers(ctx context.Context) error {
-	ref := p.ref("cus")
 	names := target.DefaultProfile().Customers.Fields
 	vals := customerValues()
-	body := map[string]any{"firstName": "Ada", "lastName": "Discovery", "email": ref + "@example.com", "phoneNumber": "5550100"}
-	for logical, wire := range names {
-		body[wire] = vals[logical]
-	}
-	resp, err := p.api.Post(ctx, "/cards/customers", body)
+	resp, err := p.register(ctx, names, vals)
 	if err != nil {
 		return err
 	}
+	how := "registration with these names"
+	if resp.Status == http.StatusBadRequest {
+		if alt, changed := renamed(names, messages(resp)); len(changed) > 0 {
+			if resp, err = p.register(ctx, alt, vals); err != nil {
+				return err
+			}
+			names, how = alt, "renamed after the refusal's messages ("+strings.Join(changed, ", ")+"); registration"
+		}
+	}
 	if !ok2xx(resp) {
-		p.note("POST /cards/customers with the default field names answered HTTP %d: registration, issuance and card keys stay undetermined", resp.Status)
-		p.undetermined("customers.fields", fmt.Sprintf("registration with the default names answered HTTP %d", resp.Status))
+		p.note("POST /cards/customers answered HTTP %d: registration, issuance and card keys stay undetermined", resp.Status)
+		p.undetermined("customers.fields", fmt.Sprintf("registration answered HTTP %d", resp.Status))
 		return nil
 	}
 	p.note("POST /cards/customers answers HTTP %d on success", resp.Status)
 	doc := decode(resp)
-	p.customerFields(doc, names, vals, resp.Status)
+	p.customerFields(doc, names, vals, how, resp.Status)
 	ptr, id, ok := findKey(doc, "customerId", "id")
 	if !ok {
 		p.undetermined("customers.customerIdPointer", "no customerId or id member in the registration answer")
@@ -125,8 +130,17 @@ func (p *prober) customers(ctx context.Context) error {
 	return p.customerList(ctx)
 }
 
+func (p *prober) register(ctx context.Context, names, vals map[string]string) (*client.Response, error) {
+	ref := p.ref("cus")
+	body := map[string]any{"firstName": "Ada", "lastName": "Discovery", "email": ref + "@example.com", "phoneNumber": "5550100"}
+	for logical, wire := range names {
+		body[wire] = vals[logical]
+	}
+	return p.api.Post(ctx, "/cards/customers", body)
+}
+
 // customerFields confirms the registration names the answer echoes.
-func (p *prober) customerFields(doc any, names map[string]string, vals map[string]string, status int) {
+func (p *prober) customerFields(doc any, names map[string]string, vals map[string]string, how string, status int) {
 	echoed, total := 0, 0
 	out := map[string]string{}
 	for logical, wire := range names {
@@ -140,7 +154,7 @@ func (p *prober) customerFields(doc any, names map[string]string, vals map[strin
 	if echoed == total {
 		sure = "high"
 	}
-	p.found("customers.fields", out, fmt.Sprintf("registration with these names answered HTTP %d; %d of %d values echoed under the same names", status, echoed, total), sure)
+	p.found("customers.fields", out, fmt.Sprintf("%s answered HTTP %d; %d of %d values echoed under the same names", how, status, echoed, total), sure)
 }
 
 func (p *prober) customerList(ctx context.Context) error {
