@@ -112,7 +112,7 @@ func printPlan(w io.Writer, where string, caps planCaps, sum report.Summary) {
 		fmt.Fprintf(w, "  --max-spend refuses %d requests (their specs are skipped)\n", m.SkippedOverBudget)
 	}
 	fmt.Fprintf(w, "  teardown sweeps back what the cards still hold (%s USD at the sandbox's fees) unless --no-teardown\n", minorStr(m.SweptBack["USD"]))
-	fmt.Fprintln(w, "  (measured by running the selection against an embedded sandbox with these capabilities; randomised property specs may vary slightly)")
+	fmt.Fprintln(w, "  (measured by running the selection against an embedded sandbox with these capabilities and the default profile; randomised property specs may vary slightly)")
 }
 
 func minorStr(n int64) string {
