@@ -10,10 +10,16 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"time"
 )
+
+// EnvWebhookListen is the local address the receiver listens on when
+// MPH_WEBHOOK_RECEIVER_URL reaches this machine through a tunnel or proxy on
+// another port (default: all interfaces on the URL's port).
+const EnvWebhookListen = "MPH_WEBHOOK_LISTEN"
 
 // WebhookDelivery is one request received by a WebhookReceiver.
 type WebhookDelivery struct {
@@ -65,6 +71,9 @@ func startReceiverAt(publicURL, suffix string) (*WebhookReceiver, error) {
 		}
 		listenAddr = ":" + port
 		pub = u
+	}
+	if v := os.Getenv(EnvWebhookListen); v != "" && pub != nil {
+		listenAddr = v // a tunnel (ngrok, a load balancer) forwards to another local port
 	}
 	ln, err := net.Listen("tcp", listenAddr)
 	if err != nil {
