@@ -55,6 +55,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		{"issuance", p.issuance},
 		{"listing maximum", p.listMax},
 		{"withdrawal", p.withdrawal},
+		{"input refusals", p.inputRefusals},
 		{"refusals", p.refusals},
 		{"sweep", p.sweep},
 		{"gift quote", p.giftQuote},
@@ -93,6 +94,7 @@ type prober struct {
 
 	fees     fees
 	customer string
+	names    map[string]string // registration field names that worked
 	card     string
 	cardBal  string // balance after issuance, decimal
 }

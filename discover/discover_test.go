@@ -64,7 +64,7 @@ func TestDiscoveredProfileOfTheSandboxIsTheDefault(t *testing.T) {
 			if !reflect.DeepEqual(p, target.DefaultProfile()) {
 				t.Fatalf("discovered profile differs from the default:\n%s", text)
 			}
-			if len(res.Found) < 28 {
+			if len(res.Found) < 34 {
 				t.Errorf("only %d keys found: %+v", len(res.Found), res.Undetermined)
 			}
 			if res.Requests > 60 {

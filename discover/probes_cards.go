@@ -114,6 +114,7 @@ func (p *prober) customers(ctx context.Context) error {
 		return nil
 	}
 	p.note("POST /cards/customers answers HTTP %d on success", resp.Status)
+	p.names = names
 	doc := decode(resp)
 	p.customerFields(doc, names, vals, how, resp.Status)
 	ptr, id, ok := findKey(doc, "customerId", "id")
