@@ -9,6 +9,8 @@ import (
 	"strconv"
 
 	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sweep"
 )
 
 // listMax finds the highest accepted GET /cards limit between the documented
@@ -131,50 +133,19 @@ func (p *prober) setStatus(ctx context.Context, status string) (*client.Response
 	return p.api.Patch(ctx, "/cards/"+client.Seg(p.card)+"/status", map[string]any{"status": status})
 }
 
-// sweep withdraws what the card still holds (when a withdrawal can return
-// money) and leaves the card FROZEN.
+// sweep returns what the discovery card still holds to the vault and
+// leaves it FROZEN.
 func (p *prober) sweep(ctx context.Context) error {
 	if p.card == "" {
 		return nil
 	}
-	resp, err := p.api.Get(ctx, "/cards/"+client.Seg(p.card), nil)
+	fee, err := money.Parse(p.fees.withdrawal)
 	if err != nil {
-		return err
+		fee = 0
 	}
-	d, _ := resp.Map()["data"].(map[string]any)
-	bal := num(d, "balanceAmount")
-	path := "/cards/" + client.Seg(p.card) + "/withdraw"
-	if cmpDec(bal, "0.10") >= 0 && cmpDec(bal, p.fees.withdrawal) > 0 {
-		w, err := p.api.Post(ctx, path, map[string]any{"amount": json.Number(bal)})
-		if err != nil {
-			return err
-		}
-		if w.Status != http.StatusOK {
-			if _, err := p.setStatus(ctx, "ACTIVE"); err != nil {
-				return err
-			}
-			if w, err = p.api.Post(ctx, path, map[string]any{"amount": json.Number(bal)}); err != nil {
-				return err
-			}
-		}
-		if w.Status == http.StatusOK {
-			p.note("swept %s USD of the discovery card back to the vault", bal)
-		}
+	out, err := sweep.Card(ctx, p.api, p.card, false, sweep.Rules{Fee: fee.Minor()})
+	if out.Swept > 0 {
+		p.note("swept %s USD of the discovery card back to the vault", money.Amount(out.Swept))
 	}
-	_, err = p.setStatus(ctx, "FROZEN")
 	return err
-}
-
-// cmpDec compares two decimal strings (0 when either is not a number).
-func cmpDec(a, b string) int {
-	d := decSub(a, b)
-	switch {
-	case d == "":
-		return 0
-	case d[0] == '-':
-		return -1
-	case sameDecimal(d, "0"):
-		return 0
-	}
-	return 1
 }

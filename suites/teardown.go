@@ -9,7 +9,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"strconv"
 	"time"
@@ -17,15 +16,12 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/merchant-harness/mph/client"
-	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/sweep"
 )
 
 // teardownBudget bounds the whole teardown.
 const teardownBudget = 5 * time.Minute
-
-// minWithdrawal is the documented minimum withdrawal (0.10 USD).
-const minWithdrawal = 10
 
 // politeLimiter caps this process's request rate (--max-rps).
 var politeLimiter *client.Limiter
@@ -121,36 +117,19 @@ func parallelRun() bool {
 	return sc.ParallelTotal > 1
 }
 
-// sweepCard withdraws a card's balance to the vault when the withdrawal can
-// return money (at least the 0.10 USD minimum and more than the withdrawal
-// fee) and freezes the card; with keep it only reads what the card holds.
+// sweepCard sweeps and freezes one card (package sweep) and counts it.
 func sweepCard(ctx context.Context, api *client.Client, id string, keep bool, m *report.Money) error {
-	c, err := readCard(ctx, api, id)
-	if err != nil {
-		return err
-	}
-	if !keep && c.balance >= minWithdrawal && c.balance > withdrawalCost() {
-		if err := withdrawAll(ctx, api, id, c); err != nil {
-			return err
-		}
+	out, err := sweep.Card(ctx, api, id, keep, sweep.Rules{Fee: withdrawalCost()})
+	if out.Swept > 0 {
 		m.CardsSwept++
-		if c, err = readCard(ctx, api, id); err != nil {
-			return err
-		}
 	}
-	if c.balance != 0 {
-		m.LeftOnCards = addMinor(m.LeftOnCards, "USD", c.balance)
+	if out.Frozen {
+		m.CardsFrozen++
 	}
-	if keep {
-		return nil
+	if out.Left != 0 {
+		m.LeftOnCards = addMinor(m.LeftOnCards, "USD", out.Left)
 	}
-	if c.status != "FROZEN" {
-		if err := setStatus(ctx, api, id, "FROZEN"); err != nil {
-			return err
-		}
-	}
-	m.CardsFrozen++
-	return nil
+	return err
 }
 
 // withdrawalCost is what one withdrawal costs the vault per the profile.
@@ -161,65 +140,6 @@ func withdrawalCost() int64 {
 	books.mu.Lock()
 	defer books.mu.Unlock()
 	return books.fees.withdrawal
-}
-
-type cardState struct {
-	balance int64
-	status  string
-}
-
-func readCard(ctx context.Context, api *client.Client, id string) (cardState, error) {
-	resp, err := api.Get(ctx, cardURL(id, ""), nil)
-	if err != nil {
-		return cardState{}, err
-	}
-	if resp.Status != http.StatusOK {
-		return cardState{}, fmt.Errorf("GET answered HTTP %d", resp.Status)
-	}
-	d := Data(resp.Map())
-	bal, ok := MoneyOf(d["balanceAmount"])
-	a, err := money.Parse(bal.String())
-	if !ok || err != nil {
-		return cardState{}, fmt.Errorf("the card has no readable balanceAmount")
-	}
-	st, _ := d["status"].(string)
-	return cardState{balance: a.Minor(), status: st}, nil
-}
-
-// withdrawAll sweeps the whole balance; a target that refuses withdrawals
-// from a FROZEN card gets it unfrozen for the sweep (and frozen after).
-func withdrawAll(ctx context.Context, api *client.Client, id string, c cardState) error {
-	body := JSON{"amount": json.Number(money.Amount(c.balance).String())}
-	resp, err := api.Post(ctx, cardURL(id, "/withdraw"), body)
-	if err != nil {
-		return err
-	}
-	if resp.Status == http.StatusOK {
-		return nil
-	}
-	if c.status == "FROZEN" {
-		if err := setStatus(ctx, api, id, "ACTIVE"); err != nil {
-			return err
-		}
-		if resp, err = api.Post(ctx, cardURL(id, "/withdraw"), body); err != nil {
-			return err
-		}
-		if resp.Status == http.StatusOK {
-			return nil
-		}
-	}
-	return fmt.Errorf("withdrawing %s USD answered HTTP %d", money.Amount(c.balance), resp.Status)
-}
-
-func setStatus(ctx context.Context, api *client.Client, id, status string) error {
-	resp, err := api.Patch(ctx, cardURL(id, "/status"), JSON{"status": status})
-	if err != nil {
-		return err
-	}
-	if resp.Status != http.StatusOK {
-		return fmt.Errorf("PATCH status %s answered HTTP %d", status, resp.Status)
-	}
-	return nil
 }
 
 func addMinor(m map[string]int64, cur string, n int64) map[string]int64 {
