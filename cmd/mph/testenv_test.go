@@ -294,3 +294,35 @@ func TestTeardownRunsAfterInterrupt(t *testing.T) {
 		t.Errorf("cards hold %s USD, the summary says %d minor units left", a.Cards, m.LeftOnCards["USD"])
 	}
 }
+
+// TestSweepCommandReturnsAKeptRun keeps a run's cards (--no-teardown), then
+// mph sweep --run-id returns their money and freezes them.
+func TestSweepCommandReturnsAKeptRun(t *testing.T) {
+	r, err := sandbox.Start(context.Background(), "127.0.0.1:0", sandbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	alpha := sandbox.DemoMerchants()[0].ID
+	code, out, sum := runConformEnv(t, sandboxEnv(r), "--no-teardown", "--run-id", "mphsweep1", "--focus", "Card issuance|Withdrawal")
+	if code != 0 || sum.Money == nil || sum.Money.CardsCreated == 0 {
+		t.Fatalf("conform exit %d:\n%s", code, tail(out))
+	}
+	kept := readBalances(t, r, alpha)
+	if kept.Cards == 0 {
+		t.Fatal("--no-teardown left no money on the cards")
+	}
+	cmd := exec.Command(mphBinary(t), "sweep", "--run-id", "mphsweep1")
+	cmd.Env = append(os.Environ(), sandboxEnv(r)...)
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("mph sweep: %v\n%s", err, b)
+	}
+	after := readBalances(t, r, alpha)
+	if int64(after.Cards) > 9*int64(sum.Money.CardsCreated) || after.Vault <= kept.Vault {
+		t.Fatalf("after mph sweep the cards hold %s USD (before %s) and the vault %s (before %s):\n%s", after.Cards, kept.Cards, after.Vault, kept.Vault, b)
+	}
+	if !strings.Contains(string(b), "USD swept back") {
+		t.Errorf("no sweep summary:\n%s", b)
+	}
+}
