@@ -8,23 +8,34 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/merchant-harness/mph/httpclient"
 )
 
-// HTTPClient returns a client for this target: the configured timeout on
-// every request and TLS verification unless InsecureTLS.
+// HTTPClient returns a client for this target (built by httpclient): the
+// configured timeout on every request, TLS verification unless InsecureTLS,
+// no redirect followed unless FollowRedirects (and then same-origin only).
 func (c *Config) HTTPClient() *http.Client {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConnsPerHost = 64
-	if c.InsecureTLS {
-		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // opted in by the user
-	}
-	return &http.Client{Timeout: c.Timeout, Transport: tr}
+	return httpclient.New(httpclient.Options{Timeout: c.Timeout, InsecureTLS: c.InsecureTLS, FollowRedirects: c.FollowRedirects})
 }
+
+// DefaultConformMaxBody is the body cap of conform when --max-body is not given.
+const DefaultConformMaxBody = 1 << 20
+
+// BodyCap is the configured body cap, or def when none was given.
+func (n Network) BodyCap(def int64) int64 {
+	if n.MaxBody > 0 {
+		return n.MaxBody
+	}
+	return def
+}
+
+// preflightMaxBody bounds what pre-flight reads of any answer.
+const preflightMaxBody = 1 << 20
 
 // PreflightError says in one sentence why the run cannot start.
 type PreflightError struct{ Msg string }
@@ -57,7 +68,13 @@ func Preflight(ctx context.Context, cfg *Config) (Facts, error) {
 		return f, &PreflightError{describeTransportError(cfg.BaseURL, err)}
 	}
 	defer resp.Body.Close()
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	raw, err := httpclient.ReadBody(resp.Body, preflightMaxBody)
+	switch {
+	case errors.Is(err, httpclient.ErrBodyTooLarge):
+		return f, &PreflightError{fmt.Sprintf("POST %s/auth/token answered %d with a body larger than %d bytes: is this the Merchant Payments API?", cfg.BaseURL, resp.StatusCode, preflightMaxBody)}
+	case err != nil:
+		return f, &PreflightError{fmt.Sprintf("POST %s/auth/token answered %d but reading its body failed: %v", cfg.BaseURL, resp.StatusCode, err)}
+	}
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized:
 		return f, &PreflightError{fmt.Sprintf("the target rejected the credentials of merchant %q (401 at POST /auth/token): check %s and %s", cfg.Primary.MerchantID, EnvMerchantID, EnvSecretKey)}
@@ -104,7 +121,8 @@ func discoverControls(ctx context.Context, hc *http.Client, cfg *Config) (bool, 
 		Sandbox  bool     `json:"sandbox"`
 		Controls []string `json:"controls"`
 	}
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&caps) != nil || !caps.Sandbox {
+	raw, err := httpclient.ReadBody(resp.Body, preflightMaxBody)
+	if err != nil || resp.StatusCode != http.StatusOK || json.Unmarshal(raw, &caps) != nil || !caps.Sandbox {
 		return false, nil
 	}
 	cfg.ControlsURL = root
@@ -118,7 +136,10 @@ func describeTransportError(base string, err error) string {
 	var recordErr tls.RecordHeaderError
 	var dnsErr *net.DNSError
 	var opErr *net.OpError
+	var redirErr *httpclient.RedirectError
 	switch {
+	case errors.As(err, &redirErr):
+		return redirErr.Error()
 	case errors.As(err, &certErr), errors.As(err, &unknownAuth), errors.As(err, &hostErr):
 		return fmt.Sprintf("TLS certificate of %s not trusted: %v (use --insecure-tls only for a test server you trust)", base, err)
 	case errors.As(err, &recordErr):
