@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -184,7 +185,16 @@ var _ = BeforeEach(func() {
 	h.mu.Lock()
 	h.rec = client.NewRecorder()
 	h.mu.Unlock()
+	if d := runDeadline.Load(); d != nil && time.Now().After(*d) {
+		Skip(DeadlineSkipPrefix + "the run deadline (--deadline) passed before this spec started")
+	}
 })
+
+// DeadlineSkipPrefix starts the skip reason of a spec the run deadline cut.
+const DeadlineSkipPrefix = "not run: "
+
+// runDeadline is the overall deadline of an mph conform run (nil: none).
+var runDeadline atomic.Pointer[time.Time]
 
 var _ = AfterEach(func() {
 	r := CurrentSpecReport()
