@@ -212,9 +212,9 @@ func (s *Source) Unauthorized(sentAt time.Time) {
 }
 
 // retryWait is the wait before retry attempt+1 after a 429: exponential
-// from 100 ms, at least the Retry-After, which must not exceed the cap.
+// from 100 ms to 2 s, at least the Retry-After, which must not exceed the cap.
 func (s *Source) retryWait(se *StatusError, attempt int) (time.Duration, error) {
-	wait := time.Duration(100<<min(attempt-1, 6)) * time.Millisecond
+	wait := min(time.Duration(100<<min(attempt-1, 6))*time.Millisecond, 2*time.Second)
 	ra, ok, err := httpclient.RetryAfter(se.RetryAfter, s.now(), s.raMax)
 	if err != nil {
 		return 0, err
