@@ -96,3 +96,37 @@ func TestPreflightNamesARedirect(t *testing.T) {
 		t.Fatalf("the other origin received %d requests", leaked.Load())
 	}
 }
+
+// TestPreflightRetries429WithinTheCap: pre-flight waits out a short
+// Retry-After and refuses a day-long one at once, naming it.
+func TestPreflightRetries429WithinTheCap(t *testing.T) {
+	for _, tc := range []struct {
+		retryAfter string
+		n429       int32
+		want       string // "" = pre-flight passes
+	}{
+		{"1", 1, ""},
+		{"86400", 1, "longer than the 30s the harness waits"},
+		{"0", 5, "answered 429: the target is not ready"},
+	} {
+		var calls atomic.Int32
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if calls.Add(1) <= tc.n429 {
+				w.Header().Set("Retry-After", tc.retryAfter)
+				w.WriteHeader(http.StatusTooManyRequests)
+				return
+			}
+			_, _ = w.Write([]byte(`{"data":{"accessToken":"t","environment":"TEST"}}`))
+		}))
+		cfg := &Config{BaseURL: srv.URL + "/v1/merchant", Primary: Credentials{"mer", "sk_test_x"}, Timeout: 5 * time.Second}
+		start := time.Now()
+		_, err := Preflight(context.Background(), cfg)
+		srv.Close()
+		switch {
+		case tc.want == "" && err != nil, tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Fatalf("Retry-After %s ×%d: want %q, got %v", tc.retryAfter, tc.n429, tc.want, err)
+		case time.Since(start) > 10*time.Second:
+			t.Fatalf("Retry-After %s: took %s", tc.retryAfter, time.Since(start))
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/merchant-harness/mph/httpclient"
 )
@@ -37,6 +38,52 @@ func (n Network) BodyCap(def int64) int64 {
 // preflightMaxBody bounds what pre-flight reads of any answer.
 const preflightMaxBody = 1 << 20
 
+// preflightAttempts bounds the token exchanges of pre-flight when the
+// target answers 429.
+const preflightAttempts = 3
+
+// preflightToken exchanges the primary credentials, retrying a 429 after its
+// Retry-After (1 s when absent) when that is within the cap. The answer's
+// body is closed; raw holds it.
+func preflightToken(ctx context.Context, hc *http.Client, cfg *Config) (*http.Response, []byte, error) {
+	body, _ := json.Marshal(map[string]string{"merchantId": cfg.Primary.MerchantID, "secretKey": cfg.Primary.SecretKey})
+	for attempt := 1; ; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, cfg.BaseURL+"/auth/token", bytes.NewReader(body))
+		if err != nil {
+			return nil, nil, &PreflightError{fmt.Sprintf("base URL %s: %v", cfg.BaseURL, err)}
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := hc.Do(req)
+		if err != nil {
+			return nil, nil, &PreflightError{describeTransportError(cfg.BaseURL, err)}
+		}
+		raw, err := httpclient.ReadBody(resp.Body, preflightMaxBody)
+		resp.Body.Close()
+		switch {
+		case errors.Is(err, httpclient.ErrBodyTooLarge):
+			return nil, nil, &PreflightError{fmt.Sprintf("POST %s/auth/token answered %d with a body larger than %d bytes: is this the Merchant Payments API?", cfg.BaseURL, resp.StatusCode, preflightMaxBody)}
+		case err != nil:
+			return nil, nil, &PreflightError{fmt.Sprintf("POST %s/auth/token answered %d but reading its body failed: %v", cfg.BaseURL, resp.StatusCode, err)}
+		case resp.StatusCode != http.StatusTooManyRequests || attempt >= preflightAttempts:
+			return resp, raw, nil
+		}
+		wait, ok, err := httpclient.RetryAfterHeader(resp.Header, cfg.RetryAfterMax)
+		if err != nil {
+			return nil, nil, &PreflightError{fmt.Sprintf("POST %s/auth/token answered 429: %v", cfg.BaseURL, err)}
+		}
+		if !ok {
+			wait = time.Second
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, nil, &PreflightError{fmt.Sprintf("POST %s/auth/token answered 429; interrupted while waiting", cfg.BaseURL)}
+		case <-t.C:
+		}
+	}
+}
+
 // PreflightError says in one sentence why the run cannot start.
 type PreflightError struct{ Msg string }
 
@@ -57,23 +104,9 @@ type Facts struct {
 func Preflight(ctx context.Context, cfg *Config) (Facts, error) {
 	var f Facts
 	hc := cfg.HTTPClient()
-	body, _ := json.Marshal(map[string]string{"merchantId": cfg.Primary.MerchantID, "secretKey": cfg.Primary.SecretKey})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, cfg.BaseURL+"/auth/token", bytes.NewReader(body))
+	resp, raw, err := preflightToken(ctx, hc, cfg)
 	if err != nil {
-		return f, &PreflightError{fmt.Sprintf("base URL %s: %v", cfg.BaseURL, err)}
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := hc.Do(req)
-	if err != nil {
-		return f, &PreflightError{describeTransportError(cfg.BaseURL, err)}
-	}
-	defer resp.Body.Close()
-	raw, err := httpclient.ReadBody(resp.Body, preflightMaxBody)
-	switch {
-	case errors.Is(err, httpclient.ErrBodyTooLarge):
-		return f, &PreflightError{fmt.Sprintf("POST %s/auth/token answered %d with a body larger than %d bytes: is this the Merchant Payments API?", cfg.BaseURL, resp.StatusCode, preflightMaxBody)}
-	case err != nil:
-		return f, &PreflightError{fmt.Sprintf("POST %s/auth/token answered %d but reading its body failed: %v", cfg.BaseURL, resp.StatusCode, err)}
+		return f, err
 	}
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized:
