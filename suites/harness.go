@@ -290,7 +290,7 @@ func Must(resp *client.Response, err error) *client.Response {
 	if err != nil {
 		if errors.Is(err, httpclient.ErrBodyTooLarge) {
 			// The target answered, too much: a broken answer, not a harness fault.
-			Fail(err.Error()+exchangesSuffix(), 1)
+			FailHandler(err.Error(), 1)
 		}
 		var te *client.TokenError
 		if errors.As(err, &te) {
@@ -299,13 +299,6 @@ func Must(resp *client.Response, err error) *client.Response {
 		HarnessError("%v", err)
 	}
 	return resp
-}
-
-func exchangesSuffix() string {
-	if txt := exchangesText(); txt != "" {
-		return "\n\n" + txt
-	}
-	return ""
 }
 
 // API is the primary TEST merchant, authenticated.
