@@ -196,6 +196,15 @@ func TestHostileTarget(t *testing.T) {
 		if r.code == 0 || !strings.Contains(r.out, "answered 307 to "+elsewhere) {
 			t.Fatalf("token exchange redirected: want a failed setup naming it, got %d:\n%s", r.code, r.out)
 		}
+		// The token scenario has no setup: its attack sends the secret key in
+		// every body, and none may follow the redirect.
+		for _, follow := range []string{"--follow-redirects=false", "--follow-redirects"} {
+			r = runMPH(t, bin, env, time.Minute, "load", "--scenario", "token", "--rate", "20", "--duration", "1s", "--quiet", "--out", out("l0"), follow)
+			noLeak(t, r)
+			if _, err := os.Stat(filepath.Join(out("l0"), "summary.json")); err != nil {
+				t.Fatalf("%s: the token attack should have run: %v\n%s", follow, err, r.out)
+			}
+		}
 		f.set(frontMode{tokenPasses: true, redirectTo: elsewhere})
 		r = runMPH(t, bin, env, time.Minute, "load", "--scenario", "secure", "--pool-size", "2", "--rate", "5", "--duration", "1s", "--quiet", "--out", out("l2"))
 		noLeak(t, r)
