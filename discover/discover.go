@@ -108,9 +108,10 @@ func newProber(o Options) *prober {
 	p := &prober{o: o, cfg: cfg, res: &Result{}, runRef: cfg.RunID + "-disc"}
 	hc := cfg.HTTPClient()
 	hc.Transport = countingTransport{hc.Transport, &p.requests}
-	p.anon = client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout})
+	maxBody := cfg.BodyCap(target.DefaultConformMaxBody)
+	p.anon = client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout, MaxBody: maxBody, RetryAfterMax: cfg.RetryAfterMax})
 	ts := client.NewTokenSource(p.anon, cfg.Primary.MerchantID, cfg.Primary.SecretKey)
-	p.api = client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout, Tokens: ts})
+	p.api = client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout, Tokens: ts, MaxBody: maxBody, RetryAfterMax: cfg.RetryAfterMax})
 	return p
 }
 

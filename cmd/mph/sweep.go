@@ -89,8 +89,9 @@ func runSweep(ctx context.Context, w io.Writer, cfg *target.Config) error {
 
 func sweepClient(cfg *target.Config, c target.Credentials) *client.Client {
 	hc := cfg.HTTPClient()
-	anon := client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout})
-	return client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout,
+	maxBody := cfg.BodyCap(target.DefaultConformMaxBody)
+	anon := client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout, MaxBody: maxBody, RetryAfterMax: cfg.RetryAfterMax})
+	return client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout, MaxBody: maxBody, RetryAfterMax: cfg.RetryAfterMax,
 		Tokens: client.NewTokenSource(anon, c.MerchantID, c.SecretKey)})
 }
 
