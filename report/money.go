@@ -46,11 +46,21 @@ type Money struct {
 	// SkippedOverBudget counts requests refused by --max-spend.
 	SkippedOverBudget int `json:"skippedOverBudget,omitempty"`
 
+	// ByArea is the spend per top-level container of specs.
+	ByArea map[string]AreaSpend `json:"byArea,omitempty"`
+
 	// TooManyRequests counts the 429 answers the run met; Waited is the time
 	// spent backing off after them and in the --max-rps limiter.
 	TooManyRequests int           `json:"tooManyRequests"`
 	BackoffWait     time.Duration `json:"backoffWaitNs"`
 	LimiterWait     time.Duration `json:"limiterWaitNs"`
+}
+
+// AreaSpend is what the specs of one top-level container spent.
+type AreaSpend struct {
+	Cards      int              `json:"cards"`
+	GiftOrders int              `json:"giftOrders,omitempty"`
+	Spent      map[string]int64 `json:"spentMinor"`
 }
 
 // Add merges o (another process's figures) into m.
@@ -59,6 +69,16 @@ func (m *Money) Add(o Money) {
 	m.SweptBack = addMap(m.SweptBack, o.SweptBack)
 	m.LeftOnCards = addMap(m.LeftOnCards, o.LeftOnCards)
 	m.Funded += o.Funded
+	for name, a := range o.ByArea {
+		if m.ByArea == nil {
+			m.ByArea = map[string]AreaSpend{}
+		}
+		cur := m.ByArea[name]
+		cur.Cards += a.Cards
+		cur.GiftOrders += a.GiftOrders
+		cur.Spent = addMap(cur.Spent, a.Spent)
+		m.ByArea[name] = cur
+	}
 	m.CardsCreated += o.CardsCreated
 	m.CustomersCreated += o.CustomersCreated
 	m.GiftOrders += o.GiftOrders

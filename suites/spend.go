@@ -21,7 +21,10 @@ import (
 	"sync"
 
 	"github.com/merchant-harness/mph/client"
+	. "github.com/onsi/ginkgo/v2"
+
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/target"
 )
 
@@ -82,6 +85,13 @@ type ledger struct {
 	customers int
 	reserved  map[string]int64
 	refused   int
+	byArea    map[string]*areaSpend
+}
+
+// areaSpend is what the specs of one top-level container spent.
+type areaSpend struct {
+	cards, gifts int
+	funded, ngn  int64
 }
 
 // cardFees are the target's fees from GET /cards/config.
@@ -93,7 +103,42 @@ type cardFees struct {
 	vaultStartSet bool
 }
 
-var books = &ledger{reserved: map[string]int64{}}
+var books = &ledger{reserved: map[string]int64{}, byArea: map[string]*areaSpend{}}
+
+// area names the top-level container of the running spec.
+func (l *ledger) area() *areaSpend {
+	name := "(outside a spec)"
+	if r := CurrentSpecReport(); len(r.ContainerHierarchyTexts) > 0 {
+		name = r.ContainerHierarchyTexts[0]
+	} else if r.LeafNodeText != "" {
+		name = r.LeafNodeText
+	}
+	a := l.byArea[name]
+	if a == nil {
+		a = &areaSpend{}
+		l.byArea[name] = a
+	}
+	return a
+}
+
+// areasLocked renders the spend per area in minor units, fees included.
+func (l *ledger) areasLocked() map[string]report.AreaSpend {
+	if len(l.byArea) == 0 {
+		return nil
+	}
+	out := map[string]report.AreaSpend{}
+	for name, a := range l.byArea {
+		sp := report.AreaSpend{Cards: a.cards, GiftOrders: a.gifts, Spent: map[string]int64{}}
+		if a.cards > 0 {
+			sp.Spent["USD"] = a.funded + int64(a.cards)*l.fees.creation
+		}
+		if a.gifts > 0 {
+			sp.Spent["NGN"] = a.ngn
+		}
+		out[name] = sp
+	}
+	return out
+}
 
 // spendKind classifies a request by what it does with money.
 type spendKind int
@@ -207,6 +252,9 @@ func (l *ledger) record(kind spendKind, who target.Credentials, reqBody, respBod
 	switch kind {
 	case spendIssue:
 		l.issued += amountOf(reqBody)
+		a := l.area()
+		a.cards++
+		a.funded += amountOf(reqBody)
 		v, _ := Ptr(doc, Profile().Issuance.CardPointer)
 		obj, _ := v.(JSON)
 		id, _ := obj["id"].(string)
@@ -216,11 +264,13 @@ func (l *ledger) record(kind spendKind, who target.Credentials, reqBody, respBod
 		l.withdraws++
 	case spendGift:
 		l.gifts++
+		l.area().gifts++
 		v, _ := Ptr(doc, strings.TrimSuffix(Profile().GiftCards.Purchase.OrderPointer, "/")+"/costNgn")
 		if m, ok := MoneyOf(v); ok {
 			if a, err := money.Parse(m.String()); err == nil {
 				l.ngnSpent += a.Minor()
 				l.lastGift = a.Minor()
+				l.area().ngn += a.Minor()
 			}
 		}
 	case spendCustomer:

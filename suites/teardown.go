@@ -99,6 +99,7 @@ func teardown() {
 func fillMoney(ctx context.Context, m *report.Money) {
 	books.mu.Lock()
 	m.Spent, m.SweptBack, m.Funded = books.spentLocked(), books.sweptLocked(), books.issued
+	m.ByArea = books.areasLocked()
 	m.CardsCreated, m.CustomersCreated, m.GiftOrders = len(books.cards), books.customers, books.gifts
 	m.SkippedOverBudget = books.refused
 	start, startSet := books.fees.vaultStart, books.fees.vaultStartSet

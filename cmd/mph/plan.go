@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -108,6 +109,7 @@ func printPlan(w io.Writer, where string, caps planCaps, sum report.Summary) {
 		fmt.Fprintf(w, ", %s NGN of gift orders", minorStr(ngn))
 	}
 	fmt.Fprintln(w)
+	printAreas(w, m.ByArea)
 	if m.SkippedOverBudget > 0 {
 		fmt.Fprintf(w, "  --max-spend refuses %d requests (their specs are skipped)\n", m.SkippedOverBudget)
 	}
@@ -128,4 +130,40 @@ func abs64(n int64) int64 {
 		return -n
 	}
 	return n
+}
+
+// printAreas lists what each area of specs spends, the costliest first.
+func printAreas(w io.Writer, areas map[string]report.AreaSpend) {
+	names := make([]string, 0, len(areas))
+	for n := range areas {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		a, b := areas[names[i]], areas[names[j]]
+		if a.Spent["USD"] != b.Spent["USD"] {
+			return a.Spent["USD"] > b.Spent["USD"]
+		}
+		if a.Spent["NGN"] != b.Spent["NGN"] {
+			return a.Spent["NGN"] > b.Spent["NGN"]
+		}
+		return names[i] < names[j]
+	})
+	if len(names) > 0 {
+		fmt.Fprintln(w, "  by area (at the sandbox's fees):")
+	}
+	for _, n := range names {
+		a := areas[n]
+		fmt.Fprintf(w, "    %-60s %3d cards %10s USD", truncate(n, 60), a.Cards, minorStr(a.Spent["USD"]))
+		if a.GiftOrders > 0 {
+			fmt.Fprintf(w, "  %d gift orders %s NGN", a.GiftOrders, minorStr(a.Spent["NGN"]))
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func truncate(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
