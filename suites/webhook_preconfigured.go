@@ -30,8 +30,9 @@ import (
 // hookSink is where a spec's deliveries arrive and the key that signs them.
 type hookSink struct {
 	*WebhookReceiver
-	key   string // signing key ("" when unknown)
-	since time.Time
+	key      string // signing key ("" when unknown)
+	since    time.Time
+	callback string // the webhook URL the target is configured with
 }
 
 // webhooksPreconfigured reports whether the target delivers to a
@@ -190,7 +191,7 @@ func withReceiver(ctx context.Context) *hookSink {
 		if err != nil {
 			HarnessError("%v", err)
 		}
-		return &hookSink{WebhookReceiver: r, key: key, since: time.Now()}
+		return &hookSink{WebhookReceiver: r, key: key, since: time.Now(), callback: Cfg().WebhookReceiverURL}
 	}
 	return withReceiverThroughControls(ctx)
 }
@@ -219,7 +220,7 @@ func withReceiverThroughControls(ctx context.Context) *hookSink {
 	if err != nil {
 		HarnessError("%v", err)
 	}
-	return &hookSink{WebhookReceiver: r, key: key, since: time.Now()}
+	return &hookSink{WebhookReceiver: r, key: key, since: time.Now(), callback: r.URL()}
 }
 
 // await waits for a delivery received since the sink was handed out.
