@@ -55,6 +55,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		{"issuance", p.issuance},
 		{"listing maximum", p.listMax},
 		{"withdrawal", p.withdrawal},
+		{"webhooks", p.webhooks},
 		{"input refusals", p.inputRefusals},
 		{"refusals", p.refusals},
 		{"sweep", p.sweep},
@@ -75,8 +76,6 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 	p.undetermined("cards.spendLimitTimezone", "needs card transactions across a day boundary")
-	p.undetermined("webhooks.deliveryKindPointer", "needs a webhook delivery to a receiver")
-	p.undetermined("webhooks.deliveryReferencePointer", "needs a webhook delivery to a receiver")
 	p.res.Requests = int(p.requests.Load())
 	return p.res, nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -20,9 +21,9 @@ import (
 
 // discoverAgainst runs a discovery against base and returns the proposed
 // profile as the suites would load it.
-func discoverAgainst(t *testing.T, base string) (*target.Profile, *Result, string) {
+func discoverAgainst(t *testing.T, base, controlsURL string) (*target.Profile, *Result, string) {
 	t.Helper()
-	cfg := &target.Config{BaseURL: base, Primary: target.Credentials{MerchantID: sandbox.DemoMerchants()[0].ID, SecretKey: sandbox.DemoMerchants()[0].TestKey},
+	cfg := &target.Config{BaseURL: base, ControlsURL: controlsURL, AdminKey: sandbox.DefaultAdminKey, Primary: target.Credentials{MerchantID: sandbox.DemoMerchants()[0].ID, SecretKey: sandbox.DemoMerchants()[0].TestKey},
 		Profile: target.DefaultProfile(), Timeout: 10e9, RunID: "mphdisc"}
 	res, err := Run(context.Background(), Options{Config: cfg})
 	if err != nil {
@@ -60,11 +61,16 @@ func TestDiscoveredProfileOfTheSandboxIsTheDefault(t *testing.T) {
 	for _, basePath := range []string{"", "/api/v1/merchant"} {
 		t.Run("base path "+basePath, func(t *testing.T) {
 			r := startSandbox(t, sandbox.Options{BasePath: basePath})
-			p, res, text := discoverAgainst(t, r.BaseURL)
+			p, res, text := discoverAgainst(t, r.BaseURL, r.ControlsURL)
 			if !reflect.DeepEqual(p, target.DefaultProfile()) {
 				t.Fatalf("discovered profile differs from the default:\n%s", text)
 			}
-			if len(res.Found) < 34 {
+			for _, k := range []string{"webhooks.deliveryKindPointer", "webhooks.deliveryReferencePointer", "webhooks.signature.header", "webhooks.signature.prefix", "webhooks.signature.key", "webhooks.callbackUrlMatch"} {
+				if !foundKey(res, k) {
+					t.Errorf("%s not found", k)
+				}
+			}
+			if len(res.Found) < 40 {
 				t.Errorf("only %d keys found: %+v", len(res.Found), res.Undetermined)
 			}
 			if res.Requests > 60 {
@@ -118,7 +124,7 @@ func TestDiscoveryFindsAlternativeChoices(t *testing.T) {
 	}
 	ts := httptest.NewServer(alternative(srv, base))
 	defer ts.Close()
-	p, _, text := discoverAgainst(t, ts.URL+base)
+	p, _, text := discoverAgainst(t, ts.URL+base, ts.URL+"/_sandbox")
 	want := target.DefaultProfile()
 	want.Auth.MerchantIDHeader = "none"
 	want.Cards.ListMaxLimit = 50
@@ -156,4 +162,45 @@ func renameDOB(w http.ResponseWriter, r *http.Request) bool {
 	r.Body = io.NopCloser(bytes.NewReader(b))
 	r.ContentLength = int64(len(b))
 	return true
+}
+
+func foundKey(res *Result, key string) bool {
+	for _, f := range res.Found {
+		if f.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// TestDiscoveryOfPreconfiguredWebhooks: without controls, the deliveries to a
+// pre-configured URL are signed with the merchant's secret key (the sandbox's
+// preset default), and discovery says so.
+func TestDiscoveryOfPreconfiguredWebhooks(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hookURL := "http://" + ln.Addr().String() + "/hooks"
+	ln.Close()
+	r := startSandbox(t, sandbox.Options{HideControls: true, Webhooks: []sandbox.WebhookPreset{{MerchantID: sandbox.DemoMerchants()[0].ID, URL: hookURL}}})
+	t.Setenv(target.EnvWebhooksPreconfigured, "1")
+	t.Setenv(target.EnvWebhookReceiverURL, hookURL)
+	cfg := &target.Config{BaseURL: r.BaseURL, WebhookReceiverURL: hookURL, Primary: target.Credentials{MerchantID: sandbox.DemoMerchants()[0].ID, SecretKey: sandbox.DemoMerchants()[0].TestKey},
+		Profile: target.DefaultProfile(), Timeout: 10e9, RunID: "mphdisc"}
+	res, err := Run(context.Background(), Options{Config: cfg, SkipPurchase: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]any{}
+	for _, f := range res.Found {
+		got[f.Key] = f.Value
+	}
+	want := map[string]any{"webhooks.signature.key": target.KeyMerchantSecretKey, "webhooks.signature.header": "X-MPH-Signature",
+		"webhooks.deliveryKindPointer": "/type", "webhooks.callbackUrlMatch": "exact"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
 }
