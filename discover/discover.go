@@ -4,7 +4,8 @@
 // shown": where the customer id, the card, the gift order, its reference and
 // transaction id sit, quote parameters and answer members, whether
 // X-Merchant-Id is checked, how the withdrawal fee and the initial card
-// balance apply, the listing maximum and the refusal statuses. It tries the
+// balance apply, the listing maximum, the refusal statuses and, when a
+// receiver can be reached, the webhook payload and signature. It tries the
 // documented names first and searches the answers for the values it sent.
 //
 // Money: one card funded with 2.00 USD (plus the creation fee) that is swept
