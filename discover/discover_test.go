@@ -1,20 +1,16 @@
 package discover
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
 	"net"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/merchant-harness/mph/discover/discovertest"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
 )
@@ -80,54 +76,18 @@ func TestDiscoveredProfileOfTheSandboxIsTheDefault(t *testing.T) {
 	}
 }
 
-// alternative wraps the sandbox as a server with other "not shown" choices:
-// X-Merchant-Id ignored, a listing maximum of 50, a flat gift quote and the
-// date of birth registered as dob.
-func alternative(sbx http.Handler, base string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Header.Del("X-Merchant-Id")
-		if r.URL.Path == base+"/cards/customers" && r.Method == http.MethodPost && !renameDOB(w, r) {
-			return
-		}
-		if r.URL.Path == base+"/cards" && r.Method == http.MethodGet {
-			if n, err := strconv.Atoi(r.URL.Query().Get("limit")); err == nil && n > 50 {
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusBadRequest)
-				io.WriteString(w, `{"status":"error","statusCode":400,"message":["limit must not be greater than 50"],"error":"Bad Request"}`)
-				return
-			}
-		}
-		if r.URL.Path != base+"/gift-cards/quote" {
-			sbx.ServeHTTP(w, r)
-			return
-		}
-		rec := httptest.NewRecorder()
-		sbx.ServeHTTP(rec, r)
-		var env struct {
-			Data json.RawMessage `json:"data"`
-		}
-		body := rec.Body.Bytes()
-		if json.Unmarshal(body, &env) == nil && len(env.Data) > 0 {
-			body = env.Data
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(rec.Code)
-		w.Write(bytes.TrimSpace(body))
-	})
-}
-
 func TestDiscoveryFindsAlternativeChoices(t *testing.T) {
 	const base = "/api/v1/merchant"
 	srv, err := sandbox.New(sandbox.Options{BasePath: base})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(alternative(srv, base))
+	ts := httptest.NewServer(discovertest.Alternative(srv, base))
 	defer ts.Close()
 	p, _, text := discoverAgainst(t, ts.URL+base, ts.URL+"/_sandbox")
 	want := target.DefaultProfile()
 	want.Auth.MerchantIDHeader = "none"
-	want.Cards.ListMaxLimit = 50
+	want.Cards.ListMaxLimit = discovertest.MaxLimit
 	want.GiftCards.Quote.SubtotalPointer = "/subtotalNgn"
 	want.GiftCards.Quote.FeePointer = "/feeNgn"
 	want.GiftCards.Quote.TotalPointer = "/totalNgn"
@@ -135,33 +95,11 @@ func TestDiscoveryFindsAlternativeChoices(t *testing.T) {
 	if !reflect.DeepEqual(p, want) {
 		t.Fatalf("discovered profile:\n%s", text)
 	}
-	for _, c := range []string{"merchantIdHeader: none # found", "listMaxLimit: 50 # found", "subtotalPointer: /subtotalNgn # found", "dateOfBirth→dob"} {
+	for _, c := range []string{"merchantIdHeader: none # found", "listMaxLimit: 80 # found", "subtotalPointer: /subtotalNgn # found", "dateOfBirth→dob"} {
 		if !strings.Contains(text, c) {
 			t.Errorf("the proposed profile lacks %q", c)
 		}
 	}
-}
-
-// renameDOB makes the registration take dob instead of dateOfBirth: it
-// refuses a body without dob the way a validating server does, and hands
-// the sandbox dob renamed. It reports whether the request may go on.
-func renameDOB(w http.ResponseWriter, r *http.Request) bool {
-	b, _ := io.ReadAll(r.Body)
-	var m map[string]any
-	_ = json.Unmarshal(b, &m)
-	dob, ok := m["dob"]
-	if !ok {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		io.WriteString(w, `{"status":"error","statusCode":400,"message":["property dateOfBirth should not exist","dob should not be empty"],"error":"Bad Request"}`)
-		return false
-	}
-	delete(m, "dob")
-	m["dateOfBirth"] = dob
-	b, _ = json.Marshal(m)
-	r.Body = io.NopCloser(bytes.NewReader(b))
-	r.ContentLength = int64(len(b))
-	return true
 }
 
 func foundKey(res *Result, key string) bool {

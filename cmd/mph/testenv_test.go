@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/merchant-harness/mph/discover/discovertest"
 	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
@@ -324,5 +326,34 @@ func TestSweepCommandReturnsAKeptRun(t *testing.T) {
 	}
 	if !strings.Contains(string(b), "USD swept back") {
 		t.Errorf("no sweep summary:\n%s", b)
+	}
+}
+
+// TestDiscoverThenConform: against a server whose "not shown" choices differ
+// from the sandbox's, the discovered profile lets the whole suite pass.
+func TestDiscoverThenConform(t *testing.T) {
+	const base = "/api/v1/merchant"
+	srv, err := sandbox.New(sandbox.Options{BasePath: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(discovertest.Alternative(srv, base))
+	defer ts.Close()
+	demo := sandbox.DemoMerchants()
+	env := append(os.Environ(), "MPH_BASE_URL="+ts.URL+base, "MPH_CONTROLS_URL="+ts.URL+"/_sandbox", "MPH_ADMIN_KEY="+sandbox.DefaultAdminKey,
+		"MPH_MERCHANT_ID="+demo[0].ID, "MPH_SECRET_KEY="+demo[0].TestKey, "MPH_MERCHANT2_ID="+demo[1].ID, "MPH_SECRET_KEY2="+demo[1].TestKey)
+	profile := filepath.Join(t.TempDir(), "alt.yaml")
+	disc := exec.Command(mphBinary(t), "profile", "discover", "-o", profile)
+	disc.Env = env
+	if b, err := disc.CombinedOutput(); err != nil {
+		t.Fatalf("mph profile discover: %v\n%s", err, b)
+	}
+	code, out, _ := runConformEnv(t, env[len(os.Environ()):], "--profile", profile)
+	if code != 0 {
+		t.Fatalf("conform --profile <discovered> exit %d:\n%s", code, tail(out))
+	}
+	code, _, _ = runConformEnv(t, env[len(os.Environ()):])
+	if code == 0 {
+		t.Error("with the default profile the alternative server should fail a spec")
 	}
 }
