@@ -8,22 +8,31 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
-// The body is redacted whole before it is cut: a JWT straddling the cut
-// must not survive as a fragment no pattern recognises any more.
+// The body is redacted whole before it is cut: a secret straddling the cut
+// (a registered key, a secret member, a JWT) must not survive as a fragment
+// that neither the registry nor a pattern recognises any more.
 func TestResultRedactsBeforeCutting(t *testing.T) {
+	key := "CutKeyNoPrefix-6hJ2kQ9wZ4"
+	redact.Register(key)
 	jwt := "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJtZXJfZGVtbyIsImV4cCI6OTk5OTk5OTk5OX0.c2lnbmF0dXJlc2lnbmF0dXJl"
-	for _, pad := range []int{MaxBody - 40, MaxBody - 25, MaxBody - 10, MaxBody - 4} {
-		msg := strings.Repeat("x", pad-len(`{"message":"`))
-		body := `{"message":"` + msg + ` ` + jwt + `","statusCode":400}`
-		r := vegeta.Result{Code: 400, URL: "http://h/v1/merchant/cards", Body: []byte(body)}
-		Result(&r)
-		for _, frag := range []string{"eyJhbGciOiJI", "c2lnbmF0dXJl", "eyJzdWIiOiJ"} {
-			if strings.Contains(string(r.Body), frag) {
-				t.Errorf("pad %d: JWT fragment %q kept: ...%s", pad, frag, tail(r.Body))
+	for _, secret := range []string{
+		`"note":"` + key + `"`,
+		`"secretKey":"Zz81kd8Ws0PqLm2"`,
+		`"message":"` + jwt + `"`,
+	} {
+		for _, before := range []int{12, 8, 4} {
+			pad := strings.Repeat("x", MaxBody-before-len(`{"message":"`)-len(`",`)-len(secret)/2)
+			body := `{"message":"` + pad + `",` + secret + `,"statusCode":400}`
+			r := vegeta.Result{Code: 400, URL: "http://h/v1/merchant/cards", Body: []byte(body)}
+			Result(&r)
+			for _, frag := range []string{"CutKeyNo", "Zz81kd8", "eyJhbGciOiJI"} {
+				if strings.Contains(string(r.Body), frag) {
+					t.Errorf("%s: fragment %q kept: ...%s", secret[:12], frag, tail(r.Body))
+				}
 			}
-		}
-		if len(r.Body) > MaxBody+40 {
-			t.Errorf("pad %d: body of %d bytes kept", pad, len(r.Body))
+			if len(r.Body) > MaxBody+40 {
+				t.Errorf("body of %d bytes kept", len(r.Body))
+			}
 		}
 	}
 }
