@@ -54,6 +54,7 @@ func Resolve(ctx context.Context, s Settings, sandboxOpts sandbox.Options) (*Con
 		fillDemo(cfg)
 		// Explicit credentials still win, e.g. to test a faulty demo merchant.
 		overlay(cfg, s)
+		registerSecrets(cfg)
 		return cfg, cleanup, nil
 	}
 
@@ -62,6 +63,7 @@ func Resolve(ctx context.Context, s Settings, sandboxOpts sandbox.Options) (*Con
 	}
 	cfg.BaseURL = strings.TrimRight(s.BaseURL, "/")
 	overlay(cfg, s)
+	registerSecrets(cfg)
 	return cfg, cleanup, nil
 }
 
@@ -81,6 +83,7 @@ func FromSandbox(r *sandbox.Running, profile *Profile) *Config {
 		Embedded:    true,
 	}
 	fillDemo(cfg)
+	registerSecrets(cfg)
 	return cfg
 }
 
