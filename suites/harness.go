@@ -16,6 +16,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
+	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
@@ -223,7 +224,8 @@ func FailHandler(message string, callerSkip ...int) {
 	if txt := exchangesText(3); txt != "" {
 		message += "\n\n" + txt
 	}
-	Fail(message, skip+1)
+	// Target bytes in the message reach the console: redacted and escaped.
+	Fail(redact.Safe(message), skip+1)
 }
 
 // InstallFailHandler installs FailHandler as Gomega's fail handler.
@@ -241,7 +243,7 @@ func HarnessError(format string, a ...any) {
 	if txt := exchangesText(3); txt != "" {
 		msg += "\n\n" + txt
 	}
-	Fail(HarnessErrorPrefix+msg, 1)
+	Fail(HarnessErrorPrefix+redact.Safe(msg), 1)
 }
 
 // Must returns resp, or ends the spec as a harness error when the call got
