@@ -18,8 +18,8 @@ func TestReportWriteRedactsAndEscapes(t *testing.T) {
 		Target: "http://ops:UrlPw-123456@127.0.0.1:1/v1/merchant",
 		Notes:  []string{"target said \x1b[2K\r✔ all specs passed"},
 		Endpoints: []metrics.Summary{{Endpoint: "list", Requests: 3, Errors: map[string]uint64{
-			"401 bad key " + key:        1,
-			"401 bad key " + key + "x":  1,
+			"401 bad key " + key:       1,
+			"401 bad key " + key + "x": 1,
 			"Get \x1b]0;title\x07 EOF": 1,
 		}}},
 	}
