@@ -66,7 +66,7 @@ func (x *harness) liveRefused() bool {
 func (x *harness) setup(s shared) {
 	x.cfg, x.facts = s.Config, s.Facts
 	hc := x.cfg.HTTPClient()
-	logf := func(format string, args ...any) { GinkgoWriter.Printf("[client] "+format+"\n", args...) }
+	logf := func(format string, args ...any) { GinkgoWriter.Print(redact.Safe(fmt.Sprintf("[client] "+format+"\n", args...))) }
 	x.anon = client.New(client.Options{BaseURL: x.cfg.BaseURL, HTTP: hc, Timeout: x.cfg.Timeout, Recorder: x.recorder, Logf: logf})
 	x.primary = x.as(x.cfg.Primary)
 	if x.cfg.ControlsURL != "" && x.facts.Controls {
@@ -92,7 +92,7 @@ func (x *harness) as(c target.Credentials) *client.Client {
 		Timeout:  x.cfg.Timeout,
 		Tokens:   ts,
 		Recorder: x.recorder,
-		Logf:     func(format string, args ...any) { GinkgoWriter.Printf("[client] "+format+"\n", args...) },
+		Logf:     func(format string, args ...any) { GinkgoWriter.Print(redact.Safe(fmt.Sprintf("[client] "+format+"\n", args...))) },
 	})
 }
 
@@ -146,7 +146,7 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 		AbortSuite("[harness-error] reading the shared configuration: " + err.Error())
 	}
 	h.setup(s)
-	GinkgoWriter.Printf("target %s (environment %s, sandbox controls: %v, run id %s)\n", s.Config.BaseURL, s.Facts.Environment, s.Facts.Controls, s.Config.RunID)
+	GinkgoWriter.Print(redact.Safe(fmt.Sprintf("target %s (environment %s, sandbox controls: %v, run id %s)\n", s.Config.BaseURL, s.Facts.Environment, s.Facts.Controls, s.Config.RunID)))
 })
 
 var (
