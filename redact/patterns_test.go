@@ -22,6 +22,7 @@ func TestTextPatterns(t *testing.T) {
 		{"no scheme", "Authorization: abcdefghijk", []string{"abcdefghijk"}, []string{"Authorization: ***"}},
 		{"echo header name", "X-Echo-Authorization: Bearer opaque-123456", []string{"opaque-123456"}, []string{"Bearer ***"}},
 		{"json member", `{"Authorization":"Bearer abc.def-ghi"}`, []string{"abc.def-ghi"}, []string{`"Authorization":"Bearer ***"`}},
+		{"raw header lines in json", `"rawHeaders":"Authorization: Basic ` + basic + `\r\nX-Trace: t1"`, []string{basic}, []string{"Basic ***", "X-Trace: t1"}},
 		{"go map", `map[Authorization:[Basic ` + basic + `]]`, []string{basic}, []string{"Basic ***"}},
 		{"cut jwt", "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIi", []string{"eyJhbGciOiJIUzI1NiJ9", "eyJzdWIi"}, []string{"eyJ***"}},
 		{"url userinfo", `GET "https://ops:hunter2hunter@api.example.test/v1/merchant/cards": EOF`, []string{"hunter2hunter"}, []string{"https://ops:***@api.example.test/v1/merchant/cards"}},

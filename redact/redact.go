@@ -39,9 +39,9 @@ var (
 	// credential are masked, so prose such as "bearer token." survives.
 	schemeRe = regexp.MustCompile(`(?i)\b(bearer|basic|token|apikey)(\s+)([A-Za-z0-9._~+/=:-]+)`)
 	// An Authorization header (any name ending in Authorization) rendered as
-	// text, as JSON or as a Go map: the value up to a quote, bracket or end
-	// of line, whatever its scheme.
-	authRe = regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*\[?["']?)([^"'\r\n\]]*)`)
+	// text, as JSON or as a Go map: the value up to a quote, bracket,
+	// backslash (an escaped line break) or end of line, whatever its scheme.
+	authRe = regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*\[?["']?)([^"'\r\n\]\\]*)`)
 	// URL userinfo with a password: scheme://user:password@host.
 	userinfoRe = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]*://)([^\s/?#@:"'<>\\]*):([^\s/?#@"'<>\\]+)@`)
 	// JSON string members whose value is secret whatever it looks like, for

@@ -31,7 +31,7 @@ const (
 	MinSecretLen = 4
 	// minLearnedLen is the shortest value learned from an answer (a 4-digit
 	// PIN is masked structurally, never by value).
-	minLearnedLen = 8
+	minLearnedLen = 6
 	// minCoreLen is the shortest value whose shifted base64 cores are
 	// registered: the core of a shorter value is too short to be distinctive.
 	minCoreLen = 12

@@ -3,9 +3,11 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -13,7 +15,8 @@ import (
 // EchoRequests (Options.EchoRequests, `mph sandbox --echo-requests`) is a
 // TEST-ONLY behaviour that makes the sandbox a leaky target: every answer
 // echoes the request it answers. JSON object answers gain a "debug" member
-// with the method, URL, headers and body of the request, and every answer
+// with the method, URL, headers (as JSON and as raw header lines) and body
+// (as text, in base64 and as a form) of the request, and every answer
 // carries X-Echo-Authorization and X-Echo-Admin-Key headers copying the
 // request's credentials. The harness's redaction is tested against it: no
 // secret the harness sent may come back into any of its outputs. Never
@@ -56,9 +59,13 @@ func withDebug(answer []byte, r *http.Request, body []byte) []byte {
 	if json.Unmarshal(answer, &obj) != nil || obj == nil {
 		return answer
 	}
+	var raw strings.Builder
+	_ = r.Header.Write(&raw)
 	dbg, err := json.Marshal(map[string]any{
 		"method": r.Method, "url": r.URL.String(), "host": r.Host,
-		"headers": r.Header, "body": string(body),
+		"headers": r.Header, "rawHeaders": raw.String(),
+		"body": string(body), "bodyBase64": base64.StdEncoding.EncodeToString(body),
+		"bodyForm": formOf(body),
 	})
 	if err != nil {
 		return answer
@@ -69,6 +76,22 @@ func withDebug(answer []byte, r *http.Request, body []byte) []byte {
 		return answer
 	}
 	return b
+}
+
+// formOf renders the top-level string members of a JSON object body as a
+// form (merchantId=...&secretKey=...), as a careless access log would.
+func formOf(body []byte) string {
+	var m map[string]any
+	if json.Unmarshal(body, &m) != nil {
+		return ""
+	}
+	v := url.Values{}
+	for k, x := range m {
+		if s, ok := x.(string); ok {
+			v.Set(k, s)
+		}
+	}
+	return v.Encode()
 }
 
 // echoRecorder buffers one answer so that the echo can be added to it.
