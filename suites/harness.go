@@ -66,7 +66,9 @@ func (x *harness) liveRefused() bool {
 func (x *harness) setup(s shared) {
 	x.cfg, x.facts = s.Config, s.Facts
 	hc := x.cfg.HTTPClient()
-	logf := func(format string, args ...any) { GinkgoWriter.Print(redact.Safe(fmt.Sprintf("[client] "+format+"\n", args...))) }
+	logf := func(format string, args ...any) {
+		GinkgoWriter.Print(redact.Safe(fmt.Sprintf("[client] "+format+"\n", args...)))
+	}
 	x.anon = client.New(client.Options{BaseURL: x.cfg.BaseURL, HTTP: hc, Timeout: x.cfg.Timeout, Recorder: x.recorder, Logf: logf})
 	x.primary = x.as(x.cfg.Primary)
 	if x.cfg.ControlsURL != "" && x.facts.Controls {
@@ -92,7 +94,9 @@ func (x *harness) as(c target.Credentials) *client.Client {
 		Timeout:  x.cfg.Timeout,
 		Tokens:   ts,
 		Recorder: x.recorder,
-		Logf:     func(format string, args ...any) { GinkgoWriter.Print(redact.Safe(fmt.Sprintf("[client] "+format+"\n", args...))) },
+		Logf: func(format string, args ...any) {
+			GinkgoWriter.Print(redact.Safe(fmt.Sprintf("[client] "+format+"\n", args...)))
+		},
 	})
 }
 
