@@ -48,7 +48,8 @@ var (
 	// JSON that could not be parsed (cut or invalid).
 	// A voucher's code in JSON that could not be parsed.
 	voucherCodeRe = regexp.MustCompile(`(?i)("vouchers?"\s*:\s*\[?\s*\{[^{}]*?"code"\s*:\s*")((?:[^"\\]|\\.)*)"`)
-	secretFieldRe = regexp.MustCompile(`"([A-Za-z0-9_-]*)"(\s*:\s*)("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*)`)
+	// Only names that may classify as secret are matched (classify decides).
+	secretFieldRe = regexp.MustCompile(`"([A-Za-z0-9_-]*(?i:pin|cvv|cvv2|cvc|cvc2|otp|password|passwd|passphrase|secret|key|token|tokens|cookie|authorization|voucher_?code|gift_?code|gift_?card_?code|redemption_?code|claim_?code|activation_?code|security_?code))"(\s*:\s*)("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*)`)
 )
 
 // PAN masks one card number to its first 6 and last 4 digits, keeping the
@@ -76,32 +77,109 @@ func Text(s string) string {
 		return s
 	}
 	s = replaceRegistered(s)
-	s = userinfoRe.ReplaceAllString(s, "${1}${2}:"+Mask+"@")
-	s = secretFieldRe.ReplaceAllStringFunc(s, maskMemberText)
-	s = voucherCodeRe.ReplaceAllStringFunc(s, func(m string) string {
-		sub := voucherCodeRe.FindStringSubmatch(m)
-		return sub[1] + KeepLast4(sub[2]) + `"`
-	})
-	s = authRe.ReplaceAllStringFunc(s, func(m string) string {
-		sub := authRe.FindStringSubmatch(m)
-		return sub[1] + Authorization(sub[2])
-	})
-	s = schemeRe.ReplaceAllStringFunc(s, func(m string) string {
-		sub := schemeRe.FindStringSubmatch(m)
-		if !credentialLike(sub[3]) && !(strings.EqualFold(sub[1], "basic") && basicPair(sub[3])) {
-			return m
+	// Each pattern runs only when its trigger is present: Go's regexp is
+	// slow, and most text holds no secret at all.
+	lower := strings.ToLower(s)
+	has := func(words ...string) bool {
+		for _, w := range words {
+			if strings.Contains(lower, w) {
+				return true
+			}
 		}
-		return sub[1] + sub[2] + Mask
-	})
-	s = jwtRe.ReplaceAllString(s, "eyJ"+Mask)
-	s = keyRe.ReplaceAllString(s, "${1}"+Mask)
-	return maskPANs(s)
+		return false
+	}
+	if strings.Contains(s, "://") && strings.Contains(s, "@") {
+		s = userinfoRe.ReplaceAllString(s, "${1}${2}:"+Mask+"@")
+	}
+	if has(fieldTriggers...) {
+		s = replaceSubmatch(secretFieldRe, s, maskMemberText)
+	}
+	if has(`"voucher`) {
+		s = replaceSubmatch(voucherCodeRe, s, func(sub []string) string {
+			return sub[1] + KeepLast4(sub[2]) + `"`
+		})
+	}
+	if has("authorization") {
+		s = replaceSubmatch(authRe, s, func(sub []string) string {
+			return sub[1] + Authorization(sub[2])
+		})
+	}
+	if has("bearer", "basic", "token", "apikey") {
+		s = replaceSubmatch(schemeRe, s, func(sub []string) string {
+			if !credentialLike(sub[3]) && !(strings.EqualFold(sub[1], "basic") && basicPair(sub[3])) {
+				return sub[0]
+			}
+			return sub[1] + sub[2] + Mask
+		})
+	}
+	if strings.Contains(s, "eyJ") {
+		s = jwtRe.ReplaceAllString(s, "eyJ"+Mask)
+	}
+	if has("sk_", "whsec_", "sbx_admin_") {
+		s = keyRe.ReplaceAllString(s, "${1}"+Mask)
+	}
+	if hasDigitRun(s, 13) {
+		s = maskPANs(s)
+	}
+	return s
+}
+
+// fieldTriggers: a member named like a secret ends in one of these, then ".
+var fieldTriggers = []string{
+	`pin"`, `cvv"`, `cvv2"`, `cvc"`, `cvc2"`, `otp"`, `password"`, `passwd"`, `passphrase"`,
+	`secret"`, `key"`, `token"`, `tokens"`, `cookie"`, `authorization"`,
+	`vouchercode"`, `voucher_code"`, `giftcode"`, `gift_code"`, `giftcardcode"`, `gift_card_code"`,
+	`redemptioncode"`, `redemption_code"`, `claimcode"`, `claim_code"`, `activationcode"`,
+	`activation_code"`, `securitycode"`, `security_code"`,
+}
+
+// hasDigitRun reports whether s holds n digits in a row, single spaces or
+// dashes between them allowed (the shape of a card number).
+func hasDigitRun(s string, n int) bool {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			run++
+			if run >= n {
+				return true
+			}
+		case (c == ' ' || c == '-') && run > 0 && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
+		default:
+			run = 0
+		}
+	}
+	return false
+}
+
+// replaceSubmatch replaces every match of re in s by f(submatches), in one
+// pass (ReplaceAllStringFunc would match each twice).
+func replaceSubmatch(re *regexp.Regexp, s string, f func(sub []string) string) string {
+	idx := re.FindAllStringSubmatchIndex(s, -1)
+	if idx == nil {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	last := 0
+	for _, m := range idx {
+		sub := make([]string, len(m)/2)
+		for i := range sub {
+			if m[2*i] >= 0 {
+				sub[i] = s[m[2*i]:m[2*i+1]]
+			}
+		}
+		b.WriteString(s[last:m[0]])
+		b.WriteString(f(sub))
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // maskMemberText masks one `"name": value` of JSON met in text.
-func maskMemberText(m string) string {
-	sub := secretFieldRe.FindStringSubmatch(m)
-	name, sep, val := sub[1], sub[2], sub[3]
+func maskMemberText(sub []string) string {
+	m, name, sep, val := sub[0], sub[1], sub[2], sub[3]
 	raw := strings.Trim(val, `"`)
 	var masked string
 	switch classify("", name) {
