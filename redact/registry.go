@@ -36,7 +36,7 @@ const (
 	// registered: the core of a shorter value is too short to be distinctive.
 	minCoreLen = 12
 	// maxLearned bounds the values learned from answers during one process.
-	maxLearned = 4096
+	maxLearned = 1024
 )
 
 type registry struct {
@@ -97,7 +97,7 @@ func RegisterURL(raw string) {
 // the same value is masked later in free text (a failure message quoting a
 // voucher code). Prose-like values (lower-case words) are not learned.
 func learn(v string) {
-	if len(v) < minLearnedLen || v == Mask || proseLike(v) {
+	if len(v) < minLearnedLen || v == Mask || proseLike(v) || patterned(v) {
 		return
 	}
 	if p := reg.rep.Load(); p != nil && p.Replace(v) != v {
@@ -112,6 +112,12 @@ func learn(v string) {
 		reg.learned++
 		reg.rebuildLocked()
 	}
+}
+
+// patterned reports whether a pattern masks v already (a JWT, an sk_ key):
+// learning it would only grow the registry (a run sees many tokens).
+func patterned(v string) bool {
+	return jwtRe.MatchString(v) || keyRe.MatchString(v)
 }
 
 func proseLike(v string) bool {
