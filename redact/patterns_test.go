@@ -94,3 +94,10 @@ func TestKeepLast4IsIdempotent(t *testing.T) {
 		t.Errorf("KeepLast4: %q then %q", once, KeepLast4(once))
 	}
 }
+
+func TestJSONHidesAnObjectUnderASecretName(t *testing.T) {
+	got := string(JSON([]byte(`{"pin":{"value":"5521"},"card":{"cardNumber":"4111111111111111"}}`)))
+	if strings.Contains(got, "5521") || !strings.Contains(got, `"pin":"***"`) || !strings.Contains(got, "411111******1111") {
+		t.Errorf("JSON = %s", got)
+	}
+}

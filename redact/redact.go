@@ -44,11 +44,10 @@ var (
 	authRe = regexp.MustCompile(`(?i)(authorization["']?\s*[:=]\s*\[?["']?)([^"'\r\n\]\\]*)`)
 	// URL userinfo with a password: scheme://user:password@host.
 	userinfoRe = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]*://)([^\s/?#@:"'<>\\]*):([^\s/?#@"'<>\\]+)@`)
-	// JSON string members whose value is secret whatever it looks like, for
-	// JSON that could not be parsed (cut or invalid).
-	// A voucher's code in JSON that could not be parsed.
+	// A voucher's code in JSON met as text (cut, invalid or quoted).
 	voucherCodeRe = regexp.MustCompile(`(?i)("vouchers?"\s*:\s*\[?\s*\{[^{}]*?"code"\s*:\s*")((?:[^"\\]|\\.)*)"`)
-	// Only names that may classify as secret are matched (classify decides).
+	// A JSON member met as text whose name may be a secret's (classify
+	// decides): cvv, pin, secretKey, accessToken, voucherCode...
 	secretFieldRe = regexp.MustCompile(`"([A-Za-z0-9_-]*(?i:pin|cvv|cvv2|cvc|cvc2|otp|password|passwd|passphrase|secret|key|token|tokens|cookie|authorization|voucher_?code|gift_?code|gift_?card_?code|redemption_?code|claim_?code|activation_?code|security_?code))"(\s*:\s*)("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*)`)
 )
 
@@ -271,13 +270,19 @@ func walk(parent, key string, v any) any {
 	kind := classify(parent, key)
 	switch t := v.(type) {
 	case map[string]any:
+		if kind == secretMember {
+			return Mask // {"secret": {...}}: nothing inside is shown
+		}
+		renamed := map[string]string{}
 		for mk, mv := range t {
-			nv := walk(key, mk, mv)
+			t[mk] = walk(key, mk, mv)
 			if sk := Text(mk); sk != mk {
-				delete(t, mk)
-				mk = sk
+				renamed[mk] = sk
 			}
-			t[mk] = nv
+		}
+		for from, to := range renamed {
+			t[to] = t[from]
+			delete(t, from)
 		}
 		return t
 	case []any:
