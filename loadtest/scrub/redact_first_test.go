@@ -61,3 +61,11 @@ func tail(b []byte) string {
 	}
 	return string(b)
 }
+
+func TestResultEscapesWhatVegetaReportPrints(t *testing.T) {
+	r := vegeta.Result{Code: 0, URL: "http://h/v1/merchant/cards", Error: "malformed answer \x1b[2K\r✔ all specs passed"}
+	Result(&r)
+	if strings.ContainsAny(r.Error, "\x1b\r") || !strings.Contains(r.Error, `\x1b[2K\r✔`) {
+		t.Errorf("error kept raw control characters: %q", r.Error)
+	}
+}

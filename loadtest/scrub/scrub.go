@@ -66,9 +66,10 @@ func Result(r *vegeta.Result) {
 	if r.Headers != nil {
 		r.Headers = Headers(r.Headers)
 	}
-	r.URL = URL(redact.Text(r.URL))
+	// `vegeta report` prints URLs and errors on a terminal: escaped too.
+	r.URL = URL(redact.Safe(r.URL))
 	if r.Error != "" {
-		r.Error = URL(redact.Text(r.Error))
+		r.Error = URL(redact.Safe(r.Error))
 	}
 }
 
