@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -41,6 +43,7 @@ func TestTargetCannotDrawOnTheTerminal(t *testing.T) {
 	defer sbx.Close()
 	root, _ := url.Parse(strings.TrimSuffix(sbx.BaseURL, "/v1/merchant"))
 	rp := httputil.NewSingleHostReverseProxy(root)
+	rp.ErrorLog = log.New(io.Discard, "", 0)
 	n := 0
 	hostile := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasSuffix(r.URL.Path, "/cards/config") {

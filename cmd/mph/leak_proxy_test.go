@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -47,6 +48,7 @@ func newLeakProxy(t *testing.T, sandboxRoot, merchant, demoKey, plainKey string)
 	toSB, back = append(toSB, plainKey, demoKey), append(back, demoKey, plainKey)
 	p := &leakProxy{toSB: strings.NewReplacer(toSB...), back: strings.NewReplacer(back...), seen: map[string]map[string]bool{}}
 	rp := httputil.NewSingleHostReverseProxy(target)
+	rp.ErrorLog = log.New(io.Discard, "", 0) // clients hanging up mid-answer are expected
 	director := rp.Director
 	rp.Director = func(r *http.Request) {
 		director(r)
