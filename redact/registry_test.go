@@ -18,18 +18,23 @@ func TestRegisteredValueMaskedInEveryForm(t *testing.T) {
 	cases := []struct{ name, in, secret string }{
 		{"literal in prose", "key is " + plainKey + ".", plainKey},
 		{"literal outside a secret member", `{"note":"` + plainKey + `"}`, plainKey},
-		{"base64 std", "x " + base64.StdEncoding.EncodeToString([]byte(plainKey)), base64.RawStdEncoding.EncodeToString([]byte(plainKey))},
-		{"base64 url raw", base64.RawURLEncoding.EncodeToString([]byte(plainKey)), base64.RawURLEncoding.EncodeToString([]byte(plainKey))},
-		{"basic id:secret std", "Basic " + base64.StdEncoding.EncodeToString([]byte(pair)), base64.RawStdEncoding.EncodeToString([]byte(pair))},
-		{"basic id:secret url raw", "creds=" + base64.RawURLEncoding.EncodeToString([]byte(pair)), base64.RawURLEncoding.EncodeToString([]byte(pair))},
+		{"form value", "merchantId=mer_leaky&secretKey=" + plainKey, plainKey},
 		{"inside a base64 body, offset 0", base64.StdEncoding.EncodeToString([]byte(plainKey + `"}`)), plainKey},
 		{"inside a base64 body, offset 1", base64.StdEncoding.EncodeToString([]byte(body)), plainKey},
 		{"inside a base64 body, offset 2", base64.StdEncoding.EncodeToString([]byte("ab" + body)), plainKey},
-		{"percent-encoded", "secretKey=" + "Zq9Vx2LmPp41RtYw8KcD", plainKey},
 		{"url password decoded", "pw p@ss-W0rd-77 seen", "p@ss-W0rd-77"},
-		{"url password encoded", "pw p%40ss-W0rd-77 seen", "p%40ss-W0rd-77"},
-		{"url user:password basic", "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("ops:p@ss-W0rd-77")), base64.StdEncoding.EncodeToString([]byte("ops:p@ss-W0rd-77"))},
+		{"url password percent-encoded", "pw p%40ss-W0rd-77 seen", "p%40ss-W0rd-77"},
 		{"admin key", "X-Sandbox-Admin-Key=adm1n-Key-Without-Prefix", "adm1n-Key-Without-Prefix"},
+	}
+	for name, e := range map[string]*base64.Encoding{"std": base64.StdEncoding, "std raw": base64.RawStdEncoding, "url": base64.URLEncoding, "url raw": base64.RawURLEncoding} {
+		for _, v := range []struct{ what, plain string }{
+			{"secret", plainKey}, {"merchantId:secret", pair}, {"url user:password", "ops:p@ss-W0rd-77"}, {"admin key", "adm1n-Key-Without-Prefix"},
+		} {
+			enc := e.EncodeToString([]byte(v.plain))
+			cases = append(cases,
+				struct{ name, in, secret string }{"base64 " + name + " of " + v.what, "x " + enc + " y", enc},
+				struct{ name, in, secret string }{"Basic " + name + " of " + v.what, "Authorization: Basic " + enc, enc})
+		}
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
