@@ -21,6 +21,7 @@ const (
 // embedded sandbox (stopped by the returned cleanup) with its demo
 // credentials; sandboxOpts then configures it (may be zero).
 func Resolve(ctx context.Context, s Settings, sandboxOpts sandbox.Options) (*Config, func(), error) {
+	registerSettings(s)
 	profile, err := LoadProfile(s.ProfilePath)
 	if err != nil {
 		return nil, nil, usage("%v", err)

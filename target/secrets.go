@@ -17,3 +17,16 @@ func registerSecrets(cfg *Config) {
 		redact.RegisterURL(u)
 	}
 }
+
+// registerSettings registers the secrets of unresolved settings, so that
+// even a configuration error quoting one (a malformed base URL with a
+// password) prints it masked.
+func registerSettings(s Settings) {
+	for _, c := range []Credentials{s.Primary, s.Secondary, s.LiveTier2, s.LiveLowKYB, s.NotWhitelisted} {
+		redact.RegisterCredentials(c.MerchantID, c.SecretKey)
+	}
+	redact.Register(s.AdminKey)
+	for _, u := range []string{s.BaseURL, s.ControlsURL, s.WebhookReceiverURL} {
+		redact.RegisterURL(u)
+	}
+}
