@@ -38,6 +38,8 @@ func TestTextPatterns(t *testing.T) {
 		{"cvc", `{"cvc":"123"}`, []string{`"123"`}, nil},
 		{"status code kept", `{"statusCode":429,"code":"RATE_LIMITED"}`, nil, []string{"429", "RATE_LIMITED"}},
 		{"pan kept 6/4", "pan 4111111111111111", []string{"4111111111111111"}, []string{"411111******1111"}},
+		{"bearer with a key-like word", "Authorization: Bearer sk_other_9f8e7d", []string{"9f8e7d"}, []string{"Bearer ***"}},
+		{"bearer in prose with a key-like word", "sent Bearer sk_other_9f8e7d", []string{"9f8e7d"}, nil},
 		{"prose kept", "basic checks for the token endpoint", nil, []string{"basic checks for the token endpoint"}},
 		{"curl placeholder kept", `-H 'Authorization: Bearer $TOKEN'`, nil, []string{"Bearer $TOKEN"}},
 	}

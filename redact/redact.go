@@ -210,7 +210,7 @@ func basicPair(v string) bool {
 // credentialLike reports whether a word after "Bearer" looks like a token
 // rather than prose: 6+ characters with a digit or an inner dot, or 20+.
 func credentialLike(v string) bool {
-	if v == Mask || strings.HasPrefix(v, "eyJ") || strings.HasPrefix(v, "sk_") {
+	if v == Mask || jwtRe.MatchString(v) || keyRe.MatchString(v) {
 		return false // already masked, or left to the JWT and key patterns (they keep a hint)
 	}
 	inner := strings.Trim(v, ".")
