@@ -26,6 +26,7 @@ type Target struct {
 	Timeout     time.Duration
 	InsecureTLS bool
 	Embedded    bool
+	AllowLive   bool // --allow-live: writes allowed when the token states LIVE (see live.go)
 	RunID       string
 	Setup       SetupProfile
 }

@@ -40,19 +40,21 @@ func (f *loadTargetFlags) bind(fs *pflag.FlagSet) {
 // prepare resolves the target and runs the scenario's setup, outside any
 // timed path. ctx is cancelled by Ctrl-C or SIGTERM so the run still ends
 // with valid reports; release tears down the scenario, the embedded sandbox
-// and the signal handler, in that order.
-func (f *loadTargetFlags) prepare(cmd *cobra.Command, so loadtest.ScenarioOptions, what string) (context.Context, *loadtest.Target, *loadtest.Scenario, func(), error) {
+// and the signal handler, in that order. A setup that fails or is
+// interrupted has swept what it funded; its report goes to out.
+func (f *loadTargetFlags) prepare(cmd *cobra.Command, so loadtest.ScenarioOptions, what, out string) (context.Context, *loadtest.Target, *loadtest.Scenario, func(), error) {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	t, cleanup, err := f.resolve(context.Background(), cmd)
 	if err != nil {
 		stop()
 		return nil, nil, nil, nil, err
 	}
+	start := time.Now()
 	scn, err := loadtest.Prepare(ctx, t, so)
 	if err != nil {
 		cleanup()
 		stop()
-		return nil, nil, nil, nil, fmt.Errorf("%s: %w", what, err)
+		return nil, nil, nil, nil, setupFailed(cmd, t, so.Name, what, out, start, err)
 	}
 	release := func() {
 		scn.Close(context.Background())
@@ -60,6 +62,37 @@ func (f *loadTargetFlags) prepare(cmd *cobra.Command, so loadtest.ScenarioOption
 		stop()
 	}
 	return ctx, t, scn, release, nil
+}
+
+// setupFailed maps a setup error to its exit: a LIVE refusal is a pre-flight
+// refusal (exit 2, nothing written); a setup that stopped after writing gets
+// a report (marked interrupted when it was) stating what was swept.
+func setupFailed(cmd *cobra.Command, t *loadtest.Target, scenario, what, out string, start time.Time, err error) error {
+	if errors.Is(err, loadtest.ErrLiveRefused) {
+		return usageErr("%s: %v", what, err)
+	}
+	var se *loadtest.SetupError
+	if !errors.As(err, &se) {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	kind := what
+	if kind == "load" {
+		kind = "run"
+	}
+	rep := &loadtest.Report{Tool: "mph load", Kind: kind, Scenario: scenario, Target: t.BaseURL, Embedded: t.Embedded,
+		Start: start, End: time.Now(), Interrupted: se.Interrupted, Notes: se.Notes}
+	if werr := rep.Write(out); werr != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: writing reports: %v\n", what, werr)
+	} else {
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: reports: %s/{summary.json,summary.md,report.html}\n", what, out)
+	}
+	for _, n := range se.Notes {
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", what, n)
+	}
+	if se.Interrupted {
+		return failuresErr("%s: interrupted during setup", what)
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }
 
 // resolve reads MPH_* then the flags (flags win) and returns the target.
@@ -99,7 +132,7 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 	}
 	t := &loadtest.Target{
 		BaseURL: cfg.BaseURL, ControlsURL: cfg.ControlsURL, AdminKey: cfg.AdminKey,
-		Timeout: cfg.Timeout, InsecureTLS: cfg.InsecureTLS, Embedded: cfg.Embedded, RunID: cfg.RunID,
+		Timeout: cfg.Timeout, InsecureTLS: cfg.InsecureTLS, Embedded: cfg.Embedded, RunID: cfg.RunID, AllowLive: cfg.AllowLive,
 		Creds: []loadtest.Credential{{MerchantID: cfg.Primary.MerchantID, SecretKey: cfg.Primary.SecretKey}},
 		Setup: loadtest.DefaultSetupProfile(),
 	}
@@ -317,12 +350,6 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 		return err
 	}
 
-	ctx, t, scn, release, err := tf.prepare(cmd, so, "load")
-	if err != nil {
-		return err
-	}
-	defer release()
-
 	out := rf.outDir
 	if out == "" {
 		out = defaultOutDir(rf.scenario)
@@ -330,6 +357,12 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 			out += fmt.Sprintf("-shard%dof%d", si, sn)
 		}
 	}
+	ctx, t, scn, release, err := tf.prepare(cmd, so, "load", out)
+	if err != nil {
+		return err
+	}
+	defer release()
+
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return usageErr("--out: %v", err)
 	}

@@ -34,7 +34,11 @@ rather than its limiter. Exit 1 when no rate meets the SLO.`,
 			if err != nil {
 				return err
 			}
-			ctx, t, scn, release, err := tf.prepare(cmd, so, "capacity")
+			out := rf.outDir
+			if out == "" {
+				out = defaultOutDir("capacity-" + rf.scenario)
+			}
+			ctx, t, scn, release, err := tf.prepare(cmd, so, "capacity", out)
 			if err != nil {
 				return err
 			}
@@ -45,10 +49,6 @@ rather than its limiter. Exit 1 when no rate meets the SLO.`,
 			cr, err := loadtest.Capacity(ctx, scn, o)
 			rep := &loadtest.Report{Tool: "mph load", Kind: "capacity", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
 				Start: start, End: time.Now(), Capacity: cr, Interrupted: ctx.Err() != nil, Notes: scn.Notes}
-			out := rf.outDir
-			if out == "" {
-				out = defaultOutDir("capacity-" + rf.scenario)
-			}
 			if werr := rep.Write(out); werr != nil {
 				return fmt.Errorf("capacity: %w", werr)
 			}
