@@ -290,8 +290,15 @@ into HDR histograms; send lag is reported separately. Raw results (vegeta's gob
 encoding, scrubbed, readable by 'vegeta report') and summary.json, summary.md
 and report.html go to --out.
 
-Exit 0 when every threshold holds, 1 when one is breached, 2 on usage errors.
-See docs/load.md.`,
+Every answer's status and Content-Type are checked, and the JSON schema of
+1 in 100 answers and of every non-2xx: invalid answers are not successes.
+Unless a --threshold bounds success, all:success>=99% applies; a run at 0%
+success never passes. Writes (the secure scenario's setup issues and funds
+cards) need --allow-live when the token states LIVE; the token and list
+scenarios and secure with --card-ids only read.
+
+Exit 0 when every threshold holds, 1 when one is breached, 2 on usage errors
+or a refused LIVE write. See docs/load.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if probe {
@@ -315,6 +322,7 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	ths = threshold.WithDefaults(ths)
 	si, sn, err := parseShard(rf.shard)
 	if err != nil {
 		return usageErr("%v", err)
@@ -459,10 +467,10 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 }
 
 func printBrief(w io.Writer, rep *loadtest.Report) {
-	fmt.Fprintf(w, "%-8s %9s %10s %10s %9s %7s %9s %9s %9s %9s\n", "endpoint", "requests", "offered/s", "achieved/s", "success", "429", "p50", "p99", "max", "lag p99")
+	fmt.Fprintf(w, "%-8s %9s %10s %10s %9s %8s %7s %9s %9s %9s %9s\n", "endpoint", "requests", "offered/s", "achieved/s", "success", "invalid", "429", "p50", "p99", "max", "lag p99")
 	for _, s := range rep.Endpoints {
-		fmt.Fprintf(w, "%-8s %9d %10.1f %10.1f %8.2f%% %6.2f%% %8.2fms %8.2fms %8.2fms %8.2fms\n", s.Endpoint, s.Requests, s.OfferedRate, s.AchievedRate,
-			s.SuccessRatio*100, s.Rate429*100, s.Latency.P50, s.Latency.P99, s.Latency.Max, s.SendLag.P99)
+		fmt.Fprintf(w, "%-8s %9d %10.1f %10.1f %8.2f%% %8d %6.2f%% %8.2fms %8.2fms %8.2fms %8.2fms\n", s.Endpoint, s.Requests, s.OfferedRate, s.AchievedRate,
+			s.SuccessRatio*100, s.Invalid, s.Rate429*100, s.Latency.P50, s.Latency.P99, s.Latency.Max, s.SendLag.P99)
 	}
 	for _, t := range rep.Thresholds {
 		fmt.Fprintln(w, t.Format())

@@ -19,7 +19,7 @@ func init() {
 		Use:   "capacity",
 		Short: "Find the highest rate meeting an SLO (step up, binary search, confirm)",
 		Long: `capacity searches the highest request rate of --scenario that meets the SLO
-(achieved >= --min-achieved of offered, open-model p99 <= --p99, non-2xx ratio <= --max-errors):
+(achieved >= --min-achieved of offered, open-model p99 <= --p99, non-2xx or invalid ratio <= --max-errors):
 it steps the rate up by --factor until a step fails, binary-searches between
 the last pass and the first failure, then confirms the result with a longer
 run. Against the embedded sandbox, add --no-rate-limits to measure the server
@@ -69,7 +69,7 @@ rather than its limiter. Exit 1 when no rate meets the SLO.`,
 	rf.bind(cmd.Flags(), false)
 	fs := cmd.Flags()
 	fs.DurationVar(&p99, "p99", 100*time.Millisecond, "SLO: open-model p99 latency bound")
-	fs.Float64Var(&maxErr, "max-errors", 0.01, "SLO: highest non-2xx ratio (429 included)")
+	fs.Float64Var(&maxErr, "max-errors", 0.01, "SLO: highest ratio of non-2xx and invalid answers (429 included)")
 	fs.Float64Var(&minAch, "min-achieved", 0.99, "SLO: lowest achieved/offered rate ratio")
 	fs.Float64Var(&o.StartRate, "start-rate", 50, "first step (req/s)")
 	fs.Float64Var(&o.Factor, "factor", 2, "step-up growth")

@@ -30,6 +30,7 @@ the merged figures. Exit 1 when a threshold is breached, 2 on usage errors.`,
 			if err != nil {
 				return usageErr("%v", err)
 			}
+			ts = threshold.WithDefaults(ts)
 			if out == "" {
 				out = defaultOutDir("merge")
 			}
