@@ -11,7 +11,8 @@ import (
 // setup (one customer registered, cards issued and funded, balances swept
 // back) and they need Target.AllowLive unless the token answer
 // states environment TEST. The check runs after the first token exchange and
-// before the first write.
+// before the first write. The embedded sandbox (started by mph itself, in
+// process) holds no money in any environment and is exempt.
 
 // ErrLiveRefused is wrapped by the error Prepare returns when the scenario
 // would write with credentials that are not proven TEST and Target.AllowLive

@@ -89,20 +89,22 @@ func TestLiveConsentBeforeAnyWrite(t *testing.T) {
 		scenario  string
 		cardIDs   []string
 		wantRefus bool
+		embedded  bool
 	}{
-		{"LIVE secure refused", true, false, "secure", nil, true},
-		{"LIVE mixed refused", true, false, "mixed", nil, true},
-		{"LIVE secure allowed", true, true, "secure", nil, false},
-		{"LIVE secure on given cards is a read", true, false, "secure", []string{"crd_given"}, false},
-		{"LIVE list is a read", true, false, "list", nil, false},
-		{"LIVE token is a read", true, false, "token", nil, false},
-		{"TEST secure", false, false, "secure", nil, false},
+		{"LIVE secure refused", true, false, "secure", nil, true, false},
+		{"LIVE mixed refused", true, false, "mixed", nil, true, false},
+		{"LIVE secure allowed", true, true, "secure", nil, false, false},
+		{"LIVE secure on given cards is a read", true, false, "secure", []string{"crd_given"}, false, false},
+		{"LIVE list is a read", true, false, "list", nil, false, false},
+		{"LIVE token is a read", true, false, "token", nil, false, false},
+		{"TEST secure", false, false, "secure", nil, false, false},
+		{"LIVE secure on the embedded sandbox", true, false, "secure", nil, false, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			sp := newSpy(t)
 			tg := &Target{BaseURL: sp.base, Creds: []Credential{demoCred(c.live)}, Timeout: 5 * time.Second,
-				AllowLive: c.allow, Setup: DefaultSetupProfile()}
+				AllowLive: c.allow, Embedded: c.embedded, Setup: DefaultSetupProfile()}
 			s, err := Prepare(context.Background(), tg, ScenarioOptions{Name: c.scenario, PoolSize: 2, CardIDs: c.cardIDs})
 			if s != nil {
 				defer s.Close(context.Background())

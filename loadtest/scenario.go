@@ -179,7 +179,7 @@ func Prepare(ctx context.Context, t *Target, o ScenarioOptions) (*Scenario, erro
 		return nil, err
 	}
 	if writesDuringSetup(weights, o) {
-		if err := checkLiveConsent(s.Tokens.Current().Environment, o.Name, t.AllowLive); err != nil {
+		if err := checkLiveConsent(s.Tokens.Current().Environment, o.Name, t.AllowLive || t.Embedded); err != nil {
 			return fail(err)
 		}
 	}
