@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -10,7 +11,11 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/spf13/cobra"
+
+	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -85,5 +90,33 @@ func TestLoadGateExits(t *testing.T) {
 	}
 	if n := writes.Load(); n != 0 {
 		t.Fatalf("%d writes reached the LIVE target without --allow-live", n)
+	}
+}
+
+// An interrupted setup writes a report marked interrupted with what was
+// swept; a LIVE refusal is a usage refusal (exit 2) with no report.
+func TestSetupFailedReports(t *testing.T) {
+	dir := t.TempDir()
+	cmd := &cobra.Command{}
+	var stderr strings.Builder
+	cmd.SetErr(&stderr)
+	tg := &loadtest.Target{BaseURL: "http://127.0.0.1:1/v1/merchant"}
+	se := &loadtest.SetupError{Err: errors.New("setup: issuing card 4 of 10: context canceled"), Interrupted: true,
+		Notes: []string{"secure: setup did not complete; swept the balance of 3 of 3 cards back to the vault"}}
+	err := setupFailed(cmd, tg, "secure", "load", filepath.Join(dir, "int"), time.Now(), se)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code == exitOK || ee.code == exitUsage {
+		t.Fatalf("interrupted setup: %v", err)
+	}
+	rep, rerr := loadtest.ReadReport(filepath.Join(dir, "int", "summary.json"))
+	if rerr != nil || !rep.Interrupted || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "swept the balance of 3 of 3") {
+		t.Fatalf("report: %v %+v", rerr, rep)
+	}
+	err = setupFailed(cmd, tg, "secure", "load", filepath.Join(dir, "live"), time.Now(), &loadtest.LiveRefusal{Scenario: "secure", Environment: "LIVE"})
+	if !errors.As(err, &ee) || ee.code != exitUsage {
+		t.Fatalf("LIVE refusal: %v", err)
+	}
+	if _, serr := os.Stat(filepath.Join(dir, "live")); serr == nil {
+		t.Fatal("a LIVE refusal wrote a report")
 	}
 }
