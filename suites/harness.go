@@ -57,8 +57,10 @@ func (x *harness) recorder() *client.Recorder {
 	return x.rec
 }
 
+// liveRefused reports whether the primary credentials are LIVE and may not
+// write (see live_guard.go).
 func (x *harness) liveRefused() bool {
-	return x.facts.Environment == "LIVE" && !x.cfg.AllowLive
+	return x.facts.Environment == "LIVE" && !x.liveWritesAllowed()
 }
 
 // setup builds the per-process clients from the shared state.
@@ -87,7 +89,7 @@ func (x *harness) as(c target.Credentials) *client.Client {
 	x.mu.Unlock()
 	return client.New(client.Options{
 		BaseURL:  x.cfg.BaseURL,
-		HTTP:     x.cfg.HTTPClient(),
+		HTTP:     x.guardLive(x.cfg.HTTPClient(), c),
 		Timeout:  x.cfg.Timeout,
 		Tokens:   ts,
 		Recorder: x.recorder,
