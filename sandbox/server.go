@@ -24,17 +24,18 @@ const maxBody = 64 << 10
 // Server is the sandbox: an http.Handler serving the merchant API under the
 // base path and the test controls under /_sandbox.
 type Server struct {
-	opts    Options
-	base    string
-	clk     *clock.Offset
-	log     *slog.Logger
-	faults  faultSet
-	jwt     *tokenIssuer
-	limits  *limiter
-	hooks   *webhookSender
-	world   atomic.Pointer[world]
-	latency atomic.Int64 // nanoseconds added to every merchant API answer
-	startRL map[string]RateLimit
+	opts     Options
+	base     string
+	clk      *clock.Offset
+	log      *slog.Logger
+	faults   faultSet
+	jwt      *tokenIssuer
+	limits   *limiter
+	hooks    *webhookSender
+	world    atomic.Pointer[world]
+	latency  atomic.Int64 // nanoseconds added to every merchant API answer
+	startRL  map[string]RateLimit
+	instance string // see InstanceHeader
 }
 
 // New builds a Server from opts; it fails on invalid options or unknown faults.
@@ -47,10 +48,11 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		opts:   opts,
-		base:   opts.BasePath,
-		log:    opts.Logger,
-		faults: fs,
+		opts:     opts,
+		base:     opts.BasePath,
+		log:      opts.Logger,
+		faults:   fs,
+		instance: newInstanceID(),
 	}
 	if o, ok := opts.Clock.(*clock.Offset); ok {
 		s.clk = o
@@ -84,6 +86,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.writeError(&reqCtx{w: w, r: r, path: r.URL.Path, now: s.clk.Now()}, http.StatusInternalServerError, "Internal server error")
 		}
 	}()
+	w.Header().Set(InstanceHeader, s.instance)
 	p := r.URL.Path
 	switch {
 	case p == s.base || strings.HasPrefix(p, s.base+"/"):
