@@ -1,6 +1,7 @@
 package suites
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -46,6 +47,9 @@ func (x *harness) guardLive(hc *http.Client, c target.Credentials) *http.Client 
 	return &g
 }
 
+// errLiveWrite is wrapped by the guard's refusal; Must turns it into a skip.
+var errLiveWrite = errors.New("refused: this request would write with LIVE credentials; pass --allow-live (MPH_ALLOW_LIVE=1) to allow it")
+
 // liveWriteGuard refuses every request but reads and the token exchange.
 type liveWriteGuard struct{ next http.RoundTripper }
 
@@ -57,7 +61,7 @@ func (g liveWriteGuard) RoundTrip(r *http.Request) (*http.Response, error) {
 		if r.Body != nil {
 			_ = r.Body.Close()
 		}
-		return nil, fmt.Errorf("refused: %s %s would write with LIVE credentials; pass --allow-live (MPH_ALLOW_LIVE=1) to allow it", r.Method, r.URL.Path)
+		return nil, fmt.Errorf("%s %s: %w", r.Method, r.URL.Path, errLiveWrite)
 	}
 	return g.next.RoundTrip(r)
 }
