@@ -21,7 +21,7 @@ func newInstanceID() string {
 }
 
 // Instance returns the instance id (see InstanceHeader).
-func (s *Server) Instance() string { return s.instance }
+func (s *Server) Instance() string { return s.inst }
 
 type identityJSON struct {
 	Instance  string   `json:"instance"`
@@ -38,5 +38,5 @@ func (s *Server) ctlIdentity(rc *reqCtx) {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	writeJSON(rc.w, http.StatusOK, identityJSON{Instance: s.instance, BasePath: s.base, Merchants: ids})
+	writeJSON(rc.w, http.StatusOK, identityJSON{Instance: s.inst, BasePath: s.base, Merchants: ids})
 }

@@ -24,18 +24,18 @@ const maxBody = 64 << 10
 // Server is the sandbox: an http.Handler serving the merchant API under the
 // base path and the test controls under /_sandbox.
 type Server struct {
-	opts     Options
-	base     string
-	clk      *clock.Offset
-	log      *slog.Logger
-	faults   faultSet
-	jwt      *tokenIssuer
-	limits   *limiter
-	hooks    *webhookSender
-	world    atomic.Pointer[world]
-	latency  atomic.Int64 // nanoseconds added to every merchant API answer
-	startRL  map[string]RateLimit
-	instance string // see InstanceHeader
+	opts    Options
+	base    string
+	clk     *clock.Offset
+	log     *slog.Logger
+	faults  faultSet
+	jwt     *tokenIssuer
+	limits  *limiter
+	hooks   *webhookSender
+	world   atomic.Pointer[world]
+	latency atomic.Int64 // nanoseconds added to every merchant API answer
+	startRL map[string]RateLimit
+	inst    string // instance id, see InstanceHeader
 }
 
 // New builds a Server from opts; it fails on invalid options or unknown faults.
@@ -48,11 +48,10 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		opts:     opts,
-		base:     opts.BasePath,
-		log:      opts.Logger,
-		faults:   fs,
-		instance: newInstanceID(),
+		opts:   opts,
+		base:   opts.BasePath,
+		log:    opts.Logger,
+		faults: fs,
 	}
 	if o, ok := opts.Clock.(*clock.Offset); ok {
 		s.clk = o
@@ -60,6 +59,7 @@ func New(opts Options) (*Server, error) {
 		s.clk = clock.NewOffset(opts.Clock)
 	}
 	s.jwt = newTokenIssuer(opts.JWTSecret, s.clk)
+	s.inst = newInstanceID()
 	s.startRL = opts.RateLimits
 	s.limits = newLimiter(opts.RateLimits)
 	s.hooks = newWebhookSender()
@@ -86,7 +86,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.writeError(&reqCtx{w: w, r: r, path: r.URL.Path, now: s.clk.Now()}, http.StatusInternalServerError, "Internal server error")
 		}
 	}()
-	w.Header().Set(InstanceHeader, s.instance)
+	w.Header().Set(InstanceHeader, s.inst)
 	p := r.URL.Path
 	switch {
 	case p == s.base || strings.HasPrefix(p, s.base+"/"):
