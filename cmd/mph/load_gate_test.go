@@ -88,6 +88,15 @@ func TestLoadGateExits(t *testing.T) {
 			}
 		})
 	}
+	// probe-rate-limit and capacity refuse the same way.
+	for _, sub := range []string{"probe-rate-limit", "capacity"} {
+		cmd := exec.Command(bin, "load", sub, "--scenario", "secure", "--quiet", "--out", filepath.Join(dir, sub))
+		cmd.Env = append(os.Environ(), "MPH_BASE_URL="+live.URL+sbx.BasePath(), "MPH_MERCHANT_ID="+m.ID, "MPH_SECRET_KEY="+m.LiveKey, "MPH_ALLOW_LIVE=")
+		b, _ := cmd.CombinedOutput()
+		if got := cmd.ProcessState.ExitCode(); got != 2 || !strings.Contains(string(b), "--allow-live") {
+			t.Fatalf("mph load %s with a LIVE key: exit %d\n%s", sub, got, b)
+		}
+	}
 	if n := writes.Load(); n != 0 {
 		t.Fatalf("%d writes reached the LIVE target without --allow-live", n)
 	}
