@@ -458,12 +458,25 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 		return fmt.Errorf("load: writing raw results: %w", o.ResultsErr)
 	}
 	if rep.Breached {
-		return failuresErr("threshold breached")
+		return failuresErr("%s", breachReason(rep))
 	}
 	if o.Interrupted {
 		fmt.Fprintln(errw, "load: interrupted; reports cover what was collected")
 	}
 	return nil
+}
+
+// breachReason names the breached gates, e.g. "threshold breached:
+// all:success>=99% [default gate] (actual 0.000%)".
+func breachReason(rep *loadtest.Report) string {
+	var failed []string
+	for _, t := range rep.Thresholds {
+		if !t.Pass {
+			_, text, _ := strings.Cut(t.Format(), "  ")
+			failed = append(failed, strings.TrimSpace(text))
+		}
+	}
+	return "threshold breached: " + strings.Join(failed, "; ")
 }
 
 func printBrief(w io.Writer, rep *loadtest.Report) {
