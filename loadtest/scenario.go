@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"sort"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest/scrub"
 	"github.com/merchant-harness/mph/loadtest/tokens"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -62,6 +62,30 @@ type Scenario struct {
 	urlMask   map[string]string
 	cleanup   func(context.Context)
 	cardIDs   []string
+	target    *Target      // network settings of the attack
+	hc        *http.Client // setup and the probe's single requests
+}
+
+func (s *Scenario) attackOptions(o AttackOptions) AttackOptions {
+	if s.target == nil {
+		return o
+	}
+	return s.target.attackOptions(o)
+}
+
+func (s *Scenario) retryAfterMax() time.Duration {
+	if s.target == nil {
+		return 0
+	}
+	return s.target.RetryAfterMax
+}
+
+// client is the scenario's client outside the attack.
+func (s *Scenario) client() *http.Client {
+	if s.hc == nil {
+		s.hc = (&Target{}).httpClient()
+	}
+	return s.hc
 }
 
 // Classify maps a result URL to its endpoint name.
@@ -156,7 +180,7 @@ func Prepare(ctx context.Context, t *Target, o ScenarioOptions) (*Scenario, erro
 	default:
 		return nil, fmt.Errorf("unknown scenario %q (want token, list, secure or mixed)", o.Name)
 	}
-	s := &Scenario{Name: o.Name, urlMask: map[string]string{}}
+	s := &Scenario{Name: o.Name, urlMask: map[string]string{}, target: t}
 	for _, ep := range []string{EPToken, EPList, EPSecure} {
 		if weights[ep] > 0 {
 			s.Endpoints = append(s.Endpoints, ep)
@@ -164,12 +188,13 @@ func Prepare(ctx context.Context, t *Target, o ScenarioOptions) (*Scenario, erro
 	}
 	base := strings.TrimRight(t.BaseURL, "/")
 	hc := t.httpClient()
+	s.hc = hc
 
 	// Shared token source, needed by list and secure (and by setup).
 	needAuth := weights[EPList] > 0 || weights[EPSecure] > 0
 	if needAuth {
 		c := t.Creds[0]
-		s.Tokens = tokens.New(tokens.HTTPFetcher(hc, base, c.MerchantID, c.SecretKey), tokens.Options{})
+		s.Tokens = tokens.New(tokens.HTTPFetcher(hc, base, c.MerchantID, c.SecretKey), tokens.Options{RetryAfterMax: t.RetryAfterMax})
 		if err := s.Tokens.Start(ctx); err != nil {
 			return nil, fmt.Errorf("setup: token exchange for %s: %w", c.MerchantID, err)
 		}
@@ -210,7 +235,7 @@ func Prepare(ctx context.Context, t *Target, o ScenarioOptions) (*Scenario, erro
 	if weights[EPSecure] > 0 {
 		ids := o.CardIDs
 		if len(ids) == 0 {
-			pool := &cardPool{hc: hc, base: base, src: s.Tokens, logf: o.Logf}
+			pool := &cardPool{hc: hc, base: base, src: s.Tokens, raMax: t.RetryAfterMax, logf: o.Logf}
 			if err := pool.create(ctx, t, o.PoolSize); err != nil {
 				return fail(pool.abandon(ctx, err))
 			}
@@ -290,11 +315,12 @@ func weightedTargeter(weights map[string]int, gens map[string]func(*vegeta.Targe
 // with the minimum amount, swept back to the vault at teardown or when setup
 // fails or is interrupted.
 type cardPool struct {
-	hc   *http.Client
-	base string
-	src  *tokens.Source
-	logf func(string, ...any)
-	ids  []string
+	hc    *http.Client
+	base  string
+	src   *tokens.Source
+	raMax time.Duration // longest Retry-After honoured
+	logf  func(string, ...any)
+	ids   []string
 }
 
 // create registers one customer and issues n cards. Each write runs to its
@@ -311,7 +337,7 @@ func (p *cardPool) create(ctx context.Context, t *Target, n int) error {
 		run = fmt.Sprintf("mphload%d", time.Now().UnixNano()%1e9)
 	}
 	var body map[string]any
-	if err := doJSON(ctx, p.hc, p.src, http.MethodPost, p.base+"/cards/customers", customerBody(sp, run), &body); err != nil {
+	if err := doJSON(ctx, p.hc, p.raMax, p.src, http.MethodPost, p.base+"/cards/customers", customerBody(sp, run), &body); err != nil {
 		return fmt.Errorf("registering a customer: %w", err)
 	}
 	cid, _ := pointer(body, sp.CustomerIDPointer).(string)
@@ -330,7 +356,7 @@ func (p *cardPool) create(ctx context.Context, t *Target, n int) error {
 			req[k] = v
 		}
 		var out map[string]any
-		if err := doJSON(ctx, p.hc, p.src, http.MethodPost, p.base+sp.IssuancePath, req, &out); err != nil {
+		if err := doJSON(ctx, p.hc, p.raMax, p.src, http.MethodPost, p.base+sp.IssuancePath, req, &out); err != nil {
 			return fmt.Errorf("issuing card %d of %d: %w", i+1, n, err)
 		}
 		card, _ := pointer(out, sp.CardPointer).(map[string]any)
@@ -370,7 +396,7 @@ func (p *cardPool) note() string {
 func (p *cardPool) sweep(ctx context.Context) int {
 	swept := 0
 	for _, id := range p.ids {
-		if err := doJSON(ctx, p.hc, p.src, http.MethodPost, p.base+"/cards/"+id+"/withdraw", map[string]any{"amount": 1.00}, nil); err == nil {
+		if err := doJSON(ctx, p.hc, p.raMax, p.src, http.MethodPost, p.base+"/cards/"+id+"/withdraw", map[string]any{"amount": 1.00}, nil); err == nil {
 			swept++
 		}
 	}
@@ -397,24 +423,28 @@ func (p *cardPool) abandon(ctx context.Context, err error) error {
 	return se
 }
 
-// doJSON performs one setup call, retrying on 429 honouring Retry-After.
-// The exchange itself is not cancelled by ctx (a write the target may have
-// applied must be seen to the end, bounded by the client's timeout); ctx
-// stops the waits between attempts.
-func doJSON(ctx context.Context, hc *http.Client, src *tokens.Source, method, url string, in any, out any) error {
+// doJSON performs one setup call, retrying on 429 honouring Retry-After up
+// to retryAfterMax. The exchange itself is not cancelled by ctx (a write the
+// target may have applied must be seen to the end, bounded by the client's
+// timeout); ctx stops the waits between attempts.
+func doJSON(ctx context.Context, hc *http.Client, retryAfterMax time.Duration, src *tokens.Source, method, url string, in any, out any) error {
 	b, _ := json.Marshal(in)
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		code, hdr, rb, err := exchange(ctx, hc, src, method, url, b)
+		code, hdr, rb, rerr, err := exchange(ctx, hc, src, method, url, b)
 		if err != nil {
 			return err
 		}
 		if code == http.StatusTooManyRequests && attempt < 8 {
 			wait := time.Duration(100<<attempt) * time.Millisecond
-			if ra, err := strconv.Atoi(hdr.Get("Retry-After")); err == nil && ra > 0 {
-				wait = time.Duration(ra) * time.Second
+			ra, ok, err := httpclient.RetryAfterHeader(hdr, retryAfterMax)
+			if err != nil {
+				return fmt.Errorf("%s %s answered 429: %w", method, scrub.URL(url), err)
+			}
+			if ok && ra > wait {
+				wait = ra
 			}
 			select {
 			case <-ctx.Done():
@@ -431,6 +461,9 @@ func doJSON(ctx context.Context, hc *http.Client, src *tokens.Source, method, ur
 		if code < 200 || code >= 300 {
 			return fmt.Errorf("%s %s answered %d", method, scrub.URL(url), code)
 		}
+		if rerr != nil {
+			return fmt.Errorf("%s %s answered %d but reading its body failed: %w", method, scrub.URL(url), code, rerr)
+		}
 		if out != nil {
 			return json.Unmarshal(rb, out)
 		}
@@ -439,8 +472,10 @@ func doJSON(ctx context.Context, hc *http.Client, src *tokens.Source, method, ur
 }
 
 // exchange sends one request on a context detached from ctx's cancellation
-// and bounded by the client's timeout (30 s when it has none).
-func exchange(ctx context.Context, hc *http.Client, src *tokens.Source, method, url string, b []byte) (int, http.Header, []byte, error) {
+// and bounded by the client's timeout (30 s when it has none). It returns
+// the status, headers and body of the answer, the error reading that body
+// (rerr), and err when no answer came.
+func exchange(ctx context.Context, hc *http.Client, src *tokens.Source, method, url string, b []byte) (code int, hdr http.Header, rb []byte, rerr, err error) {
 	to := hc.Timeout
 	if to <= 0 {
 		to = 30 * time.Second
@@ -449,7 +484,7 @@ func exchange(ctx context.Context, hc *http.Client, src *tokens.Source, method, 
 	defer cancel()
 	req, err := http.NewRequestWithContext(rctx, method, url, bytes.NewReader(b))
 	if err != nil {
-		return 0, nil, nil, err
+		return 0, nil, nil, nil, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if src != nil {
@@ -459,14 +494,11 @@ func exchange(ctx context.Context, hc *http.Client, src *tokens.Source, method, 
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return 0, nil, nil, err
+		return 0, nil, nil, nil, err
 	}
 	defer resp.Body.Close()
-	rb, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return 0, nil, nil, fmt.Errorf("%s %s: reading the answer: %w", method, scrub.URL(url), err)
-	}
-	return resp.StatusCode, resp.Header, rb, nil
+	rb, rerr = httpclient.ReadBody(resp.Body, setupMaxBody)
+	return resp.StatusCode, resp.Header, rb, rerr, nil
 }
 
 // pointer resolves a simple JSON pointer ("/data/customerId").

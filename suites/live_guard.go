@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/target"
 )
 
@@ -40,8 +41,8 @@ func (x *harness) guardLive(hc *http.Client, c target.Credentials) *http.Client 
 	}
 	g := *hc
 	next := hc.Transport
-	if next == nil {
-		next = http.DefaultTransport
+	if next == nil { // httpclient.New always sets one
+		next = httpclient.NewTransport(httpclient.Options{Timeout: hc.Timeout})
 	}
 	g.Transport = liveWriteGuard{next: next}
 	return &g

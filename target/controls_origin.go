@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 
+	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -61,7 +61,8 @@ func confirmIdentity(ctx context.Context, hc *http.Client, cfg *Config, root, in
 		Instance  string   `json:"instance"`
 		Merchants []string `json:"merchants"`
 	}
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&id) != nil {
+	raw, err := httpclient.ReadBody(resp.Body, preflightMaxBody)
+	if err != nil || resp.StatusCode != http.StatusOK || json.Unmarshal(raw, &id) != nil {
 		return refuse(fmt.Sprintf("GET /identity answered %d, not an identity", resp.StatusCode))
 	}
 	if id.Instance != instance {
