@@ -20,6 +20,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
+	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/target"
 )
 
@@ -64,17 +65,17 @@ func startHookReceiver(addr string) (*hookReceiver, string, error) {
 
 func (r *hookReceiver) close() { _ = r.srv.Close() }
 
-// webhookSecret reads MPH_WEBHOOK_SECRET or its _FILE.
+// webhookSecret reads MPH_WEBHOOK_SECRET or its _FILE and registers it
+// with the redaction.
 func webhookSecret() string {
-	if v := os.Getenv(target.EnvWebhookSecret); v != "" {
-		return strings.TrimSpace(v)
-	}
-	if f := os.Getenv(target.EnvWebhookSecret + "_FILE"); f != "" {
+	v := strings.TrimSpace(os.Getenv(target.EnvWebhookSecret))
+	if f := os.Getenv(target.EnvWebhookSecret + "_FILE"); v == "" && f != "" {
 		if b, err := os.ReadFile(f); err == nil {
-			return strings.TrimSpace(string(b))
+			v = strings.TrimSpace(string(b))
 		}
 	}
-	return ""
+	redact.Register(v)
+	return v
 }
 
 // webhooks runs the webhook discovery when a receiver can be reached.
@@ -145,6 +146,7 @@ func (p *prober) hookTarget(ctx context.Context) (*hookReceiver, string, string,
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
 	secret := "whsec_discover_" + hex.EncodeToString(b)
+	redact.Register(secret)
 	if err := ctl.SetWebhook(ctx, p.cfg.Primary.MerchantID, hookURL, secret); err != nil {
 		r.close()
 		return nil, "", "", none, fmt.Errorf("setting the webhook URL through the controls: %v", err)

@@ -24,6 +24,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/target"
 )
 
@@ -93,7 +94,8 @@ func webhookSecret() (string, error) {
 	return "", nil
 }
 
-// signingKey is the key deliveries are verified with; controlSecret is the
+// signingKey is the key deliveries are verified with (registered with the
+// redaction, so that it never reaches an output); controlSecret is the
 // one the harness set through the controls ("" in pre-configured mode).
 func signingKey(controlSecret string) (string, error) {
 	sig := Profile().Webhooks.Signature
@@ -107,6 +109,7 @@ func signingKey(controlSecret string) (string, error) {
 		return controlSecret, nil
 	}
 	k, err := webhookSecret()
+	redact.Register(k)
 	if err == nil && k == "" {
 		err = errors.New("the profile verifies delivery signatures with a webhook secret (webhooks.signature.key: webhook-secret): set " + target.EnvWebhookSecret + " or " + target.EnvWebhookSecret + "_FILE")
 	}
@@ -207,6 +210,7 @@ func withReceiverThroughControls(ctx context.Context) *hookSink {
 	DeferCleanup(r.Close)
 	mid := Cfg().Primary.MerchantID
 	secret := "whsec_" + hookRandomHex(12)
+	redact.Register(secret)
 	if Profile().Webhooks.Signature.Key == target.KeyMerchantSecretKey {
 		secret = Cfg().Primary.SecretKey
 	}
