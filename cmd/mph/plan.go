@@ -1,15 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/suites"
@@ -35,53 +40,84 @@ func capsOf(s target.Settings) planCaps {
 	}
 }
 
-// runPlan measures what the selection creates and spends by running it
-// against an embedded sandbox offering only the target's capabilities, and
-// prints the plan. The target receives no request.
+// runPlan measures what the selection creates and spends by running it, in
+// a child mph conform with its output discarded, against an embedded sandbox
+// offering only the target's capabilities, and prints the plan. The target
+// receives no request: the child only knows the sandbox.
 func runPlan(cmd *cobra.Command, s target.Settings) error {
-	f := &conformOpts
 	caps := capsOf(s)
-	ctx := context.Background()
-	run, err := sandbox.Start(ctx, "127.0.0.1:0", sandbox.Options{HideControls: !caps.controls})
+	run, err := sandbox.Start(context.Background(), "127.0.0.1:0", sandbox.Options{HideControls: !caps.controls})
 	if err != nil {
 		return fmt.Errorf("plan: starting the embedded sandbox: %w", err)
 	}
 	defer run.Close()
-	cfg := target.FromSandbox(run, nil)
-	if !caps.controls {
-		cfg.ControlsURL, cfg.AdminKey = "", ""
-	}
-	drop := func(keep bool, c **target.Credentials) {
-		if !keep {
-			*c = nil
-		}
-	}
-	drop(caps.second, &cfg.Secondary)
-	drop(caps.live, &cfg.LiveTier2)
-	drop(caps.lowKYB, &cfg.LiveLowKYB)
-	drop(caps.blocked, &cfg.NotWhitelisted)
-	res, err := quietly(func() (suites.Result, error) {
-		return suites.Run(ctx, cfg, suites.RunOptions{LabelFilter: f.labelFilter, Focus: f.focus, Skip: f.skip, NoColor: true})
-	})
+	self, err := os.Executable()
 	if err != nil {
-		return usageErr("plan: %v", err)
+		return fmt.Errorf("plan: %w", err)
+	}
+	dir, err := os.MkdirTemp("", "mph-plan-*")
+	if err != nil {
+		return fmt.Errorf("plan: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	child := exec.CommandContext(cmd.Context(), self, planArgs(dir)...)
+	child.Env = planEnv(run, caps)
+	var errOut bytes.Buffer
+	child.Stderr = &errOut
+	err = child.Run()
+	var sum report.Summary
+	b, rerr := os.ReadFile(filepath.Join(dir, "report.summary.json"))
+	if rerr != nil || json.Unmarshal(b, &sum) != nil {
+		return fmt.Errorf("plan: the measuring run wrote no summary (%v): %s", err, redact.Text(errOut.String()))
 	}
 	where := s.BaseURL
 	if where == "" {
 		where = "the embedded sandbox"
 	}
-	printPlan(cmd.OutOrStdout(), where, caps, res.Summary)
+	printPlan(cmd.OutOrStdout(), where, caps, sum)
 	return nil
 }
 
-// quietly runs fn with stdout discarded (the measuring run's progress).
-func quietly(fn func() (suites.Result, error)) (suites.Result, error) {
-	saved := os.Stdout
-	if null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0); err == nil {
-		os.Stdout = null
-		defer func() { os.Stdout = saved; null.Close() }()
+// planArgs are the child's arguments: the selection, reports in dir.
+func planArgs(dir string) []string {
+	f := &conformOpts
+	args := []string{"conform", "--no-color", "--json-report", filepath.Join(dir, "report.json")}
+	if f.labelFilter != "" {
+		args = append(args, "--label-filter", f.labelFilter)
 	}
-	return fn()
+	for _, x := range f.focus {
+		args = append(args, "--focus", x)
+	}
+	for _, x := range f.skip {
+		args = append(args, "--skip", x)
+	}
+	return args
+}
+
+// planEnv is the child's environment: no MPH_* of the user's target, the
+// sandbox's credentials for the capabilities the target offers, and the
+// money options (--max-spend applies; --max-rps would only slow the plan).
+func planEnv(run *sandbox.Running, caps planCaps) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(k, "MPH_") || k == suites.EnvMaxSpend || k == suites.EnvSlow {
+			env = append(env, kv)
+		}
+	}
+	demo := sandbox.DemoMerchants()
+	env = append(env, "MPH_BASE_URL="+run.BaseURL, "MPH_MERCHANT_ID="+demo[0].ID, "MPH_SECRET_KEY="+demo[0].TestKey)
+	add := func(on bool, kvs ...string) {
+		if on {
+			env = append(env, kvs...)
+		}
+	}
+	add(caps.controls, "MPH_CONTROLS_URL="+run.ControlsURL, "MPH_ADMIN_KEY="+run.AdminKey)
+	add(caps.second, "MPH_MERCHANT2_ID="+demo[1].ID, "MPH_SECRET_KEY2="+demo[1].TestKey)
+	add(caps.live, "MPH_LIVE_MERCHANT_ID="+demo[0].ID, "MPH_LIVE_SECRET_KEY="+demo[0].LiveKey)
+	add(caps.lowKYB, "MPH_LIVE_LOWKYB_MERCHANT_ID="+demo[1].ID, "MPH_LIVE_LOWKYB_SECRET_KEY="+demo[1].LiveKey)
+	add(caps.blocked, "MPH_BLOCKED_MERCHANT_ID="+demo[2].ID, "MPH_BLOCKED_SECRET_KEY="+demo[2].TestKey)
+	return env
 }
 
 func printPlan(w io.Writer, where string, caps planCaps, sum report.Summary) {

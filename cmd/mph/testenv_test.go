@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -355,5 +356,28 @@ func TestDiscoverThenConform(t *testing.T) {
 	code, _, _ = runConformEnv(t, env[len(os.Environ()):])
 	if code == 0 {
 		t.Error("with the default profile the alternative server should fail a spec")
+	}
+}
+
+// TestPlanSendsNoRequest: --plan prints what the selection creates and
+// spends, and the target receives nothing.
+func TestPlanSendsNoRequest(t *testing.T) {
+	var hits atomic.Int32
+	tgt := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer tgt.Close()
+	cmd := exec.Command(mphBinary(t), "conform", "--plan", "--focus", "Withdrawal", "--max-spend", "USD=12")
+	cmd.Env = append(os.Environ(), "MPH_BASE_URL="+tgt.URL+"/v1/merchant", "MPH_MERCHANT_ID=mer_x", "MPH_SECRET_KEY=sk_test_plan_only_key")
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("mph conform --plan: %v\n%s", err, b)
+	}
+	out := string(b)
+	for _, want := range []string{"no request sent to it", "sandbox controls no", "creates: ", "most it can spend: ", "--max-spend refuses"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the plan lacks %q:\n%s", want, out)
+		}
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the target received %d requests", n)
 	}
 }
