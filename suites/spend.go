@@ -20,9 +20,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/merchant-harness/mph/client"
 	. "github.com/onsi/ginkgo/v2"
 
+	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/target"
