@@ -22,6 +22,8 @@ type Report struct {
 	Embedded      bool               `json:"embeddedSandbox,omitempty"`
 	Schedule      string             `json:"schedule,omitempty"`
 	Shard         string             `json:"shard,omitempty"`
+	Plan          *RunPlan           `json:"plan,omitempty"`
+	ForcedMerge   []string           `json:"forcedMerge,omitempty"` // mismatches a --force merge ignored
 	Start         time.Time          `json:"start"`
 	End           time.Time          `json:"end"`
 	WindowSeconds float64            `json:"windowSeconds"`

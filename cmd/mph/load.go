@@ -377,6 +377,8 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	if sn > 1 {
 		rep.Shard = fmt.Sprintf("%d/%d", si, sn)
 	}
+	rep.Plan = &loadtest.RunPlan{Rate: rf.rate, Pace: rf.pace, Duration: rf.duration.String(), Warmup: rep.Warmup,
+		StartAt: startAt, ShardIndex: si, ShardCount: sn}
 	if resultsPath != "" {
 		rep.ResultsFile = "results.bin"
 	}
