@@ -21,10 +21,15 @@ svg{background:#fff;border:1px solid #ddd;margin:6px 6px 6px 0}h2{margin-top:28p
 	fmt.Fprintf(&b, "<h1>mph load — %s</h1>", html.EscapeString(r.Scenario+" ("+r.Kind+")"))
 	b.WriteString(summaryHTML(r.Markdown()))
 	for _, s := range r.Endpoints {
-		if len(s.Series) == 0 {
+		hist := histogramSVG(s)
+		if len(s.Series) == 0 && hist == "" {
 			continue
 		}
 		fmt.Fprintf(&b, "<h2>%s</h2>", html.EscapeString(s.Endpoint))
+		b.WriteString(hist)
+		if len(s.Series) == 0 {
+			continue
+		}
 		xs := make([]float64, len(s.Series))
 		get := func(f func(metrics.Point) float64) []float64 {
 			out := make([]float64, len(s.Series))

@@ -107,6 +107,9 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 		}
 	}
 	rep.End = time.Now()
+	rep.WindowSeconds = rep.Probe.MeasuredSeconds()
+	rep.Notes = append(rep.Notes, fmt.Sprintf("measured window: the sum of the probe's attack windows (ladder steps and blasts); the probe took %.1fs in all, quiet periods and recovery waits included",
+		rep.End.Sub(rep.Start).Seconds()))
 	out := rf.outDir
 	if out == "" {
 		out = defaultOutDir("probe-" + rf.scenario)
