@@ -60,6 +60,7 @@ func New(opts Options) (*Server, error) {
 	s.jwt = newTokenIssuer(opts.JWTSecret, s.clk)
 	s.startRL = opts.RateLimits
 	s.limits = newLimiter(opts.RateLimits)
+	s.limits.applyTopology(opts.RateLimitTopology)
 	s.hooks = newWebhookSender()
 	s.world.Store(newWorld())
 	return s, nil
