@@ -5,10 +5,10 @@ import "testing"
 // Shared groups draw from one bucket; the key decides who shares it.
 func TestRateLimitTopology(t *testing.T) {
 	for _, tc := range []struct {
-		name           string
-		key            string
-		secondTokenOK  bool // a second token of the same merchant still passes
-		otherMerchOK   bool // the other merchant still passes
+		name          string
+		key           string
+		secondTokenOK bool // a second token of the same merchant still passes
+		otherMerchOK  bool // the other merchant still passes
 	}{
 		{"merchant", "", false, true},
 		{"token", LimitKeyToken, true, true},
