@@ -117,7 +117,8 @@ type PathProbe struct {
 
 // ProbeReport holds every probed path.
 type ProbeReport struct {
-	Paths []PathProbe `json:"paths"`
+	Paths    []PathProbe `json:"paths"`
+	Topology *Topology   `json:"topology,omitempty"` // limiter groups, keys, burst and refill (topology.go)
 }
 
 var rlHeaders = []string{"Retry-After", "Ratelimit", "Ratelimit-Policy", "Ratelimit-Limit", "Ratelimit-Remaining", "Ratelimit-Reset",

@@ -39,7 +39,10 @@ func (p *ProbeReport) Markdown() string {
 		sort.Strings(hs)
 		fmt.Fprintf(&b, "| %s | %.1f | %.1f | %.0f | %.1f | %d/%d | %s | %v (%d, then %d after waiting) | %.0fms (first status %d) | %s |\n",
 			pp.Endpoint, pp.OnsetRate, pp.Ceiling, pp.Burst, pp.CoarseOnset, pp.EnvelopeOK, pp.Sampled429,
-			pp.RetryAfter, pp.Honoured, pp.JustBefore, pp.AfterWait, pp.RecoveryMs, pp.FirstAfterLoad, strings.Join(hs, ", "))
+			targetText(pp.RetryAfter), pp.Honoured, pp.JustBefore, pp.AfterWait, pp.RecoveryMs, pp.FirstAfterLoad, strings.Join(hs, ", "))
+	}
+	if p.Topology != nil {
+		b.WriteString(p.Topology.Markdown())
 	}
 	for _, pp := range p.Paths {
 		fmt.Fprintf(&b, "\n### %s steps\n\n| phase | offered/s | requests | 2xx/s | 429 share | p99 |\n| :- | -: | -: | -: | -: | -: |\n", pp.Endpoint)
@@ -101,4 +104,72 @@ func ladderChart(steps []ProbeStep) string {
 	return lineChart("Ladder by offered rate (x: offered req/s): 2xx/s and 429/s per step", "/s", "req/s", xs, []line{
 		{"offered", "#7f7f7f", off}, {"2xx/s", "#2ca02c", ok}, {"429/s", "#ff7f0e", r429},
 	}, false)
+}
+
+// Markdown renders the limiter groups and the checks behind them.
+func (t *Topology) Markdown() string {
+	var b strings.Builder
+	b.WriteString("\n### Limiter groups\n\nPaths share a limiter when saturating one makes a gentle stream on the other meet 429s " +
+		"(more than 25% refused; under 5%: independent). The key is found by calling a saturated path with a second token of the " +
+		"same merchant and with a second merchant. Refill: 2xx gathered after a short wait from an empty bucket; burst: 2xx of a " +
+		"fast burst into a full bucket, less the refill during it.\n\n")
+	b.WriteString("| paths | key | burst | refill/s | Retry-After | tokens at Retry-After | declared policy | evidence |\n| :- | :- | -: | -: | -: | -: | :- | :- |\n")
+	for _, g := range t.Groups {
+		pol := ""
+		if g.Policy != nil {
+			pol = fmt.Sprintf("`%s`", targetText(g.Policy.Raw))
+			if g.Policy.WindowSeconds > 0 {
+				pol += fmt.Sprintf(" (%.4g/s)", g.Policy.Quota/g.Policy.WindowSeconds)
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s | %.0f | %.1f | %s | %.1f | %s | %s |\n", strings.Join(g.Paths, ", "), g.Key, g.Burst, g.Refill,
+			targetText(g.RetryAfter), g.TokensAtRetryAfter, pol, g.KeyEvidence)
+	}
+	if len(t.Pairs) > 0 {
+		b.WriteString("\n| saturated | watched | watch requests | watched 429 share | verdict |\n| :- | :- | -: | -: | :- |\n")
+		for _, c := range t.Pairs {
+			fmt.Fprintf(&b, "| %s | %s | %d | %.1f%% | %s |\n", c.Saturated, c.Watched, c.Requests, c.Share429*100, c.Verdict)
+		}
+	}
+	if len(t.Keys) > 0 {
+		b.WriteString("\n| saturated path | called by | requests | 429 share | same bucket |\n| :- | :- | -: | -: | :- |\n")
+		for _, k := range t.Keys {
+			fmt.Fprintf(&b, "| %s | %s | %d | %.1f%% | %s |\n", k.Path, k.Identity, k.Requests, k.Share429*100, yesNo(k.Limited))
+		}
+	}
+	for _, g := range t.Groups {
+		if len(g.Headers) == 0 {
+			continue
+		}
+		keys := make([]string, 0, len(g.Headers))
+		for k := range g.Headers {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		parts := make([]string, 0, len(keys))
+		for _, k := range keys {
+			parts = append(parts, fmt.Sprintf("`%s: %s`", k, targetText(g.Headers[k])))
+		}
+		fmt.Fprintf(&b, "- headers seen on %s: %s\n", strings.Join(g.Paths, ", "), strings.Join(parts, ", "))
+	}
+	for _, n := range t.Notes {
+		fmt.Fprintf(&b, "- %s\n", n)
+	}
+	return b.String()
+}
+
+// targetText makes a value the target chose safe for a terminal and for a
+// Markdown table or code span: control characters, backticks and pipes
+// become '?', and it is cut at 120 runes.
+func targetText(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == '`' || r == '|' || (r >= 0x80 && r < 0xa0) {
+			return '?'
+		}
+		return r
+	}, s)
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:120]) + "…"
+	}
+	return s
 }
