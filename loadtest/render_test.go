@@ -127,3 +127,24 @@ func TestProbeHTMLRendering(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A run whose open-model latency is mostly send lag is flagged in the
+// summary and on the page; one whose lag is small is not.
+func TestLagWarnings(t *testing.T) {
+	lagged := metrics.Summary{Endpoint: "list", Requests: 100,
+		Latency: metrics.LatencyStats{P50: 0.84, P99: 2}, ServiceLatency: metrics.LatencyStats{P50: 0.21, P99: 1.5}, SendLag: metrics.LatencyStats{P50: 0.6, P99: 0.7}}
+	fine := metrics.Summary{Endpoint: "secure", Requests: 100,
+		Latency: metrics.LatencyStats{P50: 1, P99: 3}, ServiceLatency: metrics.LatencyStats{P50: 0.95, P99: 2.9}, SendLag: metrics.LatencyStats{P50: 0.05, P99: 0.2}}
+	w := LagWarnings([]metrics.Summary{lagged, fine})
+	if len(w) != 1 || !strings.HasPrefix(w[0], "list: send lag 0.60ms is 71% of the open-model p50 0.84ms") {
+		t.Fatalf("warnings %q", w)
+	}
+	rep := &Report{Kind: "run", Endpoints: []metrics.Summary{lagged, fine}}
+	if !strings.Contains(rep.Markdown(), "**generator-bound**: list") || !strings.Contains(rep.HTML(), `<p class="fail">generator-bound: list`) {
+		t.Error("generator-bound run not flagged in the summary or the page")
+	}
+	rep.Endpoints = []metrics.Summary{fine}
+	if strings.Contains(rep.Markdown()+rep.HTML(), "generator-bound") {
+		t.Error("run with a small lag flagged")
+	}
+}

@@ -148,6 +148,9 @@ func (r *Report) Markdown() string {
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "- %s\n", n)
 	}
+	for _, w := range LagWarnings(r.Endpoints) {
+		fmt.Fprintf(&b, "- **generator-bound**: %s\n", w)
+	}
 	if len(r.Sources) > 0 {
 		fmt.Fprintf(&b, "- merged from %d inputs\n", len(r.Sources))
 	}
