@@ -3,6 +3,7 @@ package loadtest
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,8 +18,10 @@ import (
 // CompareMethod states how compare decides that a change is real. It is
 // printed in every comparison so that a reader can judge the verdict.
 const CompareMethod = "Percentiles: distribution-free 95% confidence interval of each run's percentile " +
-	"from order statistics (binomial ranks) over the stored HDR histogram; a change is significant when the " +
-	"two intervals are disjoint (a test at about the 0.5% level). Whole distribution: Mann-Whitney rank test " +
+	"from order statistics (binomial ranks) over the stored HDR histogram, and, with at least 8 time-series " +
+	"intervals in each run, a 95% block-bootstrap interval (whole intervals resampled, 400 replicates, fixed " +
+	"seed) that counts a stall slowing many neighbouring requests as one event; a change is significant when " +
+	"the two runs' intervals are disjoint by both methods (each about a 0.5% test). Whole distribution: Mann-Whitney rank test " +
 	"computed from the HDR buckets (ties as mid-ranks, normal approximation with tie correction). Success, " +
 	"error and 429 ratios: two-proportion z-test; throughput: Poisson rate test on the 2xx counts; both " +
 	"one-sided at α = 0.01. A regression is a change that is significant, in the worse direction and beyond " +
@@ -93,19 +96,20 @@ func ParseRegressionLimits(s string) ([]RegressionLimit, error) {
 
 // MetricDelta is one metric of one endpoint in both runs.
 type MetricDelta struct {
-	Metric      string     `json:"metric"`
-	Unit        string     `json:"unit"` // ms, ratio, req/s
-	Baseline    float64    `json:"baseline"`
-	Current     float64    `json:"current"`
-	Delta       float64    `json:"delta"`              // current - baseline
-	Relative    float64    `json:"relative,omitempty"` // delta / baseline (latency, throughput)
-	BaselineCI  [2]float64 `json:"baselineCI,omitempty"`
-	CurrentCI   [2]float64 `json:"currentCI,omitempty"`
-	Worse       bool       `json:"worse"`
-	Significant bool       `json:"significant"`
-	Evidence    string     `json:"evidence"` // the test's figure
-	Limit       string     `json:"limit,omitempty"`
-	Regression  bool       `json:"regression"`
+	Metric      string        `json:"metric"`
+	Unit        string        `json:"unit"` // ms, ratio, req/s
+	Baseline    float64       `json:"baseline"`
+	Current     float64       `json:"current"`
+	Delta       float64       `json:"delta"`              // current - baseline
+	Relative    float64       `json:"relative,omitempty"` // delta / baseline (latency, throughput)
+	BaselineCI  [2]float64    `json:"baselineCI,omitempty"`
+	CurrentCI   [2]float64    `json:"currentCI,omitempty"`
+	BlockCI     [2][2]float64 `json:"blockCI,omitempty"` // block-bootstrap intervals: baseline, current
+	Worse       bool          `json:"worse"`
+	Significant bool          `json:"significant"`
+	Evidence    string        `json:"evidence"` // the test's figure
+	Limit       string        `json:"limit,omitempty"`
+	Regression  bool          `json:"regression"`
 }
 
 // EndpointComparison compares one endpoint.
@@ -237,11 +241,13 @@ func compareEndpoint(b, c metrics.Summary, limits []RegressionLimit) (EndpointCo
 		return ec, fmt.Errorf("compare: current: %w", err)
 	}
 	ec.Superiority, ec.RankZ, ec.RankP = RankTest(be.Latency, ce.Latency)
-	for _, q := range []struct {
+	for i, q := range []struct {
 		name string
 		q    float64
 	}{{"p50", 50}, {"p90", 90}, {"p99", 99}, {"p99.9", 99.9}} {
-		ec.Metrics = append(ec.Metrics, percentileDelta(q.name, q.q, be.Latency, ce.Latency))
+		m := percentileDelta(q.name, q.q, be.Latency, ce.Latency)
+		blockCheck(&m, q.q, be.Series, ce.Series, rand.New(rand.NewPCG(uint64(i+1), 0x6d7068)))
+		ec.Metrics = append(ec.Metrics, m)
 	}
 	ec.Metrics = append(ec.Metrics,
 		rateDelta(b, c),
@@ -295,6 +301,21 @@ func percentileDelta(name string, q float64, b, c *hdr.Histogram) MetricDelta {
 	m.Significant = clo > bhi || chi < blo
 	m.Evidence = fmt.Sprintf("95%% CI %s–%s vs %s–%s", ms(blo), ms(bhi), ms(clo), ms(chi))
 	return m
+}
+
+// blockCheck adds the block bootstrap's verdict: with enough intervals in
+// both runs, a change counts as significant only if the block intervals are
+// disjoint too.
+func blockCheck(m *MetricDelta, q float64, b, c *metrics.Series, rng *rand.Rand) {
+	blo, bhi, bn, okb := b.BlockQuantileCI(q, 400, rng)
+	clo, chi, cn, okc := c.BlockQuantileCI(q, 400, rng)
+	if !okb || !okc {
+		m.Evidence += fmt.Sprintf("; %d and %d intervals: too few for a block bootstrap", bn, cn)
+		return
+	}
+	m.BlockCI = [2][2]float64{{blo, bhi}, {clo, chi}}
+	m.Significant = m.Significant && (clo > bhi || chi < blo)
+	m.Evidence += fmt.Sprintf("; block bootstrap (%d vs %d intervals) %s–%s vs %s–%s", bn, cn, ms(blo), ms(bhi), ms(clo), ms(chi))
 }
 
 // quantileCI returns the q-th percentile (ms) of h and a distribution-free

@@ -91,6 +91,7 @@ type topoProber struct {
 	paths map[string]*topoPath
 	mu    sync.Mutex
 	hdrs  map[string]map[string]string // path -> rate-limit headers seen
+	seq   int                          // scenarios prepared
 }
 
 // ProbeTopology finds which of the probed paths share a limiter (saturate
@@ -170,6 +171,9 @@ func ProbeTopology(ctx context.Context, t *Target, probes []PathProbe, o Topolog
 func (p *topoProber) prepare(t *Target, path string, c Credential) (*Scenario, error) {
 	tt := *t
 	tt.Creds = []Credential{c}
+	// Cards created by each scenario need references of their own.
+	p.seq++
+	tt.RunID = fmt.Sprintf("%s-topo%d", t.RunID, p.seq)
 	scn, err := Prepare(p.ctx, &tt, ScenarioOptions{Name: path, PoolSize: p.o.PoolSize, Teardown: true})
 	if err != nil {
 		return nil, fmt.Errorf("topology: %s: %w", path, err)
