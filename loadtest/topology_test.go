@@ -118,3 +118,23 @@ func TestTopologyOnSharedLimiters(t *testing.T) {
 		t.Errorf("limiter-groups table missing its row")
 	}
 }
+
+// With buckets keyed by access token, a second token of the same merchant
+// is not refused while the first is saturated: the key is the token.
+func TestTopologyFindsTokenKey(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration")
+	}
+	tg := startSandbox(t, sandbox.Options{
+		RateLimits:        map[string]sandbox.RateLimit{"read": {Rate: 30, Burst: 30}},
+		RateLimitTopology: sandbox.RateLimitTopology{Key: sandbox.LimitKeyToken},
+	})
+	topo, err := ProbeTopology(context.Background(), tg, []PathProbe{{Endpoint: EPList, LimitFound: true, Ceiling: 30, Burst: 30}},
+		TopologyOptions{Attack: AttackOptions{MaxConnections: 64}, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(topo.Groups) != 1 || topo.Groups[0].Key != "token" {
+		t.Fatalf("groups %+v, want list keyed by token\n%s", topo.Groups, topo.Markdown())
+	}
+}
