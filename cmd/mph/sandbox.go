@@ -22,6 +22,8 @@ func init() {
 		basePath   string
 		adminKey   string
 		rateLimits []string
+		rlShare    string
+		rlKey      string
 		faults     []string
 		listFaults bool
 		jwtSecret  string
@@ -53,6 +55,7 @@ stops gracefully on SIGINT or SIGTERM.`,
 				return usageErr("%v", err)
 			}
 			opts.RateLimits, opts.DisableRateLimits = rl, off
+			opts.RateLimitTopology = sandbox.RateLimitTopology{Shared: sandbox.ParseSharedGroups(rlShare), Key: rlKey}
 			level := slog.LevelWarn
 			if verbose {
 				level = slog.LevelInfo
@@ -79,6 +82,8 @@ stops gracefully on SIGINT or SIGTERM.`,
 	f.StringVar(&basePath, "base-path", sandbox.DefaultBasePath, "merchant API base path (must end in /v1/merchant)")
 	f.StringVar(&adminKey, "admin-key", sandbox.DefaultAdminKey, "admin key of the /_sandbox test controls (header X-Sandbox-Admin-Key)")
 	f.StringArrayVar(&rateLimits, "rate-limit", nil, "rate limit group=rate[:burst] for token, read, secure, write (repeatable), or 'off'")
+	f.StringVar(&rlShare, "rate-limit-share", "", "rate-limit groups drawing from one bucket, e.g. read+secure (sets separated by commas; the first group's numbers apply)")
+	f.StringVar(&rlKey, "rate-limit-key", "", "bucket key of authenticated calls: merchant (default), token or client")
 	f.StringArrayVar(&faults, "fault", nil, "inject a named fault (repeatable; see --list-faults)")
 	f.BoolVar(&listFaults, "list-faults", false, "list the injectable faults and exit")
 	f.StringVar(&jwtSecret, "jwt-secret", "", "HS256 signing secret of access tokens (default: $MPH_SANDBOX_JWT_SECRET, else random)")
