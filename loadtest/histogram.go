@@ -107,8 +107,13 @@ func histogramSVG(s metrics.Summary) string {
 	if len(pts) > 0 {
 		fmt.Fprintf(&b, `<polyline fill="none" stroke="#8c564b" stroke-width="1.4" points="%s"/>`, strings.Join(pts, " "))
 	}
-	fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="10" height="6" fill="#9467bd"/><text x="%.1f" y="%.1f">open model (from intended send)</text>`, L, H-9, L+13, H-3)
-	fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="10" height="2" fill="#8c564b"/><text x="%.1f" y="%.1f">service (from actual send)</text>`, L+200, H-7, L+213, H-3)
+	b.WriteString(histogramLegend(L, H))
 	b.WriteString("</svg>")
 	return b.String()
+}
+
+func histogramLegend(left, height float64) string {
+	return fmt.Sprintf(`<rect x="%.1f" y="%.1f" width="10" height="6" fill="#9467bd"/><text x="%.1f" y="%.1f">open model (from intended send)</text>`+
+		`<rect x="%.1f" y="%.1f" width="10" height="2" fill="#8c564b"/><text x="%.1f" y="%.1f">service (from actual send)</text>`,
+		left, height-9, left+13, height-3, left+200, height-7, left+213, height-3)
 }

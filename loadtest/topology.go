@@ -111,26 +111,10 @@ func ProbeTopology(ctx context.Context, t *Target, probes []PathProbe, o Topolog
 	}
 	tp := &Topology{}
 	p := &topoProber{o: o, ctx: ctx, paths: map[string]*topoPath{}, hdrs: map[string]map[string]string{}}
-	var names []string
-	for _, pp := range probes {
-		c := pp.Ceiling
-		if c <= 0 {
-			c = pp.OnsetRate
-		}
-		if c <= 0 {
-			c = pp.CoarseOnset // rough: saturation escalates when it does not saturate
-		}
-		if !pp.LimitFound || c <= 0 {
-			tp.Notes = append(tp.Notes, fmt.Sprintf("%s: no limit measured, left out of the topology", pp.Endpoint))
-			continue
-		}
-		p.paths[pp.Endpoint] = &topoPath{name: pp.Endpoint, ceiling: c, burst: math.Max(1, pp.Burst)}
-		names = append(names, pp.Endpoint)
-	}
+	names := p.limitedPaths(tp, probes)
 	if len(names) == 0 {
 		return tp, nil
 	}
-	sort.Strings(names)
 	// Every scenario (and its token exchange) is prepared before any path
 	// is saturated, so that setup never meets an empty bucket.
 	variants := map[string][]topoVariant{}
@@ -165,6 +149,29 @@ func ProbeTopology(ctx context.Context, t *Target, probes []PathProbe, o Topolog
 		tp.Groups = append(tp.Groups, lg)
 	}
 	return tp, nil
+}
+
+// limitedPaths keeps the probed paths where a limit was found, with their
+// ceiling and burst estimates, sorted by name.
+func (p *topoProber) limitedPaths(tp *Topology, probes []PathProbe) []string {
+	var names []string
+	for _, pp := range probes {
+		c := pp.Ceiling
+		if c <= 0 {
+			c = pp.OnsetRate
+		}
+		if c <= 0 {
+			c = pp.CoarseOnset // rough: saturation escalates when it does not saturate
+		}
+		if !pp.LimitFound || c <= 0 {
+			tp.Notes = append(tp.Notes, fmt.Sprintf("%s: no limit measured, left out of the topology", pp.Endpoint))
+			continue
+		}
+		p.paths[pp.Endpoint] = &topoPath{name: pp.Endpoint, ceiling: c, burst: math.Max(1, pp.Burst)}
+		names = append(names, pp.Endpoint)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // prepare builds a single-path scenario authenticated by one credential.
