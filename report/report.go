@@ -52,7 +52,11 @@ func Classify(s types.SpecReport) Outcome {
 		return Skipped
 	case types.SpecStatePending:
 		return Pending
-	case types.SpecStateFailed, types.SpecStateTimedout:
+	case types.SpecStateTimedout:
+		// The check did not finish in time (a slow target or the run's
+		// deadline): it could not run, so nothing was shown to fail.
+		return HarnessError
+	case types.SpecStateFailed:
 		if isHarness(s) {
 			return HarnessError
 		}
