@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -267,7 +268,8 @@ func (p *topoProber) record(path string) func(string, *vegeta.Result, bool) {
 // saturateAndWatch saturates path sat and, once its bucket is drained,
 // runs watch at a gentle rate for two seconds; it returns the watch's
 // request count and 429 share. When the saturating stream itself meets few
-// 429s (the per-path estimate was low), it tries again at a higher rate.
+// 429s (the per-path estimate was low), it tries again at a higher rate;
+// errNotSaturated reports that even 9× was not enough.
 func (p *topoProber) saturateAndWatch(sat string, watch *Scenario, watchPath string, watchCeiling float64) (uint64, float64, error) {
 	for _, boost := range []float64{1, 3, 9} {
 		n, share, satShare, err := p.saturateOnce(sat, boost, watch, watchPath, watchCeiling)
@@ -276,8 +278,11 @@ func (p *topoProber) saturateAndWatch(sat string, watch *Scenario, watchPath str
 		}
 		p.o.Logf("topology: %s not saturated (%.0f%% 429); faster", sat, satShare*100)
 	}
-	return 0, 0, fmt.Errorf("%s could not be saturated at 9× the rate its probe suggested", sat)
+	return 0, 0, errNotSaturated
 }
+
+// errNotSaturated: the check could not be made; its verdict is "unclear".
+var errNotSaturated = errors.New("not saturated at 9× the rate its probe suggested")
 
 func (p *topoProber) saturateOnce(sat string, boost float64, watch *Scenario, watchPath string, watchCeiling float64) (uint64, float64, float64, error) {
 	s := p.paths[sat]
@@ -329,11 +334,13 @@ func (p *topoProber) pairs(tp *Topology, names []string) ([][]string, error) {
 	for i, a := range names {
 		for _, b := range names[i+1:] {
 			n, share, err := p.saturateAndWatch(a, p.paths[b].scn, b, p.paths[b].ceiling)
-			if err != nil {
+			if err != nil && !errors.Is(err, errNotSaturated) {
 				return nil, err
 			}
 			pc := PairCheck{Saturated: a, Watched: b, Requests: n, Share429: share, Verdict: "unclear"}
 			switch {
+			case err != nil:
+				tp.Notes = append(tp.Notes, fmt.Sprintf("%s saturated, %s watched: %s %v", a, b, a, err))
 			case share > topoShared:
 				pc.Verdict = "shared"
 				parent[find(b)] = find(a)
@@ -373,6 +380,10 @@ func (p *topoProber) group(tp *Topology, paths []string, variants map[string][]t
 	limited := map[string]bool{}
 	for _, v := range variants[rep] {
 		n, share, err := p.saturateAndWatch(rep, v.scn, rep, p.paths[rep].ceiling)
+		if errors.Is(err, errNotSaturated) {
+			tp.Notes = append(tp.Notes, fmt.Sprintf("key check of %s with a %s: %s %v", rep, v.identity, rep, err))
+			continue
+		}
 		if err != nil {
 			return g, err
 		}

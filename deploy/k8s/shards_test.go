@@ -3,6 +3,7 @@ package k8s
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -130,12 +131,12 @@ func TestShardsMergeLikeOneRun(t *testing.T) {
 	}
 	wg.Wait()
 	for i, err := range errs {
-		if err != nil {
+		if !gateExit(err) {
 			t.Fatalf("shard %d: %v\n%s", i, err, logs[i])
 		}
 	}
 	margs := podArgs(mc.Args, nil, mount, dir, "--no-results")
-	if out, err := exec.Command(bin, margs...).CombinedOutput(); err != nil {
+	if out, err := exec.Command(bin, margs...).CombinedOutput(); !gateExit(err) {
 		t.Fatalf("merge %v: %v\n%s", margs, err, out)
 	}
 	var single []string
@@ -147,7 +148,7 @@ func TestShardsMergeLikeOneRun(t *testing.T) {
 	single = append(single, "--out="+filepath.Join(dir, "single"))
 	cmd := exec.Command(bin, single...)
 	cmd.Env = env
-	if out, err := cmd.CombinedOutput(); err != nil {
+	if out, err := cmd.CombinedOutput(); !gateExit(err) {
 		t.Fatalf("single run: %v\n%s", err, out)
 	}
 
@@ -188,4 +189,12 @@ func TestShardsMergeLikeOneRun(t *testing.T) {
 	}
 	t.Logf("merged: %.0f requests, achieved %.1f/s, p50 %.2fms; single: achieved %.1f/s, p50 %.2fms",
 		ma.Requests, ma.AchievedRate, ma.Latency.P50, oa.AchievedRate, oa.Latency.P50)
+}
+
+// gateExit accepts exit 0 and exit 1 (a gate breached, reports written): the
+// manifest's latency gates may fail on a busy machine; the verdicts are
+// compared afterwards.
+func gateExit(err error) bool {
+	var ee *exec.ExitError
+	return err == nil || (errors.As(err, &ee) && ee.ExitCode() == 1)
 }
