@@ -140,7 +140,7 @@ func TestLagWarnings(t *testing.T) {
 		t.Fatalf("warnings %q", w)
 	}
 	rep := &Report{Kind: "run", Endpoints: []metrics.Summary{lagged, fine}}
-	if !strings.Contains(rep.Markdown(), "**generator-bound**: list") || !strings.Contains(rep.HTML(), `<p class="fail">generator-bound: list`) {
+	if !strings.Contains(rep.Markdown(), "**generator-bound**: list") || !strings.Contains(rep.HTML(), `<b>generator-bound</b>: list`) || !strings.Contains(rep.HTML(), `<span class="fail">71%</span>`) {
 		t.Error("generator-bound run not flagged in the summary or the page")
 	}
 	rep.Endpoints = []metrics.Summary{fine}
