@@ -158,6 +158,21 @@ K6_CP50=$(med3 "${K6_C50[@]}"); K6_CP99=$(med3 "${K6_C99[@]}")
 P50_DIFF=$(python3 -c "print(round(100*($MPH_SP50-$VEG_P50)/$VEG_P50,1))")
 echo "   medians: vegeta p50 ${VEG_P50}ms, mph p50 ${MPH_SP50}ms from actual send (${P50_DIFF}%), ${MPH_P50}ms open model"
 
+echo "== pacing precision: mph send lag at 200 and $P50_RATE req/s for $DUR, $ROUNDS rounds"
+declare -A LAG50 LAG99 LAGSVC LAGOPEN
+for rate in 200 "$P50_RATE"; do
+  L50=(); L99=(); LS=(); LO=()
+  for r in $(seq "$ROUNDS"); do
+    "$WORK/mph" load --base-url "$BASE" --scenario list --rate "$rate" --duration "$DUR" --quiet --no-plot --no-results --out "$WORK/mph-lag" > /dev/null
+    L50+=("$(json "$WORK/mph-lag/summary.json" "d['endpoints'][0]['sendLag']['p50Ms']")")
+    L99+=("$(json "$WORK/mph-lag/summary.json" "d['endpoints'][0]['sendLag']['p99Ms']")")
+    LS+=("$(json "$WORK/mph-lag/summary.json" "d['endpoints'][0]['serviceLatency']['p50Ms']")")
+    LO+=("$(json "$WORK/mph-lag/summary.json" "d['endpoints'][0]['latency']['p50Ms']")")
+  done
+  LAG50[$rate]=$(med3 "${L50[@]}"); LAG99[$rate]=$(med3 "${L99[@]}"); LAGSVC[$rate]=$(med3 "${LS[@]}"); LAGOPEN[$rate]=$(med3 "${LO[@]}")
+  echo "   $rate req/s: send lag p50 ${LAG50[$rate]}ms p99 ${LAG99[$rate]}ms; service p50 ${LAGSVC[$rate]}ms; open-model p50 ${LAGOPEN[$rate]}ms"
+done
+
 echo "== sandbox throughput (sandboxd --no-rate-limits), mph load --rate 0 --max-workers $W for $SBX_DURATION per path"
 "$WORK/sandboxd" -no-rate-limits > "$WORK/sbx.json" < /dev/zero & PIDS+=($!)
 for _ in $(seq 50); do [ -s "$WORK/sbx.json" ] && break; sleep 0.1; done
@@ -227,6 +242,14 @@ NOW=$(date -u +%Y-%m-%dT%H:%MZ)
   echo "| mph load (open model) | ${MPH_P50}ms | ${MPH_P99}ms | from intended send time; send lag p99 ${MPH_LAG}ms |"
   echo
   echo "**p50 difference mph vs vegeta: ${P50_DIFF}%** (target within ±15%). Rounds, p50 ms: vegeta ${VP50[*]}; mph ${MSP50[*]}."
+  echo
+  echo "## Pacing precision (mph load --scenario list --rate R --duration $DUR, medians of $ROUNDS rounds)"
+  echo
+  echo "Send lag = actual send − intended send (goal: p50 ≤ 0.1 ms, p99 ≤ 0.5 ms)."
+  echo
+  echo "| rate | send lag p50 | send lag p99 | service p50 | open-model p50 |"
+  echo "| -: | -: | -: | -: | -: |"
+  for rate in 200 "$P50_RATE"; do echo "| $rate/s | ${LAG50[$rate]}ms | ${LAG99[$rate]}ms | ${LAGSVC[$rate]}ms | ${LAGOPEN[$rate]}ms |"; done
   echo
   echo "## Sandbox throughput (sandboxd, rate limits off, mph load --rate 0 --max-workers $W, $SBX_DURATION each)"
   echo
