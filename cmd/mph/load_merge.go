@@ -37,6 +37,7 @@ Exit 1 when a threshold is breached, 2 on usage errors and refusals.`,
 			if err != nil {
 				return usageErr("%v", err)
 			}
+			ts = threshold.WithDefaults(ts)
 			if out == "" {
 				out = defaultOutDir("merge")
 			}
@@ -70,7 +71,7 @@ Exit 1 when a threshold is breached, 2 on usage errors and refusals.`,
 			printBrief(cmd.OutOrStdout(), rep)
 			fmt.Fprintf(cmd.OutOrStdout(), "merged %d inputs: %s\n", len(inputs), filepath.Join(out, "summary.json"))
 			if rep.Breached {
-				return failuresErr("threshold breached")
+				return failuresErr("%s", breachReason(rep))
 			}
 			return nil
 		},
