@@ -13,6 +13,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/merchant-harness/mph/loadtest/metrics"
+	"github.com/merchant-harness/mph/redact"
 )
 
 // CompareMethod states how compare decides that a change is real. It is
@@ -204,8 +205,10 @@ func Compare(base, cur *Report, basePath, curPath string, limits []RegressionLim
 	return c, nil
 }
 
+// runInfo identifies a run; the strings read from summary.json are redacted
+// and escaped again (a hand-edited summary is target text like any other).
 func runInfo(r *Report, path string) RunInfo {
-	return RunInfo{Path: path, Scenario: r.Scenario, Target: r.Target, Schedule: r.Schedule,
+	return RunInfo{Path: redact.Safe(path), Scenario: redact.Safe(r.Scenario), Target: redact.Safe(r.Target), Schedule: redact.Safe(r.Schedule),
 		Start: r.Start.UTC().Format("2006-01-02T15:04:05Z"), Window: r.WindowSeconds}
 }
 
@@ -226,6 +229,9 @@ func comparability(b, c *Report) []string {
 		if r.Interrupted || r.Aborted != "" {
 			w = append(w, fmt.Sprintf("the run of %s was interrupted or aborted: its figures cover part of the schedule", r.Start.UTC().Format("2006-01-02T15:04:05Z")))
 		}
+	}
+	for i := range w {
+		w[i] = redact.Safe(w[i])
 	}
 	return w
 }
