@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"net/url"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -420,4 +420,3 @@ func retryAfter(v string, now time.Time) (time.Duration, bool) {
 	}
 	return 0, false
 }
-

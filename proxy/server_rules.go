@@ -111,8 +111,8 @@ func (c *checker) schemaRule(x *exCtx) {
 
 // envelopeMembers are the top-level members each envelope defines.
 var envelopeMembers = map[string]map[string]string{
-	EnvelopeA: {"": "ENV-01", "status": "ENV-01", "data": "ENV-01", "path": "ENV-01", "timestamp": "ENV-05"},
-	EnvelopeB: {"": "ENV-03", "success": "ENV-03", "message": "ENV-03", "data": "ENV-03", "timestamp": "ENV-05"},
+	EnvelopeA:    {"": "ENV-01", "status": "ENV-01", "data": "ENV-01", "path": "ENV-01", "timestamp": "ENV-05"},
+	EnvelopeB:    {"": "ENV-03", "success": "ENV-03", "message": "ENV-03", "data": "ENV-03", "timestamp": "ENV-05"},
 	EnvelopeFlat: {"": "ENV-04", "data": "ENV-04"},
 }
 
