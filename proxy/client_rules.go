@@ -156,9 +156,14 @@ func (c *checker) bearerRules(x *exCtx) {
 	} else if late > expiryGrace {
 		x.pass(Server, "AUTH-12")
 	}
-	if h := x.ex.reqHeader.Get("X-Merchant-Id"); h != "" {
+	h := x.ex.reqHeader.Get("X-Merchant-Id")
+	if h != "" {
 		x.verdict(h != tok.merchant, Client, "AUTH-20", "request header X-Merchant-Id",
 			"X-Merchant-Id %q does not match the token's merchant %q", h, tok.merchant)
+	}
+	if late < -expiryGrace && (h == "" || h == tok.merchant) {
+		x.verdict(x.ex.status == http.StatusUnauthorized, Server, "AUTH-13", "response status",
+			"a token %s into its lifetime of %s was refused with 401", x.ex.start.Sub(tok.issued).Round(time.Second), tok.expires.Sub(tok.issued))
 	}
 }
 

@@ -28,6 +28,10 @@ func (c *checker) serverRules(x *exCtx) {
 		return // streamed unchecked: larger than the cap, or cut short
 	}
 	if !c.jsonRule(x) {
+		if st >= 400 {
+			id, schema := errorSchema(x)
+			x.fail(Server, id, "response body", "error answer %d is not JSON, so not the %s envelope", st, schema)
+		}
 		return
 	}
 	if st >= 200 && st < 300 {
@@ -116,6 +120,12 @@ var envelopeMembers = map[string]map[string]string{
 	EnvelopeFlat: {"": "ENV-04", "data": "ENV-04"},
 }
 
+// memberRequirement attributes a member's violation to its own requirement.
+var memberRequirement = map[string]string{
+	"accessToken": "AUTH-02", "tokenType": "AUTH-03", "expiresIn": "AUTH-04", "environment": "AUTH-05", "merchantId": "AUTH-06",
+	"cardNumber": "SECURE-04", "pan": "SECURE-05", "cvv": "SECURE-06", "expiryMonth": "SECURE-07", "expiryYear": "SECURE-08", "expirationDate": "SECURE-09",
+}
+
 // attribute maps a schema violation to a requirement ID.
 func (c *checker) attribute(ep Endpoint, v schemas.Violation) string {
 	if v.Rule == "json" {
@@ -127,6 +137,9 @@ func (c *checker) attribute(ep Endpoint, v schemas.Violation) string {
 		if id, ok := envelopeMembers[ep.Envelope][last]; ok {
 			return id
 		}
+	}
+	if id, ok := memberRequirement[last]; ok && ep.Token() == strings.HasPrefix(id, "AUTH") {
+		return id
 	}
 	switch last {
 	case "createdAt", "updatedAt":
@@ -186,13 +199,7 @@ func findMember(v any, at string, match func(string) bool) string {
 // of that (RATE-02); the gift order 404 may be the short form (ERR-05).
 func (c *checker) errorRule(x *exCtx) {
 	st := x.ex.status
-	schema, id := schemas.ErrorEnvelope, "ERR-01"
-	switch {
-	case st == http.StatusTooManyRequests:
-		id = "RATE-02"
-	case st == http.StatusNotFound && x.ep.Template == "/gift-cards/verify/{reference}":
-		schema, id = schemas.GiftNotFound, "ERR-05"
-	}
+	id, schema := errorSchema(x)
 	var problems []string
 	var ve *schemas.ValidationError
 	if err := schemas.Validate(schema, x.ex.resp.buf); errors.As(err, &ve) {
@@ -221,6 +228,17 @@ func (c *checker) errorRule(x *exCtx) {
 		x.verdict(s != http.StatusText(st), Server, rid, "response body /error",
 			"error %s is not the reason phrase %q of %d", quote(reason), http.StatusText(st), st)
 	}
+}
+
+// errorSchema names the rule and schema of an error answer.
+func errorSchema(x *exCtx) (id, schema string) {
+	switch {
+	case x.ex.status == http.StatusTooManyRequests:
+		return "RATE-02", schemas.ErrorEnvelope
+	case x.ex.status == http.StatusNotFound && x.ep.Template == "/gift-cards/verify/{reference}":
+		return "ERR-05", schemas.GiftNotFound
+	}
+	return "ERR-01", schemas.ErrorEnvelope
 }
 
 func first(s []string, n int) []string {

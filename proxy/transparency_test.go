@@ -1,0 +1,196 @@
+package proxy_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/merchant-harness/mph/proxy"
+	"github.com/merchant-harness/mph/sandbox"
+)
+
+// TestTrafficPassesUnchanged: status, headers and body bytes both ways are
+// those of the origin, including a body beyond the inspection cap.
+func TestTrafficPassesUnchanged(t *testing.T) {
+	big := bytes.Repeat([]byte("x"), 3000)
+	var gotBody []byte
+	var gotHeader http.Header
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gotBody, _ = io.ReadAll(r.Body)
+		gotHeader = r.Header.Clone()
+		w.Header().Set("X-Custom", "kept")
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.WriteHeader(418)
+		w.Write(append([]byte{0, 1, 2, 0xff}, big...))
+	}))
+	defer up.Close()
+	px, err := proxy.New(proxy.Options{Upstream: up.URL + "/v1/merchant", BodyCap: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(px)
+	defer srv.Close()
+
+	sent := append([]byte(`{"amount":1}`), big...)
+	req, _ := http.NewRequest("POST", srv.URL+"/v1/merchant/cards/crd_1/withdraw?a=b", bytes.NewReader(sent))
+	req.Header.Set("X-Request-Thing", "as-is")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 418 || resp.Header.Get("X-Custom") != "kept" || !bytes.Equal(body, append([]byte{0, 1, 2, 0xff}, big...)) {
+		t.Fatalf("answer changed: %d %v %d bytes", resp.StatusCode, resp.Header, len(body))
+	}
+	if !bytes.Equal(gotBody, sent) || gotHeader.Get("X-Request-Thing") != "as-is" {
+		t.Fatalf("request changed: %d bytes, header %v", len(gotBody), gotHeader)
+	}
+	if gotHeader.Get("X-Forwarded-For") != "" {
+		t.Errorf("proxy added X-Forwarded-For")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	px.Close(ctx)
+	s := px.Tally().Snapshot()
+	if s.OverCap != 1 || s.Exchanges != 1 {
+		t.Fatalf("over-cap body not counted: %+v", s)
+	}
+}
+
+// TestRedirectsAreNotFollowed: a 3xx goes back to the client; the proxy
+// never carries the caller's credentials to another origin.
+func TestRedirectsAreNotFollowed(t *testing.T) {
+	var hits atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer other.Close()
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/steal", http.StatusFound)
+	}))
+	defer up.Close()
+	px, err := proxy.New(proxy.Options{Upstream: up.URL + "/v1/merchant"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(px)
+	defer srv.Close()
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	req, _ := http.NewRequest("GET", srv.URL+"/v1/merchant/cards/config", nil)
+	req.Header.Set("Authorization", "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln")
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusFound || hits.Load() != 0 {
+		t.Fatalf("status %d, other origin hit %d times", resp.StatusCode, hits.Load())
+	}
+	px.Close(context.Background())
+	if got := countBy(px.Tally().Snapshot(), proxy.Server); got["ERR-21"] == 0 {
+		t.Errorf("a 302 is not a status of the Errors table: want ERR-21, got %v", got)
+	}
+}
+
+var leakRes = []*regexp.Regexp{
+	regexp.MustCompile(regexp.QuoteMeta(demoKey)),
+	regexp.MustCompile(`eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.`),
+	regexp.MustCompile(`\b[0-9]{4} [0-9]{4} [0-9]{4} [0-9]{4}\b`),
+	regexp.MustCompile(`"cvv":"[0-9]`),
+	regexp.MustCompile(`"pin":"[0-9A-Za-z]`),
+	regexp.MustCompile(`"code":"[0-9A-Z]{4}`),
+}
+
+// TestReportsAndHARCarryNoSecrets: the four reports and the HAR are well
+// formed, and no secret of a session (including a misbehaving client's)
+// appears in them or in the live log.
+func TestReportsAndHARCarryNoSecrets(t *testing.T) {
+	var har bytes.Buffer
+	r := newRig(t, sandbox.Options{}, proxy.Options{HAR: &har})
+	everyEndpoint(r, "leak")
+	r.do(call{method: "GET", path: "/cards/config?key=" + demoKey, header: map[string]string{"Authorization": "Bearer " + demoKey}})
+	r.finish()
+	rep := r.px.NewReport("127.0.0.1:0", "any", time.Now(), time.Now(), true)
+	dir := t.TempDir()
+	paths, err := proxy.WriteAll(dir, rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var junit struct {
+		Tests  int `xml:"tests,attr"`
+		Suites []struct {
+			Cases []struct {
+				Name string `xml:"name,attr"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	jb, _ := os.ReadFile(paths.JUnit)
+	if err := xml.Unmarshal(jb, &junit); err != nil || junit.Tests == 0 {
+		t.Fatalf("junit: %v, %d tests", err, junit.Tests)
+	}
+	if junit.Tests != len(rep.Rules) {
+		t.Errorf("junit has %d cases, %d rules seen", junit.Tests, len(rep.Rules))
+	}
+	var back proxy.Report
+	if b, _ := os.ReadFile(paths.JSON); json.Unmarshal(b, &back) != nil || back.Client == 0 || !back.Interrupted {
+		t.Fatalf("json report: %+v", back)
+	}
+	var harDoc struct {
+		Log struct {
+			Version string            `json:"version"`
+			Entries []json.RawMessage `json:"entries"`
+		} `json:"log"`
+	}
+	if err := json.Unmarshal(har.Bytes(), &harDoc); err != nil || harDoc.Log.Version != "1.2" || len(harDoc.Log.Entries) < 20 {
+		t.Fatalf("har: %v, version %q, %d entries", err, harDoc.Log.Version, len(harDoc.Log.Entries))
+	}
+	outputs := map[string][]byte{"har": har.Bytes(), "log": []byte(r.log.String())}
+	for _, p := range []string{paths.JUnit, paths.JSON, paths.HTML, paths.Markdown} {
+		outputs[filepath.Base(p)], _ = os.ReadFile(p)
+	}
+	if strings.Contains(string(outputs["report.html"]), "<script") {
+		t.Error("HTML report has a script")
+	}
+	for name, b := range outputs {
+		for _, re := range leakRes {
+			if loc := re.FindIndex(b); loc != nil {
+				t.Errorf("%s leaks %s: …%s…", name, re, b[max(0, loc[0]-20):min(len(b), loc[1]+20)])
+			}
+		}
+	}
+}
+
+// TestTargetBytesAreEscaped: control characters from the target cannot
+// reach a terminal through the live log.
+func TestTargetBytesAreEscaped(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte("{\"status\":\"success\",\"data\":{},\"timestamp\":\"x\",\"path\":\"/v1/merchant/\\u001b[2Jevil\\u202e\"}"))
+	}))
+	defer up.Close()
+	var log syncBuf
+	px, _ := proxy.New(proxy.Options{Upstream: up.URL + "/v1/merchant", Log: &log})
+	srv := httptest.NewServer(px)
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/v1/merchant/cards/config")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	px.Close(context.Background())
+	out := log.String()
+	if !strings.Contains(out, "ENV-08") || strings.ContainsAny(out, "\x1b\u202e") {
+		t.Fatalf("log not escaped or rule missing: %q", out)
+	}
+}
