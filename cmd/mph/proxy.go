@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/merchant-harness/mph/proxy"
+	"github.com/merchant-harness/mph/target"
+)
+
+// exitInterrupted is the exit code after SIGINT or SIGTERM (reports written).
+const exitInterrupted = 130
+
+type proxyFlags struct {
+	upstream, listen, out, har, failOn, profile string
+	bodyCap                                     int
+	timeout, duration                           time.Duration
+}
+
+var proxyOpts proxyFlags
+
+var proxyCmd = &cobra.Command{
+	Use:   "proxy --upstream BASE_URL [--listen ADDR]",
+	Short: "A transparent reverse proxy that checks real traffic against the API document, both ways",
+	Long: `Forward every request to the upstream merchant root unchanged and check each
+exchange: the server's answers (status, JSON, envelope and schema, error
+envelope, masking, secure details only on /secure, echoed path, timestamps)
+and the client's conduct (bearer tokens, token reuse and expiry,
+X-Merchant-Id, Retry-After and backoff after a 429, amounts in cents,
+unique references, secret keys only at the token exchange).
+
+Clients use the proxy's address with the same base path as the upstream:
+--upstream http://test.example.com/v1/merchant --listen 127.0.0.1:8081 serves
+http://127.0.0.1:8081/v1/merchant. Each violation is logged on stderr as it
+is found; on SIGINT/SIGTERM (or after --duration) JUnit, JSON, HTML and
+Markdown reports are written to --out.
+
+Exit codes: 0 no violation on the --fail-on side, 1 violations, 2 usage,
+130 interrupted by a signal (reports still written and marked).`,
+	Args: cobra.NoArgs,
+	RunE: runProxy,
+}
+
+func init() {
+	f := &proxyOpts
+	fs := proxyCmd.Flags()
+	fs.StringVar(&f.upstream, "upstream", "", "merchant root of the target, ending in /v1/merchant (required)")
+	fs.StringVar(&f.listen, "listen", "127.0.0.1:8081", "address to listen on")
+	fs.StringVar(&f.out, "out", "mph-proxy-results", "directory for junit.xml, report.json, report.html and report.md")
+	fs.StringVar(&f.har, "har", "", "also record every exchange, redacted, as a HAR 1.2 file")
+	fs.StringVar(&f.failOn, "fail-on", "any", "violations that make the exit code 1: server, client, any or none")
+	fs.StringVar(&f.profile, "profile", "", "target profile for what the document does not show (env "+target.EnvProfile+")")
+	fs.IntVar(&f.bodyCap, "body-cap", proxy.DefaultBodyCap, "bytes of each body inspected; larger bodies are streamed unchecked and counted")
+	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "longest wait for the upstream's response headers")
+	fs.DurationVar(&f.duration, "duration", 0, "stop after this long and exit 0 or 1 (0: run until SIGINT/SIGTERM)")
+	rootCmd.AddCommand(proxyCmd)
+}
+
+func runProxy(cmd *cobra.Command, _ []string) error {
+	f := &proxyOpts
+	switch f.failOn {
+	case "server", "client", "any", "none":
+	default:
+		return usageErr("--fail-on %q: want server, client, any or none", f.failOn)
+	}
+	if f.upstream == "" {
+		return usageErr("--upstream is required (the merchant root, e.g. http://127.0.0.1:8080/v1/merchant)")
+	}
+	if f.profile == "" {
+		f.profile = os.Getenv(target.EnvProfile)
+	}
+	prof, err := target.LoadProfile(f.profile)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	var harFile *os.File
+	popts := proxy.Options{Upstream: f.upstream, Profile: prof, BodyCap: f.bodyCap, Timeout: f.timeout, Log: cmd.ErrOrStderr()}
+	if f.har != "" {
+		if harFile, err = os.Create(f.har); err != nil {
+			return usageErr("--har: %v", err)
+		}
+		defer harFile.Close()
+		popts.HAR = harFile
+	}
+	px, err := proxy.New(popts)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	ln, err := net.Listen("tcp", f.listen)
+	if err != nil {
+		return usageErr("--listen %s: %v", f.listen, err)
+	}
+	srv := &http.Server{Handler: px, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 1 << 20}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	started := time.Now()
+	fmt.Fprintf(cmd.OutOrStdout(), "mph proxy: http://%s%s → %s (fail on %s; Ctrl-C writes the reports to %s)\n",
+		ln.Addr(), px.BasePath(), f.upstream, f.failOn, f.out)
+
+	interrupted, err := waitProxy(served, f.duration)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(ctx)
+	closeErr := px.Close(ctx)
+	rep := px.NewReport(ln.Addr().String(), f.failOn, started, time.Now(), interrupted)
+	paths, werr := proxy.WriteAll(f.out, rep)
+	if werr != nil {
+		return &exitError{code: 3, err: fmt.Errorf("writing reports: %w", werr)}
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "mph proxy: %d exchanges, %d server-side and %d client-side violations\n  %s\n  %s\n  %s\n  %s\n",
+		rep.Exchanges, rep.Server, rep.Client, paths.JUnit, paths.JSON, paths.HTML, paths.Markdown)
+	if f.har != "" {
+		fmt.Fprintf(cmd.OutOrStdout(), "  %s\n", f.har)
+	}
+	switch {
+	case err != nil:
+		return &exitError{code: 3, err: err}
+	case closeErr != nil:
+		fmt.Fprintln(cmd.ErrOrStderr(), "mph proxy:", closeErr)
+	}
+	if interrupted {
+		return &exitError{code: exitInterrupted, err: errors.New("interrupted; reports written")}
+	}
+	if rep.Failed {
+		return failuresErr("violations on the %s side", f.failOn)
+	}
+	return nil
+}
+
+// waitProxy blocks until a signal (interrupted), the duration, or a server
+// error.
+func waitProxy(served <-chan error, d time.Duration) (bool, error) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	var timer <-chan time.Time
+	if d > 0 {
+		timer = time.After(d)
+	}
+	select {
+	case <-sig:
+		return true, nil
+	case <-timer:
+		return false, nil
+	case err := <-served:
+		return false, fmt.Errorf("proxy server: %w", err)
+	}
+}
