@@ -62,13 +62,13 @@ func (c *checker) check(ex *exchange) {
 		}
 	})
 	c.p.har.write(ex, ep.Key())
+	if ex.upErr == nil && ex.resp != nil && ex.resp.complete() && len(bytes.TrimSpace(ex.resp.buf)) > 0 {
+		x.ok = decodeJSON(ex.resp.buf, &x.json) == nil
+	}
 	c.clientRules(x)
 	if ex.upErr != nil || ex.resp == nil {
 		t.add(func(t *Tally) { t.UpstreamErrors++ })
 		return
-	}
-	if ex.resp.complete() && len(bytes.TrimSpace(ex.resp.buf)) > 0 {
-		x.ok = decodeJSON(ex.resp.buf, &x.json) == nil
 	}
 	c.serverRules(x)
 	c.streamRules(x)

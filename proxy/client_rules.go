@@ -37,9 +37,33 @@ var secretKeyRe = regexp.MustCompile(`sk_(?:test|live)_[A-Za-z0-9_]+`)
 
 type tokenInfo struct {
 	merchant string
-	issued   time.Time
+	issued   time.Time // by the proxy's clock
 	expires  time.Time
-	uses     int
+	lifetime time.Duration
+	// serverIssued is the timestamp of the token answer: the server's own
+	// clock, which decides expiry (a sandbox's clock may have been moved).
+	serverIssued time.Time
+	uses         int
+}
+
+// age returns how old a token is at an exchange: by the server's clock
+// when both answers carry a timestamp, else by the proxy's.
+func (t *tokenInfo) age(x *exCtx) time.Duration {
+	if now, ok := serverTime(x); ok && !t.serverIssued.IsZero() {
+		return now.Sub(t.serverIssued)
+	}
+	return x.ex.start.Sub(t.issued)
+}
+
+// serverTime reads the answer's timestamp member.
+func serverTime(x *exCtx) (time.Time, bool) {
+	v, _ := member(x.json, "timestamp")
+	s, ok := v.(string)
+	if !ok {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	return t, err == nil
 }
 
 type retryInfo struct {
@@ -148,9 +172,9 @@ func (c *checker) bearerRules(x *exCtx) {
 		return // a token issued before the proxy started, or not by this upstream
 	}
 	tok.uses++
-	late := x.ex.start.Sub(tok.expires)
+	late := tok.age(x) - tok.lifetime
 	x.verdict(late >= 0, Client, "AUTH-14", "request header Authorization",
-		"access token used %s after its lifetime of %s ended: a new token must be requested", late.Round(time.Millisecond), tok.expires.Sub(tok.issued))
+		"access token used %s after its lifetime of %s ended: a new token must be requested", late.Round(time.Millisecond), tok.lifetime)
 	if late > expiryGrace && x.ex.status >= 200 && x.ex.status < 300 {
 		x.fail(Server, "AUTH-12", "response status", "a token %s past its lifetime was accepted (status %d); expired tokens get 401", late.Round(time.Second), x.ex.status)
 	} else if late > expiryGrace {
@@ -163,7 +187,7 @@ func (c *checker) bearerRules(x *exCtx) {
 	}
 	if late < -expiryGrace && (h == "" || h == tok.merchant) {
 		x.verdict(x.ex.status == http.StatusUnauthorized, Server, "AUTH-13", "response status",
-			"a token %s into its lifetime of %s was refused with 401", x.ex.start.Sub(tok.issued).Round(time.Second), tok.expires.Sub(tok.issued))
+			"a token %s into its lifetime of %s was refused with 401", tok.age(x).Round(time.Second), tok.lifetime)
 	}
 }
 
@@ -395,7 +419,10 @@ func (c *checker) learnToken(x *exCtx) {
 		c.pruneTokens(x.ex.start)
 	}
 	sum := sha256.Sum256([]byte(tok))
-	c.st.tokens[sum] = &tokenInfo{merchant: m, issued: x.ex.respAt, expires: x.ex.respAt.Add(time.Duration(secs * float64(time.Second)))}
+	life := time.Duration(secs * float64(time.Second))
+	info := &tokenInfo{merchant: m, issued: x.ex.respAt, expires: x.ex.respAt.Add(life), lifetime: life}
+	info.serverIssued, _ = serverTime(x)
+	c.st.tokens[sum] = info
 	c.st.latest[lk] = sum
 }
 
