@@ -54,7 +54,7 @@ var ops = map[string]opInfo{
 		body: func(*target.Profile) obj {
 			return objectSchema(obj{"merchantId": str(), "secretKey": str()}, "merchantId", "secretKey")
 		}},
-	"GET /cards/config":    {id: "getCardConfig", summary: "Fees, minimum funding, vault balance", reqs: []string{"CONFIG"}},
+	"GET /cards/config":     {id: "getCardConfig", summary: "Fees, minimum funding, vault balance", reqs: []string{"CONFIG"}},
 	"POST /cards/customers": {id: "registerCustomer", summary: "Register cardholder customer", reqs: []string{"CUST"}, body: customerBody, success: []string{"200", "201"}},
 	"GET /cards/customers":  {id: "listCustomers", summary: "List cardholder customers", reqs: []string{"CUST-07", "ISO-05"}},
 	"GET /cards": {id: "listCards", summary: "List cards", reqs: []string{"LIST", "ISO-04"}, params: func(*target.Profile) []any {
@@ -64,7 +64,7 @@ var ops = map[string]opInfo{
 			obj{"name": "limit", "in": "query", "description": "Maximum records returned; default 50.", "schema": obj{"type": "number", "default": 50}},
 		}
 	}},
-	"POST issuance": {id: "issueCard", summary: "Issue a card (request and response shape: not shown)", reqs: []string{"ISSUE", "ISO-06"}, body: issuanceBody, success: []string{"200", "201"}},
+	"POST issuance":                     {id: "issueCard", summary: "Issue a card (request and response shape: not shown)", reqs: []string{"ISSUE", "ISO-06"}, body: issuanceBody, success: []string{"200", "201"}},
 	"GET /cards/{id}":                   {id: "getCard", summary: "Get one card", reqs: []string{"GET", "ISO-01"}, params: cardID},
 	"GET /cards/{id}/secure":            {id: "revealCard", summary: "Reveal full credentials", reqs: []string{"SECURE"}, params: cardID},
 	"POST /cards/{id}/withdraw":         {id: "withdraw", summary: "Sweep balance to vault", reqs: []string{"WITHDRAW"}, params: cardID, body: amountBody},
