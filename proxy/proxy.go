@@ -227,6 +227,13 @@ func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 	pr.Out.URL.Scheme = p.up.Scheme
 	pr.Out.URL.Host = p.up.Host
 	pr.Out.Host = "" // the upstream's own Host, as a client of it would send
+	// ReverseProxy strips the client's X-Forwarded-* before Rewrite; put
+	// them back as they came, and add none of its own.
+	for _, h := range []string{"X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto"} {
+		if v, ok := pr.In.Header[h]; ok {
+			pr.Out.Header[h] = v
+		}
+	}
 }
 
 func (p *Proxy) modifyResponse(resp *http.Response) error {

@@ -45,6 +45,7 @@ func TestTrafficPassesUnchanged(t *testing.T) {
 	sent := append([]byte(`{"amount":1}`), big...)
 	req, _ := http.NewRequest("POST", srv.URL+"/v1/merchant/cards/crd_1/withdraw?a=b", bytes.NewReader(sent))
 	req.Header.Set("X-Request-Thing", "as-is")
+	req.Header.Set("X-Forwarded-For", "203.0.113.7")
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -58,8 +59,8 @@ func TestTrafficPassesUnchanged(t *testing.T) {
 	if !bytes.Equal(gotBody, sent) || gotHeader.Get("X-Request-Thing") != "as-is" {
 		t.Fatalf("request changed: %d bytes, header %v", len(gotBody), gotHeader)
 	}
-	if gotHeader.Get("X-Forwarded-For") != "" {
-		t.Errorf("proxy added X-Forwarded-For")
+	if gotHeader.Get("X-Forwarded-For") != "203.0.113.7" || gotHeader.Get("X-Forwarded-Proto") != "" {
+		t.Errorf("X-Forwarded-* changed: %v", gotHeader)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
