@@ -18,6 +18,7 @@ type Report struct {
 	Started     time.Time `json:"started"`
 	Ended       time.Time `json:"ended"`
 	Interrupted bool      `json:"interrupted"`
+	InProgress  bool      `json:"inProgress"` // an interim report of a running session
 	FailOn      string    `json:"failOn"` // server, client, any or none
 	Failed      bool      `json:"failed"` // violations on the --fail-on side
 	Snapshot
@@ -185,6 +186,9 @@ func Markdown(r Report) ([]byte, error) {
 	fmt.Fprintf(&b, "Upstream `%s`, %s to %s", mdCell(r.Upstream), r.Started.UTC().Format(time.RFC3339), r.Ended.UTC().Format(time.RFC3339))
 	if r.Interrupted {
 		b.WriteString(" (interrupted)")
+	}
+	if r.InProgress {
+		b.WriteString(" (in progress)")
 	}
 	fmt.Fprintf(&b, ", fail on: %s.\n\n", r.FailOn)
 	fmt.Fprintf(&b, "%d exchanges: %d server-side and %d client-side violations; %d outside the merchant root, %d to no documented endpoint, %d with a body over the inspection cap, %d upstream errors.\n\n",

@@ -23,7 +23,7 @@ const exitInterrupted = 130
 type proxyFlags struct {
 	upstream, listen, out, har, failOn, profile string
 	bodyCap                                     int
-	timeout, duration                           time.Duration
+	timeout, duration, reportEvery              time.Duration
 }
 
 var proxyOpts proxyFlags
@@ -62,6 +62,7 @@ func init() {
 	fs.IntVar(&f.bodyCap, "body-cap", proxy.DefaultBodyCap, "bytes of each body inspected; larger bodies are streamed unchecked and counted")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "longest wait for the upstream's response headers")
 	fs.DurationVar(&f.duration, "duration", 0, "stop after this long and exit 0 or 1 (0: run until SIGINT/SIGTERM)")
+	fs.DurationVar(&f.reportEvery, "report-every", time.Minute, "also rewrite the reports this often during the session, marked in progress (0: only at the end)")
 	rootCmd.AddCommand(proxyCmd)
 }
 
@@ -95,6 +96,11 @@ func runProxy(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	// Signals are caught from before the port opens: a client can only
+	// reach the proxy once an interrupt would write the reports.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
 	ln, err := net.Listen("tcp", f.listen)
 	if err != nil {
 		return usageErr("--listen %s: %v", f.listen, err)
@@ -106,7 +112,14 @@ func runProxy(cmd *cobra.Command, _ []string) error {
 	fmt.Fprintf(cmd.OutOrStdout(), "mph proxy: http://%s%s → %s (fail on %s; Ctrl-C writes the reports to %s)\n",
 		ln.Addr(), px.BasePath(), f.upstream, f.failOn, f.out)
 
-	interrupted, err := waitProxy(served, f.duration)
+	interim := func() {
+		rep := px.NewReport(ln.Addr().String(), f.failOn, started, time.Now(), false)
+		rep.InProgress = true
+		if _, err := proxy.WriteAll(f.out, rep); err != nil {
+			fmt.Fprintln(cmd.ErrOrStderr(), "mph proxy: writing interim reports:", err)
+		}
+	}
+	interrupted, err := waitProxy(sig, served, f.duration, f.reportEvery, interim)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	_ = srv.Shutdown(ctx)
@@ -137,21 +150,27 @@ func runProxy(cmd *cobra.Command, _ []string) error {
 }
 
 // waitProxy blocks until a signal (interrupted), the duration, or a server
-// error.
-func waitProxy(served <-chan error, d time.Duration) (bool, error) {
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sig)
-	var timer <-chan time.Time
+// error, calling interim every so often.
+func waitProxy(sig <-chan os.Signal, served <-chan error, d, every time.Duration, interim func()) (bool, error) {
+	var timer, tick <-chan time.Time
 	if d > 0 {
 		timer = time.After(d)
 	}
-	select {
-	case <-sig:
-		return true, nil
-	case <-timer:
-		return false, nil
-	case err := <-served:
-		return false, fmt.Errorf("proxy server: %w", err)
+	if every > 0 {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-sig:
+			return true, nil
+		case <-timer:
+			return false, nil
+		case <-tick:
+			interim()
+		case err := <-served:
+			return false, fmt.Errorf("proxy server: %w", err)
+		}
 	}
 }
