@@ -19,8 +19,8 @@ type Report struct {
 	Ended       time.Time `json:"ended"`
 	Interrupted bool      `json:"interrupted"`
 	InProgress  bool      `json:"inProgress"` // an interim report of a running session
-	FailOn      string    `json:"failOn"` // server, client, any or none
-	Failed      bool      `json:"failed"` // violations on the --fail-on side
+	FailOn      string    `json:"failOn"`     // server, client, any or none
+	Failed      bool      `json:"failed"`     // violations on the --fail-on side
 	Snapshot
 }
 
