@@ -33,20 +33,30 @@ func (c *capture) complete() bool { return c.eof && !c.over }
 
 // teeBody copies what is read from rc into a capture.
 type teeBody struct {
-	rc io.ReadCloser
-	c  *capture
-	mu sync.Mutex // the transport may read and close from different goroutines
+	rc     io.ReadCloser
+	c      *capture
+	mu     sync.Mutex // the transport may still read after the exchange ended
+	sealed bool
 }
 
 func (t *teeBody) Read(p []byte) (int, error) {
 	n, err := t.rc.Read(p)
 	t.mu.Lock()
-	t.c.write(p[:n])
-	if err == io.EOF {
-		t.c.eof = true
+	if !t.sealed {
+		t.c.write(p[:n])
+		if err == io.EOF {
+			t.c.eof = true
+		}
 	}
 	t.mu.Unlock()
 	return n, err
+}
+
+// seal stops capturing: from here on the checker owns the capture.
+func (t *teeBody) seal() {
+	t.mu.Lock()
+	t.sealed = true
+	t.mu.Unlock()
 }
 
 func (t *teeBody) Close() error { return t.rc.Close() }

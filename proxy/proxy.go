@@ -207,13 +207,18 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		reqHeader: r.Header.Clone(),
 		req:       newCapture(p.opts.BodyCap),
 	}
+	var tee *teeBody
 	if r.Body != nil && r.Body != http.NoBody {
-		r.Body = &teeBody{rc: r.Body, c: ex.req}
+		tee = &teeBody{rc: r.Body, c: ex.req}
+		r.Body = tee
 	} else {
 		ex.req.eof = true
 	}
 	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, ex)))
 	ex.end = p.clk.Now()
+	if tee != nil {
+		tee.seal()
+	}
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	if p.closed {
