@@ -19,14 +19,16 @@ import (
 // flat however long the session. Everything is redacted before it is
 // written: credentials in headers, secrets in bodies and query strings.
 type harWriter struct {
-	w     *bufio.Writer
-	n     int
-	err   error
-	host  string
-	start bool
+	w      *bufio.Writer
+	n      int
+	err    error
+	origin *url.URL // the upstream's scheme and host
+	start  bool
 }
 
-func newHARWriter(w io.Writer) *harWriter { return &harWriter{w: bufio.NewWriterSize(w, 64<<10)} }
+func newHARWriter(w io.Writer, origin *url.URL) *harWriter {
+	return &harWriter{w: bufio.NewWriterSize(w, 64<<10), origin: origin}
+}
 
 type harNV struct {
 	Name  string `json:"name"`
@@ -97,7 +99,7 @@ func (h *harWriter) write(ex *exchange, endpoint string) {
 		_, h.err = h.w.WriteString(harHeader)
 		h.start = true
 	}
-	b, err := json.Marshal(harEntryOf(ex, endpoint))
+	b, err := json.Marshal(harEntryOf(ex, endpoint, h.origin))
 	if err != nil {
 		h.err = err
 		return
@@ -121,9 +123,10 @@ func (h *harWriter) close() error {
 	return h.w.Flush()
 }
 
-func harEntryOf(ex *exchange, endpoint string) harEntry {
+// harEntryOf renders one exchange; its URL is the upstream one it was sent to.
+func harEntryOf(ex *exchange, endpoint string, origin *url.URL) harEntry {
 	ms := float64(ex.end.Sub(ex.start)) / float64(time.Millisecond)
-	u := url.URL{Scheme: "http", Host: "mph-proxy", Path: ex.path, RawQuery: redact.Text(ex.rawQuery)}
+	u := url.URL{Scheme: origin.Scheme, Host: origin.Host, Path: ex.path, RawQuery: redact.Text(ex.rawQuery)}
 	e := harEntry{
 		Started: ex.start.UTC().Format(time.RFC3339Nano), Time: ms,
 		Request: harRequest{

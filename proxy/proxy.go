@@ -156,7 +156,7 @@ func New(opts Options) (*Proxy, error) {
 		tally: newTally(),
 	}
 	if opts.HAR != nil {
-		p.har = newHARWriter(opts.HAR)
+		p.har = newHARWriter(opts.HAR, up)
 	}
 	p.chk = newChecker(p)
 	p.rp = &httputil.ReverseProxy{
