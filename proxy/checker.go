@@ -68,6 +68,9 @@ func (c *checker) check(ex *exchange) {
 	c.clientRules(x)
 	if ex.upErr != nil || ex.resp == nil {
 		t.add(func(t *Tally) { t.UpstreamErrors++ })
+		if ex.upErr != nil {
+			fmt.Fprintf(c.p.opts.Log, "%s UPSTREAM ERROR %q #%d: %s\n", ex.start.UTC().Format("2006-01-02T15:04:05.000Z"), ep.Key(), ex.seq, safe(ex.upErr.Error()))
+		}
 		return
 	}
 	c.serverRules(x)

@@ -43,6 +43,7 @@ type harEntry struct {
 	Cache    struct{}    `json:"cache"`
 	Timings  harTimings  `json:"timings"`
 	Comment  string      `json:"comment,omitempty"`
+	Exchange int64       `json:"_mphExchange"` // the #number of the live log lines
 }
 
 type harRequest struct {
@@ -138,8 +139,9 @@ func harEntryOf(ex *exchange, endpoint string, origin *url.URL) harEntry {
 			Status: ex.status, StatusText: http.StatusText(ex.status), HTTPVersion: "HTTP/1.1",
 			Cookies: []harNV{}, Headers: harHeaders(ex.respHeader), HeadersSize: -1,
 		},
-		Timings: harTimings{Wait: ms},
-		Comment: endpoint,
+		Timings:  harTimings{Wait: ms},
+		Comment:  endpoint,
+		Exchange: ex.seq,
 	}
 	if ex.req.n > 0 {
 		text, note := harBody(ex.req)
