@@ -195,3 +195,30 @@ func TestTargetBytesAreEscaped(t *testing.T) {
 		t.Fatalf("log not escaped or rule missing: %q", out)
 	}
 }
+
+// TestUpstreamDownIsCountedNotBlamed: an unreachable upstream answers 502,
+// is counted and logged, and is no violation of the API's rules.
+func TestUpstreamDownIsCountedNotBlamed(t *testing.T) {
+	up := httptest.NewServer(http.NotFoundHandler())
+	base := up.URL
+	up.Close()
+	var log syncBuf
+	px, err := proxy.New(proxy.Options{Upstream: base + "/v1/merchant", Log: &log, Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(px)
+	defer srv.Close()
+	req, _ := http.NewRequest("GET", srv.URL+"/v1/merchant/cards/config", nil)
+	req.Header.Set("Authorization", "Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2ln")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	px.Close(context.Background())
+	s := px.Tally().Snapshot()
+	if resp.StatusCode != http.StatusBadGateway || s.UpstreamErrors != 1 || s.Server != 0 || !strings.Contains(log.String(), "UPSTREAM ERROR") {
+		t.Fatalf("status %d, snapshot %+v, log %q", resp.StatusCode, s, log.String())
+	}
+}
