@@ -68,34 +68,11 @@ func init() {
 
 func runProxy(cmd *cobra.Command, _ []string) error {
 	f := &proxyOpts
-	switch f.failOn {
-	case "server", "client", "any", "none":
-	default:
-		return usageErr("--fail-on %q: want server, client, any or none", f.failOn)
-	}
-	if f.upstream == "" {
-		return usageErr("--upstream is required (the merchant root, e.g. http://127.0.0.1:8080/v1/merchant)")
-	}
-	if f.profile == "" {
-		f.profile = os.Getenv(target.EnvProfile)
-	}
-	prof, err := target.LoadProfile(f.profile)
+	px, closeHAR, err := newProxyFromFlags(cmd)
 	if err != nil {
-		return usageErr("%v", err)
+		return err
 	}
-	var harFile *os.File
-	popts := proxy.Options{Upstream: f.upstream, Profile: prof, BodyCap: f.bodyCap, Timeout: f.timeout, Log: cmd.ErrOrStderr()}
-	if f.har != "" {
-		if harFile, err = os.Create(f.har); err != nil {
-			return usageErr("--har: %v", err)
-		}
-		defer harFile.Close()
-		popts.HAR = harFile
-	}
-	px, err := proxy.New(popts)
-	if err != nil {
-		return usageErr("%v", err)
-	}
+	defer closeHAR()
 	// Signals are caught from before the port opens: a client can only
 	// reach the proxy once an interrupt would write the reports.
 	sig := make(chan os.Signal, 1)
@@ -123,11 +100,56 @@ func runProxy(cmd *cobra.Command, _ []string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	_ = srv.Shutdown(ctx)
-	closeErr := px.Close(ctx)
+	if cerr := px.Close(ctx); cerr != nil {
+		fmt.Fprintln(cmd.ErrOrStderr(), "mph proxy:", cerr)
+	}
 	rep := px.NewReport(ln.Addr().String(), f.failOn, started, time.Now(), interrupted)
-	paths, werr := proxy.WriteAll(f.out, rep)
-	if werr != nil {
-		return &exitError{code: 3, err: fmt.Errorf("writing reports: %w", werr)}
+	return finishProxy(cmd, rep, interrupted, err)
+}
+
+// newProxyFromFlags validates the flags and builds the proxy; the returned
+// func closes the HAR file.
+func newProxyFromFlags(cmd *cobra.Command) (*proxy.Proxy, func(), error) {
+	f := &proxyOpts
+	switch f.failOn {
+	case "server", "client", "any", "none":
+	default:
+		return nil, nil, usageErr("--fail-on %q: want server, client, any or none", f.failOn)
+	}
+	if f.upstream == "" {
+		return nil, nil, usageErr("--upstream is required (the merchant root, e.g. http://127.0.0.1:8080/v1/merchant)")
+	}
+	if f.profile == "" {
+		f.profile = os.Getenv(target.EnvProfile)
+	}
+	prof, err := target.LoadProfile(f.profile)
+	if err != nil {
+		return nil, nil, usageErr("%v", err)
+	}
+	popts := proxy.Options{Upstream: f.upstream, Profile: prof, BodyCap: f.bodyCap, Timeout: f.timeout, Log: cmd.ErrOrStderr()}
+	closeHAR := func() {}
+	if f.har != "" {
+		harFile, err := os.Create(f.har)
+		if err != nil {
+			return nil, nil, usageErr("--har: %v", err)
+		}
+		closeHAR = func() { _ = harFile.Close() }
+		popts.HAR = harFile
+	}
+	px, err := proxy.New(popts)
+	if err != nil {
+		closeHAR()
+		return nil, nil, usageErr("%v", err)
+	}
+	return px, closeHAR, nil
+}
+
+// finishProxy writes the reports and turns the session into an exit code.
+func finishProxy(cmd *cobra.Command, rep proxy.Report, interrupted bool, serveErr error) error {
+	f := &proxyOpts
+	paths, err := proxy.WriteAll(f.out, rep)
+	if err != nil {
+		return &exitError{code: 3, err: fmt.Errorf("writing reports: %w", err)}
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "mph proxy: %d exchanges, %d server-side and %d client-side violations\n  %s\n  %s\n  %s\n  %s\n",
 		rep.Exchanges, rep.Server, rep.Client, paths.JUnit, paths.JSON, paths.HTML, paths.Markdown)
@@ -135,15 +157,11 @@ func runProxy(cmd *cobra.Command, _ []string) error {
 		fmt.Fprintf(cmd.OutOrStdout(), "  %s\n", f.har)
 	}
 	switch {
-	case err != nil:
-		return &exitError{code: 3, err: err}
-	case closeErr != nil:
-		fmt.Fprintln(cmd.ErrOrStderr(), "mph proxy:", closeErr)
-	}
-	if interrupted {
+	case serveErr != nil:
+		return &exitError{code: 3, err: serveErr}
+	case interrupted:
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted; reports written")}
-	}
-	if rep.Failed {
+	case rep.Failed:
 		return failuresErr("violations on the %s side", f.failOn)
 	}
 	return nil
