@@ -71,14 +71,14 @@ func Generate(o Options) (obj, error) {
 				"(" + o.ProfileName + "). Parts the API document does not show are marked " + NotShown + ": true and " +
 				"describe the profiled target, not the contract. Unknown extra members are allowed everywhere.",
 		},
-		"jsonSchemaDialect":  "https://json-schema.org/draft/2020-12/schema",
-		"servers":            []any{obj{"url": o.Server, "description": "merchant root of version 1 (ends in /v1/merchant)"}},
-		"security":           []any{obj{"bearerAuth": []any{}}},
-		"paths":              paths,
-		"webhooks":           webhooks(),
-		"components":         comps,
-		"x-mph-profile":      o.ProfileName,
-		"x-mph-requirements": catalogue(),
+		"jsonSchemaDialect":           "https://json-schema.org/draft/2020-12/schema",
+		"servers":                     []any{obj{"url": o.Server, "description": "merchant root of version 1 (ends in /v1/merchant)"}},
+		"security":                    []any{obj{"bearerAuth": []any{}}},
+		"paths":                       paths,
+		"webhooks":                    webhooks(),
+		"components":                  comps,
+		"x-mph-profile":               o.ProfileName,
+		"x-mph-requirement-catalogue": catalogue(),
 	}, nil
 }
 
