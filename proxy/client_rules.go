@@ -146,6 +146,7 @@ func (c *checker) tokenRequestRules(x *exCtx) {
 	if h := x.ex.reqHeader.Get("X-Merchant-Id"); h != "" && body.MerchantID != "" {
 		x.verdict(h != body.MerchantID, Client, "AUTH-20", "request header X-Merchant-Id",
 			"X-Merchant-Id %q does not match the merchantId %q of the token request", h, body.MerchantID)
+		c.merchantHeaderServerRule(x, h != body.MerchantID, "token")
 	}
 }
 
@@ -155,13 +156,16 @@ func (c *checker) tokenRequestRules(x *exCtx) {
 // token's merchant when sent (AUTH-20).
 func (c *checker) bearerRules(x *exCtx) {
 	scheme, cred, present := bearer(x.ex.reqHeader)
+	accepted := x.ex.status >= 200 && x.ex.status < 300
 	switch {
 	case !present:
 		x.fail(Client, "AUTH-09", "request header Authorization", "no Authorization header: every call but the token exchange needs Authorization: Bearer <ACCESS_TOKEN>")
+		x.verdict(accepted, Server, "AUTH-09", "response status", "a call without a bearer token was answered %d instead of 401", x.ex.status)
 		return
 	case !strings.EqualFold(scheme, "Bearer") || cred == "":
 		x.pass(Client, "AUTH-09")
 		x.fail(Client, "AUTH-10", "request header Authorization", "Authorization scheme %q: the only scheme is Bearer with an access token", scheme)
+		x.verdict(accepted, Server, "AUTH-10", "response status", "a call with the %q scheme was answered %d instead of 401", scheme, x.ex.status)
 		return
 	}
 	x.pass(Client, "AUTH-09")
@@ -184,11 +188,24 @@ func (c *checker) bearerRules(x *exCtx) {
 	if h != "" {
 		x.verdict(h != tok.merchant, Client, "AUTH-20", "request header X-Merchant-Id",
 			"X-Merchant-Id %q does not match the token's merchant %q", h, tok.merchant)
+		c.merchantHeaderServerRule(x, h != tok.merchant, "requests")
 	}
 	if late < -expiryGrace && (h == "" || h == tok.merchant) {
 		x.verdict(x.ex.status == http.StatusUnauthorized, Server, "AUTH-13", "response status",
 			"a token %s into its lifetime of %s was refused with 401", tok.age(x).Round(time.Second), tok.lifetime)
 	}
+}
+
+// merchantHeaderServerRule: a mismatching X-Merchant-Id gets 401 (AUTH-20),
+// where the profile says the target checks the header (where it is sent
+// is not shown).
+func (c *checker) merchantHeaderServerRule(x *exCtx, mismatch bool, where string) {
+	w := c.st.prof.Auth.MerchantIDHeader
+	if !mismatch || (w != "both" && w != where) {
+		return
+	}
+	x.verdict(x.ex.status != http.StatusUnauthorized, Server, "AUTH-20", "response status",
+		"a mismatching X-Merchant-Id was answered %d instead of 401", x.ex.status)
 }
 
 func (c *checker) isSecret(s string) bool {

@@ -123,6 +123,12 @@ func TestFaultsAreReported(t *testing.T) {
 			r.clk.Advance(910 * time.Second)
 			r.do(call{method: "GET", path: "/cards/config"})
 		}},
+		{"auth-quotes-without-token", "AUTH-09", func(r *rig) {
+			r.do(call{method: "GET", path: "/betting/quote?amount=5000.00&provider=BET9JA", noAuth: true})
+		}},
+		{"auth-ignore-merchant-header", "AUTH-20", func(r *rig) {
+			r.do(call{method: "GET", path: "/cards/config", header: map[string]string{"X-Merchant-Id": "mer_demo_bravo"}})
+		}},
 		{"rate-limit-bare-429", "RATE-02", func(r *rig) {
 			for i := 0; i < 5; i++ {
 				r.do(call{method: "GET", path: "/cards/config"})
