@@ -81,3 +81,31 @@ func TestEchoCandidates(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCheckerNeverPanics: whatever the target answers (and the client
+// sends), the rules neither panic nor report a violation without a rule ID.
+func FuzzCheckerNeverPanics(f *testing.F) {
+	f.Add(200, "POST", "/v1/merchant/auth/token", []byte(`{"merchantId":"m","secretKey":"sk_test_x"}`), []byte(`{"status":"success","data":{"accessToken":"a.b.c","expiresIn":"x"},"timestamp":"2026-01-01T00:00:00Z","path":"/v1/merchant/auth/token"}`))
+	f.Add(404, "GET", "/v1/merchant/gift-cards/verify/x", []byte(nil), []byte(`{"statusCode":"404","path":7}`))
+	f.Add(429, "GET", "/v1/merchant/cards/config", []byte(nil), []byte(`[1,2,{"data":null}]`))
+	f.Add(200, "PUT", "/v1/merchant/cards/c/spend-limits", []byte(`{"dailyLimit":1e-300,"reference":{}}`), []byte("\xff\x00"))
+	f.Fuzz(func(t *testing.T, status int, method, path string, reqBody, respBody []byte) {
+		p, err := New(Options{Upstream: "http://127.0.0.1:1/v1/merchant"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close(t.Context())
+		hdr := map[string][]string{"Content-Type": {"application/json"}, "Retry-After": {"1"}, "Authorization": {"Bearer a.b.c"}}
+		for i := 0; i < 2; i++ {
+			ex := &exchange{seq: int64(i), start: time.Unix(0, 0), end: time.Unix(1, 0), method: method, path: path,
+				reqHeader: hdr, req: &capture{buf: reqBody, cap: 1 << 20, n: int64(len(reqBody)), eof: true},
+				status: status, respHeader: hdr, resp: &capture{buf: respBody, cap: 1 << 20, n: int64(len(respBody)), eof: true}}
+			p.chk.check(ex)
+		}
+		for _, v := range p.tally.Snapshot().Violations {
+			if v.Rule == "" || v.Endpoint == "" {
+				t.Fatalf("violation without rule or endpoint: %+v", v)
+			}
+		}
+	})
+}

@@ -272,10 +272,22 @@ func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) 
 func (p *Proxy) run() {
 	defer close(p.done)
 	for ex := range p.queue {
-		p.chk.check(ex)
+		p.checkSafely(ex)
 		ex.req.release()
 		ex.resp.release()
 	}
+}
+
+// checkSafely checks one exchange; a bug in a rule costs that exchange's
+// checks (counted and logged), never the proxy or the traffic.
+func (p *Proxy) checkSafely(ex *exchange) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.tally.add(func(t *Tally) { t.CheckErrors++ })
+			fmt.Fprintf(p.opts.Log, "mph proxy: internal error checking exchange #%d: %s\n", ex.seq, safe(fmt.Sprint(r)))
+		}
+	}()
+	p.chk.check(ex)
 }
 
 // Close waits for the requests in flight (bounded by ctx) and for the

@@ -193,6 +193,9 @@ func Markdown(r Report) ([]byte, error) {
 	fmt.Fprintf(&b, ", fail on: %s.\n\n", r.FailOn)
 	fmt.Fprintf(&b, "%d exchanges: %d server-side and %d client-side violations; %d outside the merchant root, %d to no documented endpoint, %d with a body over the inspection cap, %d upstream errors.\n\n",
 		r.Exchanges, r.Server, r.Client, r.NotAPI, r.Unknown, r.OverCap, r.UpstreamErrors)
+	if r.CheckErrors > 0 {
+		fmt.Fprintf(&b, "**%d exchanges could not be checked (internal error of the proxy).**\n\n", r.CheckErrors)
+	}
 	b.WriteString("## Endpoints\n\n| endpoint | exchanges | statuses | server violations | client violations |\n| :- | -: | :- | -: | -: |\n")
 	for _, e := range r.Endpoints {
 		fmt.Fprintf(&b, "| `%s` | %d | %s | %d | %d |\n", e.Endpoint, e.Exchanges, statusList(e.Statuses), e.ServerViolations, e.ClientViolations)

@@ -61,6 +61,7 @@ type Tally struct {
 	UpstreamErrors int64 // the upstream could not be reached or answered nothing
 	Unchecked      int64 // finished after the session closed
 	Dropped        int64 // violations counted but not kept (beyond maxKept)
+	CheckErrors    int64 // exchanges whose checks failed inside the proxy
 	rules          map[string]*RuleStat
 	endpoints      map[string]*EndpointStat
 	kept           []Violation
@@ -130,6 +131,7 @@ type Snapshot struct {
 	UpstreamErrors int64          `json:"upstreamErrors"`
 	Unchecked      int64          `json:"unchecked"`
 	Dropped        int64          `json:"violationsNotKept"`
+	CheckErrors    int64          `json:"checkErrors"`
 	Server         int64          `json:"serverViolations"`
 	Client         int64          `json:"clientViolations"`
 	Rules          []RuleStat     `json:"rules"`
@@ -143,7 +145,7 @@ func (t *Tally) Snapshot() Snapshot {
 	defer t.mu.Unlock()
 	s := Snapshot{
 		Exchanges: t.Exchanges, NotAPI: t.NotAPI, Unknown: t.Unknown, OverCap: t.OverCap,
-		UpstreamErrors: t.UpstreamErrors, Unchecked: t.Unchecked, Dropped: t.Dropped,
+		UpstreamErrors: t.UpstreamErrors, Unchecked: t.Unchecked, Dropped: t.Dropped, CheckErrors: t.CheckErrors,
 		Violations: append([]Violation(nil), t.kept...),
 	}
 	for _, r := range t.rules {
