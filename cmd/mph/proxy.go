@@ -45,7 +45,8 @@ is found; on SIGINT/SIGTERM (or after --duration) JUnit, JSON, HTML and
 Markdown reports are written to --out.
 
 Exit codes: 0 no violation on the --fail-on side, 1 violations, 2 usage,
-130 interrupted by a signal (reports still written and marked).`,
+3 exchanges the proxy failed to check (internal error), 130 interrupted by a
+signal (reports still written and marked).`,
 	Args: cobra.NoArgs,
 	RunE: runProxy,
 }
@@ -163,6 +164,8 @@ func finishProxy(cmd *cobra.Command, rep proxy.Report, interrupted bool, serveEr
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted; reports written")}
 	case rep.Failed:
 		return failuresErr("violations on the %s side", f.failOn)
+	case rep.CheckErrors > 0:
+		return &exitError{code: 3, err: fmt.Errorf("%d exchanges could not be checked (internal error)", rep.CheckErrors)}
 	}
 	return nil
 }
