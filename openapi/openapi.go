@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/merchant-harness/mph/proxy"
 	"github.com/merchant-harness/mph/requirements"
 	"github.com/merchant-harness/mph/schemas"
@@ -89,6 +91,15 @@ func JSON(o Options) ([]byte, error) {
 		return nil, err
 	}
 	return json.MarshalIndent(doc, "", "  ")
+}
+
+// YAML renders the document as YAML (keys sorted).
+func YAML(o Options) ([]byte, error) {
+	doc, err := Generate(o)
+	if err != nil {
+		return nil, err
+	}
+	return yaml.Marshal(doc)
 }
 
 func catalogue() []any {

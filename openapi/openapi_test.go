@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/merchant-harness/mph/openapi"
 	"github.com/merchant-harness/mph/openapi/openapitest"
 	"github.com/merchant-harness/mph/proxy"
@@ -32,6 +34,21 @@ func TestDocumentLoadsAsOpenAPI31(t *testing.T) {
 	ra := v.Doc.Components.Responses["TooManyRequests"].Value.Headers["Retry-After"]
 	if ra == nil || ra.Value.Extensions[openapi.NotShown] != true {
 		t.Errorf("429 Retry-After missing or not marked not shown")
+	}
+}
+
+// TestYAMLLoadsToo: the YAML rendering is the same document.
+func TestYAMLLoadsToo(t *testing.T) {
+	y, err := openapi.YAML(openapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := openapi3.NewLoader().LoadFromData(y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := doc.Validate(context.Background()); err != nil || doc.OpenAPI != openapi.Version || doc.Paths.Len() != 16 {
+		t.Fatalf("yaml document: %v, version %q, %d paths", err, doc.OpenAPI, doc.Paths.Len())
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"gopkg.in/yaml.v3"
 
 	"github.com/merchant-harness/mph/openapi"
 	"github.com/merchant-harness/mph/target"
@@ -55,15 +54,12 @@ func runOpenAPI(cmd *cobra.Command, _ []string) error {
 	if f.profile != "" {
 		name = filepath.Base(f.profile)
 	}
-	doc, err := openapi.Generate(openapi.Options{Profile: prof, ProfileName: name, Server: f.server})
-	if err != nil {
-		return &exitError{code: 3, err: err}
-	}
+	o := openapi.Options{Profile: prof, ProfileName: name, Server: f.server}
 	var b []byte
 	if ext := strings.ToLower(filepath.Ext(f.out)); ext == ".yaml" || ext == ".yml" {
-		b, err = yaml.Marshal(doc)
+		b, err = openapi.YAML(o)
 	} else {
-		b, err = openapi.JSON(openapi.Options{Profile: prof, ProfileName: name, Server: f.server})
+		b, err = openapi.JSON(o)
 		b = append(b, '\n')
 	}
 	if err != nil {
