@@ -1,7 +1,12 @@
 package proxy
 
 import (
+	"bytes"
+	"compress/gzip"
+	"compress/zlib"
+	"fmt"
 	"io"
+	"strings"
 	"sync"
 )
 
@@ -14,6 +19,8 @@ type capture struct {
 	n    int64 // bytes seen
 	eof  bool  // the body was read to its end
 	over bool  // more than cap bytes: buf is incomplete
+	// undecodable: a content encoding the proxy cannot read (e.g. br).
+	undecodable bool
 }
 
 func (c *capture) write(p []byte) {
@@ -29,7 +36,40 @@ func (c *capture) write(p []byte) {
 }
 
 // complete reports whether buf holds the whole body.
-func (c *capture) complete() bool { return c.eof && !c.over }
+func (c *capture) complete() bool { return c.eof && !c.over && !c.undecodable }
+
+// decodeContent replaces a gzip or deflate body by its decoded bytes,
+// bounded by the cap; any other encoding makes it undecodable. The bytes
+// the client receives are not touched: only the inspected copy changes.
+func (c *capture) decodeContent(encoding string) {
+	enc := strings.ToLower(strings.TrimSpace(encoding))
+	if enc == "" || enc == "identity" || !c.eof || c.over {
+		return
+	}
+	var r io.Reader
+	var err error
+	switch enc {
+	case "gzip", "x-gzip":
+		r, err = gzip.NewReader(bytes.NewReader(c.buf))
+	case "deflate":
+		r, err = zlib.NewReader(bytes.NewReader(c.buf))
+	default:
+		err = fmt.Errorf("content encoding %q", enc)
+	}
+	if err != nil {
+		c.undecodable = true
+		return
+	}
+	out, err := io.ReadAll(io.LimitReader(r, int64(c.cap)+1))
+	switch {
+	case err != nil:
+		c.undecodable = true
+	case len(out) > c.cap:
+		c.over = true
+	default:
+		c.buf = out
+	}
+}
 
 // teeBody copies what is read from rc into a capture.
 type teeBody struct {

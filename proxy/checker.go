@@ -38,6 +38,9 @@ type exCtx struct {
 func (c *checker) check(ex *exchange) {
 	t := c.p.tally
 	t.add(func(t *Tally) { t.Exchanges++ })
+	if ex.resp != nil {
+		ex.resp.decodeContent(ex.respHeader.Get("Content-Encoding"))
+	}
 	rel, api := c.rel(ex.path)
 	if !api {
 		t.add(func(t *Tally) { t.NotAPI++ })
@@ -59,6 +62,9 @@ func (c *checker) check(ex *exchange) {
 		}
 		if ex.req.over || (ex.resp != nil && ex.resp.over) {
 			t.OverCap++
+		}
+		if ex.resp != nil && ex.resp.undecodable {
+			t.Undecodable++
 		}
 	})
 	c.p.har.write(ex, ep.Key())

@@ -184,6 +184,9 @@ func (p *Proxy) transport() http.RoundTripper {
 		MaxIdleConns:          512,
 		MaxIdleConnsPerHost:   256,
 		ForceAttemptHTTP2:     true,
+		// Never add Accept-Encoding nor decompress: the client's own
+		// negotiation passes as is (the inspected copy is decoded apart).
+		DisableCompression: true,
 	}
 }
 

@@ -59,6 +59,7 @@ type Tally struct {
 	// (streamed whole, its body checks skipped).
 	OverCap        int64
 	UpstreamErrors int64 // the upstream could not be reached or answered nothing
+	Undecodable    int64 // answers in a content encoding the proxy cannot read (passed unchecked)
 	Unchecked      int64 // finished after the session closed
 	Dropped        int64 // violations counted but not kept (beyond maxKept)
 	CheckErrors    int64 // exchanges whose checks failed inside the proxy
@@ -129,6 +130,7 @@ type Snapshot struct {
 	Unknown        int64          `json:"unknownEndpoint"`
 	OverCap        int64          `json:"bodiesOverCap"`
 	UpstreamErrors int64          `json:"upstreamErrors"`
+	Undecodable    int64          `json:"undecodableBodies"`
 	Unchecked      int64          `json:"unchecked"`
 	Dropped        int64          `json:"violationsNotKept"`
 	CheckErrors    int64          `json:"checkErrors"`
@@ -145,7 +147,7 @@ func (t *Tally) Snapshot() Snapshot {
 	defer t.mu.Unlock()
 	s := Snapshot{
 		Exchanges: t.Exchanges, NotAPI: t.NotAPI, Unknown: t.Unknown, OverCap: t.OverCap,
-		UpstreamErrors: t.UpstreamErrors, Unchecked: t.Unchecked, Dropped: t.Dropped, CheckErrors: t.CheckErrors,
+		UpstreamErrors: t.UpstreamErrors, Unchecked: t.Unchecked, Dropped: t.Dropped, CheckErrors: t.CheckErrors, Undecodable: t.Undecodable,
 		Violations: append([]Violation(nil), t.kept...),
 	}
 	for _, r := range t.rules {

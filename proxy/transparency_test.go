@@ -2,6 +2,7 @@ package proxy_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"encoding/xml"
@@ -220,5 +221,62 @@ func TestUpstreamDownIsCountedNotBlamed(t *testing.T) {
 	s := px.Tally().Snapshot()
 	if resp.StatusCode != http.StatusBadGateway || s.UpstreamErrors != 1 || s.Server != 0 || !strings.Contains(log.String(), "UPSTREAM ERROR") {
 		t.Fatalf("status %d, snapshot %+v, log %q", resp.StatusCode, s, log.String())
+	}
+}
+
+// TestCompressedAnswersPassAsIsAndAreChecked: the client's Accept-Encoding
+// negotiation is untouched (none is added), a gzip answer reaches the
+// client compressed and is checked decoded; an unreadable encoding is
+// counted, not blamed.
+func TestCompressedAnswersPassAsIsAndAreChecked(t *testing.T) {
+	body := []byte(`{"status":"success","data":{},"timestamp":"2026-01-01T00:00:00Z","path":"/v1/merchant/cards/customers"}`)
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	zw.Write(body)
+	zw.Close()
+	var sawAE []string
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sawAE = append(sawAE, r.Header.Get("Accept-Encoding"))
+		w.Header().Set("Content-Type", "application/json")
+		switch r.Header.Get("Accept-Encoding") {
+		case "gzip":
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Write(zipped.Bytes())
+		case "br":
+			w.Header().Set("Content-Encoding", "br")
+			w.Write([]byte{1, 2, 3})
+		default:
+			w.Write(body)
+		}
+	}))
+	defer up.Close()
+	px, _ := proxy.New(proxy.Options{Upstream: up.URL + "/v1/merchant"})
+	srv := httptest.NewServer(px)
+	defer srv.Close()
+	tr := &http.Transport{DisableCompression: true}
+	defer tr.CloseIdleConnections()
+	for _, ae := range []string{"", "gzip", "br"} {
+		req, _ := http.NewRequest("GET", srv.URL+"/v1/merchant/cards/customers", nil)
+		req.Header.Set("Authorization", "Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2ln")
+		if ae != "" {
+			req.Header.Set("Accept-Encoding", ae)
+		}
+		resp, err := tr.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if ae == "gzip" && !bytes.Equal(got, zipped.Bytes()) {
+			t.Errorf("gzip answer changed on the way")
+		}
+	}
+	px.Close(context.Background())
+	s := px.Tally().Snapshot()
+	if strings.Join(sawAE, ",") != ",gzip,br" {
+		t.Errorf("upstream saw Accept-Encoding %q, want the client's own", sawAE)
+	}
+	if s.Server != 0 || s.Undecodable != 1 {
+		t.Fatalf("server violations %d, undecodable %d: %+v", s.Server, s.Undecodable, s.Violations)
 	}
 }
