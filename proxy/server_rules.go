@@ -270,8 +270,8 @@ var versionRoots = []string{"/api/v1/merchant", "/v1/merchant"}
 // shown roots (VER-03). The value is informational: either root is
 // accepted, and a query string echoed with it is ignored.
 func (c *checker) pathRule(x *exCtx) {
-	if x.ep.Envelope == EnvelopeB || x.ep.Envelope == EnvelopeFlat {
-		return // these envelopes have no path member
+	if x.ex.status < 400 && x.ep.Envelope != EnvelopeA {
+		return // only Envelope A and the error envelope carry the request path
 	}
 	raw, ok := member(x.json, "path")
 	if !ok {

@@ -280,3 +280,29 @@ func TestCompressedAnswersPassAsIsAndAreChecked(t *testing.T) {
 		t.Fatalf("server violations %d, undecodable %d: %+v", s.Server, s.Undecodable, s.Violations)
 	}
 }
+
+// TestEchoedPathOfErrorsOnEnvelopeBEndpoints: an error answer carries the
+// request path whatever the endpoint's success envelope.
+func TestEchoedPathOfErrorsOnEnvelopeBEndpoints(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(404)
+		w.Write([]byte(`{"status":"error","statusCode":404,"message":"Virtual card not found","error":"Not Found","timestamp":"2026-01-01T00:00:00Z","path":"/v1/merchant/cards/other/contact"}`))
+	}))
+	defer up.Close()
+	px, _ := proxy.New(proxy.Options{Upstream: up.URL + "/v1/merchant"})
+	srv := httptest.NewServer(px)
+	defer srv.Close()
+	req, _ := http.NewRequest("PATCH", srv.URL+"/v1/merchant/cards/crd_1/contact", strings.NewReader(`{"email":"a@example.com"}`))
+	req.Header.Set("Authorization", "Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2ln")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	px.Close(context.Background())
+	if got := countBy(px.Tally().Snapshot(), proxy.Server); got["ENV-08"] != 1 || len(got) != 1 {
+		t.Fatalf("want exactly ENV-08, got %v", got)
+	}
+}
