@@ -1,8 +1,14 @@
 package proxy
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/merchant-harness/mph/requirements"
 )
 
 func TestRouterPrefersLiteralSegments(t *testing.T) {
@@ -108,4 +114,30 @@ func FuzzCheckerNeverPanics(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCitedRequirementsExist: every requirement ID the rules cite is in the
+// catalogue (a typo would make a rule cite nothing).
+func TestCitedRequirementsExist(t *testing.T) {
+	files, _ := filepath.Glob("*.go")
+	idRe := regexp.MustCompile(`"([A-Z]+-[0-9]{2})"`)
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range idRe.FindAllStringSubmatch(string(src), -1) {
+			n++
+			if _, ok := requirements.Lookup(m[1]); !ok {
+				t.Errorf("%s cites %s, which is not in requirements/catalog.yaml", f, m[1])
+			}
+		}
+	}
+	if n < 30 {
+		t.Fatalf("only %d citations found", n)
+	}
 }
