@@ -7,7 +7,6 @@ import (
 	"mime"
 	"net/url"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/merchant-harness/mph/redact"
@@ -147,27 +146,20 @@ func (v Violation) Line() string {
 // maxText bounds a target-derived text in a report.
 const maxText = 400
 
-// safe redacts secrets, then escapes control and formatting characters (so
-// target bytes cannot move a terminal's cursor or reorder a line), then
-// truncates. Redaction comes first so that a cut never exposes a secret.
+// safe redacts secrets and escapes control and formatting characters (so
+// target bytes cannot move a terminal's cursor or reorder a line; newlines
+// too, so a violation stays one line), then truncates. Redaction comes
+// first so that a cut never exposes a secret.
 func safe(s string) string {
-	s = redact.Text(s)
-	var b strings.Builder
-	for i, r := range s {
-		if b.Len() >= maxText {
-			b.WriteString("…")
-			break
-		}
-		switch {
-		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || unicode.Is(unicode.Cf, r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
+	s = strings.ReplaceAll(redact.Safe(s), "\n", `\n`)
+	if len(s) <= maxText {
+		return s
 	}
-	return b.String()
+	cut := maxText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // quote renders a target value for a message: JSON-quoted, bounded.

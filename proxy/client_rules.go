@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/target"
 )
 
@@ -142,6 +143,8 @@ func (c *checker) tokenRequestRules(x *exCtx) {
 	}
 	if body.SecretKey != "" && len(c.st.secrets) < maxSecrets {
 		c.st.secrets[body.SecretKey] = true
+		// Masked by value everywhere from now on, whatever its form.
+		redact.RegisterCredentials(body.MerchantID, body.SecretKey)
 	}
 	if h := x.ex.reqHeader.Get("X-Merchant-Id"); h != "" && body.MerchantID != "" {
 		x.verdict(h != body.MerchantID, Client, "AUTH-20", "request header X-Merchant-Id",

@@ -2,7 +2,6 @@ package proxy
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -164,43 +163,7 @@ func harBody(c *capture) (string, string) {
 	if !c.complete() {
 		return "", "body larger than the inspection cap (or cut short): not recorded"
 	}
-	return string(maskVoucherCodes(redact.JSON(c.buf))), ""
-}
-
-// maskVoucherCodes masks voucher.code members, a bearer credential for the
-// gift card, which the generic JSON redaction leaves alone.
-func maskVoucherCodes(b []byte) []byte {
-	if !bytes.Contains(b, []byte(`"voucher"`)) {
-		return b
-	}
-	var v any
-	if json.Unmarshal(b, &v) != nil {
-		return b
-	}
-	var walk func(any)
-	walk = func(v any) {
-		switch t := v.(type) {
-		case map[string]any:
-			if vo, ok := t["voucher"].(map[string]any); ok {
-				if _, has := vo["code"]; has {
-					vo["code"] = redact.Mask
-				}
-			}
-			for _, e := range t {
-				walk(e)
-			}
-		case []any:
-			for _, e := range t {
-				walk(e)
-			}
-		}
-	}
-	walk(v)
-	out, err := json.Marshal(v)
-	if err != nil {
-		return b
-	}
-	return out
+	return string(redact.JSON(c.buf)), ""
 }
 
 func harHeaders(h http.Header) []harNV {

@@ -41,7 +41,8 @@ func TestRouterPrefersLiteralSegments(t *testing.T) {
 func TestSafeEscapesAndRedacts(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"plain", "plain"},
-		{"a\x1b[2Jb", `a\u001b[2Jb`},
+		{"a\x1b[2Jb", `a\x1b[2Jb`},
+		{"two\nlines", `two\nlines`},
 		{"rtl\u202eevil", `rtl\u202eevil`},
 		{"bad \xff byte", `bad \xff byte`},
 		{"key sk_test_alpha_7f3a9c2e51d84b06 here", "key sk_test_*** here"},

@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/clock"
+	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/target"
 )
 
@@ -54,8 +55,10 @@ type Options struct {
 	BodyCap  int             // bytes of each body inspected; 0 = DefaultBodyCap
 	// Timeout bounds the wait for the upstream's response headers (0 = 30 s).
 	Timeout time.Duration
-	// Transport overrides the upstream transport (tests); nil = a tuned
-	// http.Transport with bounded dials and header waits.
+	// InsecureTLS skips verification of the upstream's certificate.
+	InsecureTLS bool
+	// Transport overrides the upstream transport (tests); nil = the
+	// harness's transport (httpclient) with bounded dials and header waits.
 	Transport http.RoundTripper
 	// Log receives one line per violation as it is found (nil = discard).
 	Log io.Writer
@@ -174,20 +177,13 @@ func (p *Proxy) transport() http.RoundTripper {
 	if p.opts.Transport != nil {
 		return p.opts.Transport
 	}
-	return &http.Transport{
-		Proxy:                 nil, // never chain through an environment proxy
-		DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: p.opts.Timeout,
-		ExpectContinueTimeout: time.Second,
-		IdleConnTimeout:       90 * time.Second,
-		MaxIdleConns:          512,
-		MaxIdleConnsPerHost:   256,
-		ForceAttemptHTTP2:     true,
-		// Never add Accept-Encoding nor decompress: the client's own
-		// negotiation passes as is (the inspected copy is decoded apart).
-		DisableCompression: true,
-	}
+	tr := httpclient.NewTransport(httpclient.Options{
+		Timeout: p.opts.Timeout, InsecureTLS: p.opts.InsecureTLS, MaxIdleConnsPerHost: 256,
+	})
+	// Never add Accept-Encoding nor decompress: the client's own
+	// negotiation passes as is (the inspected copy is decoded apart).
+	tr.DisableCompression = true
+	return tr
 }
 
 // BasePath is the merchant root the proxy checks under, e.g. /v1/merchant.

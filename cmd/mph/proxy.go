@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -23,6 +24,7 @@ const exitInterrupted = 130
 type proxyFlags struct {
 	upstream, listen, out, har, failOn, profile string
 	bodyCap                                     int
+	insecureTLS                                 bool
 	timeout, duration, reportEvery              time.Duration
 }
 
@@ -61,6 +63,7 @@ func init() {
 	fs.StringVar(&f.failOn, "fail-on", "any", "violations that make the exit code 1: server, client, any or none")
 	fs.StringVar(&f.profile, "profile", "", "target profile for what the document does not show (env "+target.EnvProfile+")")
 	fs.IntVar(&f.bodyCap, "body-cap", proxy.DefaultBodyCap, "bytes of each body inspected; larger bodies are streamed unchecked and counted")
+	fs.BoolVar(&f.insecureTLS, "insecure-tls", false, "skip verification of the upstream's TLS certificate (env "+target.EnvInsecureTLS+")")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "longest wait for the upstream's response headers")
 	fs.DurationVar(&f.duration, "duration", 0, "stop after this long and exit 0 or 1 (0: run until SIGINT/SIGTERM)")
 	fs.DurationVar(&f.reportEvery, "report-every", time.Minute, "also rewrite the reports this often during the session, marked in progress (0: only at the end)")
@@ -127,7 +130,14 @@ func newProxyFromFlags(cmd *cobra.Command) (*proxy.Proxy, func(), error) {
 	if err != nil {
 		return nil, nil, usageErr("%v", err)
 	}
-	popts := proxy.Options{Upstream: f.upstream, Profile: prof, BodyCap: f.bodyCap, Timeout: f.timeout, Log: cmd.ErrOrStderr()}
+	insecure := f.insecureTLS
+	if v := os.Getenv(target.EnvInsecureTLS); v != "" && !cmd.Flags().Changed("insecure-tls") {
+		if insecure, err = strconv.ParseBool(v); err != nil {
+			return nil, nil, usageErr("%s=%q is not a boolean", target.EnvInsecureTLS, v)
+		}
+	}
+	popts := proxy.Options{Upstream: f.upstream, Profile: prof, BodyCap: f.bodyCap, Timeout: f.timeout,
+		InsecureTLS: insecure, Log: cmd.ErrOrStderr()}
 	closeHAR := func() {}
 	if f.har != "" {
 		harFile, err := os.Create(f.har)
