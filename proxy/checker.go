@@ -53,7 +53,9 @@ func (c *checker) check(ex *exchange) {
 		return
 	}
 	x := &exCtx{c: c, ex: ex, ep: ep, rel: rel}
+	host := safe(ex.client)
 	t.add(func(t *Tally) {
+		t.client(host).Exchanges++
 		e := t.endpoint(ep.Key())
 		e.Exchanges++
 		if ex.upErr == nil {

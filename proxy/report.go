@@ -200,6 +200,12 @@ func Markdown(r Report) ([]byte, error) {
 	for _, e := range r.Endpoints {
 		fmt.Fprintf(&b, "| `%s` | %d | %s | %d | %d |\n", e.Endpoint, e.Exchanges, statusList(e.Statuses), e.ServerViolations, e.ClientViolations)
 	}
+	if len(r.Clients) > 0 {
+		b.WriteString("\n## Clients\n\n| client | exchanges | client violations |\n| :- | -: | -: |\n")
+		for _, c := range r.Clients {
+			fmt.Fprintf(&b, "| `%s` | %d | %d |\n", mdCell(c.Client), c.Exchanges, c.ClientViolations)
+		}
+	}
 	b.WriteString("\n## Rules\n\n| side | rule | checked | violations | requirement |\n| :- | :- | -: | -: | :- |\n")
 	for _, rule := range r.Rules {
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | %s |\n", rule.Side, rule.Rule, rule.Checked, rule.Violations, mdCell(rule.Text))

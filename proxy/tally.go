@@ -46,6 +46,16 @@ type EndpointStat struct {
 	Statuses         map[int]int64 `json:"statuses"`
 }
 
+// ClientStat counts one caller (remote host) over the session.
+type ClientStat struct {
+	Client           string `json:"client"`
+	Exchanges        int64  `json:"exchanges"`
+	ClientViolations int64  `json:"clientViolations"`
+}
+
+// maxClients bounds the callers counted apart; the rest share one row.
+const maxClients = 1000
+
 // maxKept bounds the violations kept for the reports; counts go on.
 const maxKept = 10000
 
@@ -65,11 +75,12 @@ type Tally struct {
 	CheckErrors    int64 // exchanges whose checks failed inside the proxy
 	rules          map[string]*RuleStat
 	endpoints      map[string]*EndpointStat
+	clients        map[string]*ClientStat
 	kept           []Violation
 }
 
 func newTally() *Tally {
-	return &Tally{rules: map[string]*RuleStat{}, endpoints: map[string]*EndpointStat{}}
+	return &Tally{rules: map[string]*RuleStat{}, endpoints: map[string]*EndpointStat{}, clients: map[string]*ClientStat{}}
 }
 
 func (t *Tally) add(f func(*Tally)) {
@@ -98,6 +109,22 @@ func (t *Tally) endpoint(key string) *EndpointStat {
 	return e
 }
 
+// client returns the row of a caller (the shared "other" row beyond maxClients).
+func (t *Tally) client(host string) *ClientStat {
+	c := t.clients[host]
+	if c == nil {
+		if len(t.clients) >= maxClients {
+			host = "(other)"
+			if c = t.clients[host]; c != nil {
+				return c
+			}
+		}
+		c = &ClientStat{Client: host}
+		t.clients[host] = c
+	}
+	return c
+}
+
 func (t *Tally) checked(side Side, id string) {
 	t.mu.Lock()
 	t.rule(side, id).Checked++
@@ -115,6 +142,7 @@ func (t *Tally) violation(v Violation) {
 		e.ServerViolations++
 	} else {
 		e.ClientViolations++
+		t.client(v.Client).ClientViolations++
 	}
 	if len(t.kept) < maxKept {
 		t.kept = append(t.kept, v)
@@ -138,6 +166,7 @@ type Snapshot struct {
 	Client         int64          `json:"clientViolations"`
 	Rules          []RuleStat     `json:"rules"`
 	Endpoints      []EndpointStat `json:"endpoints"`
+	Clients        []ClientStat   `json:"clients"`
 	Violations     []Violation    `json:"violations"`
 }
 
@@ -173,6 +202,15 @@ func (t *Tally) Snapshot() Snapshot {
 		s.Endpoints = append(s.Endpoints, c)
 	}
 	sort.Slice(s.Endpoints, func(i, j int) bool { return s.Endpoints[i].Endpoint < s.Endpoints[j].Endpoint })
+	for _, c := range t.clients {
+		s.Clients = append(s.Clients, *c)
+	}
+	sort.Slice(s.Clients, func(i, j int) bool {
+		if s.Clients[i].ClientViolations != s.Clients[j].ClientViolations {
+			return s.Clients[i].ClientViolations > s.Clients[j].ClientViolations
+		}
+		return s.Clients[i].Client < s.Clients[j].Client
+	})
 	return s
 }
 

@@ -148,6 +148,9 @@ func TestReportsAndHARCarryNoSecrets(t *testing.T) {
 	if b, _ := os.ReadFile(paths.JSON); json.Unmarshal(b, &back) != nil || back.Client == 0 || !back.Interrupted {
 		t.Fatalf("json report: %+v", back)
 	}
+	if len(back.Clients) != 1 || back.Clients[0].Client != "127.0.0.1" || back.Clients[0].ClientViolations != back.Client {
+		t.Errorf("per-client counts: %+v", back.Clients)
+	}
 	var harDoc struct {
 		Log struct {
 			Version string            `json:"version"`
