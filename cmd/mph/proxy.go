@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -23,6 +24,7 @@ const exitInterrupted = 130
 
 type proxyFlags struct {
 	upstream, listen, out, har, failOn, profile string
+	logFile                                     string
 	bodyCap                                     int
 	insecureTLS                                 bool
 	timeout, duration, reportEvery              time.Duration
@@ -59,6 +61,7 @@ func init() {
 	fs.StringVar(&f.upstream, "upstream", "", "merchant root of the target, ending in /v1/merchant (required)")
 	fs.StringVar(&f.listen, "listen", "127.0.0.1:8081", "address to listen on")
 	fs.StringVar(&f.out, "out", "mph-proxy-results", "directory for junit.xml, report.json, report.html and report.md")
+	fs.StringVar(&f.logFile, "log", "", "also append the violation lines to this file")
 	fs.StringVar(&f.har, "har", "", "also record every exchange, redacted, as a HAR 1.2 file")
 	fs.StringVar(&f.failOn, "fail-on", "any", "violations that make the exit code 1: server, client, any or none")
 	fs.StringVar(&f.profile, "profile", "", "target profile for what the document does not show (env "+target.EnvProfile+")")
@@ -112,7 +115,7 @@ func runProxy(cmd *cobra.Command, _ []string) error {
 }
 
 // newProxyFromFlags validates the flags and builds the proxy; the returned
-// func closes the HAR file.
+// func closes the log and HAR files.
 func newProxyFromFlags(cmd *cobra.Command) (*proxy.Proxy, func(), error) {
 	f := &proxyOpts
 	switch f.failOn {
@@ -138,21 +141,35 @@ func newProxyFromFlags(cmd *cobra.Command) (*proxy.Proxy, func(), error) {
 	}
 	popts := proxy.Options{Upstream: f.upstream, Profile: prof, BodyCap: f.bodyCap, Timeout: f.timeout,
 		InsecureTLS: insecure, Log: cmd.ErrOrStderr()}
-	closeHAR := func() {}
+	var files []*os.File
+	closeFiles := func() {
+		for _, fl := range files {
+			_ = fl.Close()
+		}
+	}
+	if f.logFile != "" {
+		lf, err := os.OpenFile(f.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return nil, nil, usageErr("--log: %v", err)
+		}
+		files = append(files, lf)
+		popts.Log = io.MultiWriter(popts.Log, lf)
+	}
 	if f.har != "" {
 		harFile, err := os.Create(f.har)
 		if err != nil {
+			closeFiles()
 			return nil, nil, usageErr("--har: %v", err)
 		}
-		closeHAR = func() { _ = harFile.Close() }
+		files = append(files, harFile)
 		popts.HAR = harFile
 	}
 	px, err := proxy.New(popts)
 	if err != nil {
-		closeHAR()
+		closeFiles()
 		return nil, nil, usageErr("%v", err)
 	}
-	return px, closeHAR, nil
+	return px, closeFiles, nil
 }
 
 // finishProxy writes the reports and turns the session into an exit code.

@@ -78,7 +78,7 @@ func TestProxyCommandExitCodes(t *testing.T) {
 			done := make(chan int, 1)
 			go func() {
 				done <- run([]string{"proxy", "--upstream", sbx.BaseURL, "--listen", addr, "--out", out,
-					"--fail-on", tc.failOn, "--duration", dur, "--report-every", "100ms", "--har", filepath.Join(out, "s.har")})
+					"--fail-on", tc.failOn, "--duration", dur, "--report-every", "100ms", "--har", filepath.Join(out, "s.har"), "--log", filepath.Join(out, "v.log")})
 			}()
 			waitListening(t, addr)
 			req, _ := http.NewRequest("GET", "http://"+addr+"/v1/merchant/cards/config", nil)
@@ -103,6 +103,9 @@ func TestProxyCommandExitCodes(t *testing.T) {
 			b, err := os.ReadFile(filepath.Join(out, "report.json"))
 			if err != nil || json.Unmarshal(b, &rep) != nil || rep.Exchanges != 1 || rep.Interrupted != tc.signal {
 				t.Fatalf("report.json: %v %+v", err, rep)
+			}
+			if b, _ := os.ReadFile(filepath.Join(out, "v.log")); tc.badCall != strings.Contains(string(b), "AUTH-09") {
+				t.Errorf("--log file: %q", b)
 			}
 			for _, f := range []string{"junit.xml", "report.html", "report.md", "s.har"} {
 				if b, err := os.ReadFile(filepath.Join(out, f)); err != nil || len(strings.TrimSpace(string(b))) == 0 {
