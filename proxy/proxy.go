@@ -101,7 +101,7 @@ type Proxy struct {
 
 	closeOnce sync.Once
 	inflight  sync.WaitGroup
-	mu        sync.RWMutex // closed and the closing of queue
+	mu        sync.RWMutex // guards closed against inflight.Add
 	closed    bool
 }
 
@@ -193,8 +193,17 @@ func (p *Proxy) BasePath() string { return p.base }
 func (p *Proxy) Tally() *Tally { return p.tally }
 
 // ServeHTTP forwards one request and queues the exchange for checking.
+// After Close it still forwards, unchecked.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	p.inflight.Add(1)
+	p.mu.RLock()
+	if p.closed {
+		p.mu.RUnlock()
+		p.tally.add(func(t *Tally) { t.Unchecked++ })
+		p.rp.ServeHTTP(w, r)
+		return
+	}
+	p.inflight.Add(1) // under the read lock: never concurrent with Close's Wait
+	p.mu.RUnlock()
 	defer p.inflight.Done()
 	ex := &exchange{
 		seq:       p.seq.Add(1),
@@ -218,13 +227,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if tee != nil {
 		tee.seal()
 	}
-	p.mu.RLock()
-	defer p.mu.RUnlock()
-	if p.closed {
-		p.tally.add(func(t *Tally) { t.Unchecked++ })
-		return
-	}
-	p.queue <- ex
+	p.queue <- ex // open until every exchange counted in inflight is queued
 }
 
 func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
@@ -289,29 +292,30 @@ func (p *Proxy) checkSafely(ex *exchange) {
 	p.chk.check(ex)
 }
 
-// Close waits for the requests in flight (bounded by ctx) and for the
-// checks of every queued exchange, then finishes the HAR document. The
-// handler keeps forwarding after Close but no longer checks. Call it after
-// the http.Server in front has been shut down.
+// Close stops checking new exchanges, waits for those in flight (bounded
+// by ctx) and for the checks of every queued one, then finishes the HAR
+// document. The handler keeps forwarding after Close, unchecked. Call it
+// after the http.Server in front has been shut down.
 func (p *Proxy) Close(ctx context.Context) error {
 	var err error
 	p.closeOnce.Do(func() {
+		p.mu.Lock()
+		p.closed = true
+		p.mu.Unlock()
 		waited := make(chan struct{})
 		go func() { p.inflight.Wait(); close(waited) }()
 		select {
 		case <-waited:
 		case <-ctx.Done():
+			// A handler still running would send on the queue: leave it
+			// open and the checker running; the HAR stays unfinished.
 			err = fmt.Errorf("proxy: requests still in flight: %w", ctx.Err())
+			return
 		}
-		p.mu.Lock()
-		p.closed = true
 		close(p.queue)
-		p.mu.Unlock()
 		<-p.done
 		if p.har != nil {
-			if herr := p.har.close(); herr != nil && err == nil {
-				err = herr
-			}
+			err = p.har.close()
 		}
 	})
 	return err

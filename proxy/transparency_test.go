@@ -309,3 +309,45 @@ func TestEchoedPathOfErrorsOnEnvelopeBEndpoints(t *testing.T) {
 		t.Fatalf("want exactly ENV-08, got %v", got)
 	}
 }
+
+// TestCloseWaitsForExchangesInFlight: an exchange in flight when the
+// session ends is still checked; one arriving after is forwarded, unchecked.
+func TestCloseWaitsForExchangesInFlight(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(300 * time.Millisecond)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"status":"success","data":[],"timestamp":"2026-01-01T00:00:00Z","path":"/v1/merchant/cards/customers"}`))
+	}))
+	defer up.Close()
+	px, _ := proxy.New(proxy.Options{Upstream: up.URL + "/v1/merchant"})
+	srv := httptest.NewServer(px)
+	defer srv.Close()
+	get := func() int {
+		req, _ := http.NewRequest("GET", srv.URL+"/v1/merchant/cards/customers", nil)
+		req.Header.Set("Authorization", "Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2ln")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	done := make(chan int)
+	go func() { done <- get() }()
+	time.Sleep(100 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := px.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st := <-done; st != 200 {
+		t.Fatalf("in-flight request: %d", st)
+	}
+	if st := get(); st != 200 {
+		t.Fatalf("request after close: %d", st)
+	}
+	s := px.Tally().Snapshot()
+	if s.Exchanges != 1 || s.Unchecked != 1 {
+		t.Fatalf("exchanges %d (want the in-flight one checked), unchecked %d", s.Exchanges, s.Unchecked)
+	}
+}
