@@ -3,6 +3,7 @@ package proxy
 import (
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/target"
 )
@@ -458,17 +460,14 @@ func (c *checker) pruneTokens(now time.Time) {
 	}
 }
 
-// retryAfter parses a Retry-After value: seconds or an HTTP date.
+// retryAfter reads a Retry-After value (delay-seconds or an HTTP date) with
+// the harness's one parser; a wait beyond its cap is taken as stated, as
+// the proxy only compares it and never sleeps on it.
 func retryAfter(v string, now time.Time) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
+	wait, ok, err := httpclient.RetryAfter(v, now, 24*time.Hour)
+	var long *httpclient.RetryAfterError
+	if errors.As(err, &long) {
+		return long.Wait, true
 	}
-	if n, err := strconv.ParseFloat(v, 64); err == nil && n >= 0 {
-		return time.Duration(n * float64(time.Second)), true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(0, t.Sub(now)), true
-	}
-	return 0, false
+	return wait, ok && err == nil
 }

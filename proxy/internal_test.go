@@ -62,7 +62,8 @@ func TestRetryAfter(t *testing.T) {
 		ok   bool
 	}{
 		{"2", 2 * time.Second, true},
-		{"0.5", 500 * time.Millisecond, true},
+		{"0.5", 0, false}, // delay-seconds is an integer (RFC 9110)
+		{"172800", 48 * time.Hour, true},
 		{"Thu, 01 Jan 2026 00:00:03 GMT", 3 * time.Second, true},
 		{"", 0, false},
 		{"soon", 0, false},
