@@ -76,10 +76,11 @@ type harResponse struct {
 }
 
 type harContent struct {
-	Size     int64  `json:"size"`
-	MimeType string `json:"mimeType"`
-	Text     string `json:"text,omitempty"`
-	Comment  string `json:"comment,omitempty"`
+	Size        int64  `json:"size"`
+	Compression int64  `json:"compression,omitempty"`
+	MimeType    string `json:"mimeType"`
+	Text        string `json:"text,omitempty"`
+	Comment     string `json:"comment,omitempty"`
 }
 
 type harTimings struct {
@@ -154,6 +155,11 @@ func harEntryOf(ex *exchange, endpoint string, origin *url.URL) harEntry {
 		text, note := harBody(ex.resp)
 		e.Response.BodySize = ex.resp.n
 		e.Response.Content = harContent{Size: ex.resp.n, MimeType: ex.respHeader.Get("Content-Type"), Text: text, Comment: note}
+		if ex.resp.complete() && int64(len(ex.resp.buf)) != ex.resp.n {
+			// Decoded from a content encoding: size is the decoded length.
+			e.Response.Content.Size = int64(len(ex.resp.buf))
+			e.Response.Content.Compression = e.Response.Content.Size - ex.resp.n
+		}
 		e.Response.RedirectURL = redact.Text(ex.respHeader.Get("Location"))
 	}
 	return e
