@@ -194,6 +194,9 @@ func components() (obj, error) {
 				sch[componentName(f)+"-"+n] = defs[n]
 			}
 			delete(m, "$defs")
+			if m["type"] == nil && m["$ref"] == nil && m["properties"] == nil {
+				continue // a file of shared definitions only, such as common.json
+			}
 		}
 		sch[componentName(f)] = m
 	}
