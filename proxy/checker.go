@@ -81,6 +81,7 @@ func (c *checker) check(ex *exchange) {
 		return
 	}
 	c.serverRules(x)
+	c.answerRules(x)
 	c.streamRules(x)
 	if c.p.opts.Observe != nil {
 		c.p.opts.Observe(x.public())

@@ -40,6 +40,7 @@ var secretKeyRe = regexp.MustCompile(`sk_(?:test|live)_[A-Za-z0-9_]+`)
 
 type tokenInfo struct {
 	merchant string
+	env      string    // TEST or LIVE, as the token answer stated
 	issued   time.Time // by the proxy's clock
 	expires  time.Time
 	lifetime time.Duration
@@ -442,7 +443,9 @@ func (c *checker) learnToken(x *exCtx) {
 	}
 	sum := sha256.Sum256([]byte(tok))
 	life := time.Duration(secs * float64(time.Second))
-	info := &tokenInfo{merchant: m, issued: x.ex.respAt, expires: x.ex.respAt.Add(life), lifetime: life}
+	env, _ := member(data, "environment")
+	envStr, _ := env.(string)
+	info := &tokenInfo{merchant: m, env: envStr, issued: x.ex.respAt, expires: x.ex.respAt.Add(life), lifetime: life}
 	info.serverIssued, _ = serverTime(x)
 	c.st.tokens[sum] = info
 	c.st.latest[lk] = sum

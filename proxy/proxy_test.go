@@ -129,6 +129,27 @@ func TestFaultsAreReported(t *testing.T) {
 		{"auth-ignore-merchant-header", "AUTH-20", func(r *rig) {
 			r.do(call{method: "GET", path: "/cards/config", header: map[string]string{"X-Merchant-Id": "mer_demo_bravo"}})
 		}},
+		{"card-list-ignores-limit", "LIST-08", func(r *rig) {
+			everyEndpoint(r, "lim1")
+			everyEndpoint(r, "lim2")
+			r.do(call{method: "GET", path: "/cards?limit=1"})
+		}},
+		{"card-list-status-filter-ignored", "LIST-03", func(r *rig) {
+			everyEndpoint(r, "flt")
+			r.do(call{method: "GET", path: "/cards?status=FROZEN"})
+		}},
+		{"webhook-reversal-kind-wrong", "WEBHOOK-05", func(r *rig) {
+			everyEndpoint(r, "rev")
+			r.do(call{method: "POST", path: "/cards/rev-card/simulate-webhook", body: `{"event_type":"reversal"}`})
+		}},
+		{"config-environment-always-test", "CONFIG-02", func(r *rig) {
+			live := sandbox.DemoMerchants()[0]
+			a := r.do(call{method: "POST", path: "/auth/token", noAuth: true,
+				body: `{"merchantId":"` + live.ID + `","secretKey":"` + live.LiveKey + `"}`})
+			data, _ := a.body["data"].(map[string]any)
+			r.token, _ = data["accessToken"].(string)
+			r.do(call{method: "GET", path: "/cards/config"})
+		}},
 		{"rate-limit-bare-429", "RATE-02", func(r *rig) {
 			for i := 0; i < 5; i++ {
 				r.do(call{method: "GET", path: "/cards/config"})
