@@ -43,6 +43,42 @@ func (c *checker) answerRules(x *exCtx) {
 	case "GET /cards/config":
 		c.environmentRule(x, data)
 	}
+	c.addressedCardRule(x, data)
+}
+
+// addressedCards: where each card answer holds the card, its id member, and
+// the requirement that the card addressed by id or reference is the one
+// answered.
+var addressedCards = map[string]struct{ ptr, idField, req string }{
+	"GET /cards/{id}":           {"", "id", "GET-02"},
+	"GET /cards/{id}/secure":    {"", "cardId", "SECURE-02"},
+	"POST /cards/{id}/withdraw": {"card", "id", "GET-02"},
+	"PATCH /cards/{id}/status":  {"card", "id", "GET-02"},
+}
+
+// addressedCardRule: the card answered is the card addressed by the path,
+// by its id or its reference (GET-02, SECURE-02), never another one.
+func (c *checker) addressedCardRule(x *exCtx, data any) {
+	where, ok := addressedCards[x.ep.Key()]
+	if !ok {
+		return
+	}
+	segs := splitPath(x.rel)
+	if len(segs) < 2 {
+		return
+	}
+	card := data
+	if where.ptr != "" {
+		card, _ = member(data, where.ptr)
+	}
+	id, _ := member(card, where.idField)
+	ref, _ := member(card, "reference")
+	if id == nil && ref == nil {
+		return // the schema rule reports the missing members
+	}
+	addressed := segs[1]
+	x.verdict(id != addressed && ref != addressed, Server, where.req, "response body /data",
+		"card %s addressed, card %s (reference %s) answered", quote(addressed), quote(id), quote(ref))
 }
 
 var eventKinds = map[string]struct{ kind, req string }{

@@ -351,3 +351,34 @@ func TestCloseWaitsForExchangesInFlight(t *testing.T) {
 		t.Fatalf("exchanges %d (want the in-flight one checked), unchecked %d", s.Exchanges, s.Unchecked)
 	}
 }
+
+// TestAnotherCardAnsweredIsReported: the card answered must be the card
+// addressed, by id or by reference.
+func TestAnotherCardAnsweredIsReported(t *testing.T) {
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"status":"success","data":{"id":"crd_2","reference":"ref-2"},"timestamp":"2026-01-01T00:00:00Z","path":"` + r.URL.Path + `"}`))
+	}))
+	defer up.Close()
+	px, _ := proxy.New(proxy.Options{Upstream: up.URL + "/v1/merchant"})
+	srv := httptest.NewServer(px)
+	defer srv.Close()
+	for _, id := range []string{"crd_2", "ref-2", "crd_1"} {
+		req, _ := http.NewRequest("GET", srv.URL+"/v1/merchant/cards/"+id, nil)
+		req.Header.Set("Authorization", "Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2ln")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	px.Close(context.Background())
+	for _, r := range px.Tally().Snapshot().Rules {
+		if r.Side == proxy.Server && r.Rule == "GET-02" && (r.Checked != 3 || r.Violations != 1) {
+			t.Fatalf("GET-02 checked %d, violations %d; want 3 and 1 (only crd_1)", r.Checked, r.Violations)
+		}
+	}
+	if countBy(px.Tally().Snapshot(), proxy.Server)["GET-02"] != 1 {
+		t.Fatal("GET-02 not reported")
+	}
+}
