@@ -30,6 +30,7 @@ the merged figures. Exit 1 when a threshold is breached, 2 on usage errors.`,
 			if err != nil {
 				return usageErr("%v", err)
 			}
+			ts = threshold.WithDefaults(ts)
 			if out == "" {
 				out = defaultOutDir("merge")
 			}
@@ -60,7 +61,7 @@ the merged figures. Exit 1 when a threshold is breached, 2 on usage errors.`,
 			printBrief(cmd.OutOrStdout(), rep)
 			fmt.Fprintf(cmd.OutOrStdout(), "merged %d inputs: %s\n", len(inputs), filepath.Join(out, "summary.json"))
 			if rep.Breached {
-				return failuresErr("threshold breached")
+				return failuresErr("%s", breachReason(rep))
 			}
 			return nil
 		},
