@@ -29,7 +29,8 @@ import (
 
 // Runner runs the suites against cfg, writing Ginkgo's JSON report to
 // reportPath, and returns the conform exit code (0 pass, 1 failures, 2
-// configuration error such as a failed pre-flight).
+// configuration error such as a failed pre-flight, 3 harness errors only,
+// 130 interrupted).
 // fault is "" for the clean run; it is informational (the sandbox behind cfg
 // already carries it).
 type Runner func(ctx context.Context, fault string, cfg *target.Config, reportPath string) (exitCode int, output []byte, err error)
@@ -191,7 +192,7 @@ func runOne(ctx context.Context, o Options, fault string) (r Run) {
 		r.Error = "starting the sandbox: " + err.Error()
 		return r
 	}
-	defer running.Close()
+	defer func() { _ = running.CloseWithin(500 * time.Millisecond) }()
 
 	name := fault
 	if name == "" {
@@ -205,7 +206,7 @@ func runOne(ctx context.Context, o Options, fault string) (r Run) {
 		return r
 	}
 	switch code {
-	case 0, 1:
+	case 0, 1, 3:
 		rep, err := readReport(reportPath)
 		if err != nil {
 			r.Error = fmt.Sprintf("reading the report (exit %d): %v; output: %s", code, err, tail(out, 2000))
@@ -234,6 +235,9 @@ func runOne(ctx context.Context, o Options, fault string) (r Run) {
 			}
 		}
 		sort.Strings(r.Failed)
+		if code == 3 && len(r.HarnessErrors) == 0 {
+			r.Error = "conform exited 3 but the report shows no harness error; output: " + tail(out, 2000)
+		}
 		if code == 1 && len(r.Failed) == 0 && len(r.HarnessErrors) == 0 {
 			r.Error = "conform exited 1 but the report shows no failed spec; output: " + tail(out, 2000)
 		}

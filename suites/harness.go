@@ -175,21 +175,22 @@ var _ = SynchronizedAfterSuite(func() {
 	}
 })
 
-// Every spec starts with an empty recorder; a failed spec gets its redacted
-// exchanges attached as a report entry.
-var _ = BeforeEach(func() {
+// Every spec starts with an empty recorder (resetRecorder, a top-level
+// BeforeEach); a failed spec gets its redacted exchanges attached as a
+// report entry (attachExchanges, a top-level AfterEach). run.go declares both.
+func resetRecorder() {
 	h.mu.Lock()
 	h.rec = client.NewRecorder()
 	h.mu.Unlock()
-})
+}
 
-var _ = AfterEach(func() {
+func attachExchanges() {
 	if CurrentSpecReport().Failed() {
 		if txt := exchangesText(0); txt != "" {
 			AddReportEntry("http-exchanges", txt, ReportEntryVisibilityNever)
 		}
 	}
-})
+}
 
 // exchangesText renders the current spec's exchanges (the last max ones; 0 = all).
 func exchangesText(max int) string {

@@ -46,13 +46,13 @@ func (f *loadTargetFlags) prepare(cmd *cobra.Command, so loadtest.ScenarioOption
 	t, cleanup, err := f.resolve(context.Background(), cmd)
 	if err != nil {
 		stop()
-		return nil, nil, nil, nil, err
+		return nil, nil, nil, nil, setupErr(ctx, err)
 	}
 	scn, err := loadtest.Prepare(ctx, t, so)
 	if err != nil {
 		cleanup()
 		stop()
-		return nil, nil, nil, nil, fmt.Errorf("%s: %w", what, err)
+		return nil, nil, nil, nil, setupErr(ctx, fmt.Errorf("%s: %w", what, err))
 	}
 	release := func() {
 		scn.Close(context.Background())
@@ -141,6 +141,7 @@ type loadRunFlags struct {
 	plotMax                                                uint64
 	abortOnBreach                                          bool
 	thresholds, cardIDs                                    []string
+	gate                                                   loadGateFlags
 }
 
 func (f *loadRunFlags) bind(fs *pflag.FlagSet, withRate bool) {
@@ -172,6 +173,7 @@ func (f *loadRunFlags) bind(fs *pflag.FlagSet, withRate bool) {
 	fs.StringSliceVar(&f.cardIDs, "card-ids", nil, "existing ACTIVE card ids for secure (nothing is created)")
 	fs.StringVar(&f.listQuery, "list-query", "limit=20", "query string of GET /cards")
 	fs.BoolVar(&f.teardown, "teardown", true, "after the run, sweep the balances of cards created by setup back to the vault")
+	f.gate.bind(fs)
 }
 
 func (f *loadRunFlags) attack(timeout time.Duration, insecure bool) loadtest.AttackOptions {
@@ -257,8 +259,9 @@ into HDR histograms; send lag is reported separately. Raw results (vegeta's gob
 encoding, scrubbed, readable by 'vegeta report') and summary.json, summary.md
 and report.html go to --out.
 
-Exit 0 when every threshold holds, 1 when one is breached, 2 on usage errors.
-See docs/load.md.`,
+A threshold on an endpoint the scenario never sends to is refused at start.
+--junit-report writes one JUnit test case per threshold; --markdown-report a
+copy of summary.md (e.g. to $GITHUB_STEP_SUMMARY). See docs/load.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if probe {
@@ -316,6 +319,9 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := checkThresholdEndpoints(ths, rf.scenario, rf.mix); err != nil {
+		return err
+	}
 
 	ctx, t, scn, release, err := tf.prepare(cmd, so, "load")
 	if err != nil {
@@ -362,11 +368,12 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	o, err := loadtest.Run(ctx, spec)
 	if err != nil {
 		if ctx.Err() != nil {
-			return failuresErr("load: interrupted before the attack started")
+			return interruptedErr("load: interrupted before the attack started")
 		}
 		return fmt.Errorf("load: %w", err)
 	}
 	rep := loadtest.FromOutcome(o)
+	rep.Tool = "mph load " + versionString()
 	rep.Scenario = rf.scenario
 	rep.Target = t.BaseURL
 	rep.Embedded = t.Embedded
@@ -387,6 +394,9 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	}
 	if err := rep.Write(out); err != nil {
 		return fmt.Errorf("load: writing reports: %w", err)
+	}
+	if err := rf.gate.write(rep); err != nil {
+		return fmt.Errorf("load: %w", err)
 	}
 	var measured uint64
 	if s, ok := o.Summary("all"); ok {
@@ -416,13 +426,7 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	if o.ResultsErr != nil {
 		return fmt.Errorf("load: writing raw results: %w", o.ResultsErr)
 	}
-	if rep.Breached {
-		return failuresErr("threshold breached")
-	}
-	if o.Interrupted {
-		fmt.Fprintln(errw, "load: interrupted; reports cover what was collected")
-	}
-	return nil
+	return loadVerdict(o.Interrupted || ctx.Err() != nil, rep.Breached, "load")
 }
 
 func printBrief(w io.Writer, rep *loadtest.Report) {

@@ -15,6 +15,7 @@ func init() {
 	var out string
 	var ths []string
 	var noResults bool
+	var gate loadGateFlags
 	cmd := &cobra.Command{
 		Use:   "merge RUN_DIR|summary.json...",
 		Short: "Merge the results and HDR histograms of several runs (shards) into one report with global thresholds",
@@ -23,7 +24,7 @@ of several runs, typically the shards of one distributed run started with
 --shard i/n and a common --start-at: HDR histograms and counts merge exactly,
 time series align by wall-clock time, the raw results.bin files are combined
 into one (readable by 'vegeta report'), and --threshold gates are evaluated on
-the merged figures. Exit 1 when a threshold is breached, 2 on usage errors.`,
+the merged figures.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ts, err := threshold.ParseAll(ths)
@@ -57,6 +58,9 @@ the merged figures. Exit 1 when a threshold is breached, 2 on usage errors.`,
 			if err := rep.Write(out); err != nil {
 				return fmt.Errorf("merge: %w", err)
 			}
+			if err := gate.write(rep); err != nil {
+				return fmt.Errorf("merge: %w", err)
+			}
 			printBrief(cmd.OutOrStdout(), rep)
 			fmt.Fprintf(cmd.OutOrStdout(), "merged %d inputs: %s\n", len(inputs), filepath.Join(out, "summary.json"))
 			if rep.Breached {
@@ -68,5 +72,6 @@ the merged figures. Exit 1 when a threshold is breached, 2 on usage errors.`,
 	cmd.Flags().StringVar(&out, "out", "", "output directory (default mph-results/<time>-merge)")
 	cmd.Flags().StringSliceVar(&ths, "threshold", nil, "release gate evaluated on the merged figures (repeatable)")
 	cmd.Flags().BoolVar(&noResults, "no-results", false, "do not combine the raw results files")
+	gate.bind(cmd.Flags())
 	loadCmd.AddCommand(cmd)
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -30,7 +31,8 @@ fault of the catalogue injected (see 'mph sandbox --list-faults'), each of
 which must fail (the fault is killed). It prints the kill matrix: each fault,
 the requirement it breaks and the specs that caught it.
 
-Exit 0 when the clean run passes and every fault is killed, 1 otherwise.`,
+Exit 0 when the clean run passes and every fault is killed; 1 when the clean
+run fails or a fault survives; 3 when only some runs broke (no verdict).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			faults := sandbox.Faults()
@@ -48,7 +50,9 @@ Exit 0 when the clean run passes and every fault is killed, 1 otherwise.`,
 					faults = append(faults, f)
 				}
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			// SIGTERM (CI cancelling the job) is handled like Ctrl-C: the
+			// children are killed and the temporary directory removed.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "self-test: the clean sandbox and %d faults, %d runs at a time\n", len(faults), parallel)
@@ -74,7 +78,10 @@ Exit 0 when the clean run passes and every fault is killed, 1 otherwise.`,
 				},
 			})
 			if err != nil {
-				return fmt.Errorf("self-test: %w", err)
+				if ctx.Err() != nil {
+					return interruptedErr("self-test: interrupted; child runs stopped")
+				}
+				return harnessErr("self-test: %v", err)
 			}
 			fmt.Fprintln(out)
 			m.WriteText(out)
@@ -96,6 +103,10 @@ Exit 0 when the clean run passes and every fault is killed, 1 otherwise.`,
 				fmt.Fprintf(out, "kill matrix JSON: %s\n", jsonPath)
 			}
 			if !m.OK() {
+				code := failuresErr
+				if m.CleanOK && len(m.Survivors) == 0 {
+					code = harnessErr // only runs that broke: no verdict on the suites
+				}
 				var why []string
 				if !m.CleanOK {
 					why = append(why, "the clean sandbox did not pass")
@@ -106,7 +117,7 @@ Exit 0 when the clean run passes and every fault is killed, 1 otherwise.`,
 				if n := len(m.Errors); n > 0 {
 					why = append(why, fmt.Sprintf("%d run(s) broke", n))
 				}
-				return failuresErr("self-test failed: %s", strings.Join(why, ", "))
+				return code("self-test failed: %s", strings.Join(why, ", "))
 			}
 			return nil
 		},
