@@ -14,7 +14,7 @@ import (
 
 func spec(text string, state types.SpecState, msg string, entries ...string) types.SpecReport {
 	s := types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: text, State: state, Failure: types.Failure{Message: msg},
-		LeafNodeLabels: []string{"id:area." + strings.ReplaceAll(text, " ", "-")},
+		LeafNodeLabels:   []string{"id:area." + strings.ReplaceAll(text, " ", "-")},
 		LeafNodeLocation: types.CodeLocation{FileName: "/home/someone/checkout/suites/x.go", LineNumber: 7}}
 	for _, e := range entries {
 		s.ReportEntries = append(s.ReportEntries, types.ReportEntry{Name: e})

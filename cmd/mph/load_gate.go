@@ -150,4 +150,3 @@ func loadVerdict(interrupted, breached bool, what string) error {
 	}
 	return nil
 }
-

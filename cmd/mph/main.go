@@ -73,8 +73,8 @@ var rootCmd = &cobra.Command{
 	Long: `mph is the conformance and load-testing harness for the Merchant Payments API v1.
 
 ` + exitCodesHelp,
-	SilenceUsage:  true,
-	SilenceErrors: true,
+	SilenceUsage:     true,
+	SilenceErrors:    true,
 	PersistentPreRun: func(*cobra.Command, []string) { started = true },
 }
 
@@ -126,4 +126,3 @@ func addExitCodesToHelp(c *cobra.Command) {
 		addExitCodesToHelp(sub)
 	}
 }
-
