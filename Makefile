@@ -4,13 +4,17 @@ BIN     := bin/mph
 OUT     ?= mph-results
 GINKGO  := $(GO) tool ginkgo
 FUZZTIME ?= 10s
+# The harness version in --version and every report: git describe when the
+# checkout has history, else the build info (module version, VCS revision).
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
+LDFLAGS := $(if $(VERSION),-X main.version=$(VERSION))
 
 .PHONY: all build run test vet unit fuzz suites-parallel selftest bench clean
 
 all: build
 
 build:
-	$(GO) build -o $(BIN) ./cmd/mph
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/mph
 
 ## run: the main job against the embedded sandbox: conformance suites, then a short load run; reports in $(OUT)/
 run: build

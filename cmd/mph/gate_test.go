@@ -1,0 +1,281 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/sandbox"
+)
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// mphBinary builds mph once per test binary (cleaned up by the OS temp dir).
+func mphBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs mph")
+	}
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mph-gate-test-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "mph")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("%v: %s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+type runResult struct {
+	code           int
+	stdout, stderr string
+	took           time.Duration
+}
+
+// runMPH runs mph with args and env; interrupt, when > 0, sends sig after it.
+func runMPH(t *testing.T, env []string, interrupt time.Duration, sig syscall.Signal, args ...string) runResult {
+	t.Helper()
+	cmd := exec.Command(mphBinary(t), args...)
+	cmd.Env = append(os.Environ(), env...)
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var sent time.Time
+	if interrupt > 0 {
+		time.Sleep(interrupt)
+		sent = time.Now()
+		_ = cmd.Process.Signal(sig)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(5 * time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatalf("mph %v did not finish", args)
+	}
+	r := runResult{stdout: so.String(), stderr: se.String()}
+	if !sent.IsZero() {
+		r.took = time.Since(sent)
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func expectCode(t *testing.T, name string, r runResult, want int) {
+	t.Helper()
+	if r.code != want {
+		t.Errorf("%s: exit %d, want %d\nstdout: %.2000s\nstderr: %.2000s", name, r.code, want, r.stdout, r.stderr)
+	}
+}
+
+// sandboxEnv starts a sandbox (with faults) and returns the MPH_* environment
+// of its demo merchants; base, when set, replaces its base URL.
+func sandboxEnv(t *testing.T, faults []string, base func(*sandbox.Running) string) []string {
+	t.Helper()
+	sbx, err := sandbox.Start(context.Background(), "127.0.0.1:0", sandbox.Options{Faults: faults})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sbx.CloseWithin(time.Second) })
+	demo := sandbox.DemoMerchants()
+	u := sbx.BaseURL
+	if base != nil {
+		u = base(sbx)
+	}
+	return []string{"MPH_BASE_URL=" + u, "MPH_CONTROLS_URL=" + sbx.ControlsURL, "MPH_ADMIN_KEY=" + sbx.AdminKey,
+		"MPH_MERCHANT_ID=" + demo[0].ID, "MPH_SECRET_KEY=" + demo[0].TestKey,
+		"MPH_MERCHANT2_ID=" + demo[1].ID, "MPH_SECRET_KEY2=" + demo[1].TestKey}
+}
+
+// failingRegistrations fronts the sandbox with a proxy that answers 500 to
+// every customer registration: fixtures cannot be created (harness errors).
+func failingRegistrations(t *testing.T) func(*sandbox.Running) string {
+	return func(sbx *sandbox.Running) string {
+		u, _ := url.Parse(sbx.BaseURL)
+		rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/customers") {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusInternalServerError)
+				_, _ = w.Write([]byte(`{"statusCode":500,"error":"Internal Server Error","message":"down"}`))
+				return
+			}
+			rp.ServeHTTP(w, r)
+		}))
+		t.Cleanup(srv.Close)
+		return srv.URL + u.Path
+	}
+}
+
+const oneSpec = "answers 404 for a card that does not exist"
+
+func TestConformExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	out := func(name string) string { return filepath.Join(dir, name) }
+	cases := []struct {
+		name string
+		env  []string
+		args []string
+		want int
+		says string
+	}{
+		{"passed", nil, []string{"--focus", oneSpec}, 0, ""},
+		{"failed", sandboxEnv(t, []string{"error-reason-phrase-wrong"}, nil), []string{"--focus", oneSpec}, 1, "failed"},
+		{"empty selection", nil, []string{"--label-filter", "withdrawl"}, 2, `no spec selected by --label-filter "withdrawl"`},
+		{"empty selection allowed", nil, []string{"--label-filter", "withdrawl", "--allow-empty"}, 0, ""},
+		{"malformed filter", nil, []string{"--label-filter", "(("}, 2, "--label-filter"},
+		{"unknown flag", nil, []string{"--no-such-flag"}, 2, "unknown flag"},
+		{"pre-flight refusal", []string{"MPH_BASE_URL=http://127.0.0.1:1/v1/merchant", "MPH_MERCHANT_ID=m", "MPH_SECRET_KEY=sk_test_x"}, []string{"--focus", oneSpec}, 2, "pre-flight"},
+		{"harness errors only", sandboxEnv(t, nil, failingRegistrations(t)), []string{"--focus", "updates the mobile alone in local form"}, 3, "could not run"},
+	}
+	for _, c := range cases {
+		r := runMPH(t, c.env, 0, 0, append([]string{"conform", "--out", out(strings.ReplaceAll(c.name, " ", "-"))}, c.args...)...)
+		expectCode(t, c.name, r, c.want)
+		if c.says != "" && !strings.Contains(r.stderr, c.says) {
+			t.Errorf("%s: stderr does not say %q:\n%s", c.name, c.says, r.stderr)
+		}
+	}
+}
+
+func TestConformInterruptedWritesMarkedReports(t *testing.T) {
+	dir := t.TempDir()
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		out := filepath.Join(dir, sig.String())
+		r := runMPH(t, nil, 2500*time.Millisecond, sig, "conform", "--out", out)
+		expectCode(t, sig.String(), r, 130)
+		if r.took > time.Second {
+			t.Errorf("%v: exited %v after the signal, want within 1 s", sig, r.took)
+		}
+		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+		if len(lines) != 1 || !strings.Contains(lines[0], "interrupted after") || strings.Contains(r.stderr+r.stdout, "goroutine") {
+			t.Errorf("%v: want one line on stderr and no goroutine dump, got:\n%s", sig, r.stderr)
+		}
+		b, err := os.ReadFile(filepath.Join(out, "report.summary.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s report.Summary
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		if !s.Interrupted || s.Selected < 100 || s.NotRun == 0 || s.NotRun == s.Selected {
+			t.Errorf("%v: summary interrupted=%v selected=%d not finished=%d", sig, s.Interrupted, s.Selected, s.NotRun)
+		}
+		jb, _ := os.ReadFile(filepath.Join(out, "junit.xml"))
+		var j report.JUnitSuites
+		if err := xml.Unmarshal(jb, &j); err != nil || j.Tests != s.Selected || !bytes.Contains(jb, []byte(`name="interrupted" value="true"`)) {
+			t.Errorf("%v: JUnit of an interrupted run (tests %d, selected %d): %v", sig, j.Tests, s.Selected, err)
+		}
+		for _, f := range []string{"report.html", "summary.md", "report.json"} {
+			if fb, err := os.ReadFile(filepath.Join(out, f)); err != nil || !bytes.Contains(bytes.ToLower(fb), []byte("interrupted")) {
+				t.Errorf("%v: %s missing or not marked interrupted (%v)", sig, f, err)
+			}
+		}
+	}
+}
+
+func TestLoadExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"--scenario", "list", "--rate", "20", "--quiet", "--no-plot", "--no-results"}
+	run := func(name string, interrupt time.Duration, args ...string) runResult {
+		return runMPH(t, nil, interrupt, syscall.SIGINT, append(args, "--out", filepath.Join(dir, name))...)
+	}
+	load := func(extra ...string) []string { return append(append([]string{"load"}, base...), extra...) }
+
+	r := run("pass", 0, load("--duration", "1s", "--threshold", "list:success>=50%", "--junit-report", filepath.Join(dir, "load-junit.xml"))...)
+	expectCode(t, "load passed", r, 0)
+	jb, err := os.ReadFile(filepath.Join(dir, "load-junit.xml"))
+	if err != nil || !bytes.Contains(jb, []byte(`tests="1"`)) || !bytes.Contains(jb, []byte(`classname="load.list"`)) {
+		t.Errorf("load JUnit: %v\n%s", err, jb)
+	}
+	expectCode(t, "load breached", run("breach", 0, load("--duration", "1s", "--threshold", "list:p99<0.001ms")...), 1)
+	r = run("unhit", 0, load("--duration", "1s", "--threshold", "secure:p99<100ms")...)
+	expectCode(t, "threshold on an endpoint never hit", r, 2)
+	if !strings.Contains(r.stderr, "never sends secure requests") {
+		t.Errorf("refusal does not say why: %s", r.stderr)
+	}
+	expectCode(t, "load usage", run("usage", 0, load("--duration", "1s", "--pace", "zigzag")...), 2)
+	r = run("interrupted", 2500*time.Millisecond, load("--duration", "30s", "--markdown-report", filepath.Join(dir, "step.md"))...)
+	expectCode(t, "load interrupted", r, 130)
+	if md, err := os.ReadFile(filepath.Join(dir, "step.md")); err != nil || !bytes.Contains(md, []byte("interrupted")) {
+		t.Errorf("markdown of an interrupted load run: %v\n%s", err, md)
+	}
+
+	expectCode(t, "merge passed", run("merge-ok", 0, "load", "merge", "--no-results", filepath.Join(dir, "pass")), 0)
+	expectCode(t, "merge breached", run("merge-breach", 0, "load", "merge", "--no-results", "--threshold", "all:p99<0.001ms", filepath.Join(dir, "pass")), 1)
+	expectCode(t, "merge usage", run("merge-usage", 0, "load", "merge", filepath.Join(dir, "nothing-here")), 2)
+
+	expectCode(t, "probe usage", run("probe-usage", 0, "load", "probe-rate-limit", "--factor", "1"), 2)
+	expectCode(t, "probe interrupted", run("probe-int", 2500*time.Millisecond, "load", "probe-rate-limit", "--scenario", "list", "--quiet", "--polite", "0"), 130)
+	expectCode(t, "capacity usage", run("cap-usage", 0, "load", "capacity", "--p99", "0s"), 2)
+	expectCode(t, "capacity interrupted", run("cap-int", 2500*time.Millisecond, "load", "capacity", "--scenario", "list", "--quiet", "--no-rate-limits"), 130)
+}
+
+func TestSelftestExitCodesAndSIGTERM(t *testing.T) {
+	expectCode(t, "selftest usage", runMPH(t, nil, 0, 0, "selftest", "--fault", "no-such-fault"), 2)
+	tmp := t.TempDir()
+	r := runMPH(t, []string{"TMPDIR=" + tmp}, 2500*time.Millisecond, syscall.SIGTERM, "selftest", "--parallel", "2")
+	expectCode(t, "selftest SIGTERM", r, 130)
+	if r.took > 5*time.Second {
+		t.Errorf("selftest took %v to stop after SIGTERM", r.took)
+	}
+	left, _ := filepath.Glob(filepath.Join(tmp, "mph-selftest-*"))
+	if len(left) > 0 {
+		t.Errorf("selftest left its temp dir behind: %v", left)
+	}
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	r := runMPH(t, nil, 0, 0, "--version")
+	expectCode(t, "--version", r, 0)
+	if !strings.HasPrefix(r.stdout, "mph ") {
+		t.Errorf("--version: %q", r.stdout)
+	}
+	r = runMPH(t, nil, 0, 0, "version", "--json")
+	var bi buildInfo
+	if err := json.Unmarshal([]byte(r.stdout), &bi); err != nil || bi.Version == "" || bi.GoVersion == "" {
+		t.Errorf("version --json: %v %q", err, r.stdout)
+	}
+	for _, cmd := range [][]string{{"conform"}, {"load"}, {"load", "probe-rate-limit"}, {"load", "capacity"}, {"load", "merge"}, {"selftest"}} {
+		r := runMPH(t, nil, 0, 0, append(cmd, "--help")...)
+		if !strings.Contains(r.stdout, exitCodesHelp) || !strings.Contains(r.stdout, "--no-color") {
+			t.Errorf("%v --help lacks the exit codes or --no-color:\n%s", cmd, r.stdout)
+		}
+	}
+	expectCode(t, "unknown command", runMPH(t, nil, 0, 0, "no-such-command"), 2)
+}
