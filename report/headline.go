@@ -31,6 +31,11 @@ func Headline(message, details string) string {
 		exchanges = details
 	}
 	a := strings.TrimPrefix(strings.TrimSpace(assertion), HarnessErrorPrefix)
+	// An annotation line ("balance after the withdrawal") introduces
+	// Gomega's own message.
+	if first, rest, ok := strings.Cut(a, "\n"); ok && !strings.HasPrefix(first, "Expected") && strings.HasPrefix(strings.TrimSpace(rest), "Expected") {
+		a = strings.TrimRight(first, ":. ") + ": " + rest
+	}
 	a = gomegaType.ReplaceAllString(a, "")
 	a = strings.TrimSpace(spaces.ReplaceAllString(a, " "))
 	at := lastRequest(exchanges)

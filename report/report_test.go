@@ -183,7 +183,7 @@ func TestHeadline(t *testing.T) {
 	cases := []struct{ msg, want string }{
 		{"Expected\n    <int>: 404\nto equal\n    <int>: 200", "Expected 404 to equal 200"},
 		{HarnessErrorPrefix + "fixture: issuing a card answered HTTP 500", "fixture: issuing a card answered HTTP 500"},
-		{"balance after the withdrawal\nExpected\n    <money.Amount>: 1.00 USD\nto equal\n    <money.Amount>: 0.50 USD", "balance after the withdrawal Expected 1.00 USD to equal 0.50 USD"},
+		{"balance after the withdrawal\nExpected\n    <money.Amount>: 1.00 USD\nto equal\n    <money.Amount>: 0.50 USD", "balance after the withdrawal: Expected 1.00 USD to equal 0.50 USD"},
 	}
 	for _, c := range cases {
 		if got := Headline(c.msg, ""); got != c.want {

@@ -279,3 +279,171 @@ func TestVersionAndHelp(t *testing.T) {
 	}
 	expectCode(t, "unknown command", runMPH(t, nil, 0, 0, "no-such-command"), 2)
 }
+
+// specIDs returns the IDs --list --json gives for a focus.
+func specIDs(t *testing.T, focus string) []string {
+	t.Helper()
+	r := runMPH(t, nil, 0, 0, "conform", "--list", "--json", "--focus", focus)
+	var specs []listedSpec
+	if err := json.Unmarshal([]byte(r.stdout), &specs); err != nil {
+		t.Fatalf("--list --json: %v\n%s", err, r.stdout)
+	}
+	var ids []string
+	for _, s := range specs {
+		ids = append(ids, s.ID)
+	}
+	return ids
+}
+
+func readSummary(t *testing.T, path string) report.Summary {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s report.Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestWaiversAndBaseline(t *testing.T) {
+	const focus = "One card: GET /cards/{id} answers 404 for a card that does not exist"
+	ids := specIDs(t, focus)
+	if len(ids) != 1 {
+		t.Fatalf("focus selects %v", ids)
+	}
+	dir := t.TempDir()
+	waivers := func(name, id, expires string) string {
+		p := filepath.Join(dir, name+".yaml")
+		y := fmt.Sprintf("waivers:\n  - id: %s\n    reason: known deviation\n    ticket: PAY-1\n    expires: %s\n", id, expires)
+		if err := os.WriteFile(p, []byte(y), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	future, past := time.Now().AddDate(0, 1, 0).Format("2006-01-02"), time.Now().AddDate(0, 0, -2).Format("2006-01-02")
+	faulty := sandboxEnv(t, []string{"error-reason-phrase-wrong"}, nil)
+	conform := func(env []string, name string, args ...string) (runResult, report.Summary) {
+		out := filepath.Join(dir, name)
+		r := runMPH(t, env, 0, 0, append([]string{"conform", "--out", out, "--focus", focus}, args...)...)
+		if r.code == 2 {
+			return r, report.Summary{}
+		}
+		return r, readSummary(t, filepath.Join(out, "report.summary.json"))
+	}
+
+	r, s := conform(faulty, "failing")
+	expectCode(t, "failing, no waiver", r, 1)
+	r, s = conform(faulty, "waived", "--waivers", waivers("w1", ids[0], future))
+	expectCode(t, "waived failure", r, 0)
+	if s.Waived != 1 || s.Failed != 0 || !strings.Contains(r.stdout, "Waived") {
+		t.Errorf("waived run: waived %d failed %d\n%s", s.Waived, s.Failed, r.stdout)
+	}
+	r, _ = conform(faulty, "waived-by-req", "--waivers", waivers("w2", "GET-04", future))
+	expectCode(t, "failure waived by requirement ID", r, 0)
+	r, s = conform(faulty, "expired", "--waivers", waivers("w3", ids[0], past))
+	expectCode(t, "expired waiver", r, 1)
+	if s.Failed != 1 || !strings.Contains(s.Specs[0].Note, "expired") {
+		t.Errorf("expired waiver: failed %d, note %q", s.Failed, s.Specs[0].Note)
+	}
+	r, s = conform(nil, "fixed", "--waivers", waivers("w4", ids[0], future))
+	expectCode(t, "fixed, not strict", r, 0)
+	if len(s.FixedWaivers) != 1 || !strings.Contains(r.stdout, "fixed: remove the waiver") {
+		t.Errorf("fixed waiver not reported: %v\n%s", s.FixedWaivers, r.stdout)
+	}
+	r, _ = conform(nil, "fixed-strict", "--waivers", waivers("w5", ids[0], future), "--strict-waivers")
+	expectCode(t, "fixed, strict", r, 1)
+	r, _ = conform(nil, "unknown-id", "--waivers", waivers("w6", "cards.000000", future))
+	expectCode(t, "unknown waiver id", r, 2)
+
+	// Baseline: the failing run, compared with a clean run, is fixed.
+	r, s = conform(nil, "baseline", "--baseline", filepath.Join(dir, "failing", "report.summary.json"))
+	expectCode(t, "baseline", r, 0)
+	if s.Baseline == nil || len(s.Baseline.Fixed) != 1 || s.Baseline.Fixed[0] != ids[0] || !strings.Contains(r.stdout, "1 fixed") {
+		t.Errorf("baseline: %+v\n%s", s.Baseline, r.stdout)
+	}
+	r, s = conform(faulty, "baseline-still", "--baseline", filepath.Join(dir, "failing", "report.summary.json"))
+	expectCode(t, "baseline still failing", r, 1)
+	if s.Baseline == nil || len(s.Baseline.StillFailing) != 1 || len(s.Baseline.NewFailures) != 0 {
+		t.Errorf("baseline still failing: %+v", s.Baseline)
+	}
+}
+
+// TestJUnitOfAFailingRun decodes the JUnit of a run against a faulty sandbox
+// strictly and checks what CI tools rely on.
+func TestJUnitOfAFailingRun(t *testing.T) {
+	dir := t.TempDir()
+	env := sandboxEnv(t, []string{"error-reason-phrase-wrong"}, nil)
+	r := runMPH(t, env, 0, 0, "conform", "--out", dir, "--label-filter", "errors && !webhooks")
+	expectCode(t, "faulty run", r, 1)
+	s := readSummary(t, filepath.Join(dir, "report.summary.json"))
+	b, err := os.ReadFile(filepath.Join(dir, "junit.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed := map[string]bool{"testsuites": true, "testsuite": true, "properties": true, "property": true, "testcase": true,
+		"failure": true, "error": true, "skipped": true, "system-out": true, "system-err": true}
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	dec.Strict = true
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			if err.Error() == "EOF" {
+				break
+			}
+			t.Fatalf("JUnit is not well-formed XML: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && !allowed[se.Name.Local] {
+			t.Errorf("unexpected JUnit element <%s>", se.Name.Local)
+		}
+	}
+	var j report.JUnitSuites
+	if err := xml.Unmarshal(b, &j); err != nil {
+		t.Fatal(err)
+	}
+	ts := j.Suites[0]
+	if ts.Tests != s.Selected || j.Tests != s.Selected || s.Selected < 10 || ts.Failures != s.Failed || ts.Failures == 0 {
+		t.Fatalf("tests %d failures %d, summary selected %d failed %d", ts.Tests, ts.Failures, s.Selected, s.Failed)
+	}
+	props := map[string]string{}
+	for _, p := range ts.Properties {
+		props[p.Name] = p.Value
+	}
+	for _, k := range []string{"target", "run-id", "harness-version", "profile-digest"} {
+		if props[k] == "" {
+			t.Errorf("property %s missing", k)
+		}
+	}
+	areas := map[string]bool{}
+	for _, sp := range s.Specs {
+		areas["conformance."+sp.Area] = true
+	}
+	maxMsg := 0
+	for _, c := range ts.Cases {
+		if !areas[c.Classname] || c.Classname == "conformance." {
+			t.Errorf("case %q has classname %q", c.Name, c.Classname)
+		}
+		if strings.HasPrefix(c.Name, "[") || strings.Contains(c.Name, "[It]") {
+			t.Errorf("decorated name %q", c.Name)
+		}
+		if c.Failure != nil {
+			m := c.Failure.Message
+			maxMsg = max(maxMsg, len([]rune(m)))
+			if strings.Contains(m, "\n") || !strings.Contains(m, "[at ") {
+				t.Errorf("failure message %q: want one line naming the request", m)
+			}
+			if n := strings.Count(c.Failure.Body, "--- HTTP exchange "); n > report.JUnitExchanges {
+				t.Errorf("failure body holds %d exchanges", n)
+			}
+		}
+	}
+	if maxMsg == 0 || maxMsg > report.MaxHeadline {
+		t.Errorf("largest failure message %d characters", maxMsg)
+	}
+	wd, _ := os.Getwd()
+	if bytes.Contains(b, []byte(filepath.Dir(filepath.Dir(wd)))) {
+		t.Error("JUnit carries the local checkout path")
+	}
+}
