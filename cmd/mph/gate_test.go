@@ -447,3 +447,96 @@ func TestJUnitOfAFailingRun(t *testing.T) {
 		t.Error("JUnit carries the local checkout path")
 	}
 }
+
+func TestColourOnlyOnATerminal(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, c := range []struct {
+		name    string
+		env     map[string]string
+		noColor bool
+	}{
+		{"file", nil, false},
+		{"NO_COLOR empty", map[string]string{"NO_COLOR": ""}, false},
+		{"TERM=dumb", map[string]string{"TERM": "dumb"}, false},
+		{"--no-color", nil, true},
+	} {
+		for k, v := range c.env {
+			t.Setenv(k, v)
+		}
+		noColor = c.noColor
+		if useColor(f) {
+			t.Errorf("%s: colour on a file", c.name)
+		}
+		noColor = false
+	}
+	// A whole run, piped, and with NO_COLOR into a file: no ESC byte anywhere.
+	dir := t.TempDir()
+	r := runMPH(t, nil, 0, 0, "conform", "--out", dir, "--label-filter", "cards && !destructive")
+	expectCode(t, "piped run", r, 0)
+	if strings.ContainsRune(r.stdout+r.stderr, 0x1b) {
+		t.Errorf("ESC byte in piped output:\n%q", r.stdout)
+	}
+	out, err := os.Create(filepath.Join(dir, "out.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(mphBinary(t), "conform", "--out", dir, "--label-filter", "cards && !destructive", "-v")
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, p := range files {
+		b, _ := os.ReadFile(p)
+		if bytes.IndexByte(b, 0x1b) >= 0 {
+			t.Errorf("ESC byte in %s", filepath.Base(p))
+		}
+	}
+}
+
+func TestListHonoursSelectionAndPrintsOnlySpecs(t *testing.T) {
+	all := runMPH(t, nil, 0, 0, "conform", "--list")
+	expectCode(t, "--list", all, 0)
+	lines := strings.Split(strings.TrimSpace(all.stdout), "\n")
+	seen := map[string]bool{}
+	for _, l := range lines {
+		f := strings.Split(l, "\t")
+		if len(f) != 3 || !strings.Contains(f[0], ".") || !strings.HasPrefix(f[2], "[") {
+			t.Fatalf("--list line %q: want ID<TAB>text<TAB>[labels]", l)
+		}
+		if seen[f[0]] {
+			t.Errorf("spec ID %s listed twice", f[0])
+		}
+		seen[f[0]] = true
+	}
+	if len(lines) < 100 || all.stderr != "" {
+		t.Fatalf("--list printed %d lines, stderr %q", len(lines), all.stderr)
+	}
+	for _, sel := range [][]string{{"--label-filter", "withdraw"}, {"--focus", "Withdrawal"}, {"--label-filter", "withdraw", "--skip", "404"}} {
+		r := runMPH(t, nil, 0, 0, append([]string{"conform", "--list"}, sel...)...)
+		n := len(strings.Split(strings.TrimSpace(r.stdout), "\n"))
+		if r.code != 0 || n == 0 || n >= len(lines) {
+			t.Errorf("--list %v: exit %d, %d lines of %d", sel, r.code, n, len(lines))
+		}
+		for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+			if sel[0] == "--label-filter" && !strings.Contains(l, "withdraw") || len(sel) > 2 && strings.Contains(l, "404") {
+				t.Errorf("--list %v lists %q", sel, l)
+			}
+		}
+	}
+	j := runMPH(t, nil, 0, 0, "conform", "--list", "--json", "--label-filter", "withdraw")
+	var specs []listedSpec
+	if err := json.Unmarshal([]byte(j.stdout), &specs); err != nil || len(specs) == 0 || specs[0].ID == "" || len(specs[0].Requirements) == 0 {
+		t.Errorf("--list --json: %v %+v", err, specs)
+	}
+	cov := runMPH(t, nil, 0, 0, "conform", "--coverage")
+	if first, _, _ := strings.Cut(cov.stdout, "\n"); strings.Contains(first, "Merchant Payments API v1 conformance") || strings.ContainsRune(cov.stdout, 0x1b) || strings.Contains(cov.stdout, "•") {
+		t.Errorf("--coverage output polluted: %q", first)
+	}
+}
