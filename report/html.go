@@ -20,7 +20,26 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"verdict":     verdict,
 	"bannerClass": bannerClass,
 	"search":      searchText,
+	"assertion":   func(m string) string { a, _ := splitExchanges(m); return a },
+	"exchanges":   exchangesOf,
+	"row":         func(sp Spec, open bool) rowData { return rowData{Spec: sp, Open: open} },
 }).Parse(pageSource))
+
+// exchangesOf is every recorded exchange of a spec: the report entry, else
+// the ones appended to the failure message.
+func exchangesOf(sp Spec) string {
+	if sp.Details != "" {
+		return sp.Details
+	}
+	_, ex := splitExchanges(sp.Message)
+	return ex
+}
+
+// rowData is one spec's row and whether its details start open.
+type rowData struct {
+	Spec Spec
+	Open bool
+}
 
 // area is one area's section of the HTML report.
 type area struct {
@@ -34,6 +53,7 @@ type htmlData struct {
 	Target   string
 	Problems []Spec
 	Areas    []area
+	Open     bool // few problems: their details start open
 }
 
 // verdict is the run's result in a few words.
@@ -75,6 +95,7 @@ func RenderHTML(s Summary) ([]byte, error) {
 		}
 		byArea[orUnknown(sp.Area)] = append(byArea[orUnknown(sp.Area)], sp)
 	}
+	d.Open = len(d.Problems) <= 5
 	names := make([]string, 0, len(byArea))
 	for n := range byArea {
 		names = append(names, n)
