@@ -41,6 +41,7 @@ type Options struct {
 	Parallel int             // concurrent runs; default 2
 	WorkDir  string          // reports of every run; default a temp dir
 	Run      Runner          // default: ExecRunner of this executable
+	Version  string          // harness version recorded in the matrix
 	// Progress, when set, is told about every finished run.
 	Progress func(r Run)
 }
@@ -79,6 +80,7 @@ type Matrix struct {
 	Total     int           `json:"total"`
 	KillRate  float64       `json:"killRate"`
 	Survivors []Entry       `json:"survivors"`
+	Version   string        `json:"harnessVersion,omitempty"`
 	Errors    []Entry       `json:"errors"` // runs that broke (neither killed nor survived)
 	Duration  time.Duration `json:"durationNs"`
 }
@@ -156,7 +158,7 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 		return nil, err
 	}
 
-	m := &Matrix{Clean: clean, Total: len(o.Faults), Duration: time.Since(start)}
+	m := &Matrix{Clean: clean, Total: len(o.Faults), Duration: time.Since(start), Version: o.Version}
 	m.CleanOK = clean.Error == "" && clean.ExitCode == 0 && len(clean.Failed) == 0 && len(clean.HarnessErrors) == 0
 	for i, f := range o.Faults {
 		e := Entry{Fault: f, Run: results[i], Killed: results[i].Killed()}

@@ -61,6 +61,7 @@ run fails or a fault survives; 3 when only some runs broke (no verdict).`,
 				Faults:   faults,
 				Parallel: parallel,
 				WorkDir:  outDir,
+				Version:  versionString(),
 				Progress: func(r selftest.Run) {
 					done++
 					name, verdict := r.Fault, "killed"
