@@ -1,8 +1,11 @@
 package suites
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/onsi/gomega/format"
 )
 
 // Failure messages show harness values in their wire form through Gomega's
@@ -48,4 +51,22 @@ func (d WebhookDelivery) GomegaString() string {
 		body = body[:200] + "…"
 	}
 	return fmt.Sprintf("webhook %s at %s: %s", d.Path, d.Received.UTC().Format("15:04:05.000"), body)
+}
+
+// Decoded JSON (objects, arrays, exact numbers) prints as compact JSON, the
+// form the target sent, instead of Go's map and slice syntax.
+func init() {
+	format.RegisterCustomFormatter(func(v any) (string, bool) {
+		switch t := v.(type) {
+		case json.Number:
+			return t.String(), true
+		case map[string]any, []any:
+			b, err := json.Marshal(t)
+			if err != nil {
+				return "", false
+			}
+			return string(b), true
+		}
+		return "", false
+	})
 }

@@ -50,6 +50,9 @@ func TestFailureMessagesShowWireForms(t *testing.T) {
 			g.Expect(&client.Response{Path: "/v1/merchant/cards/x", Status: 404, Body: []byte(`{"statusCode":404}`),
 				Exchange: &client.Exchange{Method: "GET"}}).To(BeNil())
 		}, []string{"HTTP 404 to GET /v1/merchant/cards/x", `{"statusCode":404}`}, 300, nil},
+		{"JSON object", func(g Gomega) {
+			g.Expect(JSON{"status": "error", "statusCode": json.Number("404"), "data": []any{"a"}}).To(HaveKey("message"))
+		}, []string{`{"data":["a"],"status":"error","statusCode":404}`}, 300, nil},
 		{"config", func(g Gomega) { g.Expect(Config{Environment: "TEST", CreationFee: M("1")}).To(BeZero()) },
 			[]string{"config TEST: creationFee 1.00"}, 300, nil},
 		{"webhook", func(g Gomega) {
@@ -67,7 +70,7 @@ func TestFailureMessagesShowWireForms(t *testing.T) {
 				t.Errorf("%s: message lacks %q:\n%s", c.name, w, msg)
 			}
 		}
-		for _, bad := range []string{"abs:", "neg:", "Raw:", "big.Rat", "map[string]interface"} {
+		for _, bad := range []string{"abs:", "neg:", "Raw:", "big.Rat", `"status": `} {
 			if strings.Contains(msg, bad) {
 				t.Errorf("%s: message dumps internals (%q):\n%s", c.name, bad, msg)
 			}
