@@ -76,7 +76,7 @@ func writeRedactedJSON(path string, v any) error {
 	if err := dec.Decode(&doc); err != nil {
 		return err
 	}
-	b, err = json.Marshal(redactStrings(doc))
+	b, err = json.Marshal(redactStrings(doc, map[string]string{}))
 	if err != nil {
 		return err
 	}
@@ -90,21 +90,28 @@ var readableKeys = map[string]bool{
 	"text": true, "labels": true, "id": true, "area": true,
 }
 
-func redactStrings(v any) any {
+// redactStrings masks every string of a decoded JSON document; seen
+// remembers strings already masked (a Ginkgo report repeats many of them).
+func redactStrings(v any, seen map[string]string) any {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, x := range t {
 			if readableKeys[k] {
 				continue
 			}
-			t[k] = redactStrings(x)
+			t[k] = redactStrings(x, seen)
 		}
 	case []any:
 		for i, x := range t {
-			t[i] = redactStrings(x)
+			t[i] = redactStrings(x, seen)
 		}
 	case string:
-		return redact.Text(t)
+		if r, ok := seen[t]; ok {
+			return r
+		}
+		r := redact.Text(t)
+		seen[t] = r
+		return r
 	}
 	return v
 }

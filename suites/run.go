@@ -172,9 +172,11 @@ func specKey(s types.SpecReport) string {
 	return s.FullText() + "\x00" + s.LeafNodeLocation.String()
 }
 
-// writeReports writes every requested report of r and returns its summary.
+// writeReports writes every requested report of r, in parallel (an
+// interrupted run has a second at most), and returns its summary.
 func writeReports(r types.Report, opts RunOptions) report.Summary {
 	sum := report.Build(r, opts.Report)
+	var wg sync.WaitGroup
 	for _, w := range []struct {
 		path, env string
 		fn        func(string) error
@@ -191,10 +193,15 @@ func writeReports(r types.Report, opts RunOptions) report.Summary {
 		if path == "" {
 			continue
 		}
-		if err := w.fn(path); err != nil {
-			fmt.Fprintf(os.Stderr, "mph: writing %s: %v\n", path, err)
-		}
+		wg.Add(1)
+		go func(path string, fn func(string) error) {
+			defer wg.Done()
+			if err := fn(path); err != nil {
+				fmt.Fprintf(os.Stderr, "mph: writing %s: %v\n", path, err)
+			}
+		}(path, w.fn)
 	}
+	wg.Wait()
 	return sum
 }
 
