@@ -39,13 +39,14 @@ type (
 		Value string `xml:"value,attr"`
 	}
 	JUnitCase struct {
-		Name      string        `xml:"name,attr"`
-		Classname string        `xml:"classname,attr"`
-		Time      float64       `xml:"time,attr"`
-		Failure   *JUnitProblem `xml:"failure"`
-		Error     *JUnitProblem `xml:"error"`
-		Skipped   *JUnitSkipped `xml:"skipped"`
-		SystemOut string        `xml:"system-out,omitempty"`
+		Name       string          `xml:"name,attr"`
+		Classname  string          `xml:"classname,attr"`
+		Time       float64         `xml:"time,attr"`
+		Properties []JUnitProperty `xml:"properties>property,omitempty"`
+		Failure    *JUnitProblem   `xml:"failure"`
+		Error      *JUnitProblem   `xml:"error"`
+		Skipped    *JUnitSkipped   `xml:"skipped"`
+		SystemOut  string          `xml:"system-out,omitempty"`
 	}
 	JUnitProblem struct {
 		Message string `xml:"message,attr"`
@@ -105,7 +106,8 @@ func JUnit(s Summary) JUnitSuites {
 }
 
 func junitCase(sp Spec, ts *JUnitSuite) JUnitCase {
-	c := JUnitCase{Name: sp.Text, Classname: "conformance." + orUnknown(sp.Area), Time: sp.Duration.Seconds()}
+	c := JUnitCase{Name: sp.Text, Classname: "conformance." + orUnknown(sp.Area), Time: sp.Duration.Seconds(),
+		Properties: []JUnitProperty{{"spec-id", sp.ID}, {"location", sp.Location}}}
 	switch sp.Outcome {
 	case Failed:
 		ts.Failures++

@@ -161,6 +161,9 @@ func TestJUnitOfASummary(t *testing.T) {
 		t.Fatalf("properties %v", props)
 	}
 	for _, c := range ts.Cases {
+		if len(c.Properties) == 0 || c.Properties[0].Name != "spec-id" || !strings.HasPrefix(c.Properties[0].Value, "area.") {
+			t.Errorf("case %q properties %v", c.Name, c.Properties)
+		}
 		if c.Classname != "conformance.area" || strings.Contains(c.Name, "[") {
 			t.Errorf("case %q classname %q", c.Name, c.Classname)
 		}
