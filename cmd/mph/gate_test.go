@@ -246,11 +246,23 @@ func TestLoadExitCodes(t *testing.T) {
 	expectCode(t, "probe usage", run("probe-usage", 0, "load", "probe-rate-limit", "--factor", "1"), 2)
 	expectCode(t, "probe interrupted", run("probe-int", 2500*time.Millisecond, "load", "probe-rate-limit", "--scenario", "list", "--quiet", "--polite", "0"), 130)
 	expectCode(t, "capacity usage", run("cap-usage", 0, "load", "capacity", "--p99", "0s"), 2)
+	r = run("cap-none", 0, "load", "capacity", "--scenario", "list", "--quiet", "--p99", "1ns", "--step-duration", "500ms", "--confirm-duration", "500ms", "--start-rate", "20")
+	expectCode(t, "capacity: no rate meets the SLO", r, 1)
+	if !strings.Contains(r.stderr, "no rate meets the SLO") {
+		t.Errorf("capacity failure does not say why: %s", r.stderr)
+	}
+	// Harness error only: the raw results file cannot be created.
+	if err := os.MkdirAll(filepath.Join(dir, "blocked", "results.bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r = runMPH(t, nil, 0, 0, append(append([]string{"load"}, "--scenario", "list", "--rate", "20", "--quiet", "--no-plot"), "--duration", "1s", "--out", filepath.Join(dir, "blocked"))...)
+	expectCode(t, "load harness error", r, 3)
 	expectCode(t, "capacity interrupted", run("cap-int", 2500*time.Millisecond, "load", "capacity", "--scenario", "list", "--quiet", "--no-rate-limits"), 130)
 }
 
 func TestSelftestExitCodesAndSIGTERM(t *testing.T) {
 	expectCode(t, "selftest usage", runMPH(t, nil, 0, 0, "selftest", "--fault", "no-such-fault"), 2)
+	expectCode(t, "selftest passed", runMPH(t, nil, 0, 0, "selftest", "--fault", "error-reason-phrase-wrong"), 0)
 	tmp := t.TempDir()
 	r := runMPH(t, []string{"TMPDIR=" + tmp}, 2500*time.Millisecond, syscall.SIGTERM, "selftest", "--parallel", "2")
 	expectCode(t, "selftest SIGTERM", r, 130)

@@ -426,7 +426,7 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	if o.ResultsErr != nil {
 		return fmt.Errorf("load: writing raw results: %w", o.ResultsErr)
 	}
-	return loadVerdict(o.Interrupted || ctx.Err() != nil, rep.Breached, "load")
+	return loadVerdict(o.Interrupted || ctx.Err() != nil, rep.Breached, "load", "threshold breached")
 }
 
 func printBrief(w io.Writer, rep *loadtest.Report) {

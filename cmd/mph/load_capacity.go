@@ -62,7 +62,7 @@ rather than its limiter. Exit 1 when no rate meets the SLO.`,
 			if err != nil && ctx.Err() == nil {
 				return fmt.Errorf("capacity: %w", err)
 			}
-			return loadVerdict(ctx.Err() != nil, cr != nil && !cr.Confirmed, "capacity")
+			return loadVerdict(ctx.Err() != nil, cr != nil && !cr.Confirmed, "capacity", "no rate meets the SLO")
 		},
 	}
 	tf.bind(cmd.Flags())

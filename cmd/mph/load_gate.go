@@ -140,13 +140,13 @@ func setupErr(ctx context.Context, err error) error {
 }
 
 // loadVerdict maps a finished run to the exit-code contract: interrupted
-// (130), a breached threshold (1), else 0.
-func loadVerdict(interrupted, breached bool, what string) error {
+// (130), a breached gate (1, saying why), else 0.
+func loadVerdict(interrupted, breached bool, what, why string) error {
 	switch {
 	case interrupted:
 		return interruptedErr("%s: interrupted; the reports (marked interrupted) cover what was collected", what)
 	case breached:
-		return failuresErr("threshold breached")
+		return failuresErr("%s: %s", what, why)
 	}
 	return nil
 }

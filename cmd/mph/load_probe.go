@@ -123,5 +123,5 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 	if runErr != nil && !rep.Interrupted {
 		return fmt.Errorf("probe: %w", runErr)
 	}
-	return loadVerdict(rep.Interrupted, false, "probe")
+	return loadVerdict(rep.Interrupted, false, "probe", "")
 }
