@@ -178,6 +178,7 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	}
 	fmt.Fprintf(stdout, "mph conform %s: target %s, run id %s, %d specs selected\n", ro.Meta.Version, report.StripUserinfo(where), cfg.RunID, len(selected))
 	opts.OnInterrupt = func(res suites.Result) {
+		fmt.Fprintln(stdout) // ends Ginkgo's progress line
 		fmt.Fprintln(stderr, interruptLine(res.Summary, opts))
 		os.Exit(exitInterrupted)
 	}
