@@ -5,6 +5,10 @@ import (
 	"strings"
 )
 
+// MarkdownRows is the most rows of one outcome in the Markdown summary (a
+// step summary has a size limit).
+const MarkdownRows = 50
+
 // Markdown renders a short summary fit for $GITHUB_STEP_SUMMARY or a merge
 // request comment: verdict, counts, run facts, failures with their headline.
 func Markdown(s Summary) string {
@@ -21,9 +25,13 @@ func Markdown(s Summary) string {
 		fmt.Fprintf(&b, "- **suite error**: %s\n", mdEscape(e))
 	}
 	rows := func(title string, o Outcome) {
-		first := true
+		first, n, more := true, 0, 0
 		for _, sp := range s.Ordered() {
 			if sp.Outcome != o {
+				continue
+			}
+			if n++; n > MarkdownRows {
+				more++
 				continue
 			}
 			if first {
@@ -35,6 +43,9 @@ func Markdown(s Summary) string {
 				what = sp.Note
 			}
 			fmt.Fprintf(&b, "| %s | `%s` | %s |\n", mdEscape(sp.Text), mdCode(sp.ID), mdEscape(what))
+		}
+		if more > 0 {
+			fmt.Fprintf(&b, "\n… and %d more (see the HTML or JUnit report)\n", more)
 		}
 		if !first {
 			b.WriteString("\n")
