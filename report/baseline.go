@@ -38,13 +38,20 @@ func failing(o Outcome) bool { return o == Failed || o == HarnessError || o == W
 func Compare(old, cur Summary) *Baseline {
 	b := &Baseline{From: old.RunID}
 	before := map[string]Outcome{}
+	byText := map[string]string{} // summaries written before spec IDs existed
 	for _, sp := range old.Specs {
 		before[sp.ID] = sp.Outcome
+		if sp.ID == "" {
+			byText[sp.Text] = string(sp.Outcome)
+		}
 	}
 	now := map[string]bool{}
 	for _, sp := range cur.Specs {
 		now[sp.ID] = true
 		was, known := before[sp.ID]
+		if o, ok := byText[sp.Text]; ok && !known {
+			was, known = Outcome(o), true
+		}
 		switch {
 		case !known:
 			b.NewlyCovered = append(b.NewlyCovered, sp.ID)
@@ -60,7 +67,7 @@ func Compare(old, cur Summary) *Baseline {
 		}
 	}
 	for id := range before {
-		if !now[id] {
+		if id != "" && !now[id] {
 			b.NoLongerThere = append(b.NoLongerThere, id)
 		}
 	}
