@@ -25,14 +25,20 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"row":         func(sp Spec, open bool) rowData { return rowData{Spec: sp, Open: open} },
 }).Parse(pageSource))
 
-// exchangesOf is every recorded exchange of a spec: the report entry, else
-// the ones appended to the failure message.
+// exchangesOf is every recorded exchange of a spec, in order: the earlier
+// ones of the report entry, then the last ones the failure message shows.
 func exchangesOf(sp Spec) string {
-	if sp.Details != "" {
-		return sp.Details
-	}
 	_, ex := splitExchanges(sp.Message)
-	return ex
+	if sp.Details == "" || ex == "" {
+		return sp.Details + ex
+	}
+	// The message's note about earlier exchanges is answered by Details.
+	if strings.HasPrefix(ex, "(") {
+		if _, rest, ok := strings.Cut(ex, "\n"); ok {
+			ex = rest
+		}
+	}
+	return strings.TrimRight(sp.Details, "\n") + "\n" + ex
 }
 
 // rowData is one spec's row and whether its details start open.

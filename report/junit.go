@@ -143,11 +143,7 @@ func failureBody(sp Spec) string {
 		fmt.Fprintf(&b, "%s\n", sp.Note)
 	}
 	fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(assertion))
-	ex := sp.Details
-	if ex == "" {
-		_, ex = splitExchanges(sp.Message)
-	}
-	if ex != "" {
+	if ex := exchangesOf(sp); ex != "" {
 		fmt.Fprintf(&b, "\nlast HTTP exchanges (redacted, at most %d, lines cut at %d bytes):\n%s", JUnitExchanges, JUnitMaxLine, LastExchanges(ex, JUnitExchanges, JUnitMaxLine))
 	}
 	return redact.Text(b.String())

@@ -55,15 +55,18 @@ func Classify(s types.SpecReport) Outcome {
 		return Skipped
 	case types.SpecStatePending:
 		return Pending
-	case types.SpecStateInterrupted:
-		return Interrupted
-	case types.SpecStateFailed, types.SpecStateTimedout:
+	case types.SpecStateTimedout:
+		// The check did not finish in time (a slow target or the run's
+		// deadline): it could not run, so nothing was shown to fail.
+		return HarnessError
+	case types.SpecStateFailed:
 		if isHarness(s) {
 			return HarnessError
 		}
 		return Failed
 	}
-	// Panicked, aborted: the harness could not run the check.
+	// Panicked, aborted, interrupted (by a timeout; Build tells a run the
+	// user interrupted apart): the harness could not run the check.
 	return HarnessError
 }
 
@@ -224,17 +227,17 @@ func Build(r types.Report, o Options) Summary {
 			continue
 		}
 		o := Classify(s)
+		if s.State == types.SpecStateInterrupted && sum.Interrupted {
+			o = Interrupted // the user stopped the run: not a verdict
+		}
 		if o == Skipped && s.Failure.Message == "" {
 			sum.NotSelected++ // not selected by --label-filter / --focus
 			continue
 		}
 		sum.Selected++
 		sp := specOf(s, o)
-		switch o {
-		case Skipped:
+		if o == Skipped {
 			reasons[sp.Message] = append(reasons[sp.Message], sp.Text)
-		case Interrupted:
-			sum.Interrupted = true
 		}
 		sum.Specs = append(sum.Specs, sp)
 	}

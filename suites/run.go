@@ -45,6 +45,10 @@ type RunOptions struct {
 	// (finished specs with their outcome, the others interrupted), then
 	// OnInterrupt is called with them; it is expected to end the process.
 	OnInterrupt func(Result)
+	// Deadline bounds the whole run (0: Ginkgo's default of one hour):
+	// specs not started by then are skipped as "not run", and the spec
+	// running at the deadline is interrupted a grace period later.
+	Deadline time.Duration
 }
 
 // Result of Run.
@@ -52,6 +56,8 @@ type Result struct {
 	Report  types.Report
 	Summary report.Summary
 	Passed  bool
+	// NotRun counts the specs the deadline kept from running.
+	NotRun int
 }
 
 var (
@@ -335,6 +341,11 @@ func Run(ctx context.Context, cfg *target.Config, opts RunOptions) (Result, erro
 	sc.DryRun = false
 	sc.ParallelProcess, sc.ParallelTotal = 1, 1
 	sc.RandomSeed = 1
+	if opts.Deadline > 0 {
+		d := time.Now().Add(opts.Deadline)
+		runDeadline.Store(&d)
+		sc.Timeout = opts.Deadline + deadlineGrace
+	}
 	rc.NoColor = opts.NoColor
 	rc.Succinct = !opts.Verbose
 	rc.Verbose = opts.Verbose
@@ -347,6 +358,7 @@ func Run(ctx context.Context, cfg *target.Config, opts RunOptions) (Result, erro
 	if lastReport != nil {
 		res.Report = *lastReport
 		res.Summary = report.Build(*lastReport, opts.Report)
+		res.NotRun = countNotRun(*lastReport)
 	}
 	runMu.Unlock()
 	if errs := DeclarationErrors(); len(errs) > 0 {
@@ -366,6 +378,20 @@ func WriteInterrupted(pv types.Report, sig os.Signal, opts RunOptions) report.Su
 	r := partialReport(sig)
 	runMu.Unlock()
 	return writeReports(r, opts)
+}
+
+// deadlineGrace lets the spec running at the deadline finish its current
+// request (every request has its own timeout) before Ginkgo interrupts it.
+const deadlineGrace = 15 * time.Second
+
+func countNotRun(r types.Report) int {
+	n := 0
+	for _, s := range r.SpecReports {
+		if s.State == types.SpecStateSkipped && strings.HasPrefix(s.Failure.Message, DeadlineSkipPrefix+"the run deadline") {
+			n++
+		}
+	}
+	return n
 }
 
 // DeclarationError lists malformed ConformanceIt declarations.

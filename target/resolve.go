@@ -35,6 +35,7 @@ func Resolve(ctx context.Context, s Settings, sandboxOpts sandbox.Options) (*Con
 		AllowLive:          s.AllowLive,
 		InsecureTLS:        s.InsecureTLS,
 		RunID:              s.RunID,
+		Network:            s.Network,
 	}
 	if cfg.RunID == "" {
 		cfg.RunID = newRunID()

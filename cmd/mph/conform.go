@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
 	"github.com/spf13/cobra"
@@ -40,6 +41,7 @@ type conformFlags struct {
 	waivers       string
 	strictWaivers bool
 	baseline      string
+	deadline      time.Duration
 }
 
 // reportFlags place the reports: every format is written (in --out unless
@@ -117,6 +119,7 @@ func init() {
 	fs.StringVar(&f.baseline, "baseline", "", "report.summary.json of an earlier run: report new failures, fixed and still-failing specs")
 	fs.BoolVar(&f.slow, "slow", false, "also run specs that wait out real time (token expiry without a sandbox clock: 15 minutes; env "+suites.EnvSlow+")")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every spec as it runs")
+	fs.DurationVar(&f.deadline, "deadline", 0, "overall run deadline, e.g. 20m: specs not started by then are reported as not run (exit 1); 0 = one hour")
 	rootCmd.AddCommand(conformCmd)
 }
 
@@ -131,7 +134,7 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	if f.listJSON && !f.list {
 		return usageErr("--json goes with --list")
 	}
-	opts := suites.RunOptions{LabelFilter: f.labelFilter, Focus: f.focus, Skip: f.skip, Verbose: f.verbose, NoColor: !useColor(os.Stdout)}
+	opts := suites.RunOptions{LabelFilter: f.labelFilter, Focus: f.focus, Skip: f.skip, Verbose: f.verbose, NoColor: !useColor(os.Stdout), Deadline: f.deadline}
 	pv, err := suites.Preview(opts)
 	if err != nil {
 		return usageErr("%v", err)
@@ -197,6 +200,9 @@ func runConform(cmd *cobra.Command, _ []string) error {
 		return usageErr("%v", err)
 	}
 	res.Summary.WriteConsole(stdout, opts.JUnitReport, opts.JSONReport, opts.HTMLReport, opts.MarkdownReport)
+	if res.NotRun > 0 && !res.Summary.Interrupted {
+		return failuresErr("%d specs not run: the run deadline (--deadline %s) passed; %d failed, %d harness errors", res.NotRun, f.deadline, res.Summary.Failed, res.Summary.HarnessErrors)
+	}
 	return conformVerdict(res.Summary, f.strictWaivers)
 }
 

@@ -59,8 +59,8 @@ type runResult struct {
 	took           time.Duration
 }
 
-// runMPH runs mph with args and env; interrupt, when > 0, sends sig after it.
-func runMPH(t *testing.T, env []string, interrupt time.Duration, sig syscall.Signal, args ...string) runResult {
+// gateRun runs mph with args and env; interrupt, when > 0, sends sig after it.
+func gateRun(t *testing.T, env []string, interrupt time.Duration, sig syscall.Signal, args ...string) runResult {
 	t.Helper()
 	cmd := exec.Command(mphBinary(t), args...)
 	cmd.Env = append(os.Environ(), env...)
@@ -164,7 +164,7 @@ func TestConformExitCodes(t *testing.T) {
 		{"harness errors only", sandboxEnv(t, nil, failingRegistrations(t)), []string{"--focus", "updates the mobile alone in local form"}, 3, "could not run"},
 	}
 	for _, c := range cases {
-		r := runMPH(t, c.env, 0, 0, append([]string{"conform", "--out", out(strings.ReplaceAll(c.name, " ", "-"))}, c.args...)...)
+		r := gateRun(t, c.env, 0, 0, append([]string{"conform", "--out", out(strings.ReplaceAll(c.name, " ", "-"))}, c.args...)...)
 		expectCode(t, c.name, r, c.want)
 		if c.says != "" && !strings.Contains(r.stderr, c.says) {
 			t.Errorf("%s: stderr does not say %q:\n%s", c.name, c.says, r.stderr)
@@ -176,7 +176,7 @@ func TestConformInterruptedWritesMarkedReports(t *testing.T) {
 	dir := t.TempDir()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		out := filepath.Join(dir, sig.String())
-		r := runMPH(t, nil, 2500*time.Millisecond, sig, "conform", "--out", out)
+		r := gateRun(t, nil, 2500*time.Millisecond, sig, "conform", "--out", out)
 		expectCode(t, sig.String(), r, 130)
 		// The target is 1 s (about 0.1 s measured on an idle machine); the
 		// bound is generous for a loaded shared CI machine.
@@ -216,7 +216,7 @@ func TestLoadExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	base := []string{"--scenario", "list", "--rate", "20", "--quiet", "--no-plot", "--no-results"}
 	run := func(name string, interrupt time.Duration, args ...string) runResult {
-		return runMPH(t, nil, interrupt, syscall.SIGINT, append(args, "--out", filepath.Join(dir, name))...)
+		return gateRun(t, nil, interrupt, syscall.SIGINT, append(args, "--out", filepath.Join(dir, name))...)
 	}
 	load := func(extra ...string) []string { return append(append([]string{"load"}, base...), extra...) }
 
@@ -255,16 +255,16 @@ func TestLoadExitCodes(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "blocked", "results.bin"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r = runMPH(t, nil, 0, 0, append(append([]string{"load"}, "--scenario", "list", "--rate", "20", "--quiet", "--no-plot"), "--duration", "1s", "--out", filepath.Join(dir, "blocked"))...)
+	r = gateRun(t, nil, 0, 0, append(append([]string{"load"}, "--scenario", "list", "--rate", "20", "--quiet", "--no-plot"), "--duration", "1s", "--out", filepath.Join(dir, "blocked"))...)
 	expectCode(t, "load harness error", r, 3)
 	expectCode(t, "capacity interrupted", run("cap-int", 2500*time.Millisecond, "load", "capacity", "--scenario", "list", "--quiet", "--no-rate-limits"), 130)
 }
 
 func TestSelftestExitCodesAndSIGTERM(t *testing.T) {
-	expectCode(t, "selftest usage", runMPH(t, nil, 0, 0, "selftest", "--fault", "no-such-fault"), 2)
-	expectCode(t, "selftest passed", runMPH(t, nil, 0, 0, "selftest", "--fault", "error-reason-phrase-wrong"), 0)
+	expectCode(t, "selftest usage", gateRun(t, nil, 0, 0, "selftest", "--fault", "no-such-fault"), 2)
+	expectCode(t, "selftest passed", gateRun(t, nil, 0, 0, "selftest", "--fault", "error-reason-phrase-wrong"), 0)
 	tmp := t.TempDir()
-	r := runMPH(t, []string{"TMPDIR=" + tmp}, 2500*time.Millisecond, syscall.SIGTERM, "selftest", "--parallel", "2")
+	r := gateRun(t, []string{"TMPDIR=" + tmp}, 2500*time.Millisecond, syscall.SIGTERM, "selftest", "--parallel", "2")
 	expectCode(t, "selftest SIGTERM", r, 130)
 	if r.took > 5*time.Second {
 		t.Errorf("selftest took %v to stop after SIGTERM", r.took)
@@ -276,29 +276,29 @@ func TestSelftestExitCodesAndSIGTERM(t *testing.T) {
 }
 
 func TestVersionAndHelp(t *testing.T) {
-	r := runMPH(t, nil, 0, 0, "--version")
+	r := gateRun(t, nil, 0, 0, "--version")
 	expectCode(t, "--version", r, 0)
 	if !strings.HasPrefix(r.stdout, "mph ") {
 		t.Errorf("--version: %q", r.stdout)
 	}
-	r = runMPH(t, nil, 0, 0, "version", "--json")
+	r = gateRun(t, nil, 0, 0, "version", "--json")
 	var bi buildInfo
 	if err := json.Unmarshal([]byte(r.stdout), &bi); err != nil || bi.Version == "" || bi.GoVersion == "" {
 		t.Errorf("version --json: %v %q", err, r.stdout)
 	}
 	for _, cmd := range [][]string{{"conform"}, {"load"}, {"load", "probe-rate-limit"}, {"load", "capacity"}, {"load", "merge"}, {"selftest"}} {
-		r := runMPH(t, nil, 0, 0, append(cmd, "--help")...)
+		r := gateRun(t, nil, 0, 0, append(cmd, "--help")...)
 		if !strings.Contains(r.stdout, exitCodesHelp) || !strings.Contains(r.stdout, "--no-color") {
 			t.Errorf("%v --help lacks the exit codes or --no-color:\n%s", cmd, r.stdout)
 		}
 	}
-	expectCode(t, "unknown command", runMPH(t, nil, 0, 0, "no-such-command"), 2)
+	expectCode(t, "unknown command", gateRun(t, nil, 0, 0, "no-such-command"), 2)
 }
 
 // specIDs returns the IDs --list --json gives for a focus.
 func specIDs(t *testing.T, focus string) []string {
 	t.Helper()
-	r := runMPH(t, nil, 0, 0, "conform", "--list", "--json", "--focus", focus)
+	r := gateRun(t, nil, 0, 0, "conform", "--list", "--json", "--focus", focus)
 	var specs []listedSpec
 	if err := json.Unmarshal([]byte(r.stdout), &specs); err != nil {
 		t.Fatalf("--list --json: %v\n%s", err, r.stdout)
@@ -342,7 +342,7 @@ func TestWaiversAndBaseline(t *testing.T) {
 	faulty := sandboxEnv(t, []string{"error-reason-phrase-wrong"}, nil)
 	conform := func(env []string, name string, args ...string) (runResult, report.Summary) {
 		out := filepath.Join(dir, name)
-		r := runMPH(t, env, 0, 0, append([]string{"conform", "--out", out, "--focus", focus}, args...)...)
+		r := gateRun(t, env, 0, 0, append([]string{"conform", "--out", out, "--focus", focus}, args...)...)
 		if r.code == 2 {
 			return r, report.Summary{}
 		}
@@ -391,7 +391,7 @@ func TestWaiversAndBaseline(t *testing.T) {
 func TestJUnitOfAFailingRun(t *testing.T) {
 	dir := t.TempDir()
 	env := sandboxEnv(t, []string{"error-reason-phrase-wrong"}, nil)
-	r := runMPH(t, env, 0, 0, "conform", "--out", dir, "--label-filter", "errors && !webhooks")
+	r := gateRun(t, env, 0, 0, "conform", "--out", dir, "--label-filter", "errors && !webhooks")
 	expectCode(t, "faulty run", r, 1)
 	s := readSummary(t, filepath.Join(dir, "report.summary.json"))
 	b, err := os.ReadFile(filepath.Join(dir, "junit.xml"))
@@ -490,7 +490,7 @@ func TestColourOnlyOnATerminal(t *testing.T) {
 	}
 	// A whole run, piped, and with NO_COLOR into a file: no ESC byte anywhere.
 	dir := t.TempDir()
-	r := runMPH(t, nil, 0, 0, "conform", "--out", dir, "--label-filter", "cards && !destructive")
+	r := gateRun(t, nil, 0, 0, "conform", "--out", dir, "--label-filter", "cards && !destructive")
 	expectCode(t, "piped run", r, 0)
 	if strings.ContainsRune(r.stdout+r.stderr, 0x1b) {
 		t.Errorf("ESC byte in piped output:\n%q", r.stdout)
@@ -516,7 +516,7 @@ func TestColourOnlyOnATerminal(t *testing.T) {
 }
 
 func TestListHonoursSelectionAndPrintsOnlySpecs(t *testing.T) {
-	all := runMPH(t, nil, 0, 0, "conform", "--list")
+	all := gateRun(t, nil, 0, 0, "conform", "--list")
 	expectCode(t, "--list", all, 0)
 	lines := strings.Split(strings.TrimSpace(all.stdout), "\n")
 	seen := map[string]bool{}
@@ -534,7 +534,7 @@ func TestListHonoursSelectionAndPrintsOnlySpecs(t *testing.T) {
 		t.Fatalf("--list printed %d lines, stderr %q", len(lines), all.stderr)
 	}
 	for _, sel := range [][]string{{"--label-filter", "withdraw"}, {"--focus", "Withdrawal"}, {"--label-filter", "withdraw", "--skip", "404"}} {
-		r := runMPH(t, nil, 0, 0, append([]string{"conform", "--list"}, sel...)...)
+		r := gateRun(t, nil, 0, 0, append([]string{"conform", "--list"}, sel...)...)
 		n := len(strings.Split(strings.TrimSpace(r.stdout), "\n"))
 		if r.code != 0 || n == 0 || n >= len(lines) {
 			t.Errorf("--list %v: exit %d, %d lines of %d", sel, r.code, n, len(lines))
@@ -545,12 +545,12 @@ func TestListHonoursSelectionAndPrintsOnlySpecs(t *testing.T) {
 			}
 		}
 	}
-	j := runMPH(t, nil, 0, 0, "conform", "--list", "--json", "--label-filter", "withdraw")
+	j := gateRun(t, nil, 0, 0, "conform", "--list", "--json", "--label-filter", "withdraw")
 	var specs []listedSpec
 	if err := json.Unmarshal([]byte(j.stdout), &specs); err != nil || len(specs) == 0 || specs[0].ID == "" || len(specs[0].Requirements) == 0 {
 		t.Errorf("--list --json: %v %+v", err, specs)
 	}
-	cov := runMPH(t, nil, 0, 0, "conform", "--coverage")
+	cov := gateRun(t, nil, 0, 0, "conform", "--coverage")
 	if first, _, _ := strings.Cut(cov.stdout, "\n"); strings.Contains(first, "Merchant Payments API v1 conformance") || strings.ContainsRune(cov.stdout, 0x1b) || strings.Contains(cov.stdout, "•") {
 		t.Errorf("--coverage output polluted: %q", first)
 	}
