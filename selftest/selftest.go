@@ -73,22 +73,26 @@ type Entry struct {
 
 // Matrix is the self-test's result.
 type Matrix struct {
-	Clean     Run           `json:"clean"`
-	CleanOK   bool          `json:"cleanPassed"`
-	Entries   []Entry       `json:"faults"`
-	Killed    int           `json:"killed"`
-	Total     int           `json:"total"`
-	KillRate  float64       `json:"killRate"`
-	Survivors []Entry       `json:"survivors"`
-	Version   string        `json:"harnessVersion,omitempty"`
-	Errors    []Entry       `json:"errors"` // runs that broke (neither killed nor survived)
-	Duration  time.Duration `json:"durationNs"`
+	Clean     Run     `json:"clean"`
+	CleanOK   bool    `json:"cleanPassed"`
+	Entries   []Entry `json:"faults"`
+	Killed    int     `json:"killed"`
+	Total     int     `json:"total"`
+	KillRate  float64 `json:"killRate"`
+	Survivors []Entry `json:"survivors"`
+	Version   string  `json:"harnessVersion,omitempty"`
+	// Interrupted: a signal stopped the self-test; the matrix holds the
+	// runs that finished before it.
+	Interrupted bool          `json:"interrupted,omitempty"`
+	Errors      []Entry       `json:"errors"` // runs that broke (neither killed nor survived)
+	Duration    time.Duration `json:"durationNs"`
 }
 
 // OK is the self-test's verdict: the clean run passed and every fault was killed.
 func (m *Matrix) OK() bool { return m.CleanOK && m.Killed == m.Total && len(m.Errors) == 0 }
 
-// Execute runs the clean sandbox and every fault.
+// Execute runs the clean sandbox and every fault. When ctx ends first it
+// returns the matrix of the finished runs, marked interrupted, and ctx's error.
 func Execute(ctx context.Context, o Options) (*Matrix, error) {
 	if o.Faults == nil {
 		o.Faults = sandbox.Faults()
@@ -122,6 +126,7 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 	}
 	jobs := make(chan job)
 	results := make([]Run, len(o.Faults))
+	done := make([]bool, len(o.Faults)) // finished before any interrupt
 	var clean Run
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -136,6 +141,7 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 					clean = r
 				} else {
 					results[j.idx] = r
+					done[j.idx] = ctx.Err() == nil
 				}
 				if o.Progress != nil {
 					o.Progress(r)
@@ -154,13 +160,21 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 	}
 	close(jobs)
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-
 	m := &Matrix{Clean: clean, Total: len(o.Faults), Duration: time.Since(start), Version: o.Version}
 	m.CleanOK = clean.Error == "" && clean.ExitCode == 0 && len(clean.Failed) == 0 && len(clean.HarnessErrors) == 0
+	if err := ctx.Err(); err != nil {
+		// Interrupted: the matrix of the runs that finished, marked so.
+		m.Interrupted, m.Total = true, 0
+		for i := range done {
+			if done[i] {
+				m.Total++
+			}
+		}
+	}
 	for i, f := range o.Faults {
+		if m.Interrupted && !done[i] {
+			continue
+		}
 		e := Entry{Fault: f, Run: results[i], Killed: results[i].Killed()}
 		m.Entries = append(m.Entries, e)
 		switch {
@@ -175,7 +189,7 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 	if m.Total > 0 {
 		m.KillRate = float64(m.Killed) / float64(m.Total)
 	}
-	return m, nil
+	return m, ctx.Err()
 }
 
 // runOne starts a sandbox with the fault (none for the clean run) and runs

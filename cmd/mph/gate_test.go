@@ -264,8 +264,12 @@ func TestSelftestExitCodesAndSIGTERM(t *testing.T) {
 	expectCode(t, "selftest usage", gateRun(t, nil, 0, 0, "selftest", "--fault", "no-such-fault"), 2)
 	expectCode(t, "selftest passed", gateRun(t, nil, 0, 0, "selftest", "--fault", "error-reason-phrase-wrong"), 0)
 	tmp := t.TempDir()
-	r := gateRun(t, []string{"TMPDIR=" + tmp}, 2500*time.Millisecond, syscall.SIGTERM, "selftest", "--parallel", "2")
+	km := filepath.Join(t.TempDir(), "km.json")
+	r := gateRun(t, []string{"TMPDIR=" + tmp}, 2500*time.Millisecond, syscall.SIGTERM, "selftest", "--parallel", "2", "--json", km)
 	expectCode(t, "selftest SIGTERM", r, 130)
+	if b, err := os.ReadFile(km); err != nil || !bytes.Contains(b, []byte(`"interrupted": true`)) {
+		t.Errorf("kill matrix of an interrupted self-test: %v\n%.300s", err, b)
+	}
 	if r.took > 5*time.Second {
 		t.Errorf("selftest took %v to stop after SIGTERM", r.took)
 	}

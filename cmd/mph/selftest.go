@@ -78,30 +78,19 @@ run fails or a fault survives; 3 when only some runs broke (no verdict).`,
 					fmt.Fprintf(out, "  [%d/%d] %-40s %s (%s)\n", done, len(faults)+1, name, verdict, r.Duration.Round(1e8))
 				},
 			})
-			if err != nil {
-				if ctx.Err() != nil {
-					return interruptedErr("self-test: interrupted; child runs stopped")
-				}
+			if err != nil && m == nil {
 				return harnessErr("self-test: %v", err)
 			}
 			fmt.Fprintln(out)
 			m.WriteText(out)
 			if jsonPath != "" {
-				if err := os.MkdirAll(filepath.Dir(jsonPath), 0o755); err != nil {
-					return err
-				}
-				f, err := os.Create(jsonPath)
-				if err != nil {
-					return err
-				}
-				if err := m.WriteJSON(f); err != nil {
-					f.Close()
-					return err
-				}
-				if err := f.Close(); err != nil {
-					return err
+				if err := writeMatrix(m, jsonPath); err != nil {
+					return harnessErr("self-test: %v", err)
 				}
 				fmt.Fprintf(out, "kill matrix JSON: %s\n", jsonPath)
+			}
+			if m.Interrupted {
+				return interruptedErr("self-test: interrupted; child runs stopped, the matrix covers the %d runs that finished", m.Total)
 			}
 			if !m.OK() {
 				code := failuresErr
@@ -128,4 +117,19 @@ run fails or a fault survives; 3 when only some runs broke (no verdict).`,
 	cmd.Flags().StringVar(&outDir, "out", "", "keep every run's Ginkgo JSON report in this directory (default: a temp dir, removed)")
 	cmd.Flags().StringSliceVar(&only, "fault", nil, "run only these faults (repeatable)")
 	rootCmd.AddCommand(cmd)
+}
+
+func writeMatrix(m *selftest.Matrix, path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := m.WriteJSON(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
