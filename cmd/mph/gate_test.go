@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"context"
 	"encoding/json"
 	"encoding/xml"
@@ -557,5 +558,31 @@ func TestListHonoursSelectionAndPrintsOnlySpecs(t *testing.T) {
 	cov := gateRun(t, nil, 0, 0, "conform", "--coverage")
 	if first, _, _ := strings.Cut(cov.stdout, "\n"); strings.Contains(first, "Merchant Payments API v1 conformance") || strings.ContainsRune(cov.stdout, 0x1b) || strings.Contains(cov.stdout, "•") {
 		t.Errorf("--coverage output polluted: %q", first)
+	}
+}
+
+// TestConformInterruptedDuringPreflight: a signal while the pre-flight waits
+// on a target that does not answer still ends with exit 130 and reports in
+// which every selected spec is interrupted.
+func TestConformInterruptedDuringPreflight(t *testing.T) {
+	stall := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body) // then a closed connection cancels the context
+		select {
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+	}))
+	defer stall.Close()
+	defer stall.CloseClientConnections()
+	dir := t.TempDir()
+	env := []string{"MPH_BASE_URL=" + stall.URL + "/v1/merchant", "MPH_MERCHANT_ID=m", "MPH_SECRET_KEY=sk_test_x", "MPH_TIMEOUT=20s"}
+	r := gateRun(t, env, 1500*time.Millisecond, syscall.SIGINT, "conform", "--out", dir, "--focus", oneSpec)
+	expectCode(t, "interrupted during pre-flight", r, 130)
+	if r.took > 3*time.Second {
+		t.Errorf("exit %v after the signal", r.took)
+	}
+	s := readSummary(t, filepath.Join(dir, "report.summary.json"))
+	if !s.Interrupted || s.Selected == 0 || s.NotRun != s.Selected {
+		t.Errorf("summary: interrupted %v selected %d not run %d", s.Interrupted, s.Selected, s.NotRun)
 	}
 }
