@@ -2,11 +2,11 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"context"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
