@@ -14,7 +14,7 @@ LDFLAGS := $(if $(VERSION),-X main.version=$(VERSION))
 all: build
 
 build:
-	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/mph
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/mph
 
 ## run: the main job against the embedded sandbox: conformance suites, then a short load run; reports in $(OUT)/
 run: build
