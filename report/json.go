@@ -52,7 +52,7 @@ func writeAtomic(path string, data []byte) error {
 // failure prefix) and, next to it, the harness summary with the outcomes
 // counted apart (<name>.summary.json).
 func WriteJSON(r types.Report, s Summary, path string) error {
-	if err := writeRedactedJSON(path, []types.Report{r}); err != nil {
+	if err := writeRedactedJSON(path, []types.Report{safeReport(r)}); err != nil {
 		return err
 	}
 	return writeRedactedJSON(SummaryPath(path), s)
@@ -68,8 +68,9 @@ func writeRedactedJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	// Everything in the report was redacted at the source; mask every string
-	// again as a second line of defence (numbers such as durations are kept).
+	// Everything in the report was redacted and escaped at the source; do it
+	// again to every string as a second line of defence (numbers such as
+	// durations are kept).
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var doc any
@@ -109,7 +110,7 @@ func redactStrings(v any, seen map[string]string) any {
 		if r, ok := seen[t]; ok {
 			return r
 		}
-		r := redact.Text(t)
+		r := redact.Safe(t)
 		seen[t] = r
 		return r
 	}

@@ -222,7 +222,7 @@ func Build(r types.Report, o Options) Summary {
 	for _, s := range r.SpecReports {
 		if s.LeafNodeType != types.NodeTypeIt {
 			if s.State.Is(types.SpecStateFailureStates) && s.State != types.SpecStateInterrupted {
-				sum.SuiteErrors = append(sum.SuiteErrors, fmt.Sprintf("%s: %s", s.LeafNodeType, Printable(redact.Text(firstLine(s.Failure.Message)))))
+				sum.SuiteErrors = append(sum.SuiteErrors, fmt.Sprintf("%s: %s", s.LeafNodeType, redact.Safe(firstLine(s.Failure.Message))))
 			}
 			continue
 		}
@@ -280,11 +280,11 @@ func specOf(s types.SpecReport, o Outcome) Spec {
 		}
 	}
 	if o != Passed && o != Pending {
-		sp.Message = Printable(redact.Text(msg))
+		sp.Message = redact.Safe(msg)
 	}
 	for _, e := range s.ReportEntries {
 		if e.Name == "http-exchanges" {
-			sp.Details = Printable(redact.Text(e.StringRepresentation()))
+			sp.Details = redact.Safe(e.StringRepresentation())
 		}
 	}
 	if o == Failed || o == HarnessError {

@@ -197,22 +197,3 @@ func TestHeadline(t *testing.T) {
 		t.Errorf("long headline has %d runes", len([]rune(got)))
 	}
 }
-
-func TestTargetControlCharactersNeverReachOutputs(t *testing.T) {
-	r := sample()
-	r.SpecReports[1].Failure.Message = "Expected\n    <string>: \x1b[2Jgot\rthis\u202e\nto equal\n    <string>: ok"
-	s := Summarize(r)
-	var b strings.Builder
-	s.WriteConsole(&b)
-	md := Markdown(s)
-	j, _ := xml.Marshal(JUnit(s))
-	html, _ := RenderHTML(s)
-	for name, out := range map[string]string{"console": b.String(), "markdown": md, "junit": string(j), "html": string(html)} {
-		if strings.ContainsAny(out, "\x1b\r\u202e") {
-			t.Errorf("%s carries a raw control character", name)
-		}
-	}
-	if !strings.Contains(b.String(), `\x1b[2Jgot\x0dthis\u202e`) {
-		t.Errorf("console does not show the escaped bytes:\n%s", b.String())
-	}
-}

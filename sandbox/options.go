@@ -45,6 +45,9 @@ type Options struct {
 	DisableRateLimits bool
 	Faults            []string     // names from Faults(); unknown name = error from New
 	Logger            *slog.Logger // nil = discard
+	// EchoRequests is TEST-ONLY: every answer echoes the request's
+	// headers and body (echo.go), to test the harness's redaction.
+	EchoRequests bool
 }
 
 // Defaults of docs/sandbox.md.

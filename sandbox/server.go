@@ -35,6 +35,7 @@ type Server struct {
 	world   atomic.Pointer[world]
 	latency atomic.Int64 // nanoseconds added to every merchant API answer
 	startRL map[string]RateLimit
+	inst    string // instance id, see InstanceHeader
 }
 
 // New builds a Server from opts; it fails on invalid options or unknown faults.
@@ -58,6 +59,7 @@ func New(opts Options) (*Server, error) {
 		s.clk = clock.NewOffset(opts.Clock)
 	}
 	s.jwt = newTokenIssuer(opts.JWTSecret, s.clk)
+	s.inst = newInstanceID()
 	s.startRL = opts.RateLimits
 	s.limits = newLimiter(opts.RateLimits)
 	s.hooks = newWebhookSender()
@@ -76,6 +78,10 @@ func (s *Server) AdminKey() string { return s.opts.AdminKey }
 
 // ServeHTTP dispatches to the merchant API, the test controls, or 404.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.opts.EchoRequests && !echoing(r) {
+		s.serveEcho(w, r) // test-only leaky target: echo.go
+		return
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			// A bug, never a client's fault: answer 500 so the fuzz test and
@@ -84,6 +90,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.writeError(&reqCtx{w: w, r: r, path: r.URL.Path, now: s.clk.Now()}, http.StatusInternalServerError, "Internal server error")
 		}
 	}()
+	w.Header().Set(InstanceHeader, s.inst)
 	p := r.URL.Path
 	switch {
 	case p == s.base || strings.HasPrefix(p, s.base+"/"):

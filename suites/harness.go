@@ -18,6 +18,7 @@ import (
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
 	"github.com/merchant-harness/mph/httpclient"
+	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
@@ -59,22 +60,29 @@ func (x *harness) recorder() *client.Recorder {
 	return x.rec
 }
 
+// liveRefused reports whether the primary credentials are LIVE and may not
+// write (see live_guard.go).
 func (x *harness) liveRefused() bool {
-	return x.facts.Environment == "LIVE" && !x.cfg.AllowLive
+	return x.facts.Environment == "LIVE" && !x.liveWritesAllowed()
 }
 
 // setup builds the per-process clients from the shared state.
 func (x *harness) setup(s shared) {
 	x.cfg, x.facts = s.Config, s.Facts
 	hc := x.cfg.HTTPClient()
-	logf := func(format string, args ...any) { GinkgoWriter.Printf("[client] "+format+"\n", args...) }
-	x.anon = client.New(client.Options{BaseURL: x.cfg.BaseURL, HTTP: hc, Timeout: x.cfg.Timeout, Recorder: x.recorder, Logf: logf,
+	x.anon = client.New(client.Options{BaseURL: x.cfg.BaseURL, HTTP: hc, Timeout: x.cfg.Timeout, Recorder: x.recorder, Logf: clientLogf,
 		MaxBody: x.cfg.BodyCap(target.DefaultConformMaxBody), RetryAfterMax: x.cfg.RetryAfterMax})
 	x.primary = x.as(x.cfg.Primary)
 	if x.cfg.ControlsURL != "" && x.facts.Controls {
 		x.controls = controls.New(x.anon, x.cfg.ControlsURL, x.cfg.AdminKey)
 	}
 	x.ready = true
+}
+
+// clientLogf writes the clients' log lines (429 retries, token refreshes)
+// to the GinkgoWriter, redacted and escaped.
+func clientLogf(format string, args ...any) {
+	GinkgoWriter.Print(redact.Safe(fmt.Sprintf("[client] "+format+"\n", args...)))
 }
 
 // as returns an authenticated client for the credentials, sharing one token
@@ -90,11 +98,11 @@ func (x *harness) as(c target.Credentials) *client.Client {
 	x.mu.Unlock()
 	return client.New(client.Options{
 		BaseURL:  x.cfg.BaseURL,
-		HTTP:     x.cfg.HTTPClient(),
+		HTTP:     x.guardLive(x.cfg.HTTPClient(), c),
 		Timeout:  x.cfg.Timeout,
 		Tokens:   ts,
 		Recorder: x.recorder,
-		Logf:     func(format string, args ...any) { GinkgoWriter.Printf("[client] "+format+"\n", args...) },
+		Logf:     clientLogf,
 		MaxBody:  x.cfg.BodyCap(target.DefaultConformMaxBody), RetryAfterMax: x.cfg.RetryAfterMax,
 	})
 }
@@ -149,7 +157,7 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 		AbortSuite("[harness-error] reading the shared configuration: " + err.Error())
 	}
 	h.setup(s)
-	GinkgoWriter.Printf("target %s (environment %s, sandbox controls: %v, run id %s)\n", s.Config.BaseURL, s.Facts.Environment, s.Facts.Controls, s.Config.RunID)
+	GinkgoWriter.Print(redact.Safe(fmt.Sprintf("target %s (environment %s, sandbox controls: %v, run id %s)\n", s.Config.BaseURL, s.Facts.Environment, s.Facts.Controls, s.Config.RunID)))
 })
 
 var (
@@ -263,7 +271,8 @@ func FailHandler(message string, callerSkip ...int) {
 	if txt := exchangesText(); txt != "" {
 		message += "\n\n" + txt
 	}
-	Fail(message, skip+1)
+	// Target bytes in the message reach the console: redacted and escaped.
+	Fail(redact.Safe(message), skip+1)
 }
 
 // InstallFailHandler installs FailHandler as Gomega's fail handler.
@@ -281,7 +290,7 @@ func HarnessError(format string, a ...any) {
 	if txt := exchangesText(); txt != "" {
 		msg += "\n\n" + txt
 	}
-	Fail(HarnessErrorPrefix+msg, 1)
+	Fail(HarnessErrorPrefix+redact.Safe(msg), 1)
 }
 
 // Must returns resp, or ends the spec as a harness error when the call got
@@ -289,6 +298,9 @@ func HarnessError(format string, a ...any) {
 func Must(resp *client.Response, err error) *client.Response {
 	GinkgoHelper()
 	if err != nil {
+		if errors.Is(err, errLiveWrite) {
+			Skip(errLiveWrite.Error())
+		}
 		if errors.Is(err, httpclient.ErrBodyTooLarge) {
 			// The target answered, too much: a broken answer, not a harness fault.
 			FailHandler(err.Error(), 1)

@@ -40,19 +40,21 @@ func (f *loadTargetFlags) bind(fs *pflag.FlagSet) {
 // prepare resolves the target and runs the scenario's setup, outside any
 // timed path. ctx is cancelled by Ctrl-C or SIGTERM so the run still ends
 // with valid reports; release tears down the scenario, the embedded sandbox
-// and the signal handler, in that order.
-func (f *loadTargetFlags) prepare(cmd *cobra.Command, so loadtest.ScenarioOptions, what string) (context.Context, *loadtest.Target, *loadtest.Scenario, func(), error) {
+// and the signal handler, in that order. A setup that fails or is
+// interrupted has swept what it funded; its report goes to out.
+func (f *loadTargetFlags) prepare(cmd *cobra.Command, so loadtest.ScenarioOptions, what, out string) (context.Context, *loadtest.Target, *loadtest.Scenario, func(), error) {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	t, cleanup, err := f.resolve(context.Background(), cmd)
 	if err != nil {
 		stop()
 		return nil, nil, nil, nil, setupErr(ctx, err)
 	}
+	start := time.Now()
 	scn, err := loadtest.Prepare(ctx, t, so)
 	if err != nil {
 		cleanup()
 		stop()
-		return nil, nil, nil, nil, setupErr(ctx, fmt.Errorf("%s: %w", what, err))
+		return nil, nil, nil, nil, setupErr(ctx, setupFailed(cmd, t, so.Name, what, out, start, err))
 	}
 	release := func() {
 		scn.Close(context.Background())
@@ -60,6 +62,37 @@ func (f *loadTargetFlags) prepare(cmd *cobra.Command, so loadtest.ScenarioOption
 		stop()
 	}
 	return ctx, t, scn, release, nil
+}
+
+// setupFailed maps a setup error to its exit: a LIVE refusal is a pre-flight
+// refusal (exit 2, nothing written); a setup that stopped after writing gets
+// a report (marked interrupted when it was) stating what was swept.
+func setupFailed(cmd *cobra.Command, t *loadtest.Target, scenario, what, out string, start time.Time, err error) error {
+	if errors.Is(err, loadtest.ErrLiveRefused) {
+		return usageErr("%s: %v", what, err)
+	}
+	var se *loadtest.SetupError
+	if !errors.As(err, &se) {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	kind := what
+	if kind == "load" {
+		kind = "run"
+	}
+	rep := &loadtest.Report{Tool: "mph load " + versionString(), Kind: kind, Scenario: scenario, Target: t.BaseURL, Embedded: t.Embedded,
+		Start: start, End: time.Now(), Interrupted: se.Interrupted, Notes: se.Notes}
+	if werr := rep.Write(out); werr != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: writing reports: %v\n", what, werr)
+	} else {
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: reports: %s/{summary.json,summary.md,report.html}\n", what, out)
+	}
+	for _, n := range se.Notes {
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", what, n)
+	}
+	if se.Interrupted {
+		return interruptedErr("%s: interrupted during setup; the reports are marked interrupted", what)
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }
 
 // resolve reads MPH_* then the flags (flags win) and returns the target.
@@ -99,7 +132,7 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 	}
 	t := &loadtest.Target{
 		BaseURL: cfg.BaseURL, ControlsURL: cfg.ControlsURL, AdminKey: cfg.AdminKey,
-		Timeout: cfg.Timeout, InsecureTLS: cfg.InsecureTLS, Embedded: cfg.Embedded, RunID: cfg.RunID,
+		Timeout: cfg.Timeout, InsecureTLS: cfg.InsecureTLS, Embedded: cfg.Embedded, RunID: cfg.RunID, AllowLive: cfg.AllowLive,
 		FollowRedirects: cfg.FollowRedirects, MaxBody: cfg.MaxBody, RetryAfterMax: cfg.RetryAfterMax,
 		Creds: []loadtest.Credential{{MerchantID: cfg.Primary.MerchantID, SecretKey: cfg.Primary.SecretKey}},
 		Setup: loadtest.DefaultSetupProfile(),
@@ -260,9 +293,16 @@ into HDR histograms; send lag is reported separately. Raw results (vegeta's gob
 encoding, scrubbed, readable by 'vegeta report') and summary.json, summary.md
 and report.html go to --out.
 
+Every answer's status and Content-Type are checked, and the JSON schema of
+1 in 100 answers and of every non-2xx: invalid answers are not successes.
+Unless a --threshold bounds success, all:success>=99% applies; a run at 0%
+success never passes. Writes (the secure scenario's setup issues and funds
+cards) need --allow-live when the token states LIVE; the token and list
+scenarios and secure with --card-ids only read.
 A threshold on an endpoint the scenario never sends to is refused at start.
 --junit-report writes one JUnit test case per threshold; --markdown-report a
-copy of summary.md (e.g. to $GITHUB_STEP_SUMMARY). See docs/load.md.`,
+copy of summary.md (e.g. to $GITHUB_STEP_SUMMARY). A refused LIVE write is a
+usage error (exit 2). See docs/load.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if probe {
@@ -286,6 +326,7 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	ths = threshold.WithDefaults(ths)
 	si, sn, err := parseShard(rf.shard)
 	if err != nil {
 		return usageErr("%v", err)
@@ -324,12 +365,6 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 		return err
 	}
 
-	ctx, t, scn, release, err := tf.prepare(cmd, so, "load")
-	if err != nil {
-		return err
-	}
-	defer release()
-
 	out := rf.outDir
 	if out == "" {
 		out = defaultOutDir(rf.scenario)
@@ -337,6 +372,12 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 			out += fmt.Sprintf("-shard%dof%d", si, sn)
 		}
 	}
+	ctx, t, scn, release, err := tf.prepare(cmd, so, "load", out)
+	if err != nil {
+		return err
+	}
+	defer release()
+
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return usageErr("--out: %v", err)
 	}
@@ -427,14 +468,27 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	if o.ResultsErr != nil {
 		return fmt.Errorf("load: writing raw results: %w", o.ResultsErr)
 	}
-	return loadVerdict(o.Interrupted || ctx.Err() != nil, rep.Breached, "load", "threshold breached")
+	return loadVerdict(o.Interrupted || ctx.Err() != nil, rep.Breached, "load", strings.TrimPrefix(breachReason(rep), "threshold breached: "))
+}
+
+// breachReason names the breached gates, e.g. "threshold breached:
+// all:success>=99% [default gate] (actual 0.000%)".
+func breachReason(rep *loadtest.Report) string {
+	var failed []string
+	for _, t := range rep.Thresholds {
+		if !t.Pass {
+			_, text, _ := strings.Cut(t.Format(), "  ")
+			failed = append(failed, strings.TrimSpace(text))
+		}
+	}
+	return "threshold breached: " + strings.Join(failed, "; ")
 }
 
 func printBrief(w io.Writer, rep *loadtest.Report) {
-	fmt.Fprintf(w, "%-8s %9s %10s %10s %9s %7s %9s %9s %9s %9s\n", "endpoint", "requests", "offered/s", "achieved/s", "success", "429", "p50", "p99", "max", "lag p99")
+	fmt.Fprintf(w, "%-8s %9s %10s %10s %9s %8s %7s %9s %9s %9s %9s\n", "endpoint", "requests", "offered/s", "achieved/s", "success", "invalid", "429", "p50", "p99", "max", "lag p99")
 	for _, s := range rep.Endpoints {
-		fmt.Fprintf(w, "%-8s %9d %10.1f %10.1f %8.2f%% %6.2f%% %8.2fms %8.2fms %8.2fms %8.2fms\n", s.Endpoint, s.Requests, s.OfferedRate, s.AchievedRate,
-			s.SuccessRatio*100, s.Rate429*100, s.Latency.P50, s.Latency.P99, s.Latency.Max, s.SendLag.P99)
+		fmt.Fprintf(w, "%-8s %9d %10.1f %10.1f %8.2f%% %8d %6.2f%% %8.2fms %8.2fms %8.2fms %8.2fms\n", s.Endpoint, s.Requests, s.OfferedRate, s.AchievedRate,
+			s.SuccessRatio*100, s.Invalid, s.Rate429*100, s.Latency.P50, s.Latency.P99, s.Latency.Max, s.SendLag.P99)
 	}
 	for _, t := range rep.Thresholds {
 		fmt.Fprintln(w, t.Format())

@@ -31,6 +31,7 @@ the merged figures.`,
 			if err != nil {
 				return usageErr("%v", err)
 			}
+			ts = threshold.WithDefaults(ts)
 			if out == "" {
 				out = defaultOutDir("merge")
 			}
@@ -64,7 +65,7 @@ the merged figures.`,
 			printBrief(cmd.OutOrStdout(), rep)
 			fmt.Fprintf(cmd.OutOrStdout(), "merged %d inputs: %s\n", len(inputs), filepath.Join(out, "summary.json"))
 			if rep.Breached {
-				return failuresErr("threshold breached")
+				return failuresErr("%s", breachReason(rep))
 			}
 			return nil
 		},

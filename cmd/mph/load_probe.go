@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -88,6 +89,14 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 	for _, p := range paths {
 		so, _ := (&loadRunFlags{scenario: p, poolSize: rf.poolSize, cardIDs: rf.cardIDs, listQuery: rf.listQuery, teardown: rf.teardown}).scenarioOptions(logf)
 		scn, err := loadtest.Prepare(ctx, t, so)
+		if errors.Is(err, loadtest.ErrLiveRefused) {
+			return usageErr("probe %s: %v", p, err)
+		}
+		var se *loadtest.SetupError
+		if errors.As(err, &se) {
+			rep.Notes = append(rep.Notes, se.Notes...)
+			rep.Interrupted = se.Interrupted
+		}
 		if err != nil {
 			runErr = fmt.Errorf("probe %s: %w", p, err)
 			break

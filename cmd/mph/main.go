@@ -80,6 +80,7 @@ var rootCmd = &cobra.Command{
 
 func main() {
 	rootCmd.CompletionOptions.DisableDefaultCmd = true
+	installSafeOutput()
 	os.Exit(run(os.Args[1:]))
 }
 
@@ -97,11 +98,11 @@ func run(args []string) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil && ee.err.Error() != "" {
-			fmt.Fprintln(os.Stderr, "mph:", ee.err)
+			fmt.Fprintln(rootCmd.ErrOrStderr(), "mph:", ee.err)
 		}
 		return ee.code
 	}
-	fmt.Fprintln(os.Stderr, "mph:", err)
+	fmt.Fprintln(rootCmd.ErrOrStderr(), "mph:", err)
 	if errors.Is(err, context.Canceled) {
 		return exitInterrupted
 	}

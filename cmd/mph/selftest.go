@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/selftest"
 )
@@ -127,7 +128,7 @@ func writeMatrix(m *selftest.Matrix, path string) error {
 	if err != nil {
 		return err
 	}
-	if err := m.WriteJSON(f); err != nil {
+	if err := m.WriteJSON(redact.NewWriter(f)); err != nil {
 		f.Close()
 		return err
 	}
