@@ -224,7 +224,7 @@ func TestLoadExitCodes(t *testing.T) {
 	r := run("pass", 0, load("--duration", "1s", "--threshold", "list:success>=50%", "--junit-report", filepath.Join(dir, "load-junit.xml"))...)
 	expectCode(t, "load passed", r, 0)
 	jb, err := os.ReadFile(filepath.Join(dir, "load-junit.xml"))
-	if err != nil || !bytes.Contains(jb, []byte(`tests="1"`)) || !bytes.Contains(jb, []byte(`classname="load.list"`)) {
+	if err != nil || !bytes.Contains(jb, []byte(`name="list:success&gt;=50%"`)) || !bytes.Contains(jb, []byte(`classname="load.list"`)) || bytes.Contains(jb, []byte("<failure")) {
 		t.Errorf("load JUnit: %v\n%s", err, jb)
 	}
 	expectCode(t, "load breached", run("breach", 0, load("--duration", "1s", "--threshold", "list:p99<0.001ms")...), 1)

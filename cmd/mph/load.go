@@ -46,15 +46,17 @@ func (f *loadTargetFlags) prepare(cmd *cobra.Command, so loadtest.ScenarioOption
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	t, cleanup, err := f.resolve(context.Background(), cmd)
 	if err != nil {
+		err = setupErr(ctx, err) // before stop, which cancels ctx
 		stop()
-		return nil, nil, nil, nil, setupErr(ctx, err)
+		return nil, nil, nil, nil, err
 	}
 	start := time.Now()
 	scn, err := loadtest.Prepare(ctx, t, so)
 	if err != nil {
+		err = setupErr(ctx, setupFailed(cmd, t, so.Name, what, out, start, err))
 		cleanup()
 		stop()
-		return nil, nil, nil, nil, setupErr(ctx, setupFailed(cmd, t, so.Name, what, out, start, err))
+		return nil, nil, nil, nil, err
 	}
 	release := func() {
 		scn.Close(context.Background())
@@ -468,7 +470,7 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	if o.ResultsErr != nil {
 		return fmt.Errorf("load: writing raw results: %w", o.ResultsErr)
 	}
-	return loadVerdict(o.Interrupted || ctx.Err() != nil, rep.Breached, "load", strings.TrimPrefix(breachReason(rep), "threshold breached: "))
+	return loadVerdict(o.Interrupted || ctx.Err() != nil, rep.Breached, "load", breachReason(rep))
 }
 
 // breachReason names the breached gates, e.g. "threshold breached:
