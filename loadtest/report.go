@@ -22,6 +22,8 @@ type Report struct {
 	Embedded      bool               `json:"embeddedSandbox,omitempty"`
 	Schedule      string             `json:"schedule,omitempty"`
 	Shard         string             `json:"shard,omitempty"`
+	Plan          *RunPlan           `json:"plan,omitempty"`
+	ForcedMerge   []string           `json:"forcedMerge,omitempty"` // mismatches a --force merge ignored
 	Start         time.Time          `json:"start"`
 	End           time.Time          `json:"end"`
 	WindowSeconds float64            `json:"windowSeconds"`
@@ -152,6 +154,9 @@ func (r *Report) Markdown() string {
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "- %s\n", n)
+	}
+	for _, w := range LagWarnings(r.Endpoints) {
+		fmt.Fprintf(&b, "- **generator-bound**: %s\n", w)
 	}
 	if len(r.Sources) > 0 {
 		fmt.Fprintf(&b, "- merged from %d inputs\n", len(r.Sources))

@@ -113,7 +113,7 @@ func Run(ctx context.Context, spec RunSpec) (*Outcome, error) {
 	began := time.Now()
 	rec := metrics.NewRecorder(began, spec.Warmup)
 	val := newValidator(spec.SchemaSample)
-	results := atk.Attack(spec.Scenario.Targeter, sched, 0, name)
+	results := atk.Attack(spec.Scenario.Targeter, pacer.Precise(sched), 0, name) // precise.go: OS-timer sleeps
 
 	out := &Outcome{Name: name, Schedule: sched.String(), Start: began, WarmupN: 0}
 	hard := spec.HardStop

@@ -62,6 +62,7 @@ func New(opts Options) (*Server, error) {
 	s.inst = newInstanceID()
 	s.startRL = opts.RateLimits
 	s.limits = newLimiter(opts.RateLimits)
+	s.limits.applyTopology(opts.RateLimitTopology)
 	s.hooks = newWebhookSender()
 	s.world.Store(newWorld())
 	return s, nil

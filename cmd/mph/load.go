@@ -28,13 +28,17 @@ type loadTargetFlags struct {
 	settings      target.Settings
 	noRateLimits  bool
 	sandboxLimits []string
-	creds         int // how many demo credentials the token scenario uses
+	sandboxShare  string // embedded sandbox: groups sharing one bucket
+	sandboxKey    string // embedded sandbox: bucket key
+	creds         int    // how many demo credentials the token scenario uses
 }
 
 func (f *loadTargetFlags) bind(fs *pflag.FlagSet) {
 	f.settings.BindFlags(fs)
 	fs.BoolVar(&f.noRateLimits, "no-rate-limits", false, "embedded sandbox: disable its rate limits (to measure the driver or the server, not the limiter)")
 	fs.StringSliceVar(&f.sandboxLimits, "sandbox-rate-limit", nil, "embedded sandbox: set a rate-limit group, group=rate[:burst] (repeatable), e.g. secure=20:20")
+	fs.StringVar(&f.sandboxShare, "sandbox-rate-limit-share", "", "embedded sandbox: groups drawing from one bucket, e.g. read+secure (sets separated by commas)")
+	fs.StringVar(&f.sandboxKey, "sandbox-rate-limit-key", "", "embedded sandbox: bucket key of authenticated calls: merchant (default), token or client")
 }
 
 // prepare resolves the target and runs the scenario's setup, outside any
@@ -121,8 +125,14 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 			sbx.RateLimits[g] = sandbox.RateLimit{Rate: r, Burst: b}
 		}
 	}
-	if s.BaseURL != "" && (f.noRateLimits || len(f.sandboxLimits) > 0) {
-		return nil, nil, usageErr("--no-rate-limits and --sandbox-rate-limit apply to the embedded sandbox only (no --base-url)")
+	switch f.sandboxKey {
+	case "", sandbox.LimitKeyMerchant, sandbox.LimitKeyToken, sandbox.LimitKeyClient:
+	default:
+		return nil, nil, usageErr("--sandbox-rate-limit-key %q: want merchant, token or client", f.sandboxKey)
+	}
+	sbx.RateLimitTopology = sandbox.RateLimitTopology{Shared: sandbox.ParseSharedGroups(f.sandboxShare), Key: f.sandboxKey}
+	if s.BaseURL != "" && (f.noRateLimits || len(f.sandboxLimits) > 0 || f.sandboxShare != "" || f.sandboxKey != "") {
+		return nil, nil, usageErr("--no-rate-limits and --sandbox-rate-limit* apply to the embedded sandbox only (no --base-url)")
 	}
 	cfg, cleanup, err := target.Resolve(ctx, s, sbx)
 	if err != nil {
@@ -428,6 +438,8 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	if sn > 1 {
 		rep.Shard = fmt.Sprintf("%d/%d", si, sn)
 	}
+	rep.Plan = &loadtest.RunPlan{Rate: rf.rate, Pace: rf.pace, Duration: rf.duration.String(), Warmup: rep.Warmup,
+		StartAt: startAt, ShardIndex: si, ShardCount: sn}
 	if resultsPath != "" {
 		rep.ResultsFile = "results.bin"
 	}
