@@ -291,7 +291,7 @@ func TestVersionAndHelp(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &bi); err != nil || bi.Version == "" || bi.GoVersion == "" {
 		t.Errorf("version --json: %v %q", err, r.stdout)
 	}
-	for _, cmd := range [][]string{{"conform"}, {"load"}, {"load", "probe-rate-limit"}, {"load", "capacity"}, {"load", "merge"}, {"selftest"}} {
+	for _, cmd := range [][]string{{"conform"}, {"load"}, {"load", "probe-rate-limit"}, {"load", "capacity"}, {"load", "merge"}, {"selftest"}, {"proxy"}} {
 		r := gateRun(t, nil, 0, 0, append(cmd, "--help")...)
 		if !strings.Contains(r.stdout, exitCodesHelp) || !strings.Contains(r.stdout, "--no-color") {
 			t.Errorf("%v --help lacks the exit codes or --no-color:\n%s", cmd, r.stdout)
