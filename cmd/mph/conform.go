@@ -119,7 +119,7 @@ func init() {
 	fs.StringVar(&f.baseline, "baseline", "", "report.summary.json of an earlier run: report new failures, fixed and still-failing specs")
 	fs.BoolVar(&f.slow, "slow", false, "also run specs that wait out real time (token expiry without a sandbox clock: 15 minutes; env "+suites.EnvSlow+")")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every spec as it runs")
-	fs.DurationVar(&f.deadline, "deadline", 0, "overall run deadline, e.g. 20m: specs not started by then are reported as not run (exit 1); 0 = one hour")
+	fs.DurationVar(&f.deadline, "deadline", 0, "overall run deadline, e.g. 20m: specs not started by then are reported as not run (exit 3 unless a rule failed); 0 = one hour")
 	rootCmd.AddCommand(conformCmd)
 }
 
@@ -201,6 +201,11 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	}
 	res.Summary.WriteConsole(stdout, opts.JUnitReport, opts.JSONReport, opts.HTMLReport, opts.MarkdownReport)
 	if res.NotRun > 0 && !res.Summary.Interrupted {
+		// Specs the deadline cut are checks that could not run: exit 3,
+		// unless a rule also failed.
+		if res.Summary.Failed == 0 {
+			return harnessErr("%d specs not run: the run deadline (--deadline %s) passed; %d harness errors", res.NotRun, f.deadline, res.Summary.HarnessErrors)
+		}
 		return failuresErr("%d specs not run: the run deadline (--deadline %s) passed; %d failed, %d harness errors", res.NotRun, f.deadline, res.Summary.Failed, res.Summary.HarnessErrors)
 	}
 	return conformVerdict(res.Summary, f.strictWaivers)
