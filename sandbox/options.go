@@ -44,6 +44,7 @@ type Options struct {
 	RateLimits        map[string]RateLimit // groups token, read, secure, write; nil = defaults; missing groups keep defaults
 	DisableRateLimits bool
 	Faults            []string     // names from Faults(); unknown name = error from New
+	Variants          []string     // names from Variants(); unknown name = error from New
 	Logger            *slog.Logger // nil = discard
 }
 

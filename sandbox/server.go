@@ -24,17 +24,18 @@ const maxBody = 64 << 10
 // Server is the sandbox: an http.Handler serving the merchant API under the
 // base path and the test controls under /_sandbox.
 type Server struct {
-	opts    Options
-	base    string
-	clk     *clock.Offset
-	log     *slog.Logger
-	faults  faultSet
-	jwt     *tokenIssuer
-	limits  *limiter
-	hooks   *webhookSender
-	world   atomic.Pointer[world]
-	latency atomic.Int64 // nanoseconds added to every merchant API answer
-	startRL map[string]RateLimit
+	opts     Options
+	base     string
+	clk      *clock.Offset
+	log      *slog.Logger
+	faults   faultSet
+	variants variantSet
+	jwt      *tokenIssuer
+	limits   *limiter
+	hooks    *webhookSender
+	world    atomic.Pointer[world]
+	latency  atomic.Int64 // nanoseconds added to every merchant API answer
+	startRL  map[string]RateLimit
 }
 
 // New builds a Server from opts; it fails on invalid options or unknown faults.
@@ -46,11 +47,16 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	vs, err := buildVariants(opts.Variants)
+	if err != nil {
+		return nil, err
+	}
 	s := &Server{
-		opts:   opts,
-		base:   opts.BasePath,
-		log:    opts.Logger,
-		faults: fs,
+		opts:     opts,
+		base:     opts.BasePath,
+		log:      opts.Logger,
+		faults:   fs,
+		variants: vs,
 	}
 	if o, ok := opts.Clock.(*clock.Offset); ok {
 		s.clk = o
@@ -86,6 +92,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}()
 	p := r.URL.Path
 	switch {
+	case (p == s.base || strings.HasPrefix(p, s.base+"/")) && s.variants.rewrite:
+		s.serveVariantAPI(w, r, p[len(s.base):])
 	case p == s.base || strings.HasPrefix(p, s.base+"/"):
 		s.serveAPI(w, r, p[len(s.base):])
 	case p == controlsPrefix || strings.HasPrefix(p, controlsPrefix+"/"):

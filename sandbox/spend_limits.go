@@ -61,7 +61,15 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
 		return
 	}
+	if c.frozen && s.variants.limitsFrozenRefused {
+		st.mu.Unlock()
+		s.writeError(rc, http.StatusForbidden, "Card is frozen: unfreeze it before changing its limits")
+		return
+	}
 	l := c.limits
+	if s.variants.limitsPutReplaces {
+		l = [4]int64{} // the request is the whole set
+	}
 	for i, n := range set {
 		if n > 0 {
 			l[i] = n

@@ -110,6 +110,9 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 		p.Type = strings.TrimPrefix(kind, "virtualcard.transaction.")
 	}
 	body, _ := json.Marshal(p)
+	if s.variants.webhookPayloadShape {
+		body, _ = json.Marshal(map[string]any{"event": p.Type, "id": p.ID, "sentAt": p.CreatedAt, "payload": p.Data})
+	}
 	sig := sign(cfg.Secret, body)
 	del := Delivery{
 		ID: p.ID, MerchantID: st.m.id, Environment: p.Environment, Type: kind,

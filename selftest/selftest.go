@@ -36,17 +36,25 @@ type Runner func(ctx context.Context, fault string, cfg *target.Config, reportPa
 
 // Options of a self-test.
 type Options struct {
-	Faults   []sandbox.Fault // default: the whole catalogue
-	Parallel int             // concurrent runs; default 2
-	WorkDir  string          // reports of every run; default a temp dir
-	Run      Runner          // default: ExecRunner of this executable
+	Faults []sandbox.Fault // default: the whole catalogue
+	// Variants are the document-allowed alternatives each run must pass
+	// (default: the whole catalogue; an empty non-nil slice runs none).
+	Variants []sandbox.Variant
+	Parallel int    // concurrent runs; default 2
+	WorkDir  string // reports of every run; default a temp dir
+	Run      Runner // default: ExecRunner of this executable
 	// Progress, when set, is told about every finished run.
 	Progress func(r Run)
+
+	// set per variant run (runVariant): the variant's profile and its file.
+	profile     *target.Profile
+	profilePath string
 }
 
 // Run is the outcome of one suite run.
 type Run struct {
 	Fault    string   `json:"fault,omitempty"` // "" for the clean run
+	Variant  string   `json:"variant,omitempty"`
 	ExitCode int      `json:"exitCode"`
 	Passed   int      `json:"passed"`
 	Failed   []string `json:"failed,omitempty"` // full texts of the failed specs
@@ -80,15 +88,23 @@ type Matrix struct {
 	Survivors []Entry       `json:"survivors"`
 	Errors    []Entry       `json:"errors"` // runs that broke (neither killed nor survived)
 	Duration  time.Duration `json:"durationNs"`
+	// Specificity is the dual matrix: one row a document-allowed variant.
+	Specificity
 }
 
-// OK is the self-test's verdict: the clean run passed and every fault was killed.
-func (m *Matrix) OK() bool { return m.CleanOK && m.Killed == m.Total && len(m.Errors) == 0 }
+// OK is the self-test's verdict: the clean run passed, every fault was
+// killed and every variant passed.
+func (m *Matrix) OK() bool {
+	return m.CleanOK && m.Killed == m.Total && len(m.Errors) == 0 && m.Specificity.OK()
+}
 
 // Execute runs the clean sandbox and every fault.
 func Execute(ctx context.Context, o Options) (*Matrix, error) {
 	if o.Faults == nil {
 		o.Faults = sandbox.Faults()
+	}
+	if o.Variants == nil {
+		o.Variants = sandbox.Variants()
 	}
 	if o.Parallel < 1 {
 		o.Parallel = 2
@@ -114,11 +130,13 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 	start := time.Now()
 
 	type job struct {
-		idx   int // -1 = clean
-		fault string
+		idx     int // -1 = clean
+		fault   string
+		variant *sandbox.Variant
 	}
 	jobs := make(chan job)
 	results := make([]Run, len(o.Faults))
+	vresults := make([]Run, len(o.Variants))
 	var clean Run
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -127,11 +145,19 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				r := runOne(ctx, o, j.fault)
-				mu.Lock()
-				if j.idx < 0 {
-					clean = r
+				var r Run
+				if j.variant != nil {
+					r = runVariant(ctx, o, *j.variant)
 				} else {
+					r = runOne(ctx, o, j.fault, sandbox.Options{})
+				}
+				mu.Lock()
+				switch {
+				case j.variant != nil:
+					vresults[j.idx] = r
+				case j.idx < 0:
+					clean = r
+				default:
 					results[j.idx] = r
 				}
 				if o.Progress != nil {
@@ -146,6 +172,12 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 	for i, f := range o.Faults {
 		select {
 		case jobs <- job{idx: i, fault: f.Name}:
+		case <-ctx.Done():
+		}
+	}
+	for i := range o.Variants {
+		select {
+		case jobs <- job{idx: i, variant: &o.Variants[i]}:
 		case <-ctx.Done():
 		}
 	}
@@ -172,17 +204,17 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 	if m.Total > 0 {
 		m.KillRate = float64(m.Killed) / float64(m.Total)
 	}
+	m.Specificity = specificity(o.Variants, vresults)
 	return m, nil
 }
 
 // runOne starts a sandbox with the fault (none for the clean run) and runs
 // the suites against it.
-func runOne(ctx context.Context, o Options, fault string) (r Run) {
+func runOne(ctx context.Context, o Options, fault string, opts sandbox.Options) (r Run) {
 	r.Fault = fault
 	start := time.Now()
 	defer func() { r.Duration = time.Since(start) }()
 
-	opts := sandbox.Options{}
 	if fault != "" {
 		opts.Faults = []string{fault}
 	}
@@ -197,8 +229,15 @@ func runOne(ctx context.Context, o Options, fault string) (r Run) {
 	if name == "" {
 		name = "clean"
 	}
+	var profile *target.Profile
+	if len(opts.Variants) > 0 {
+		name = "variant-" + strings.Join(opts.Variants, "+")
+		profile = o.profile
+	}
 	reportPath := filepath.Join(o.WorkDir, name+".json")
-	code, out, err := o.Run(ctx, fault, target.FromSandbox(running, nil), reportPath)
+	cfg := target.FromSandbox(running, profile)
+	cfg.ProfilePath = o.profilePath
+	code, out, err := o.Run(ctx, fault, cfg, reportPath)
 	r.ExitCode = code
 	if err != nil {
 		r.Error = err.Error()

@@ -20,6 +20,7 @@ func init() {
 		jsonPath string
 		outDir   string
 		only     []string
+		vonly    []string
 	)
 	cmd := &cobra.Command{
 		Use:   "selftest",
@@ -34,7 +35,9 @@ Exit 0 when the clean run passes and every fault is killed, 1 otherwise.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			faults := sandbox.Faults()
-			if len(only) > 0 {
+			if len(only) == 1 && only[0] == "none" {
+				faults = []sandbox.Fault{}
+			} else if len(only) > 0 {
 				byName := map[string]sandbox.Fault{}
 				for _, f := range faults {
 					byName[f.Name] = f
@@ -48,19 +51,26 @@ Exit 0 when the clean run passes and every fault is killed, 1 otherwise.`,
 					faults = append(faults, f)
 				}
 			}
+			variants, err := selectVariants(vonly)
+			if err != nil {
+				return err
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
 			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "self-test: the clean sandbox and %d faults, %d runs at a time\n", len(faults), parallel)
+			fmt.Fprintf(out, "self-test: the clean sandbox, %d faults and %d variants, %d runs at a time\n", len(faults), len(variants), parallel)
 			done := 0
 			m, err := selftest.Execute(ctx, selftest.Options{
 				Faults:   faults,
+				Variants: variants,
 				Parallel: parallel,
 				WorkDir:  outDir,
 				Progress: func(r selftest.Run) {
 					done++
 					name, verdict := r.Fault, "killed"
-					if name == "" {
+					if r.Variant != "" {
+						name, verdict = "variant "+r.Variant, variantVerdict(r)
+					} else if name == "" {
 						name, verdict = "(clean)", "passed"
 						if len(r.Failed) > 0 || r.Error != "" || r.ExitCode != 0 {
 							verdict = "FAILED"
@@ -70,7 +80,7 @@ Exit 0 when the clean run passes and every fault is killed, 1 otherwise.`,
 					} else if !r.Killed() {
 						verdict = "SURVIVED"
 					}
-					fmt.Fprintf(out, "  [%d/%d] %-40s %s (%s)\n", done, len(faults)+1, name, verdict, r.Duration.Round(1e8))
+					fmt.Fprintf(out, "  [%d/%d] %-40s %s (%s)\n", done, len(faults)+len(variants)+1, name, verdict, r.Duration.Round(1e8))
 				},
 			})
 			if err != nil {
@@ -103,6 +113,9 @@ Exit 0 when the clean run passes and every fault is killed, 1 otherwise.`,
 				if n := len(m.Survivors); n > 0 {
 					why = append(why, fmt.Sprintf("%d fault(s) survived", n))
 				}
+				if n := len(m.FalsePositives); n > 0 {
+					why = append(why, fmt.Sprintf("%d variant(s) failed (false positives)", n))
+				}
 				if n := len(m.Errors); n > 0 {
 					why = append(why, fmt.Sprintf("%d run(s) broke", n))
 				}
@@ -114,6 +127,7 @@ Exit 0 when the clean run passes and every fault is killed, 1 otherwise.`,
 	cmd.Flags().IntVar(&parallel, "parallel", max(2, runtime.NumCPU()), "suite runs at a time")
 	cmd.Flags().StringVar(&jsonPath, "json", "", "write the kill matrix as JSON to this file")
 	cmd.Flags().StringVar(&outDir, "out", "", "keep every run's Ginkgo JSON report in this directory (default: a temp dir, removed)")
-	cmd.Flags().StringSliceVar(&only, "fault", nil, "run only these faults (repeatable)")
+	cmd.Flags().StringSliceVar(&only, "fault", nil, "run only these faults (repeatable; \"none\" for none)")
+	cmd.Flags().StringSliceVar(&vonly, "variant", nil, "run only these document-allowed variants (repeatable; \"none\" for none)")
 	rootCmd.AddCommand(cmd)
 }
