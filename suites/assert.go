@@ -63,10 +63,14 @@ func expectEchoedPath(resp *client.Response, body JSON) {
 		return
 	}
 	// The path is informational and may be prefixed (/api/v1/merchant or
-	// /v1/merchant); compare what follows the version root, unescaped.
+	// /v1/merchant) and echo the query string; compare what follows the
+	// version root, unescaped (profile strict.envelopePath: no query either).
 	got := p
 	if i := strings.Index(got, "/v1/merchant"); i >= 0 {
 		got = got[i+len("/v1/merchant"):]
+	}
+	if q := strings.IndexByte(got, '?'); q >= 0 && !Profile().Strict.EnvelopePath {
+		got = got[:q]
 	}
 	gu, _ := url.PathUnescape(got)
 	wu, _ := url.PathUnescape(want)

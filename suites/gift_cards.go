@@ -54,7 +54,7 @@ var _ = Describe("Gift cards: purchase, verify, transaction lookup", func() {
 			if o.Reference == "" {
 				HarnessError("the purchase answer names no order reference (profile giftCards.purchase.referencePointer)")
 			}
-			body := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
+			body := verifySettled(ctx, API(), o.Reference)
 			expectFulfilled(body, o)
 		})
 
@@ -62,7 +62,7 @@ var _ = Describe("Gift cards: purchase, verify, transaction lookup", func() {
 		Reqs("GIFT-12", "GIFT-05"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
 			o := purchaseGift(ctx)
-			byRef := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
+			byRef := verifySettled(ctx, API(), o.Reference)
 			txn, _ := byRef["transactionId"].(string)
 			if o.TransactionID != "" {
 				Expect(txn).To(Equal(o.TransactionID))
@@ -81,7 +81,8 @@ var _ = Describe("Gift cards: purchase, verify, transaction lookup", func() {
 			before := ngnBalance(ctx)
 			o := purchaseGift(ctx)
 			afterPurchase := ngnBalance(ctx)
-			first := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
+			first := verifySettled(ctx, API(), o.Reference)
+			expectFulfilled(first, o)
 			cost := ExpectMoney(first["costNgn"], "costNgn")
 			afterVerify := ngnBalance(ctx)
 			Expect(before.Sub(afterVerify)).To(EqualMoney(cost), "purchase and verify together debit exactly costNgn (%s) from the NGN balance", cost)
@@ -106,14 +107,15 @@ var _ = Describe("Gift cards: purchase, verify, transaction lookup", func() {
 			if err := Controls().HoldGiftOrder(ctx, o.Reference, false); err != nil {
 				HarnessError("sandbox control gift-hold: %v", err)
 			}
-			expectFulfilled(expectVerifiedOrder(verifyGift(ctx, API(), o.Reference)), o)
+			expectFulfilled(verifySettled(ctx, API(), o.Reference), o)
 		})
 
 	ConformanceIt("looks an order up by its transaction reference: the purchase with voucher code, PIN and instructions",
 		Reqs("GIFT-17"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
 			o := purchaseGift(ctx)
-			v := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
+			v := verifySettled(ctx, API(), o.Reference)
+			expectFulfilled(v, o)
 			txn, _ := v["transactionId"].(string)
 			Expect(txn).NotTo(BeEmpty())
 			resp := Must(API().Get(ctx, "/gift-cards/transactions/"+client.Seg(txn), nil))

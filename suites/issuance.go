@@ -29,7 +29,7 @@ var _ = Describe("Card issuance: POST /cards", func() {
 			Expect(c.Raw["cardType"]).To(Equal("VIRTUAL"))
 			Expect(c.Raw["currency"]).To(Equal("USD"))
 			Expect(c.Status).To(Equal("ACTIVE"))
-			Expect(c.Raw["createdStatus"]).To(Equal("COMPLETED"))
+			expectCardFields(c.Raw)
 			Expect(c.NameOnCard).To(Equal(name))
 			if Profile().Issuance.ReferenceField != "" {
 				Expect(c.Reference).To(Equal(ref))
