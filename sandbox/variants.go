@@ -44,6 +44,7 @@ type variantSet struct {
 	limitsPutReplaces, brandMastercard          bool
 	merchantHdrUnchecked, webhookPayloadShape   bool
 	withdrawFullCredit, initialNetFundFee       bool
+	nullBodyNoop, skipReasonEmpty, redeliver    bool
 	rewrite                                     bool // some answer is rewritten
 }
 
@@ -160,7 +161,15 @@ var variantCatalogue = []variantDef{
 		`"Response body of gift transaction lookup: not shown"`,
 		"giftCards:\n  lookupOrderPointer: \"\"\n", true, func(v *variantSet) { v.giftLookupFlat = true }),
 
+	// bodies
+	variant("body-null-optional-noop", "A JSON null body reads as an empty object, and a contact update supplying no field is a no-op 200.",
+		`PATCH contact: "email (string, optional), mobile (string, optional) ... Only the supplied fields are updated"`, "", false, func(v *variantSet) { v.nullBodyNoop = true }),
+
 	// authentication and webhooks
+	variant("webhook-skip-reason-empty", "A dispatched simulation answers skip_reason \"\" instead of null.",
+		`"skip_reason (string or null)"; "dispatched is true when sent; otherwise skip_reason explains why"`, "", false, func(v *variantSet) { v.skipReasonEmpty = true }),
+	variant("webhook-redelivery", "Every webhook is delivered twice (at-least-once delivery).",
+		`"Retry behaviour of deliveries: not shown"`, "", false, func(v *variantSet) { v.redeliver = true }),
 	variant("merchant-header-unchecked", "X-Merchant-Id is not checked anywhere.",
 		`"Where X-Merchant-Id is sent: not shown"`,
 		"auth:\n  merchantIdHeader: none\n", false, func(v *variantSet) { v.merchantHdrUnchecked = true }),

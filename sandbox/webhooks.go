@@ -121,6 +121,9 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 	}
 	start := time.Now()
 	code, err := s.hooks.post(ctx, cfg.URL, kind, p.ID, sig, body)
+	if err == nil && s.variants.redeliver {
+		code, err = s.hooks.post(ctx, cfg.URL, kind, p.ID, sig, body) // at-least-once
+	}
 	del.DurationMs = time.Since(start).Milliseconds()
 	del.StatusCode = code
 	switch {

@@ -137,11 +137,11 @@ var _ = Describe("Malformed requests: identifiers and bodies", func() {
 					ExpectErrorWithPath(resp, http.StatusBadRequest)
 				}
 				for _, b := range bodies {
-					if b.emptyBody && e.allOptional {
-						// Every field is optional: an absent body is either
-						// refused (400) or a no-op update (200).
+					if (b.emptyBody || b.raw == "null") && e.allOptional {
+						// Every field is optional: an absent (or JSON null) body
+						// is either refused (400) or a no-op update (200).
 						By(b.what + " (all fields optional)")
-						resp := Must(API().Do(ctx, client.Request{Method: e.method, Path: cardURL(c.ID, e.suffix), HasRawBody: true}))
+						resp := Must(API().Do(ctx, client.Request{Method: e.method, Path: cardURL(c.ID, e.suffix), RawBody: []byte(b.raw), HasRawBody: true}))
 						if resp.Status != http.StatusOK {
 							ExpectErrorWithPath(resp, http.StatusBadRequest)
 						}
