@@ -300,10 +300,20 @@ func (s *Server) handleGetCard(rc *reqCtx) {
 	st.mu.RLock()
 	c := st.findCard(rc.p1)
 	var out cardJSON
+	var pan, cvv string
 	if c != nil {
 		out = c.json()
+		pan, cvv = c.panGrouped, c.cvv
 	}
 	st.mu.RUnlock()
+	if c != nil && s.faults.cardLeaksCredentials {
+		s.writeA(rc, http.StatusOK, struct {
+			cardJSON
+			CardNumber string `json:"cardNumber"`
+			CVV        string `json:"cvv"`
+		}{out, pan, cvv})
+		return
+	}
 	if c == nil && s.faults.crossMerchantCardRead {
 		c, out = s.findCardAnywhere(rc.world, rc.p1)
 	}

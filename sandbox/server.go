@@ -51,6 +51,7 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	vs.rewrite = vs.rewrite || fs.rewrites()
 	s := &Server{
 		opts:     opts,
 		base:     opts.BasePath,

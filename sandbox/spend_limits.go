@@ -73,6 +73,8 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 	for i, n := range set {
 		if n > 0 {
 			l[i] = n
+		} else if s.faults.limitsResetOnUpdate {
+			l[i] = 1000_00
 		}
 	}
 	if !s.faults.limitsNotApplied {

@@ -117,6 +117,9 @@ func (s *Server) rewriteTop(r *http.Request, rest string, code int, top map[stri
 func (s *Server) rewriteError(r *http.Request, rest string, code int, top map[string]any) int {
 	v := &s.variants
 	msgs := messagesOf(top["message"])
+	if s.faults.notFoundMsgGeneric && code == http.StatusNotFound && strings.HasPrefix(rest, "/cards/") && strings.Count(rest, "/") == 3 {
+		top["message"] = "Request could not be completed"
+	}
 	newCode := code
 	switch {
 	case v.withdrawAbove422 && code == 400 && strings.HasSuffix(rest, "/withdraw") && len(msgs) == 1 && strings.HasPrefix(msgs[0], "Insufficient card balance"):
@@ -243,6 +246,9 @@ func (s *Server) rewriteObject(x map[string]any) {
 		case v.maskGrouped:
 			x["maskedPan"] = first6[:4] + " " + first6[4:] + "•• •••• " + last4
 		}
+	}
+	if _, isCard := x["cardType"]; isCard && s.faults.createdStatusPending {
+		x["createdStatus"] = "PENDING"
 	}
 	if _, isCard := x["cardType"]; isCard {
 		if v.colorThemeNull {

@@ -40,6 +40,7 @@ func ExpectSchema(resp *client.Response, name string) any {
 	Expect(err).NotTo(HaveOccurred(), "the answer to %s %s does not match schema %s", resp.Exchange.Method, resp.Exchange.URL, name)
 	var v any
 	Expect(resp.JSON(&v)).To(Succeed(), "body is not JSON")
+	expectNoCardCredentials(v, name) // PCI: only the secure details carry them
 	return v
 }
 
