@@ -106,6 +106,9 @@ type Summary struct {
 	Specs         []Spec        `json:"specs"`
 	// SuiteErrors are failures outside any spec (set-up, pre-flight).
 	SuiteErrors []string `json:"suiteErrors,omitempty"`
+	// RequirementsChecked are the requirement IDs a passed or failed spec
+	// of this run verified (skipped specs check nothing), sorted.
+	RequirementsChecked []string `json:"requirementsChecked"`
 }
 
 // OK reports whether nothing failed and no harness error occurred.
@@ -120,6 +123,7 @@ func FullText(s types.SpecReport) string {
 func Summarize(r types.Report) Summary {
 	sum := Summary{Suite: r.SuiteDescription, Start: r.StartTime, Duration: r.RunTime}
 	reasons := map[string][]string{}
+	checked := map[string]bool{}
 	for _, s := range r.SpecReports {
 		if s.LeafNodeType != types.NodeTypeIt {
 			if s.State.Is(types.SpecStateFailureStates) {
@@ -168,7 +172,11 @@ func Summarize(r types.Report) Summary {
 			}
 		}
 		sum.Specs = append(sum.Specs, sp)
+		if o == Passed || o == Failed {
+			checked = addRequirementIDs(checked, sp.Labels)
+		}
 	}
+	sum.RequirementsChecked = sortedKeys(checked)
 	for r, specs := range reasons {
 		sum.SkipReasons = append(sum.SkipReasons, Reason{Reason: r, Specs: specs})
 	}

@@ -7,14 +7,12 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/report"
-	"github.com/merchant-harness/mph/requirements"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/suites"
 	"github.com/merchant-harness/mph/target"
@@ -166,34 +164,4 @@ func printList(res suites.Result) {
 		fmt.Printf("%s\n    labels: %s\n", report.FullText(sp), strings.Join(sp.Labels(), ", "))
 	}
 	fmt.Printf("%d specs\n", n)
-}
-
-func printCoverage(res suites.Result) error {
-	cov := suites.Coverage(res.Report)
-	all := requirements.All()
-	for _, r := range all {
-		specs := cov[r.ID]
-		switch {
-		case !r.Testable:
-			fmt.Printf("%-12s not testable: %s\n", r.ID, r.Why)
-		case len(specs) == 0:
-			fmt.Printf("%-12s UNCOVERED: %s\n", r.ID, r.Text)
-		default:
-			fmt.Printf("%-12s %d spec(s)\n", r.ID, len(specs))
-			for _, s := range specs {
-				fmt.Printf("               - %s\n", s)
-			}
-		}
-	}
-	unc := suites.Uncovered(cov)
-	ids := make([]string, len(unc))
-	for i, r := range unc {
-		ids[i] = r.ID
-	}
-	sort.Strings(ids)
-	fmt.Printf("\n%d requirements, %d testable, %d uncovered\n", len(all), len(requirements.Testable()), len(unc))
-	if len(unc) > 0 {
-		return failuresErr("uncovered testable requirements: %s", strings.Join(ids, ", "))
-	}
-	return nil
 }
