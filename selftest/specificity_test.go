@@ -1,0 +1,56 @@
+package selftest
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/target"
+)
+
+// Every variant's profile overlay is a valid profile that changes something.
+func TestVariantProfilesParse(t *testing.T) {
+	def := target.DefaultProfile()
+	for _, v := range sandbox.Variants() {
+		if v.Profile == "" {
+			continue
+		}
+		path := filepath.Join(t.TempDir(), v.Name+".yaml")
+		if err := os.WriteFile(path, []byte(v.Profile), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		p, err := target.LoadProfile(path)
+		if err != nil {
+			t.Errorf("%s: %v", v.Name, err)
+			continue
+		}
+		if strings.TrimSpace(v.Profile) != "" && equalProfiles(p, def) {
+			t.Errorf("%s: the profile overlay changes nothing", v.Name)
+		}
+	}
+}
+
+func equalProfiles(a, b *target.Profile) bool {
+	return strings.EqualFold(mustYAML(a), mustYAML(b))
+}
+
+func TestSpecificityCountsFalsePositives(t *testing.T) {
+	vs := []sandbox.Variant{{Name: "a"}, {Name: "b"}, {Name: "c"}}
+	runs := []Run{{Variant: "a"}, {Variant: "b", ExitCode: 1, Failed: []string{"spec x"}}, {Variant: "c", Error: "broke"}}
+	s := specificity(vs, runs)
+	if s.VariantsPassed != 1 || s.VariantsTotal != 3 || len(s.FalsePositives) != 2 || s.OK() {
+		t.Fatalf("specificity = %+v", s)
+	}
+}
+
+func mustYAML(p *target.Profile) string {
+	b, err := yaml.Marshal(p)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
