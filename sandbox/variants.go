@@ -34,7 +34,7 @@ type variantSet struct {
 	retryAfterLong, noRetryAfter, successAlt       bool
 	withdrawAbove422, frozenSecure403              bool
 	invalidValue422, cvvFour, messagesReworded     bool
-	giftQuoteFlat, giftLookupFlat                  bool
+	giftQuoteFlat, giftLookupFlat, notShownFlat    bool
 
 	// behaviours (handler hooks)
 	statusSameRefused, giftTwoStep              bool
@@ -160,6 +160,11 @@ var variantCatalogue = []variantDef{
 	variant("gift-lookup-flat", "GET /gift-cards/transactions/{reference} answers the order at top level.",
 		`"Response body of gift transaction lookup: not shown"`,
 		"giftCards:\n  lookupOrderPointer: \"\"\n", true, func(v *variantSet) { v.giftLookupFlat = true }),
+
+	variant("not-shown-answers-unenveloped", "Issuance, registration, customer listing and gift purchase answer without Envelope A: the card, customer, customer array or order at top level.",
+		`"Card issuance request and response shape: not shown"; "Response body of registration: not shown"; "Response body of listing: not shown"; "the purchase response: not shown"`,
+		"issuance:\n  cardPointer: \"\"\ncustomers:\n  customerIdPointer: /customerId\n  listPointer: \"\"\ngiftCards:\n  purchase:\n    orderPointer: \"\"\n    referencePointer: /reference\n    transactionIdPointer: /transactionId\n",
+		true, func(v *variantSet) { v.notShownFlat = true }),
 
 	// bodies
 	variant("body-null-optional-noop", "A JSON null body reads as an empty object, and a contact update supplying no field is a no-op 200.",

@@ -63,6 +63,9 @@ func (s *Server) rewriteAnswer(r *http.Request, rest string, code int, h http.He
 		if v.giftLookupFlat && code == http.StatusOK && strings.HasPrefix(rest, "/gift-cards/transactions/") {
 			doc = top["data"]
 		}
+		if v.notShownFlat && code < 300 && isNotShownAnswer(r.Method, rest) {
+			doc = top["data"]
+		}
 	}
 	s.rewriteTree(doc, "")
 	out, err := json.Marshal(doc)
@@ -296,4 +299,15 @@ func minimalNumber(n json.Number) json.Number {
 	}
 	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	return json.Number(s)
+}
+
+// isNotShownAnswer is an endpoint whose answer the document does not show.
+func isNotShownAnswer(method, rest string) bool {
+	switch {
+	case method == http.MethodPost && (rest == "/cards" || rest == "/cards/customers" || rest == "/gift-cards/purchase"):
+		return true
+	case method == http.MethodGet && rest == "/cards/customers":
+		return true
+	}
+	return false
 }

@@ -130,6 +130,10 @@ var variantProbes = map[string]func(h *sbx) bool{
 		_, isStr := h.api("POST", "/cards/"+id+"/withdraw", tok, `{"amount":0.05}`).want(400).get("message").(string)
 		return isStr
 	},
+	"not-shown-answers-unenveloped": func(h *sbx) bool {
+		_, isArray := h.api("GET", "/cards/customers", h.token(alpha, alphaTest), nil).want(200).v.([]any)
+		return isArray
+	},
 	"rate-limit-long-retry-after": func(h *sbx) bool {
 		return retryAfterOf(h) == "60"
 	},

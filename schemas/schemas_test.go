@@ -246,10 +246,6 @@ func TestInvalidSamples(t *testing.T) {
 			{"/voucher", "required"}}},
 		{"verify: transactionId missing", GiftOrderResponse, without(giftOrder(), "/transactionId"), []want{{"/transactionId", "required"}}},
 		// Not shown: only the envelope is asserted.
-		{"customer: status error", CustomerResponse, with(envA(obj{}), "/status", "error"), []want{{"/status", "const"}}},
-		{"customer: data missing", CustomerResponse, without(envA(obj{}), "/data"), []want{{"/data", "required"}}},
-		{"customers: data a string", CustomerListResponse, envA("x"), []want{{"/data", "type"}}},
-		{"issuance: data missing", CardIssuanceResponse, without(envA(card()), "/data"), []want{{"/data", "required"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -396,6 +392,26 @@ func BenchmarkValidateCardList50(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if err := Validate(CardListResponse, body); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// Registration, customer listing and issuance answers are not shown: any
+// JSON object passes (the listing may also be an array), nothing else does.
+func TestNotShownAnswersAreOnlyShapes(t *testing.T) {
+	for _, c := range []struct {
+		schema, body string
+		ok           bool
+	}{
+		{CustomerResponse, `{"customerId":"cus_1"}`, true},
+		{CustomerResponse, `[]`, false},
+		{CustomerListResponse, `[{"customerId":"cus_1"}]`, true},
+		{CustomerListResponse, `"x"`, false},
+		{CardIssuanceResponse, `{"id":"crd_1"}`, true},
+		{CardIssuanceResponse, `7`, false},
+	} {
+		if err := Validate(c.schema, []byte(c.body)); (err == nil) != c.ok {
+			t.Errorf("%s %s: err %v, want ok=%v", c.schema, c.body, err, c.ok)
 		}
 	}
 }
