@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -257,5 +258,17 @@ func TestVariantsAreObservable(t *testing.T) {
 				t.Fatalf("variant %s switched on but not observable", v.Name)
 			}
 		})
+	}
+}
+
+func TestVariantsDocumented(t *testing.T) {
+	b, err := os.ReadFile("../docs/variants.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range Variants() {
+		if !strings.Contains(string(b), "| `"+v.Name+"` |") {
+			t.Errorf("docs/variants.md has no row for %s", v.Name)
+		}
 	}
 }
