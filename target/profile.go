@@ -114,6 +114,8 @@ type BettingProfile struct {
 type WebhooksProfile struct {
 	DeliveryKindPointer      string `yaml:"deliveryKindPointer"`
 	DeliveryReferencePointer string `yaml:"deliveryReferencePointer"`
+	// DeliveryWait bounds how long a spec waits for a delivery.
+	DeliveryWait time.Duration `yaml:"deliveryWait"`
 }
 
 type ErrorsProfile struct {
@@ -213,6 +215,9 @@ func (p *Profile) validate() error {
 	}
 	if p.GiftCards.VerifyAttempts < 1 || p.GiftCards.VerifyInterval < 0 || p.GiftCards.VerifyInterval > time.Minute {
 		return fmt.Errorf("giftCards.verifyAttempts must be positive and giftCards.verifyInterval between 0 and 1m")
+	}
+	if p.Webhooks.DeliveryWait <= 0 || p.Webhooks.DeliveryWait > 5*time.Minute {
+		return fmt.Errorf("webhooks.deliveryWait must be between 0 and 5m, not %s", p.Webhooks.DeliveryWait)
 	}
 	if p.RateLimits.MaxRetryAfter < 0 {
 		return fmt.Errorf("rateLimits.maxRetryAfter must not be negative")
