@@ -30,8 +30,9 @@ import (
 // Runner runs the suites against cfg, writing Ginkgo's JSON report to
 // reportPath, and returns the conform exit code (0 pass, 1 failures, 2
 // configuration error such as a failed pre-flight).
-// fault is "" for the clean run; it is informational (the sandbox behind cfg
-// already carries it).
+// fault is "" for the clean run and "variant:NAME" for a variant run; it is
+// informational (the sandbox behind cfg already carries it, and cfg the
+// variant's profile).
 type Runner func(ctx context.Context, fault string, cfg *target.Config, reportPath string) (exitCode int, output []byte, err error)
 
 // Options of a self-test.
@@ -230,14 +231,16 @@ func runOne(ctx context.Context, o Options, fault string, opts sandbox.Options) 
 		name = "clean"
 	}
 	var profile *target.Profile
+	label := fault
 	if len(opts.Variants) > 0 {
 		name = "variant-" + strings.Join(opts.Variants, "+")
+		label = "variant:" + strings.Join(opts.Variants, "+")
 		profile = o.profile
 	}
 	reportPath := filepath.Join(o.WorkDir, name+".json")
 	cfg := target.FromSandbox(running, profile)
 	cfg.ProfilePath = o.profilePath
-	code, out, err := o.Run(ctx, fault, cfg, reportPath)
+	code, out, err := o.Run(ctx, label, cfg, reportPath)
 	r.ExitCode = code
 	if err != nil {
 		r.Error = err.Error()

@@ -1,6 +1,8 @@
 package selftest
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,4 +55,42 @@ func mustYAML(p *target.Profile) string {
 		panic(err)
 	}
 	return string(b)
+}
+
+func TestExecuteBuildsTheSpecificityMatrix(t *testing.T) {
+	vs := sandbox.Variants()
+	var withProfile sandbox.Variant
+	for _, v := range vs {
+		if v.Profile != "" {
+			withProfile = v
+			break
+		}
+	}
+	failing := vs[0]
+	m, err := Execute(context.Background(), Options{
+		Faults:   []sandbox.Fault{},
+		Variants: []sandbox.Variant{failing, withProfile},
+		Parallel: 2,
+		Run: func(ctx context.Context, label string, cfg *target.Config, reportPath string) (int, []byte, error) {
+			if label == "variant:"+withProfile.Name && (cfg.ProfilePath == "" || cfg.Profile == nil) {
+				t.Errorf("variant %s ran without its profile", withProfile.Name)
+			}
+			catches := map[string][]string{"variant:" + failing.Name: {"spec X"}}
+			return fakeConform(t, catches, nil)(ctx, label, cfg, reportPath)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.VariantsTotal != 2 || m.VariantsPassed != 1 || len(m.FalsePositives) != 1 || m.FalsePositives[0].Variant.Name != failing.Name {
+		t.Fatalf("specificity: %+v", m.Specificity)
+	}
+	if m.OK() {
+		t.Fatal("a false positive must fail the self-test")
+	}
+	var text bytes.Buffer
+	m.WriteText(&text)
+	if !strings.Contains(text.String(), "FALSE POSITIVE "+failing.Name) || !strings.Contains(text.String(), "specificity: 1/2") {
+		t.Fatalf("text matrix:\n%s", text.String())
+	}
 }
