@@ -16,10 +16,10 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/redact"
 )
 
@@ -30,14 +30,17 @@ const (
 	DefaultBackoffBase = 100 * time.Millisecond
 	DefaultBackoffCap  = 5 * time.Second
 	DefaultMaxWait     = 30 * time.Second
-	maxBodyRead        = 4 << 20
+	// DefaultMaxBody is the most read of one answer body; a larger body is
+	// an error stating so (the answer cannot be judged whole).
+	DefaultMaxBody = 1 << 20
 )
 
 // Options configure a Client.
 type Options struct {
 	// BaseURL is the merchant root, e.g. http://127.0.0.1:8080/v1/merchant.
 	BaseURL string
-	// HTTP is the transport; nil means a fresh *http.Client.
+	// HTTP is the transport; nil means a client from httpclient (no
+	// redirects followed).
 	HTTP *http.Client
 	// Timeout bounds every single attempt (default DefaultTimeout).
 	Timeout time.Duration
@@ -52,6 +55,11 @@ type Options struct {
 	// MaxRetries bounds 429 retries; MaxWait bounds the total time waited.
 	MaxRetries int
 	MaxWait    time.Duration
+	// MaxBody caps each answer body read (default DefaultMaxBody).
+	MaxBody int64
+	// RetryAfterMax is the longest Retry-After honoured (default 30 s); a
+	// longer one ends the call with a *httpclient.RetryAfterError.
+	RetryAfterMax time.Duration
 }
 
 // Client talks to one base URL as one identity. Its With* methods return
@@ -68,11 +76,14 @@ type Client struct {
 
 // New returns a client.
 func New(o Options) *Client {
-	if o.HTTP == nil {
-		o.HTTP = &http.Client{}
-	}
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
+	}
+	if o.HTTP == nil {
+		o.HTTP = httpclient.New(httpclient.Options{Timeout: o.Timeout})
+	}
+	if o.MaxBody <= 0 {
+		o.MaxBody = DefaultMaxBody
 	}
 	if o.MaxRetries <= 0 {
 		o.MaxRetries = DefaultMaxRetries
@@ -210,9 +221,32 @@ type NetError struct {
 }
 
 func (e *NetError) Error() string {
+	var re *httpclient.RedirectError
+	if errors.As(e.Err, &re) {
+		return fmt.Sprintf("%s %s: %s", e.Method, e.URL, redact.Text(re.Error()))
+	}
 	return fmt.Sprintf("%s %s: no answer: %s", e.Method, e.URL, redact.Text(e.Err.Error()))
 }
 func (e *NetError) Unwrap() error { return e.Err }
+
+// BodyError is an answer whose body could not be read whole: the read
+// failed, or the body is larger than the cap (errors.Is(err,
+// httpclient.ErrBodyTooLarge)). The Response returned with it holds the
+// status, headers and what was read.
+type BodyError struct {
+	Method, URL string
+	Status      int
+	Read        int // bytes read before the failure
+	Err         error
+}
+
+func (e *BodyError) Error() string {
+	if errors.Is(e.Err, httpclient.ErrBodyTooLarge) {
+		return fmt.Sprintf("%s %s answered %d with a %s", e.Method, e.URL, e.Status, e.Err)
+	}
+	return fmt.Sprintf("%s %s answered %d but reading its body failed after %d bytes: %s", e.Method, e.URL, e.Status, e.Read, redact.Text(e.Err.Error()))
+}
+func (e *BodyError) Unwrap() error { return e.Err }
 
 // Do performs the request with 429 back-off and 401 token refresh as
 // configured, recording every final exchange.
@@ -251,10 +285,13 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 		}
 		resp, err := c.once(ctx, req, u, body, hasBody, tok, retries)
 		if err != nil {
-			return nil, err
+			return resp, err
 		}
 		if resp.Status == http.StatusTooManyRequests && !c.raw429 && retries < c.o.MaxRetries && waited < c.o.MaxWait {
-			d := backoff(retries, resp.Header.Get("Retry-After"))
+			d, err := backoff(retries, resp.Header.Get("Retry-After"), c.o.RetryAfterMax)
+			if err != nil {
+				return resp, fmt.Errorf("%s %s answered 429: %w", req.Method, redact.Text(u), err)
+			}
 			if waited+d > c.o.MaxWait {
 				d = c.o.MaxWait - waited
 			}
@@ -284,23 +321,22 @@ func (c *Client) logf(format string, args ...any) {
 	}
 }
 
-// backoff is exponential with full jitter, at least Retry-After when given.
-func backoff(attempt int, retryAfter string) time.Duration {
+// backoff is exponential with full jitter, at least Retry-After when given;
+// a Retry-After beyond raMax is an error (httpclient.RetryAfter).
+func backoff(attempt int, retryAfter string, raMax time.Duration) (time.Duration, error) {
 	ceil := DefaultBackoffBase << attempt
 	if ceil > DefaultBackoffCap || ceil <= 0 {
 		ceil = DefaultBackoffCap
 	}
 	d := time.Duration(rand.Int64N(int64(ceil) + 1))
-	if s, err := strconv.Atoi(strings.TrimSpace(retryAfter)); err == nil && s >= 0 {
-		if ra := time.Duration(s) * time.Second; ra > d {
-			d = ra
-		}
-	} else if t, err := http.ParseTime(retryAfter); err == nil {
-		if ra := time.Until(t); ra > d {
-			d = ra
-		}
+	ra, ok, err := httpclient.RetryAfter(retryAfter, time.Now(), raMax)
+	if err != nil {
+		return 0, err
 	}
-	return d
+	if ok && ra > d {
+		d = ra
+	}
+	return d, nil
 }
 
 func (c *Client) once(ctx context.Context, req Request, u string, body []byte, hasBody bool, tok string, retries int) (*Response, error) {
@@ -346,7 +382,7 @@ func (c *Client) once(ctx context.Context, req Request, u string, body []byte, h
 		Curl:      curlLine(req.Method, redact.Text(u), hr.Header, body, secretKey),
 	}
 	if hasBody {
-		ex.ReqBody = string(redact.JSON(body))
+		ex.ReqBody = cutBody(string(redact.JSON(body)))
 	}
 	start := time.Now()
 	hresp, err := c.o.HTTP.Do(hr)
@@ -357,18 +393,21 @@ func (c *Client) once(ctx context.Context, req Request, u string, body []byte, h
 		return nil, &NetError{Method: req.Method, URL: ex.URL, Err: err}
 	}
 	defer hresp.Body.Close()
-	rb, err := io.ReadAll(io.LimitReader(hresp.Body, maxBodyRead))
+	rb, rerr := httpclient.ReadBody(hresp.Body, c.o.MaxBody)
 	ex.Duration = time.Since(start)
-	if err != nil {
-		ex.Err = "reading body: " + redact.Text(err.Error())
-		c.record(ex)
-		return nil, &NetError{Method: req.Method, URL: ex.URL, Err: err}
-	}
 	ex.Status = hresp.StatusCode
 	ex.RespHeader = redact.Header(hresp.Header)
-	ex.RespBody = string(redact.JSON(rb))
+	// Redact the whole body first, then cut what is kept for reports.
+	ex.RespBody = cutBody(string(redact.JSON(rb)))
+	resp := &Response{Path: hr.URL.EscapedPath(), Status: hresp.StatusCode, Header: hresp.Header, Body: rb, Exchange: ex}
+	if rerr != nil {
+		be := &BodyError{Method: req.Method, URL: ex.URL, Status: hresp.StatusCode, Read: len(rb), Err: rerr}
+		ex.Err = be.Error()
+		c.record(ex)
+		return resp, be
+	}
 	c.record(ex)
-	return &Response{Path: hr.URL.EscapedPath(), Status: hresp.StatusCode, Header: hresp.Header, Body: rb, Exchange: ex}, nil
+	return resp, nil
 }
 
 func (c *Client) record(ex *Exchange) {

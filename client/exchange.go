@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/merchant-harness/mph/redact"
 )
@@ -25,6 +26,58 @@ type Exchange struct {
 	Duration   time.Duration `json:"duration"`
 	Retries    int           `json:"retries,omitempty"` // 429 retries before this answer
 	Curl       string        `json:"curl"`
+}
+
+// MaxShownBody is the most of a body an Exchange keeps (and so any report
+// or terminal shows); the rest is replaced by a note stating its size.
+const MaxShownBody = 4 << 10
+
+// cutBody keeps the first MaxShownBody bytes of an already redacted body
+// (never splitting a UTF-8 sequence) and states how much was cut.
+func cutBody(s string) string {
+	if len(s) <= MaxShownBody {
+		return s
+	}
+	n := MaxShownBody
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return fmt.Sprintf("%s… [cut: %d more bytes]", s[:n], len(s)-n)
+}
+
+// Budget bounds the bytes of exchanges attached to one run's reports, so a
+// target answering huge or many bodies cannot grow the reports without
+// limit. It is safe for concurrent use; the zero Budget refuses nothing.
+type Budget struct {
+	mu    sync.Mutex
+	Limit int64 // 0 = unlimited
+	used  int64
+	spent bool
+}
+
+// Take reserves n bytes and reports whether they fit.
+func (b *Budget) Take(n int) bool {
+	if b == nil || b.Limit <= 0 {
+		return true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.used+int64(n) > b.Limit {
+		b.spent = true
+		return false
+	}
+	b.used += int64(n)
+	return true
+}
+
+// Spent reports whether Take has refused anything.
+func (b *Budget) Spent() bool {
+	if b == nil {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.spent
 }
 
 // String renders the exchange for a human: request line, headers, body,

@@ -6,9 +6,10 @@
 package loadtest
 
 import (
-	"crypto/tls"
 	"net/http"
 	"time"
+
+	"github.com/merchant-harness/mph/httpclient"
 )
 
 // Credential is one merchant's TEST credentials.
@@ -25,9 +26,15 @@ type Target struct {
 	Creds       []Credential // Creds[0] authenticates list/secure; all are used by the token scenario
 	Timeout     time.Duration
 	InsecureTLS bool
-	Embedded    bool
-	RunID       string
-	Setup       SetupProfile
+	// FollowRedirects follows same-origin redirects (never another origin's).
+	FollowRedirects bool
+	// MaxBody caps each answer body the attack reads (default 64 KiB).
+	MaxBody int64
+	// RetryAfterMax is the longest Retry-After setup and the probe wait (default 30 s).
+	RetryAfterMax time.Duration
+	Embedded      bool
+	RunID         string
+	Setup         SetupProfile
 }
 
 // SetupProfile says how to register a customer and issue cards on the target
@@ -58,15 +65,21 @@ func DefaultSetupProfile() SetupProfile {
 	}
 }
 
+// httpClient is the client of setup, tokens and the probe's single
+// requests (built by httpclient: timeout, TLS choice, redirect policy).
 func (t *Target) httpClient() *http.Client {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConnsPerHost = 64
-	if t.InsecureTLS {
-		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // opt-in flag
-	}
-	to := t.Timeout
-	if to <= 0 {
-		to = 10 * time.Second
-	}
-	return &http.Client{Transport: tr, Timeout: to}
+	return httpclient.New(httpclient.Options{Timeout: t.Timeout, InsecureTLS: t.InsecureTLS, FollowRedirects: t.FollowRedirects})
 }
+
+// attackOptions fills the network settings of the target into o where the
+// caller left them unset.
+func (t *Target) attackOptions(o AttackOptions) AttackOptions {
+	if o.MaxBody <= 0 {
+		o.MaxBody = t.MaxBody
+	}
+	o.FollowRedirects = o.FollowRedirects || t.FollowRedirects
+	return o
+}
+
+// setupMaxBody bounds what setup reads of one answer.
+const setupMaxBody = 1 << 20

@@ -5,17 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
-	"io"
 	"math"
 	"math/rand/v2"
 	"net/http"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/schemas"
@@ -263,7 +262,8 @@ func Probe(ctx context.Context, scn *Scenario, o ProbeOptions) (*PathProbe, erro
 
 	// Recovery and Retry-After: a request right as the load stops, polling to the first 2xx,
 	// then one request after waiting out Retry-After from the last 429.
-	hc := &http.Client{Timeout: 10 * time.Second}
+	hc := scn.client()
+	raMax := scn.retryAfterMax()
 	code, _ := single(ctx, hc, scn)
 	pp.FirstAfterLoad = code
 	for code == http.StatusTooManyRequests && time.Since(blastEnd) < 30*time.Second {
@@ -273,9 +273,13 @@ func Probe(ctx context.Context, scn *Scenario, o ProbeOptions) (*PathProbe, erro
 		code, _ = single(ctx, hc, scn)
 	}
 	pp.RecoveryMs = float64(time.Since(blastEnd).Microseconds()) / 1000
-	if ra, err := strconv.Atoi(strings.TrimSpace(lastRA)); err == nil && ra >= 0 {
+	ra, raOK, raErr := httpclient.RetryAfter(lastRA, time.Now(), raMax)
+	switch {
+	case raErr != nil:
+		pp.Notes = append(pp.Notes, "Retry-After not waited out: "+raErr.Error())
+	case raOK:
 		// Saturate briefly again so the bucket is empty, then wait out Retry-After.
-		raOut := time.Duration(ra) * time.Second
+		raOut := ra
 		sch, _ := pacer.Constant(blast, 500*time.Millisecond)
 		var l429 time.Time
 		var ra2 string
@@ -287,8 +291,11 @@ func Probe(ctx context.Context, scn *Scenario, o ProbeOptions) (*PathProbe, erro
 			}}); err != nil {
 			return pp, err
 		}
-		if v, err := strconv.Atoi(strings.TrimSpace(ra2)); err == nil {
-			raOut = time.Duration(v) * time.Second
+		if v, ok, err := httpclient.RetryAfter(ra2, l429, raMax); err != nil {
+			pp.Notes = append(pp.Notes, "Retry-After not waited out: "+err.Error())
+			l429 = time.Time{}
+		} else if ok {
+			raOut = v
 		}
 		if !l429.IsZero() {
 			pp.JustBefore = http.StatusTooManyRequests
@@ -298,7 +305,7 @@ func Probe(ctx context.Context, scn *Scenario, o ProbeOptions) (*PathProbe, erro
 			pp.AfterWait, _ = single(ctx, hc, scn)
 			pp.Honoured = pp.AfterWait >= 200 && pp.AfterWait < 300
 		}
-	} else {
+	default:
 		pp.Notes = append(pp.Notes, "429 answers carry no usable Retry-After header")
 	}
 
@@ -401,6 +408,9 @@ func checkEnvelope(body []byte) error {
 	return nil
 }
 
+// singleMaxBody bounds what single reads of an answer (it only needs the status).
+const singleMaxBody = 64 << 10
+
 // single sends one request of the scenario outside the attack.
 func single(ctx context.Context, hc *http.Client, scn *Scenario) (int, http.Header) {
 	var tgt vegeta.Target
@@ -415,7 +425,7 @@ func single(ctx context.Context, hc *http.Client, scn *Scenario) (int, http.Head
 	if err != nil {
 		return 0, nil
 	}
-	_, _ = io.Copy(io.Discard, resp.Body)
+	httpclient.Drain(resp.Body, singleMaxBody)
 	resp.Body.Close()
 	return resp.StatusCode, resp.Header
 }
@@ -449,7 +459,8 @@ type PoliteResult struct {
 // PoliteRun completes `work` requests with `conc` concurrent workers, retrying
 // 429s with exponential backoff and full jitter, never sooner than Retry-After.
 func PoliteRun(ctx context.Context, scn *Scenario, work, conc int) PoliteResult {
-	hc := &http.Client{Timeout: 10 * time.Second}
+	hc := scn.client()
+	raMax := scn.retryAfterMax()
 	var next, attempts, got429, maxAtt atomic.Int64
 	var completed, failed atomic.Int64
 	start := time.Now()
@@ -479,10 +490,13 @@ func PoliteRun(ctx context.Context, scn *Scenario, work, conc int) PoliteResult 
 					}
 					capd := math.Min(5000, 50*math.Pow(2, float64(a-1))) // ms
 					wait := time.Duration(rand.Float64()*capd) * time.Millisecond
-					if ra, err := strconv.Atoi(strings.TrimSpace(h.Get("Retry-After"))); err == nil {
-						if raD := time.Duration(ra) * time.Second; raD > wait {
-							wait = raD + time.Duration(rand.Float64()*200)*time.Millisecond
-						}
+					raD, _, err := httpclient.RetryAfterHeader(h, raMax)
+					if err != nil {
+						failed.Add(1) // the target asks for a longer wait than the cap: give up on this item
+						break
+					}
+					if raD > wait {
+						wait = raD + time.Duration(rand.Float64()*200)*time.Millisecond
 					}
 					if sleepCtx(ctx, wait) != nil {
 						return

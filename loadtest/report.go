@@ -52,9 +52,13 @@ func FromOutcome(o *Outcome) *Report {
 	}
 }
 
-// Write writes summary.json, summary.md and report.html into dir.
+// Write redacts the report (in place) and writes summary.json, summary.md
+// and report.html into dir.
 func (r *Report) Write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := r.redactInPlace(); err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(r, "", "  ")

@@ -3,13 +3,13 @@ package loadtest
 import (
 	"bufio"
 	"context"
-	"crypto/tls"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
 	"time"
 
+	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/loadtest/scrub"
@@ -17,52 +17,9 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
-// AttackOptions are the generator's knobs (vegeta Attacker options).
-type AttackOptions struct {
-	Workers        uint64        // initial workers (default vegeta's 10)
-	MaxWorkers     uint64        // 0 = unbounded
-	Connections    int           // max idle connections per host (default vegeta's 10000)
-	MaxConnections int           // max connections per host (0 = unbounded)
-	HTTP2          bool          // allow HTTP/2 over TLS (default HTTP/1.1 only)
-	H2C            bool          // HTTP/2 cleartext
-	Timeout        time.Duration // per request (default 10s)
-	KeepAlive      *bool         // default true
-	InsecureTLS    bool
-}
-
-func (o AttackOptions) attacker() *vegeta.Attacker {
-	opts := []func(*vegeta.Attacker){
-		vegeta.Redirects(vegeta.NoFollow),
-	}
-	if o.Workers > 0 {
-		opts = append(opts, vegeta.Workers(o.Workers))
-	}
-	if o.MaxWorkers > 0 {
-		opts = append(opts, vegeta.MaxWorkers(o.MaxWorkers))
-	}
-	if o.Connections > 0 {
-		opts = append(opts, vegeta.Connections(o.Connections))
-	}
-	if o.MaxConnections > 0 {
-		opts = append(opts, vegeta.MaxConnections(o.MaxConnections))
-	}
-	to := o.Timeout
-	if to <= 0 {
-		to = 10 * time.Second
-	}
-	opts = append(opts, vegeta.Timeout(to))
-	if o.KeepAlive != nil {
-		opts = append(opts, vegeta.KeepAlive(*o.KeepAlive))
-	}
-	if o.InsecureTLS {
-		opts = append(opts, vegeta.TLSConfig(&tls.Config{InsecureSkipVerify: true})) //nolint:gosec // opt-in
-	}
-	opts = append(opts, vegeta.HTTP2(o.HTTP2))
-	if o.H2C {
-		opts = append(opts, vegeta.H2C(true))
-	}
-	return vegeta.NewAttacker(opts...)
-}
+// AttackOptions are the generator's knobs; httpclient builds the attacker
+// (timeouts, TLS, body cap, redirect policy).
+type AttackOptions = httpclient.AttackOptions
 
 // RunSpec is one timed run (or one step of a probe or capacity search).
 type RunSpec struct {
@@ -137,7 +94,7 @@ func Run(ctx context.Context, spec RunSpec) (*Outcome, error) {
 	if name == "" {
 		name = spec.Scenario.Name
 	}
-	atk := spec.Attack.attacker()
+	atk := httpclient.NewAttacker(spec.Scenario.attackOptions(spec.Attack))
 	var enc vegeta.Encoder
 	var bw *bufio.Writer
 	if spec.Results != nil {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"sort"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest/scrub"
 	"github.com/merchant-harness/mph/loadtest/tokens"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -50,6 +50,30 @@ type Scenario struct {
 	urlMask   map[string]string
 	cleanup   func(context.Context)
 	cardIDs   []string
+	target    *Target      // network settings of the attack
+	hc        *http.Client // setup and the probe's single requests
+}
+
+func (s *Scenario) attackOptions(o AttackOptions) AttackOptions {
+	if s.target == nil {
+		return o
+	}
+	return s.target.attackOptions(o)
+}
+
+func (s *Scenario) retryAfterMax() time.Duration {
+	if s.target == nil {
+		return 0
+	}
+	return s.target.RetryAfterMax
+}
+
+// client is the scenario's client outside the attack.
+func (s *Scenario) client() *http.Client {
+	if s.hc == nil {
+		s.hc = (&Target{}).httpClient()
+	}
+	return s.hc
 }
 
 // Classify maps a result URL to its endpoint name.
@@ -144,7 +168,7 @@ func Prepare(ctx context.Context, t *Target, o ScenarioOptions) (*Scenario, erro
 	default:
 		return nil, fmt.Errorf("unknown scenario %q (want token, list, secure or mixed)", o.Name)
 	}
-	s := &Scenario{Name: o.Name, urlMask: map[string]string{}}
+	s := &Scenario{Name: o.Name, urlMask: map[string]string{}, target: t}
 	for _, ep := range []string{EPToken, EPList, EPSecure} {
 		if weights[ep] > 0 {
 			s.Endpoints = append(s.Endpoints, ep)
@@ -152,12 +176,13 @@ func Prepare(ctx context.Context, t *Target, o ScenarioOptions) (*Scenario, erro
 	}
 	base := strings.TrimRight(t.BaseURL, "/")
 	hc := t.httpClient()
+	s.hc = hc
 
 	// Shared token source, needed by list and secure (and by setup).
 	needAuth := weights[EPList] > 0 || weights[EPSecure] > 0
 	if needAuth {
 		c := t.Creds[0]
-		s.Tokens = tokens.New(tokens.HTTPFetcher(hc, base, c.MerchantID, c.SecretKey), tokens.Options{})
+		s.Tokens = tokens.New(tokens.HTTPFetcher(hc, base, c.MerchantID, c.SecretKey), tokens.Options{RetryAfterMax: t.RetryAfterMax})
 		if err := s.Tokens.Start(ctx); err != nil {
 			return nil, fmt.Errorf("setup: token exchange for %s: %w", c.MerchantID, err)
 		}
@@ -292,7 +317,7 @@ func createCardPool(ctx context.Context, hc *http.Client, base string, src *toke
 		}
 	}
 	var body map[string]any
-	if err := doJSON(ctx, hc, src, http.MethodPost, base+"/cards/customers", cust, &body); err != nil {
+	if err := doJSON(ctx, hc, t.RetryAfterMax, src, http.MethodPost, base+"/cards/customers", cust, &body); err != nil {
 		return nil, "", nil, fmt.Errorf("registering a customer: %w", err)
 	}
 	cid, _ := pointer(body, sp.CustomerIDPointer).(string)
@@ -309,7 +334,7 @@ func createCardPool(ctx context.Context, hc *http.Client, base string, src *toke
 			req[k] = v
 		}
 		var out map[string]any
-		if err := doJSON(ctx, hc, src, http.MethodPost, base+sp.IssuancePath, req, &out); err != nil {
+		if err := doJSON(ctx, hc, t.RetryAfterMax, src, http.MethodPost, base+sp.IssuancePath, req, &out); err != nil {
 			return nil, "", nil, fmt.Errorf("issuing card %d of %d: %w", i+1, n, err)
 		}
 		card, _ := pointer(out, sp.CardPointer).(map[string]any)
@@ -327,7 +352,7 @@ func createCardPool(ctx context.Context, hc *http.Client, base string, src *toke
 		}
 		swept := 0
 		for _, id := range ids {
-			if err := doJSON(ctx, hc, src, http.MethodPost, base+"/cards/"+id+"/withdraw", map[string]any{"amount": 1.00}, nil); err == nil {
+			if err := doJSON(ctx, hc, t.RetryAfterMax, src, http.MethodPost, base+"/cards/"+id+"/withdraw", map[string]any{"amount": 1.00}, nil); err == nil {
 				swept++
 			}
 		}
@@ -337,7 +362,7 @@ func createCardPool(ctx context.Context, hc *http.Client, base string, src *toke
 }
 
 // doJSON performs one setup call, retrying on 429 honouring Retry-After.
-func doJSON(ctx context.Context, hc *http.Client, src *tokens.Source, method, url string, in any, out any) error {
+func doJSON(ctx context.Context, hc *http.Client, retryAfterMax time.Duration, src *tokens.Source, method, url string, in any, out any) error {
 	b, _ := json.Marshal(in)
 	for attempt := 0; ; attempt++ {
 		req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(b))
@@ -354,12 +379,16 @@ func doJSON(ctx context.Context, hc *http.Client, src *tokens.Source, method, ur
 		if err != nil {
 			return err
 		}
-		rb, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		rb, rerr := httpclient.ReadBody(resp.Body, setupMaxBody)
 		resp.Body.Close()
 		if resp.StatusCode == http.StatusTooManyRequests && attempt < 8 {
 			wait := time.Duration(100<<attempt) * time.Millisecond
-			if ra, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && ra > 0 {
-				wait = time.Duration(ra) * time.Second
+			ra, ok, err := httpclient.RetryAfterHeader(resp.Header, retryAfterMax)
+			if err != nil {
+				return fmt.Errorf("%s %s answered 429: %w", method, scrub.URL(url), err)
+			}
+			if ok && ra > wait {
+				wait = ra
 			}
 			select {
 			case <-ctx.Done():
@@ -375,6 +404,9 @@ func doJSON(ctx context.Context, hc *http.Client, src *tokens.Source, method, ur
 		}
 		if resp.StatusCode < 200 || resp.StatusCode >= 300 {
 			return fmt.Errorf("%s %s answered %d", method, scrub.URL(url), resp.StatusCode)
+		}
+		if rerr != nil {
+			return fmt.Errorf("%s %s answered %d but reading its body failed: %w", method, scrub.URL(url), resp.StatusCode, rerr)
 		}
 		if out != nil {
 			return json.Unmarshal(rb, out)

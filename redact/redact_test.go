@@ -30,7 +30,7 @@ func TestTextMasksEverySecretKind(t *testing.T) {
 		{"grouped pan", `card 4111 1111 1111 1111 ok`, []string{"4111 1111 1111 1111", "1111 1111 1111"}, []string{"411111", "1111 ok"}},
 		{"pan in json", `{"cardNumber":"4111 1111 1111 1234","pan":"4111111111111234"}`, []string{"4111 1111 1111 1234", "4111111111111234"}, []string{"411111******1234"}},
 		{"cvv", `{"cvv":"123","expiryMonth":"01"}`, []string{`"123"`}, []string{`"cvv":"***"`, `"expiryMonth":"01"`}},
-		{"pin", `{"voucher":{"code":"ABCD","pin":"9876"}}`, []string{"9876"}, []string{"ABCD"}},
+		{"pin", `{"voucher":{"code":"ABCD","pin":"9876"}}`, []string{"9876", "ABCD"}, []string{`"pin":"***"`}},
 		{"jwt", "token " + jwt, []string{jwt, "c2lnbmF0dXJl"}, []string{"eyJ***"}},
 		{"bearer", "Authorization: Bearer abc.def-ghi", []string{"abc.def-ghi"}, []string{"Bearer ***"}},
 		{"opaque bearer", "Authorization: Bearer 9f8e7d6c5b4a", []string{"9f8e7d6c5b4a"}, []string{"Bearer ***"}},

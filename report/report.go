@@ -52,7 +52,11 @@ func Classify(s types.SpecReport) Outcome {
 		return Skipped
 	case types.SpecStatePending:
 		return Pending
-	case types.SpecStateFailed, types.SpecStateTimedout:
+	case types.SpecStateTimedout:
+		// The check did not finish in time (a slow target or the run's
+		// deadline): it could not run, so nothing was shown to fail.
+		return HarnessError
+	case types.SpecStateFailed:
 		if isHarness(s) {
 			return HarnessError
 		}
@@ -127,7 +131,7 @@ func Summarize(r types.Report) Summary {
 	for _, s := range r.SpecReports {
 		if s.LeafNodeType != types.NodeTypeIt {
 			if s.State.Is(types.SpecStateFailureStates) {
-				sum.SuiteErrors = append(sum.SuiteErrors, fmt.Sprintf("%s: %s", s.LeafNodeType, redact.Text(firstLine(s.Failure.Message))))
+				sum.SuiteErrors = append(sum.SuiteErrors, fmt.Sprintf("%s: %s", s.LeafNodeType, redact.Safe(firstLine(s.Failure.Message))))
 			}
 			continue
 		}
@@ -148,7 +152,7 @@ func Summarize(r types.Report) Summary {
 			sum.Passed++
 		case Failed:
 			sum.Failed++
-			sp.Message = redact.Text(s.Failure.Message)
+			sp.Message = redact.Safe(s.Failure.Message)
 		case HarnessError:
 			sum.HarnessErrors++
 			msg := s.Failure.Message
@@ -158,17 +162,17 @@ func Summarize(r types.Report) Summary {
 			if s.State == types.SpecStatePanicked {
 				msg = "panic: " + s.Failure.ForwardedPanic + "\n" + msg
 			}
-			sp.Message = redact.Text(msg)
+			sp.Message = redact.Safe(msg)
 		case Skipped:
 			sum.Skipped++
-			sp.Message = redact.Text(s.Failure.Message)
+			sp.Message = redact.Safe(s.Failure.Message)
 			reasons[sp.Message] = append(reasons[sp.Message], sp.Text)
 		case Pending:
 			sum.Pending++
 		}
 		for _, e := range s.ReportEntries {
 			if e.Name == "http-exchanges" {
-				sp.Details = redact.Text(e.StringRepresentation())
+				sp.Details = redact.Safe(e.StringRepresentation())
 			}
 		}
 		sum.Specs = append(sum.Specs, sp)
@@ -251,6 +255,7 @@ func ensureDir(path string) error {
 // failure prefix) and, next to it, the harness summary with the three
 // outcomes counted apart (<name>.summary.json).
 func WriteJSON(r types.Report, path string) error {
+	r = safeReport(r)
 	if err := ensureDir(path); err != nil {
 		return err
 	}
@@ -306,7 +311,7 @@ func redactStrings(v any) any {
 			t[i] = redactStrings(x)
 		}
 	case string:
-		return redact.Text(t)
+		return redact.Safe(t)
 	}
 	return v
 }
@@ -314,6 +319,7 @@ func redactStrings(v any) any {
 // WriteJUnit writes a JUnit report in which harness errors are <error
 // type="harness-error"> and assertion failures <failure>.
 func WriteJUnit(r types.Report, path string) error {
+	r = safeReport(r)
 	if err := ensureDir(path); err != nil {
 		return err
 	}
@@ -357,7 +363,7 @@ func WriteJUnit(r types.Report, path string) error {
 	}
 	// Second line of defence: mask every free-text field again (spec names
 	// are code-authored and kept readable).
-	t := redact.Text
+	t := redact.Safe
 	for i := range suites.TestSuites {
 		ts := &suites.TestSuites[i]
 		for k := range ts.Properties.Properties {

@@ -46,6 +46,9 @@ type Options struct {
 	Faults            []string     // names from Faults(); unknown name = error from New
 	Variants          []string     // names from Variants(); unknown name = error from New
 	Logger            *slog.Logger // nil = discard
+	// EchoRequests is TEST-ONLY: every answer echoes the request's
+	// headers and body (echo.go), to test the harness's redaction.
+	EchoRequests bool
 }
 
 // Defaults of docs/sandbox.md.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
+	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/schemas"
 )
 
@@ -202,11 +203,14 @@ func containsInt(xs []int, x int) bool {
 	return false
 }
 
+// truncateBody redacts the whole body, then cuts it: a cut first could
+// leave a fragment of a secret that no longer matches any pattern.
 func truncateBody(b []byte) string {
-	if len(b) > 300 {
-		return string(b[:300]) + "..."
+	s := string(redact.JSON(b))
+	if len(s) > 300 {
+		return s[:300] + "..."
 	}
-	return string(b)
+	return s
 }
 
 func (r *modelRun) readVault(what string) Money {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -16,6 +17,8 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
+	"github.com/merchant-harness/mph/httpclient"
+	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
@@ -65,13 +68,19 @@ func (x *harness) liveRefused() bool {
 func (x *harness) setup(s shared) {
 	x.cfg, x.facts = s.Config, s.Facts
 	hc := x.cfg.HTTPClient()
-	logf := func(format string, args ...any) { GinkgoWriter.Printf("[client] "+format+"\n", args...) }
-	x.anon = client.New(client.Options{BaseURL: x.cfg.BaseURL, HTTP: hc, Timeout: x.cfg.Timeout, Recorder: x.recorder, Logf: logf})
+	x.anon = client.New(client.Options{BaseURL: x.cfg.BaseURL, HTTP: hc, Timeout: x.cfg.Timeout, Recorder: x.recorder, Logf: clientLogf,
+		MaxBody: x.cfg.BodyCap(target.DefaultConformMaxBody), RetryAfterMax: x.cfg.RetryAfterMax})
 	x.primary = x.as(x.cfg.Primary)
 	if x.cfg.ControlsURL != "" && x.facts.Controls {
 		x.controls = controls.New(x.anon, x.cfg.ControlsURL, x.cfg.AdminKey)
 	}
 	x.ready = true
+}
+
+// clientLogf writes the clients' log lines (429 retries, token refreshes)
+// to the GinkgoWriter, redacted and escaped.
+func clientLogf(format string, args ...any) {
+	GinkgoWriter.Print(redact.Safe(fmt.Sprintf("[client] "+format+"\n", args...)))
 }
 
 // as returns an authenticated client for the credentials, sharing one token
@@ -91,7 +100,8 @@ func (x *harness) as(c target.Credentials) *client.Client {
 		Timeout:  x.cfg.Timeout,
 		Tokens:   ts,
 		Recorder: x.recorder,
-		Logf:     func(format string, args ...any) { GinkgoWriter.Printf("[client] "+format+"\n", args...) },
+		Logf:     clientLogf,
+		MaxBody:  x.cfg.BodyCap(target.DefaultConformMaxBody), RetryAfterMax: x.cfg.RetryAfterMax,
 	})
 }
 
@@ -145,7 +155,7 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 		AbortSuite("[harness-error] reading the shared configuration: " + err.Error())
 	}
 	h.setup(s)
-	GinkgoWriter.Printf("target %s (environment %s, sandbox controls: %v, run id %s)\n", s.Config.BaseURL, s.Facts.Environment, s.Facts.Controls, s.Config.RunID)
+	GinkgoWriter.Print(redact.Safe(fmt.Sprintf("target %s (environment %s, sandbox controls: %v, run id %s)\n", s.Config.BaseURL, s.Facts.Environment, s.Facts.Controls, s.Config.RunID)))
 })
 
 var (
@@ -181,36 +191,71 @@ var _ = BeforeEach(func() {
 	h.mu.Lock()
 	h.rec = client.NewRecorder()
 	h.mu.Unlock()
-})
-
-var _ = AfterEach(func() {
-	if CurrentSpecReport().Failed() {
-		if txt := exchangesText(0); txt != "" {
-			AddReportEntry("http-exchanges", txt, ReportEntryVisibilityNever)
-		}
+	if d := runDeadline.Load(); d != nil && time.Now().After(*d) {
+		Skip(DeadlineSkipPrefix + "the run deadline (--deadline) passed before this spec started")
 	}
 })
 
-// exchangesText renders the current spec's exchanges (the last max ones; 0 = all).
-func exchangesText(max int) string {
+// DeadlineSkipPrefix starts the skip reason of a spec the run deadline cut.
+const DeadlineSkipPrefix = "not run: "
+
+// runDeadline is the overall deadline of an mph conform run (nil: none).
+var runDeadline atomic.Pointer[time.Time]
+
+var _ = AfterEach(func() {
+	r := CurrentSpecReport()
+	if !r.Failed() {
+		return
+	}
+	// Each exchange is stored once: those already in the failure message
+	// (the last shownInFailure) are not repeated in the entry.
 	ex := h.recorder().Exchanges()
+	upto := len(ex)
+	if strings.Contains(r.Failure.Message, "--- HTTP exchange ") {
+		upto = max(0, len(ex)-shownInFailure)
+	}
+	if txt := renderExchanges(ex[:upto], 0, len(ex), ""); txt != "" {
+		AddReportEntry("http-exchanges", txt, ReportEntryVisibilityNever)
+	}
+})
+
+// shownInFailure is how many of the last exchanges a failure message shows.
+const shownInFailure = 3
+
+// exchangesText renders the current spec's last shownInFailure exchanges.
+func exchangesText() string {
+	ex := h.recorder().Exchanges()
+	skipped := max(0, len(ex)-shownInFailure)
+	note := ""
+	if skipped > 0 {
+		note = fmt.Sprintf("(%d earlier exchanges of this spec are in the report entry http-exchanges)\n", skipped)
+	}
+	return renderExchanges(ex[skipped:], skipped, len(ex), note)
+}
+
+// renderExchanges renders ex, numbered from offset+1 of total, within the
+// run's report budget.
+func renderExchanges(ex []*client.Exchange, offset, total int, note string) string {
 	if len(ex) == 0 {
 		return ""
 	}
-	skipped := 0
-	if max > 0 && len(ex) > max {
-		skipped = len(ex) - max
-		ex = ex[skipped:]
-	}
 	var b strings.Builder
-	if skipped > 0 {
-		fmt.Fprintf(&b, "(%d earlier exchanges of this spec omitted; all are in the report entry http-exchanges)\n", skipped)
-	}
+	b.WriteString(note)
 	for i, e := range ex {
-		fmt.Fprintf(&b, "--- HTTP exchange %d of %d (redacted) ---\n%s", skipped+i+1, skipped+len(ex), e.String())
+		txt := e.String()
+		if !reportBudget.Take(len(txt)) {
+			fmt.Fprintf(&b, "--- HTTP exchange %d of %d omitted: the run's report budget of %d MiB for exchanges is spent ---\n", offset+i+1, total, reportBudget.Limit>>20)
+			continue
+		}
+		fmt.Fprintf(&b, "--- HTTP exchange %d of %d (redacted) ---\n%s", offset+i+1, total, txt)
 	}
 	return b.String()
 }
+
+// reportBudget bounds the exchange text one process attaches to failure
+// messages and report entries over the whole run (each exchange already
+// keeps at most client.MaxShownBody of each body).
+var reportBudget = &client.Budget{Limit: 32 << 20}
 
 // FailHandler is the Gomega fail handler of the suites: it fails the spec
 // with the message followed by the spec's last redacted HTTP exchanges and
@@ -220,10 +265,11 @@ func FailHandler(message string, callerSkip ...int) {
 	if len(callerSkip) > 0 {
 		skip = callerSkip[0]
 	}
-	if txt := exchangesText(3); txt != "" {
+	if txt := exchangesText(); txt != "" {
 		message += "\n\n" + txt
 	}
-	Fail(message, skip+1)
+	// Target bytes in the message reach the console: redacted and escaped.
+	Fail(redact.Safe(message), skip+1)
 }
 
 // InstallFailHandler installs FailHandler as Gomega's fail handler.
@@ -238,10 +284,10 @@ const HarnessErrorPrefix = report.HarnessErrorPrefix
 func HarnessError(format string, a ...any) {
 	msg := fmt.Sprintf(format, a...)
 	AddReportEntry(report.HarnessErrorEntry, msg, ReportEntryVisibilityNever)
-	if txt := exchangesText(3); txt != "" {
+	if txt := exchangesText(); txt != "" {
 		msg += "\n\n" + txt
 	}
-	Fail(HarnessErrorPrefix+msg, 1)
+	Fail(HarnessErrorPrefix+redact.Safe(msg), 1)
 }
 
 // Must returns resp, or ends the spec as a harness error when the call got
@@ -249,6 +295,10 @@ func HarnessError(format string, a ...any) {
 func Must(resp *client.Response, err error) *client.Response {
 	GinkgoHelper()
 	if err != nil {
+		if errors.Is(err, httpclient.ErrBodyTooLarge) {
+			// The target answered, too much: a broken answer, not a harness fault.
+			FailHandler(err.Error(), 1)
+		}
 		var te *client.TokenError
 		if errors.As(err, &te) {
 			HarnessError("%v (the harness needs a token to run this check)", te)

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
@@ -30,6 +32,10 @@ type RunOptions struct {
 	NoColor     bool
 	// Facts from a pre-flight already done by the caller (nil: Run does it).
 	Facts *target.Facts
+	// Deadline bounds the whole run (0: Ginkgo's default of one hour):
+	// specs not started by then are skipped as "not run", and the spec
+	// running at the deadline is interrupted a grace period later.
+	Deadline time.Duration
 }
 
 // Result of Run.
@@ -37,6 +43,8 @@ type Result struct {
 	Report  types.Report
 	Summary report.Summary
 	Passed  bool
+	// NotRun counts the specs the deadline kept from running.
+	NotRun int
 }
 
 var (
@@ -114,6 +122,11 @@ func Run(ctx context.Context, cfg *target.Config, opts RunOptions) (Result, erro
 	sc.DryRun = opts.DryRun
 	sc.ParallelProcess, sc.ParallelTotal = 1, 1
 	sc.RandomSeed = 1
+	if opts.Deadline > 0 && !opts.DryRun {
+		d := time.Now().Add(opts.Deadline)
+		runDeadline.Store(&d)
+		sc.Timeout = opts.Deadline + deadlineGrace
+	}
 	rc.NoColor = opts.NoColor
 	rc.Succinct = !opts.Verbose
 	rc.Verbose = opts.Verbose
@@ -130,11 +143,26 @@ func Run(ctx context.Context, cfg *target.Config, opts RunOptions) (Result, erro
 	if lastReport != nil {
 		res.Report = *lastReport
 		res.Summary = report.Summarize(*lastReport)
+		res.NotRun = countNotRun(*lastReport)
 	}
 	if errs := DeclarationErrors(); len(errs) > 0 {
 		return res, &DeclarationError{Problems: errs}
 	}
 	return res, nil
+}
+
+// deadlineGrace lets the spec running at the deadline finish its current
+// request (every request has its own timeout) before Ginkgo interrupts it.
+const deadlineGrace = 15 * time.Second
+
+func countNotRun(r types.Report) int {
+	n := 0
+	for _, s := range r.SpecReports {
+		if s.State == types.SpecStateSkipped && strings.HasPrefix(s.Failure.Message, DeadlineSkipPrefix+"the run deadline") {
+			n++
+		}
+	}
+	return n
 }
 
 // DeclarationError lists malformed ConformanceIt declarations.

@@ -57,6 +57,17 @@ type Config struct {
 	InsecureTLS bool
 	RunID       string // prefix of every reference the harness creates
 	Embedded    bool   // BaseURL is the in-process sandbox
+	Network
+}
+
+// Network are the rules of every HTTP call to the target (docs/network.md).
+type Network struct {
+	// FollowRedirects follows same-origin redirects; others are never followed.
+	FollowRedirects bool
+	// MaxBody caps each answer body read (0: the command's default).
+	MaxBody int64
+	// RetryAfterMax is the longest Retry-After honoured (0: 30 s).
+	RetryAfterMax time.Duration
 }
 
 // Env names, in one place so docs and errors quote them exactly.
@@ -80,6 +91,9 @@ const (
 	EnvInsecureTLS        = "MPH_INSECURE_TLS"
 	EnvWebhookReceiverURL = "MPH_WEBHOOK_RECEIVER_URL"
 	EnvRunID              = "MPH_RUN_ID"
+	EnvFollowRedirects    = "MPH_FOLLOW_REDIRECTS"
+	EnvMaxBody            = "MPH_MAX_BODY"
+	EnvRetryAfterMax      = "MPH_RETRY_AFTER_MAX"
 )
 
 // Settings are the unresolved inputs: what the user said, before the
@@ -94,6 +108,7 @@ type Settings struct {
 	Timeout                        time.Duration
 	AllowLive, InsecureTLS         bool
 	RunID                          string
+	Network
 }
 
 // UsageError is a configuration mistake (exit code 2).
@@ -138,7 +153,10 @@ func SettingsFromEnv() (Settings, error) {
 		}
 		s.Timeout = d
 	}
-	for name, dst := range map[string]*bool{EnvAllowLive: &s.AllowLive, EnvInsecureTLS: &s.InsecureTLS} {
+	if err := s.Network.fromEnv(); err != nil {
+		return s, err
+	}
+	for name, dst := range map[string]*bool{EnvAllowLive: &s.AllowLive, EnvInsecureTLS: &s.InsecureTLS, EnvFollowRedirects: &s.FollowRedirects} {
 		if v := os.Getenv(name); v != "" {
 			b, perr := strconv.ParseBool(v)
 			if perr != nil {
@@ -191,4 +209,22 @@ func optional(c Credentials) *Credentials {
 	}
 	cp := c
 	return &cp
+}
+
+func (n *Network) fromEnv() error {
+	if v := os.Getenv(EnvMaxBody); v != "" {
+		var b ByteSize
+		if err := b.Set(v); err != nil || b <= 0 {
+			return usage("%s=%q is not a positive size (e.g. 65536, 64KiB, 1MiB)", EnvMaxBody, v)
+		}
+		n.MaxBody = int64(b)
+	}
+	if v := os.Getenv(EnvRetryAfterMax); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return usage("%s=%q is not a positive duration (e.g. 30s)", EnvRetryAfterMax, v)
+		}
+		n.RetryAfterMax = d
+	}
+	return nil
 }

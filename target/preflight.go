@@ -8,22 +8,80 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
+
+	"github.com/merchant-harness/mph/httpclient"
 )
 
-// HTTPClient returns a client for this target: the configured timeout on
-// every request and TLS verification unless InsecureTLS.
+// HTTPClient returns a client for this target (built by httpclient): the
+// configured timeout on every request, TLS verification unless InsecureTLS,
+// no redirect followed unless FollowRedirects (and then same-origin only).
 func (c *Config) HTTPClient() *http.Client {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConnsPerHost = 64
-	if c.InsecureTLS {
-		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // opted in by the user
+	return httpclient.New(httpclient.Options{Timeout: c.Timeout, InsecureTLS: c.InsecureTLS, FollowRedirects: c.FollowRedirects})
+}
+
+// DefaultConformMaxBody is the body cap of conform when --max-body is not given.
+const DefaultConformMaxBody = 1 << 20
+
+// BodyCap is the configured body cap, or def when none was given.
+func (n Network) BodyCap(def int64) int64 {
+	if n.MaxBody > 0 {
+		return n.MaxBody
 	}
-	return &http.Client{Timeout: c.Timeout, Transport: tr}
+	return def
+}
+
+// preflightMaxBody bounds what pre-flight reads of any answer.
+const preflightMaxBody = 1 << 20
+
+// preflightAttempts bounds the token exchanges of pre-flight when the
+// target answers 429.
+const preflightAttempts = 3
+
+// preflightToken exchanges the primary credentials, retrying a 429 after its
+// Retry-After (1 s when absent) when that is within the cap. The answer's
+// body is closed; raw holds it.
+func preflightToken(ctx context.Context, hc *http.Client, cfg *Config) (*http.Response, []byte, error) {
+	body, _ := json.Marshal(map[string]string{"merchantId": cfg.Primary.MerchantID, "secretKey": cfg.Primary.SecretKey})
+	for attempt := 1; ; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, cfg.BaseURL+"/auth/token", bytes.NewReader(body))
+		if err != nil {
+			return nil, nil, &PreflightError{fmt.Sprintf("base URL %s: %v", cfg.BaseURL, err)}
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := hc.Do(req)
+		if err != nil {
+			return nil, nil, &PreflightError{describeTransportError(cfg.BaseURL, err)}
+		}
+		raw, err := httpclient.ReadBody(resp.Body, preflightMaxBody)
+		resp.Body.Close()
+		switch {
+		case errors.Is(err, httpclient.ErrBodyTooLarge):
+			return nil, nil, &PreflightError{fmt.Sprintf("POST %s/auth/token answered %d with a body larger than %d bytes: is this the Merchant Payments API?", cfg.BaseURL, resp.StatusCode, preflightMaxBody)}
+		case err != nil:
+			return nil, nil, &PreflightError{fmt.Sprintf("POST %s/auth/token answered %d but reading its body failed: %v", cfg.BaseURL, resp.StatusCode, err)}
+		case resp.StatusCode != http.StatusTooManyRequests || attempt >= preflightAttempts:
+			return resp, raw, nil
+		}
+		wait, ok, err := httpclient.RetryAfterHeader(resp.Header, cfg.RetryAfterMax)
+		if err != nil {
+			return nil, nil, &PreflightError{fmt.Sprintf("POST %s/auth/token answered 429: %v", cfg.BaseURL, err)}
+		}
+		if !ok {
+			wait = time.Second
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, nil, &PreflightError{fmt.Sprintf("POST %s/auth/token answered 429; interrupted while waiting", cfg.BaseURL)}
+		case <-t.C:
+		}
+	}
 }
 
 // PreflightError says in one sentence why the run cannot start.
@@ -46,18 +104,10 @@ type Facts struct {
 func Preflight(ctx context.Context, cfg *Config) (Facts, error) {
 	var f Facts
 	hc := cfg.HTTPClient()
-	body, _ := json.Marshal(map[string]string{"merchantId": cfg.Primary.MerchantID, "secretKey": cfg.Primary.SecretKey})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, cfg.BaseURL+"/auth/token", bytes.NewReader(body))
+	resp, raw, err := preflightToken(ctx, hc, cfg)
 	if err != nil {
-		return f, &PreflightError{fmt.Sprintf("base URL %s: %v", cfg.BaseURL, err)}
+		return f, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := hc.Do(req)
-	if err != nil {
-		return f, &PreflightError{describeTransportError(cfg.BaseURL, err)}
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized:
 		return f, &PreflightError{fmt.Sprintf("the target rejected the credentials of merchant %q (401 at POST /auth/token): check %s and %s", cfg.Primary.MerchantID, EnvMerchantID, EnvSecretKey)}
@@ -104,7 +154,8 @@ func discoverControls(ctx context.Context, hc *http.Client, cfg *Config) (bool, 
 		Sandbox  bool     `json:"sandbox"`
 		Controls []string `json:"controls"`
 	}
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&caps) != nil || !caps.Sandbox {
+	raw, err := httpclient.ReadBody(resp.Body, preflightMaxBody)
+	if err != nil || resp.StatusCode != http.StatusOK || json.Unmarshal(raw, &caps) != nil || !caps.Sandbox {
 		return false, nil
 	}
 	cfg.ControlsURL = root
@@ -118,7 +169,10 @@ func describeTransportError(base string, err error) string {
 	var recordErr tls.RecordHeaderError
 	var dnsErr *net.DNSError
 	var opErr *net.OpError
+	var redirErr *httpclient.RedirectError
 	switch {
+	case errors.As(err, &redirErr):
+		return redirErr.Error()
 	case errors.As(err, &certErr), errors.As(err, &unknownAuth), errors.As(err, &hostErr):
 		return fmt.Sprintf("TLS certificate of %s not trusted: %v (use --insecure-tls only for a test server you trust)", base, err)
 	case errors.As(err, &recordErr):

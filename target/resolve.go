@@ -21,6 +21,7 @@ const (
 // embedded sandbox (stopped by the returned cleanup) with its demo
 // credentials; sandboxOpts then configures it (may be zero).
 func Resolve(ctx context.Context, s Settings, sandboxOpts sandbox.Options) (*Config, func(), error) {
+	registerSettings(s)
 	profile, err := LoadProfile(s.ProfilePath)
 	if err != nil {
 		return nil, nil, usage("%v", err)
@@ -35,6 +36,7 @@ func Resolve(ctx context.Context, s Settings, sandboxOpts sandbox.Options) (*Con
 		AllowLive:          s.AllowLive,
 		InsecureTLS:        s.InsecureTLS,
 		RunID:              s.RunID,
+		Network:            s.Network,
 	}
 	if cfg.RunID == "" {
 		cfg.RunID = newRunID()
@@ -54,6 +56,7 @@ func Resolve(ctx context.Context, s Settings, sandboxOpts sandbox.Options) (*Con
 		fillDemo(cfg)
 		// Explicit credentials still win, e.g. to test a faulty demo merchant.
 		overlay(cfg, s)
+		registerSecrets(cfg)
 		return cfg, cleanup, nil
 	}
 
@@ -62,6 +65,7 @@ func Resolve(ctx context.Context, s Settings, sandboxOpts sandbox.Options) (*Con
 	}
 	cfg.BaseURL = strings.TrimRight(s.BaseURL, "/")
 	overlay(cfg, s)
+	registerSecrets(cfg)
 	return cfg, cleanup, nil
 }
 
@@ -81,6 +85,7 @@ func FromSandbox(r *sandbox.Running, profile *Profile) *Config {
 		Embedded:    true,
 	}
 	fillDemo(cfg)
+	registerSecrets(cfg)
 	return cfg
 }
 

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -32,6 +33,7 @@ type conformFlags struct {
 	verbose     bool
 	slow        bool
 	noColor     bool
+	deadline    time.Duration
 }
 
 var conformOpts conformFlags
@@ -69,6 +71,7 @@ func init() {
 	fs.BoolVar(&f.slow, "slow", false, "also run specs that wait out real time (token expiry without a sandbox clock: 15 minutes; env "+suites.EnvSlow+")")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every spec as it runs")
 	fs.BoolVar(&f.noColor, "no-color", false, "no ANSI colours")
+	fs.DurationVar(&f.deadline, "deadline", 0, "overall run deadline, e.g. 20m: specs not started by then are reported as not run (exit 1); 0 = one hour")
 	rootCmd.AddCommand(conformCmd)
 }
 
@@ -133,7 +136,7 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	res, err := suites.Run(ctx, cfg, suites.RunOptions{
 		LabelFilter: f.labelFilter, Focus: f.focus, Skip: f.skip,
 		JUnitReport: junit, JSONReport: jsonPath, HTMLReport: html,
-		Verbose: f.verbose, NoColor: f.noColor,
+		Verbose: f.verbose, NoColor: f.noColor, Deadline: f.deadline,
 	})
 	var pe *target.PreflightError
 	var de *suites.DeclarationError
@@ -148,6 +151,9 @@ func runConform(cmd *cobra.Command, _ []string) error {
 		return usageErr("%v", err)
 	}
 	res.Summary.WriteConsole(stdout, junit, jsonPath, html)
+	if res.NotRun > 0 {
+		return failuresErr("%d specs not run: the run deadline (--deadline %s) passed; %d failed, %d harness errors", res.NotRun, f.deadline, res.Summary.Failed, res.Summary.HarnessErrors)
+	}
 	if !res.Summary.OK() || !res.Passed {
 		return failuresErr("%d failed, %d harness errors", res.Summary.Failed, res.Summary.HarnessErrors)
 	}

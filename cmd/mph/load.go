@@ -100,6 +100,7 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 	t := &loadtest.Target{
 		BaseURL: cfg.BaseURL, ControlsURL: cfg.ControlsURL, AdminKey: cfg.AdminKey,
 		Timeout: cfg.Timeout, InsecureTLS: cfg.InsecureTLS, Embedded: cfg.Embedded, RunID: cfg.RunID,
+		FollowRedirects: cfg.FollowRedirects, MaxBody: cfg.MaxBody, RetryAfterMax: cfg.RetryAfterMax,
 		Creds: []loadtest.Credential{{MerchantID: cfg.Primary.MerchantID, SecretKey: cfg.Primary.SecretKey}},
 		Setup: loadtest.DefaultSetupProfile(),
 	}

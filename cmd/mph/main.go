@@ -48,6 +48,7 @@ var rootCmd = &cobra.Command{
 
 func main() {
 	rootCmd.CompletionOptions.DisableDefaultCmd = true
+	installSafeOutput()
 	os.Exit(run(os.Args[1:]))
 }
 
@@ -64,11 +65,11 @@ func run(args []string) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil && ee.err.Error() != "" {
-			fmt.Fprintln(os.Stderr, "mph:", ee.err)
+			fmt.Fprintln(rootCmd.ErrOrStderr(), "mph:", ee.err)
 		}
 		return ee.code
 	}
 	// Unknown subcommands and argument errors from cobra are usage errors.
-	fmt.Fprintln(os.Stderr, "mph:", err)
+	fmt.Fprintln(rootCmd.ErrOrStderr(), "mph:", err)
 	return exitUsage
 }

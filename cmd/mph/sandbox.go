@@ -28,6 +28,7 @@ func init() {
 		listVars   bool
 		jwtSecret  string
 		verbose    bool
+		echo       bool
 	)
 	cmd := &cobra.Command{
 		Use:   "sandbox",
@@ -47,7 +48,7 @@ stops gracefully on SIGINT or SIGTERM.`,
 				printVariants(out)
 				return nil
 			}
-			opts := sandbox.Options{BasePath: basePath, AdminKey: adminKey, Faults: faults, Variants: variants}
+			opts := sandbox.Options{BasePath: basePath, AdminKey: adminKey, Faults: faults, Variants: variants, EchoRequests: echo}
 			if jwtSecret == "" {
 				jwtSecret = os.Getenv("MPH_SANDBOX_JWT_SECRET")
 			}
@@ -87,6 +88,7 @@ stops gracefully on SIGINT or SIGTERM.`,
 	f.StringVar(&addr, "addr", sandbox.DefaultAddr, "listen address (host:port; port 0 picks a free port)")
 	f.StringVar(&basePath, "base-path", sandbox.DefaultBasePath, "merchant API base path (must end in /v1/merchant)")
 	f.StringVar(&adminKey, "admin-key", sandbox.DefaultAdminKey, "admin key of the /_sandbox test controls (header X-Sandbox-Admin-Key)")
+	f.BoolVar(&echo, "echo-requests", false, "TEST ONLY: echo every request's headers and body in the answers (a leaky target for testing redaction; docs/security.md)")
 	f.StringArrayVar(&rateLimits, "rate-limit", nil, "rate limit group=rate[:burst] for token, read, secure, write (repeatable), or 'off'")
 	f.StringArrayVar(&faults, "fault", nil, "inject a named fault (repeatable; see --list-faults)")
 	f.BoolVar(&listFaults, "list-faults", false, "list the injectable faults and exit")

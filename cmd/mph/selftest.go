@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/selftest"
 )
@@ -96,7 +97,7 @@ Exit 0 when the clean run passes and every fault is killed, 1 otherwise.`,
 				if err != nil {
 					return err
 				}
-				if err := m.WriteJSON(f); err != nil {
+				if err := m.WriteJSON(redact.NewWriter(f)); err != nil {
 					f.Close()
 					return err
 				}

@@ -5,9 +5,11 @@
 package scrub
 
 import (
+	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/merchant-harness/mph/redact"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -57,23 +59,36 @@ func Result(r *vegeta.Result) {
 	if secure || (r.Code >= 200 && r.Code < 300) || r.Code == 0 {
 		r.Body = nil
 	} else if len(r.Body) > 0 {
-		b := r.Body
-		if len(b) > MaxBody {
-			b = b[:MaxBody]
-		}
-		r.Body = redact.JSON(b)
+		// Redact the whole body first: a cut would split a secret (a JWT, a
+		// key, a voucher code) into a part no pattern recognises.
+		r.Body = Cut(redact.JSON(r.Body), MaxBody)
 	}
 	if r.Headers != nil {
 		r.Headers = Headers(r.Headers)
 	}
-	r.URL = URL(r.URL)
+	// `vegeta report` prints URLs and errors on a terminal: escaped too.
+	r.URL = URL(redact.Safe(r.URL))
 	if r.Error != "" {
-		r.Error = redact.Text(URL(r.Error))
+		r.Error = URL(redact.Safe(r.Error))
 	}
 }
 
-// Headers keeps only rate-limit related headers and Content-Type (nil when
-// none remain).
+// Cut keeps at most n bytes of an already redacted b, on a UTF-8 boundary,
+// and says how much was cut.
+func Cut(b []byte, n int) []byte {
+	if len(b) <= n {
+		return b
+	}
+	end := n
+	for end > 0 && !utf8.RuneStart(b[end]) {
+		end--
+	}
+	out := append([]byte{}, b[:end]...)
+	return append(out, fmt.Sprintf("…[%d bytes cut]", len(b)-end)...)
+}
+
+// Headers keeps only rate-limit related headers and Content-Type, redacted
+// (nil when none remain).
 func Headers(h http.Header) http.Header {
 	var out http.Header
 	for _, k := range keptHeaders {
@@ -81,7 +96,11 @@ func Headers(h http.Header) http.Header {
 			if out == nil {
 				out = make(http.Header, 4)
 			}
-			out[k] = v
+			cp := make([]string, len(v))
+			for i, x := range v {
+				cp[i] = redact.Safe(x)
+			}
+			out[k] = cp
 		}
 	}
 	return out

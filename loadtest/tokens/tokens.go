@@ -9,12 +9,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/merchant-harness/mph/httpclient"
 )
 
 // Token is one fetched access token.
@@ -41,9 +43,12 @@ func HTTPFetcher(client *http.Client, baseURL, merchantID, secretKey string) Fet
 			return Token{}, err
 		}
 		defer resp.Body.Close()
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+		b, rerr := httpclient.ReadBody(resp.Body, maxTokenBody)
 		if resp.StatusCode != http.StatusOK {
 			return Token{}, &StatusError{Code: resp.StatusCode, RetryAfter: resp.Header.Get("Retry-After")}
+		}
+		if rerr != nil {
+			return Token{}, fmt.Errorf("token exchange answered 200 but reading its body failed: %w", rerr)
 		}
 		var env struct {
 			Data struct {
@@ -61,6 +66,9 @@ func HTTPFetcher(client *http.Client, baseURL, merchantID, secretKey string) Fet
 		return Token{Value: env.Data.AccessToken, ExpiresIn: exp, Obtained: time.Now()}, nil
 	}
 }
+
+// maxTokenBody bounds a token answer (a few hundred bytes when sane).
+const maxTokenBody = 64 << 10
 
 // StatusError is a non-200 token exchange.
 type StatusError struct {
@@ -80,6 +88,8 @@ type Source struct {
 	fetch    Fetcher
 	fraction float64
 	extra    http.Header
+	raMax    time.Duration
+	attempts int
 
 	cur      atomic.Pointer[state]
 	kick     chan struct{}
@@ -99,6 +109,12 @@ type Options struct {
 	RefreshAt float64
 	// Header is added to every request header map (e.g. Content-Type).
 	Header http.Header
+	// RetryAfterMax is the longest Retry-After of a 429 honoured (default
+	// 30 s): Start gives up with a clear error beyond it, the refresher
+	// waits at most that long.
+	RetryAfterMax time.Duration
+	// StartAttempts bounds the 429 retries of Start (default 8).
+	StartAttempts int
 }
 
 // New returns a source; call Start before use.
@@ -106,14 +122,37 @@ func New(f Fetcher, o Options) *Source {
 	if o.RefreshAt <= 0 || o.RefreshAt >= 1 {
 		o.RefreshAt = 0.8
 	}
-	return &Source{fetch: f, fraction: o.RefreshAt, extra: o.Header, kick: make(chan struct{}, 1), now: time.Now}
+	if o.StartAttempts <= 0 {
+		o.StartAttempts = 8
+	}
+	return &Source{fetch: f, fraction: o.RefreshAt, extra: o.Header, raMax: o.RetryAfterMax, attempts: o.StartAttempts,
+		kick: make(chan struct{}, 1), now: time.Now}
 }
 
-// Start fetches the first token synchronously (outside any timed path) and
+// Start fetches the first token synchronously (outside any timed path),
+// retrying 429 answers (honouring Retry-After up to RetryAfterMax), and
 // starts the background refresher, which stops with ctx or Close.
 func (s *Source) Start(ctx context.Context) error {
-	if err := s.fetchOnce(ctx); err != nil {
-		return err
+	for attempt := 1; ; attempt++ {
+		err := s.fetchOnce(ctx)
+		if err == nil {
+			break
+		}
+		var se *StatusError
+		if !errors.As(err, &se) || se.Code != http.StatusTooManyRequests || attempt >= s.attempts {
+			return err
+		}
+		wait, werr := s.retryWait(se, attempt)
+		if werr != nil {
+			return fmt.Errorf("token exchange answered 429: %w", werr)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
 	}
 	ctx, s.stop = context.WithCancel(ctx)
 	s.done = make(chan struct{})
@@ -172,6 +211,20 @@ func (s *Source) Unauthorized(sentAt time.Time) {
 	}
 }
 
+// retryWait is the wait before retry attempt+1 after a 429: exponential
+// from 100 ms to 2 s, at least the Retry-After, which must not exceed the cap.
+func (s *Source) retryWait(se *StatusError, attempt int) (time.Duration, error) {
+	wait := min(time.Duration(100<<min(attempt-1, 6))*time.Millisecond, 2*time.Second)
+	ra, ok, err := httpclient.RetryAfter(se.RetryAfter, s.now(), s.raMax)
+	if err != nil {
+		return 0, err
+	}
+	if ok && ra > wait {
+		wait = ra
+	}
+	return wait, nil
+}
+
 func (s *Source) fetchOnce(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -225,10 +278,21 @@ func (s *Source) loop(ctx context.Context) {
 			if ctx.Err() != nil {
 				return
 			}
+			wait := backoff
+			var se *StatusError
+			if errors.As(err, &se) && se.Code == http.StatusTooManyRequests {
+				// In the background a too long Retry-After is waited up to the cap.
+				ra, _, raErr := httpclient.RetryAfter(se.RetryAfter, s.now(), s.raMax)
+				var tooLong *httpclient.RetryAfterError
+				if errors.As(raErr, &tooLong) {
+					ra = tooLong.Max
+				}
+				wait = max(wait, ra)
+			}
 			select {
 			case <-ctx.Done():
 				return
-			case <-time.After(backoff):
+			case <-time.After(wait):
 			}
 			if backoff < 5*time.Second {
 				backoff *= 2
