@@ -230,6 +230,9 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	status := q.Get("status")
 	if status == "" {
 		status = "ALL"
+		if s.variants.listDefaultActive {
+			status = "ACTIVE"
+		}
 	}
 	v.oneOf("status", status, "ACTIVE", "FROZEN", "ALL")
 	limit := int64(50)

@@ -82,6 +82,12 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 	}
 	id := c.id
 	st.mu.Unlock()
+	if s.variants.limitsUnsetZero {
+		show := func(n int64) *money.Amount { a := money.Amount(n); return &a }
+		s.writeA(rc, http.StatusOK, spendLimitsAnswer{Message: "Spend limits updated", CardID: id, SpendLimits: spendLimitsJSON{
+			TransactionLimit: show(l[limTransaction]), DailyLimit: show(l[limDaily]), MonthlyLimit: show(l[limMonthly]), AllTimeLimit: show(l[limAllTime])}})
+		return
+	}
 	s.writeA(rc, http.StatusOK, spendLimitsAnswer{
 		Message: "Spend limits updated",
 		CardID:  id,

@@ -45,6 +45,7 @@ type variantSet struct {
 	merchantHdrUnchecked, webhookPayloadShape   bool
 	withdrawFullCredit, initialNetFundFee       bool
 	nullBodyNoop, skipReasonEmpty, redeliver    bool
+	listDefaultActive, limitsUnsetZero          bool
 	rewrite                                     bool // some answer is rewritten
 }
 
@@ -131,6 +132,9 @@ var variantCatalogue = []variantDef{
 		`Other failure conditions of each endpoint: not shown`, "", false, func(v *variantSet) { v.limitsFrozenRefused = true }),
 	variant("spend-limits-put-replaces", "PUT spend-limits replaces the whole set: limits not supplied become unset.",
 		`PUT /cards/{id}/spend-limits: "each an optional number" (merge or replace is not shown)`, "", false, func(v *variantSet) { v.limitsPutReplaces = true }),
+	variant("spend-limits-unset-zero", "PUT spend-limits replaces the whole set and shows an unset limit as 0.",
+		`"each an optional number"; "A transaction exceeding a configured limit is declined" (how an unset limit is shown is not)`, "", false,
+		func(v *variantSet) { v.limitsUnsetZero, v.limitsPutReplaces = true, true }),
 	variant("card-duplicate-reference-replay", "A second issuance with an existing card reference replays the original card (200) instead of 409.",
 		`409: "duplicate idempotency reference" (an idempotent replay is the other common meaning)`, "", false, func(v *variantSet) { v.cardDupReplay = true }),
 	variant("withdraw-credits-full-amount", "A withdrawal credits the vault the whole amount (the fee is waived).",
@@ -145,6 +149,8 @@ var variantCatalogue = []variantDef{
 		`GET /cards: "data = array of Card" (order not shown)`, "", false, func(v *variantSet) { v.listOldestFirst = true }),
 	variant("list-search-exact", "GET /cards?search matches a whole name, reference or last 4 digits (case-insensitive), not a substring.",
 		`search "matches cardholder name, reference, or last 4 digits of the PAN" (how it matches is not shown)`, "", false, func(v *variantSet) { v.listSearchExact = true }),
+	variant("list-default-active-only", "GET /cards without status lists ACTIVE cards only.",
+		`status "ACTIVE, FROZEN or ALL" is optional; its default is not shown`, "", false, func(v *variantSet) { v.listDefaultActive = true }),
 	variant("list-max-limit-50", "GET /cards refuses a limit above 50 (the default is also the maximum).",
 		`"limit | maximum records returned; default 50" (the maximum is not shown)`,
 		"cards:\n  listMaxLimit: 50\n", false, func(v *variantSet) { v.listMax50 = true }),

@@ -101,6 +101,16 @@ var variantProbes = map[string]func(h *sbx) bool{
 		h.api("PATCH", "/cards/"+id+"/status", tok, `{"status":"FROZEN"}`).want(200)
 		return h.api("PUT", "/cards/"+id+"/spend-limits", tok, `{"dailyLimit":5}`).code == 403
 	},
+	"list-default-active-only": func(h *sbx) bool {
+		tok, id := setupCard(h, "2")
+		h.api("PATCH", "/cards/"+id+"/status", tok, `{"status":"FROZEN"}`).want(200)
+		for _, c := range h.api("GET", "/cards", tok, nil).want(200).list("data") {
+			if c.(map[string]any)["id"] == id {
+				return false
+			}
+		}
+		return true
+	},
 	"list-max-limit-50": func(h *sbx) bool {
 		return h.api("GET", "/cards?limit=60", h.token(alpha, alphaTest), nil).code == 400
 	},
@@ -145,6 +155,10 @@ var variantProbes = map[string]func(h *sbx) bool{
 		tok, id := setupCard(h, "2")
 		h.api("PUT", "/cards/"+id+"/spend-limits", tok, `{"transactionLimit":20,"dailyLimit":60}`).want(200)
 		return h.api("PUT", "/cards/"+id+"/spend-limits", tok, `{"transactionLimit":15}`).want(200).get("data.spendLimits.dailyLimit") == nil
+	},
+	"spend-limits-unset-zero": func(h *sbx) bool {
+		tok, id := setupCard(h, "2")
+		return fmt.Sprint(h.api("PUT", "/cards/"+id+"/spend-limits", tok, `{"transactionLimit":15}`).want(200).get("data.spendLimits.dailyLimit")) == "0.00"
 	},
 	"status-message-verbs": func(h *sbx) bool {
 		tok, id := setupCard(h, "2")
