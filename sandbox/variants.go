@@ -46,6 +46,7 @@ type variantSet struct {
 	withdrawFullCredit, initialNetFundFee       bool
 	nullBodyNoop, skipReasonEmpty, redeliver    bool
 	listDefaultActive, limitsUnsetZero          bool
+	lookupVoucherFlat                           bool
 	rewrite                                     bool // some answer is rewritten
 }
 
@@ -160,6 +161,9 @@ var variantCatalogue = []variantDef{
 		`PROCESSING -> SUCCESS when "upstream reconciliation ... completes with fulfillment" (one call is not promised)`, "", true, func(v *variantSet) { v.giftTwoStep = true }),
 	variant("gift-duplicate-reference-replay", "A second purchase with an existing order reference replays the original order (200) instead of 409.",
 		`409: "duplicate idempotency reference"; verify "does not charge again"`, "", false, func(v *variantSet) { v.giftDupReplay = true }),
+	variant("gift-lookup-voucher-fields", "GET /gift-cards/transactions/{reference} carries the voucher as voucherCode, redemptionPin and redemptionInstructions of the order.",
+		`"Returns the purchase with voucher code, redemption PIN and instructions. Response body of gift transaction lookup: not shown"`,
+		"giftCards:\n  lookupVoucher:\n    code: /voucherCode\n    pin: /redemptionPin\n    instructions: /redemptionInstructions\n", true, func(v *variantSet) { v.lookupVoucherFlat = true }),
 	variant("gift-quote-flat", "GET /gift-cards/quote answers the quote fields at top level, without an envelope.",
 		`"Query parameters and response of the gift quote: not shown"`,
 		"giftCards:\n  quote:\n    subtotalPointer: /subtotalNgn\n    feePointer: /feeNgn\n    totalPointer: /totalNgn\n", true, func(v *variantSet) { v.giftQuoteFlat = true }),

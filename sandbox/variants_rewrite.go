@@ -63,6 +63,13 @@ func (s *Server) rewriteAnswer(r *http.Request, rest string, code int, h http.He
 		if v.giftLookupFlat && code == http.StatusOK && strings.HasPrefix(rest, "/gift-cards/transactions/") {
 			doc = top["data"]
 		}
+		if v.lookupVoucherFlat && code == http.StatusOK && strings.HasPrefix(rest, "/gift-cards/transactions/") {
+			if d, ok := top["data"].(map[string]any); ok {
+				vo, _ := d["voucher"].(map[string]any)
+				delete(d, "voucher")
+				d["voucherCode"], d["redemptionPin"], d["redemptionInstructions"] = vo["code"], vo["pin"], vo["instructions"]
+			}
+		}
 		if v.notShownFlat && code < 300 && isNotShownAnswer(r.Method, rest) {
 			doc = top["data"]
 		}

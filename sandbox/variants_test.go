@@ -78,6 +78,11 @@ var variantProbes = map[string]func(h *sbx) bool{
 		txn := h.api("POST", "/gift-cards/purchase", tok, fmt.Sprintf(giftBody, "gl1")).want(200).s("data.transactionId")
 		return h.api("GET", "/gift-cards/transactions/"+txn, tok, nil).want(200).has("orderStatus")
 	},
+	"gift-lookup-voucher-fields": func(h *sbx) bool {
+		tok := h.token(alpha, alphaTest)
+		txn := h.api("POST", "/gift-cards/purchase", tok, fmt.Sprintf(giftBody, "gv1")).want(200).s("data.transactionId")
+		return h.api("GET", "/gift-cards/transactions/"+txn, tok, nil).want(200).has("data.voucherCode")
+	},
 	"gift-quote-flat": func(h *sbx) bool {
 		return h.api("GET", "/gift-cards/quote?productCode=AMAZON_US&amount=25", h.token(alpha, alphaTest), nil).want(200).has("totalNgn")
 	},

@@ -101,6 +101,9 @@ type GiftCardsProfile struct {
 		DuplicateReference   string            `yaml:"duplicateReference"`
 	} `yaml:"purchase"`
 	LookupOrderPointer string `yaml:"lookupOrderPointer"`
+	// LookupVoucher: pointers, inside the looked-up order, to the voucher's
+	// code, pin and instructions.
+	LookupVoucher map[string]string `yaml:"lookupVoucher"`
 	// VerifyAttempts bounds the verify calls a spec makes while an order is
 	// still PROCESSING, VerifyInterval the pause between them.
 	VerifyAttempts int           `yaml:"verifyAttempts"`
@@ -215,6 +218,11 @@ func (p *Profile) validate() error {
 	}
 	if p.GiftCards.VerifyAttempts < 1 || p.GiftCards.VerifyInterval < 0 || p.GiftCards.VerifyInterval > time.Minute {
 		return fmt.Errorf("giftCards.verifyAttempts must be positive and giftCards.verifyInterval between 0 and 1m")
+	}
+	for _, k := range []string{"code", "pin", "instructions"} {
+		if p.GiftCards.LookupVoucher[k] == "" {
+			return fmt.Errorf("giftCards.lookupVoucher.%s is required", k)
+		}
 	}
 	if p.Webhooks.DeliveryWait <= 0 || p.Webhooks.DeliveryWait > 5*time.Minute {
 		return fmt.Errorf("webhooks.deliveryWait must be between 0 and 5m, not %s", p.Webhooks.DeliveryWait)
