@@ -25,6 +25,7 @@ type JSON = map[string]any
 func ExpectStatus(resp *client.Response, codes ...int) {
 	GinkgoHelper()
 	Expect(resp).NotTo(BeNil(), "no response")
+	skipIfStillRateLimited(resp, codes)
 	Expect(codes).To(ContainElement(resp.Status), "HTTP status %d, want %v", resp.Status, codes)
 }
 
