@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -295,6 +296,9 @@ func runOne(ctx context.Context, o Options, fault string, opts sandbox.Options) 
 	return r
 }
 
+// maskedTimestamp is an RFC 3339 timestamp some of whose digits were masked.
+var maskedTimestamp = regexp.MustCompile(`"[0-9*]{4}-[0-9*]{2}-[0-9*]{2}T[0-9*]{2}:[0-9*]{2}:[0-9*]{2}(\.[0-9*]+)?(Z|[+-][0-9*]{2}:[0-9*]{2})"`)
+
 // readReport reads the JSON report of a conform run: Ginkgo's own format (an
 // array of reports), or an object holding it under "ginkgo".
 func readReport(path string) (types.Report, error) {
@@ -303,6 +307,11 @@ func readReport(path string) (types.Report, error) {
 		return types.Report{}, err
 	}
 	var reps []types.Report
+	if json.Unmarshal(b, &reps) != nil {
+		// Redaction by value may mask digits a secret shares with a
+		// timestamp; the verdict does not depend on times.
+		b = maskedTimestamp.ReplaceAllFunc(b, func(m []byte) []byte { return bytes.ReplaceAll(m, []byte("*"), []byte("0")) })
+	}
 	if err := json.Unmarshal(b, &reps); err != nil {
 		var wrapped struct {
 			Ginkgo []types.Report `json:"ginkgo"`

@@ -28,8 +28,10 @@ type Specificity struct {
 	Variants       []VariantEntry `json:"variants"`
 	VariantsPassed int            `json:"variantsPassed"`
 	VariantsTotal  int            `json:"variantsTotal"`
-	// FalsePositives are the variants the suites failed (or could not run).
+	// FalsePositives are the variants the suites failed.
 	FalsePositives []VariantEntry `json:"falsePositives"`
+	// VariantErrors are variant runs that broke (neither passed nor failed).
+	VariantErrors []VariantEntry `json:"variantErrors"`
 }
 
 // OK reports whether every variant passed.
@@ -46,9 +48,12 @@ func specificity(vs []sandbox.Variant, runs []Run) Specificity {
 	for i, v := range vs {
 		e := VariantEntry{Variant: v, Run: runs[i], Passed: runs[i].Clean()}
 		s.Variants = append(s.Variants, e)
-		if e.Passed {
+		switch {
+		case e.Passed:
 			s.VariantsPassed++
-		} else {
+		case e.Run.Error != "":
+			s.VariantErrors = append(s.VariantErrors, e)
+		default:
 			s.FalsePositives = append(s.FalsePositives, e)
 		}
 	}
@@ -102,8 +107,11 @@ func (m *Matrix) writeSpecificity(w io.Writer) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Variant.Name, trunc(profile, 50), verdict, trunc(by, 110))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nspecificity: %d/%d variants passed (%d false positives)\n", s.VariantsPassed, s.VariantsTotal, s.VariantsTotal-s.VariantsPassed)
+	fmt.Fprintf(w, "\nspecificity: %d/%d variants passed (%d false positives, %d broken runs)\n", s.VariantsPassed, s.VariantsTotal, len(s.FalsePositives), len(s.VariantErrors))
 	for _, e := range s.FalsePositives {
 		fmt.Fprintf(w, "FALSE POSITIVE %s (%s): %s\n", e.Variant.Name, e.Variant.Document, strings.Join(append(append([]string{}, e.Run.Failed...), e.Run.HarnessErrors...), "; "))
+	}
+	for _, e := range s.VariantErrors {
+		fmt.Fprintf(w, "ERROR variant %s: %s\n", e.Variant.Name, trunc(e.Run.Error, 400))
 	}
 }

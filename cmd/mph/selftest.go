@@ -117,6 +117,9 @@ Exit 0 when the clean run passes and every fault is killed, 1 otherwise.`,
 				if n := len(m.FalsePositives); n > 0 {
 					why = append(why, fmt.Sprintf("%d variant(s) failed (false positives)", n))
 				}
+				if n := len(m.VariantErrors); n > 0 {
+					why = append(why, fmt.Sprintf("%d variant run(s) broke", n))
+				}
 				if n := len(m.Errors); n > 0 {
 					why = append(why, fmt.Sprintf("%d run(s) broke", n))
 				}

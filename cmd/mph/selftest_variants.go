@@ -1,6 +1,9 @@
 package main
 
-import "github.com/merchant-harness/mph/sandbox"
+import (
+	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/selftest"
+)
 
 // selectVariants returns the variants named by --variant (all when none is
 // named, none for "none").
@@ -28,11 +31,12 @@ func selectVariants(names []string) ([]sandbox.Variant, error) {
 }
 
 // variantVerdict is a variant run's progress word: it must pass.
-func variantVerdict(r interface {
-	Clean() bool
-}) string {
-	if r.Clean() {
+func variantVerdict(r selftest.Run) string {
+	switch {
+	case r.Clean():
 		return "passed"
+	case r.Error != "":
+		return "ERROR"
 	}
 	return "FALSE POSITIVE"
 }
