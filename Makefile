@@ -4,6 +4,9 @@ BIN     := bin/mph
 OUT     ?= mph-results
 GINKGO  := $(GO) tool ginkgo
 FUZZTIME ?= 10s
+# Minimisation of new inputs would otherwise eat the fuzz budget (0 disables it;
+# a failing input is then reported as found).
+FUZZMINIMIZETIME ?= 0
 
 .PHONY: all build run test vet unit fuzz suites-parallel selftest bench clean
 
@@ -29,7 +32,7 @@ unit:
 	$(GO) test -race -count=1 ./...
 
 fuzz:
-	$(GO) test -run='^$$' -fuzz=FuzzHandlers -fuzztime=$(FUZZTIME) ./sandbox
+	$(GO) test -run='^$$' -fuzz=FuzzHandlers -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMINIMIZETIME) ./sandbox
 
 suites-parallel:
 	$(GINKGO) -p --procs=2 ./suites

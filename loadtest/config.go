@@ -33,6 +33,7 @@ type Target struct {
 	// RetryAfterMax is the longest Retry-After setup and the probe wait (default 30 s).
 	RetryAfterMax time.Duration
 	Embedded      bool
+	AllowLive     bool // --allow-live: writes allowed when the token states LIVE (see live.go)
 	RunID         string
 	Setup         SetupProfile
 }

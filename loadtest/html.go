@@ -19,12 +19,18 @@ td:first-child,th:first-child{text-align:left}.fail{color:#b00;font-weight:bold}
 svg{background:#fff;border:1px solid #ddd;margin:6px 6px 6px 0}h2{margin-top:28px}code{background:#f3f3f3;padding:0 3px}
 </style></head><body>`)
 	fmt.Fprintf(&b, "<h1>mph load — %s</h1>", html.EscapeString(r.Scenario+" ("+r.Kind+")"))
+	b.WriteString(headlineHTML(r.Endpoints))
 	b.WriteString(summaryHTML(r.Markdown()))
 	for _, s := range r.Endpoints {
-		if len(s.Series) == 0 {
+		hist := histogramSVG(s)
+		if len(s.Series) == 0 && hist == "" {
 			continue
 		}
 		fmt.Fprintf(&b, "<h2>%s</h2>", html.EscapeString(s.Endpoint))
+		b.WriteString(hist)
+		if len(s.Series) == 0 {
+			continue
+		}
 		xs := make([]float64, len(s.Series))
 		get := func(f func(metrics.Point) float64) []float64 {
 			out := make([]float64, len(s.Series))

@@ -260,13 +260,16 @@ func TestMixedScenarioProportions(t *testing.T) {
 	}
 	defer s.Close(context.Background())
 	sch, _ := pacer.Constant(200, time.Second)
-	o, err := Run(context.Background(), RunSpec{Scenario: s, Schedule: sch})
+	o, err := Run(context.Background(), RunSpec{Scenario: s, Schedule: sch, SchemaSample: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]uint64{}
 	for _, e := range o.Summaries {
 		got[e.Endpoint] = e.Requests
+		if e.Invalid != 0 || e.SuccessRatio != 1 {
+			t.Errorf("%s: %d invalid answers from the sandbox (every schema checked): %v", e.Endpoint, e.Invalid, e.Errors)
+		}
 	}
 	if got["all"] != 200 || got["list"] != 100 || got["secure"] != 50 || got["token"] != 50 {
 		t.Fatalf("mix %v", got)

@@ -25,6 +25,9 @@ func summaryHTML(md string) string {
 		switch {
 		case line == "":
 			closeList()
+		case strings.HasPrefix(line, "### "):
+			closeList()
+			b.WriteString("<h4>" + inlineHTML(line[4:]) + "</h4>\n")
 		case strings.HasPrefix(line, "## "):
 			closeList()
 			b.WriteString("<h3>" + inlineHTML(line[3:]) + "</h3>\n")

@@ -14,21 +14,28 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
+// MergeOptions configure a merge.
+type MergeOptions struct {
+	OutDir     string // when set, raw results are combined into OutDir/results.bin
+	Thresholds []threshold.Threshold
+	Force      bool // merge inputs that are not the shards of one run (marked in the report)
+}
+
 // MergeInputs combines the reports (summary.json, or directories holding one)
-// of several runs, typically the shards of one distributed run, into one
-// report: HDR histograms and counters are merged exactly, time series are
-// aligned by wall-clock time, and the thresholds are evaluated on the merged
-// figures. When outDir is set and the inputs have raw results, those are
-// re-encoded into one results.bin there (streaming).
-func MergeInputs(inputs []string, outDir string, ths []threshold.Threshold) (*Report, error) {
+// of the shards of one distributed run into one report: HDR histograms and
+// counters are merged exactly, time series are aligned by wall-clock time,
+// and the thresholds are evaluated on the merged figures. Inputs that are
+// not the shards of one run (scenario, target, schedule or --start-at differ,
+// shards overlap or are missing) are refused with a *MergeRefusal unless
+// o.Force is set; a forced merge lists the mismatches in the report. When
+// o.OutDir is set and the inputs have raw results, those are re-encoded
+// into one results.bin there (streaming).
+func MergeInputs(inputs []string, o MergeOptions) (*Report, error) {
 	if len(inputs) == 0 {
 		return nil, fmt.Errorf("merge: no inputs")
 	}
-	var runs [][]metrics.Summary
-	rep := &Report{Tool: "mph load", Kind: "merge"}
-	var resultFiles []string
-	var window float64
-	scenarios := map[string]bool{}
+	reps := make([]*Report, 0, len(inputs))
+	paths := make([]string, 0, len(inputs))
 	for _, in := range inputs {
 		path := in
 		if fi, err := os.Stat(in); err == nil && fi.IsDir() {
@@ -38,11 +45,55 @@ func MergeInputs(inputs []string, outDir string, ths []threshold.Threshold) (*Re
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
-		if r.Kind == "probe" {
-			return nil, fmt.Errorf("merge: %s is a probe report, not a run", path)
+		if r.Kind != "run" {
+			return nil, fmt.Errorf("merge: %s is a %s report, not a run", path, r.Kind)
 		}
+		reps, paths = append(reps, r), append(paths, path)
+	}
+	why := checkMergeable(reps, paths)
+	if len(why) > 0 && !o.Force {
+		return nil, &MergeRefusal{Reasons: why}
+	}
+	rep, resultFiles, err := mergeReports(reps, paths, o.Thresholds)
+	if err != nil {
+		return nil, err
+	}
+	if len(why) > 0 {
+		rep.ForcedMerge = why
+		rep.Notes = append([]string{"**forced merge** (--force): the inputs are not the shards of one run, so the merged figures may mean nothing: " +
+			strings.Join(why, "; ")}, rep.Notes...)
+	}
+	if o.OutDir != "" && len(resultFiles) > 0 {
+		if err := os.MkdirAll(o.OutDir, 0o755); err != nil {
+			return nil, err
+		}
+		n, err := MergeResults(filepath.Join(o.OutDir, "results.bin"), resultFiles)
+		if err != nil {
+			return nil, fmt.Errorf("merge: raw results: %w", err)
+		}
+		rep.ResultsFile = "results.bin"
+		rep.Notes = append(rep.Notes, fmt.Sprintf("raw results: %d results from %d files", n, len(resultFiles)))
+	}
+	return rep, nil
+}
+
+// mergeReports merges the figures of reports already checked.
+func mergeReports(reps []*Report, paths []string, ths []threshold.Threshold) (*Report, []string, error) {
+	rep := &Report{Tool: "mph load", Kind: "merge"}
+	var runs [][]metrics.Summary
+	var resultFiles []string
+	var window float64
+	scenarios := map[string]bool{}
+	for i, r := range reps {
+		path := paths[i]
 		runs = append(runs, r.Endpoints)
 		rep.Sources = append(rep.Sources, path)
+		if !scenarios[r.Scenario] {
+			if rep.Scenario != "" {
+				rep.Scenario += "+"
+			}
+			rep.Scenario += r.Scenario
+		}
 		scenarios[r.Scenario] = true
 		if rep.Start.IsZero() || r.Start.Before(rep.Start) {
 			rep.Start = r.Start
@@ -60,39 +111,27 @@ func MergeInputs(inputs []string, outDir string, ths []threshold.Threshold) (*Re
 			rep.Aborted = r.Aborted
 		}
 		if rep.Target == "" {
-			rep.Target, rep.Embedded, rep.Schedule = r.Target, r.Embedded, strings.SplitN(r.Schedule, " (shard", 2)[0]
+			rep.Target, rep.Embedded, rep.Schedule = r.Target, r.Embedded, baseSchedule(r.Schedule)
+		}
+		if r.Plan != nil && rep.Plan == nil {
+			p := *r.Plan
+			p.ShardIndex, p.ShardCount = 0, 1
+			rep.Plan = &p
 		}
 		if r.ResultsFile != "" {
 			resultFiles = append(resultFiles, filepath.Join(filepath.Dir(path), r.ResultsFile))
 		}
 	}
-	for s := range scenarios {
-		if rep.Scenario != "" {
-			rep.Scenario += "+"
-		}
-		rep.Scenario += s
-	}
-	rep.Notes = append(rep.Notes, fmt.Sprintf("merged %d runs; offered rates use the longest measured window (%.1fs)", len(inputs), window))
+	rep.Notes = append(rep.Notes, fmt.Sprintf("merged %d runs; offered rates use the longest measured window (%.1fs)", len(reps), window))
 	m, err := metrics.Merge(runs)
 	if err != nil {
-		return nil, fmt.Errorf("merge: %w", err)
+		return nil, nil, fmt.Errorf("merge: %w", err)
 	}
 	rep.WindowSeconds = window
 	rep.Endpoints = m.Summaries(time.Duration(window * float64(time.Second)))
 	rep.Thresholds = threshold.Evaluate(ths, rep.Endpoints)
 	rep.Breached = threshold.Breached(rep.Thresholds)
-	if outDir != "" && len(resultFiles) > 0 {
-		if err := os.MkdirAll(outDir, 0o755); err != nil {
-			return nil, err
-		}
-		n, err := MergeResults(filepath.Join(outDir, "results.bin"), resultFiles)
-		if err != nil {
-			return nil, fmt.Errorf("merge: raw results: %w", err)
-		}
-		rep.ResultsFile = "results.bin"
-		rep.Notes = append(rep.Notes, fmt.Sprintf("raw results: %d results from %d files", n, len(resultFiles)))
-	}
-	return rep, nil
+	return rep, resultFiles, nil
 }
 
 // MergeResults streams several vegeta result files (any encoding vegeta

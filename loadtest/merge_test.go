@@ -1,8 +1,10 @@
 package loadtest
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,8 +13,18 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
-// writeRun writes a fake run directory with n results and its summary.
+// writeRun writes a fake run directory with n results and its summary, shard
+// i of 2 of one plan.
 func writeRun(t *testing.T, dir string, n int, code uint16) {
+	t.Helper()
+	writeShard(t, dir, n, code, func(r *Report) {
+		r.Shard = map[bool]string{true: "0/2", false: "1/2"}[code == 200]
+		r.Plan.ShardIndex = map[bool]int{true: 0, false: 1}[code == 200]
+	})
+}
+
+// writeShard writes a fake shard (0/2 of 100/s for 1s) changed by edit.
+func writeShard(t *testing.T, dir string, n int, code uint16, edit func(*Report)) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -34,7 +46,12 @@ func writeRun(t *testing.T, dir string, n int, code uint16) {
 	}
 	f.Close()
 	rep := &Report{Tool: "mph load", Kind: "run", Scenario: "list", Start: start, End: start.Add(time.Second), WindowSeconds: 1,
+		Target: "http://h/v1/merchant", Schedule: "100/s for 1s (shard 0/2)", Shard: "0/2",
+		Plan:      &RunPlan{Rate: 100, Pace: "constant", Duration: "1s", StartAt: start, ShardIndex: 0, ShardCount: 2},
 		Endpoints: rec.Summaries(time.Second), ResultsFile: "results.bin"}
+	if edit != nil {
+		edit(rep)
+	}
 	if err := rep.Write(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +63,7 @@ func TestMergeInputs(t *testing.T) {
 	writeRun(t, filepath.Join(dir, "b"), 40, 429)
 	ths, _ := threshold.ParseAll([]string{"list:rate429<1%", "all:requests>=100"})
 	out := filepath.Join(dir, "merged")
-	rep, err := MergeInputs([]string{filepath.Join(dir, "a"), filepath.Join(dir, "b", "summary.json")}, out, ths)
+	rep, err := MergeInputs([]string{filepath.Join(dir, "a"), filepath.Join(dir, "b", "summary.json")}, MergeOptions{OutDir: out, Thresholds: ths})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,10 +90,62 @@ func TestMergeInputs(t *testing.T) {
 	if err := (&Report{Kind: "probe", Probe: &ProbeReport{}}).Write(probe); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := MergeInputs([]string{probe}, "", nil); err == nil {
+	if _, err := MergeInputs([]string{probe}, MergeOptions{}); err == nil {
 		t.Fatal("probe report merged")
 	}
-	if _, err := MergeInputs([]string{filepath.Join(dir, "missing")}, "", nil); err == nil {
+	if _, err := MergeInputs([]string{filepath.Join(dir, "missing")}, MergeOptions{}); err == nil {
 		t.Fatal("missing input merged")
+	}
+}
+
+// Inputs that are not the shards of one run are refused, naming the
+// mismatch; --force merges them and marks the report.
+func TestMergeRefusesNonsense(t *testing.T) {
+	dir := t.TempDir()
+	second := func(r *Report) { r.Shard, r.Plan.ShardIndex, r.Schedule = "1/2", 1, "100/s for 1s (shard 1/2)" }
+	good1 := filepath.Join(dir, "good1")
+	writeShard(t, good1, 10, 200, second)
+	for _, tc := range []struct {
+		name string
+		edit func(*Report) // applied to shard 1/2; nil = shard 0/2 is merged alone
+		want string
+	}{
+		{"scenario", func(r *Report) { second(r); r.Scenario = "secure" }, "scenario differs"},
+		{"target", func(r *Report) { second(r); r.Target = "http://other/v1/merchant" }, "target differs"},
+		{"rate", func(r *Report) { second(r); r.Schedule = "50/s for 1s (shard 1/2)" }, "schedule differs"},
+		{"start", func(r *Report) { second(r); r.Plan.StartAt = r.Plan.StartAt.Add(time.Minute) }, "start (--start-at) differs"},
+		{"count", func(r *Report) { second(r); r.Plan.ShardCount = 3 }, "shard count differs"},
+		{"overlap", func(r *Report) {}, "shards overlap: shard 0/2"},
+		{"incomplete", nil, "shards missing: 1/2"},
+		{"no plan", func(r *Report) { second(r); r.Plan = nil }, "no run plan"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := filepath.Join(dir, tc.name)
+			inputs := []string{filepath.Join(d, "s0")}
+			writeShard(t, inputs[0], 10, 200, nil)
+			if tc.edit != nil {
+				inputs = append(inputs, filepath.Join(d, "s1"))
+				writeShard(t, inputs[1], 10, 200, tc.edit)
+			}
+			_, err := MergeInputs(inputs, MergeOptions{})
+			var ref *MergeRefusal
+			if !errors.As(err, &ref) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err %v, want a refusal naming %q", err, tc.want)
+			}
+			rep, err := MergeInputs(inputs, MergeOptions{Force: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.ForcedMerge) == 0 || !strings.Contains(rep.Markdown(), "**forced merge**") {
+				t.Fatalf("forced merge not marked: %v", rep.Notes)
+			}
+		})
+	}
+	// The two shards of one run merge without complaint.
+	s0 := filepath.Join(dir, "good0")
+	writeShard(t, s0, 10, 200, nil)
+	rep, err := MergeInputs([]string{s0, good1}, MergeOptions{})
+	if err != nil || len(rep.ForcedMerge) != 0 || rep.Schedule != "100/s for 1s" {
+		t.Fatalf("good shards: %v %+v", err, rep)
 	}
 }

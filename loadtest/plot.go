@@ -42,6 +42,9 @@ func VegetaPlot(resultsPath, outPath, title string) error {
 	if dec == nil {
 		return fmt.Errorf("%s: no results", resultsPath)
 	}
+	// vegeta's plot shows each result's own latency: from the actual send
+	// (service latency), not the open-model latency of report.html.
+	title += " — service latency (from actual send, vegeta's definition; open-model latency and send lag in report.html)"
 	p := plot.New(plot.Title(title), plot.Downsample(4000), plot.Label(statusLabel))
 	for {
 		var r vegeta.Result

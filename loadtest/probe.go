@@ -4,12 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"html"
 	"math"
 	"math/rand/v2"
 	"net/http"
-	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -86,6 +83,7 @@ type ProbeStep struct {
 	OKRate   float64 `json:"okPerSec"`
 	Share429 float64 `json:"share429"`
 	P99Ms    float64 `json:"p99Ms"`
+	Window   float64 `json:"windowSeconds"` // measured part of the step
 }
 
 // PathProbe is the characterisation of one path.
@@ -97,6 +95,7 @@ type PathProbe struct {
 	Ceiling        float64            `json:"acceptedCeiling"` // 2xx/s under saturation, after the burst
 	Burst          float64            `json:"burstEstimate"`
 	BlastRate      float64            `json:"blastRate"`
+	BlastSeconds   float64            `json:"blastSeconds"`
 	Steps          []ProbeStep        `json:"steps"`
 	Sampled429     int                `json:"sampled429"`
 	EnvelopeOK     int                `json:"envelopeValid"`
@@ -116,7 +115,8 @@ type PathProbe struct {
 
 // ProbeReport holds every probed path.
 type ProbeReport struct {
-	Paths []PathProbe `json:"paths"`
+	Paths    []PathProbe `json:"paths"`
+	Topology *Topology   `json:"topology,omitempty"` // limiter groups, keys, burst and refill (topology.go)
 }
 
 var rlHeaders = []string{"Retry-After", "Ratelimit", "Ratelimit-Policy", "Ratelimit-Limit", "Ratelimit-Remaining", "Ratelimit-Reset",
@@ -142,6 +142,7 @@ func Probe(ctx context.Context, scn *Scenario, o ProbeOptions) (*PathProbe, erro
 		}
 		s, _ := out.Summary(ep)
 		ps := ProbeStep{Phase: phase, Offered: rate, Requests: s.Requests, Share429: s.Rate429, P99Ms: s.Latency.P99}
+		ps.Window = out.Window.Seconds()
 		if out.Window > 0 {
 			ps.OKRate = float64(s.StatusCodes["200"]+s.StatusCodes["201"]) / out.Window.Seconds()
 		}
@@ -234,6 +235,7 @@ func Probe(ctx context.Context, scn *Scenario, o ProbeOptions) (*PathProbe, erro
 		pp.HeaderPresence[h] = float64(n) / float64(samples)
 	}
 	pp.RetryAfter = lastRA
+	pp.BlastSeconds = blastOut.Window.Seconds()
 	if s, ok := blastOut.Summary(ep); ok {
 		pp.Series = s.Series
 	}
@@ -342,6 +344,7 @@ func Probe(ctx context.Context, scn *Scenario, o ProbeOptions) (*PathProbe, erro
 		}
 		s, _ := out.Summary(ep)
 		ps := ProbeStep{Phase: "fine", Offered: r, Requests: s.Requests, Share429: s.Rate429, P99Ms: s.Latency.P99}
+		ps.Window = out.Window.Seconds()
 		if out.Window > 0 {
 			ps.OKRate = float64(s.StatusCodes["200"]+s.StatusCodes["201"]) / out.Window.Seconds()
 		}
@@ -522,77 +525,4 @@ func PoliteRun(ctx context.Context, scn *Scenario, work, conc int) PoliteResult 
 		r.EffectiveRS = float64(r.Completed) / el
 	}
 	return r
-}
-
-// Markdown renders the probe section.
-func (p *ProbeReport) Markdown() string {
-	var b strings.Builder
-	b.WriteString("\n## Rate-limit characterisation (429)\n\n")
-	b.WriteString("| path | onset req/s | accepted ceiling 2xx/s | burst ≈ | coarse first 429 | envelope valid | Retry-After | honoured | recovery | headers |\n")
-	b.WriteString("| :- | -: | -: | -: | -: | :- | :- | :- | -: | :- |\n")
-	for _, pp := range p.Paths {
-		if !pp.LimitFound {
-			fmt.Fprintf(&b, "| %s | none found | | | | | | | | %s |\n", pp.Endpoint, strings.Join(pp.Notes, "; "))
-			continue
-		}
-		hs := make([]string, 0, len(pp.Headers))
-		for h := range pp.Headers {
-			hs = append(hs, fmt.Sprintf("%s (%.0f%%)", h, pp.HeaderPresence[h]*100))
-		}
-		sort.Strings(hs)
-		fmt.Fprintf(&b, "| %s | %.1f | %.1f | %.0f | %.1f | %d/%d | %s | %v (%d, then %d after waiting) | %.0fms (first status %d) | %s |\n",
-			pp.Endpoint, pp.OnsetRate, pp.Ceiling, pp.Burst, pp.CoarseOnset, pp.EnvelopeOK, pp.Sampled429,
-			pp.RetryAfter, pp.Honoured, pp.JustBefore, pp.AfterWait, pp.RecoveryMs, pp.FirstAfterLoad, strings.Join(hs, ", "))
-	}
-	for _, pp := range p.Paths {
-		fmt.Fprintf(&b, "\n### %s steps\n\n| phase | offered/s | requests | 2xx/s | 429 share | p99 |\n| :- | -: | -: | -: | -: | -: |\n", pp.Endpoint)
-		for _, s := range pp.Steps {
-			fmt.Fprintf(&b, "| %s | %.1f | %d | %.1f | %.2f%% | %s |\n", s.Phase, s.Offered, s.Requests, s.OKRate, s.Share429*100, ms(s.P99Ms))
-		}
-		for _, e := range pp.EnvelopeErrors {
-			fmt.Fprintf(&b, "- envelope problem: %s\n", e)
-		}
-		for _, n := range pp.Notes {
-			fmt.Fprintf(&b, "- %s\n", n)
-		}
-		if pp.Polite != nil {
-			pr := pp.Polite
-			fmt.Fprintf(&b, "- polite client (backoff + full jitter, honours Retry-After): %d/%d done, %d attempts, %d× 429, %d failed, %.1fs (%.1f/s)\n",
-				pr.Completed, pr.Work, pr.Attempts, pr.Got429, pr.Failed, pr.ElapsedSec, pr.EffectiveRS)
-		}
-	}
-	return b.String()
-}
-
-// HTML renders charts of each probe: the ladder and the blast's status codes over time.
-func (p *ProbeReport) HTML() string {
-	var b strings.Builder
-	for _, pp := range p.Paths {
-		fmt.Fprintf(&b, "<h2>429 probe: %s</h2>", html.EscapeString(pp.Endpoint))
-		var xs, ok, r429 []float64
-		for i, s := range pp.Steps {
-			xs = append(xs, float64(i+1))
-			ok = append(ok, s.OKRate)
-			r429 = append(r429, s.Offered*s.Share429)
-		}
-		var off []float64
-		for _, s := range pp.Steps {
-			off = append(off, s.Offered)
-		}
-		b.WriteString(lineChart("Ladder: offered vs 2xx/s vs 429/s per step", "", "req/s", xs, []line{
-			{"offered", "#7f7f7f", off}, {"2xx/s", "#2ca02c", ok}, {"429/s", "#ff7f0e", r429},
-		}, false))
-		if len(pp.Series) > 0 {
-			var t, o2, o4 []float64
-			for _, s := range pp.Series {
-				t = append(t, s.T)
-				o2 = append(o2, s.OK)
-				o4 = append(o4, s.R429)
-			}
-			b.WriteString(lineChart("Saturating blast: status codes over time (429 onset)", "s", "req/s", t, []line{
-				{"2xx", "#2ca02c", o2}, {"429", "#ff7f0e", o4},
-			}, false))
-		}
-	}
-	return b.String()
 }

@@ -22,6 +22,8 @@ type Report struct {
 	Embedded      bool               `json:"embeddedSandbox,omitempty"`
 	Schedule      string             `json:"schedule,omitempty"`
 	Shard         string             `json:"shard,omitempty"`
+	Plan          *RunPlan           `json:"plan,omitempty"`
+	ForcedMerge   []string           `json:"forcedMerge,omitempty"` // mismatches a --force merge ignored
 	Start         time.Time          `json:"start"`
 	End           time.Time          `json:"end"`
 	WindowSeconds float64            `json:"windowSeconds"`
@@ -150,17 +152,20 @@ func (r *Report) Markdown() string {
 	for _, n := range r.Notes {
 		fmt.Fprintf(&b, "- %s\n", n)
 	}
+	for _, w := range LagWarnings(r.Endpoints) {
+		fmt.Fprintf(&b, "- **generator-bound**: %s\n", w)
+	}
 	if len(r.Sources) > 0 {
 		fmt.Fprintf(&b, "- merged from %d inputs\n", len(r.Sources))
 	}
 	if len(r.Endpoints) > 0 {
-		b.WriteString("\n## Endpoints\n\nLatency is open-model: from each request's intended send time to the end of its response (send lag included). Service latency is from the actual send.\n\n")
-		b.WriteString("| endpoint | requests | offered/s | achieved/s | 2xx/s | success | 429 | codes | p50 | p90 | p95 | p99 | p99.9 | max | svc p99 | lag p99 | bytes in |\n")
-		b.WriteString("| :- | -: | -: | -: | -: | -: | -: | :- | -: | -: | -: | -: | -: | -: | -: | -: | -: |\n")
+		b.WriteString("\n## Endpoints\n\nLatency is open-model: from each request's intended send time to the end of its response (send lag included). Service latency is from the actual send. Success counts valid answers only: an answer with another status than the one the API document states, a Content-Type other than application/json, or a body failing its schema (checked for 1 in 100 answers and every non-2xx) is invalid.\n\n")
+		b.WriteString("| endpoint | requests | offered/s | achieved/s | 2xx/s | success | invalid | 429 | codes | p50 | p90 | p95 | p99 | p99.9 | max | svc p99 | lag p99 | bytes in |\n")
+		b.WriteString("| :- | -: | -: | -: | -: | -: | -: | -: | :- | -: | -: | -: | -: | -: | -: | -: | -: | -: |\n")
 		for _, s := range r.Endpoints {
 			l := s.Latency
-			fmt.Fprintf(&b, "| %s | %d | %.1f | %.1f | %.1f | %.2f%% | %.2f%% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |\n",
-				s.Endpoint, s.Requests, s.OfferedRate, s.AchievedRate, s.Throughput, s.SuccessRatio*100, s.Rate429*100,
+			fmt.Fprintf(&b, "| %s | %d | %.1f | %.1f | %.1f | %.2f%% | %d | %.2f%% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |\n",
+				s.Endpoint, s.Requests, s.OfferedRate, s.AchievedRate, s.Throughput, s.SuccessRatio*100, s.Invalid, s.Rate429*100,
 				codesString(s.StatusCodes), ms(l.P50), ms(l.P90), ms(l.P95), ms(l.P99), ms(l.P999), ms(l.Max),
 				ms(s.ServiceLatency.P99), ms(s.SendLag.P99), s.BytesIn)
 		}

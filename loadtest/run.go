@@ -40,6 +40,9 @@ type RunSpec struct {
 	OnResult func(endpoint string, r *vegeta.Result, measured bool)
 	// HardStop bounds the whole run (default: schedule + 2×timeout).
 	HardStop time.Duration
+	// SchemaSample validates the schema of one in SchemaSample 2xx answers
+	// per endpoint (default DefaultSchemaSample); see validate.go.
+	SchemaSample int
 }
 
 // Outcome of a run.
@@ -109,7 +112,8 @@ func Run(ctx context.Context, spec RunSpec) (*Outcome, error) {
 
 	began := time.Now()
 	rec := metrics.NewRecorder(began, spec.Warmup)
-	results := atk.Attack(spec.Scenario.Targeter, sched, 0, name)
+	val := newValidator(spec.SchemaSample)
+	results := atk.Attack(spec.Scenario.Targeter, pacer.Precise(sched), 0, name) // precise.go: OS-timer sleeps
 
 	out := &Outcome{Name: name, Schedule: sched.String(), Start: began, WarmupN: 0}
 	hard := spec.HardStop
@@ -155,7 +159,7 @@ loop:
 			} else {
 				intended = sched.HitAt(r.Seq)
 			}
-			measured := rec.Add(ep, r, intended)
+			measured := rec.AddChecked(ep, r, intended, val.check(ep, r))
 			if r.Code == http.StatusUnauthorized && src != nil && ep != EPToken {
 				src.Unauthorized(r.Timestamp)
 			}
@@ -263,6 +267,11 @@ func monotoneBreach(ts []threshold.Threshold, rec *metrics.Recorder) string {
 			}
 		case "errors":
 			v = float64(e.Requests-e.OK) / n
+			if (t.Op == "<" || t.Op == "<=") && v > t.Value*2+0.001 {
+				return t.Raw
+			}
+		case "invalid":
+			v = float64(e.Invalid) / n
 			if (t.Op == "<" || t.Op == "<=") && v > t.Value*2+0.001 {
 				return t.Raw
 			}

@@ -39,6 +39,18 @@ type ScenarioOptions struct {
 	Logf      func(format string, a ...any)
 }
 
+// SetupError is a setup that did not complete. Whatever it had funded was
+// swept back to the vault before Prepare returned; Notes say what was created
+// and swept, for the report. Interrupted is true when ctx was cancelled.
+type SetupError struct {
+	Err         error
+	Notes       []string
+	Interrupted bool
+}
+
+func (e *SetupError) Error() string { return e.Err.Error() }
+func (e *SetupError) Unwrap() error { return e.Err }
+
 // Scenario is a prepared scenario: its setup is done and its targeter is
 // ready. One Scenario serves any number of runs (steps); Close tears down.
 type Scenario struct {
@@ -191,6 +203,11 @@ func Prepare(ctx context.Context, t *Target, o ScenarioOptions) (*Scenario, erro
 		s.Close(ctx)
 		return nil, err
 	}
+	if writesDuringSetup(weights, o) {
+		if err := checkLiveConsent(s.Tokens.Current().Environment, o.Name, t.AllowLive || t.Embedded); err != nil {
+			return fail(err)
+		}
+	}
 
 	gens := map[string]func(*vegeta.Target) error{}
 	if weights[EPToken] > 0 {
@@ -218,13 +235,15 @@ func Prepare(ctx context.Context, t *Target, o ScenarioOptions) (*Scenario, erro
 	if weights[EPSecure] > 0 {
 		ids := o.CardIDs
 		if len(ids) == 0 {
-			created, note, cleanup, err := createCardPool(ctx, hc, base, s.Tokens, t, o.PoolSize, o.Teardown, o.Logf)
-			if err != nil {
-				return fail(fmt.Errorf("setup: %w", err))
+			pool := &cardPool{hc: hc, base: base, src: s.Tokens, raMax: t.RetryAfterMax, logf: o.Logf}
+			if err := pool.create(ctx, t, o.PoolSize); err != nil {
+				return fail(pool.abandon(ctx, err))
 			}
-			ids = created
-			s.Notes = append(s.Notes, note)
-			s.cleanup = cleanup
+			ids = pool.ids
+			s.Notes = append(s.Notes, pool.note())
+			if o.Teardown {
+				s.cleanup = func(ctx context.Context) { pool.sweep(ctx) }
+			}
 		} else {
 			s.Notes = append(s.Notes, fmt.Sprintf("secure: %d card ids given, nothing created", len(ids)))
 		}
@@ -292,10 +311,23 @@ func weightedTargeter(weights map[string]int, gens map[string]func(*vegeta.Targe
 	}
 }
 
-// createCardPool registers one customer and issues n cards funded with the
-// minimum amount. It returns the card ids, a note stating the spend, and a
-// teardown that sweeps the balances back to the vault (when teardown).
-func createCardPool(ctx context.Context, hc *http.Client, base string, src *tokens.Source, t *Target, n int, teardown bool, logf func(string, ...any)) ([]string, string, func(context.Context), error) {
+// cardPool is the secure scenario's setup: one customer and n cards funded
+// with the minimum amount, swept back to the vault at teardown or when setup
+// fails or is interrupted.
+type cardPool struct {
+	hc    *http.Client
+	base  string
+	src   *tokens.Source
+	raMax time.Duration // longest Retry-After honoured
+	logf  func(string, ...any)
+	ids   []string
+}
+
+// create registers one customer and issues n cards. Each write runs to its
+// end even when ctx is cancelled meanwhile (bounded by the client timeout),
+// so that every card the target funded is known and can be swept; ctx is
+// checked between writes.
+func (p *cardPool) create(ctx context.Context, t *Target, n int) error {
 	sp := t.Setup
 	if sp.IssuancePath == "" {
 		sp = DefaultSetupProfile()
@@ -304,6 +336,41 @@ func createCardPool(ctx context.Context, hc *http.Client, base string, src *toke
 	if run == "" {
 		run = fmt.Sprintf("mphload%d", time.Now().UnixNano()%1e9)
 	}
+	var body map[string]any
+	if err := doJSON(ctx, p.hc, p.raMax, p.src, http.MethodPost, p.base+"/cards/customers", customerBody(sp, run), &body); err != nil {
+		return fmt.Errorf("registering a customer: %w", err)
+	}
+	cid, _ := pointer(body, sp.CustomerIDPointer).(string)
+	if cid == "" {
+		return fmt.Errorf("registering a customer: no customer id at %s", sp.CustomerIDPointer)
+	}
+	for i := 0; i < n; i++ {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("issuing card %d of %d: %w", i+1, n, err)
+		}
+		req := map[string]any{sp.CustomerIDField: cid, "nameOnCard": "Load Tester", "amount": 1.00}
+		if sp.ReferenceField != "" {
+			req[sp.ReferenceField] = fmt.Sprintf("%s-load-%03d", run, i)
+		}
+		for k, v := range sp.Extra {
+			req[k] = v
+		}
+		var out map[string]any
+		if err := doJSON(ctx, p.hc, p.raMax, p.src, http.MethodPost, p.base+sp.IssuancePath, req, &out); err != nil {
+			return fmt.Errorf("issuing card %d of %d: %w", i+1, n, err)
+		}
+		card, _ := pointer(out, sp.CardPointer).(map[string]any)
+		id, _ := card["id"].(string)
+		if id == "" {
+			return fmt.Errorf("issuing a card: no id at %s", sp.CardPointer)
+		}
+		p.ids = append(p.ids, id)
+	}
+	p.logf("setup: %s", p.note())
+	return nil
+}
+
+func customerBody(sp SetupProfile, run string) map[string]any {
 	cust := map[string]any{
 		"firstName": "Load", "lastName": "Tester", "email": run + "@load.example.com", "phoneNumber": "5550100",
 	}
@@ -316,74 +383,63 @@ func createCardPool(ctx context.Context, hc *http.Client, base string, src *toke
 			cust[wire] = v
 		}
 	}
-	var body map[string]any
-	if err := doJSON(ctx, hc, t.RetryAfterMax, src, http.MethodPost, base+"/cards/customers", cust, &body); err != nil {
-		return nil, "", nil, fmt.Errorf("registering a customer: %w", err)
-	}
-	cid, _ := pointer(body, sp.CustomerIDPointer).(string)
-	if cid == "" {
-		return nil, "", nil, fmt.Errorf("registering a customer: no customer id at %s", sp.CustomerIDPointer)
-	}
-	ids := make([]string, 0, n)
-	for i := 0; i < n; i++ {
-		req := map[string]any{sp.CustomerIDField: cid, "nameOnCard": "Load Tester", "amount": 1.00}
-		if sp.ReferenceField != "" {
-			req[sp.ReferenceField] = fmt.Sprintf("%s-load-%03d", run, i)
-		}
-		for k, v := range sp.Extra {
-			req[k] = v
-		}
-		var out map[string]any
-		if err := doJSON(ctx, hc, t.RetryAfterMax, src, http.MethodPost, base+sp.IssuancePath, req, &out); err != nil {
-			return nil, "", nil, fmt.Errorf("issuing card %d of %d: %w", i+1, n, err)
-		}
-		card, _ := pointer(out, sp.CardPointer).(map[string]any)
-		id, _ := card["id"].(string)
-		if id == "" {
-			return nil, "", nil, fmt.Errorf("issuing a card: no id at %s", sp.CardPointer)
-		}
-		ids = append(ids, id)
-	}
-	note := fmt.Sprintf("secure: created 1 customer and %d cards funded with 1.00 USD each (spend %d × (1.00 + creationFee) USD from the vault)", n, n)
-	logf("setup: %s", note)
-	cleanup := func(ctx context.Context) {
-		if !teardown {
-			return
-		}
-		swept := 0
-		for _, id := range ids {
-			if err := doJSON(ctx, hc, t.RetryAfterMax, src, http.MethodPost, base+"/cards/"+id+"/withdraw", map[string]any{"amount": 1.00}, nil); err == nil {
-				swept++
-			}
-		}
-		logf("teardown: swept the balance of %d of %d cards back to the vault", swept, len(ids))
-	}
-	return ids, note, cleanup, nil
+	return cust
 }
 
-// doJSON performs one setup call, retrying on 429 honouring Retry-After.
+func (p *cardPool) note() string {
+	n := len(p.ids)
+	return fmt.Sprintf("secure: created 1 customer and %d cards funded with 1.00 USD each (spend %d × (1.00 + creationFee) USD from the vault)", n, n)
+}
+
+// sweep withdraws each card's funding back to the vault and returns how many
+// were swept.
+func (p *cardPool) sweep(ctx context.Context) int {
+	swept := 0
+	for _, id := range p.ids {
+		if err := doJSON(ctx, p.hc, p.raMax, p.src, http.MethodPost, p.base+"/cards/"+id+"/withdraw", map[string]any{"amount": 1.00}, nil); err == nil {
+			swept++
+		}
+	}
+	p.logf("teardown: swept the balance of %d of %d cards back to the vault", swept, len(p.ids))
+	return swept
+}
+
+// sweepBudget bounds the sweep after a failed or interrupted setup.
+const sweepBudget = 60 * time.Second
+
+// abandon sweeps what a failed setup funded (on a context of its own, since
+// ctx may be the cancelled one) and returns the SetupError describing it.
+func (p *cardPool) abandon(ctx context.Context, err error) error {
+	se := &SetupError{Err: fmt.Errorf("setup: %w", err), Interrupted: ctx.Err() != nil}
+	if len(p.ids) == 0 {
+		se.Notes = append(se.Notes, "secure: setup stopped before any card was issued")
+		return se
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sweepBudget)
+	defer cancel()
+	swept := p.sweep(sctx)
+	se.Notes = append(se.Notes, p.note(),
+		fmt.Sprintf("secure: setup did not complete; swept the balance of %d of %d cards back to the vault (creation fees are not refundable)", swept, len(p.ids)))
+	return se
+}
+
+// doJSON performs one setup call, retrying on 429 honouring Retry-After up
+// to retryAfterMax. The exchange itself is not cancelled by ctx (a write the
+// target may have applied must be seen to the end, bounded by the client's
+// timeout); ctx stops the waits between attempts.
 func doJSON(ctx context.Context, hc *http.Client, retryAfterMax time.Duration, src *tokens.Source, method, url string, in any, out any) error {
 	b, _ := json.Marshal(in)
 	for attempt := 0; ; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(b))
+		if attempt > 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		code, hdr, rb, rerr, err := exchange(ctx, hc, src, method, url, b)
 		if err != nil {
 			return err
 		}
-		req.Header.Set("Content-Type", "application/json")
-		if src != nil {
-			for k, v := range src.Header() {
-				req.Header[k] = v
-			}
-		}
-		resp, err := hc.Do(req)
-		if err != nil {
-			return err
-		}
-		rb, rerr := httpclient.ReadBody(resp.Body, setupMaxBody)
-		resp.Body.Close()
-		if resp.StatusCode == http.StatusTooManyRequests && attempt < 8 {
+		if code == http.StatusTooManyRequests && attempt < 8 {
 			wait := time.Duration(100<<attempt) * time.Millisecond
-			ra, ok, err := httpclient.RetryAfterHeader(resp.Header, retryAfterMax)
+			ra, ok, err := httpclient.RetryAfterHeader(hdr, retryAfterMax)
 			if err != nil {
 				return fmt.Errorf("%s %s answered 429: %w", method, scrub.URL(url), err)
 			}
@@ -397,22 +453,52 @@ func doJSON(ctx context.Context, hc *http.Client, retryAfterMax time.Duration, s
 			}
 			continue
 		}
-		if resp.StatusCode == http.StatusUnauthorized && src != nil && attempt < 2 {
+		if code == http.StatusUnauthorized && src != nil && attempt < 2 {
 			src.Unauthorized(time.Now())
 			time.Sleep(200 * time.Millisecond)
 			continue
 		}
-		if resp.StatusCode < 200 || resp.StatusCode >= 300 {
-			return fmt.Errorf("%s %s answered %d", method, scrub.URL(url), resp.StatusCode)
+		if code < 200 || code >= 300 {
+			return fmt.Errorf("%s %s answered %d", method, scrub.URL(url), code)
 		}
 		if rerr != nil {
-			return fmt.Errorf("%s %s answered %d but reading its body failed: %w", method, scrub.URL(url), resp.StatusCode, rerr)
+			return fmt.Errorf("%s %s answered %d but reading its body failed: %w", method, scrub.URL(url), code, rerr)
 		}
 		if out != nil {
 			return json.Unmarshal(rb, out)
 		}
 		return nil
 	}
+}
+
+// exchange sends one request on a context detached from ctx's cancellation
+// and bounded by the client's timeout (30 s when it has none). It returns
+// the status, headers and body of the answer, the error reading that body
+// (rerr), and err when no answer came.
+func exchange(ctx context.Context, hc *http.Client, src *tokens.Source, method, url string, b []byte) (code int, hdr http.Header, rb []byte, rerr, err error) {
+	to := hc.Timeout
+	if to <= 0 {
+		to = 30 * time.Second
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), to)
+	defer cancel()
+	req, err := http.NewRequestWithContext(rctx, method, url, bytes.NewReader(b))
+	if err != nil {
+		return 0, nil, nil, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if src != nil {
+		for k, v := range src.Header() {
+			req.Header[k] = v
+		}
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return 0, nil, nil, nil, err
+	}
+	defer resp.Body.Close()
+	rb, rerr = httpclient.ReadBody(resp.Body, setupMaxBody)
+	return resp.StatusCode, resp.Header, rb, rerr, nil
 }
 
 // pointer resolves a simple JSON pointer ("/data/customerId").

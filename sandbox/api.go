@@ -187,7 +187,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest string) {
 		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
 		return
 	}
-	if !s.rateLimit(rc, rc.st.m.id, rt.g) {
+	if !s.rateLimit(rc, s.limitKey(rc), rt.g) {
 		return
 	}
 	rt.h(s, rc)

@@ -13,7 +13,7 @@ import (
 // controlNames are listed by GET /_sandbox/capabilities.
 var controlNames = []string{
 	"clock", "reset", "transactions", "settle", "webhook", "deliveries",
-	"balances", "ip-whitelist", "gift-hold", "latency", "rate-limits",
+	"balances", "ip-whitelist", "gift-hold", "latency", "rate-limits", "identity",
 }
 
 const maxLatency = 60_000 // ms
@@ -32,6 +32,10 @@ func (s *Server) serveControls(w http.ResponseWriter, r *http.Request, rest stri
 	get, post, put := m == http.MethodGet, m == http.MethodPost, m == http.MethodPut
 	if n == 1 && seg[0] == "capabilities" && get {
 		s.ctlCapabilities(rc)
+		return
+	}
+	if n == 1 && seg[0] == "identity" && get {
+		s.ctlIdentity(rc)
 		return
 	}
 	var h func(*reqCtx)

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -47,8 +48,12 @@ const (
 )
 
 // FuzzHandlers sends arbitrary method/path/body/header combinations through
-// the whole handler: it must never panic, never answer 5xx, and always answer
-// JSON with a status from the documented set.
+// the whole handler: it must never panic, never answer 5xx, always answer
+// JSON with a status from the documented set, and conserve money: for every
+// merchant and environment, vault + cards + fees + spent is the same after
+// the input as before (as in TestConcurrentMoneyConservation), unless the
+// input was a control that sets balances or resets the world; no vault or
+// card balance goes negative.
 func FuzzHandlers(f *testing.F) {
 	seeds := []struct {
 		m     uint8
@@ -106,6 +111,7 @@ func FuzzHandlers(f *testing.F) {
 		for _, mm := range s.world.Load().merchants {
 			mm.webhook.Store(nil)
 		}
+		before := moneyTotals(s)
 		path = strings.NewReplacer("{card}", ft.card, "{ref}", ft.ref, "{order}", ft.order).Replace(path)
 		u, err := url.ParseRequestURI(path)
 		if err != nil || len(path) > 8<<10 {
@@ -146,5 +152,62 @@ func FuzzHandlers(f *testing.F) {
 		if !json.Valid(w.Body.Bytes()) || !strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
 			t.Fatalf("%s %s %q: answer is not JSON: %q", req.Method, path, body, w.Body.Bytes())
 		}
+		if w.Code == 200 && resetsMoney(req.Method, u.Path) {
+			return
+		}
+		if err := checkConservation(before, moneyTotals(s)); err != "" {
+			t.Fatalf("%s %s %q (status %d): %s", req.Method, path, body, w.Code, err)
+		}
 	})
+}
+
+// resetsMoney reports whether a successful request legitimately changes the
+// money in the system: the balances control and the reset control.
+func resetsMoney(method, path string) bool {
+	seg := strings.Split(strings.Trim(path, "/"), "/")
+	switch {
+	case method == http.MethodPost && len(seg) == 2 && seg[0] == "_sandbox" && seg[1] == "reset":
+		return true
+	case method == http.MethodPut && len(seg) == 4 && seg[0] == "_sandbox" && seg[1] == "merchants" && seg[3] == "balances":
+		return true
+	}
+	return false
+}
+
+// funds is one merchant environment's USD figures, in cents.
+type funds struct{ vault, cards, fees, spent, minCard int64 }
+
+func (m funds) total() int64 { return m.vault + m.cards + m.fees + m.spent }
+
+// moneyTotals reads every merchant environment's figures under its lock.
+func moneyTotals(s *Server) map[string]funds {
+	out := map[string]funds{}
+	for id, m := range s.world.Load().merchants {
+		for i, st := range m.envs {
+			st.mu.RLock()
+			v := funds{vault: st.vault, fees: st.fees, spent: st.spent}
+			for _, c := range st.cards {
+				v.cards += c.balance
+				v.minCard = min(v.minCard, c.balance)
+			}
+			st.mu.RUnlock()
+			out[fmt.Sprintf("%s/%d", id, i)] = v
+		}
+	}
+	return out
+}
+
+func checkConservation(before, after map[string]funds) string {
+	for k, a := range after {
+		b := before[k]
+		switch {
+		case a.total() != b.total():
+			return fmt.Sprintf("money not conserved in %s: vault %d + cards %d + fees %d + spent %d = %d, was %d", k, a.vault, a.cards, a.fees, a.spent, a.total(), b.total())
+		case a.vault < 0:
+			return fmt.Sprintf("vault of %s went negative: %d", k, a.vault)
+		case a.minCard < 0:
+			return fmt.Sprintf("a card of %s went negative: %d", k, a.minCard)
+		}
+	}
+	return ""
 }

@@ -43,9 +43,10 @@ type Options struct {
 	Clock             clock.Clock          // default: real clock; controls advance an offset over it
 	RateLimits        map[string]RateLimit // groups token, read, secure, write; nil = defaults; missing groups keep defaults
 	DisableRateLimits bool
-	Faults            []string     // names from Faults(); unknown name = error from New
-	Variants          []string     // names from Variants(); unknown name = error from New
-	Logger            *slog.Logger // nil = discard
+	RateLimitTopology RateLimitTopology // shared groups and bucket key (zero: per merchant and group)
+	Faults            []string          // names from Faults(); unknown name = error from New
+	Variants          []string          // names from Variants(); unknown name = error from New
+	Logger            *slog.Logger      // nil = discard
 	// EchoRequests is TEST-ONLY: every answer echoes the request's
 	// headers and body (echo.go), to test the harness's redaction.
 	EchoRequests bool
@@ -80,6 +81,9 @@ func (o *Options) normalize() error {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if err := o.RateLimitTopology.validate(); err != nil {
+		return err
 	}
 	limits := DefaultRateLimits()
 	for g, l := range o.RateLimits {

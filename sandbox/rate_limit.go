@@ -40,8 +40,9 @@ func groupIndex(name string) (group, bool) {
 type limiter struct {
 	mu      sync.Mutex // serialises configuration changes
 	cfg     atomic.Pointer[[numGroups]RateLimit]
-	buckets sync.Map // string -> *bucketSet
-	stuck   sync.Map // fault rate-limit-no-refill: key+group refused once, refused for ever
+	buckets sync.Map          // string -> *bucketSet
+	stuck   sync.Map          // fault rate-limit-no-refill: key+group refused once, refused for ever
+	share   *[numGroups]group // shared groups (rate_limit_topology.go); nil = none
 }
 
 // bucketSet is one key's buckets, built under the configuration cfg.
@@ -86,6 +87,7 @@ func (l *limiter) on(g group) bool { return l.cfg.Load()[g].Rate > 0 }
 // the bucket's state for the 429 headers.
 func (l *limiter) allow(key string, g group) (ok bool, lim *rate.Limiter, cfg RateLimit) {
 	c := l.cfg.Load()
+	g = l.bucketGroup(g)
 	cfg = c[g]
 	if cfg.Rate <= 0 {
 		return true, nil, cfg

@@ -36,6 +36,7 @@ type Server struct {
 	world    atomic.Pointer[world]
 	latency  atomic.Int64 // nanoseconds added to every merchant API answer
 	startRL  map[string]RateLimit
+	inst     string // instance id, see InstanceHeader
 }
 
 // New builds a Server from opts; it fails on invalid options or unknown faults.
@@ -65,8 +66,10 @@ func New(opts Options) (*Server, error) {
 		s.clk = clock.NewOffset(opts.Clock)
 	}
 	s.jwt = newTokenIssuer(opts.JWTSecret, s.clk)
+	s.inst = newInstanceID()
 	s.startRL = opts.RateLimits
 	s.limits = newLimiter(opts.RateLimits)
+	s.limits.applyTopology(opts.RateLimitTopology)
 	s.hooks = newWebhookSender()
 	s.world.Store(newWorld())
 	return s, nil
@@ -95,6 +98,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.writeError(&reqCtx{w: w, r: r, path: r.URL.Path, now: s.clk.Now()}, http.StatusInternalServerError, "Internal server error")
 		}
 	}()
+	w.Header().Set(InstanceHeader, s.inst)
 	p := r.URL.Path
 	switch {
 	case (p == s.base || strings.HasPrefix(p, s.base+"/")) && s.variants.rewrite:

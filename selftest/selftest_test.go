@@ -20,7 +20,7 @@ import (
 func fakeConform(t *testing.T, catches map[string][]string, preflight map[string]bool) Runner {
 	return func(ctx context.Context, fault string, cfg *target.Config, reportPath string) (int, []byte, error) {
 		env := strings.Join(Environ(cfg), "\n")
-		for _, want := range []string{target.EnvBaseURL + "=http://127.0.0.1:", target.EnvSecretKey + "=sk_test_", target.EnvMerchant2ID + "=", target.EnvControlsURL + "=http"} {
+		for _, want := range []string{target.EnvBaseURL + "=http://127.0.0.1:", target.EnvSecretKey + "=sk_test_", target.EnvMerchant2ID + "=", target.EnvControlsURL + "=http", target.EnvAllowLive + "=1"} {
 			if !strings.Contains(env, want) {
 				t.Errorf("child environment lacks %s", want)
 			}

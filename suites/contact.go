@@ -92,9 +92,8 @@ var _ = Describe("Card contact: PATCH /cards/{id}/contact", func() {
 	ConformanceIt("works in LIVE too: a LIVE merchant at KYB Tier 2+ updates the contact of its LIVE card",
 		Reqs("CONTACT-08", "CONTACT-01"), Destructive, Needs(CapLiveTier2),
 		func(ctx SpecContext) {
-			if !Cfg().AllowLive && !Has(CapSandboxControls) {
-				Skip("issuing a LIVE card spends real money: pass --allow-live (MPH_ALLOW_LIVE=1) to run this against a LIVE environment")
-			}
+			// Destructive + Live: runs only with --allow-live (it issues a
+			// LIVE card funded with 1.00 USD plus the creation fee).
 			live := APIAs(*Cfg().LiveTier2)
 			card := cardAs(ctx, live, customerAs(ctx, live), "Live Harness")
 			expectContactUpdated(Must(live.Patch(ctx, cardURL(card.ID, "/contact"), JSON{"email": Ref("live") + "@example.com", "mobile": "+14155550100"})))

@@ -112,8 +112,9 @@ func Declarations() []Declaration {
 // requirement ID (requirements.Area) and the IDs themselves.
 //
 // The body runs only when every Need is met (else Skip with the reason) and,
-// for Destructive specs, when the credentials are not LIVE or --allow-live
-// was given.
+// for Destructive specs, when no LIVE credentials write (neither a LIVE
+// primary nor, for specs labelled Live, the MPH_LIVE_* ones) or --allow-live
+// was given (see live_guard.go).
 // parseDecl validates a declaration; problems are returned, not recorded.
 func parseDecl(text, where string, args []any) (d Declaration, body func(SpecContext), deco []any, problems []string) {
 	declError := func(_ string, format string, a ...any) {
@@ -218,6 +219,9 @@ func ConformanceIt(text string, args ...any) bool {
 		}
 		if destructive && h.liveRefused() {
 			Skip("refused: the primary credentials are LIVE and this spec is destructive; pass --allow-live (" + "MPH_ALLOW_LIVE=1) to run it")
+		}
+		if destructive && labelSet[string(Live)] && !h.liveWritesAllowed() {
+			Skip("refused: this spec writes with LIVE credentials (MPH_LIVE_*), which can spend real money; pass --allow-live (MPH_ALLOW_LIVE=1) to run it")
 		}
 		body(ctx)
 	}

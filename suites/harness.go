@@ -60,8 +60,10 @@ func (x *harness) recorder() *client.Recorder {
 	return x.rec
 }
 
+// liveRefused reports whether the primary credentials are LIVE and may not
+// write (see live_guard.go).
 func (x *harness) liveRefused() bool {
-	return x.facts.Environment == "LIVE" && !x.cfg.AllowLive
+	return x.facts.Environment == "LIVE" && !x.liveWritesAllowed()
 }
 
 // setup builds the per-process clients from the shared state.
@@ -96,7 +98,7 @@ func (x *harness) as(c target.Credentials) *client.Client {
 	x.mu.Unlock()
 	return client.New(client.Options{
 		BaseURL:  x.cfg.BaseURL,
-		HTTP:     x.cfg.HTTPClient(),
+		HTTP:     x.guardLive(x.cfg.HTTPClient(), c),
 		Timeout:  x.cfg.Timeout,
 		Tokens:   ts,
 		Recorder: x.recorder,
@@ -295,6 +297,9 @@ func HarnessError(format string, a ...any) {
 func Must(resp *client.Response, err error) *client.Response {
 	GinkgoHelper()
 	if err != nil {
+		if errors.Is(err, errLiveWrite) {
+			Skip(errLiveWrite.Error())
+		}
 		if errors.Is(err, httpclient.ErrBodyTooLarge) {
 			// The target answered, too much: a broken answer, not a harness fault.
 			FailHandler(err.Error(), 1)

@@ -212,7 +212,7 @@ var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func()
 		})
 
 	ConformanceIt("refuses the simulation with LIVE credentials (400 or 403)",
-		Reqs("WEBHOOK-11", "ERR-09"), Needs(CapLiveTier2),
+		Reqs("WEBHOOK-11", "ERR-09"), Destructive, Needs(CapLiveTier2),
 		func(ctx SpecContext) {
 			c := SharedCard(ctx)
 			resp := simulate(ctx, APIAs(*Cfg().LiveTier2), c.ID, JSON{"event_type": "authorization"})

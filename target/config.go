@@ -53,7 +53,7 @@ type Config struct {
 	Profile     *Profile
 	ProfilePath string
 	Timeout     time.Duration // per HTTP request
-	AllowLive   bool          // allow destructive specs when the token says LIVE
+	AllowLive   bool          // allow writes with LIVE credentials (see README, LIVE credentials and money)
 	InsecureTLS bool
 	RunID       string // prefix of every reference the harness creates
 	Embedded    bool   // BaseURL is the in-process sandbox

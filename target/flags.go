@@ -19,7 +19,7 @@ func (s *Settings) BindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&s.ControlsURL, "controls-url", s.ControlsURL, "sandbox test-control root, e.g. http://host/_sandbox (env "+EnvControlsURL+")")
 	fs.StringVar(&s.ProfilePath, "profile", s.ProfilePath, "target profile YAML for what the API document does not show (env "+EnvProfile+")")
 	fs.DurationVar(&s.Timeout, "timeout", orDefault(s.Timeout, 10*time.Second), "timeout of every HTTP request (env "+EnvTimeout+")")
-	fs.BoolVar(&s.AllowLive, "allow-live", s.AllowLive, "allow destructive specs when the credentials are LIVE (env "+EnvAllowLive+")")
+	fs.BoolVar(&s.AllowLive, "allow-live", s.AllowLive, "allow requests that create, move money or change state with LIVE credentials: conform, load, probe-rate-limit, capacity (env "+EnvAllowLive+")")
 	fs.BoolVar(&s.InsecureTLS, "insecure-tls", s.InsecureTLS, "skip TLS certificate verification (env "+EnvInsecureTLS+")")
 	fs.StringVar(&s.WebhookReceiverURL, "webhook-receiver-url", s.WebhookReceiverURL, "public URL at which the target reaches the harness webhook receiver (env "+EnvWebhookReceiverURL+")")
 	fs.StringVar(&s.RunID, "run-id", s.RunID, "prefix of every reference the harness creates (env "+EnvRunID+"; default random)")

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/httpclient"
+	"github.com/merchant-harness/mph/sandbox"
 )
 
 // HTTPClient returns a client for this target (built by httpclient): the
@@ -128,26 +129,28 @@ func Preflight(ctx context.Context, cfg *Config) (Facts, error) {
 	}
 	f.Environment = tok.Data.Environment
 
-	f.Controls, f.ControlList = discoverControls(ctx, hc, cfg)
-	return f, nil
+	f.Controls, f.ControlList, err = discoverControls(ctx, hc, cfg, resp.Header.Get(sandbox.InstanceHeader))
+	return f, err
 }
 
-func discoverControls(ctx context.Context, hc *http.Client, cfg *Config) (bool, []string) {
+// discoverControls finds the controls (see controls_origin.go for the origin
+// rule); instance is the target's X-Sandbox-Instance.
+func discoverControls(ctx context.Context, hc *http.Client, cfg *Config, instance string) (bool, []string, error) {
 	root := cfg.ControlsURL
 	if root == "" {
 		u, err := url.Parse(cfg.BaseURL)
 		if err != nil {
-			return false, nil
+			return false, nil, nil
 		}
 		root = u.Scheme + "://" + u.Host + "/_sandbox"
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, root+"/capabilities", nil)
 	if err != nil {
-		return false, nil
+		return false, nil, nil
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return false, nil
+		return false, nil, nil
 	}
 	defer resp.Body.Close()
 	var caps struct {
@@ -156,10 +159,15 @@ func discoverControls(ctx context.Context, hc *http.Client, cfg *Config) (bool, 
 	}
 	raw, err := httpclient.ReadBody(resp.Body, preflightMaxBody)
 	if err != nil || resp.StatusCode != http.StatusOK || json.Unmarshal(raw, &caps) != nil || !caps.Sandbox {
-		return false, nil
+		return false, nil, nil
+	}
+	if !sameOrigin(root, cfg.BaseURL) {
+		if err := confirmIdentity(ctx, hc, cfg, root, instance); err != nil {
+			return false, nil, err
+		}
 	}
 	cfg.ControlsURL = root
-	return true, caps.Controls
+	return true, caps.Controls, nil
 }
 
 func describeTransportError(base string, err error) string {

@@ -28,31 +28,37 @@ type loadTargetFlags struct {
 	settings      target.Settings
 	noRateLimits  bool
 	sandboxLimits []string
-	creds         int // how many demo credentials the token scenario uses
+	sandboxShare  string // embedded sandbox: groups sharing one bucket
+	sandboxKey    string // embedded sandbox: bucket key
+	creds         int    // how many demo credentials the token scenario uses
 }
 
 func (f *loadTargetFlags) bind(fs *pflag.FlagSet) {
 	f.settings.BindFlags(fs)
 	fs.BoolVar(&f.noRateLimits, "no-rate-limits", false, "embedded sandbox: disable its rate limits (to measure the driver or the server, not the limiter)")
 	fs.StringSliceVar(&f.sandboxLimits, "sandbox-rate-limit", nil, "embedded sandbox: set a rate-limit group, group=rate[:burst] (repeatable), e.g. secure=20:20")
+	fs.StringVar(&f.sandboxShare, "sandbox-rate-limit-share", "", "embedded sandbox: groups drawing from one bucket, e.g. read+secure (sets separated by commas)")
+	fs.StringVar(&f.sandboxKey, "sandbox-rate-limit-key", "", "embedded sandbox: bucket key of authenticated calls: merchant (default), token or client")
 }
 
 // prepare resolves the target and runs the scenario's setup, outside any
 // timed path. ctx is cancelled by Ctrl-C or SIGTERM so the run still ends
 // with valid reports; release tears down the scenario, the embedded sandbox
-// and the signal handler, in that order.
-func (f *loadTargetFlags) prepare(cmd *cobra.Command, so loadtest.ScenarioOptions, what string) (context.Context, *loadtest.Target, *loadtest.Scenario, func(), error) {
+// and the signal handler, in that order. A setup that fails or is
+// interrupted has swept what it funded; its report goes to out.
+func (f *loadTargetFlags) prepare(cmd *cobra.Command, so loadtest.ScenarioOptions, what, out string) (context.Context, *loadtest.Target, *loadtest.Scenario, func(), error) {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	t, cleanup, err := f.resolve(context.Background(), cmd)
 	if err != nil {
 		stop()
 		return nil, nil, nil, nil, err
 	}
+	start := time.Now()
 	scn, err := loadtest.Prepare(ctx, t, so)
 	if err != nil {
 		cleanup()
 		stop()
-		return nil, nil, nil, nil, fmt.Errorf("%s: %w", what, err)
+		return nil, nil, nil, nil, setupFailed(cmd, t, so.Name, what, out, start, err)
 	}
 	release := func() {
 		scn.Close(context.Background())
@@ -60,6 +66,37 @@ func (f *loadTargetFlags) prepare(cmd *cobra.Command, so loadtest.ScenarioOption
 		stop()
 	}
 	return ctx, t, scn, release, nil
+}
+
+// setupFailed maps a setup error to its exit: a LIVE refusal is a pre-flight
+// refusal (exit 2, nothing written); a setup that stopped after writing gets
+// a report (marked interrupted when it was) stating what was swept.
+func setupFailed(cmd *cobra.Command, t *loadtest.Target, scenario, what, out string, start time.Time, err error) error {
+	if errors.Is(err, loadtest.ErrLiveRefused) {
+		return usageErr("%s: %v", what, err)
+	}
+	var se *loadtest.SetupError
+	if !errors.As(err, &se) {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	kind := what
+	if kind == "load" {
+		kind = "run"
+	}
+	rep := &loadtest.Report{Tool: "mph load", Kind: kind, Scenario: scenario, Target: t.BaseURL, Embedded: t.Embedded,
+		Start: start, End: time.Now(), Interrupted: se.Interrupted, Notes: se.Notes}
+	if werr := rep.Write(out); werr != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: writing reports: %v\n", what, werr)
+	} else {
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: reports: %s/{summary.json,summary.md,report.html}\n", what, out)
+	}
+	for _, n := range se.Notes {
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", what, n)
+	}
+	if se.Interrupted {
+		return failuresErr("%s: interrupted during setup", what)
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }
 
 // resolve reads MPH_* then the flags (flags win) and returns the target.
@@ -86,8 +123,14 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 			sbx.RateLimits[g] = sandbox.RateLimit{Rate: r, Burst: b}
 		}
 	}
-	if s.BaseURL != "" && (f.noRateLimits || len(f.sandboxLimits) > 0) {
-		return nil, nil, usageErr("--no-rate-limits and --sandbox-rate-limit apply to the embedded sandbox only (no --base-url)")
+	switch f.sandboxKey {
+	case "", sandbox.LimitKeyMerchant, sandbox.LimitKeyToken, sandbox.LimitKeyClient:
+	default:
+		return nil, nil, usageErr("--sandbox-rate-limit-key %q: want merchant, token or client", f.sandboxKey)
+	}
+	sbx.RateLimitTopology = sandbox.RateLimitTopology{Shared: sandbox.ParseSharedGroups(f.sandboxShare), Key: f.sandboxKey}
+	if s.BaseURL != "" && (f.noRateLimits || len(f.sandboxLimits) > 0 || f.sandboxShare != "" || f.sandboxKey != "") {
+		return nil, nil, usageErr("--no-rate-limits and --sandbox-rate-limit* apply to the embedded sandbox only (no --base-url)")
 	}
 	cfg, cleanup, err := target.Resolve(ctx, s, sbx)
 	if err != nil {
@@ -99,7 +142,7 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 	}
 	t := &loadtest.Target{
 		BaseURL: cfg.BaseURL, ControlsURL: cfg.ControlsURL, AdminKey: cfg.AdminKey,
-		Timeout: cfg.Timeout, InsecureTLS: cfg.InsecureTLS, Embedded: cfg.Embedded, RunID: cfg.RunID,
+		Timeout: cfg.Timeout, InsecureTLS: cfg.InsecureTLS, Embedded: cfg.Embedded, RunID: cfg.RunID, AllowLive: cfg.AllowLive,
 		FollowRedirects: cfg.FollowRedirects, MaxBody: cfg.MaxBody, RetryAfterMax: cfg.RetryAfterMax,
 		Creds: []loadtest.Credential{{MerchantID: cfg.Primary.MerchantID, SecretKey: cfg.Primary.SecretKey}},
 		Setup: loadtest.DefaultSetupProfile(),
@@ -258,8 +301,15 @@ into HDR histograms; send lag is reported separately. Raw results (vegeta's gob
 encoding, scrubbed, readable by 'vegeta report') and summary.json, summary.md
 and report.html go to --out.
 
-Exit 0 when every threshold holds, 1 when one is breached, 2 on usage errors.
-See docs/load.md.`,
+Every answer's status and Content-Type are checked, and the JSON schema of
+1 in 100 answers and of every non-2xx: invalid answers are not successes.
+Unless a --threshold bounds success, all:success>=99% applies; a run at 0%
+success never passes. Writes (the secure scenario's setup issues and funds
+cards) need --allow-live when the token states LIVE; the token and list
+scenarios and secure with --card-ids only read.
+
+Exit 0 when every threshold holds, 1 when one is breached, 2 on usage errors
+or a refused LIVE write. See docs/load.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if probe {
@@ -283,6 +333,7 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	ths = threshold.WithDefaults(ths)
 	si, sn, err := parseShard(rf.shard)
 	if err != nil {
 		return usageErr("%v", err)
@@ -318,12 +369,6 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 		return err
 	}
 
-	ctx, t, scn, release, err := tf.prepare(cmd, so, "load")
-	if err != nil {
-		return err
-	}
-	defer release()
-
 	out := rf.outDir
 	if out == "" {
 		out = defaultOutDir(rf.scenario)
@@ -331,6 +376,12 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 			out += fmt.Sprintf("-shard%dof%d", si, sn)
 		}
 	}
+	ctx, t, scn, release, err := tf.prepare(cmd, so, "load", out)
+	if err != nil {
+		return err
+	}
+	defer release()
+
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return usageErr("--out: %v", err)
 	}
@@ -378,6 +429,8 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	if sn > 1 {
 		rep.Shard = fmt.Sprintf("%d/%d", si, sn)
 	}
+	rep.Plan = &loadtest.RunPlan{Rate: rf.rate, Pace: rf.pace, Duration: rf.duration.String(), Warmup: rep.Warmup,
+		StartAt: startAt, ShardIndex: si, ShardCount: sn}
 	if resultsPath != "" {
 		rep.ResultsFile = "results.bin"
 	}
@@ -418,7 +471,7 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 		return fmt.Errorf("load: writing raw results: %w", o.ResultsErr)
 	}
 	if rep.Breached {
-		return failuresErr("threshold breached")
+		return failuresErr("%s", breachReason(rep))
 	}
 	if o.Interrupted {
 		fmt.Fprintln(errw, "load: interrupted; reports cover what was collected")
@@ -426,11 +479,24 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	return nil
 }
 
+// breachReason names the breached gates, e.g. "threshold breached:
+// all:success>=99% [default gate] (actual 0.000%)".
+func breachReason(rep *loadtest.Report) string {
+	var failed []string
+	for _, t := range rep.Thresholds {
+		if !t.Pass {
+			_, text, _ := strings.Cut(t.Format(), "  ")
+			failed = append(failed, strings.TrimSpace(text))
+		}
+	}
+	return "threshold breached: " + strings.Join(failed, "; ")
+}
+
 func printBrief(w io.Writer, rep *loadtest.Report) {
-	fmt.Fprintf(w, "%-8s %9s %10s %10s %9s %7s %9s %9s %9s %9s\n", "endpoint", "requests", "offered/s", "achieved/s", "success", "429", "p50", "p99", "max", "lag p99")
+	fmt.Fprintf(w, "%-8s %9s %10s %10s %9s %8s %7s %9s %9s %9s %9s\n", "endpoint", "requests", "offered/s", "achieved/s", "success", "invalid", "429", "p50", "p99", "max", "lag p99")
 	for _, s := range rep.Endpoints {
-		fmt.Fprintf(w, "%-8s %9d %10.1f %10.1f %8.2f%% %6.2f%% %8.2fms %8.2fms %8.2fms %8.2fms\n", s.Endpoint, s.Requests, s.OfferedRate, s.AchievedRate,
-			s.SuccessRatio*100, s.Rate429*100, s.Latency.P50, s.Latency.P99, s.Latency.Max, s.SendLag.P99)
+		fmt.Fprintf(w, "%-8s %9d %10.1f %10.1f %8.2f%% %8d %6.2f%% %8.2fms %8.2fms %8.2fms %8.2fms\n", s.Endpoint, s.Requests, s.OfferedRate, s.AchievedRate,
+			s.SuccessRatio*100, s.Invalid, s.Rate429*100, s.Latency.P50, s.Latency.P99, s.Latency.Max, s.SendLag.P99)
 	}
 	for _, t := range rep.Thresholds {
 		fmt.Fprintln(w, t.Format())

@@ -19,7 +19,7 @@ func init() {
 		Use:   "capacity",
 		Short: "Find the highest rate meeting an SLO (step up, binary search, confirm)",
 		Long: `capacity searches the highest request rate of --scenario that meets the SLO
-(achieved >= --min-achieved of offered, open-model p99 <= --p99, non-2xx ratio <= --max-errors):
+(achieved >= --min-achieved of offered, open-model p99 <= --p99, non-2xx or invalid ratio <= --max-errors):
 it steps the rate up by --factor until a step fails, binary-searches between
 the last pass and the first failure, then confirms the result with a longer
 run. Against the embedded sandbox, add --no-rate-limits to measure the server
@@ -34,7 +34,11 @@ rather than its limiter. Exit 1 when no rate meets the SLO.`,
 			if err != nil {
 				return err
 			}
-			ctx, t, scn, release, err := tf.prepare(cmd, so, "capacity")
+			out := rf.outDir
+			if out == "" {
+				out = defaultOutDir("capacity-" + rf.scenario)
+			}
+			ctx, t, scn, release, err := tf.prepare(cmd, so, "capacity", out)
 			if err != nil {
 				return err
 			}
@@ -45,10 +49,6 @@ rather than its limiter. Exit 1 when no rate meets the SLO.`,
 			cr, err := loadtest.Capacity(ctx, scn, o)
 			rep := &loadtest.Report{Tool: "mph load", Kind: "capacity", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
 				Start: start, End: time.Now(), Capacity: cr, Interrupted: ctx.Err() != nil, Notes: scn.Notes}
-			out := rf.outDir
-			if out == "" {
-				out = defaultOutDir("capacity-" + rf.scenario)
-			}
 			if werr := rep.Write(out); werr != nil {
 				return fmt.Errorf("capacity: %w", werr)
 			}
@@ -69,7 +69,7 @@ rather than its limiter. Exit 1 when no rate meets the SLO.`,
 	rf.bind(cmd.Flags(), false)
 	fs := cmd.Flags()
 	fs.DurationVar(&p99, "p99", 100*time.Millisecond, "SLO: open-model p99 latency bound")
-	fs.Float64Var(&maxErr, "max-errors", 0.01, "SLO: highest non-2xx ratio (429 included)")
+	fs.Float64Var(&maxErr, "max-errors", 0.01, "SLO: highest ratio of non-2xx and invalid answers (429 included)")
 	fs.Float64Var(&minAch, "min-achieved", 0.99, "SLO: lowest achieved/offered rate ratio")
 	fs.Float64Var(&o.StartRate, "start-rate", 50, "first step (req/s)")
 	fs.Float64Var(&o.Factor, "factor", 2, "step-up growth")

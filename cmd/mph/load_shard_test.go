@@ -137,6 +137,35 @@ func TestLoadShardsThenMerge(t *testing.T) {
 	if err := c.Run(); err == nil || c.ProcessState.ExitCode() != 2 {
 		t.Fatalf("malformed threshold: err %v exit %d", err, c.ProcessState.ExitCode())
 	}
+	// An incomplete set of shards is refused (exit 2, naming the missing
+	// shard); --force merges it and marks the report.
+	c = exec.Command(bin, append([]string{"load", "merge", "--no-results", "--out", filepath.Join(dir, "m3")}, outs[:2]...)...)
+	if b, err := c.CombinedOutput(); err == nil || c.ProcessState.ExitCode() != 2 || !strings.Contains(string(b), "shards missing: 2/3") {
+		t.Fatalf("incomplete merge: err %v exit %d\n%s", err, c.ProcessState.ExitCode(), b)
+	}
+	c = exec.Command(bin, append([]string{"load", "merge", "--force", "--no-results", "--out", filepath.Join(dir, "m4")}, outs[:2]...)...)
+	if b, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("forced merge: %v\n%s", err, b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "m4", "summary.md")); !strings.Contains(string(b), "forced merge") {
+		t.Fatalf("forced merge not marked:\n%s", b)
+	}
+	// compare: a run against itself has no regression (exit 0, Markdown on
+	// stdout); a malformed limit or a non-run input is a usage error (exit 2).
+	c = exec.Command(bin, "load", "compare", "--out", filepath.Join(dir, "cmp"), outs[0], outs[0])
+	if b, err := c.Output(); err != nil || !strings.Contains(string(b), "no significant regression") {
+		t.Fatalf("compare with itself: %v\n%s", err, b)
+	}
+	for _, args := range [][]string{
+		{"--max-regression", "p99=10pp", outs[0], outs[1]},
+		{outs[0], filepath.Join(dir, "nowhere")},
+		{outs[0]},
+	} {
+		c = exec.Command(bin, append([]string{"load", "compare", "--out", filepath.Join(dir, "cmp2")}, args...)...)
+		if b, err := c.CombinedOutput(); err == nil || c.ProcessState.ExitCode() != 2 {
+			t.Fatalf("compare %v: err %v exit %d\n%s", args, err, c.ProcessState.ExitCode(), b)
+		}
+	}
 	// `mph load` itself: a breached gate exits 1 (reports still written), a
 	// malformed one or --shard without --start-at exits 2.
 	for _, tc := range []struct {

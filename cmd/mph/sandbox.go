@@ -22,6 +22,8 @@ func init() {
 		basePath   string
 		adminKey   string
 		rateLimits []string
+		rlShare    string
+		rlKey      string
 		faults     []string
 		listFaults bool
 		variants   []string
@@ -60,6 +62,7 @@ stops gracefully on SIGINT or SIGTERM.`,
 				return usageErr("%v", err)
 			}
 			opts.RateLimits, opts.DisableRateLimits = rl, off
+			opts.RateLimitTopology = sandbox.RateLimitTopology{Shared: sandbox.ParseSharedGroups(rlShare), Key: rlKey}
 			level := slog.LevelWarn
 			if verbose {
 				level = slog.LevelInfo
@@ -90,6 +93,8 @@ stops gracefully on SIGINT or SIGTERM.`,
 	f.StringVar(&adminKey, "admin-key", sandbox.DefaultAdminKey, "admin key of the /_sandbox test controls (header X-Sandbox-Admin-Key)")
 	f.BoolVar(&echo, "echo-requests", false, "TEST ONLY: echo every request's headers and body in the answers (a leaky target for testing redaction; docs/security.md)")
 	f.StringArrayVar(&rateLimits, "rate-limit", nil, "rate limit group=rate[:burst] for token, read, secure, write (repeatable), or 'off'")
+	f.StringVar(&rlShare, "rate-limit-share", "", "rate-limit groups drawing from one bucket, e.g. read+secure (sets separated by commas; the first group's numbers apply)")
+	f.StringVar(&rlKey, "rate-limit-key", "", "bucket key of authenticated calls: merchant (default), token or client")
 	f.StringArrayVar(&faults, "fault", nil, "inject a named fault (repeatable; see --list-faults)")
 	f.BoolVar(&listFaults, "list-faults", false, "list the injectable faults and exit")
 	f.StringArrayVar(&variants, "variant", nil, "switch on a document-allowed alternative behaviour (repeatable; see --list-variants)")

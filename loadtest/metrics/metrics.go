@@ -35,8 +35,9 @@ type Endpoint struct {
 	Service  *hdr.Histogram // µs, from actual send to end of response (vegeta's latency)
 	Lag      *hdr.Histogram // µs, actual send - intended send
 	Requests uint64
-	OK       uint64 // 2xx
+	OK       uint64 // 2xx answers that passed validation (the successes)
 	R429     uint64
+	Invalid  uint64            // answers that failed validation (status, Content-Type or schema)
 	Codes    map[uint16]uint64 // 0 = transport error / timeout
 	Errors   map[string]uint64
 	BytesIn  uint64
@@ -93,6 +94,13 @@ func (r *Recorder) Endpoints() []*Endpoint {
 // Start+intended. It reports whether the result was measured (false for
 // warm-up).
 func (r *Recorder) Add(name string, res *vegeta.Result, intended time.Duration) bool {
+	return r.AddChecked(name, res, intended, "")
+}
+
+// AddChecked is Add for an answer whose validation failed with reason
+// invalid ("" for a valid answer): it counts as invalid, not as a success,
+// and its reason is kept among the endpoint's errors.
+func (r *Recorder) AddChecked(name string, res *vegeta.Result, intended time.Duration, invalid string) bool {
 	if intended < r.Warmup {
 		r.WarmupN++
 		return false
@@ -132,6 +140,10 @@ func (r *Recorder) Add(name string, res *vegeta.Result, intended time.Duration) 
 	iv.sketch()[sketchIndex(totUs)]++
 	e.Series.at(res.Timestamp.Sub(e.Series.Start)).Sent++
 	switch {
+	case invalid != "":
+		e.Invalid++
+		iv.Other++
+		e.addError("invalid answer: " + invalid)
 	case res.Code >= 200 && res.Code < 300:
 		e.OK++
 		iv.OK++
@@ -143,13 +155,17 @@ func (r *Recorder) Add(name string, res *vegeta.Result, intended time.Duration) 
 		iv.Other++
 	}
 	if res.Error != "" && (res.Code < 200 || res.Code >= 300) {
-		k := res.Error
-		if _, ok := e.Errors[k]; !ok && len(e.Errors) >= maxErrors {
-			k = "(other errors)"
-		}
-		e.Errors[k]++
+		e.addError(res.Error)
 	}
 	return true
+}
+
+// addError counts one error string, keeping at most maxErrors distinct ones.
+func (e *Endpoint) addError(k string) {
+	if _, ok := e.Errors[k]; !ok && len(e.Errors) >= maxErrors {
+		k = "(other errors)"
+	}
+	e.Errors[k]++
 }
 
 func us(d time.Duration) int64 {
@@ -195,9 +211,11 @@ type Summary struct {
 	OfferedRate    float64           `json:"offeredRate"`  // scheduled requests / measured window
 	AchievedRate   float64           `json:"achievedRate"` // requests / span of actual sends
 	Throughput     float64           `json:"throughput"`   // 2xx / (first send .. last completion)
-	SuccessRatio   float64           `json:"successRatio"` // 2xx / requests
+	SuccessRatio   float64           `json:"successRatio"` // valid 2xx / requests
 	Rate429        float64           `json:"rate429"`      // 429 / requests
-	ErrorRatio     float64           `json:"errorRatio"`   // non-2xx (incl. transport errors) / requests
+	ErrorRatio     float64           `json:"errorRatio"`   // 1 - successRatio: non-2xx (incl. transport errors) and invalid answers
+	Invalid        uint64            `json:"invalid"`      // answers that failed validation (status, Content-Type, sampled schema)
+	InvalidRatio   float64           `json:"invalidRatio"` // invalid / requests
 	StatusCodes    map[string]uint64 `json:"statusCodes"`  // "0" = transport error or timeout
 	Errors         map[string]uint64 `json:"errors,omitempty"`
 	Latency        LatencyStats      `json:"latency"`        // open model: from intended send time
@@ -223,6 +241,7 @@ type State struct {
 	Lag     string            `json:"hdrLag"`
 	OK      uint64            `json:"ok"`
 	R429    uint64            `json:"r429"`
+	Invalid uint64            `json:"invalid,omitempty"`
 	Codes   map[string]uint64 `json:"codes"`
 	Series  *Series           `json:"series"`
 }
@@ -253,6 +272,7 @@ func (e *Endpoint) mergeFrom(o *Endpoint) {
 	e.Requests += o.Requests
 	e.OK += o.OK
 	e.R429 += o.R429
+	e.Invalid += o.Invalid
 	for k, v := range o.Codes {
 		e.Codes[k] += v
 	}
@@ -285,7 +305,7 @@ func (e *Endpoint) Summary(window time.Duration) Summary {
 		Endpoint: e.Name, Requests: e.Requests, StatusCodes: map[string]uint64{},
 		Latency: stats(e.Latency), ServiceLatency: stats(e.Service), SendLag: stats(e.Lag),
 		BytesIn: e.BytesIn, BytesOut: e.BytesOut, First: e.First, LastSent: e.LastSent, LastDone: e.LastDone,
-		Window: window.Seconds(),
+		Window: window.Seconds(), Invalid: e.Invalid,
 	}
 	for c, n := range e.Codes {
 		s.StatusCodes[strconv.Itoa(int(c))] = n
@@ -298,6 +318,7 @@ func (e *Endpoint) Summary(window time.Duration) Summary {
 		s.SuccessRatio = float64(e.OK) / n
 		s.Rate429 = float64(e.R429) / n
 		s.ErrorRatio = 1 - s.SuccessRatio
+		s.InvalidRatio = float64(e.Invalid) / n
 		if window > 0 {
 			s.OfferedRate = n / window.Seconds()
 		}
@@ -313,7 +334,7 @@ func (e *Endpoint) Summary(window time.Duration) Summary {
 	e.Series.freeze()
 	s.State = &State{
 		Latency: encode(e.Latency), Service: encode(e.Service), Lag: encode(e.Lag),
-		OK: e.OK, R429: e.R429, Codes: s.StatusCodes, Series: e.Series,
+		OK: e.OK, R429: e.R429, Invalid: e.Invalid, Codes: s.StatusCodes, Series: e.Series,
 	}
 	return s
 }
@@ -353,7 +374,7 @@ func FromSummary(s Summary) (*Endpoint, error) {
 	if e.Lag, err = decode(s.State.Lag); err != nil {
 		return nil, fmt.Errorf("%s lag histogram: %w", s.Endpoint, err)
 	}
-	e.Requests, e.OK, e.R429 = s.Requests, s.State.OK, s.State.R429
+	e.Requests, e.OK, e.R429, e.Invalid = s.Requests, s.State.OK, s.State.R429, s.State.Invalid
 	for k, v := range s.State.Codes {
 		c, err := strconv.Atoi(k)
 		if err != nil {

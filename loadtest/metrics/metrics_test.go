@@ -169,3 +169,32 @@ func TestSketch(t *testing.T) {
 		}
 	}
 }
+
+// An invalid 2xx is not a success; invalid answers survive a merge.
+func TestInvalidAnswersAreNotSuccesses(t *testing.T) {
+	start := time.Unix(1000, 0)
+	r := NewRecorder(start, 0)
+	r.AddChecked("list", res(start, 0, 0, time.Millisecond, 200), 0, "")
+	r.AddChecked("list", res(start, 1, 0, time.Millisecond, 200), 0, "Content-Type text/html, want application/json")
+	r.AddChecked("list", res(start, 2, 0, time.Millisecond, 200), 0, "Content-Type text/html, want application/json")
+	r.AddChecked("list", res(start, 3, 0, time.Millisecond, 429), 0, "")
+	s := r.Summaries(time.Second)[1]
+	if s.Invalid != 2 || s.InvalidRatio != 0.5 || s.SuccessRatio != 0.25 || s.Rate429 != 0.25 || s.ErrorRatio != 0.75 {
+		t.Fatalf("invalid %d (%.2f) success %.2f 429 %.2f errors %.2f", s.Invalid, s.InvalidRatio, s.SuccessRatio, s.Rate429, s.ErrorRatio)
+	}
+	if s.Errors["invalid answer: Content-Type text/html, want application/json"] != 2 {
+		t.Fatalf("errors %v", s.Errors)
+	}
+	b, _ := json.Marshal(s)
+	var back Summary
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Merge([][]Summary{{back}, {back}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms := m.Summaries(time.Second)[1]; ms.Invalid != 4 || ms.SuccessRatio != 0.25 {
+		t.Fatalf("merged invalid %d success %.2f", ms.Invalid, ms.SuccessRatio)
+	}
+}

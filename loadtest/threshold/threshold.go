@@ -6,7 +6,9 @@
 //	ENDPOINT  token | list | secure | all | any endpoint name in the summary
 //	METRIC    latency (open model): min mean p50 p90 p95 p99 p99.9 max
 //	          service latency: svc-p50 svc-p99 ...; send lag: lag-p50 lag-p99 ...
-//	          ratios: success rate429 errors achieved (achieved/offered rate)
+//	          ratios: success (valid 2xx) rate429 errors invalid (answers
+//	          failing status, Content-Type or schema checks) achieved
+//	          (achieved/offered rate)
 //	          rates: rps (achieved send rate) throughput (2xx/s)
 //	          counts: requests
 //	OP        < <= > >=
@@ -40,7 +42,44 @@ type Threshold struct {
 	Metric   string
 	Op       string
 	Value    float64 // ms for latencies, fraction for ratios
+	Default  bool    // added by WithDefaults, not given by the user
 	kind     kind
+}
+
+// DefaultSuccess is the gate applied to "all" when the user gives no success
+// threshold: invalid answers, 429s and errors all count against it.
+const DefaultSuccess = "all:success>=99%"
+
+// successFloor is always applied: no run passes at 0% success.
+const successFloor = "all:success>0%"
+
+// WithDefaults returns ts plus the default gates: DefaultSuccess when ts has
+// no success threshold, else the floor all:success>0% unless ts already
+// bounds all:success above zero.
+func WithDefaults(ts []Threshold) []Threshold {
+	own, allBounded := false, false
+	for _, t := range ts {
+		if t.Metric != "success" {
+			continue
+		}
+		own = true
+		if t.Endpoint == "all" && (t.Op == ">" || t.Value > 0) && (t.Op == ">" || t.Op == ">=") {
+			allBounded = true
+		}
+	}
+	add := DefaultSuccess
+	switch {
+	case own && allBounded:
+		return ts
+	case own:
+		add = successFloor
+	}
+	d, err := Parse(add)
+	if err != nil {
+		panic(err) // a constant
+	}
+	d.Default = true
+	return append(append([]Threshold(nil), ts...), d)
 }
 
 var latencyNames = map[string]bool{"min": true, "mean": true, "p50": true, "p90": true, "p95": true, "p99": true, "p99.9": true, "p999": true, "max": true}
@@ -81,7 +120,7 @@ func Parse(s string) (Threshold, error) {
 	case latencyNames[m]:
 		t.kind = kLatency
 		t.Value, err = parseMs(val)
-	case m == "success" || m == "rate429" || m == "errors" || m == "achieved":
+	case m == "success" || m == "rate429" || m == "errors" || m == "invalid" || m == "achieved":
 		if m != t.Metric {
 			return Threshold{}, fmt.Errorf("threshold %q: unknown metric %q", s, t.Metric)
 		}
@@ -97,7 +136,7 @@ func Parse(s string) (Threshold, error) {
 			err = fmt.Errorf("must be a finite number >= 0")
 		}
 	default:
-		return Threshold{}, fmt.Errorf("threshold %q: unknown metric %q (want p50, p90, p95, p99, p99.9, max, mean, min, svc-p99, lag-p99, success, rate429, errors, achieved, rps, throughput, requests)", s, t.Metric)
+		return Threshold{}, fmt.Errorf("threshold %q: unknown metric %q (want p50, p90, p95, p99, p99.9, max, mean, min, svc-p99, lag-p99, success, rate429, errors, invalid, achieved, rps, throughput, requests)", s, t.Metric)
 	}
 	if err != nil {
 		return Threshold{}, fmt.Errorf("threshold %q: bad value %q: %v", s, val, err)
@@ -164,6 +203,7 @@ type Result struct {
 	Unit      string  `json:"unit"`
 	Pass      bool    `json:"pass"`
 	Note      string  `json:"note,omitempty"`
+	Default   bool    `json:"default,omitempty"` // a default gate (see WithDefaults)
 }
 
 // Value extracts the threshold's metric from a summary.
@@ -199,6 +239,8 @@ func (t Threshold) Measure(s metrics.Summary) (float64, string) {
 		return s.Rate429, "ratio"
 	case "errors":
 		return s.ErrorRatio, "ratio"
+	case "invalid":
+		return s.InvalidRatio, "ratio"
 	case "achieved":
 		if s.OfferedRate <= 0 {
 			return 0, "ratio"
@@ -237,7 +279,7 @@ func Evaluate(ts []Threshold, sums []metrics.Summary) []Result {
 	}
 	out := make([]Result, 0, len(ts))
 	for _, t := range ts {
-		r := Result{Threshold: t.Raw, Endpoint: t.Endpoint, Limit: t.Value}
+		r := Result{Threshold: t.Raw, Endpoint: t.Endpoint, Limit: t.Value, Default: t.Default}
 		s, ok := by[t.Endpoint]
 		if !ok || s.Requests == 0 {
 			r.Note = "no requests measured for this endpoint"
@@ -267,14 +309,18 @@ func (r Result) Format() string {
 	if !r.Pass {
 		verdict = "FAIL"
 	}
+	name := r.Threshold
+	if r.Default {
+		name += " [default gate]"
+	}
 	if r.Note != "" {
-		return fmt.Sprintf("%s  %s  (%s)", verdict, r.Threshold, r.Note)
+		return fmt.Sprintf("%s  %s  (%s)", verdict, name, r.Note)
 	}
 	switch r.Unit {
 	case "ratio":
-		return fmt.Sprintf("%s  %s  (actual %.3f%%)", verdict, r.Threshold, r.Actual*100)
+		return fmt.Sprintf("%s  %s  (actual %.3f%%)", verdict, name, r.Actual*100)
 	case "ms":
-		return fmt.Sprintf("%s  %s  (actual %.2fms)", verdict, r.Threshold, r.Actual)
+		return fmt.Sprintf("%s  %s  (actual %.2fms)", verdict, name, r.Actual)
 	}
-	return fmt.Sprintf("%s  %s  (actual %.2f %s)", verdict, r.Threshold, r.Actual, r.Unit)
+	return fmt.Sprintf("%s  %s  (actual %.2f %s)", verdict, name, r.Actual, r.Unit)
 }

@@ -1,6 +1,7 @@
 package threshold
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/merchant-harness/mph/loadtest/metrics"
@@ -61,6 +62,7 @@ func TestEvaluate(t *testing.T) {
 		{Endpoint: "secure", Requests: 1000, SuccessRatio: 0.995, Rate429: 0.004, ErrorRatio: 0.005, OfferedRate: 100, AchievedRate: 99.5,
 			Latency: metrics.LatencyStats{P99: 120, Max: 300}, SendLag: metrics.LatencyStats{P99: 2}},
 		{Endpoint: "token", Requests: 0},
+		{Endpoint: "list", Requests: 100, SuccessRatio: 0.9, InvalidRatio: 0.1, ErrorRatio: 0.1},
 	}
 	cases := []struct {
 		th   string
@@ -79,7 +81,10 @@ func TestEvaluate(t *testing.T) {
 		{"secure:lag-p99<1ms", false},
 		{"secure:requests>=1000", true},
 		{"token:success>=99%", false}, // no requests measured: fails
-		{"list:p99<1s", false},        // endpoint absent: fails
+		{"other:p99<1s", false},       // endpoint absent: fails
+		{"list:invalid<1%", false},
+		{"list:invalid<=10%", true},
+		{"secure:invalid<0.1%", true},
 	}
 	for _, c := range cases {
 		th, err := Parse(c.th)
@@ -92,6 +97,54 @@ func TestEvaluate(t *testing.T) {
 		}
 		if Breached(rs) == c.pass {
 			t.Errorf("%s: Breached disagrees", c.th)
+		}
+	}
+}
+
+// Without a success threshold the default 99% gate applies to all; with one,
+// only the floor (no pass at 0% success) is added; a run at 0% success
+// never passes whatever the user's thresholds say.
+func TestWithDefaults(t *testing.T) {
+	cases := []struct {
+		user     []string
+		added    string // "" when nothing is added
+		success  float64
+		breached bool
+	}{
+		{nil, DefaultSuccess, 1, false},
+		{nil, DefaultSuccess, 0.985, true},
+		{nil, DefaultSuccess, 0, true},
+		{[]string{"all:p99<1s"}, DefaultSuccess, 0.5, true},
+		{[]string{"all:success>=90%"}, "", 0.95, false},
+		{[]string{"list:success>=50%"}, successFloor, 0.6, false},
+		{[]string{"list:success>=0%"}, successFloor, 0, true},
+		{[]string{"all:success>=0%"}, successFloor, 0, true},
+		{[]string{"all:success<=100%"}, successFloor, 0, true},
+	}
+	for _, c := range cases {
+		user, err := ParseAll(c.user)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := WithDefaults(user)
+		switch {
+		case c.added == "" && len(got) != len(user):
+			t.Fatalf("%v: added %v", c.user, got[len(user):])
+		case c.added != "" && (len(got) != len(user)+1 || got[len(user)].Raw != c.added || !got[len(user)].Default):
+			t.Fatalf("%v: got %+v, want %s added", c.user, got, c.added)
+		}
+		sums := []metrics.Summary{
+			{Endpoint: "all", Requests: 100, SuccessRatio: c.success, Latency: metrics.LatencyStats{P99: 5}},
+			{Endpoint: "list", Requests: 100, SuccessRatio: c.success, Latency: metrics.LatencyStats{P99: 5}},
+		}
+		rs := Evaluate(got, sums)
+		if Breached(rs) != c.breached {
+			t.Errorf("%v at %.1f%% success: breached=%v, want %v", c.user, c.success*100, Breached(rs), c.breached)
+		}
+		for _, r := range rs {
+			if r.Default && !strings.Contains(r.Format(), "[default gate]") {
+				t.Errorf("default gate not marked: %s", r.Format())
+			}
 		}
 	}
 }

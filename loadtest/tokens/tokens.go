@@ -21,9 +21,10 @@ import (
 
 // Token is one fetched access token.
 type Token struct {
-	Value     string
-	ExpiresIn time.Duration
-	Obtained  time.Time
+	Value       string
+	ExpiresIn   time.Duration
+	Obtained    time.Time
+	Environment string // TEST or LIVE, as the token answer states it ("" when absent)
 }
 
 // Fetcher obtains a new token.
@@ -54,6 +55,7 @@ func HTTPFetcher(client *http.Client, baseURL, merchantID, secretKey string) Fet
 			Data struct {
 				AccessToken string  `json:"accessToken"`
 				ExpiresIn   float64 `json:"expiresIn"`
+				Environment string  `json:"environment"`
 			} `json:"data"`
 		}
 		if err := json.Unmarshal(b, &env); err != nil || env.Data.AccessToken == "" {
@@ -63,7 +65,7 @@ func HTTPFetcher(client *http.Client, baseURL, merchantID, secretKey string) Fet
 		if exp <= 0 {
 			exp = 900 * time.Second
 		}
-		return Token{Value: env.Data.AccessToken, ExpiresIn: exp, Obtained: time.Now()}, nil
+		return Token{Value: env.Data.AccessToken, ExpiresIn: exp, Obtained: time.Now(), Environment: env.Data.Environment}, nil
 	}
 }
 

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The README's list of specs that write with LIVE credentials is exactly the
+// specs `mph conform --list` labels both live and destructive.
+func TestReadmeListsLiveWrites(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "mph")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "conform", "--list", "--no-color")
+	cmd.Dir = t.TempDir()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("conform --list: %v\n%s", err, out)
+	}
+	var want []string
+	lines := strings.Split(string(out), "\n")
+	for i := 1; i < len(lines); i++ {
+		labels, ok := strings.CutPrefix(strings.TrimSpace(lines[i]), "labels: ")
+		if !ok {
+			continue
+		}
+		ls := strings.Split(labels, ", ")
+		if slices.Contains(ls, "live") && slices.Contains(ls, "destructive") {
+			want = append(want, strings.TrimSpace(lines[i-1]))
+		}
+	}
+	if len(want) == 0 {
+		t.Fatalf("no spec labelled live and destructive in:\n%s", out)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(readme), "<!-- live-writes:")
+	block, _, ok2 := strings.Cut(block, "<!-- /live-writes -->")
+	if !ok || !ok2 {
+		t.Fatal("README has no live-writes block")
+	}
+	var got []string
+	for _, l := range strings.Split(block, "\n")[1:] {
+		if item, ok := strings.CutPrefix(strings.TrimSpace(l), "- "); ok {
+			got = append(got, item)
+		}
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("README live-writes block lists\n  %s\nmph conform --list labels live+destructive:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}

@@ -1,0 +1,453 @@
+package loadtest
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/merchant-harness/mph/loadtest/metrics"
+	"github.com/merchant-harness/mph/redact"
+)
+
+// CompareMethod states how compare decides that a change is real. It is
+// printed in every comparison so that a reader can judge the verdict.
+const CompareMethod = "Percentiles: distribution-free 95% confidence interval of each run's percentile " +
+	"from order statistics (binomial ranks) over the stored HDR histogram, and, with at least 8 time-series " +
+	"intervals in each run, a 95% block-bootstrap interval (whole intervals resampled, 400 replicates, fixed " +
+	"seed) that counts a stall slowing many neighbouring requests as one event; a change is significant when " +
+	"the two runs' intervals are disjoint by both methods (each about a 0.5% test). Whole distribution: Mann-Whitney rank test " +
+	"computed from the HDR buckets (ties as mid-ranks, normal approximation with tie correction). Success, " +
+	"error and 429 ratios: two-proportion z-test; throughput: Poisson rate test on the 2xx counts; both " +
+	"one-sided at α = 0.01. A regression is a change that is significant, in the worse direction and beyond " +
+	"its --max-regression limit; metrics without a limit are reported, never gated."
+
+// compareZ is the one-sided critical value at α = 0.01.
+const compareZ = 2.326
+
+// RegressionLimit is the largest tolerated worsening of one metric.
+type RegressionLimit struct {
+	Endpoint string  // "" applies to every endpoint
+	Metric   string  // p50 p90 p99 p99.9 throughput success errors rate429
+	Allowed  float64 // relative (0.1 = 10%) for latency and throughput, absolute ratio (0.001 = 0.1pp) otherwise
+	Raw      string
+}
+
+var compareRelative = map[string]bool{"p50": true, "p90": true, "p99": true, "p99.9": true, "throughput": true}
+var comparePoints = map[string]bool{"success": true, "errors": true, "rate429": true}
+
+// ParseRegressionLimits parses "p99=10%,success=-0.1pp,secure:p50=5%". The
+// magnitude is the tolerated worsening whatever its sign: latency, error and
+// 429 ratios worsen upwards, success and throughput downwards. Latency and
+// throughput take a relative limit (%), ratios percentage points (pp).
+// "none" (or "") sets no limit.
+func ParseRegressionLimits(s string) ([]RegressionLimit, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "none" {
+		return nil, nil
+	}
+	var out []RegressionLimit
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		k, v, ok := strings.Cut(part, "=")
+		if !ok {
+			return nil, fmt.Errorf("--max-regression %q: want metric=limit (e.g. p99=10%%, success=-0.1pp)", part)
+		}
+		l := RegressionLimit{Raw: part}
+		if ep, m, ok := strings.Cut(k, ":"); ok {
+			l.Endpoint, k = ep, m
+		}
+		l.Metric = strings.TrimSpace(k)
+		if l.Metric == "p999" {
+			l.Metric = "p99.9"
+		}
+		v = strings.TrimSpace(v)
+		var unit string
+		switch {
+		case strings.HasSuffix(v, "pp"):
+			unit, v = "pp", strings.TrimSuffix(v, "pp")
+		case strings.HasSuffix(v, "%"):
+			unit, v = "%", strings.TrimSuffix(v, "%")
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("--max-regression %q: %q is not a number", part, v)
+		}
+		switch {
+		case compareRelative[l.Metric] && unit == "%":
+		case comparePoints[l.Metric] && unit == "pp":
+		case compareRelative[l.Metric]:
+			return nil, fmt.Errorf("--max-regression %q: %s takes a relative limit in %% (e.g. %s=10%%)", part, l.Metric, l.Metric)
+		case comparePoints[l.Metric]:
+			return nil, fmt.Errorf("--max-regression %q: %s takes percentage points (e.g. %s=0.1pp)", part, l.Metric, l.Metric)
+		default:
+			return nil, fmt.Errorf("--max-regression %q: unknown metric %q (want p50, p90, p99, p99.9, throughput, success, errors, rate429)", part, l.Metric)
+		}
+		l.Allowed = math.Abs(f) / 100
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// MetricDelta is one metric of one endpoint in both runs.
+type MetricDelta struct {
+	Metric      string        `json:"metric"`
+	Unit        string        `json:"unit"` // ms, ratio, req/s
+	Baseline    float64       `json:"baseline"`
+	Current     float64       `json:"current"`
+	Delta       float64       `json:"delta"`              // current - baseline
+	Relative    float64       `json:"relative,omitempty"` // delta / baseline (latency, throughput)
+	BaselineCI  [2]float64    `json:"baselineCI,omitempty"`
+	CurrentCI   [2]float64    `json:"currentCI,omitempty"`
+	BlockCI     [2][2]float64 `json:"blockCI,omitempty"` // block-bootstrap intervals: baseline, current
+	Worse       bool          `json:"worse"`
+	Significant bool          `json:"significant"`
+	Evidence    string        `json:"evidence"` // the test's figure
+	Limit       string        `json:"limit,omitempty"`
+	Regression  bool          `json:"regression"`
+}
+
+// EndpointComparison compares one endpoint.
+type EndpointComparison struct {
+	Endpoint    string        `json:"endpoint"`
+	BaselineN   uint64        `json:"baselineRequests"`
+	CurrentN    uint64        `json:"currentRequests"`
+	Superiority float64       `json:"probabilityCurrentSlower"` // P(current latency > baseline latency), 0.5 = no shift
+	RankZ       float64       `json:"rankZ"`
+	RankP       float64       `json:"rankP"` // two-sided
+	Metrics     []MetricDelta `json:"metrics"`
+}
+
+// RunInfo identifies a compared run.
+type RunInfo struct {
+	Path     string `json:"path"`
+	Scenario string `json:"scenario,omitempty"`
+	Target   string `json:"target,omitempty"`
+	Schedule string `json:"schedule,omitempty"`
+	Start    string `json:"start"`
+	Window   float64
+}
+
+// Comparison is the result of compare.
+type Comparison struct {
+	Baseline    RunInfo              `json:"baseline"`
+	Current     RunInfo              `json:"current"`
+	Method      string               `json:"method"`
+	Limits      []string             `json:"limits"`
+	Warnings    []string             `json:"warnings,omitempty"`
+	Endpoints   []EndpointComparison `json:"endpoints"`
+	Regressions []string             `json:"regressions"`
+	Regressed   bool                 `json:"regressed"`
+}
+
+// ReadRunReport reads a summary.json, or the one in a run directory, and
+// refuses reports that hold no run figures.
+func ReadRunReport(in string) (*Report, string, error) {
+	path := in
+	if fi, err := os.Stat(in); err == nil && fi.IsDir() {
+		path = filepath.Join(in, "summary.json")
+	}
+	r, err := ReadReport(path)
+	if err != nil {
+		return nil, path, err
+	}
+	if r.Kind != "run" && r.Kind != "merge" {
+		return nil, path, fmt.Errorf("%s is a %s report, not a run", path, r.Kind)
+	}
+	return r, path, nil
+}
+
+// Compare compares a current run with its baseline, endpoint by endpoint.
+func Compare(base, cur *Report, basePath, curPath string, limits []RegressionLimit) (*Comparison, error) {
+	c := &Comparison{Baseline: runInfo(base, basePath), Current: runInfo(cur, curPath), Method: CompareMethod, Regressions: []string{}}
+	for _, l := range limits {
+		c.Limits = append(c.Limits, l.Raw)
+	}
+	c.Warnings = comparability(base, cur)
+	curBy := map[string]metrics.Summary{}
+	for _, s := range cur.Endpoints {
+		curBy[s.Endpoint] = s
+	}
+	seen := map[string]bool{}
+	for _, b := range base.Endpoints {
+		s, ok := curBy[b.Endpoint]
+		if !ok {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("endpoint %s is in the baseline only", b.Endpoint))
+			continue
+		}
+		seen[b.Endpoint] = true
+		ec, err := compareEndpoint(b, s, limits)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range ec.Metrics {
+			if m.Regression {
+				c.Regressions = append(c.Regressions, fmt.Sprintf("%s %s: %s (limit %s)", ec.Endpoint, m.Metric, deltaText(m), m.Limit))
+			}
+		}
+		c.Endpoints = append(c.Endpoints, ec)
+	}
+	for _, s := range cur.Endpoints {
+		if !seen[s.Endpoint] {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("endpoint %s is in the current run only", s.Endpoint))
+		}
+	}
+	if len(c.Endpoints) == 0 {
+		return nil, fmt.Errorf("compare: the runs have no endpoint in common")
+	}
+	c.Regressed = len(c.Regressions) > 0
+	return c, nil
+}
+
+// runInfo identifies a run; the strings read from summary.json are redacted
+// and escaped again (a hand-edited summary is target text like any other).
+func runInfo(r *Report, path string) RunInfo {
+	return RunInfo{Path: redact.Safe(path), Scenario: redact.Safe(r.Scenario), Target: redact.Safe(r.Target), Schedule: redact.Safe(r.Schedule),
+		Start: r.Start.UTC().Format("2006-01-02T15:04:05Z"), Window: r.WindowSeconds}
+}
+
+// comparability warns about differences that make a comparison doubtful
+// without making it meaningless.
+func comparability(b, c *Report) []string {
+	var w []string
+	if b.Scenario != c.Scenario {
+		w = append(w, fmt.Sprintf("scenarios differ: %q vs %q", b.Scenario, c.Scenario))
+	}
+	if b.Schedule != c.Schedule {
+		w = append(w, fmt.Sprintf("schedules differ: %q vs %q (throughput and latency depend on the offered load)", b.Schedule, c.Schedule))
+	}
+	if b.Target != c.Target {
+		w = append(w, fmt.Sprintf("targets differ: %q vs %q", b.Target, c.Target))
+	}
+	for _, r := range []*Report{b, c} {
+		if r.Interrupted || r.Aborted != "" {
+			w = append(w, fmt.Sprintf("the run of %s was interrupted or aborted: its figures cover part of the schedule", r.Start.UTC().Format("2006-01-02T15:04:05Z")))
+		}
+	}
+	for i := range w {
+		w[i] = redact.Safe(w[i])
+	}
+	return w
+}
+
+func compareEndpoint(b, c metrics.Summary, limits []RegressionLimit) (EndpointComparison, error) {
+	ec := EndpointComparison{Endpoint: b.Endpoint, BaselineN: b.Requests, CurrentN: c.Requests}
+	be, err := metrics.FromSummary(b)
+	if err != nil {
+		return ec, fmt.Errorf("compare: baseline: %w", err)
+	}
+	ce, err := metrics.FromSummary(c)
+	if err != nil {
+		return ec, fmt.Errorf("compare: current: %w", err)
+	}
+	ec.Superiority, ec.RankZ, ec.RankP = RankTest(be.Latency, ce.Latency)
+	for i, q := range []struct {
+		name string
+		q    float64
+	}{{"p50", 50}, {"p90", 90}, {"p99", 99}, {"p99.9", 99.9}} {
+		m := percentileDelta(q.name, q.q, be.Latency, ce.Latency)
+		blockCheck(&m, q.q, be.Series, ce.Series, rand.New(rand.NewPCG(uint64(i+1), 0x6d7068)))
+		ec.Metrics = append(ec.Metrics, m)
+	}
+	ec.Metrics = append(ec.Metrics,
+		rateDelta(b, c),
+		ratioDelta("success", b.Requests, c.Requests, b.SuccessRatio, c.SuccessRatio, false),
+		ratioDelta("errors", b.Requests, c.Requests, b.ErrorRatio, c.ErrorRatio, true),
+		ratioDelta("rate429", b.Requests, c.Requests, b.Rate429, c.Rate429, true),
+	)
+	for i := range ec.Metrics {
+		applyLimit(&ec.Metrics[i], ec.Endpoint, limits)
+	}
+	return ec, nil
+}
+
+// applyLimit marks a regression: significant, worse and beyond the limit. An
+// endpoint-specific limit wins over a general one.
+func applyLimit(m *MetricDelta, ep string, limits []RegressionLimit) {
+	var lim *RegressionLimit
+	for i := range limits {
+		l := &limits[i]
+		if l.Metric != m.Metric || (l.Endpoint != "" && l.Endpoint != ep) {
+			continue
+		}
+		if lim == nil || l.Endpoint != "" {
+			lim = l
+		}
+	}
+	if lim == nil {
+		return
+	}
+	m.Limit = lim.Raw
+	worsening := math.Abs(m.Delta)
+	if compareRelative[m.Metric] {
+		worsening = math.Abs(m.Relative)
+		if m.Baseline == 0 && m.Delta != 0 {
+			worsening = math.Inf(1)
+		}
+	}
+	m.Regression = m.Worse && m.Significant && worsening > lim.Allowed+1e-12
+}
+
+// percentileDelta compares one percentile with order-statistic intervals.
+func percentileDelta(name string, q float64, b, c *hdr.Histogram) MetricDelta {
+	blo, bv, bhi := quantileCI(b, q)
+	clo, cv, chi := quantileCI(c, q)
+	m := MetricDelta{Metric: name, Unit: "ms", Baseline: bv, Current: cv, Delta: cv - bv,
+		BaselineCI: [2]float64{blo, bhi}, CurrentCI: [2]float64{clo, chi}}
+	if bv > 0 {
+		m.Relative = m.Delta / bv
+	}
+	m.Worse = cv > bv
+	m.Significant = clo > bhi || chi < blo
+	m.Evidence = fmt.Sprintf("95%% CI %s–%s vs %s–%s", ms(blo), ms(bhi), ms(clo), ms(chi))
+	return m
+}
+
+// blockCheck adds the block bootstrap's verdict: with enough intervals in
+// both runs, a change counts as significant only if the block intervals are
+// disjoint too.
+func blockCheck(m *MetricDelta, q float64, b, c *metrics.Series, rng *rand.Rand) {
+	blo, bhi, bn, okb := b.BlockQuantileCI(q, 400, rng)
+	clo, chi, cn, okc := c.BlockQuantileCI(q, 400, rng)
+	if !okb || !okc {
+		m.Evidence += fmt.Sprintf("; %d and %d intervals: too few for a block bootstrap", bn, cn)
+		return
+	}
+	m.BlockCI = [2][2]float64{{blo, bhi}, {clo, chi}}
+	m.Significant = m.Significant && (clo > bhi || chi < blo)
+	m.Evidence += fmt.Sprintf("; block bootstrap (%d vs %d intervals) %s–%s vs %s–%s", bn, cn, ms(blo), ms(bhi), ms(clo), ms(chi))
+}
+
+// quantileCI returns the q-th percentile (ms) of h and a distribution-free
+// 95% confidence interval: the order statistics at ranks nq ± 1.96√(nq(1−q)).
+// An interval reaching past the sample's ends is closed by its min or max.
+func quantileCI(h *hdr.Histogram, q float64) (lo, v, hi float64) {
+	n := float64(h.TotalCount())
+	if n == 0 {
+		return 0, 0, 0
+	}
+	p := q / 100
+	sd := math.Sqrt(n * p * (1 - p))
+	at := func(rank float64) float64 {
+		switch {
+		case rank < 1:
+			return float64(h.Min()) / 1000
+		case rank >= n:
+			return float64(h.Max()) / 1000
+		}
+		return float64(h.ValueAtQuantile(100*rank/n)) / 1000
+	}
+	return at(math.Floor(n*p - 1.96*sd)), float64(h.ValueAtQuantile(q)) / 1000, at(math.Ceil(n*p + 1.96*sd))
+}
+
+// rateDelta compares 2xx throughput with a Poisson rate test on the counts.
+func rateDelta(b, c metrics.Summary) MetricDelta {
+	m := MetricDelta{Metric: "throughput", Unit: "req/s", Baseline: b.Throughput, Current: c.Throughput, Delta: c.Throughput - b.Throughput}
+	if b.Throughput > 0 {
+		m.Relative = m.Delta / b.Throughput
+	}
+	m.Worse = m.Delta < 0
+	bt, ct := spanSeconds(b), spanSeconds(c)
+	if bt <= 0 || ct <= 0 {
+		m.Evidence = "no time span"
+		return m
+	}
+	bk, ck := b.Throughput*bt, c.Throughput*ct // 2xx counts
+	se := math.Sqrt(bk/(bt*bt) + ck/(ct*ct))
+	if se > 0 {
+		z := m.Delta / se
+		m.Significant = math.Abs(z) > compareZ
+		m.Evidence = fmt.Sprintf("z = %.2f", z)
+	}
+	return m
+}
+
+func spanSeconds(s metrics.Summary) float64 {
+	if s.First.IsZero() || s.LastDone.IsZero() {
+		return 0
+	}
+	return s.LastDone.Sub(s.First).Seconds()
+}
+
+// ratioDelta compares a share of requests with a two-proportion z-test.
+func ratioDelta(name string, bn, cn uint64, bp, cp float64, upIsWorse bool) MetricDelta {
+	m := MetricDelta{Metric: name, Unit: "ratio", Baseline: bp, Current: cp, Delta: cp - bp}
+	m.Worse = (upIsWorse && m.Delta > 0) || (!upIsWorse && m.Delta < 0)
+	if bn == 0 || cn == 0 {
+		m.Evidence = "no requests"
+		return m
+	}
+	pool := (bp*float64(bn) + cp*float64(cn)) / float64(bn+cn)
+	se := math.Sqrt(pool * (1 - pool) * (1/float64(bn) + 1/float64(cn)))
+	if se == 0 {
+		m.Evidence = "identical (no variation)"
+		return m
+	}
+	z := m.Delta / se
+	m.Significant = math.Abs(z) > compareZ
+	m.Evidence = fmt.Sprintf("z = %.2f", z)
+	return m
+}
+
+// RankTest is a Mann-Whitney test computed from two HDR histograms' buckets:
+// values in one bucket are ties. It returns P(current > baseline) + ½P(tie),
+// the normal-approximation z (tie-corrected) and its two-sided p-value.
+func RankTest(base, cur *hdr.Histogram) (superiority, z, p float64) {
+	na, nb := float64(base.TotalCount()), float64(cur.TotalCount())
+	if na == 0 || nb == 0 {
+		return 0.5, 0, 1
+	}
+	type cell struct{ a, b float64 }
+	cells := map[int64]*cell{}
+	for _, bar := range base.Distribution() {
+		if bar.Count > 0 {
+			cells[bar.From] = &cell{a: float64(bar.Count)}
+		}
+	}
+	for _, bar := range cur.Distribution() {
+		if bar.Count > 0 {
+			if c := cells[bar.From]; c != nil {
+				c.b = float64(bar.Count)
+			} else {
+				cells[bar.From] = &cell{b: float64(bar.Count)}
+			}
+		}
+	}
+	keys := make([]int64, 0, len(cells))
+	for k := range cells {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	var below, u, ties float64 // below: baseline values under the current bucket
+	for _, k := range keys {
+		c := cells[k]
+		u += c.b * (below + c.a/2)
+		below += c.a
+		t := c.a + c.b
+		ties += t*t*t - t
+	}
+	n := na + nb
+	superiority = u / (na * nb)
+	v := na * nb / 12 * ((n + 1) - ties/(n*(n-1)))
+	if v <= 0 {
+		return superiority, 0, 1
+	}
+	z = (u - na*nb/2) / math.Sqrt(v)
+	return superiority, z, math.Erfc(math.Abs(z) / math.Sqrt2)
+}
+
+func deltaText(m MetricDelta) string {
+	switch m.Unit {
+	case "ms":
+		return fmt.Sprintf("%s → %s (%+.1f%%)", ms(m.Baseline), ms(m.Current), m.Relative*100)
+	case "req/s":
+		return fmt.Sprintf("%.1f → %.1f req/s (%+.1f%%)", m.Baseline, m.Current, m.Relative*100)
+	}
+	return fmt.Sprintf("%.3f%% → %.3f%% (%+.3fpp)", m.Baseline*100, m.Current*100, m.Delta*100)
+}

@@ -1,0 +1,96 @@
+package loadtest
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"strings"
+)
+
+//go:embed templates/*.tmpl
+var templateFS embed.FS
+
+var compareTmpl = template.Must(template.New("compare.html.tmpl").Funcs(template.FuncMap{
+	"delta": deltaText,
+	"ci": func(m MetricDelta, base bool) string {
+		if m.Unit != "ms" {
+			return ""
+		}
+		c := m.CurrentCI
+		if base {
+			c = m.BaselineCI
+		}
+		return ms(c[0]) + "–" + ms(c[1])
+	},
+	"pct": func(v float64) string { return fmt.Sprintf("%.1f%%", v*100) },
+	"p":   func(v float64) string { return fmt.Sprintf("%.3g", v) },
+}).ParseFS(templateFS, "templates/compare.html.tmpl"))
+
+// Verdict is the comparison's one-line outcome.
+func (c *Comparison) Verdict() string {
+	if c.Regressed {
+		return fmt.Sprintf("REGRESSION: %d metric(s) significantly worse beyond their limit", len(c.Regressions))
+	}
+	if len(c.Limits) == 0 {
+		return "no --max-regression limits: report only"
+	}
+	return "no significant regression beyond the limits"
+}
+
+// Markdown renders the comparison for a CI step summary.
+func (c *Comparison) Markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# mph load compare\n\n")
+	fmt.Fprintf(&b, "**%s**\n\n", c.Verdict())
+	for _, r := range []struct {
+		label string
+		ri    RunInfo
+	}{{"baseline", c.Baseline}, {"current", c.Current}} {
+		fmt.Fprintf(&b, "- %s: `%s` — %s, %s, started %s, window %.1fs\n", r.label, r.ri.Path, r.ri.Scenario, r.ri.Schedule, r.ri.Start, r.ri.Window)
+	}
+	if len(c.Limits) > 0 {
+		fmt.Fprintf(&b, "- limits: `%s`\n", strings.Join(c.Limits, ","))
+	}
+	for _, w := range c.Warnings {
+		fmt.Fprintf(&b, "- warning: %s\n", w)
+	}
+	for _, r := range c.Regressions {
+		fmt.Fprintf(&b, "- **regression**: %s\n", r)
+	}
+	for _, e := range c.Endpoints {
+		fmt.Fprintf(&b, "\n## %s\n\n%d → %d requests; rank test: P(current slower) = %.3f, z = %.2f, p = %.3g\n\n",
+			e.Endpoint, e.BaselineN, e.CurrentN, e.Superiority, e.RankZ, e.RankP)
+		b.WriteString("| metric | baseline → current | evidence | significant | limit | verdict |\n| :- | :- | :- | :- | :- | :- |\n")
+		for _, m := range e.Metrics {
+			verdict := ""
+			switch {
+			case m.Regression:
+				verdict = "**REGRESSION**"
+			case m.Significant && m.Worse:
+				verdict = "worse (within limit)"
+			case m.Significant:
+				verdict = "better"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", m.Metric, deltaText(m), m.Evidence, yesNo(m.Significant), m.Limit, verdict)
+		}
+	}
+	fmt.Fprintf(&b, "\n_Method_: %s\n", c.Method)
+	return b.String()
+}
+
+func yesNo(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
+}
+
+// HTML renders the comparison as a self-contained page (no script, no CDN).
+func (c *Comparison) HTML() (string, error) {
+	var buf bytes.Buffer
+	if err := compareTmpl.Execute(&buf, c); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
+}
