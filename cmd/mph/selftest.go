@@ -25,14 +25,18 @@ func init() {
 	)
 	cmd := &cobra.Command{
 		Use:   "selftest",
-		Short: "Prove the suites: pass the clean sandbox, fail every catalogued fault (kill matrix)",
+		Short: "Prove the suites: pass the clean sandbox and every document-allowed variant, fail every catalogued fault",
 		Long: `selftest runs the conformance suites against the clean reference sandbox,
 which must pass (no false positives), then once against the sandbox with each
 fault of the catalogue injected (see 'mph sandbox --list-faults'), each of
-which must fail (the fault is killed). It prints the kill matrix: each fault,
-the requirement it breaks and the specs that caught it.
+which must fail (the fault is killed), and once against the sandbox switched
+into each document-allowed variant with the profile it needs (see 'mph
+sandbox --list-variants'), each of which must pass. It prints the kill matrix
+(each fault, the requirement it breaks and the specs that caught it) and the
+specificity matrix (each variant and the specs, if any, that failed it).
 
-Exit 0 when the clean run passes and every fault is killed, 1 otherwise.`,
+Exit 0 when the clean run and every variant pass and every fault is killed,
+1 otherwise.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			faults := sandbox.Faults()
