@@ -115,18 +115,29 @@ func TestCompareFlagsSlowedTargetNotRepeat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, again := run(), run()
+	// A repeat may meet a real stall of a shared machine (CI runs packages
+	// side by side): it fails only when three repeats in a row are flagged.
+	var base *Report
+	var c *Comparison
+	for attempt := 0; attempt < 3; attempt++ {
+		var again *Report
+		base, again = run(), run()
+		c, err = Compare(base, again, "base", "again", limits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !c.Regressed {
+			break
+		}
+		t.Logf("repeat %d flagged (a stall of the machine?):\n%s", attempt+1, c.Markdown())
+	}
+	if c.Regressed {
+		t.Errorf("three repeats in a row flagged")
+	}
 	setLatency(t, tg, 25)
 	slow := run()
 	setLatency(t, tg, 0)
 
-	c, err := Compare(base, again, "base", "again", limits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Regressed {
-		t.Errorf("repeat flagged:\n%s", c.Markdown())
-	}
 	c, err = Compare(base, slow, "base", "slow", limits)
 	if err != nil {
 		t.Fatal(err)

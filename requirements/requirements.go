@@ -66,6 +66,7 @@ var areas = map[string]string{
 	"RATE":     "rate-limits",
 	"TXN":      "transactions",
 	"VER":      "versioning",
+	"CLIENT":   "client",
 }
 
 // idPattern is the form of every requirement ID.

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/merchant-harness/mph/proxy"
+	"github.com/merchant-harness/mph/target"
+)
+
+// exitInterrupted is the exit code after SIGINT or SIGTERM (reports written).
+const exitInterrupted = 130
+
+type proxyFlags struct {
+	upstream, listen, out, har, failOn, profile string
+	logFile                                     string
+	bodyCap                                     int
+	insecureTLS                                 bool
+	timeout, duration, reportEvery              time.Duration
+}
+
+var proxyOpts proxyFlags
+
+var proxyCmd = &cobra.Command{
+	Use:   "proxy --upstream BASE_URL [--listen ADDR]",
+	Short: "A transparent reverse proxy that checks real traffic against the API document, both ways",
+	Long: `Forward every request to the upstream merchant root unchanged and check each
+exchange: the server's answers (status, JSON, envelope and schema, error
+envelope, masking, secure details only on /secure, echoed path, timestamps)
+and the client's conduct (bearer tokens, token reuse and expiry,
+X-Merchant-Id, Retry-After and backoff after a 429, amounts in cents,
+unique references, secret keys only at the token exchange).
+
+Clients use the proxy's address with the same base path as the upstream:
+--upstream http://test.example.com/v1/merchant --listen 127.0.0.1:8081 serves
+http://127.0.0.1:8081/v1/merchant. Each violation is logged on stderr as it
+is found; on SIGINT/SIGTERM (or after --duration) JUnit, JSON, HTML and
+Markdown reports are written to --out.
+
+Exit codes: 0 no violation on the --fail-on side, 1 violations, 2 usage,
+3 exchanges the proxy failed to check (internal error), 130 interrupted by a
+signal (reports still written and marked).`,
+	Args: cobra.NoArgs,
+	RunE: runProxy,
+}
+
+func init() {
+	f := &proxyOpts
+	fs := proxyCmd.Flags()
+	fs.StringVar(&f.upstream, "upstream", "", "merchant root of the target, ending in /v1/merchant (required)")
+	fs.StringVar(&f.listen, "listen", "127.0.0.1:8081", "address to listen on")
+	fs.StringVar(&f.out, "out", "mph-proxy-results", "directory for junit.xml, report.json, report.html and report.md")
+	fs.StringVar(&f.logFile, "log", "", "also append the violation lines to this file")
+	fs.StringVar(&f.har, "har", "", "also record every exchange, redacted, as a HAR 1.2 file")
+	fs.StringVar(&f.failOn, "fail-on", "any", "violations that make the exit code 1: server, client, any or none")
+	fs.StringVar(&f.profile, "profile", "", "target profile for what the document does not show (env "+target.EnvProfile+")")
+	fs.IntVar(&f.bodyCap, "body-cap", proxy.DefaultBodyCap, "bytes of each body inspected; larger bodies are streamed unchecked and counted")
+	fs.BoolVar(&f.insecureTLS, "insecure-tls", false, "skip verification of the upstream's TLS certificate (env "+target.EnvInsecureTLS+")")
+	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "longest wait for the upstream's response headers")
+	fs.DurationVar(&f.duration, "duration", 0, "stop after this long and exit 0 or 1 (0: run until SIGINT/SIGTERM)")
+	fs.DurationVar(&f.reportEvery, "report-every", time.Minute, "also rewrite the reports this often during the session, marked in progress (0: only at the end)")
+	rootCmd.AddCommand(proxyCmd)
+}
+
+func runProxy(cmd *cobra.Command, _ []string) error {
+	f := &proxyOpts
+	px, closeHAR, err := newProxyFromFlags(cmd)
+	if err != nil {
+		return err
+	}
+	defer closeHAR()
+	// Signals are caught from before the port opens: a client can only
+	// reach the proxy once an interrupt would write the reports.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	ln, err := net.Listen("tcp", f.listen)
+	if err != nil {
+		return usageErr("--listen %s: %v", f.listen, err)
+	}
+	srv := &http.Server{Handler: px, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 1 << 20}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	started := time.Now()
+	fmt.Fprintf(cmd.OutOrStdout(), "mph proxy: http://%s%s → %s (fail on %s; Ctrl-C writes the reports to %s)\n",
+		ln.Addr(), px.BasePath(), f.upstream, f.failOn, f.out)
+
+	interim := func() {
+		rep := px.NewReport(ln.Addr().String(), f.failOn, started, time.Now(), false)
+		rep.InProgress = true
+		if _, err := proxy.WriteAll(f.out, rep); err != nil {
+			fmt.Fprintln(cmd.ErrOrStderr(), "mph proxy: writing interim reports:", err)
+		}
+	}
+	interrupted, err := waitProxy(sig, served, f.duration, f.reportEvery, interim)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(ctx)
+	if cerr := px.Close(ctx); cerr != nil {
+		fmt.Fprintln(cmd.ErrOrStderr(), "mph proxy:", cerr)
+	}
+	rep := px.NewReport(ln.Addr().String(), f.failOn, started, time.Now(), interrupted)
+	return finishProxy(cmd, rep, interrupted, err)
+}
+
+// newProxyFromFlags validates the flags and builds the proxy; the returned
+// func closes the log and HAR files.
+func newProxyFromFlags(cmd *cobra.Command) (*proxy.Proxy, func(), error) {
+	f := &proxyOpts
+	switch f.failOn {
+	case "server", "client", "any", "none":
+	default:
+		return nil, nil, usageErr("--fail-on %q: want server, client, any or none", f.failOn)
+	}
+	if f.upstream == "" {
+		return nil, nil, usageErr("--upstream is required (the merchant root, e.g. http://127.0.0.1:8080/v1/merchant)")
+	}
+	if f.profile == "" {
+		f.profile = os.Getenv(target.EnvProfile)
+	}
+	prof, err := target.LoadProfile(f.profile)
+	if err != nil {
+		return nil, nil, usageErr("%v", err)
+	}
+	insecure := f.insecureTLS
+	if v := os.Getenv(target.EnvInsecureTLS); v != "" && !cmd.Flags().Changed("insecure-tls") {
+		if insecure, err = strconv.ParseBool(v); err != nil {
+			return nil, nil, usageErr("%s=%q is not a boolean", target.EnvInsecureTLS, v)
+		}
+	}
+	popts := proxy.Options{Upstream: f.upstream, Profile: prof, BodyCap: f.bodyCap, Timeout: f.timeout,
+		InsecureTLS: insecure, Log: cmd.ErrOrStderr()}
+	var files []*os.File
+	closeFiles := func() {
+		for _, fl := range files {
+			_ = fl.Close()
+		}
+	}
+	if f.logFile != "" {
+		lf, err := os.OpenFile(f.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return nil, nil, usageErr("--log: %v", err)
+		}
+		files = append(files, lf)
+		popts.Log = io.MultiWriter(popts.Log, lf)
+	}
+	if f.har != "" {
+		harFile, err := os.Create(f.har)
+		if err != nil {
+			closeFiles()
+			return nil, nil, usageErr("--har: %v", err)
+		}
+		files = append(files, harFile)
+		popts.HAR = harFile
+	}
+	px, err := proxy.New(popts)
+	if err != nil {
+		closeFiles()
+		return nil, nil, usageErr("%v", err)
+	}
+	return px, closeFiles, nil
+}
+
+// finishProxy writes the reports and turns the session into an exit code.
+func finishProxy(cmd *cobra.Command, rep proxy.Report, interrupted bool, serveErr error) error {
+	f := &proxyOpts
+	paths, err := proxy.WriteAll(f.out, rep)
+	if err != nil {
+		return &exitError{code: 3, err: fmt.Errorf("writing reports: %w", err)}
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "mph proxy: %d exchanges, %d server-side and %d client-side violations\n  %s\n  %s\n  %s\n  %s\n",
+		rep.Exchanges, rep.Server, rep.Client, paths.JUnit, paths.JSON, paths.HTML, paths.Markdown)
+	if f.har != "" {
+		fmt.Fprintf(cmd.OutOrStdout(), "  %s\n", f.har)
+	}
+	switch {
+	case serveErr != nil:
+		return &exitError{code: 3, err: serveErr}
+	case interrupted:
+		return &exitError{code: exitInterrupted, err: errors.New("interrupted; reports written")}
+	case rep.Failed:
+		return failuresErr("violations on the %s side", f.failOn)
+	case rep.CheckErrors > 0:
+		return &exitError{code: 3, err: fmt.Errorf("%d exchanges could not be checked (internal error)", rep.CheckErrors)}
+	}
+	return nil
+}
+
+// waitProxy blocks until a signal (interrupted), the duration, or a server
+// error, calling interim every so often.
+func waitProxy(sig <-chan os.Signal, served <-chan error, d, every time.Duration, interim func()) (bool, error) {
+	var timer, tick <-chan time.Time
+	if d > 0 {
+		timer = time.After(d)
+	}
+	if every > 0 {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-sig:
+			return true, nil
+		case <-timer:
+			return false, nil
+		case <-tick:
+			interim()
+		case err := <-served:
+			return false, fmt.Errorf("proxy server: %w", err)
+		}
+	}
+}
