@@ -165,6 +165,9 @@ type Summary struct {
 	// SuiteErrors are failures outside any spec (set-up, pre-flight).
 	SuiteErrors []string  `json:"suiteErrors,omitempty"`
 	Baseline    *Baseline `json:"baseline,omitempty"`
+	// RequirementsChecked are the requirement IDs a passed or failed spec
+	// of this run verified (skipped specs check nothing), sorted.
+	RequirementsChecked []string `json:"requirementsChecked"`
 }
 
 // OK reports whether nothing failed and no harness error occurred.
@@ -219,6 +222,7 @@ func Build(r types.Report, o Options) Summary {
 		}
 	}
 	reasons := map[string][]string{}
+	checked := map[string]bool{}
 	for _, s := range r.SpecReports {
 		if s.LeafNodeType != types.NodeTypeIt {
 			if s.State.Is(types.SpecStateFailureStates) && s.State != types.SpecStateInterrupted {
@@ -240,9 +244,13 @@ func Build(r types.Report, o Options) Summary {
 			reasons[sp.Message] = append(reasons[sp.Message], sp.Text)
 		}
 		sum.Specs = append(sum.Specs, sp)
+		if o == Passed || o == Failed {
+			checked = addRequirementIDs(checked, sp.Labels)
+		}
 	}
 	applyWaivers(&sum, o.Waivers, o.Now)
 	sum.count()
+	sum.RequirementsChecked = sortedKeys(checked)
 	for r, specs := range reasons {
 		sum.SkipReasons = append(sum.SkipReasons, Reason{Reason: r, Specs: specs})
 	}

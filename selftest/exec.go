@@ -52,6 +52,9 @@ func Environ(cfg *target.Config) []string {
 			env = append(env, idName+"="+c.MerchantID, keyName+"="+c.SecretKey)
 		}
 	}
+	if cfg.ProfilePath != "" {
+		env = append(env, target.EnvProfile+"="+cfg.ProfilePath)
+	}
 	add(target.EnvMerchant2ID, target.EnvSecretKey2, cfg.Secondary)
 	add(target.EnvLiveMerchantID, target.EnvLiveSecretKey, cfg.LiveTier2)
 	add(target.EnvLowKYBMerchantID, target.EnvLowKYBSecretKey, cfg.LiveLowKYB)

@@ -52,6 +52,7 @@ func (m *Matrix) WriteText(w io.Writer) {
 	for _, e := range m.Errors {
 		fmt.Fprintf(w, "ERROR %s: %s\n", e.Fault.Name, trunc(e.Run.Error, 400))
 	}
+	m.writeSpecificity(w)
 }
 
 func caughtBy(failed []string) string {
