@@ -7,13 +7,17 @@ FUZZTIME ?= 10s
 # Minimisation of new inputs would otherwise eat the fuzz budget (0 disables it;
 # a failing input is then reported as found).
 FUZZMINIMIZETIME ?= 0
+# The harness version in --version and every report: git describe when the
+# checkout has history, else the build info (module version, VCS revision).
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
+LDFLAGS := $(if $(VERSION),-X main.version=$(VERSION))
 
 .PHONY: all build run test vet unit fuzz suites-parallel selftest bench clean
 
 all: build
 
 build:
-	$(GO) build -o $(BIN) ./cmd/mph
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/mph
 
 ## run: the main job against the embedded sandbox: conformance suites, then a short load run; reports in $(OUT)/
 run: build

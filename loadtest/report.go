@@ -129,6 +129,9 @@ func (r *Report) Markdown() string {
 		}
 		b.WriteString("\n")
 	}
+	if v := strings.TrimSpace(strings.TrimPrefix(r.Tool, "mph load")); v != "" {
+		fmt.Fprintf(&b, "- harness version: `%s`\n", v)
+	}
 	if r.Schedule != "" {
 		fmt.Fprintf(&b, "- schedule: %s\n", r.Schedule)
 	}

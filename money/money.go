@@ -196,3 +196,7 @@ func roundDiv(n, d int64) int64 {
 	}
 	return (n + d/2) / d
 }
+
+// GomegaString renders the amount in failure messages as on the wire
+// ("25.50"), not as its count of minor units (Gomega's format.GomegaStringer).
+func (a Amount) GomegaString() string { return a.String() }

@@ -143,3 +143,11 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestGomegaStringIsTheWireForm(t *testing.T) {
+	for in, want := range map[Amount]string{FromMinor(150): "1.50", FromMinor(-5): "-0.05", FromMajor(25): "25.00"} {
+		if got := in.GomegaString(); got != want {
+			t.Errorf("GomegaString(%d) = %q, want %q", in.Minor(), got, want)
+		}
+	}
+}

@@ -44,6 +44,10 @@ type registry struct {
 	forms   map[string]bool
 	learned int
 	rep     atomic.Pointer[strings.Replacer]
+	// bounded holds short learned values (a 6-digit PIN, a short voucher
+	// code), masked only as a whole token: as substrings they would match
+	// inside timestamps, ids and amounts and corrupt the text around them.
+	bounded atomic.Pointer[map[string]bool]
 }
 
 var reg = &registry{forms: map[string]bool{}}
@@ -103,9 +107,16 @@ func learn(v string) {
 	if p := reg.rep.Load(); p != nil && p.Replace(v) != v {
 		return // already known
 	}
+	if b := reg.bounded.Load(); b != nil && (*b)[v] {
+		return
+	}
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
 	if reg.learned >= maxLearned {
+		return
+	}
+	if len(v) < minCoreLen && isToken(v) {
+		reg.addBoundedLocked(v)
 		return
 	}
 	if reg.addLocked(valueForms(v, false)) {
@@ -132,9 +143,70 @@ func proseLike(v string) bool {
 // replaceRegistered masks every registered form in s.
 func replaceRegistered(s string) string {
 	if p := reg.rep.Load(); p != nil {
-		return p.Replace(s)
+		s = p.Replace(s)
+	}
+	if b := reg.bounded.Load(); b != nil {
+		s = replaceTokens(s, *b)
 	}
 	return s
+}
+
+// addBoundedLocked registers a short learned value and its base64 forms
+// that are tokens themselves, copying the map so readers need no lock.
+func (r *registry) addBoundedLocked(v string) {
+	next := map[string]bool{}
+	if old := r.bounded.Load(); old != nil {
+		for k := range *old {
+			next[k] = true
+		}
+	}
+	for _, f := range append([]string{v}, base64Forms(v)...) {
+		if len(f) >= MinSecretLen && isToken(f) {
+			next[f] = true
+		}
+	}
+	r.learned++
+	r.bounded.Store(&next)
+}
+
+func isTokenByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}
+
+func isToken(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if !isTokenByte(v[i]) {
+			return false
+		}
+	}
+	return v != ""
+}
+
+// replaceTokens masks every maximal run of token bytes that is in set.
+func replaceTokens(s string, set map[string]bool) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); {
+		if !isTokenByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isTokenByte(s[j]) {
+			j++
+		}
+		if set[s[i:j]] {
+			b.WriteString(s[last:i])
+			b.WriteString(Mask)
+			last = j
+		}
+		i = j
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 func (r *registry) addLocked(forms []string) bool {

@@ -83,3 +83,19 @@ func TestLearnedVoucherCodeMaskedInFreeText(t *testing.T) {
 		t.Errorf("prose learned: %q", got)
 	}
 }
+
+// A short learned value is masked as a whole token only: as a substring it
+// would corrupt timestamps, ids and amounts (a report then fails to parse).
+func TestShortLearnedValueMaskedOnlyAsAToken(t *testing.T) {
+	_ = JSON([]byte(`{"voucher":{"pin":"196123"}}`))
+	for in, want := range map[string]string{
+		`{"timestamp":"2026-11-23T13:16:13.196123Z"}`: `{"timestamp":"2026-11-23T13:16:13.196123Z"}`,
+		`card crd_19612345 balance 196123.50`:         `card crd_19612345 balance ***.50`,
+		`pin=196123 rejected`:                         `pin=*** rejected`,
+		`"196123"`:                                    `"***"`,
+	} {
+		if got := Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

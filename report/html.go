@@ -1,56 +1,144 @@
 package report
 
 import (
+	"bytes"
+	_ "embed"
+	"fmt"
 	"html/template"
-	"os"
+	"sort"
 	"strings"
 	"time"
-
-	"github.com/onsi/ginkgo/v2/types"
 )
 
-var page = template.Must(template.New("report").Funcs(template.FuncMap{
-	"lower": strings.ToLower,
-	"join":  strings.Join,
-	"round": roundDuration,
-}).Parse(`<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<title>{{.Suite}}: conformance report</title>
-<style>
-body{font-family:system-ui,sans-serif;margin:2em;color:#222}
-h1{font-size:1.4em} table{border-collapse:collapse;width:100%}
-td,th{border-bottom:1px solid #ddd;padding:.3em .5em;text-align:left;vertical-align:top;font-size:.9em}
-.passed{color:#17692b}.failed{color:#b00020;font-weight:bold}.skipped{color:#8a6d00}.harness-error{color:#6a1b9a;font-weight:bold}.pending{color:#666}
-.counts span{display:inline-block;margin-right:1.5em;font-size:1.1em}
-pre{white-space:pre-wrap;background:#f6f6f6;padding:.5em;font-size:.85em;max-height:40em;overflow:auto}
-.lbl{display:inline-block;background:#eef;border-radius:3px;padding:0 .3em;margin:0 .2em .2em 0;font-size:.8em}
-</style></head><body>
-<h1>{{.Suite}}</h1>
-<p>Started {{.Start.UTC.Format "2006-01-02 15:04:05 UTC"}}, ran {{round .Duration}}.</p>
-<p class="counts"><span class="passed">{{.Passed}} passed</span><span class="failed">{{.Failed}} failed</span><span class="skipped">{{.Skipped}} skipped</span><span class="harness-error">{{.HarnessErrors}} harness errors</span>{{if .Pending}}<span class="pending">{{.Pending}} pending</span>{{end}}</p>
-<p><small>failed: the target broke a rule · skipped: a precondition is missing · harness error: the harness could not run the check</small></p>
-{{range .SuiteErrors}}<p class="harness-error">Suite error: {{.}}</p>{{end}}
-{{if .SkipReasons}}<h2>Skipped, by reason</h2><ul>{{range .SkipReasons}}<li>{{len .Specs}} × {{.Reason}}</li>{{end}}</ul>{{end}}
-<h2>Specs</h2>
-<table><tr><th>Outcome</th><th>Spec</th><th>Labels</th><th>Time</th></tr>
-{{range .Specs}}<tr><td class="{{.Outcome}}">{{.Outcome}}</td><td>{{.Text}}
-{{if .Message}}<details{{if or (eq .Outcome "failed") (eq .Outcome "harness-error")}} open{{end}}><summary>details</summary><pre>{{.Message}}</pre>{{if .Details}}<pre>{{.Details}}</pre>{{end}}</details>{{end}}</td>
-<td>{{range .Labels}}<span class="lbl">{{.}}</span>{{end}}</td><td>{{round .Duration}}</td></tr>
-{{end}}</table>
-</body></html>
-`))
+//go:embed html.tmpl
+var pageSource string
 
-// WriteHTML writes a self-contained HTML summary of the run.
-func WriteHTML(r types.Report, path string) error {
-	if err := ensureDir(path); err != nil {
-		return err
+var page = template.Must(template.New("report").Funcs(template.FuncMap{
+	"lower":       strings.ToLower,
+	"join":        strings.Join,
+	"round":       roundDuration,
+	"verdict":     verdict,
+	"bannerClass": bannerClass,
+	"search":      searchText,
+	"assertion":   func(m string) string { a, _ := splitExchanges(m); return a },
+	"exchanges":   exchangesOf,
+	"row":         func(sp Spec, open bool) rowData { return rowData{Spec: sp, Open: open} },
+}).Parse(pageSource))
+
+// exchangesOf is every recorded exchange of a spec, in order: the earlier
+// ones of the report entry, then the last ones the failure message shows.
+func exchangesOf(sp Spec) string {
+	_, ex := splitExchanges(sp.Message)
+	if sp.Details == "" || ex == "" {
+		return sp.Details + ex
 	}
-	f, err := os.Create(path)
+	// The message's note about earlier exchanges is answered by Details.
+	if strings.HasPrefix(ex, "(") {
+		if _, rest, ok := strings.Cut(ex, "\n"); ok {
+			ex = rest
+		}
+	}
+	return strings.TrimRight(sp.Details, "\n") + "\n" + ex
+}
+
+// rowData is one spec's row and whether its details start open.
+type rowData struct {
+	Spec Spec
+	Open bool
+}
+
+// area is one area's section of the HTML report.
+type area struct {
+	Name    string
+	Summary string
+	Specs   []Spec
+}
+
+type htmlData struct {
+	S        Summary
+	Target   string
+	Problems []Spec
+	Areas    []area
+	Open     bool // few problems: their details start open
+}
+
+// verdict is the run's result in a few words.
+func verdict(s Summary) string {
+	switch s.ExitCode(false) {
+	case ExitInterrupted:
+		return "INTERRUPTED: the reports cover what ran"
+	case ExitFailed:
+		return fmt.Sprintf("FAILED: %d failed", s.Failed)
+	case ExitHarness:
+		return fmt.Sprintf("HARNESS ERRORS: %d checks could not run", s.HarnessErrors+len(s.SuiteErrors))
+	}
+	return fmt.Sprintf("PASSED: %d specs", s.Passed)
+}
+
+func bannerClass(s Summary) string {
+	switch s.ExitCode(false) {
+	case ExitOK:
+		return "ok"
+	case ExitFailed:
+		return "bad"
+	}
+	return "warn"
+}
+
+func searchText(sp Spec) string {
+	return strings.ToLower(strings.Join(append([]string{sp.Text, sp.ID, sp.Area, string(sp.Outcome)}, sp.Labels...), " "))
+}
+
+// RenderHTML renders the self-contained HTML page of a run: failures and
+// harness errors first, then every spec grouped by area, with an offline
+// filter box.
+func RenderHTML(s Summary) ([]byte, error) {
+	d := htmlData{S: s, Target: StripUserinfo(s.Target)}
+	byArea := map[string][]Spec{}
+	for _, sp := range s.Ordered() {
+		if sp.Outcome == Failed || sp.Outcome == HarnessError {
+			d.Problems = append(d.Problems, sp)
+		}
+		byArea[orUnknown(sp.Area)] = append(byArea[orUnknown(sp.Area)], sp)
+	}
+	d.Open = len(d.Problems) <= 5
+	names := make([]string, 0, len(byArea))
+	for n := range byArea {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		counts := map[Outcome]int{}
+		for _, sp := range byArea[n] {
+			counts[sp.Outcome]++
+		}
+		var parts []string
+		for _, o := range []Outcome{Failed, HarnessError, Interrupted, Waived, Skipped, Pending, Passed} {
+			if counts[o] > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", counts[o], o))
+			}
+		}
+		specs := make([]Spec, len(byArea[n]))
+		for i, sp := range byArea[n] {
+			sp.Area = "" // the row shows the duration here
+			specs[i] = sp
+		}
+		d.Areas = append(d.Areas, area{Name: n, Summary: strings.Join(parts, ", "), Specs: specs})
+	}
+	var b bytes.Buffer
+	if err := page.Execute(&b, d); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// WriteHTML writes the self-contained HTML report of a run.
+func WriteHTML(s Summary, path string) error {
+	b, err := RenderHTML(s)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	return page.Execute(f, Summarize(r))
+	return writeAtomic(path, b)
 }
 
 // roundDuration keeps three significant figures or so: 11.2ms, 3.51s, 855µs.

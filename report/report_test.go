@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/xml"
 	"os"
 	"path/filepath"
@@ -8,12 +9,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/onsi/ginkgo/v2/reporters"
 	"github.com/onsi/ginkgo/v2/types"
 )
 
 func spec(text string, state types.SpecState, msg string, entries ...string) types.SpecReport {
-	s := types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: text, State: state, Failure: types.Failure{Message: msg}}
+	s := types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: text, State: state, Failure: types.Failure{Message: msg},
+		LeafNodeLabels:   []string{"id:area." + strings.ReplaceAll(text, " ", "-")},
+		LeafNodeLocation: types.CodeLocation{FileName: "/home/someone/checkout/suites/x.go", LineNumber: 7}}
 	for _, e := range entries {
 		s.ReportEntries = append(s.ReportEntries, types.ReportEntry{Name: e})
 	}
@@ -29,12 +31,13 @@ func sample() types.Report {
 		spec("skipped", types.SpecStateSkipped, "needs a second TEST merchant"),
 		spec("skipped2", types.SpecStateSkipped, "needs a second TEST merchant"),
 		spec("filtered", types.SpecStateSkipped, ""),
+		{LeafNodeType: types.NodeTypeBeforeSuite, State: types.SpecStatePassed},
 	}}
 }
 
 func TestSummaryKeepsOutcomesApart(t *testing.T) {
 	s := Summarize(sample())
-	if s.Passed != 1 || s.Failed != 1 || s.HarnessErrors != 2 || s.Skipped != 2 || s.NotSelected != 1 {
+	if s.Passed != 1 || s.Failed != 1 || s.HarnessErrors != 2 || s.Skipped != 2 || s.NotSelected != 1 || s.Selected != 6 {
 		t.Fatalf("counts %+v", s)
 	}
 	if len(s.SkipReasons) != 1 || len(s.SkipReasons[0].Specs) != 2 {
@@ -45,29 +48,67 @@ func TestSummaryKeepsOutcomesApart(t *testing.T) {
 	if !strings.Contains(b.String(), "1 failed, 2 skipped, 2 harness errors") {
 		t.Fatalf("console: %s", b.String())
 	}
+	for _, sp := range s.Specs {
+		if sp.Location != "suites/x.go:7" || sp.Area != "area" {
+			t.Fatalf("location %q area %q", sp.Location, sp.Area)
+		}
+	}
 }
 
-func TestJUnitMarksHarnessErrorsAsErrors(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "junit.xml")
-	if err := WriteJUnit(sample(), p); err != nil {
+func TestExitCodeOfASummary(t *testing.T) {
+	cases := []struct {
+		name   string
+		s      Summary
+		strict bool
+		want   int
+	}{
+		{"passed", Summary{Passed: 3}, false, ExitOK},
+		{"failed", Summary{Passed: 3, Failed: 1, HarnessErrors: 1}, false, ExitFailed},
+		{"harness errors only", Summary{Passed: 3, HarnessErrors: 1}, false, ExitHarness},
+		{"suite error only", Summary{SuiteErrors: []string{"BeforeSuite: x"}}, false, ExitHarness},
+		{"interrupted", Summary{Failed: 1, Interrupted: true}, false, ExitInterrupted},
+		{"fixed waiver", Summary{Passed: 1, FixedWaivers: []string{"a.b"}}, false, ExitOK},
+		{"fixed waiver strict", Summary{Passed: 1, FixedWaivers: []string{"a.b"}}, true, ExitFailed},
+		{"waived only", Summary{Passed: 1, Waived: 1}, true, ExitOK},
+	}
+	for _, c := range cases {
+		if got := c.s.ExitCode(c.strict); got != c.want {
+			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+func TestReportsAreWrittenAndSelfContained(t *testing.T) {
+	dir := t.TempDir()
+	s := Build(sample(), Options{Meta: Meta{Target: "https://user:pw@api.example.com/v1/merchant", RunID: "mph123", Version: "v1.2.3", Profile: "default"}})
+	if err := WriteHTML(s, filepath.Join(dir, "r.html")); err != nil {
 		t.Fatal(err)
 	}
-	b, _ := os.ReadFile(p)
-	var suites reporters.JUnitTestSuites
-	if err := xml.Unmarshal(b, &suites); err != nil {
+	if err := WriteJSON(sample(), s, filepath.Join(dir, "r.json")); err != nil {
 		t.Fatal(err)
 	}
-	if suites.Failures != 1 || suites.Errors != 2 {
-		t.Fatalf("failures %d errors %d:\n%s", suites.Failures, suites.Errors, b)
-	}
-	if !strings.Contains(string(b), `type="harness-error"`) {
-		t.Fatalf("no harness-error type:\n%s", b)
-	}
-	if err := WriteHTML(sample(), filepath.Join(t.TempDir(), "r.html")); err != nil {
+	if err := WriteMarkdown(s, filepath.Join(dir, "s.md")); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteJSON(sample(), filepath.Join(t.TempDir(), "r.json")); err != nil {
-		t.Fatal(err)
+	html, _ := os.ReadFile(filepath.Join(dir, "r.html"))
+	for _, want := range []string{"api.example.com", "mph123", "v1.2.3", "default", "Failures and harness errors", `id="filter"`, "<h3 class=\"area\">area"} {
+		if !bytes.Contains(html, []byte(want)) {
+			t.Errorf("HTML lacks %q", want)
+		}
+	}
+	if bytes.Contains(html, []byte("user:pw")) || bytes.Contains(html, []byte("<script src")) || bytes.Contains(html, []byte("<link")) {
+		t.Errorf("HTML leaks userinfo or loads external resources")
+	}
+	// Failures come before the passed rows.
+	if i, j := bytes.Index(html, []byte(">fails ")), bytes.Index(html, []byte(">passes ")); i < 0 || j < 0 || i > j {
+		t.Errorf("failure not listed first (%d, %d)", i, j)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "s.md"))
+	if !bytes.Contains(md, []byte("FAILED: 1 failed")) || !bytes.Contains(md, []byte("| fails |")) {
+		t.Errorf("markdown:\n%s", md)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "r.summary.json")); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -81,5 +122,78 @@ func TestRoundDuration(t *testing.T) {
 		if got := roundDuration(in).String(); got != want {
 			t.Errorf("roundDuration(%v) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// strictJUnit decodes a JUnit document refusing unknown elements.
+func strictJUnit(t *testing.T, b []byte) JUnitSuites {
+	t.Helper()
+	var j JUnitSuites
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	dec.Strict = true
+	if err := dec.Decode(&j); err != nil {
+		t.Fatalf("JUnit does not decode: %v", err)
+	}
+	return j
+}
+
+func TestJUnitOfASummary(t *testing.T) {
+	long := strings.Repeat("x", 9000)
+	exch := "--- HTTP exchange 1 of 1 (redacted) ---\n> POST http://h/v1/merchant/cards/crd_1/withdraw\n> \n> {}\n< 500 Internal Server Error (3ms)\n< \n< " + long + "\nreproduce: curl\n"
+	r := sample()
+	r.SpecReports[1].Failure.Message = "HTTP status 500, want [200]\nExpected\n    <[]int | len:1, cap:1>: [200]\nto contain element matching\n    <int>: 500\n\n" + exch
+	p := filepath.Join(t.TempDir(), "junit.xml")
+	s := Build(r, Options{Meta: Meta{Target: "https://u:secretpw@h.example/v1/merchant", RunID: "mphX", Version: "v9"}})
+	if err := WriteJUnit(s, p); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	j := strictJUnit(t, b)
+	ts := j.Suites[0]
+	if j.Tests != 6 || ts.Tests != 6 || ts.Failures != 1 || ts.Errors != 2 || ts.Skipped != 2 {
+		t.Fatalf("counts: %+v", ts)
+	}
+	props := map[string]string{}
+	for _, p := range ts.Properties {
+		props[p.Name] = p.Value
+	}
+	if props["target"] != "https://h.example/v1/merchant" || props["run-id"] != "mphX" || props["harness-version"] != "v9" {
+		t.Fatalf("properties %v", props)
+	}
+	for _, c := range ts.Cases {
+		if len(c.Properties) == 0 || c.Properties[0].Name != "spec-id" || !strings.HasPrefix(c.Properties[0].Value, "area.") {
+			t.Errorf("case %q properties %v", c.Name, c.Properties)
+		}
+		if c.Classname != "conformance.area" || strings.Contains(c.Name, "[") {
+			t.Errorf("case %q classname %q", c.Name, c.Classname)
+		}
+		if c.Failure != nil {
+			m := c.Failure.Message
+			if len([]rune(m)) > MaxHeadline || strings.Contains(m, "\n") || !strings.Contains(m, "want [200]") || !strings.Contains(m, "POST /v1/merchant/cards/crd_1/withdraw → 500") {
+				t.Errorf("failure message %q", m)
+			}
+			if !strings.Contains(c.Failure.Body, "cut: 4096 of 9002 bytes shown") || strings.Contains(c.Failure.Body, long) {
+				t.Errorf("body not cut:\n%.400s", c.Failure.Body)
+			}
+		}
+	}
+	if bytes.Contains(b, []byte("/home/someone")) || bytes.Contains(b, []byte("secretpw")) {
+		t.Fatal("JUnit carries a local path or URL password")
+	}
+}
+
+func TestHeadline(t *testing.T) {
+	cases := []struct{ msg, want string }{
+		{"Expected\n    <int>: 404\nto equal\n    <int>: 200", "Expected 404 to equal 200"},
+		{HarnessErrorPrefix + "fixture: issuing a card answered HTTP 500", "fixture: issuing a card answered HTTP 500"},
+		{"balance after the withdrawal\nExpected\n    <money.Amount>: 1.00 USD\nto equal\n    <money.Amount>: 0.50 USD", "balance after the withdrawal: Expected 1.00 USD to equal 0.50 USD"},
+	}
+	for _, c := range cases {
+		if got := Headline(c.msg, ""); got != c.want {
+			t.Errorf("Headline(%q) = %q, want %q", c.msg, got, c.want)
+		}
+	}
+	if got := Headline(strings.Repeat("very long ", 100), ""); len([]rune(got)) != MaxHeadline {
+		t.Errorf("long headline has %d runes", len([]rune(got)))
 	}
 }

@@ -182,6 +182,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest string) {
 		s.writeError(rc, http.StatusNotFound, msgCardNotFound) // by id only
 		return
 	}
+	if s.faults.refWritesBroken && rc.p1 != "" && !strings.HasPrefix(rc.p1, "crd_") &&
+		(strings.HasSuffix(rest, "/withdraw") || strings.HasSuffix(rest, "/status") || strings.HasSuffix(rest, "/spend-limits")) {
+		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
+		return
+	}
 	if !s.rateLimit(rc, s.limitKey(rc), rt.g) {
 		return
 	}

@@ -112,7 +112,7 @@ func (s *Server) handleToken(rc *reqCtx) {
 		s.writeError(rc, http.StatusUnauthorized, msgBadCreds)
 		return
 	}
-	if h := rc.r.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.authIgnoreMerchantHdr {
+	if h := rc.r.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.authIgnoreMerchantHdr && !s.variants.merchantHdrUnchecked {
 		s.writeError(rc, http.StatusUnauthorized, msgMerchantHdr)
 		return
 	}
@@ -177,7 +177,7 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		s.writeError(rc, http.StatusUnauthorized, bearerMsg)
 		return false
 	}
-	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.id && !s.faults.authIgnoreMerchantHdr {
+	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.id && !s.faults.authIgnoreMerchantHdr && !s.variants.merchantHdrUnchecked {
 		s.writeError(rc, http.StatusUnauthorized, msgMerchantHdr)
 		return false
 	}

@@ -38,6 +38,9 @@ func (s *Server) readBody(rc *reqCtx) (jsonBody, bool) {
 		return nil, false
 	}
 	raw = bytes.TrimSpace(raw)
+	if s.variants.nullBodyNoop && string(raw) == "null" {
+		raw = nil
+	}
 	if len(raw) == 0 {
 		return jsonBody{}, true
 	}

@@ -29,6 +29,11 @@ func (s *Server) handleStatus(rc *reqCtx) {
 		return
 	}
 	was, frozen := c.frozen, status == "FROZEN"
+	if s.variants.statusSameRefused && frozen == was {
+		st.mu.Unlock()
+		s.writeError(rc, http.StatusBadRequest, "Card is already "+status)
+		return
+	}
 	if frozen != c.frozen {
 		c.frozen = frozen
 		c.updatedAt = ts(rc.now)

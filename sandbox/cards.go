@@ -63,6 +63,9 @@ func (s *Server) handleIssueCard(rc *reqCtx) {
 		}
 	} else {
 		brand = "VISA"
+		if s.variants.brandMastercard {
+			brand = "MASTERCARD"
+		}
 	}
 	theme, hasTheme := v.optStr("colorTheme", false, maxShort)
 	if !hasTheme || theme == "" {
@@ -89,6 +92,9 @@ func (s *Server) handleIssueCard(rc *reqCtx) {
 	c := newCard(rc.now, brand, name, theme, billing)
 	c.customerID = custID
 	c.balance = int64(amt)
+	if s.variants.initialNetFundFee {
+		c.balance -= fundFee
+	}
 	if hasRef {
 		c.ref, c.refLower = ref, strings.ToLower(ref)
 	}
@@ -98,6 +104,12 @@ func (s *Server) handleIssueCard(rc *reqCtx) {
 	if st.custByID[custID] == nil && !s.faults.issueUnknownCustomer {
 		st.mu.Unlock()
 		s.writeError(rc, http.StatusNotFound, msgCustNotFound)
+		return
+	}
+	if prev := st.cardByRef[c.ref]; prev != nil && s.variants.cardDupReplay {
+		out := prev.json()
+		st.mu.Unlock()
+		s.writeA(rc, http.StatusOK, out) // idempotent replay of the original card
 		return
 	}
 	if (st.cardByRef[c.ref] != nil || st.cardByID[c.ref] != nil) && !s.faults.issueDupRef {
@@ -218,11 +230,18 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	status := q.Get("status")
 	if status == "" {
 		status = "ALL"
+		if s.variants.listDefaultActive {
+			status = "ACTIVE"
+		}
 	}
 	v.oneOf("status", status, "ACTIVE", "FROZEN", "ALL")
 	limit := int64(50)
 	if ls, has := q["limit"]; has {
-		limit, _ = v.checkInt("limit", ls[0], 1, 100)
+		maxLimit := int64(100)
+		if s.variants.listMax50 {
+			maxLimit = 50
+		}
+		limit, _ = v.checkInt("limit", ls[0], 1, maxLimit)
 	} else if s.faults.listNoDefaultLimit {
 		limit = 1 << 30
 	}
@@ -243,7 +262,11 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	st := rc.st
 	st.mu.RLock()
 	out := make([]cardJSON, 0, min(int(limit), len(st.cards)))
-	out = listCardsOf(st, out, status, search, matchLast4, limit)
+	if s.variants.listOldestFirst || s.variants.listSearchExact {
+		out = s.listCardsVariant(st, out, status, search, limit)
+	} else {
+		out = listCardsOf(st, out, status, search, matchLast4, limit)
+	}
 	st.mu.RUnlock()
 	if s.faults.listTenantLeak {
 		for _, m := range rc.world.merchants {
@@ -280,10 +303,20 @@ func (s *Server) handleGetCard(rc *reqCtx) {
 	st.mu.RLock()
 	c := st.findCard(rc.p1)
 	var out cardJSON
+	var pan, cvv string
 	if c != nil {
 		out = c.json()
+		pan, cvv = c.panGrouped, c.cvv
 	}
 	st.mu.RUnlock()
+	if c != nil && s.faults.cardLeaksCredentials {
+		s.writeA(rc, http.StatusOK, struct {
+			cardJSON
+			CardNumber string `json:"cardNumber"`
+			CVV        string `json:"cvv"`
+		}{out, pan, cvv})
+		return
+	}
 	if c == nil && s.faults.crossMerchantCardRead {
 		c, out = s.findCardAnywhere(rc.world, rc.p1)
 	}

@@ -36,7 +36,8 @@ type faultSet struct {
 	webhookFakeDispatch    bool
 	secureRevealsFrozen    bool
 
-	moreFaults // faults_catalogue.go
+	moreFaults     // faults_catalogue.go
+	strengthFaults // faults_strength.go
 }
 
 type faultDef struct {

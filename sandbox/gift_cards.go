@@ -157,6 +157,12 @@ func (s *Server) handleGiftPurchase(rc *reqCtx) {
 	}
 	st := rc.st
 	st.mu.Lock()
+	if prev := st.findOrder(ref); prev != nil && s.variants.giftDupReplay {
+		out := prev.json()
+		st.mu.Unlock()
+		s.writeA(rc, http.StatusOK, out) // idempotent replay of the original order
+		return
+	}
 	if st.findOrder(ref) != nil {
 		st.mu.Unlock()
 		s.writeError(rc, http.StatusConflict, "Gift card order with reference '"+ref+"' already exists")
@@ -226,7 +232,9 @@ func (s *Server) handleGiftVerify(rc *reqCtx) {
 		s.writeGiftNotFound(rc, rc.p1)
 		return
 	}
-	if o.status == "PROCESSING" && (!o.held || s.faults.giftHoldIgnored) && !s.faults.giftNeverReconciles {
+	o.verifyCalls++
+	starting := s.variants.giftTwoStep && o.verifyCalls == 1 // the first call only starts reconciliation
+	if !starting && o.status == "PROCESSING" && (!o.held || s.faults.giftHoldIgnored) && !s.faults.giftNeverReconciles {
 		o.status = "SUCCESS"
 	}
 	if s.faults.giftVerifyChargesAgain {

@@ -45,6 +45,7 @@ type Options struct {
 	DisableRateLimits bool
 	RateLimitTopology RateLimitTopology // shared groups and bucket key (zero: per merchant and group)
 	Faults            []string          // names from Faults(); unknown name = error from New
+	Variants          []string          // names from Variants(); unknown name = error from New
 	Logger            *slog.Logger      // nil = discard
 	// EchoRequests is TEST-ONLY: every answer echoes the request's
 	// headers and body (echo.go), to test the harness's redaction.

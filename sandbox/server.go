@@ -24,18 +24,19 @@ const maxBody = 64 << 10
 // Server is the sandbox: an http.Handler serving the merchant API under the
 // base path and the test controls under /_sandbox.
 type Server struct {
-	opts    Options
-	base    string
-	clk     *clock.Offset
-	log     *slog.Logger
-	faults  faultSet
-	jwt     *tokenIssuer
-	limits  *limiter
-	hooks   *webhookSender
-	world   atomic.Pointer[world]
-	latency atomic.Int64 // nanoseconds added to every merchant API answer
-	startRL map[string]RateLimit
-	inst    string // instance id, see InstanceHeader
+	opts     Options
+	base     string
+	clk      *clock.Offset
+	log      *slog.Logger
+	faults   faultSet
+	variants variantSet
+	jwt      *tokenIssuer
+	limits   *limiter
+	hooks    *webhookSender
+	world    atomic.Pointer[world]
+	latency  atomic.Int64 // nanoseconds added to every merchant API answer
+	startRL  map[string]RateLimit
+	inst     string // instance id, see InstanceHeader
 }
 
 // New builds a Server from opts; it fails on invalid options or unknown faults.
@@ -47,11 +48,17 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	vs, err := buildVariants(opts.Variants)
+	if err != nil {
+		return nil, err
+	}
+	vs.rewrite = vs.rewrite || fs.rewrites()
 	s := &Server{
-		opts:   opts,
-		base:   opts.BasePath,
-		log:    opts.Logger,
-		faults: fs,
+		opts:     opts,
+		base:     opts.BasePath,
+		log:      opts.Logger,
+		faults:   fs,
+		variants: vs,
 	}
 	if o, ok := opts.Clock.(*clock.Offset); ok {
 		s.clk = o
@@ -94,6 +101,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set(InstanceHeader, s.inst)
 	p := r.URL.Path
 	switch {
+	case (p == s.base || strings.HasPrefix(p, s.base+"/")) && s.variants.rewrite:
+		s.serveVariantAPI(w, r, p[len(s.base):])
 	case p == s.base || strings.HasPrefix(p, s.base+"/"):
 		if s.faults.jsonAsTextPlain {
 			w = textPlainWriter{w}

@@ -67,6 +67,8 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	if !sent {
 		ans.SkipReason = &skip
 		msg = "Webhook not dispatched"
+	} else if s.variants.skipReasonEmpty {
+		ans.SkipReason = new(string)
 	}
 	s.writeB(rc, msg, ans)
 }

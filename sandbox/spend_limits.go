@@ -61,10 +61,20 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
 		return
 	}
+	if c.frozen && s.variants.limitsFrozenRefused {
+		st.mu.Unlock()
+		s.writeError(rc, http.StatusForbidden, "Card is frozen: unfreeze it before changing its limits")
+		return
+	}
 	l := c.limits
+	if s.variants.limitsPutReplaces {
+		l = [4]int64{} // the request is the whole set
+	}
 	for i, n := range set {
 		if n > 0 {
 			l[i] = n
+		} else if s.faults.limitsResetOnUpdate {
+			l[i] = 1000_00
 		}
 	}
 	if !s.faults.limitsNotApplied {
@@ -72,6 +82,12 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 	}
 	id := c.id
 	st.mu.Unlock()
+	if s.variants.limitsUnsetZero {
+		show := func(n int64) *money.Amount { a := money.Amount(n); return &a }
+		s.writeA(rc, http.StatusOK, spendLimitsAnswer{Message: "Spend limits updated", CardID: id, SpendLimits: spendLimitsJSON{
+			TransactionLimit: show(l[limTransaction]), DailyLimit: show(l[limDaily]), MonthlyLimit: show(l[limMonthly]), AllTimeLimit: show(l[limAllTime])}})
+		return
+	}
 	s.writeA(rc, http.StatusOK, spendLimitsAnswer{
 		Message: "Spend limits updated",
 		CardID:  id,

@@ -83,6 +83,22 @@ func (r *Running) Close() error {
 	return err
 }
 
+// CloseWithin shuts down like Close but waits at most d for requests in
+// flight. An embedded sandbox uses it: its only clients are the harness's
+// own, whose spare keep-alive connections (opened, never used) would hold a
+// graceful Shutdown for up to 5 s.
+func (r *Running) CloseWithin(d time.Duration) error {
+	if r.stop != nil {
+		r.stop()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	if err := r.srv.Shutdown(ctx); err != nil {
+		return r.srv.Close()
+	}
+	return nil
+}
+
 // Wait blocks until the server stops serving and returns its error, if any.
 func (r *Running) Wait() error {
 	err := <-r.done

@@ -143,6 +143,7 @@ type giftOrder struct {
 	recipient     Recipient
 	status        string // PROCESSING or SUCCESS
 	held          bool
+	verifyCalls   int // variant gift-verify-two-step
 	env           Env
 	createdAt     string
 	variantCode   string

@@ -110,6 +110,9 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 		p.Type = strings.TrimPrefix(kind, "virtualcard.transaction.")
 	}
 	body, _ := json.Marshal(p)
+	if s.variants.webhookPayloadShape {
+		body, _ = json.Marshal(map[string]any{"event": p.Type, "id": p.ID, "sentAt": p.CreatedAt, "payload": p.Data})
+	}
 	sig := sign(cfg.Secret, body)
 	del := Delivery{
 		ID: p.ID, MerchantID: st.m.id, Environment: p.Environment, Type: kind,
@@ -118,6 +121,9 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 	}
 	start := time.Now()
 	code, err := s.hooks.post(ctx, cfg.URL, kind, p.ID, sig, body)
+	if err == nil && s.variants.redeliver {
+		code, err = s.hooks.post(ctx, cfg.URL, kind, p.ID, sig, body) // at-least-once
+	}
 	del.DurationMs = time.Since(start).Milliseconds()
 	del.StatusCode = code
 	switch {

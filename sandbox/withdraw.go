@@ -36,6 +36,11 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
 		return
 	}
+	if c.frozen && s.variants.withdrawFrozenRefused {
+		st.mu.Unlock()
+		s.writeError(rc, http.StatusForbidden, "Card is frozen: unfreeze it before withdrawing")
+		return
+	}
 	if int64(amt) > c.balance && !s.faults.withdrawOverBalance {
 		avail := c.balance
 		st.mu.Unlock()
@@ -44,10 +49,15 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 		return
 	}
 	c.balance -= int64(amt)
-	if !s.faults.withdrawNoVaultCredit {
+	switch {
+	case s.variants.withdrawFullCredit:
+		st.vault += int64(amt) // the fee is waived
+	case !s.faults.withdrawNoVaultCredit:
 		st.vault += int64(amt) - withdrawalFee
+		st.fees += withdrawalFee
+	default:
+		st.fees += withdrawalFee
 	}
-	st.fees += withdrawalFee
 	c.updatedAt = ts(rc.now)
 	out := c.json()
 	if s.faults.withdrawNotPersisted {

@@ -119,13 +119,13 @@ func TestInvalidSamples(t *testing.T) {
 		{"gift404: statusCode 400", GiftNotFound, with(valid()[GiftNotFound], "/statusCode", 400), []want{{"/statusCode", "const"}}},
 		{"gift404: missing error", GiftNotFound, without(valid()[GiftNotFound], "/error"), []want{{"/error", "required"}}},
 		{"gift404: missing message", GiftNotFound, without(valid()[GiftNotFound], "/message"), []want{{"/message", "required"}}},
-		{"gift404: message array", GiftNotFound, with(valid()[GiftNotFound], "/message", []any{"x"}), []want{{"/message", "type"}}},
+		{"gift404: message a number", GiftNotFound, with(valid()[GiftNotFound], "/message", 7), []want{{"/message", "type"}}},
 		// Gift order
 		{"gift: status ok", GiftOrder, with(giftOrder(), "/status", "ok"), []want{{"/status", "const"}}},
 		{"gift: faceValue a string", GiftOrder, with(giftOrder(), "/faceValue", "25.00"), []want{{"/faceValue", "type"}}},
 		{"gift: costNgn missing", GiftOrder, without(giftOrder(), "/costNgn"), []want{{"/costNgn", "required"}}},
 		{"gift: voucher pin missing", GiftOrder, without(giftOrder(), "/voucher/pin"), []want{{"/voucher/pin", "required"}}},
-		{"gift: voucher a string", GiftOrder, with(giftOrder(), "/voucher", "AMZN"), []want{{"/voucher", "type"}}},
+		{"gift: voucher a string", GiftOrder, with(giftOrder(), "/voucher", "AMZN"), []want{{"/voucher", "type"}, {"/voucher", "type"}}},
 		{"gift: recipient email a number", GiftOrder, with(giftOrder(), "/recipient/email", 1), []want{{"/recipient/email", "type"}}},
 		{"gift: isSuccessful a string", GiftOrder, with(with(giftOrder(), "/orderStatus", "PROCESSING"), "/isSuccessful", "false"), []want{{"/isSuccessful", "type"}}},
 		{"gift: SUCCESS but not successful", GiftOrder, with(processing(), "/isSuccessful", false), []want{{"/isSuccessful", "const"}}},
@@ -147,8 +147,9 @@ func TestInvalidSamples(t *testing.T) {
 		{"card: maskedPan shows 5 trailing digits", Card, with(card(), "/maskedPan", "411111*****11234"), []want{{"/maskedPan", "pattern"}}},
 		{"card: maskedPan shows every digit", Card, with(card(), "/maskedPan", testPANRaw), []want{{"/maskedPan", "pattern"}}},
 		{"card: maskedPan is a grouped full PAN", Card, with(card(), "/maskedPan", testPAN), []want{{"/maskedPan", "pattern"}}},
-		{"card: maskedPan too short", Card, with(card(), "/maskedPan", "411111*****1234"), []want{{"/maskedPan", "pattern"}}},
-		{"card: maskedPan too long", Card, with(card(), "/maskedPan", "411111*******1234"), []want{{"/maskedPan", "pattern"}}},
+		{"card: maskedPan 5 leading digits", Card, with(card(), "/maskedPan", "41111*******1234"), []want{{"/maskedPan", "pattern"}}},
+		{"card: maskedPan 5 trailing digits", Card, with(card(), "/maskedPan", "411111**12345"), []want{{"/maskedPan", "pattern"}}},
+		{"card: maskedPan nothing masked", Card, with(card(), "/maskedPan", "4111111234"), []want{{"/maskedPan", "pattern"}}},
 		{"card: maskedPan last 4 only", Card, with(card(), "/maskedPan", "************1234"), []want{{"/maskedPan", "pattern"}}},
 		{"card: maskedPan double space", Card, with(card(), "/maskedPan", "4111  11** **** 1234"), []want{{"/maskedPan", "pattern"}}},
 		{"card: createdAt with a blank", Card, with(card(), "/createdAt", "2026-11-22 03:16:18"), []want{{"/createdAt", "format"}}},
@@ -245,10 +246,6 @@ func TestInvalidSamples(t *testing.T) {
 			{"/voucher", "required"}}},
 		{"verify: transactionId missing", GiftOrderResponse, without(giftOrder(), "/transactionId"), []want{{"/transactionId", "required"}}},
 		// Not shown: only the envelope is asserted.
-		{"customer: status error", CustomerResponse, with(envA(obj{}), "/status", "error"), []want{{"/status", "const"}}},
-		{"customer: data missing", CustomerResponse, without(envA(obj{}), "/data"), []want{{"/data", "required"}}},
-		{"customers: data a string", CustomerListResponse, envA("x"), []want{{"/data", "type"}}},
-		{"issuance: data missing", CardIssuanceResponse, without(envA(card()), "/data"), []want{{"/data", "required"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -311,10 +308,10 @@ func assertViolations(t *testing.T, schema string, body []byte, wants []want) {
 }
 
 func TestErrorFormat(t *testing.T) {
-	err := Validate(CardResponse, mustJSON(t, envA(with(without(card(), "/nameOnCard"), "/billingAddress/country", "USA"))))
+	err := Validate(CardResponse, mustJSON(t, envA(with(without(card(), "/id"), "/billingAddress/country", "USA"))))
 	want := "response does not match schema card-response.json: 2 violation(s)\n" +
 		`/data/billingAddress/country: does not match pattern ^[A-Za-z]{2}$ (rule pattern, value "USA")` + "\n" +
-		`/data/nameOnCard: required property is missing (rule required, value absent)`
+		`/data/id: required property is missing (rule required, value absent)`
 	if err == nil || err.Error() != want {
 		t.Fatalf("got\n%v\nwant\n%s", err, want)
 	}
@@ -395,6 +392,26 @@ func BenchmarkValidateCardList50(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if err := Validate(CardListResponse, body); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// Registration, customer listing and issuance answers are not shown: any
+// JSON object passes (the listing may also be an array), nothing else does.
+func TestNotShownAnswersAreOnlyShapes(t *testing.T) {
+	for _, c := range []struct {
+		schema, body string
+		ok           bool
+	}{
+		{CustomerResponse, `{"customerId":"cus_1"}`, true},
+		{CustomerResponse, `[]`, false},
+		{CustomerListResponse, `[{"customerId":"cus_1"}]`, true},
+		{CustomerListResponse, `"x"`, false},
+		{CardIssuanceResponse, `{"id":"crd_1"}`, true},
+		{CardIssuanceResponse, `7`, false},
+	} {
+		if err := Validate(c.schema, []byte(c.body)); (err == nil) != c.ok {
+			t.Errorf("%s %s: err %v, want ok=%v", c.schema, c.body, err, c.ok)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 
 	"github.com/merchant-harness/mph/target"
 )
@@ -14,7 +16,9 @@ import (
 // the environment, exactly as a user would point it at any server.
 func ExecRunner(exe string) Runner {
 	return func(ctx context.Context, _ string, cfg *target.Config, reportPath string) (int, []byte, error) {
-		cmd := exec.CommandContext(ctx, exe, "conform", "--json-report", reportPath)
+		// Every child writes its reports into a directory of its own.
+		dir := strings.TrimSuffix(reportPath, filepath.Ext(reportPath)) + "-reports"
+		cmd := exec.CommandContext(ctx, exe, "conform", "--no-color", "--json-report", reportPath, "--out", dir)
 		// The self-test needs a verdict, not a minimal failing case: cap the
 		// model spec's shrinking (a user's own RAPID_SHRINKTIME still wins,
 		// as later entries of the environment override earlier ones).
@@ -47,6 +51,9 @@ func Environ(cfg *target.Config) []string {
 		if c.Set() {
 			env = append(env, idName+"="+c.MerchantID, keyName+"="+c.SecretKey)
 		}
+	}
+	if cfg.ProfilePath != "" {
+		env = append(env, target.EnvProfile+"="+cfg.ProfilePath)
 	}
 	add(target.EnvMerchant2ID, target.EnvSecretKey2, cfg.Secondary)
 	add(target.EnvLiveMerchantID, target.EnvLiveSecretKey, cfg.LiveTier2)

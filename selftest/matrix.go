@@ -12,6 +12,9 @@ import (
 // with the specs that caught it, then the verdict and the survivors with the
 // requirement each one breaks.
 func (m *Matrix) WriteText(w io.Writer) {
+	if m.Interrupted {
+		fmt.Fprintf(w, "self-test INTERRUPTED: the matrix shows the %d fault runs that finished\n", m.Total)
+	}
 	cleanVerdict := "PASS"
 	if !m.CleanOK {
 		cleanVerdict = "FAIL (false positives: the suites fail a conformant server)"
@@ -49,6 +52,7 @@ func (m *Matrix) WriteText(w io.Writer) {
 	for _, e := range m.Errors {
 		fmt.Fprintf(w, "ERROR %s: %s\n", e.Fault.Name, trunc(e.Run.Error, 400))
 	}
+	m.writeSpecificity(w)
 }
 
 func caughtBy(failed []string) string {

@@ -25,6 +25,7 @@ type JSON = map[string]any
 func ExpectStatus(resp *client.Response, codes ...int) {
 	GinkgoHelper()
 	Expect(resp).NotTo(BeNil(), "no response")
+	skipIfStillRateLimited(resp, codes)
 	Expect(codes).To(ContainElement(resp.Status), "HTTP status %d, want %v", resp.Status, codes)
 }
 
@@ -59,6 +60,7 @@ func ExpectSchema(resp *client.Response, name string) any {
 	Expect(err).NotTo(HaveOccurred(), "the answer to %s %s does not match schema %s", resp.Exchange.Method, resp.Exchange.URL, name)
 	var v any
 	Expect(resp.JSON(&v)).To(Succeed(), "body is not JSON")
+	expectNoCardCredentials(v, name) // PCI: only the secure details carry them
 	return v
 }
 
@@ -82,10 +84,14 @@ func expectEchoedPath(resp *client.Response, body JSON) {
 		return
 	}
 	// The path is informational and may be prefixed (/api/v1/merchant or
-	// /v1/merchant); compare what follows the version root, unescaped.
+	// /v1/merchant) and echo the query string; compare what follows the
+	// version root, unescaped (profile strict.envelopePath: no query either).
 	got := p
 	if i := strings.Index(got, "/v1/merchant"); i >= 0 {
 		got = got[i+len("/v1/merchant"):]
+	}
+	if q := strings.IndexByte(got, '?'); q >= 0 && !Profile().Strict.EnvelopePath {
+		got = got[:q]
 	}
 	gu, _ := url.PathUnescape(got)
 	wu, _ := url.PathUnescape(want)

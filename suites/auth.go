@@ -74,12 +74,12 @@ func protectedEndpoints() map[string]protectedEndpoint {
 		"PATCH /cards/{id}/status":          {"STATUS-01", http.MethodPatch, cardPath("/status"), nil, func(context.Context) any { return JSON{"status": "FROZEN"} }},
 		"PATCH /cards/{id}/contact":         {"CONTACT-01", http.MethodPatch, cardPath("/contact"), nil, func(context.Context) any { return JSON{"email": "nobody@example.com"} }},
 		"POST /cards/{id}/simulate-webhook": {"WEBHOOK-01", http.MethodPost, cardPath("/simulate-webhook"), nil, func(context.Context) any { return JSON{"event_type": "authorization"} }},
-		"GET /gift-cards/quote":             {"GIFT-01", http.MethodGet, fixed("/gift-cards/quote"), nil, nil},
+		"GET /gift-cards/quote":             {"QUOTE-01", http.MethodGet, fixed("/gift-cards/quote"), nil, nil},
 		"POST /gift-cards/purchase": {"GIFT-01", http.MethodPost, fixed("/gift-cards/purchase"), nil, func(context.Context) any {
 			return JSON{"amount": M(Profile().GiftCards.FaceValue).JSON(), "recipientEmail": "nobody@example.com", "recipientName": "Nobody"}
 		}},
-		"GET /gift-cards/verify/{reference}": {"GIFT-01", http.MethodGet, giftRef, nil, nil},
-		"GET /gift-cards/transactions/{ref}": {"GIFT-01", http.MethodGet, fixed("/gift-cards/transactions/" + "GCT_mph_no_such"), nil, nil},
+		"GET /gift-cards/verify/{reference}": {"GIFT-05", http.MethodGet, giftRef, nil, nil},
+		"GET /gift-cards/transactions/{ref}": {"GIFT-17", http.MethodGet, fixed("/gift-cards/transactions/" + "GCT_mph_no_such"), nil, nil},
 		"GET /betting/quote":                 {"QUOTE-02", http.MethodGet, fixed("/betting/quote"), nil, nil},
 		"POST /cards (issuance)":             {"ISSUE-01", http.MethodPost, nil, nil, nil},
 	}

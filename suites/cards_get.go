@@ -24,7 +24,13 @@ var _ = Describe("One card: GET /cards/{id}", func() {
 			Expect(got.NameOnCard).To(Equal(c.NameOnCard))
 			Expect(got.Balance).To(EqualMoney(c.Balance), "the balance the issuance answer stated")
 			Expect(got.Status).To(Equal("ACTIVE"))
+			expectCardFields(got.Raw)
+			Expect(got.Raw["cardType"]).To(Equal("VIRTUAL"))
+			Expect(got.Raw["currency"]).To(Equal("USD"))
 			for _, f := range []string{"createdAt", "updatedAt"} {
+				if got.Raw[f] == nil {
+					continue // presence is not stated (profile strict.allCardFields)
+				}
 				s, _ := got.Raw[f].(string)
 				_, err := time.Parse(time.RFC3339Nano, s)
 				Expect(err).NotTo(HaveOccurred(), "%s %q is not an ISO 8601 timestamp", f, s)

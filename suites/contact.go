@@ -102,6 +102,7 @@ var _ = Describe("Card contact: PATCH /cards/{id}/contact", func() {
 	ConformanceIt("answers 404 for an unknown card",
 		Reqs("ERR-10", "ERR-18", "CONTACT-01"),
 		func(ctx SpecContext) {
-			ExpectErrorWithPath(patchContact(ctx, "crd_"+Ref("nosuch"), JSON{"email": "nobody@example.com"}), http.StatusNotFound)
+			body := ExpectErrorWithPath(patchContact(ctx, "crd_"+Ref("nosuch"), JSON{"email": "nobody@example.com"}), http.StatusNotFound)
+			Expect(lowerMsg(body)).To(And(ContainSubstring("card"), saysNotFound()), "scenario 5: the message says the virtual card was not found")
 		})
 })

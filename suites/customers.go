@@ -65,7 +65,8 @@ var _ = Describe("Cardholder customers: POST and GET /cards/customers", func() {
 		Reqs("CUST-03"), Destructive,
 		func(ctx SpecContext) {
 			f := customerField("idType")
-			for _, t := range []string{"voter_card", ""} {
+			// Not "": whether the field is required is not shown.
+			for _, t := range []string{"voter_card", "identity_card"} {
 				body := CustomerBody()
 				body[f] = t
 				ExpectRefusal(Must(API().Post(ctx, "/cards/customers", body)), "invalidValue")

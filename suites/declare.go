@@ -1,7 +1,10 @@
 package suites
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -9,8 +12,13 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/requirements"
 )
+
+// SpecID declares a spec's stable short ID explicitly (area.slug, e.g.
+// "withdraw.over-balance"); without it the ID is computed (see specID).
+type SpecID string
 
 // ReqIDs are the requirement IDs a spec verifies (see Reqs).
 type ReqIDs []string
@@ -75,6 +83,7 @@ var frozenTags = map[Tag]bool{Destructive: true, Slow: true, SandboxControls: tr
 
 // Declaration is what ConformanceIt recorded about one spec.
 type Declaration struct {
+	ID     string // stable short ID: <area>.<6 hex of the full text's SHA-256>, or declared
 	Text   string
 	Reqs   []string
 	Needs  []Capability
@@ -87,7 +96,22 @@ var (
 	declMu       sync.Mutex
 	declarations []Declaration
 	declErrors   []string
+	declSeen     = map[string]bool{}   // declaration keys: the tree is built by --list previews and the run
+	declIDs      = map[string]string{} // spec ID → where it was declared
 )
+
+// idPattern is the form of a declared spec ID.
+var idPattern = regexp.MustCompile(`^[a-z0-9-]+\.[a-z0-9-]{2,40}$`)
+
+// specID derives a spec's short ID from its area and full text: stable as
+// long as the text and its containers' texts stay the same.
+func specID(area, fullText string) string {
+	if area == "" {
+		area = "misc"
+	}
+	sum := sha256.Sum256([]byte(fullText))
+	return area + "." + hex.EncodeToString(sum[:3])
+}
 
 // DeclarationErrors returns malformed ConformanceIt declarations found while
 // building the spec tree (the run fails at start when there are any).
@@ -116,17 +140,23 @@ func Declarations() []Declaration {
 // primary nor, for specs labelled Live, the MPH_LIVE_* ones) or --allow-live
 // was given (see live_guard.go).
 // parseDecl validates a declaration; problems are returned, not recorded.
-func parseDecl(text, where string, args []any) (d Declaration, body func(SpecContext), deco []any, problems []string) {
+func parseDecl(text, where string, containers []string, args []any) (d Declaration, body func(SpecContext), deco []any, problems []string) {
 	declError := func(_ string, format string, a ...any) {
 		problems = append(problems, where+": "+fmt.Sprintf(format, a...))
 	}
 	var (
-		reqs  []string
-		needs []Capability
-		tags  []Tag
+		reqs     []string
+		needs    []Capability
+		tags     []Tag
+		declared SpecID
 	)
 	for _, a := range args {
 		switch v := a.(type) {
+		case SpecID:
+			if !idPattern.MatchString(string(v)) {
+				declError(where, "spec ID %q is not of the form area.slug (lower case, digits, dashes)", v)
+			}
+			declared = v
 		case ReqIDs:
 			reqs = append(reqs, v...)
 		case NeedList:
@@ -194,19 +224,26 @@ func parseDecl(text, where string, args []any) (d Declaration, body func(SpecCon
 	for l := range labelSet {
 		labels = append(labels, l)
 	}
+	area := ""
+	if len(reqs) > 0 {
+		area = requirements.Area(reqs[0])
+	}
+	id := string(declared)
+	if id == "" {
+		id = specID(area, strings.TrimSpace(strings.Join(append(append([]string{}, containers...), text), " ")))
+	}
+	labels = append(labels, report.IDLabelPrefix+id)
 	sort.Strings(labels)
-	d = Declaration{Text: text, Reqs: reqs, Needs: needs, Tags: tags, Labels: labels, Where: where}
+	d = Declaration{ID: id, Text: text, Reqs: reqs, Needs: needs, Tags: tags, Labels: labels, Where: where}
 	return d, body, deco, problems
 }
 
 func ConformanceIt(text string, args ...any) bool {
 	cl := types.NewCodeLocation(1)
 	where := fmt.Sprintf("%s:%d %q", cl.FileName, cl.LineNumber, text)
-	d, body, deco, problems := parseDecl(text, where, args)
-	declMu.Lock()
-	declarations = append(declarations, d)
-	declErrors = append(declErrors, problems...)
-	declMu.Unlock()
+	containers := CurrentTreeConstructionNodeReport().ContainerHierarchyTexts
+	d, body, deco, problems := parseDecl(text, where, containers, args)
+	recordDecl(strings.Join(containers, "\x00")+"\x00"+where, d, problems)
 	needs, labels := d.Needs, d.Labels
 	labelSet := map[string]bool{}
 	for _, l := range labels {
@@ -228,6 +265,23 @@ func ConformanceIt(text string, args ...any) bool {
 	itArgs := append([]any{Label(labels...)}, deco...)
 	itArgs = append(itArgs, run, cl)
 	return It(text, itArgs...)
+}
+
+// recordDecl keeps one declaration per key (the tree may be built twice:
+// once to preview the selection, once to run) and checks IDs are unique.
+func recordDecl(key string, d Declaration, problems []string) {
+	declMu.Lock()
+	defer declMu.Unlock()
+	if declSeen[key] {
+		return
+	}
+	declSeen[key] = true
+	if prev, dup := declIDs[d.ID]; dup {
+		problems = append(problems, fmt.Sprintf("%s: spec ID %s is already used by %s (declare a distinct SpecID or change the text)", d.Where, d.ID, prev))
+	}
+	declIDs[d.ID] = d.Where
+	declarations = append(declarations, d)
+	declErrors = append(declErrors, problems...)
 }
 
 // reqLabelsOf returns the requirement IDs among a spec's labels.

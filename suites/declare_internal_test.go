@@ -8,11 +8,14 @@ import (
 )
 
 func TestParseDeclLabelsAndProblems(t *testing.T) {
-	d, body, deco, problems := parseDecl("x", "here", []any{Reqs("AUTH-09", "LIST-01"), Needs(CapClock, CapLiveTier2), Destructive, Serial, func(SpecContext) {}})
+	d, body, deco, problems := parseDecl("x", "here", []string{"Auth"}, []any{Reqs("AUTH-09", "LIST-01"), Needs(CapClock, CapLiveTier2), Destructive, Serial, func(SpecContext) {}})
 	if len(problems) != 0 || body == nil || len(deco) != 1 {
 		t.Fatalf("problems %v body %v deco %v", problems, body != nil, deco)
 	}
-	want := "AUTH-09,LIST-01,auth,destructive,listing,live,sandbox-controls"
+	if d.ID != specID("auth", "Auth x") || !strings.HasPrefix(d.ID, "auth.") || len(d.ID) != len("auth.")+6 {
+		t.Fatalf("spec ID %q", d.ID)
+	}
+	want := "AUTH-09,LIST-01,auth,destructive,id:" + d.ID + ",listing,live,sandbox-controls"
 	if got := strings.Join(d.Labels, ","); got != want {
 		t.Fatalf("labels %s, want %s", got, want)
 	}
@@ -26,11 +29,34 @@ func TestParseDeclLabelsAndProblems(t *testing.T) {
 		"unknown capability":            {Reqs("AUTH-09"), Needs("teleport"), func(SpecContext) {}},
 		"must be func(ctx SpecContext)": {Reqs("AUTH-09"), func() {}},
 		"unexpected string argument":    {"AUTH-09", func(SpecContext) {}},
+		"is not of the form area.slug":  {Reqs("AUTH-09"), SpecID("Bad ID"), func(SpecContext) {}},
 	}
 	for want, args := range cases {
-		_, _, _, problems := parseDecl("x", "here", args)
+		_, _, _, problems := parseDecl("x", "here", nil, args)
 		if len(problems) == 0 || !strings.Contains(strings.Join(problems, "\n"), want) {
 			t.Errorf("%s: problems %v", want, problems)
 		}
 	}
+}
+
+func TestSpecIDsAreStableDistinctAndCheckedUnique(t *testing.T) {
+	a1, a2 := specID("withdraw", "Withdrawal refuses 0"), specID("withdraw", "Withdrawal refuses 0")
+	if a1 != a2 || a1 == specID("withdraw", "Withdrawal refuses 1") {
+		t.Fatalf("IDs %s %s", a1, a2)
+	}
+	d, _, _, problems := parseDecl("x", "here", nil, []any{Reqs("AUTH-09"), SpecID("auth.declared-one"), func(SpecContext) {}})
+	if len(problems) != 0 || d.ID != "auth.declared-one" {
+		t.Fatalf("declared ID %q, problems %v", d.ID, problems)
+	}
+	before := len(DeclarationErrors())
+	recordDecl("k1", Declaration{ID: "auth.dup", Where: "a"}, nil)
+	recordDecl("k1", Declaration{ID: "auth.dup", Where: "a"}, nil) // the tree built again: same key, fine
+	recordDecl("k2", Declaration{ID: "auth.dup", Where: "b"}, nil)
+	errs := DeclarationErrors()
+	if len(errs) != before+1 || !strings.Contains(errs[len(errs)-1], "already used") {
+		t.Fatalf("duplicate ID not refused: %v", errs[before:])
+	}
+	declMu.Lock()
+	declErrors = declErrors[:before]
+	declMu.Unlock()
 }

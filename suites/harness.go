@@ -199,16 +199,17 @@ var _ = SynchronizedAfterSuite(func() {
 	}
 })
 
-// Every spec starts with an empty recorder; a failed spec gets its redacted
-// exchanges attached as a report entry.
-var _ = BeforeEach(func() {
+// Every spec starts with an empty recorder (resetRecorder, a top-level
+// BeforeEach); a failed spec gets its redacted exchanges attached as a
+// report entry (attachExchanges, a top-level AfterEach). run.go declares both.
+func resetRecorder() {
 	h.mu.Lock()
 	h.rec = client.NewRecorder()
 	h.mu.Unlock()
 	if d := runDeadline.Load(); d != nil && time.Now().After(*d) {
 		Skip(DeadlineSkipPrefix + "the run deadline (--deadline) passed before this spec started")
 	}
-})
+}
 
 // DeadlineSkipPrefix starts the skip reason of a spec the run deadline cut.
 const DeadlineSkipPrefix = "not run: "
@@ -216,7 +217,7 @@ const DeadlineSkipPrefix = "not run: "
 // runDeadline is the overall deadline of an mph conform run (nil: none).
 var runDeadline atomic.Pointer[time.Time]
 
-var _ = AfterEach(func() {
+func attachExchanges() {
 	r := CurrentSpecReport()
 	if !r.Failed() {
 		return
@@ -231,7 +232,7 @@ var _ = AfterEach(func() {
 	if txt := renderExchanges(ex[:upto], 0, len(ex), ""); txt != "" {
 		AddReportEntry("http-exchanges", txt, ReportEntryVisibilityNever)
 	}
-})
+}
 
 // shownInFailure is how many of the last exchanges a failure message shows.
 const shownInFailure = 3

@@ -49,6 +49,28 @@ var _ = Describe("Spend limits: PUT /cards/{id}/spend-limits", func() {
 			}
 		})
 
+	// The document shows the PUT answer only: the limits are read back from
+	// a later PUT's spendLimits. Whether a PUT replaces the whole set or
+	// merges is not shown, so a limit not supplied keeps its value or is
+	// unset (null, or 0: how an unset limit is shown is not stated either),
+	// never anything else.
+	ConformanceIt("reads the stored limits back from a later PUT answer: a limit not supplied keeps its value or is unset",
+		Reqs("LIMITS-03", "LIMITS-02"), Destructive,
+		func(ctx SpecContext) {
+			c := NewCard(ctx, WithAmount(M("1.00")))
+			first := map[string]Money{"transactionLimit": M("20.00"), "dailyLimit": M("60.00"), "monthlyLimit": M("600.00"), "allTimeLimit": M("6000.00")}
+			setLimits(ctx, c.ID, first)
+			d := setLimits(ctx, c.ID, map[string]Money{"transactionLimit": M("15.00")})
+			sl, _ := d["spendLimits"].(JSON)
+			for _, k := range []string{"dailyLimit", "monthlyLimit", "allTimeLimit"} {
+				if sl[k] == nil {
+					continue // replaced: unset
+				}
+				got := ExpectMoney(sl[k], "spendLimits."+k)
+				Expect(got.Eq(first[k]) || got.Eq(M("0"))).To(BeTrue(), "spendLimits.%s after a PUT of transactionLimit alone is %s: want the stored %s or unset (null or 0)", k, got, first[k])
+			}
+		})
+
 	ConformanceIt("answers 404 for a card that does not exist",
 		Reqs("ERR-10"),
 		func(ctx SpecContext) {

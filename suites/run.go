@@ -5,9 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,19 +23,29 @@ import (
 	"github.com/merchant-harness/mph/target"
 )
 
+// SuiteName is the description of the conformance suite in every report.
+const SuiteName = "Merchant Payments API v1 conformance"
+
 // RunOptions configure Run (mph conform).
 type RunOptions struct {
-	LabelFilter string
-	Focus       []string
-	Skip        []string
-	JUnitReport string
-	JSONReport  string
-	HTMLReport  string
-	DryRun      bool // build the tree and report the specs without running them (--list, --coverage)
-	Verbose     bool
-	NoColor     bool
+	LabelFilter    string
+	Focus          []string
+	Skip           []string
+	JUnitReport    string
+	JSONReport     string
+	HTMLReport     string
+	MarkdownReport string
+	Verbose        bool
+	NoColor        bool
 	// Facts from a pre-flight already done by the caller (nil: Run does it).
 	Facts *target.Facts
+	// Report completes the summaries: run facts, waivers, baseline.
+	Report report.Options
+	// OnInterrupt, when set, takes SIGINT and SIGTERM over from Ginkgo while
+	// the specs run: the reports are written at once, marked interrupted
+	// (finished specs with their outcome, the others interrupted), then
+	// OnInterrupt is called with them; it is expected to end the process.
+	OnInterrupt func(Result)
 	// Deadline bounds the whole run (0: Ginkgo's default of one hour):
 	// specs not started by then are skipped as "not run", and the spec
 	// running at the deadline is interrupted a grace period later.
@@ -48,81 +62,298 @@ type Result struct {
 }
 
 var (
-	lastMu     sync.Mutex
+	runMu      sync.Mutex
 	lastReport *types.Report
 	reportOpts RunOptions
+	running    bool                  // Run is inside RunSpecs
+	collected  []types.SpecReport    // finished specs, for an interrupted run
+	preview    *types.Report         // the selection, for an interrupted run
+	runStart   time.Time             // start of RunSpecs
+	stopped    = make(chan struct{}) // closed once an interrupt was handled
+	stopOnce   sync.Once
+	// interrupting is set at the first signal: the specs still running
+	// finish unreported while the teardown sweeps the money back.
+	interrupting atomic.Bool
 )
 
 // The reports are written from here so that they are complete under
 // ginkgo -p too (ReportAfterSuite sees every process's specs).
 var _ = ReportAfterSuite("mph reports", func(r Report) {
-	lastMu.Lock()
+	if interrupting.Load() {
+		<-stopped // the interrupt writes the reports (after the teardown) and ends the process
+		return
+	}
+	runMu.Lock()
 	cp := r
 	lastReport = &cp
 	opts := reportOpts
-	lastMu.Unlock()
-	if opts.JUnitReport == "" {
-		opts.JUnitReport = os.Getenv("MPH_JUNIT_REPORT")
-	}
-	if opts.JSONReport == "" {
-		opts.JSONReport = os.Getenv("MPH_JSON_REPORT")
-	}
-	if opts.HTMLReport == "" {
-		opts.HTMLReport = os.Getenv("MPH_HTML_REPORT")
-	}
+	runMu.Unlock()
 	if r.SuiteConfig.DryRun {
 		return
 	}
-	for _, w := range []struct {
-		path string
-		fn   func(types.Report, string) error
-	}{{opts.JUnitReport, report.WriteJUnit}, {opts.JSONReport, report.WriteJSON}, {opts.HTMLReport, report.WriteHTML}} {
-		if w.path == "" {
-			continue
-		}
-		if err := w.fn(r, w.path); err != nil {
-			fmt.Fprintf(os.Stderr, "mph: writing %s: %v\n", w.path, err)
-		}
+	writeReports(r, opts)
+})
+
+// eachSpecNodes declares the top-level per-spec nodes. Ginkgo's
+// PreviewSpecs restores a clone of the suite that keeps the containers and
+// suite nodes but not top-level BeforeEach/AfterEach/ReportAfterEach, so
+// Preview declares them again after every preview.
+func eachSpecNodes() bool {
+	BeforeEach(resetRecorder)
+	AfterEach(attachExchanges)
+	ReportAfterEach(collectSpec)
+	return true
+}
+
+var _ = eachSpecNodes()
+
+// collectSpec keeps every finished spec, for the report of an interrupted run.
+func collectSpec(s SpecReport) {
+	runMu.Lock()
+	if running {
+		collected = append(collected, s)
+	}
+	runMu.Unlock()
+}
+
+// ReportBeforeSuite runs inside RunSpecs, after Ginkgo registered its own
+// signal handler: under mph conform the harness replaces it, so Ctrl-C ends
+// the run at once with complete reports instead of a progress dump.
+var _ = ReportBeforeSuite(func(Report) {
+	runMu.Lock()
+	take := running && reportOpts.OnInterrupt != nil
+	runStart = time.Now()
+	runMu.Unlock()
+	if take {
+		takeOverSignals()
 	}
 })
+
+func takeOverSignals() {
+	signal.Reset(os.Interrupt, syscall.SIGTERM)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-ch
+		interrupting.Store(true)
+		go stopOnce.Do(func() { handleInterrupt(sig) })
+		<-ch // a second signal leaves the teardown unfinished
+		os.Exit(report.ExitInterrupted)
+	}()
+}
+
+// handleInterrupt writes the reports of what ran and hands them over.
+func handleInterrupt(sig os.Signal) {
+	runMu.Lock()
+	opts := reportOpts
+	r := partialReport(sig)
+	runMu.Unlock()
+	interruptTeardown(&r)
+	sum := writeReports(r, opts)
+	close(stopped)
+	if opts.OnInterrupt != nil {
+		opts.OnInterrupt(Result{Report: r, Summary: sum})
+	}
+}
+
+// partialReport is the report of an interrupted run: finished specs as they
+// ended, selected specs not finished as interrupted. Call with runMu held.
+func partialReport(sig os.Signal) types.Report {
+	now := time.Now()
+	r := types.Report{SuiteDescription: SuiteName, StartTime: runStart, EndTime: now, RunTime: now.Sub(runStart),
+		SpecialSuiteFailureReasons: []string{fmt.Sprintf("%s (%v)", report.InterruptedReason, sig)}}
+	done := map[string]types.SpecReport{}
+	for _, s := range collected {
+		done[specKey(s)] = s
+	}
+	if preview == nil {
+		r.SpecReports = append(r.SpecReports, collected...)
+		return r
+	}
+	r.SuiteConfig = preview.SuiteConfig
+	for _, s := range preview.SpecReports {
+		if d, ok := done[specKey(s)]; ok {
+			r.SpecReports = append(r.SpecReports, d)
+			continue
+		}
+		if s.LeafNodeType == types.NodeTypeIt && s.State != types.SpecStateSkipped {
+			s.State = types.SpecStateInterrupted
+			s.Failure = types.Failure{Message: "interrupted before the spec finished"}
+			s.RunTime = 0
+		}
+		r.SpecReports = append(r.SpecReports, s)
+	}
+	return r
+}
+
+func specKey(s types.SpecReport) string {
+	return s.FullText() + "\x00" + s.LeafNodeLocation.String()
+}
+
+// writeReports writes every requested report of r, in parallel (an
+// interrupted run has a second at most), and returns its summary.
+func writeReports(r types.Report, opts RunOptions) report.Summary {
+	sum := report.Build(r, opts.Report)
+	var wg sync.WaitGroup
+	for _, w := range []struct {
+		path, env string
+		fn        func(string) error
+	}{
+		{opts.JUnitReport, "MPH_JUNIT_REPORT", func(p string) error { return report.WriteJUnit(sum, p) }},
+		{opts.JSONReport, "MPH_JSON_REPORT", func(p string) error { return report.WriteJSON(r, sum, p) }},
+		{opts.HTMLReport, "MPH_HTML_REPORT", func(p string) error { return report.WriteHTML(sum, p) }},
+		{opts.MarkdownReport, "MPH_MARKDOWN_REPORT", func(p string) error { return report.WriteMarkdown(sum, p) }},
+	} {
+		path := w.path
+		if path == "" {
+			path = os.Getenv(w.env)
+		}
+		if path == "" {
+			continue
+		}
+		wg.Add(1)
+		go func(path string, fn func(string) error) {
+			defer wg.Done()
+			if err := fn(path); err != nil {
+				fmt.Fprintf(os.Stderr, "mph: writing %s: %v\n", path, err)
+			}
+		}(path, w.fn)
+	}
+	wg.Wait()
+	return sum
+}
+
+// SelectionError says the flags select no spec, or are malformed.
+type SelectionError struct{ Msg string }
+
+func (e *SelectionError) Error() string { return e.Msg }
+
+var flagsOnce sync.Once
+
+// Preview builds the spec tree without running anything and returns the
+// report of the selection: selected specs are passed, the others skipped
+// without a message. It validates the label filter and the regular
+// expressions first (a malformed one is a SelectionError).
+func Preview(opts RunOptions) (types.Report, error) {
+	if _, err := types.ParseLabelFilter(opts.LabelFilter); err != nil {
+		return types.Report{}, &SelectionError{Msg: fmt.Sprintf("--label-filter %q: %s", opts.LabelFilter, plain(err.Error()))}
+	}
+	for _, re := range append(append([]string{}, opts.Focus...), opts.Skip...) {
+		if _, err := regexp.Compile(re); err != nil {
+			return types.Report{}, &SelectionError{Msg: fmt.Sprintf("--focus/--skip %q: %v", re, err)}
+		}
+	}
+	initGinkgo()
+	var setErr error
+	flagsOnce.Do(func() {
+		set := func(name, v string) {
+			if err := flag.Set(name, v); err != nil && setErr == nil {
+				setErr = err
+			}
+		}
+		set("ginkgo.label-filter", opts.LabelFilter)
+		for _, f := range opts.Focus {
+			set("ginkgo.focus", f)
+		}
+		for _, s := range opts.Skip {
+			set("ginkgo.skip", s)
+		}
+	})
+	if setErr != nil {
+		return types.Report{}, &SelectionError{Msg: setErr.Error()}
+	}
+	r := PreviewSpecs(SuiteName)
+	eachSpecNodes()
+	if errs := DeclarationErrors(); len(errs) > 0 {
+		return r, &DeclarationError{Problems: errs}
+	}
+	return r, nil
+}
+
+// Selected returns the specs a preview selected.
+func Selected(r types.Report) []types.SpecReport {
+	var out []types.SpecReport
+	for _, s := range r.SpecReports {
+		if s.LeafNodeType == types.NodeTypeIt && s.State != types.SpecStateSkipped && s.State != types.SpecStatePending {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// DescribeSelection names the selection flags, for messages and reports.
+func DescribeSelection(opts RunOptions) string {
+	var parts []string
+	if opts.LabelFilter != "" {
+		parts = append(parts, fmt.Sprintf("--label-filter %q", opts.LabelFilter))
+	}
+	for _, f := range opts.Focus {
+		parts = append(parts, fmt.Sprintf("--focus %q", f))
+	}
+	for _, s := range opts.Skip {
+		parts = append(parts, fmt.Sprintf("--skip %q", s))
+	}
+	return strings.Join(parts, " ")
+}
+
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// plain is a Ginkgo error message on one line without colour codes.
+func plain(s string) string {
+	return strings.Join(strings.Fields(ansi.ReplaceAllString(s, "")), " ")
+}
+
+var ginkgoInit sync.Once
+
+func initGinkgo() {
+	ginkgoInit.Do(func() {
+		InstallFailHandler()
+		// Specs may use libraries that read the testing flags (rapid calls
+		// testing.Short): outside `go test`, register and "parse" them.
+		if !flag.Parsed() {
+			testing.Init()
+			_ = flag.CommandLine.Parse(nil)
+		}
+		_ = os.Setenv("GINKGO_EDITOR_INTEGRATION", "1") // never os.Exit on programmatic focus
+	})
+}
 
 // Run runs the suites in this process against cfg (already resolved: the
 // caller starts the embedded sandbox if there is no base URL). A pre-flight
 // failure is returned as *target.PreflightError before any spec runs;
 // malformed spec declarations as a DeclarationError. Run can be called once
-// per process (a Ginkgo restriction).
+// per process (a Ginkgo restriction); Preview may be called before it.
 func Run(ctx context.Context, cfg *target.Config, opts RunOptions) (Result, error) {
-	if !opts.DryRun {
-		facts := opts.Facts
-		if facts == nil {
-			f, err := target.Preflight(ctx, cfg)
-			if err != nil {
-				return Result{}, err
-			}
-			facts = &f
+	facts := opts.Facts
+	if facts == nil {
+		f, err := target.Preflight(ctx, cfg)
+		if err != nil {
+			return Result{}, err
 		}
-		preset, presetFacts = cfg, facts
+		facts = &f
 	}
-	lastMu.Lock()
+	preset, presetFacts = cfg, facts
+	pv, err := Preview(opts)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	runMu.Lock()
 	reportOpts = opts
-	lastMu.Unlock()
-	InstallFailHandler()
-	// Specs may use libraries that read the testing flags (rapid calls
-	// testing.Short): outside `go test`, register and "parse" them.
-	if !flag.Parsed() {
-		testing.Init()
-		_ = flag.CommandLine.Parse(nil)
-	}
-	_ = os.Setenv("GINKGO_EDITOR_INTEGRATION", "1") // never os.Exit on programmatic focus
+	preview = &pv
+	running = true
+	runMu.Unlock()
 
 	sc, rc := GinkgoConfiguration()
 	sc.LabelFilter = opts.LabelFilter
 	sc.FocusStrings = opts.Focus
 	sc.SkipStrings = opts.Skip
-	sc.DryRun = opts.DryRun
+	sc.DryRun = false
 	sc.ParallelProcess, sc.ParallelTotal = 1, 1
 	sc.RandomSeed = 1
-	if opts.Deadline > 0 && !opts.DryRun {
+	if opts.Deadline > 0 {
 		d := time.Now().Add(opts.Deadline)
 		runDeadline.Store(&d)
 		sc.Timeout = opts.Deadline + deadlineGrace
@@ -131,24 +362,34 @@ func Run(ctx context.Context, cfg *target.Config, opts RunOptions) (Result, erro
 	rc.Succinct = !opts.Verbose
 	rc.Verbose = opts.Verbose
 	rc.JUnitReport, rc.JSONReport, rc.TeamcityReport, rc.GoJSONReport = "", "", "", ""
-	if opts.DryRun {
-		rc.Succinct, rc.Verbose, rc.VeryVerbose = true, false, false
-		rc.SilenceSkips = true
-	}
 	t := &failT{}
-	passed := RunSpecs(t, "Merchant Payments API v1 conformance", sc, rc)
-	lastMu.Lock()
-	defer lastMu.Unlock()
+	passed := RunSpecs(t, SuiteName, sc, rc)
+	runMu.Lock()
+	running = false
 	res := Result{Passed: passed && !t.failed}
 	if lastReport != nil {
 		res.Report = *lastReport
-		res.Summary = report.Summarize(*lastReport)
+		res.Summary = report.Build(*lastReport, opts.Report)
 		res.NotRun = countNotRun(*lastReport)
 	}
+	runMu.Unlock()
 	if errs := DeclarationErrors(); len(errs) > 0 {
 		return res, &DeclarationError{Problems: errs}
 	}
 	return res, nil
+}
+
+// WriteInterrupted writes the reports of a run interrupted before its first
+// spec (during pre-flight): every selected spec of the preview interrupted.
+func WriteInterrupted(pv types.Report, sig os.Signal, opts RunOptions) report.Summary {
+	runMu.Lock()
+	preview = &pv
+	if runStart.IsZero() {
+		runStart = time.Now()
+	}
+	r := partialReport(sig)
+	runMu.Unlock()
+	return writeReports(r, opts)
 }
 
 // deadlineGrace lets the spec running at the deadline finish its current

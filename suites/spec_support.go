@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -213,6 +214,30 @@ func expectVerifiedOrder(resp *client.Response) JSON {
 	body, _ := v.(JSON)
 	Expect(body).NotTo(BeNil())
 	Expect(body).NotTo(HaveKey("data"), "gift order verification answers flat: no data member")
+	return body
+}
+
+// verifySettled verifies an order until it is no longer PROCESSING, at most
+// the profile's giftCards.verifyAttempts times, verifyInterval apart: the
+// document lets reconciliation complete on a later call. It returns the last
+// answer, schema-checked.
+func verifySettled(ctx context.Context, c *client.Client, reference string) JSON {
+	GinkgoHelper()
+	g := Profile().GiftCards
+	var body JSON
+	for i := 0; i < g.VerifyAttempts; i++ {
+		if i > 0 {
+			select {
+			case <-ctx.Done():
+				HarnessError("interrupted while re-verifying a PROCESSING gift order")
+			case <-time.After(g.VerifyInterval):
+			}
+		}
+		body = expectVerifiedOrder(verifyGift(ctx, c, reference))
+		if body["orderStatus"] != "PROCESSING" {
+			break
+		}
+	}
 	return body
 }
 

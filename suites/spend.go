@@ -58,6 +58,9 @@ func ParseMaxSpend(s string) (map[string]int64, error) {
 	return out, nil
 }
 
+// errInterrupted refuses spending requests once the run is interrupted.
+var errInterrupted = errors.New("the run is interrupted: no new spending request is sent")
+
 // OverBudgetError refuses a request that would take the run over --max-spend;
 // Must turns it into a skip of the spec with this reason.
 type OverBudgetError struct{ Msg string }
@@ -86,6 +89,7 @@ type ledger struct {
 	reserved  map[string]int64
 	refused   int
 	byArea    map[string]*areaSpend
+	closed    bool // interrupted: no new spending request is sent
 }
 
 // areaSpend is what the specs of one top-level container spent.
@@ -188,6 +192,9 @@ func amountOf(body []byte) int64 {
 func (l *ledger) admit(kind spendKind, body []byte) (cur string, need int64, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.closed && kind != spendWithdraw {
+		return "", 0, errInterrupted
+	}
 	switch kind {
 	case spendIssue:
 		cur, need = "USD", amountOf(body)+l.fees.creation

@@ -22,7 +22,7 @@ func transition(ctx context.Context, c Card, to string) {
 	GinkgoHelper()
 	d := Data(ExpectEnvelopeA(patchStatus(ctx, c.ID, JSON{"status": to}), schemas.StatusResponse))
 	msg, _ := d["message"].(string)
-	Expect(strings.ToUpper(msg)).To(ContainSubstring(to), "data.message must state the new status")
+	Expect(statesStatus(msg, to)).To(BeTrue(), "data.message %q must state the new status %s", msg, to)
 	card, _ := d["card"].(JSON)
 	Expect(card).NotTo(BeNil(), "data.card")
 	got := CardFrom(card)
@@ -31,6 +31,21 @@ func transition(ctx context.Context, c Card, to string) {
 	fresh := GetCard(ctx, c.ID)
 	Expect(fresh.Status).To(Equal(to), "card status in a fresh GET")
 	Expect(fresh.Balance).To(EqualMoney(c.Balance), "the balance is kept")
+}
+
+// statesStatus reports whether a message states the new status, in any of
+// the usual words: FROZEN as frozen/freeze (not unfrozen), ACTIVE as
+// active/activated or unfrozen (the document: "message (string stating the
+// new status)").
+func statesStatus(msg, status string) bool {
+	m := strings.ToLower(msg)
+	switch status {
+	case "FROZEN":
+		return (strings.Contains(m, "frozen") || strings.Contains(m, "freez")) && !strings.Contains(m, "unfroz") && !strings.Contains(m, "unfreez")
+	case "ACTIVE":
+		return (strings.Contains(m, "active") && !strings.Contains(m, "inactive")) || strings.Contains(m, "unfroz") || strings.Contains(m, "unfreez")
+	}
+	return strings.Contains(m, strings.ToLower(status))
 }
 
 var _ = Describe("Card status: PATCH /cards/{id}/status", func() {

@@ -11,17 +11,30 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sweep"
 )
 
-// teardownBudget bounds the whole teardown.
-const teardownBudget = 5 * time.Minute
+// teardownBudget bounds the whole teardown; after an interrupt it is shorter.
+const (
+	teardownBudget          = 5 * time.Minute
+	interruptTeardownBudget = 2 * time.Minute
+)
+
+var (
+	moneyStarted atomic.Bool // startMoney ran: there may be cards to sweep
+	sweptOnce    atomic.Bool // the teardown ran (after the specs or on interrupt)
+	sweepDone    = make(chan struct{})
+	finalMoney   report.Money // what the teardown found; read after sweepDone
+)
 
 // politeLimiter caps this process's request rate (--max-rps).
 var politeLimiter *client.Limiter
@@ -40,6 +53,7 @@ func startMoney() error {
 	defer cancel()
 	books.loadFees(ctx, h.primary)
 	RegisterCleanup(teardown)
+	moneyStarted.Store(true)
 	return nil
 }
 
@@ -48,11 +62,59 @@ func teardownOff() bool {
 	return v
 }
 
-// teardown sweeps and freezes the created cards and reports the money.
+// teardown sweeps and freezes the created cards and reports the money (the
+// suite's cleanup, after the last spec).
 func teardown() {
 	ctx, cancel := context.WithTimeout(context.Background(), teardownBudget)
 	defer cancel()
-	m := report.Money{Teardown: "done"}
+	m, ok := sweepCreated(ctx)
+	if !ok {
+		return // an interrupt already ran it
+	}
+	b, _ := json.Marshal(m)
+	AddReportEntry(report.MoneyEntry, string(b), ReportEntryVisibilityNever)
+}
+
+// interruptTeardown runs the teardown when mph conform is interrupted: no
+// new spending request is sent, the created cards are swept (bounded; a
+// second Ctrl-C ends it), and the money entry joins the interrupted report.
+func interruptTeardown(r *types.Report) {
+	if !moneyStarted.Load() {
+		return
+	}
+	books.mu.Lock()
+	books.closed = true
+	n := len(books.cards)
+	books.mu.Unlock()
+	if n > 0 && !teardownOff() {
+		fmt.Fprintf(os.Stdout, "\nmph conform: interrupted: sweeping the money of %d cards back to the vault (Ctrl-C again to leave them)\n", n)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), interruptTeardownBudget)
+	defer cancel()
+	m, ok := sweepCreated(ctx)
+	if !ok { // the teardown after the last spec is running: let it finish
+		select {
+		case <-sweepDone:
+			m = finalMoney
+		case <-ctx.Done():
+			return
+		}
+	}
+	b, _ := json.Marshal(m)
+	r.SpecReports = append(r.SpecReports, types.SpecReport{
+		LeafNodeType: types.NodeTypeSynchronizedAfterSuite, State: types.SpecStatePassed,
+		ReportEntries: types.ReportEntries{{Name: report.MoneyEntry, Value: types.WrapEntryValue(string(b)), Visibility: types.ReportEntryVisibilityNever}},
+	})
+}
+
+// sweepCreated sweeps (or, with --no-teardown, reads) every card the run
+// created, once per process; ok is false when it already ran.
+func sweepCreated(ctx context.Context) (m report.Money, ok bool) {
+	if !sweptOnce.CompareAndSwap(false, true) {
+		return m, false
+	}
+	defer func() { finalMoney = m; close(sweepDone) }()
+	m.Teardown = "done"
 	keep := teardownOff()
 	if keep {
 		m.Teardown = "off"
@@ -60,39 +122,70 @@ func teardown() {
 	books.mu.Lock()
 	cards := append([]createdCard(nil), books.cards...)
 	books.mu.Unlock()
-	netErrs := 0
-	for i, c := range cards {
-		if c.ID == "" {
-			m.TeardownProblems = append(m.TeardownProblems, "an issued card had no id in the issuance answer: it cannot be swept")
-			continue
-		}
-		api := h.as(c.Who).WithRecorder(client.NewRecorder())
-		err := sweepCard(ctx, api, c.ID, keep, &m)
-		if err == nil {
-			netErrs = 0
-			continue
-		}
-		m.Unswept = append(m.Unswept, c.ID)
-		if client.IsNetError(err) {
-			netErrs++
-		} else {
-			netErrs = 0
-		}
-		if netErrs >= 3 || ctx.Err() != nil {
-			for _, rest := range cards[i+1:] {
-				m.Unswept = append(m.Unswept, rest.ID)
-			}
-			m.TeardownProblems = append(m.TeardownProblems, fmt.Sprintf("stopped: the target does not answer (%v)", err))
-			break
-		}
-		m.TeardownProblems = append(m.TeardownProblems, fmt.Sprintf("card %s: %v", c.ID, err))
-	}
+	sweepCards(ctx, cards, keep, &m)
 	if len(m.TeardownProblems) > 0 && !keep {
 		m.Teardown = "incomplete"
 	}
 	fillMoney(ctx, &m)
-	b, _ := json.Marshal(m)
-	AddReportEntry(report.MoneyEntry, string(b), ReportEntryVisibilityNever)
+	return m, true
+}
+
+// sweepWorkers is how many cards the teardown sweeps at a time.
+const sweepWorkers = 4
+
+// sweepCards sweeps the cards a few at a time, and stops dispatching when
+// the target no longer answers (three network errors in a row).
+func sweepCards(ctx context.Context, cards []createdCard, keep bool, m *report.Money) {
+	var (
+		mu      sync.Mutex
+		netErrs atomic.Int32
+		wg      sync.WaitGroup
+		next    = make(chan createdCard)
+	)
+	for range sweepWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				api := h.as(c.Who).WithRecorder(client.NewRecorder())
+				var one report.Money
+				err := sweepCard(ctx, api, c.ID, keep, &one)
+				mu.Lock()
+				m.Add(one)
+				if err != nil {
+					m.Unswept = append(m.Unswept, c.ID)
+					m.TeardownProblems = append(m.TeardownProblems, fmt.Sprintf("card %s: %v", c.ID, err))
+				}
+				mu.Unlock()
+				switch {
+				case err == nil || !client.IsNetError(err):
+					netErrs.Store(0)
+				default:
+					netErrs.Add(1)
+				}
+			}
+		}()
+	}
+	for i, c := range cards {
+		if netErrs.Load() >= 3 || ctx.Err() != nil {
+			mu.Lock()
+			for _, rest := range cards[i:] {
+				m.Unswept = append(m.Unswept, rest.ID)
+			}
+			m.TeardownProblems = append(m.TeardownProblems, "stopped: the target does not answer")
+			mu.Unlock()
+			break
+		}
+		if c.ID == "" {
+			mu.Lock()
+			m.TeardownProblems = append(m.TeardownProblems, "an issued card had no id in the issuance answer: it cannot be swept")
+			mu.Unlock()
+			continue
+		}
+		next <- c
+	}
+	close(next)
+	wg.Wait()
 }
 
 // fillMoney adds the ledger's figures, the 429 counters and the vault.

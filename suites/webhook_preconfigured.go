@@ -116,10 +116,9 @@ func signingKey(controlSecret string) (string, error) {
 	return k, err
 }
 
-// deliveryWait is how long a spec waits for one delivery.
-func deliveryWait() time.Duration {
-	return time.Duration(Profile().Webhooks.DeliveryWaitSeconds) * time.Second
-}
+// deliveryWait bounds how long a spec waits for one delivery (profile
+// webhooks.deliveryWait: how soon a delivery arrives is not shown).
+func deliveryWait() time.Duration { return Profile().Webhooks.DeliveryWait }
 
 // expectCallbackURL compares a simulation's callback_url with the URL the
 // deliveries go to, exactly or as a prefix per the profile.

@@ -39,7 +39,7 @@ func expectSimulation(resp *client.Response, kind string) JSON {
 		// Whether Envelope B's success may be false on a 200 whose webhook was
 		// not sent is not shown; a sent one is a success.
 		Expect(body["success"]).To(BeTrue(), "Envelope B success must be true when the webhook was dispatched")
-		Expect(d["skip_reason"]).To(BeNil(), "a dispatched webhook has no skip_reason")
+		// skip_reason of a sent webhook: "string or null", its value not stated.
 	} else {
 		Expect(d["dispatched"]).To(BeFalse(), "dispatched is a boolean")
 		s, _ := d["skip_reason"].(string)
@@ -158,17 +158,19 @@ var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func()
 			}
 			recv := withReceiver(ctx)
 			c := NewCard(ctx, WithAmount(M("5.00")))
+			// Distinct events of a kind: a redelivery (retries are not shown)
+			// repeats the same body.
 			countKind := func(kind string) int {
-				n := 0
+				seen := map[string]bool{}
 				for _, d := range recv.Deliveries() {
 					if d.Received.Before(recv.since) {
 						continue
 					}
 					if k, _ := deliveryField(d, wp.DeliveryKindPointer); k == kind {
-						n++
+						seen[string(d.Body)] = true
 					}
 				}
-				return n
+				return len(seen)
 			}
 			expectApproved(ctx, c, M("1.00"), "an ACTIVE card with funds")
 			got, ok := recv.await(ctx, func(d WebhookDelivery) bool {

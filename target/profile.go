@@ -28,6 +28,23 @@ type Profile struct {
 	Webhooks   WebhooksProfile   `yaml:"webhooks"`
 	RateLimits RateLimitsProfile `yaml:"rateLimits"`
 	Errors     ErrorsProfile     `yaml:"errors"`
+	// Strictness of readings where the document leaves room: lenient by
+	// default, strict when the provider declares it.
+	Strict StrictProfile `yaml:"strict"`
+}
+
+// StrictProfile switches the lenient readings of the document to strict ones.
+type StrictProfile struct {
+	// EnvelopePath: the echoed path (after the version root) is exactly the
+	// request path, without a query string.
+	EnvelopePath bool `yaml:"envelopePath"`
+	// AllCardFields: every field of the Card table is present and non-null.
+	AllCardFields bool `yaml:"allCardFields"`
+	// MaskedPan16: maskedPan has 16 positions (6 digits, 6 masks, 4 digits).
+	MaskedPan16 bool `yaml:"maskedPan16"`
+	// MinimumAsValidation: an amount below a documented minimum is a payload
+	// validation failure whose message is an array of strings.
+	MinimumAsValidation bool `yaml:"minimumAsValidation"`
 }
 
 type AuthProfile struct {
@@ -48,12 +65,19 @@ type IssuanceProfile struct {
 	Extra           map[string]any `yaml:"extra"`
 	CardPointer     string         `yaml:"cardPointer"`
 	InitialBalance  string         `yaml:"initialBalance"`
+	// DuplicateReference: how a second issuance with an existing reference
+	// is answered: conflict (409), replay (2xx with the original card) or
+	// either.
+	DuplicateReference string `yaml:"duplicateReference"`
 }
 
 type CardsProfile struct {
 	ListMaxLimit        int    `yaml:"listMaxLimit"`
 	WithdrawVaultCredit string `yaml:"withdrawVaultCredit"`
 	SpendLimitTimezone  string `yaml:"spendLimitTimezone"`
+	// SameStatus: the answer to PATCH status with the card's current status:
+	// ok (200), refused (4xx) or any.
+	SameStatus string `yaml:"sameStatus"`
 }
 
 type QuoteProfile struct {
@@ -74,8 +98,16 @@ type GiftCardsProfile struct {
 		OrderPointer         string            `yaml:"orderPointer"`
 		ReferencePointer     string            `yaml:"referencePointer"`
 		TransactionIDPointer string            `yaml:"transactionIdPointer"`
+		DuplicateReference   string            `yaml:"duplicateReference"`
 	} `yaml:"purchase"`
 	LookupOrderPointer string `yaml:"lookupOrderPointer"`
+	// LookupVoucher: pointers, inside the looked-up order, to the voucher's
+	// code, pin and instructions.
+	LookupVoucher map[string]string `yaml:"lookupVoucher"`
+	// VerifyAttempts bounds the verify calls a spec makes while an order is
+	// still PROCESSING, VerifyInterval the pause between them.
+	VerifyAttempts int           `yaml:"verifyAttempts"`
+	VerifyInterval time.Duration `yaml:"verifyInterval"`
 }
 
 type BettingProfile struct {
@@ -85,12 +117,13 @@ type BettingProfile struct {
 type WebhooksProfile struct {
 	DeliveryKindPointer      string `yaml:"deliveryKindPointer"`
 	DeliveryReferencePointer string `yaml:"deliveryReferencePointer"`
+	// DeliveryWait bounds how long a spec waits for a delivery.
+	DeliveryWait time.Duration `yaml:"deliveryWait"`
 
 	// Pre-configured deliveries and authenticity (profile_webhooks.go).
-	Preconfigured       bool             `yaml:"preconfigured"`
-	CallbackURLMatch    string           `yaml:"callbackUrlMatch"`
-	DeliveryWaitSeconds int              `yaml:"deliveryWaitSeconds"`
-	Signature           SignatureProfile `yaml:"signature"`
+	Preconfigured    bool             `yaml:"preconfigured"`
+	CallbackURLMatch string           `yaml:"callbackUrlMatch"`
+	Signature        SignatureProfile `yaml:"signature"`
 }
 
 type ErrorsProfile struct {
@@ -101,6 +134,9 @@ type ErrorsProfile struct {
 type RateLimitsProfile struct {
 	ProbeMaxRequests int `yaml:"probeMaxRequests"`
 	ProbeConcurrency int `yaml:"probeConcurrency"`
+	// MaxRetryAfter is the longest Retry-After a spec waits out; a longer
+	// window skips the recovery check with the reason.
+	MaxRetryAfter time.Duration `yaml:"maxRetryAfter"`
 }
 
 // DefaultProfile returns the profile matching the reference sandbox.
@@ -172,6 +208,32 @@ func (p *Profile) validate() error {
 	}
 	if p.Issuance.Path == "" || p.Issuance.CustomerIDField == "" {
 		return fmt.Errorf("issuance.path and issuance.customerIdField are required")
+	}
+	for what, v := range map[string]string{"issuance.duplicateReference": p.Issuance.DuplicateReference, "giftCards.purchase.duplicateReference": p.GiftCards.Purchase.DuplicateReference} {
+		switch v {
+		case "conflict", "replay", "either":
+		default:
+			return fmt.Errorf("%s must be conflict, replay or either, not %q", what, v)
+		}
+	}
+	switch p.Cards.SameStatus {
+	case "ok", "refused", "any":
+	default:
+		return fmt.Errorf("cards.sameStatus must be ok, refused or any, not %q", p.Cards.SameStatus)
+	}
+	if p.GiftCards.VerifyAttempts < 1 || p.GiftCards.VerifyInterval < 0 || p.GiftCards.VerifyInterval > time.Minute {
+		return fmt.Errorf("giftCards.verifyAttempts must be positive and giftCards.verifyInterval between 0 and 1m")
+	}
+	for _, k := range []string{"code", "pin", "instructions"} {
+		if p.GiftCards.LookupVoucher[k] == "" {
+			return fmt.Errorf("giftCards.lookupVoucher.%s is required", k)
+		}
+	}
+	if p.Webhooks.DeliveryWait <= 0 || p.Webhooks.DeliveryWait > 5*time.Minute {
+		return fmt.Errorf("webhooks.deliveryWait must be between 0 and 5m, not %s", p.Webhooks.DeliveryWait)
+	}
+	if p.RateLimits.MaxRetryAfter < 0 {
+		return fmt.Errorf("rateLimits.maxRetryAfter must not be negative")
 	}
 	if err := p.Webhooks.validate(); err != nil {
 		return err

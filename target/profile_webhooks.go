@@ -31,9 +31,6 @@ func (w WebhooksProfile) validate() error {
 	default:
 		return fmt.Errorf("webhooks.callbackUrlMatch must be exact or prefix, not %q", w.CallbackURLMatch)
 	}
-	if w.DeliveryWaitSeconds < 1 || w.DeliveryWaitSeconds > 600 {
-		return fmt.Errorf("webhooks.deliveryWaitSeconds must be between 1 and 600, not %d", w.DeliveryWaitSeconds)
-	}
 	s := w.Signature
 	if s.Header == "" {
 		return nil

@@ -48,7 +48,7 @@ func Resolve(ctx context.Context, s Settings, sandboxOpts sandbox.Options) (*Con
 		if err != nil {
 			return nil, nil, fmt.Errorf("starting the embedded sandbox: %w", err)
 		}
-		cleanup = func() { _ = running.Close() }
+		cleanup = func() { _ = running.CloseWithin(500 * time.Millisecond) }
 		cfg.Embedded = true
 		cfg.BaseURL = running.BaseURL
 		cfg.ControlsURL = running.ControlsURL

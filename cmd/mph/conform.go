@@ -2,16 +2,20 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/onsi/ginkgo/v2/types"
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/report"
@@ -22,21 +26,58 @@ import (
 )
 
 type conformFlags struct {
-	settings    target.Settings
-	labelFilter string
-	focus       []string
-	skip        []string
-	junit       string
-	jsonReport  string
-	html        string
-	out         string
-	coverage    bool
-	list        bool
-	verbose     bool
-	slow        bool
-	noColor     bool
-	money       moneyFlags
-	deadline    time.Duration
+	settings      target.Settings
+	labelFilter   string
+	focus         []string
+	skip          []string
+	reports       reportFlags
+	coverage      bool
+	list          bool
+	listJSON      bool
+	verbose       bool
+	slow          bool
+	allowEmpty    bool
+	waivers       string
+	strictWaivers bool
+	baseline      string
+	deadline      time.Duration
+	money         moneyFlags
+}
+
+// reportFlags place the reports: every format is written (in --out unless
+// its own path is given) unless turned off with --no-<format>.
+type reportFlags struct {
+	out                             string
+	junit, json, html, markdown     string
+	noJUnit, noJSON, noHTML, noMark bool
+}
+
+func (r *reportFlags) bind(cmd *cobra.Command, defaultOut string) {
+	fs := cmd.Flags()
+	fs.StringVar(&r.out, "out", defaultOut, "directory of the reports that have no path of their own")
+	fs.StringVar(&r.junit, "junit-report", "", "JUnit XML report path (default <out>/junit.xml)")
+	fs.StringVar(&r.json, "json-report", "", "JSON report path (default <out>/report.json; the summary goes next to it as report.summary.json)")
+	fs.StringVar(&r.html, "html-report", "", "self-contained HTML report path (default <out>/report.html)")
+	fs.StringVar(&r.markdown, "markdown-report", "", "Markdown summary path, e.g. $GITHUB_STEP_SUMMARY (default <out>/summary.md)")
+	fs.BoolVar(&r.noJUnit, "no-junit", false, "do not write the JUnit report")
+	fs.BoolVar(&r.noJSON, "no-json", false, "do not write the JSON report")
+	fs.BoolVar(&r.noHTML, "no-html", false, "do not write the HTML report")
+	fs.BoolVar(&r.noMark, "no-markdown", false, "do not write the Markdown summary")
+}
+
+// paths returns where each report goes ("" = turned off).
+func (r *reportFlags) paths() (junit, jsonPath, html, markdown string) {
+	pick := func(explicit, name string, off bool) string {
+		switch {
+		case off:
+			return ""
+		case explicit != "":
+			return explicit
+		}
+		return filepath.Join(r.out, name)
+	}
+	return pick(r.junit, "junit.xml", r.noJUnit), pick(r.json, "report.json", r.noJSON),
+		pick(r.html, "report.html", r.noHTML), pick(r.markdown, "summary.md", r.noMark)
 }
 
 var conformOpts conformFlags
@@ -52,8 +93,11 @@ MPH_MERCHANT_ID and the secret key in MPH_SECRET_KEY or MPH_SECRET_KEY_FILE
 (secrets are never taken from the command line), and a --profile for what the
 API document does not show.
 
-Exit codes: 0 all passed, 1 failures or harness errors, 2 configuration error
-(including an unreachable target, a TLS error or rejected credentials).`,
+Every spec has a stable short ID (area.hash, see --list) used by waivers,
+baselines and the reports. --waivers FILE accepts known deviations until
+their expiry date (see docs/waivers.example.yaml); --baseline compares with
+an earlier report.summary.json. An unreachable target, a TLS error or
+rejected credentials stop the run before any spec (exit 2).`,
 	Args: cobra.NoArgs,
 	RunE: runConform,
 }
@@ -65,17 +109,18 @@ func init() {
 	fs.StringVar(&f.labelFilter, "label-filter", "", "run only specs matching this label expression, e.g. 'withdraw && !destructive'")
 	fs.StringSliceVar(&f.focus, "focus", nil, "run only specs whose text matches this regular expression (repeatable)")
 	fs.StringSliceVar(&f.skip, "skip", nil, "skip specs whose text matches this regular expression (repeatable)")
-	fs.StringVar(&f.junit, "junit-report", "", "JUnit XML report path (default <out>/junit.xml)")
-	fs.StringVar(&f.jsonReport, "json-report", "", "JSON report path (default <out>/report.json)")
-	fs.StringVar(&f.html, "html-report", "", "self-contained HTML report path (default <out>/report.html)")
-	fs.StringVar(&f.out, "out", "mph-results", "directory for the JUnit, JSON and HTML reports (when no specific report path is given)")
+	f.reports.bind(conformCmd, "mph-results")
 	fs.BoolVar(&f.coverage, "coverage", false, "print requirement → specs and the uncovered testable requirements (exit 1 if any), without running")
-	fs.BoolVar(&f.list, "list", false, "list the specs with their labels and requirement IDs, without running")
+	fs.BoolVar(&f.list, "list", false, "list the selected specs (ID, text, labels), without running")
+	fs.BoolVar(&f.listJSON, "json", false, "with --list: print the selected specs as JSON")
+	fs.BoolVar(&f.allowEmpty, "allow-empty", false, "accept a selection of 0 specs (exit 0 instead of 2)")
+	fs.StringVar(&f.waivers, "waivers", "", "YAML file of waivers: known deviations reported as waived until they expire")
+	fs.BoolVar(&f.strictWaivers, "strict-waivers", false, "exit 1 when a waived spec now passes (the waiver should be removed)")
+	fs.StringVar(&f.baseline, "baseline", "", "report.summary.json of an earlier run: report new failures, fixed and still-failing specs")
 	fs.BoolVar(&f.slow, "slow", false, "also run specs that wait out real time (token expiry without a sandbox clock: 15 minutes; env "+suites.EnvSlow+")")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every spec as it runs")
-	fs.BoolVar(&f.noColor, "no-color", false, "no ANSI colours")
 	f.money.bind(fs)
-	fs.DurationVar(&f.deadline, "deadline", 0, "overall run deadline, e.g. 20m: specs not started by then are reported as not run (exit 1); 0 = one hour")
+	fs.DurationVar(&f.deadline, "deadline", 0, "overall run deadline, e.g. 20m: specs not started by then are reported as not run (exit 3 unless a rule failed); 0 = one hour")
 	rootCmd.AddCommand(conformCmd)
 }
 
@@ -86,21 +131,33 @@ func conformSettings(cmd *cobra.Command) (target.Settings, error) {
 
 func runConform(cmd *cobra.Command, _ []string) error {
 	f := &conformOpts
-	stdout := cmd.OutOrStdout()
-	if f.list || f.coverage {
-		res, err := suites.Run(context.Background(), nil, suites.RunOptions{DryRun: true, LabelFilter: f.labelFilter, Focus: f.focus, Skip: f.skip, NoColor: true})
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		if f.list {
-			printList(res)
-		}
-		if f.coverage {
-			return printCoverage(res)
-		}
-		return nil
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if f.listJSON && !f.list {
+		return usageErr("--json goes with --list")
 	}
-
+	opts := suites.RunOptions{LabelFilter: f.labelFilter, Focus: f.focus, Skip: f.skip, Verbose: f.verbose, NoColor: !useColor(os.Stdout), Deadline: f.deadline}
+	pv, err := suites.Preview(opts)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if f.coverage {
+		return printCoverage()
+	}
+	selected := suites.Selected(pv)
+	if len(selected) == 0 && !f.allowEmpty {
+		what := suites.DescribeSelection(opts)
+		if what == "" {
+			what = "the suite"
+		}
+		return usageErr("no spec selected by %s (see mph conform --list; --allow-empty accepts an empty selection)", what)
+	}
+	if f.list {
+		return printList(stdout, pv, f.listJSON)
+	}
+	ro, err := f.reportOptions()
+	if err != nil {
+		return usageErr("%v", err)
+	}
 	s, err := conformSettings(cmd)
 	if err != nil {
 		return usageErr("%v", err)
@@ -123,92 +180,150 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	}
 	defer cleanup()
 
-	junit, jsonPath, html := f.junit, f.jsonReport, f.html
-	// Reports go to --out unless specific report paths were given (then only
-	// those are written, so concurrent runs, e.g. the self-test's, never
-	// share ./mph-results).
-	explicit := junit != "" || jsonPath != "" || html != ""
-	if f.out != "" && (!explicit || cmd.Flags().Changed("out")) {
-		if junit == "" {
-			junit = filepath.Join(f.out, "junit.xml")
-		}
-		if jsonPath == "" {
-			jsonPath = filepath.Join(f.out, "report.json")
-		}
-		if html == "" {
-			html = filepath.Join(f.out, "report.html")
-		}
-	}
+	opts.JUnitReport, opts.JSONReport, opts.HTMLReport, opts.MarkdownReport = f.reports.paths()
+	ro.Meta = runMeta(cfg, suites.DescribeSelection(opts))
+	opts.Report = ro
 	where := cfg.BaseURL
 	if cfg.Embedded {
 		where += " (embedded sandbox)"
 	}
-	fmt.Fprintf(stdout, "mph conform: target %s, run id %s\n", where, cfg.RunID)
-	res, err := suites.Run(ctx, cfg, suites.RunOptions{
-		LabelFilter: f.labelFilter, Focus: f.focus, Skip: f.skip,
-		JUnitReport: junit, JSONReport: jsonPath, HTMLReport: html,
-		Verbose: f.verbose, NoColor: f.noColor, Deadline: f.deadline,
-	})
+	fmt.Fprintf(stdout, "mph conform %s: target %s, run id %s, %d specs selected\n", ro.Meta.Version, report.StripUserinfo(where), cfg.RunID, len(selected))
+	opts.OnInterrupt = func(res suites.Result) {
+		fmt.Fprintln(stdout) // ends Ginkgo's progress line
+		fmt.Fprintln(stderr, interruptLine(res.Summary, opts))
+		os.Exit(exitInterrupted)
+	}
+	res, err := suites.Run(ctx, cfg, opts)
+	if ctx.Err() != nil && res.Report.SuiteDescription == "" {
+		sum := suites.WriteInterrupted(pv, syscall.SIGINT, opts)
+		return interruptedErr("%s", interruptLine(sum, opts))
+	}
 	var pe *target.PreflightError
-	var de *suites.DeclarationError
 	switch {
 	case errors.As(err, &pe):
-		fmt.Fprintf(cmd.ErrOrStderr(), "reproduce the pre-flight token exchange:\n  curl -sS -X POST '%s/auth/token' -H 'Content-Type: application/json' --data-raw '{\"merchantId\":\"%s\",\"secretKey\":\"'\"$SECRET_KEY\"'\"}'\n",
-			cfg.BaseURL, cfg.Primary.MerchantID)
+		fmt.Fprintf(stderr, "reproduce the pre-flight token exchange:\n  curl -sS -X POST '%s/auth/token' -H 'Content-Type: application/json' --data-raw '{\"merchantId\":\"%s\",\"secretKey\":\"'\"$SECRET_KEY\"'\"}'\n",
+			report.StripUserinfo(cfg.BaseURL), cfg.Primary.MerchantID)
 		return usageErr("pre-flight: %v", pe)
-	case errors.As(err, &de):
-		return usageErr("%v", de)
 	case err != nil:
 		return usageErr("%v", err)
 	}
-	res.Summary.WriteConsole(stdout, junit, jsonPath, html)
-	if res.NotRun > 0 {
+	res.Summary.WriteConsole(stdout, opts.JUnitReport, opts.JSONReport, opts.HTMLReport, opts.MarkdownReport)
+	if res.NotRun > 0 && !res.Summary.Interrupted {
+		// Specs the deadline cut are checks that could not run: exit 3,
+		// unless a rule also failed.
+		if res.Summary.Failed == 0 {
+			return harnessErr("%d specs not run: the run deadline (--deadline %s) passed; %d harness errors", res.NotRun, f.deadline, res.Summary.HarnessErrors)
+		}
 		return failuresErr("%d specs not run: the run deadline (--deadline %s) passed; %d failed, %d harness errors", res.NotRun, f.deadline, res.Summary.Failed, res.Summary.HarnessErrors)
 	}
-	if !res.Summary.OK() || !res.Passed {
-		return failuresErr("%d failed, %d harness errors", res.Summary.Failed, res.Summary.HarnessErrors)
+	return conformVerdict(res.Summary, f.strictWaivers)
+}
+
+// conformVerdict maps a summary to the exit-code contract.
+func conformVerdict(s report.Summary, strict bool) error {
+	switch s.ExitCode(strict) {
+	case report.ExitInterrupted:
+		return interruptedErr("interrupted")
+	case report.ExitFailed:
+		if s.Failed == 0 {
+			return failuresErr("%d waived specs now pass (--strict-waivers): remove their waivers", len(s.FixedWaivers))
+		}
+		return failuresErr("%d failed, %d harness errors", s.Failed, s.HarnessErrors)
+	case report.ExitHarness:
+		return harnessErr("nothing failed, but %d checks could not run (harness errors)", s.HarnessErrors+len(s.SuiteErrors))
 	}
 	return nil
 }
 
-func printList(res suites.Result) {
-	n := 0
-	for _, sp := range res.Report.SpecReports {
-		if sp.LeafNodeType.String() != "It" {
-			continue
+func interruptLine(s report.Summary, opts suites.RunOptions) string {
+	done := s.Selected - s.NotRun
+	dir := "no reports"
+	for _, p := range []string{opts.JSONReport, opts.JUnitReport, opts.HTMLReport, opts.MarkdownReport} {
+		if p != "" {
+			dir = "reports (marked interrupted) in " + filepath.Dir(p)
+			break
 		}
-		n++
-		fmt.Printf("%s\n    labels: %s\n", report.FullText(sp), strings.Join(sp.Labels(), ", "))
 	}
-	fmt.Printf("%d specs\n", n)
+	return fmt.Sprintf("mph conform: interrupted after %d of %d specs (%d failed); %s", done, s.Selected, s.Failed, dir)
 }
 
-func printCoverage(res suites.Result) error {
-	cov := suites.Coverage(res.Report)
-	all := requirements.All()
-	for _, r := range all {
-		specs := cov[r.ID]
-		switch {
-		case !r.Testable:
-			fmt.Printf("%-12s not testable: %s\n", r.ID, r.Why)
-		case len(specs) == 0:
-			fmt.Printf("%-12s UNCOVERED: %s\n", r.ID, r.Text)
-		default:
-			fmt.Printf("%-12s %d spec(s)\n", r.ID, len(specs))
-			for _, s := range specs {
-				fmt.Printf("               - %s\n", s)
+// reportOptions loads the waivers and the baseline.
+func (f *conformFlags) reportOptions() (report.Options, error) {
+	var ro report.Options
+	if f.strictWaivers && f.waivers == "" {
+		return ro, errors.New("--strict-waivers needs --waivers")
+	}
+	if f.waivers != "" {
+		ids := map[string]bool{}
+		for _, d := range suites.Declarations() {
+			ids[d.ID] = true
+		}
+		ws, err := report.LoadWaivers(f.waivers, func(id string) bool { return ids[id] },
+			func(id string) bool { _, ok := requirements.Lookup(id); return ok })
+		if err != nil {
+			return ro, err
+		}
+		ro.Waivers = ws
+	}
+	if f.baseline != "" {
+		b, err := report.LoadSummary(f.baseline)
+		if err != nil {
+			return ro, err
+		}
+		ro.Baseline = b
+	}
+	return ro, nil
+}
+
+// runMeta describes the run for the reports.
+func runMeta(cfg *target.Config, selection string) report.Meta {
+	m := report.Meta{Target: report.StripUserinfo(cfg.BaseURL), Embedded: cfg.Embedded, RunID: cfg.RunID, Version: versionString(), Profile: "default", Filter: selection}
+	if cfg.ProfilePath != "" {
+		m.Profile = filepath.Base(cfg.ProfilePath)
+	}
+	if b, err := json.Marshal(cfg.Profile); err == nil {
+		sum := sha256.Sum256(b)
+		m.ProfileDigest = "sha256:" + hex.EncodeToString(sum[:6])
+	}
+	return m
+}
+
+// listedSpec is one line of --list --json.
+type listedSpec struct {
+	ID           string   `json:"id"`
+	Area         string   `json:"area"`
+	Text         string   `json:"text"`
+	Labels       []string `json:"labels"`
+	Requirements []string `json:"requirements"`
+	Location     string   `json:"location"`
+}
+
+func printList(w io.Writer, pv types.Report, asJSON bool) error {
+	var specs []listedSpec
+	for _, sp := range suites.Selected(pv) {
+		id := report.SpecID(sp)
+		ls := listedSpec{ID: id, Area: report.AreaOf(id), Text: report.FullText(sp), Labels: report.Labels(sp),
+			Location: fmt.Sprintf("%s/%s:%d", filepath.Base(filepath.Dir(sp.LeafNodeLocation.FileName)), filepath.Base(sp.LeafNodeLocation.FileName), sp.LeafNodeLocation.LineNumber)}
+		for _, l := range ls.Labels {
+			if _, ok := requirements.Lookup(l); ok {
+				ls.Requirements = append(ls.Requirements, l)
 			}
 		}
+		specs = append(specs, ls)
 	}
-	unc := suites.Uncovered(cov)
-	ids := make([]string, len(unc))
-	for i, r := range unc {
-		ids[i] = r.ID
+	if asJSON {
+		if specs == nil {
+			specs = []listedSpec{}
+		}
+		b, err := json.MarshalIndent(specs, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(w, string(b))
+		return err
 	}
-	sort.Strings(ids)
-	fmt.Printf("\n%d requirements, %d testable, %d uncovered\n", len(all), len(requirements.Testable()), len(unc))
-	if len(unc) > 0 {
-		return failuresErr("uncovered testable requirements: %s", strings.Join(ids, ", "))
+	for _, s := range specs {
+		fmt.Fprintf(w, "%s\t%s\t[%s]\n", s.ID, s.Text, strings.Join(s.Labels, ", "))
 	}
 	return nil
 }

@@ -50,15 +50,17 @@ func (f *loadTargetFlags) prepare(cmd *cobra.Command, so loadtest.ScenarioOption
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	t, cleanup, err := f.resolve(context.Background(), cmd)
 	if err != nil {
+		err = setupErr(ctx, err) // before stop, which cancels ctx
 		stop()
 		return nil, nil, nil, nil, err
 	}
 	start := time.Now()
 	scn, err := loadtest.Prepare(ctx, t, so)
 	if err != nil {
+		err = setupErr(ctx, setupFailed(cmd, t, so.Name, what, out, start, err))
 		cleanup()
 		stop()
-		return nil, nil, nil, nil, setupFailed(cmd, t, so.Name, what, out, start, err)
+		return nil, nil, nil, nil, err
 	}
 	release := func() {
 		scn.Close(context.Background())
@@ -83,7 +85,7 @@ func setupFailed(cmd *cobra.Command, t *loadtest.Target, scenario, what, out str
 	if kind == "load" {
 		kind = "run"
 	}
-	rep := &loadtest.Report{Tool: "mph load", Kind: kind, Scenario: scenario, Target: t.BaseURL, Embedded: t.Embedded,
+	rep := &loadtest.Report{Tool: "mph load " + versionString(), Kind: kind, Scenario: scenario, Target: t.BaseURL, Embedded: t.Embedded,
 		Start: start, End: time.Now(), Interrupted: se.Interrupted, Notes: se.Notes}
 	if werr := rep.Write(out); werr != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s: writing reports: %v\n", what, werr)
@@ -94,7 +96,7 @@ func setupFailed(cmd *cobra.Command, t *loadtest.Target, scenario, what, out str
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", what, n)
 	}
 	if se.Interrupted {
-		return failuresErr("%s: interrupted during setup", what)
+		return interruptedErr("%s: interrupted during setup; the reports are marked interrupted", what)
 	}
 	return fmt.Errorf("%s: %w", what, err)
 }
@@ -185,6 +187,7 @@ type loadRunFlags struct {
 	plotMax                                                uint64
 	abortOnBreach                                          bool
 	thresholds, cardIDs                                    []string
+	gate                                                   loadGateFlags
 }
 
 func (f *loadRunFlags) bind(fs *pflag.FlagSet, withRate bool) {
@@ -216,6 +219,7 @@ func (f *loadRunFlags) bind(fs *pflag.FlagSet, withRate bool) {
 	fs.StringSliceVar(&f.cardIDs, "card-ids", nil, "existing ACTIVE card ids for secure (nothing is created)")
 	fs.StringVar(&f.listQuery, "list-query", "limit=20", "query string of GET /cards")
 	fs.BoolVar(&f.teardown, "teardown", true, "after the run, sweep the balances of cards created by setup back to the vault")
+	f.gate.bind(fs)
 }
 
 func (f *loadRunFlags) attack(timeout time.Duration, insecure bool) loadtest.AttackOptions {
@@ -307,9 +311,10 @@ Unless a --threshold bounds success, all:success>=99% applies; a run at 0%
 success never passes. Writes (the secure scenario's setup issues and funds
 cards) need --allow-live when the token states LIVE; the token and list
 scenarios and secure with --card-ids only read.
-
-Exit 0 when every threshold holds, 1 when one is breached, 2 on usage errors
-or a refused LIVE write. See docs/load.md.`,
+A threshold on an endpoint the scenario never sends to is refused at start.
+--junit-report writes one JUnit test case per threshold; --markdown-report a
+copy of summary.md (e.g. to $GITHUB_STEP_SUMMARY). A refused LIVE write is a
+usage error (exit 2). See docs/load.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if probe {
@@ -368,6 +373,9 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := checkThresholdEndpoints(ths, rf.scenario, rf.mix); err != nil {
+		return err
+	}
 
 	out := rf.outDir
 	if out == "" {
@@ -414,11 +422,12 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	o, err := loadtest.Run(ctx, spec)
 	if err != nil {
 		if ctx.Err() != nil {
-			return failuresErr("load: interrupted before the attack started")
+			return interruptedErr("load: interrupted before the attack started")
 		}
 		return fmt.Errorf("load: %w", err)
 	}
 	rep := loadtest.FromOutcome(o)
+	rep.Tool = "mph load " + versionString()
 	rep.Scenario = rf.scenario
 	rep.Target = t.BaseURL
 	rep.Embedded = t.Embedded
@@ -441,6 +450,9 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	}
 	if err := rep.Write(out); err != nil {
 		return fmt.Errorf("load: writing reports: %w", err)
+	}
+	if err := rf.gate.write(rep); err != nil {
+		return fmt.Errorf("load: %w", err)
 	}
 	var measured uint64
 	if s, ok := o.Summary("all"); ok {
@@ -470,13 +482,7 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	if o.ResultsErr != nil {
 		return fmt.Errorf("load: writing raw results: %w", o.ResultsErr)
 	}
-	if rep.Breached {
-		return failuresErr("%s", breachReason(rep))
-	}
-	if o.Interrupted {
-		fmt.Fprintln(errw, "load: interrupted; reports cover what was collected")
-	}
-	return nil
+	return loadVerdict(o.Interrupted || ctx.Err() != nil, rep.Breached, "load", breachReason(rep))
 }
 
 // breachReason names the breached gates, e.g. "threshold breached:

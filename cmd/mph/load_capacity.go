@@ -47,9 +47,12 @@ rather than its limiter. Exit 1 when no rate meets the SLO.`,
 			o.Logf = logfTo(cmd.ErrOrStderr(), rf.quiet)
 			start := time.Now()
 			cr, err := loadtest.Capacity(ctx, scn, o)
-			rep := &loadtest.Report{Tool: "mph load", Kind: "capacity", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
+			rep := &loadtest.Report{Tool: "mph load " + versionString(), Kind: "capacity", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
 				Start: start, End: time.Now(), Capacity: cr, Interrupted: ctx.Err() != nil, Notes: scn.Notes}
 			if werr := rep.Write(out); werr != nil {
+				return fmt.Errorf("capacity: %w", werr)
+			}
+			if werr := rf.gate.write(rep); werr != nil {
 				return fmt.Errorf("capacity: %w", werr)
 			}
 			if cr != nil {
@@ -59,10 +62,7 @@ rather than its limiter. Exit 1 when no rate meets the SLO.`,
 			if err != nil && ctx.Err() == nil {
 				return fmt.Errorf("capacity: %w", err)
 			}
-			if cr != nil && !cr.Confirmed && ctx.Err() == nil {
-				return failuresErr("no rate meets the SLO")
-			}
-			return nil
+			return loadVerdict(ctx.Err() != nil, cr != nil && !cr.Confirmed, "capacity", "no rate meets the SLO")
 		},
 	}
 	tf.bind(cmd.Flags())

@@ -15,6 +15,7 @@ func init() {
 	var out string
 	var ths []string
 	var noResults, force bool
+	var gate loadGateFlags
 	cmd := &cobra.Command{
 		Use:   "merge RUN_DIR|summary.json...",
 		Short: "Merge the results and HDR histograms of several runs (shards) into one report with global thresholds",
@@ -28,9 +29,7 @@ the merged figures.
 Inputs are merged only when they are the shards of one run: the same
 scenario, target, schedule (rate, pace, duration, warm-up) and --start-at,
 shard indices disjoint and complete. Otherwise merge exits 2 naming each
-mismatch; --force merges anyway and marks the report as forced.
-
-Exit 1 when a threshold is breached, 2 on usage errors and refusals.`,
+mismatch; --force merges anyway and marks the report as forced.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ts, err := threshold.ParseAll(ths)
@@ -65,6 +64,9 @@ Exit 1 when a threshold is breached, 2 on usage errors and refusals.`,
 			if err := rep.Write(out); err != nil {
 				return fmt.Errorf("merge: %w", err)
 			}
+			if err := gate.write(rep); err != nil {
+				return fmt.Errorf("merge: %w", err)
+			}
 			if len(rep.ForcedMerge) > 0 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "merge: FORCED despite: %s\n", strings.Join(rep.ForcedMerge, "; "))
 			}
@@ -80,5 +82,6 @@ Exit 1 when a threshold is breached, 2 on usage errors and refusals.`,
 	cmd.Flags().StringSliceVar(&ths, "threshold", nil, "release gate evaluated on the merged figures (repeatable)")
 	cmd.Flags().BoolVar(&force, "force", false, "merge inputs that are not the shards of one run (the report is marked as forced)")
 	cmd.Flags().BoolVar(&noResults, "no-results", false, "do not combine the raw results files")
+	gate.bind(cmd.Flags())
 	loadCmd.AddCommand(cmd)
 }

@@ -88,11 +88,11 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 	defer stop()
 	t, cleanup, err := tf.resolve(context.Background(), cmd)
 	if err != nil {
-		return err
+		return setupErr(ctx, err)
 	}
 	defer cleanup()
 	logf := logfTo(errw, rf.quiet)
-	rep := &loadtest.Report{Tool: "mph load", Kind: "probe", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
+	rep := &loadtest.Report{Tool: "mph load " + versionString(), Kind: "probe", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
 		Start: time.Now(), Probe: &loadtest.ProbeReport{}}
 	var runErr error
 	for i, p := range paths {
@@ -146,15 +146,19 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 	if out == "" {
 		out = defaultOutDir("probe-" + rf.scenario)
 	}
+	rep.Interrupted = rep.Interrupted || ctx.Err() != nil
 	if err := rep.Write(out); err != nil {
 		return fmt.Errorf("probe: writing reports: %w", err)
+	}
+	if err := rf.gate.write(rep); err != nil {
+		return fmt.Errorf("probe: %w", err)
 	}
 	fmt.Fprint(cmd.OutOrStdout(), rep.Probe.Markdown())
 	fmt.Fprintf(cmd.OutOrStdout(), "\nreports: %s/{summary.json,summary.md,report.html}\n", out)
 	if runErr != nil && !rep.Interrupted {
 		return fmt.Errorf("probe: %w", runErr)
 	}
-	return nil
+	return loadVerdict(rep.Interrupted, false, "probe", "")
 }
 
 func sleepCtxCmd(ctx context.Context, d time.Duration) error {

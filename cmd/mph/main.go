@@ -6,23 +6,38 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
 
-// Exit codes shared by every subcommand.
+// Exit codes shared by every subcommand (exitCodesHelp documents them).
 const (
-	exitOK       = 0 // everything passed
-	exitFailures = 1 // the target broke a rule, a threshold was breached, a fault survived
-	exitUsage    = 2 // usage or configuration error
+	exitOK          = 0   // everything passed
+	exitFailures    = 1   // the target broke a rule, a threshold was breached, a fault survived
+	exitUsage       = 2   // usage, configuration, pre-flight refusal, empty selection
+	exitHarness     = 3   // nothing failed, but some checks could not run (harness errors only)
+	exitInterrupted = 130 // SIGINT or SIGTERM; the reports written are complete and marked interrupted
 )
 
+// exitCodesHelp is the exit-code contract, printed by every command's --help
+// and repeated in the README.
+const exitCodesHelp = `Exit codes (every command):
+  0    all passed
+  1    a rule failed, a threshold was breached or a fault survived
+  2    usage, configuration or pre-flight refusal, or an empty selection
+       (no spec selected; --allow-empty accepts it)
+  3    harness errors only: nothing failed, but some checks could not run
+  130  interrupted (SIGINT/SIGTERM); reports are written and marked interrupted`
+
 // exitError carries an exit code out of a subcommand. Commands return
-// usageErr(...) for configuration mistakes and failuresErr(...) when the run
-// itself completed but found failures.
+// usageErr(...) for configuration mistakes, failuresErr(...) when the run
+// completed but found failures, harnessErr(...) when only harness errors
+// occurred and interruptedErr(...) after a signal.
 type exitError struct {
 	code int
 	err  error
@@ -39,11 +54,28 @@ func failuresErr(format string, a ...any) error {
 	return &exitError{code: exitFailures, err: fmt.Errorf(format, a...)}
 }
 
+func harnessErr(format string, a ...any) error {
+	return &exitError{code: exitHarness, err: fmt.Errorf(format, a...)}
+}
+
+func interruptedErr(format string, a ...any) error {
+	return &exitError{code: exitInterrupted, err: fmt.Errorf(format, a...)}
+}
+
+// started is set once a command's RunE begins: an error without an exit code
+// before that is cobra's (unknown command, bad arguments: usage), after it
+// the harness's own (exit 3).
+var started bool
+
 var rootCmd = &cobra.Command{
-	Use:           "mph",
-	Short:         "Conformance and load-testing harness for the Merchant Payments API v1",
-	SilenceUsage:  true,
-	SilenceErrors: true,
+	Use:   "mph",
+	Short: "Conformance and load-testing harness for the Merchant Payments API v1",
+	Long: `mph is the conformance and load-testing harness for the Merchant Payments API v1.
+
+` + exitCodesHelp,
+	SilenceUsage:     true,
+	SilenceErrors:    true,
+	PersistentPreRun: func(*cobra.Command, []string) { started = true },
 }
 
 func main() {
@@ -58,6 +90,7 @@ func run(args []string) int {
 	rootCmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitError{code: exitUsage, err: err}
 	})
+	addExitCodesToHelp(rootCmd)
 	err := rootCmd.Execute()
 	if err == nil {
 		return exitOK
@@ -69,7 +102,28 @@ func run(args []string) int {
 		}
 		return ee.code
 	}
-	// Unknown subcommands and argument errors from cobra are usage errors.
 	fmt.Fprintln(rootCmd.ErrOrStderr(), "mph:", err)
+	if errors.Is(err, context.Canceled) {
+		return exitInterrupted
+	}
+	if started {
+		return exitHarness
+	}
+	// Unknown subcommands and argument errors from cobra are usage errors.
 	return exitUsage
+}
+
+// addExitCodesToHelp appends the exit-code contract to the long help of every
+// command that does not state it yet.
+func addExitCodesToHelp(c *cobra.Command) {
+	if c != rootCmd && !strings.Contains(c.Long, "Exit codes (every command)") {
+		long := c.Long
+		if long == "" {
+			long = c.Short
+		}
+		c.Long = long + "\n\n" + exitCodesHelp
+	}
+	for _, sub := range c.Commands() {
+		addExitCodesToHelp(sub)
+	}
 }

@@ -184,8 +184,8 @@ func TestHostileTarget(t *testing.T) {
 			r := runMPH(t, bin, env, 2*time.Minute, "conform", "--no-color", "--out", out("c2"), follow,
 				"--focus", "GET /cards answers 200 in Envelope A", "--focus", "GET /cards/config answers 200")
 			noLeak(t, r)
-			if r.code != 1 || !strings.Contains(r.out, "0 failed") || strings.Contains(r.out, " 0 harness errors") || !strings.Contains(r.out, "answered 307 to "+elsewhere) {
-				t.Fatalf("%s: want harness errors naming the redirect (exit 1), got %d:\n%s", follow, r.code, r.out)
+			if r.code != 3 || !strings.Contains(r.out, "0 failed") || strings.Contains(r.out, " 0 harness errors") || !strings.Contains(r.out, "answered 307 to "+elsewhere) {
+				t.Fatalf("%s: want harness errors only, naming the redirect (exit 3), got %d:\n%s", follow, r.code, r.out)
 			}
 		}
 	})
@@ -239,8 +239,8 @@ func TestHostileTarget(t *testing.T) {
 			}
 		}
 		r := runMPH(t, bin, local, 2*time.Minute, "conform", "--no-color", "--out", out("deadline"), "--deadline", "2s")
-		if r.code != 1 || !strings.Contains(r.out, "× not run: the run deadline (--deadline) passed") || !strings.Contains(r.out, "specs not run: the run deadline (--deadline 2s) passed") {
-			t.Fatalf("want exit 1 with the cut specs reported, got %d:\n%s", r.code, r.out)
+		if r.code != 3 || !strings.Contains(r.out, "× not run: the run deadline (--deadline) passed") || !strings.Contains(r.out, "specs not run: the run deadline (--deadline 2s) passed") {
+			t.Fatalf("want exit 3 with the cut specs reported, got %d:\n%s", r.code, r.out)
 		}
 		if r.elapsed > 40*time.Second {
 			t.Fatalf("a 2s deadline took %s", r.elapsed)

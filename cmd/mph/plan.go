@@ -81,7 +81,7 @@ func runPlan(cmd *cobra.Command, s target.Settings) error {
 // planArgs are the child's arguments: the selection, reports in dir.
 func planArgs(dir string) []string {
 	f := &conformOpts
-	args := []string{"conform", "--no-color", "--json-report", filepath.Join(dir, "report.json")}
+	args := []string{"conform", "--no-color", "--out", dir, "--json-report", filepath.Join(dir, "report.json")}
 	if f.labelFilter != "" {
 		args = append(args, "--label-filter", f.labelFilter)
 	}

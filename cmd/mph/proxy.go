@@ -19,9 +19,6 @@ import (
 	"github.com/merchant-harness/mph/target"
 )
 
-// exitInterrupted is the exit code after SIGINT or SIGTERM (reports written).
-const exitInterrupted = 130
-
 type proxyFlags struct {
 	upstream, listen, out, har, failOn, profile string
 	logFile                                     string
@@ -177,7 +174,7 @@ func finishProxy(cmd *cobra.Command, rep proxy.Report, interrupted bool, serveEr
 	f := &proxyOpts
 	paths, err := proxy.WriteAll(f.out, rep)
 	if err != nil {
-		return &exitError{code: 3, err: fmt.Errorf("writing reports: %w", err)}
+		return &exitError{code: exitHarness, err: fmt.Errorf("writing reports: %w", err)}
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "mph proxy: %d exchanges, %d server-side and %d client-side violations\n  %s\n  %s\n  %s\n  %s\n",
 		rep.Exchanges, rep.Server, rep.Client, paths.JUnit, paths.JSON, paths.HTML, paths.Markdown)
@@ -186,13 +183,13 @@ func finishProxy(cmd *cobra.Command, rep proxy.Report, interrupted bool, serveEr
 	}
 	switch {
 	case serveErr != nil:
-		return &exitError{code: 3, err: serveErr}
+		return &exitError{code: exitHarness, err: serveErr}
 	case interrupted:
 		return &exitError{code: exitInterrupted, err: errors.New("interrupted; reports written")}
 	case rep.Failed:
 		return failuresErr("violations on the %s side", f.failOn)
 	case rep.CheckErrors > 0:
-		return &exitError{code: 3, err: fmt.Errorf("%d exchanges could not be checked (internal error)", rep.CheckErrors)}
+		return &exitError{code: exitHarness, err: fmt.Errorf("%d exchanges could not be checked (internal error)", rep.CheckErrors)}
 	}
 	return nil
 }

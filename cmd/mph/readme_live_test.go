@@ -26,15 +26,14 @@ func TestReadmeListsLiveWrites(t *testing.T) {
 		t.Fatalf("conform --list: %v\n%s", err, out)
 	}
 	var want []string
-	lines := strings.Split(string(out), "\n")
-	for i := 1; i < len(lines); i++ {
-		labels, ok := strings.CutPrefix(strings.TrimSpace(lines[i]), "labels: ")
-		if !ok {
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Split(line, "\t") // ID, text, [labels]
+		if len(f) != 3 {
 			continue
 		}
-		ls := strings.Split(labels, ", ")
+		ls := strings.Split(strings.Trim(f[2], "[]"), ", ")
 		if slices.Contains(ls, "live") && slices.Contains(ls, "destructive") {
-			want = append(want, strings.TrimSpace(lines[i-1]))
+			want = append(want, f[1])
 		}
 	}
 	if len(want) == 0 {

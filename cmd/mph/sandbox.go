@@ -26,6 +26,8 @@ func init() {
 		rlKey      string
 		faults     []string
 		listFaults bool
+		variants   []string
+		listVars   bool
 		jwtSecret  string
 		verbose    bool
 		hide       bool
@@ -47,7 +49,11 @@ stops gracefully on SIGINT or SIGTERM.`,
 				printFaults(out)
 				return nil
 			}
-			opts := sandbox.Options{BasePath: basePath, AdminKey: adminKey, Faults: faults, EchoRequests: echo, HideControls: hide}
+			if listVars {
+				printVariants(out)
+				return nil
+			}
+			opts := sandbox.Options{BasePath: basePath, AdminKey: adminKey, Faults: faults, Variants: variants, EchoRequests: echo, HideControls: hide}
 			if opts.Webhooks, err = parseWebhookPresets(hookURLs, hookKeys); err != nil {
 				return usageErr("%v", err)
 			}
@@ -76,6 +82,9 @@ stops gracefully on SIGINT or SIGTERM.`,
 				return usageErr("%v", err)
 			}
 			printBanner(out, run, faults)
+			if len(variants) > 0 {
+				fmt.Fprintf(out, "  VARIANTS      %s  (document-allowed alternatives; see --list-variants for the profile each needs)\n", strings.Join(variants, ", "))
+			}
 			<-ctx.Done()
 			fmt.Fprintln(out, "mph sandbox: shutting down")
 			if err := run.Close(); err != nil {
@@ -94,6 +103,8 @@ stops gracefully on SIGINT or SIGTERM.`,
 	f.StringVar(&rlKey, "rate-limit-key", "", "bucket key of authenticated calls: merchant (default), token or client")
 	f.StringArrayVar(&faults, "fault", nil, "inject a named fault (repeatable; see --list-faults)")
 	f.BoolVar(&listFaults, "list-faults", false, "list the injectable faults and exit")
+	f.StringArrayVar(&variants, "variant", nil, "switch on a document-allowed alternative behaviour (repeatable; see --list-variants)")
+	f.BoolVar(&listVars, "list-variants", false, "list the document-allowed variants, the document's words allowing each and the profile each needs, and exit")
 	f.StringVar(&jwtSecret, "jwt-secret", "", "HS256 signing secret of access tokens (default: $MPH_SANDBOX_JWT_SECRET, else random)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log webhook deliveries and lifecycle events")
 	f.BoolVar(&hide, "hide-controls", false, "answer /_sandbox with 404, standing in for a real TEST environment without test controls")
@@ -174,6 +185,15 @@ func printFaults(w io.Writer) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Name, strings.Join(f.Requirements, ","), f.Description)
 	}
 	_ = tw.Flush()
+}
+
+func printVariants(w io.Writer) {
+	for _, v := range sandbox.Variants() {
+		fmt.Fprintf(w, "%s\n  %s\n  document: %s\n", v.Name, v.Description, v.Document)
+		if v.Profile != "" {
+			fmt.Fprintf(w, "  profile:\n    %s\n", strings.ReplaceAll(strings.TrimSpace(v.Profile), "\n", "\n    "))
+		}
+	}
 }
 
 // parseWebhookPresets reads --webhook-url and --webhook-secret (MERCHANT=VALUE).

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -21,35 +20,6 @@ import (
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 )
-
-var (
-	buildOnce sync.Once
-	builtBin  string
-	buildErr  error
-)
-
-// mphBinary builds mph once for the tests of this file.
-func mphBinary(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("runs the conformance suites")
-	}
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "mph-testenv-*")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		builtBin = filepath.Join(dir, "mph")
-		cmd := exec.Command("go", "build", "-o", builtBin, ".")
-		cmd.Stderr = os.Stderr
-		buildErr = cmd.Run()
-	})
-	if buildErr != nil {
-		t.Fatalf("building mph: %v", buildErr)
-	}
-	return builtBin
-}
 
 // runConformEnv runs mph conform with env and args; it returns the exit code,
 // the output and the summary of report.summary.json.
@@ -74,7 +44,7 @@ func runConformEnv(t *testing.T, env []string, args ...string) (int, string, rep
 	return code, buf.String(), sum
 }
 
-func sandboxEnv(r *sandbox.Running) []string {
+func runningEnv(r *sandbox.Running) []string {
 	demo := sandbox.DemoMerchants()
 	env := []string{
 		"MPH_BASE_URL=" + r.BaseURL,
@@ -129,7 +99,7 @@ func TestTeardownSweepsTheMoneyBack(t *testing.T) {
 	for _, m := range demo[:2] {
 		before[m.ID] = readBalances(t, r, m.ID)
 	}
-	code, out, sum := runConformEnv(t, sandboxEnv(r))
+	code, out, sum := runConformEnv(t, runningEnv(r))
 	if code != 0 {
 		t.Fatalf("mph conform exit %d:\n%s", code, tail(out))
 	}
@@ -171,7 +141,7 @@ func TestNoTeardownKeepsTheCardsAndMaxSpendSkips(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	code, out, sum := runConformEnv(t, sandboxEnv(r), "--no-teardown", "--max-spend", "USD=20", "--focus", "Card issuance|Withdrawal")
+	code, out, sum := runConformEnv(t, runningEnv(r), "--no-teardown", "--max-spend", "USD=20", "--focus", "Card issuance|Withdrawal")
 	if code != 0 {
 		t.Fatalf("mph conform exit %d:\n%s", code, tail(out))
 	}
@@ -211,7 +181,7 @@ func TestPreconfiguredWebhooksWithoutControls(t *testing.T) {
 	if r.ControlsURL != "" {
 		t.Fatalf("hidden controls still announced at %s", r.ControlsURL)
 	}
-	env := append(sandboxEnv(r), "MPH_WEBHOOK_RECEIVER_URL="+hookURL)
+	env := append(runningEnv(r), "MPH_WEBHOOK_RECEIVER_URL="+hookURL)
 	args := []string{"--webhooks-preconfigured", "--focus", "Webhook simulation", "-v"}
 
 	code, out, sum := runConformEnv(t, append(env, "MPH_WEBHOOK_SECRET="+secret), args...)
@@ -267,7 +237,7 @@ func TestTeardownRunsAfterInterrupt(t *testing.T) {
 	defer r.Close()
 	out := t.TempDir()
 	cmd := exec.Command(mphBinary(t), "conform", "--no-color", "--out", out, "--max-rps", "40", "--focus", "Card issuance|Withdrawal|Card model")
-	cmd.Env = append(os.Environ(), sandboxEnv(r)...)
+	cmd.Env = append(os.Environ(), runningEnv(r)...)
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	if err := cmd.Start(); err != nil {
@@ -280,13 +250,16 @@ func TestTeardownRunsAfterInterrupt(t *testing.T) {
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	_ = cmd.Wait()
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Errorf("an interrupted run exits 130, got %v", err)
+	}
 	var sum report.Summary
 	b, err := os.ReadFile(filepath.Join(out, "report.summary.json"))
 	if err != nil || json.Unmarshal(b, &sum) != nil || sum.Money == nil {
 		t.Fatalf("no summary with money after the interrupt (%v):\n%s", err, tail(buf.String()))
 	}
-	if !strings.Contains(buf.String(), "Interrupted") {
+	if !strings.Contains(strings.ToLower(buf.String()), "interrupted") {
 		t.Fatalf("the run was not interrupted:\n%s", tail(buf.String()))
 	}
 	m := sum.Money
@@ -307,7 +280,7 @@ func TestSweepCommandReturnsAKeptRun(t *testing.T) {
 	}
 	defer r.Close()
 	alpha := sandbox.DemoMerchants()[0].ID
-	code, out, sum := runConformEnv(t, sandboxEnv(r), "--no-teardown", "--run-id", "mphsweep1", "--focus", "Card issuance|Withdrawal")
+	code, out, sum := runConformEnv(t, runningEnv(r), "--no-teardown", "--run-id", "mphsweep1", "--focus", "Card issuance|Withdrawal")
 	if code != 0 || sum.Money == nil || sum.Money.CardsCreated == 0 {
 		t.Fatalf("conform exit %d:\n%s", code, tail(out))
 	}
@@ -316,7 +289,7 @@ func TestSweepCommandReturnsAKeptRun(t *testing.T) {
 		t.Fatal("--no-teardown left no money on the cards")
 	}
 	cmd := exec.Command(mphBinary(t), "sweep", "--run-id", "mphsweep1")
-	cmd.Env = append(os.Environ(), sandboxEnv(r)...)
+	cmd.Env = append(os.Environ(), runningEnv(r)...)
 	b, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("mph sweep: %v\n%s", err, b)

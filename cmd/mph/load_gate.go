@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/threshold"
+	"github.com/merchant-harness/mph/report"
+)
+
+// loadGateFlags are the CI outputs of the load commands: a Markdown summary
+// at a path of its own (e.g. $GITHUB_STEP_SUMMARY) and a JUnit report with
+// one test case per threshold.
+type loadGateFlags struct {
+	markdown, junit string
+}
+
+func (g *loadGateFlags) bind(fs *pflag.FlagSet) {
+	fs.StringVar(&g.markdown, "markdown-report", "", "also write the Markdown summary here, e.g. $GITHUB_STEP_SUMMARY (summary.md is always in --out)")
+	fs.StringVar(&g.junit, "junit-report", "", "write a JUnit report here: one test case per --threshold, passed or failed with the observed value")
+}
+
+// write writes the extra reports of a finished (or interrupted) run.
+func (g *loadGateFlags) write(rep *loadtest.Report) error {
+	if g.markdown != "" {
+		if err := writeFile(g.markdown, []byte(rep.Markdown())); err != nil {
+			return fmt.Errorf("--markdown-report: %w", err)
+		}
+	}
+	if g.junit != "" {
+		out, err := xml.MarshalIndent(loadJUnit(rep), "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := writeFile(g.junit, append([]byte(xml.Header), append(out, '\n')...)); err != nil {
+			return fmt.Errorf("--junit-report: %w", err)
+		}
+	}
+	return nil
+}
+
+func writeFile(path string, b []byte) error {
+	if d := filepath.Dir(path); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// loadJUnit renders the thresholds of a load report as JUnit test cases
+// (classname load.<scenario>, name the threshold as given).
+func loadJUnit(rep *loadtest.Report) report.JUnitSuites {
+	ts := report.JUnitSuite{
+		Name: "mph load " + rep.Kind + " " + rep.Scenario, Timestamp: rep.Start.UTC().Format("2006-01-02T15:04:05"),
+		Time: rep.End.Sub(rep.Start).Seconds(),
+		Properties: []report.JUnitProperty{
+			{Name: "target", Value: report.StripUserinfo(rep.Target)},
+			{Name: "harness-version", Value: versionString()},
+			{Name: "schedule", Value: rep.Schedule},
+			{Name: "interrupted", Value: fmt.Sprint(rep.Interrupted)},
+		},
+	}
+	for _, t := range rep.Thresholds {
+		c := report.JUnitCase{Name: t.Threshold, Classname: "load." + rep.Scenario}
+		line := t.Format()
+		if !t.Pass {
+			ts.Failures++
+			c.Failure = &report.JUnitProblem{Message: line, Type: "threshold-breached", Body: line}
+		} else {
+			c.SystemOut = line
+		}
+		if rep.Interrupted {
+			c.SystemOut = strings.TrimSpace(c.SystemOut + "\nthe run was interrupted: figures cover what was collected")
+		}
+		ts.Cases = append(ts.Cases, c)
+	}
+	ts.Tests = len(ts.Cases)
+	return report.JUnitSuites{Name: ts.Name, Tests: ts.Tests, Failures: ts.Failures, Time: ts.Time, Suites: []report.JUnitSuite{ts}}
+}
+
+// scenarioEndpoints are the endpoints a scenario sends requests to.
+func scenarioEndpoints(scenario, mix string) []string {
+	if scenario != "mixed" {
+		return []string{scenario}
+	}
+	m, err := loadtest.ParseMix(mix)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for ep, w := range m {
+		if w > 0 {
+			out = append(out, ep)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// checkThresholdEndpoints refuses a threshold on an endpoint the scenario
+// never hits: it could never be measured, and would pass or fail vacuously.
+func checkThresholdEndpoints(ths []threshold.Threshold, scenario, mix string) error {
+	eps := scenarioEndpoints(scenario, mix)
+	for _, t := range ths {
+		if t.Endpoint == "" || t.Endpoint == "all" {
+			continue
+		}
+		hit := false
+		for _, ep := range eps {
+			hit = hit || ep == t.Endpoint
+		}
+		if !hit {
+			return usageErr("--threshold %q: scenario %s never sends %s requests (it sends %s)", t.Raw, scenario, t.Endpoint, strings.Join(eps, ", "))
+		}
+	}
+	return nil
+}
+
+// setupErr classifies an error of target resolution or scenario set-up:
+// interrupted (130), a usage error as it is, else a pre-flight refusal (2).
+func setupErr(ctx context.Context, err error) error {
+	var ee *exitError
+	switch {
+	case ctx != nil && ctx.Err() != nil:
+		return interruptedErr("%v", err)
+	case errors.As(err, &ee):
+		return err
+	}
+	return usageErr("%v", err)
+}
+
+// loadVerdict maps a finished run to the exit-code contract: interrupted
+// (130), a breached gate (1, saying why), else 0.
+func loadVerdict(interrupted, breached bool, what, why string) error {
+	switch {
+	case interrupted:
+		return interruptedErr("%s: interrupted; the reports (marked interrupted) cover what was collected", what)
+	case breached:
+		return failuresErr("%s: %s", what, why)
+	}
+	return nil
+}

@@ -1,0 +1,91 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// Baseline compares a run with an earlier one (its report.summary.json).
+type Baseline struct {
+	From          string   `json:"from"` // run id of the earlier run
+	NewFailures   []string `json:"newFailures"`
+	Fixed         []string `json:"fixed"`
+	StillFailing  []string `json:"stillFailing"`
+	NewlyCovered  []string `json:"newSpecs,omitempty"` // spec IDs absent from the baseline
+	NoLongerThere []string `json:"goneSpecs,omitempty"`
+}
+
+// LoadSummary reads a report.summary.json.
+func LoadSummary(path string) (*Summary, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("baseline: %w", err)
+	}
+	var s Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("baseline %s: not a report.summary.json: %w", path, err)
+	}
+	return &s, nil
+}
+
+func failing(o Outcome) bool { return o == Failed || o == HarnessError || o == Waived }
+
+// Compare lists, by spec ID, the failures that are new since old, the specs
+// that failed in old and pass now, and the specs failing in both.
+func Compare(old, cur Summary) *Baseline {
+	b := &Baseline{From: old.RunID}
+	before := map[string]Outcome{}
+	byText := map[string]string{} // summaries written before spec IDs existed
+	for _, sp := range old.Specs {
+		before[sp.ID] = sp.Outcome
+		if sp.ID == "" {
+			byText[sp.Text] = string(sp.Outcome)
+		}
+	}
+	now := map[string]bool{}
+	for _, sp := range cur.Specs {
+		now[sp.ID] = true
+		was, known := before[sp.ID]
+		if o, ok := byText[sp.Text]; ok && !known {
+			was, known = Outcome(o), true
+		}
+		switch {
+		case !known:
+			b.NewlyCovered = append(b.NewlyCovered, sp.ID)
+			if failing(sp.Outcome) {
+				b.NewFailures = append(b.NewFailures, sp.ID)
+			}
+		case failing(sp.Outcome) && failing(was):
+			b.StillFailing = append(b.StillFailing, sp.ID)
+		case failing(sp.Outcome):
+			b.NewFailures = append(b.NewFailures, sp.ID)
+		case sp.Outcome == Passed && failing(was):
+			b.Fixed = append(b.Fixed, sp.ID)
+		}
+	}
+	for id := range before {
+		if id != "" && !now[id] {
+			b.NoLongerThere = append(b.NoLongerThere, id)
+		}
+	}
+	for _, l := range [][]string{b.NewFailures, b.Fixed, b.StillFailing, b.NewlyCovered, b.NoLongerThere} {
+		sort.Strings(l)
+	}
+	return b
+}
+
+// WriteText prints the comparison.
+func (b *Baseline) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "Compared with baseline run %s: %d new failures, %d fixed, %d still failing\n", b.From, len(b.NewFailures), len(b.Fixed), len(b.StillFailing))
+	for _, g := range []struct {
+		title string
+		ids   []string
+	}{{"new failure", b.NewFailures}, {"fixed", b.Fixed}, {"still failing", b.StillFailing}} {
+		for _, id := range g.ids {
+			fmt.Fprintf(w, "  %-13s %s\n", g.title, id)
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// WriteConsole prints the end-of-run summary: one line per failure (its
+// headline), harness errors, waivers, skip reasons, the baseline comparison
+// and the report paths.
+func (s Summary) WriteConsole(w io.Writer, reportPaths ...string) {
+	fmt.Fprintf(w, "\n== Conformance summary: %d passed, %d failed, %d skipped, %d harness errors", s.Passed, s.Failed, s.Skipped, s.HarnessErrors)
+	if s.Waived > 0 {
+		fmt.Fprintf(w, ", %d waived", s.Waived)
+	}
+	if s.Pending > 0 {
+		fmt.Fprintf(w, ", %d pending", s.Pending)
+	}
+	if s.NotRun > 0 {
+		fmt.Fprintf(w, ", %d not finished (interrupted)", s.NotRun)
+	}
+	if s.NotSelected > 0 {
+		fmt.Fprintf(w, ", %d not selected", s.NotSelected)
+	}
+	fmt.Fprintf(w, " (%s)\n", s.Duration.Round(time.Millisecond))
+	for _, e := range s.SuiteErrors {
+		fmt.Fprintf(w, "  suite error: %s\n", e)
+	}
+	s.writeGroup(w, Failed, "Failed (the target broke a rule):", "✗")
+	s.writeGroup(w, HarnessError, "Harness errors (the check could not run):", "!")
+	s.writeGroup(w, Waived, "Waived (known deviations, not counted as failures):", "~")
+	if len(s.FixedWaivers) > 0 {
+		fmt.Fprintln(w, "Waived specs that now pass (fixed: remove the waiver):")
+		for _, id := range s.FixedWaivers {
+			fmt.Fprintf(w, "  + %s\n", id)
+		}
+	}
+	if len(s.SkipReasons) > 0 {
+		fmt.Fprintln(w, "Skipped, by reason:")
+		for _, r := range s.SkipReasons {
+			fmt.Fprintf(w, "  %3d × %s\n", len(r.Specs), r.Reason)
+		}
+	}
+	if s.Baseline != nil {
+		s.Baseline.WriteText(w)
+	}
+	s.Money.WriteConsole(w)
+	for _, p := range reportPaths {
+		if p != "" {
+			fmt.Fprintf(w, "Report: %s\n", p)
+		}
+	}
+}
+
+func (s Summary) writeGroup(w io.Writer, o Outcome, title, mark string) {
+	n := 0
+	for _, sp := range s.Ordered() {
+		if sp.Outcome != o {
+			continue
+		}
+		if n == 0 {
+			fmt.Fprintln(w, title)
+		}
+		n++
+		line := sp.Headline
+		if o == Waived && sp.Waiver != nil {
+			line = sp.Waiver.Describe()
+		}
+		if line == "" {
+			line = firstLine(sp.Message)
+		}
+		fmt.Fprintf(w, "  %s [%s] %s\n      %s\n", mark, sp.ID, sp.Text, strings.TrimPrefix(line, HarnessErrorPrefix))
+	}
+}

@@ -1,0 +1,118 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/merchant-harness/mph/redact"
+)
+
+func ensureDir(path string) error {
+	if d := filepath.Dir(path); d != "" {
+		return os.MkdirAll(d, 0o755)
+	}
+	return nil
+}
+
+// writeAtomic writes a report through a temporary file in the same
+// directory, so a reader never sees half a report.
+func writeAtomic(path string, data []byte) error {
+	if err := ensureDir(path); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// WriteJSON writes Ginkgo's JSON report format (an array with one
+// types.Report, so Ginkgo tooling reads it; harness errors are recognisable
+// there by the "harness-error" report entry and the "[harness-error] "
+// failure prefix) and, next to it, the harness summary with the outcomes
+// counted apart (<name>.summary.json).
+func WriteJSON(r types.Report, s Summary, path string) error {
+	if err := writeRedactedJSON(path, []types.Report{safeReport(r)}); err != nil {
+		return err
+	}
+	return writeRedactedJSON(SummaryPath(path), s)
+}
+
+// SummaryPath is where WriteJSON puts the summary for a report path.
+func SummaryPath(jsonPath string) string {
+	return strings.TrimSuffix(jsonPath, filepath.Ext(jsonPath)) + ".summary.json"
+}
+
+func writeRedactedJSON(path string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	// Everything in the report was redacted and escaped at the source; do it
+	// again to every string as a second line of defence (numbers such as
+	// durations are kept).
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return err
+	}
+	b, err = json.Marshal(redactStrings(doc, map[string]string{}))
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, b)
+}
+
+// readableKeys hold code-authored spec texts and labels: kept as written.
+var readableKeys = map[string]bool{
+	"LeafNodeText": true, "ContainerHierarchyTexts": true, "LeafNodeLabels": true,
+	"ContainerHierarchyLabels": true, "SuiteDescription": true, "SuiteLabels": true,
+	"text": true, "labels": true, "id": true, "area": true,
+}
+
+// redactStrings masks every string of a decoded JSON document; seen
+// remembers strings already masked (a Ginkgo report repeats many of them).
+func redactStrings(v any, seen map[string]string) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, x := range t {
+			if readableKeys[k] {
+				continue
+			}
+			t[k] = redactStrings(x, seen)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = redactStrings(x, seen)
+		}
+	case string:
+		if r, ok := seen[t]; ok {
+			return r
+		}
+		r := redact.Safe(t)
+		seen[t] = r
+		return r
+	}
+	return v
+}

@@ -1,0 +1,170 @@
+package report
+
+import (
+	"encoding/xml"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/merchant-harness/mph/redact"
+)
+
+// JUnit documents (the subset CI tools read: Jenkins, GitLab, GitHub
+// Actions test reporters).
+type (
+	JUnitSuites struct {
+		XMLName  xml.Name     `xml:"testsuites"`
+		Name     string       `xml:"name,attr"`
+		Tests    int          `xml:"tests,attr"`
+		Failures int          `xml:"failures,attr"`
+		Errors   int          `xml:"errors,attr"`
+		Skipped  int          `xml:"skipped,attr"`
+		Time     float64      `xml:"time,attr"`
+		Suites   []JUnitSuite `xml:"testsuite"`
+	}
+	JUnitSuite struct {
+		Name       string          `xml:"name,attr"`
+		Tests      int             `xml:"tests,attr"`
+		Failures   int             `xml:"failures,attr"`
+		Errors     int             `xml:"errors,attr"`
+		Skipped    int             `xml:"skipped,attr"`
+		Time       float64         `xml:"time,attr"`
+		Timestamp  string          `xml:"timestamp,attr"`
+		Properties []JUnitProperty `xml:"properties>property"`
+		Cases      []JUnitCase     `xml:"testcase"`
+		SystemErr  string          `xml:"system-err,omitempty"`
+	}
+	JUnitProperty struct {
+		Name  string `xml:"name,attr"`
+		Value string `xml:"value,attr"`
+	}
+	JUnitCase struct {
+		Name       string          `xml:"name,attr"`
+		Classname  string          `xml:"classname,attr"`
+		Time       float64         `xml:"time,attr"`
+		Properties []JUnitProperty `xml:"properties>property,omitempty"`
+		Failure    *JUnitProblem   `xml:"failure"`
+		Error      *JUnitProblem   `xml:"error"`
+		Skipped    *JUnitSkipped   `xml:"skipped"`
+		SystemOut  string          `xml:"system-out,omitempty"`
+	}
+	JUnitProblem struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Body    string `xml:",chardata"`
+	}
+	JUnitSkipped struct {
+		Message string `xml:"message,attr"`
+	}
+)
+
+// JUnit limits: the last exchanges kept in a failure body and the longest
+// line (a body) of each.
+const (
+	JUnitExchanges = 5
+	JUnitMaxLine   = 4096
+)
+
+// StripUserinfo removes user:password@ from a URL.
+func StripUserinfo(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	u.User = nil
+	return u.String()
+}
+
+// JUnit builds the JUnit document of a summary: one test case per selected
+// spec, classname conformance.<area>, the spec text as name.
+func JUnit(s Summary) JUnitSuites {
+	ts := JUnitSuite{
+		Name: s.Suite, Time: s.Duration.Seconds(), Timestamp: s.Start.UTC().Format("2006-01-02T15:04:05"),
+		Properties: []JUnitProperty{
+			{"target", StripUserinfo(s.Target)},
+			{"run-id", s.RunID},
+			{"harness-version", s.Version},
+			{"profile", s.Profile},
+			{"profile-digest", s.ProfileDigest},
+			{"interrupted", fmt.Sprint(s.Interrupted)},
+		},
+	}
+	if s.Filter != "" {
+		ts.Properties = append(ts.Properties, JUnitProperty{"selection", s.Filter})
+	}
+	for _, sp := range s.Ordered() {
+		ts.Cases = append(ts.Cases, junitCase(sp, &ts))
+	}
+	ts.Tests = len(ts.Cases)
+	if len(s.SuiteErrors) > 0 {
+		ts.SystemErr = "suite errors (outside any spec):\n" + strings.Join(s.SuiteErrors, "\n")
+	}
+	for i := range ts.Properties {
+		ts.Properties[i].Value = redact.Text(ts.Properties[i].Value)
+	}
+	return JUnitSuites{Name: s.Suite, Tests: ts.Tests, Failures: ts.Failures, Errors: ts.Errors, Skipped: ts.Skipped, Time: ts.Time, Suites: []JUnitSuite{ts}}
+}
+
+func junitCase(sp Spec, ts *JUnitSuite) JUnitCase {
+	c := JUnitCase{Name: sp.Text, Classname: "conformance." + orUnknown(sp.Area), Time: sp.Duration.Seconds(),
+		Properties: []JUnitProperty{{"spec-id", sp.ID}, {"location", sp.Location}}}
+	switch sp.Outcome {
+	case Failed:
+		ts.Failures++
+		c.Failure = &JUnitProblem{Message: oneLine(sp.Headline), Type: "failed", Body: failureBody(sp)}
+	case HarnessError:
+		ts.Errors++
+		c.Error = &JUnitProblem{Message: oneLine(sp.Headline), Type: string(HarnessError), Body: failureBody(sp)}
+	case Skipped, Pending:
+		ts.Skipped++
+		c.Skipped = &JUnitSkipped{Message: oneLine(cut(sp.Message, MaxHeadline))}
+	case Waived:
+		ts.Skipped++
+		c.Skipped = &JUnitSkipped{Message: oneLine(cut(sp.Note, MaxHeadline))}
+		c.SystemOut = redact.Text(failureBody(sp))
+	case Interrupted:
+		ts.Skipped++
+		c.Skipped = &JUnitSkipped{Message: "interrupted before the spec finished"}
+	case Passed:
+		if sp.Note != "" {
+			c.SystemOut = sp.Note
+		}
+	}
+	return c
+}
+
+// failureBody is the detail of a failure: spec ID and location, the full
+// assertion message and the last exchanges, each line cut to JUnitMaxLine.
+func failureBody(sp Spec) string {
+	assertion, _ := splitExchanges(sp.Message)
+	var b strings.Builder
+	fmt.Fprintf(&b, "spec %s (%s)\n", sp.ID, sp.Location)
+	if sp.Note != "" {
+		fmt.Fprintf(&b, "%s\n", sp.Note)
+	}
+	fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(assertion))
+	if ex := exchangesOf(sp); ex != "" {
+		fmt.Fprintf(&b, "\nlast HTTP exchanges (redacted, at most %d, lines cut at %d bytes):\n%s", JUnitExchanges, JUnitMaxLine, LastExchanges(ex, JUnitExchanges, JUnitMaxLine))
+	}
+	return redact.Text(b.String())
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// WriteJUnit writes the JUnit report of a summary.
+func WriteJUnit(s Summary, path string) error {
+	out, err := xml.MarshalIndent(JUnit(s), "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, append([]byte(xml.Header), append(out, '\n')...))
+}

@@ -1,0 +1,110 @@
+package suites
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/schemas"
+)
+
+// needReference skips when the target takes no card reference at issuance.
+func needReference() {
+	GinkgoHelper()
+	if Profile().Issuance.ReferenceField == "" {
+		Skip("the profile says issuance takes no reference (issuance.referenceField empty)")
+	}
+}
+
+var _ = Describe("Cards addressed by reference, not-found messages and PCI data", func() {
+	// "A card is addressed in paths by id or by its reference": every
+	// endpoint taking "Path id as above", the writes included.
+	ConformanceIt("withdraws from a card addressed by its reference: the same card's balance falls",
+		Reqs("GET-02", "WITHDRAW-01", "WITHDRAW-04"), Destructive,
+		func(ctx SpecContext) {
+			needReference()
+			c := NewCard(ctx, WithAmount(M("3.00")))
+			got := withdrawOK(ctx, c.Reference, M("1.10"))
+			Expect(got.ID).To(Equal(c.ID), "the answer's card is the one addressed by reference")
+			want := c.Balance.Sub(M("1.10"))
+			Expect(got.Balance).To(EqualMoney(want), "balance in the answer")
+			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(want), "balance in a fresh GET by id")
+		})
+
+	ConformanceIt("freezes and unfreezes a card addressed by its reference, confirmed by a fresh GET by id",
+		Reqs("GET-02", "STATUS-01", "STATUS-03", "STATUS-04"), Destructive,
+		func(ctx SpecContext) {
+			needReference()
+			c := NewCard(ctx, WithAmount(M("1.00")))
+			for _, to := range []string{"FROZEN", "ACTIVE"} {
+				d := Data(ExpectEnvelopeA(patchStatus(ctx, c.Reference, JSON{"status": to}), schemas.StatusResponse))
+				card, _ := d["card"].(JSON)
+				Expect(CardFrom(card).ID).To(Equal(c.ID), "the answer's card is the one addressed by reference")
+				Expect(CardFrom(card).Status).To(Equal(to))
+				Expect(GetCard(ctx, c.ID).Status).To(Equal(to), "status in a fresh GET by id")
+			}
+		})
+
+	// Scenario 5 on every endpoint that addresses a card, by id and by a
+	// reference that does not exist.
+	ConformanceIt("answers an unknown card on every card endpoint with 404 whose message says the virtual card was not found",
+		Reqs("ERR-18", "ERR-10", "GET-04", "STATUS-06", "WEBHOOK-14"), Needs(CapTestEnvironment),
+		func(ctx SpecContext) {
+			for _, e := range cardEndpoints() {
+				for _, addr := range []string{"crd_" + Ref("nosuch"), Ref("nosuchref")} {
+					By(e.name + " " + addr)
+					body := ExpectErrorWithPath(Must(API().Do(ctx, e.request(addr))), http.StatusNotFound)
+					msg := lowerMsg(body)
+					Expect(msg).To(ContainSubstring("card"), "%s: the message says the virtual card was not found", e.name)
+					Expect(msg).To(saysNotFound(), "%s: the message says the virtual card was not found", e.name)
+				}
+			}
+		})
+
+	// "This data is PCI-sensitive; it must never reach public clients": the
+	// revealed PAN and CVV appear in no other answer about the card.
+	ConformanceIt("keeps a card's full number and CVV out of every answer but the secure details (issuance, get, list, withdraw, limits, status, contact, webhook simulation)",
+		Reqs("SECURE-11", "SECURE-01"), Destructive, Needs(CapTestEnvironment),
+		func(ctx SpecContext) {
+			resp, _ := IssueCard(ctx, WithAmount(M("2.00")))
+			ExpectStatus(resp, http.StatusOK, http.StatusCreated)
+			v, _ := Ptr(Decode(resp), Profile().Issuance.CardPointer)
+			obj, _ := v.(JSON)
+			c := CardFrom(obj)
+			if c.ID == "" {
+				HarnessError("fixture: the issued card has no id")
+			}
+			sec := Data(ExpectEnvelopeA(Must(API().Get(ctx, cardURL(c.ID, "/secure"), nil)), schemas.SecureResponse))
+			num, _ := sec["cardNumber"].(string)
+			digits := nonDigit.ReplaceAllString(num, "")
+			Expect(len(digits)).To(Equal(16), "the secure details carry the 16-digit PAN (not printed)")
+			pan := panPattern(digits)
+			answers := []*client.Response{resp,
+				Must(API().Get(ctx, cardURL(c.ID, ""), nil)),
+				Must(API().Get(ctx, "/cards", url.Values{"search": {last4(c.MaskedPan)}})),
+				Must(API().Post(ctx, cardURL(c.ID, "/withdraw"), JSON{"amount": M("0.10").JSON()})),
+				Must(API().Put(ctx, cardURL(c.ID, "/spend-limits"), JSON{"transactionLimit": M("50.00").JSON()})),
+				Must(API().Patch(ctx, cardURL(c.ID, "/status"), JSON{"status": "FROZEN"})),
+				Must(API().Patch(ctx, cardURL(c.ID, "/status"), JSON{"status": "ACTIVE"})),
+				Must(API().Patch(ctx, cardURL(c.ID, "/contact"), JSON{"email": Ref("pci") + "@example.com"})),
+				Must(API().Post(ctx, cardURL(c.ID, "/simulate-webhook"), JSON{"event_type": "authorization"})),
+			}
+			if c.Reference != "" {
+				answers = append(answers, Must(API().Get(ctx, cardURL(c.Reference, ""), nil)))
+			}
+			for _, a := range answers {
+				what := a.Exchange.Method + " " + a.Exchange.URL
+				Expect(a.Status).To(BeNumerically("<", 500), "%s failed", what)
+				Expect(pan.Match(a.Body)).To(BeFalse(), "PCI: %s carries the card's full number (not printed)", what)
+				var doc any
+				if a.JSON(&doc) == nil {
+					Expect(findCredential(doc, "")).To(BeEmpty(), "PCI: %s carries a card credential member", what)
+				}
+				Expect(strings.Contains(string(a.Body), `"cvv"`)).To(BeFalse(), "PCI: %s carries a cvv member", what)
+			}
+		})
+})

@@ -1,0 +1,35 @@
+package suites
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// cardTableFields are the fields of the document's Card table.
+var cardTableFields = []string{"id", "cardType", "cardBrand", "maskedPan", "nameOnCard", "balanceAmount", "currency",
+	"status", "createdStatus", "reference", "billingAddress", "colorTheme", "createdAt", "updatedAt"}
+
+// expectCardFields checks what the schema cannot: createdStatus is COMPLETED
+// ("COMPLETED is the only value shown"), and, when
+// the profile asks for the strict readings, every field of the Card table
+// present and non-null (strict.allCardFields) and a 16-position maskedPan
+// (strict.maskedPan16).
+func expectCardFields(obj JSON) {
+	GinkgoHelper()
+	Expect(obj["createdStatus"]).To(Equal("COMPLETED"), "createdStatus: COMPLETED is the only value the document shows")
+	st := Profile().Strict
+	if st.AllCardFields {
+		for _, f := range cardTableFields {
+			Expect(obj[f]).NotTo(BeNil(), "Card.%s is absent or null (profile strict.allCardFields)", f)
+		}
+	}
+	if mp, _ := obj["maskedPan"].(string); st.MaskedPan16 && mp != "" {
+		n := 0
+		for _, r := range mp {
+			if r != ' ' {
+				n++
+			}
+		}
+		Expect(n).To(Equal(16), "maskedPan %q does not have 16 positions (profile strict.maskedPan16)", mp)
+	}
+}

@@ -1,0 +1,85 @@
+package suites
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/format"
+
+	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/report"
+)
+
+func card(id, status, balance string) Card {
+	return CardFrom(JSON{"id": id, "status": status, "balanceAmount": json.Number(balance), "currency": "USD",
+		"reference": "ref-" + id, "maskedPan": "411111******1111", "nameOnCard": "A B"})
+}
+
+// failureOf runs one assertion and returns its failure message.
+func failureOf(assert func(g Gomega)) string {
+	var msg string
+	g := NewGomega(func(m string, _ ...int) { msg = m })
+	assert(g)
+	return msg
+}
+
+func TestFailureMessagesShowWireForms(t *testing.T) {
+	var _ format.GomegaStringer = Card{}
+	a, b, c := card("crd_a1", "ACTIVE", "1.00"), card("crd_b2", "FROZEN", "25.50"), card("crd_c3", "ACTIVE", "0.10")
+	cases := []struct {
+		name    string
+		assert  func(g Gomega)
+		want    []string
+		maxLen  int
+		notWant []string
+	}{
+		{"length of a card list", func(g Gomega) { g.Expect([]Card{a, b, c}).To(HaveLen(2)) },
+			[]string{"card crd_a1 ACTIVE 1.00 USD", "card crd_b2 FROZEN 25.50 USD", "len:3"}, 400, nil},
+		{"containment in a card list", func(g Gomega) { g.Expect([]Card{a, b}).To(ContainElement(c)) },
+			[]string{"card crd_c3 ACTIVE 0.10 USD", "card crd_a1"}, 400, nil},
+		{"balance", func(g Gomega) { g.Expect(a.Balance).To(EqualMoney(M("0.50")), "balance after the withdrawal") },
+			[]string{"1.00", "0.50", "balance after the withdrawal"}, 200, nil},
+		{"money equality", func(g Gomega) { g.Expect(a.Balance).To(Equal(M("2"))) },
+			[]string{"1.00", "2.00"}, 200, nil},
+		{"card equality", func(g Gomega) { g.Expect(a).To(Equal(b)) },
+			[]string{"card crd_a1 ACTIVE 1.00 USD", "card crd_b2 FROZEN 25.50 USD"}, 300, nil},
+		{"response", func(g Gomega) {
+			g.Expect(&client.Response{Path: "/v1/merchant/cards/x", Status: 404, Body: []byte(`{"statusCode":404}`),
+				Exchange: &client.Exchange{Method: "GET"}}).To(BeNil())
+		}, []string{"HTTP 404 to GET /v1/merchant/cards/x", `{"statusCode":404}`}, 300, nil},
+		{"JSON object", func(g Gomega) {
+			g.Expect(JSON{"status": "error", "statusCode": json.Number("404"), "data": []any{"a"}}).To(HaveKey("message"))
+		}, []string{`{"data":["a"],"status":"error","statusCode":404}`}, 300, nil},
+		{"config", func(g Gomega) { g.Expect(Config{Environment: "TEST", CreationFee: M("1")}).To(BeZero()) },
+			[]string{"config TEST: creationFee 1.00"}, 300, nil},
+		{"webhook", func(g Gomega) {
+			g.Expect([]WebhookDelivery{{Path: "/hook", Body: []byte(`{"event":"card.frozen"}`), Received: time.Unix(0, 0)}}).To(BeEmpty())
+		}, []string{`webhook /hook at 00:00:00.000: {"event":"card.frozen"}`}, 300, nil},
+	}
+	for _, c := range cases {
+		msg := failureOf(c.assert)
+		t.Logf("%s:\n%s", c.name, msg)
+		if msg == "" {
+			t.Fatalf("%s: the assertion did not fail", c.name)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: message lacks %q:\n%s", c.name, w, msg)
+			}
+		}
+		for _, bad := range []string{"abs:", "neg:", "Raw:", "big.Rat", `"status": `} {
+			if strings.Contains(msg, bad) {
+				t.Errorf("%s: message dumps internals (%q):\n%s", c.name, bad, msg)
+			}
+		}
+		if len(msg) > c.maxLen {
+			t.Errorf("%s: message is %d bytes, want <= %d:\n%s", c.name, len(msg), c.maxLen, msg)
+		}
+		if h := report.Headline(msg, ""); len([]rune(h)) > report.MaxHeadline || strings.Contains(h, "\n") {
+			t.Errorf("%s: headline %q", c.name, h)
+		}
+	}
+}
