@@ -142,3 +142,34 @@ func TestDiscoveryOfPreconfiguredWebhooks(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscoveryRecoversEveryVariantProfile: for every document-allowed
+// sandbox variant that needs a profile overlay (sandbox --list-variants),
+// the discovered profile is the default with exactly that overlay.
+func TestDiscoveryRecoversEveryVariantProfile(t *testing.T) {
+	n := 0
+	for _, v := range sandbox.Variants() {
+		if v.Profile == "" {
+			continue
+		}
+		n++
+		t.Run(v.Name, func(t *testing.T) {
+			r := startSandbox(t, sandbox.Options{Variants: []string{v.Name}})
+			got, _, text := discoverAgainst(t, r.BaseURL, r.ControlsURL)
+			path := filepath.Join(t.TempDir(), "overlay.yaml")
+			if err := os.WriteFile(path, []byte(v.Profile), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want, err := target.LoadProfile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("the variant's overlay:\n%s\nthe discovered profile:\n%s", v.Profile, text)
+			}
+		})
+	}
+	if n == 0 {
+		t.Fatal("no variant with a profile overlay")
+	}
+}

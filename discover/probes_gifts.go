@@ -197,5 +197,29 @@ func (p *prober) purchaseAnswer(ctx context.Context, doc any, ref string) error 
 		return nil
 	}
 	p.found("giftCards.lookupOrderPointer", parent(lp), "the object carrying the transaction id in GET /gift-cards/transactions/{id}", "high")
+	order, _ := at(ldoc, parent(lp))
+	p.lookupVoucher(order)
 	return nil
+}
+
+// Names tried for the voucher members of the lookup's order (the lookup's
+// body is not shown; the verify order has voucher.code, .pin, .instructions).
+var voucherNames = map[string][]string{
+	"code":         {"code", "voucherCode"},
+	"pin":          {"pin", "redemptionPin", "voucherPin"},
+	"instructions": {"instructions", "redemptionInstructions", "voucherInstructions"},
+}
+
+// lookupVoucher finds, inside the lookup's order, the voucher members.
+func (p *prober) lookupVoucher(order any) {
+	out := map[string]string{}
+	for _, k := range []string{"code", "instructions", "pin"} {
+		ptr, ok := findMember(order, voucherNames[k]...)
+		if !ok {
+			p.undetermined("giftCards.lookupVoucher", "the lookup's order has no "+k+" member by the names tried")
+			return
+		}
+		out[k] = ptr
+	}
+	p.found("giftCards.lookupVoucher", out, "the voucher members by name in the lookup's order", "medium")
 }

@@ -65,6 +65,23 @@ func findKey(doc any, names ...string) (string, string, bool) {
 	return "", "", false
 }
 
+// findMember returns the pointer of the shallowest member named one of
+// names (in the order given), whatever its value (a locked voucher PIN may be
+// empty or null).
+func findMember(doc any, names ...string) (string, bool) {
+	all := walk(doc)
+	for _, n := range names {
+		for _, l := range all {
+			if l.Key != "" && strings.EqualFold(l.Key, n) {
+				if _, isObj := l.Value.(map[string]any); !isObj {
+					return l.Pointer, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
 // findString returns the pointer of the shallowest string equal to want.
 func findString(doc any, want string) (string, bool) {
 	for _, l := range walk(doc) {
