@@ -33,26 +33,6 @@ type CapacityOptions struct {
 	Logf       func(string, ...any)
 }
 
-// CapacityStep is one trial.
-type CapacityStep struct {
-	Phase    string  `json:"phase"` // step-up, search, confirm
-	Rate     float64 `json:"rate"`
-	Achieved float64 `json:"achievedRate"`
-	P99Ms    float64 `json:"p99Ms"`
-	Errors   float64 `json:"errorRatio"`
-	Pass     bool    `json:"pass"`
-	Why      string  `json:"why,omitempty"`
-}
-
-// CapacityReport is the outcome of a capacity search.
-type CapacityReport struct {
-	SLO       string         `json:"slo"`
-	Capacity  float64        `json:"capacity"` // highest confirmed rate meeting the SLO (0: none)
-	Confirmed bool           `json:"confirmed"`
-	Steps     []CapacityStep `json:"steps"`
-	Note      string         `json:"note,omitempty"`
-}
-
 // Capacity searches the highest rate meeting the SLO: step up, binary
 // search between the last pass and the first failure, then confirm with a
 // longer run. Every trial is a fresh attacker.
@@ -164,23 +144,4 @@ func Capacity(ctx context.Context, scn *Scenario, o CapacityOptions) (*CapacityR
 	}
 	rep.Note = "could not confirm a rate meeting the SLO"
 	return rep, nil
-}
-
-// Markdown renders the capacity section.
-func (c *CapacityReport) Markdown() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n## Capacity search\n\nSLO: %s\n\n", c.SLO)
-	if c.Confirmed {
-		fmt.Fprintf(&b, "**Capacity: %.0f req/s** (confirmed)\n\n", c.Capacity)
-	} else {
-		fmt.Fprintf(&b, "**No confirmed capacity** %s\n\n", c.Note)
-	}
-	b.WriteString("| phase | rate | achieved | p99 | errors | pass | why |\n| :- | -: | -: | -: | -: | :- | :- |\n")
-	for _, s := range c.Steps {
-		fmt.Fprintf(&b, "| %s | %.0f | %.1f | %s | %.2f%% | %v | %s |\n", s.Phase, s.Rate, s.Achieved, ms(s.P99Ms), s.Errors*100, s.Pass, s.Why)
-	}
-	if c.Note != "" && c.Confirmed {
-		fmt.Fprintf(&b, "\n%s\n", c.Note)
-	}
-	return b.String()
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/httpclient"
-	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/schemas"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -73,50 +72,6 @@ func (o *ProbeOptions) defaults() {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
-}
-
-// ProbeStep is one step of a ladder.
-type ProbeStep struct {
-	Phase    string  `json:"phase"` // coarse, fine
-	Offered  float64 `json:"offeredRate"`
-	Requests uint64  `json:"requests"`
-	OKRate   float64 `json:"okPerSec"`
-	Share429 float64 `json:"share429"`
-	P99Ms    float64 `json:"p99Ms"`
-	Window   float64 `json:"windowSeconds"` // measured part of the step
-}
-
-// PathProbe is the characterisation of one path.
-type PathProbe struct {
-	Endpoint       string             `json:"endpoint"`
-	LimitFound     bool               `json:"limitFound"`
-	OnsetRate      float64            `json:"onsetRate"`       // first fine step above the 429 share
-	CoarseOnset    float64            `json:"coarseOnset"`     // first coarse step with 429s (burst-masked)
-	Ceiling        float64            `json:"acceptedCeiling"` // 2xx/s under saturation, after the burst
-	Burst          float64            `json:"burstEstimate"`
-	BlastRate      float64            `json:"blastRate"`
-	BlastSeconds   float64            `json:"blastSeconds"`
-	Steps          []ProbeStep        `json:"steps"`
-	Sampled429     int                `json:"sampled429"`
-	EnvelopeOK     int                `json:"envelopeValid"`
-	EnvelopeErrors []string           `json:"envelopeErrors,omitempty"`
-	Headers        map[string]string  `json:"headers"`        // example values of rate-limit headers seen on 429s
-	HeaderPresence map[string]float64 `json:"headerPresence"` // share of sampled 429s carrying each header
-	RetryAfter     string             `json:"retryAfter,omitempty"`
-	FirstAfterLoad int                `json:"statusFirstAfterLoad"`  // status of a request sent as the load stopped
-	JustBefore     int                `json:"statusBeforeWait"`      // status of the last refused request under saturation (429 expected)
-	AfterWait      int                `json:"statusAfterRetryAfter"` // status after waiting out its Retry-After (2xx expected)
-	Honoured       bool               `json:"retryAfterHonoured"`
-	RecoveryMs     float64            `json:"recoveryMs"` // load stop -> first 2xx
-	Polite         *PoliteResult      `json:"polite,omitempty"`
-	Series         []metrics.Point    `json:"blastSeries,omitempty"`
-	Notes          []string           `json:"notes,omitempty"`
-}
-
-// ProbeReport holds every probed path.
-type ProbeReport struct {
-	Paths    []PathProbe `json:"paths"`
-	Topology *Topology   `json:"topology,omitempty"` // limiter groups, keys, burst and refill (topology.go)
 }
 
 var rlHeaders = []string{"Retry-After", "Ratelimit", "Ratelimit-Policy", "Ratelimit-Limit", "Ratelimit-Remaining", "Ratelimit-Reset",
@@ -445,18 +400,6 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
-}
-
-// PoliteResult is the outcome of the polite client.
-type PoliteResult struct {
-	Work        int     `json:"work"`
-	Completed   int     `json:"completed"`
-	Attempts    int64   `json:"attempts"`
-	Got429      int64   `json:"got429"`
-	Failed      int     `json:"failed"`
-	ElapsedSec  float64 `json:"elapsedSeconds"`
-	EffectiveRS float64 `json:"effectiveRate"`
-	MaxAttempts int64   `json:"maxAttemptsForOneItem"`
 }
 
 // PoliteRun completes `work` requests with `conc` concurrent workers, retrying

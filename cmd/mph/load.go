@@ -19,6 +19,7 @@ import (
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/loadtest/threshold"
+	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
 )
@@ -87,7 +88,7 @@ func setupFailed(cmd *cobra.Command, t *loadtest.Target, scenario, what, out str
 	}
 	rep := &loadtest.Report{Tool: "mph load " + versionString(), Kind: kind, Scenario: scenario, Target: t.BaseURL, Embedded: t.Embedded,
 		Start: start, End: time.Now(), Interrupted: se.Interrupted, Notes: se.Notes}
-	if werr := rep.Write(out); werr != nil {
+	if werr := report.WriteLoad(out, rep); werr != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s: writing reports: %v\n", what, werr)
 	} else {
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s: reports: %s/{summary.json,summary.md,report.html}\n", what, out)
@@ -448,7 +449,7 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 		"connections": strconv.Itoa(rf.connections), "http2": strconv.FormatBool(rf.http2), "h2c": strconv.FormatBool(rf.h2c),
 		"timeout": t.Timeout.String(),
 	}
-	if err := rep.Write(out); err != nil {
+	if err := report.WriteLoad(out, rep); err != nil {
 		return fmt.Errorf("load: writing reports: %w", err)
 	}
 	if err := rf.gate.write(rep); err != nil {

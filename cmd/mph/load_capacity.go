@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/report"
 )
 
 func init() {
@@ -49,14 +50,14 @@ rather than its limiter. Exit 1 when no rate meets the SLO.`,
 			cr, err := loadtest.Capacity(ctx, scn, o)
 			rep := &loadtest.Report{Tool: "mph load " + versionString(), Kind: "capacity", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
 				Start: start, End: time.Now(), Capacity: cr, Interrupted: ctx.Err() != nil, Notes: scn.Notes}
-			if werr := rep.Write(out); werr != nil {
+			if werr := report.WriteLoad(out, rep); werr != nil {
 				return fmt.Errorf("capacity: %w", werr)
 			}
 			if werr := rf.gate.write(rep); werr != nil {
 				return fmt.Errorf("capacity: %w", werr)
 			}
 			if cr != nil {
-				fmt.Fprint(cmd.OutOrStdout(), cr.Markdown())
+				_ = report.CapacityMarkdown(cr)(cmd.OutOrStdout())
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "\nreports: %s/{summary.json,summary.md,report.html}\n", out)
 			if err != nil && ctx.Err() == nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/threshold"
+	"github.com/merchant-harness/mph/report"
 )
 
 func init() {
@@ -61,7 +62,7 @@ mismatch; --force merges anyway and marks the report as forced.`,
 			if err != nil {
 				return usageErr("%v", err)
 			}
-			if err := rep.Write(out); err != nil {
+			if err := report.WriteLoad(out, rep); err != nil {
 				return fmt.Errorf("merge: %w", err)
 			}
 			if err := gate.write(rep); err != nil {

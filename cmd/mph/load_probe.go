@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/report"
 )
 
 type probeFlags struct {
@@ -147,13 +148,13 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 		out = defaultOutDir("probe-" + rf.scenario)
 	}
 	rep.Interrupted = rep.Interrupted || ctx.Err() != nil
-	if err := rep.Write(out); err != nil {
+	if err := report.WriteLoad(out, rep); err != nil {
 		return fmt.Errorf("probe: writing reports: %w", err)
 	}
 	if err := rf.gate.write(rep); err != nil {
 		return fmt.Errorf("probe: %w", err)
 	}
-	fmt.Fprint(cmd.OutOrStdout(), rep.Probe.Markdown())
+	_ = report.ProbeMarkdown(rep.Probe)(cmd.OutOrStdout())
 	fmt.Fprintf(cmd.OutOrStdout(), "\nreports: %s/{summary.json,summary.md,report.html}\n", out)
 	if runErr != nil && !rep.Interrupted {
 		return fmt.Errorf("probe: %w", runErr)

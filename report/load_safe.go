@@ -1,4 +1,4 @@
-package loadtest
+package report
 
 import (
 	"bytes"
@@ -6,15 +6,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/redact"
 )
 
-// redactInPlace redacts and escapes every string of the report (values and
+// RedactLoad redacts and escapes every string of the report (values and
 // map keys: error strings are keys of the per-endpoint error counts) before
 // summary.json, summary.md and report.html are rendered from it. Target
 // text reaches a report through error strings, notes and probe findings; the
 // target URL may carry a password. Base64 HDR histograms are data, kept.
-func (r *Report) redactInPlace() error {
+func RedactLoad(r *summary.Report) error {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -29,7 +30,7 @@ func (r *Report) redactInPlace() error {
 	if err != nil {
 		return err
 	}
-	var out Report
+	var out summary.Report
 	if err := json.Unmarshal(b, &out); err != nil {
 		return err
 	}
