@@ -31,10 +31,7 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	}
 	out := rf.outDir
 	if out == "" {
-		out = defaultOutDir(rf.scenario)
-		if plan.shards > 1 {
-			out += fmt.Sprintf("-shard%dof%d", plan.shard, plan.shards)
-		}
+		out = plan.outDir(rf.scenario)
 	}
 	ctx, t, scn, release, err := tf.prepare(cmd, so, "load", out)
 	if err != nil {
@@ -71,20 +68,37 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 		return fmt.Errorf("load: %w", err)
 	}
 	rep := rf.report(o, t, scn, plan, resultsPath != "")
+	if err := rf.writeReports(cmd, rep, o, spec, out, resultsPath); err != nil {
+		return err
+	}
+	return loadVerdict(o.Interrupted || ctx.Err() != nil, rep.Breached, "load", breachReason(rep))
+}
+
+// writeReports writes the run's reports and plot and lists them.
+func (f *loadRunFlags) writeReports(cmd *cobra.Command, rep *loadtest.Report, o *loadtest.Outcome, spec loadtest.RunSpec, out, resultsPath string) error {
 	if err := report.WriteLoad(out, rep); err != nil {
 		return fmt.Errorf("load: writing reports: %w", err)
 	}
-	if err := rf.gate.write(rep); err != nil {
+	if err := f.gate.write(rep); err != nil {
 		return fmt.Errorf("load: %w", err)
 	}
 	if resultsPath != "" && o.ResultsErr == nil {
-		rf.plot(errw, o, spec.Results.(*os.File), out)
+		f.plot(cmd.ErrOrStderr(), o, spec.Results.(*os.File), out)
 	}
 	printRunFiles(cmd.OutOrStdout(), rep, out, resultsPath)
 	if o.ResultsErr != nil {
 		return fmt.Errorf("load: writing raw results: %w", o.ResultsErr)
 	}
-	return loadVerdict(o.Interrupted || ctx.Err() != nil, rep.Breached, "load", breachReason(rep))
+	return nil
+}
+
+// outDir is the default output directory of this run (or shard).
+func (p loadPlan) outDir(scenario string) string {
+	out := defaultOutDir(scenario)
+	if p.shards > 1 {
+		out += fmt.Sprintf("-shard%dof%d", p.shard, p.shards)
+	}
+	return out
 }
 
 // loadPlan is what the run flags ask for: thresholds, shard and schedule.
