@@ -101,21 +101,10 @@ func (spec RunSpec) check() error {
 
 // waitUntil waits for the common start instant, if any.
 func waitUntil(ctx context.Context, at time.Time) error {
-	if at.IsZero() {
-		return nil
+	if d := time.Until(at); !at.IsZero() && d > 0 {
+		return sleepCtx(ctx, d)
 	}
-	d := time.Until(at)
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return nil
 }
 
 // run is one attack under way: the recorder, the results encoder and the

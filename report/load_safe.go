@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -20,10 +19,8 @@ func RedactLoad(r *summary.Report) error {
 	if err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
+	doc, err := jsonDoc(b)
+	if err != nil {
 		return err
 	}
 	b, err = json.Marshal(safeStrings("", doc))
