@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"html"
 	"math"
 	"strings"
 
@@ -47,16 +46,15 @@ func FrequencyBuckets(h *hdr.Histogram) []FreqBucket {
 	return out
 }
 
-// histogramSVG draws the open-model latency frequency histogram of one
+// histogramChart draws the open-model latency frequency histogram of one
 // endpoint (bars, log-scaled x axis) with the service latency's histogram
 // over it (outline), from the summary's stored HDR histograms.
-func histogramSVG(s metrics.Summary) string {
+func histogramChart(s metrics.Summary) *chart {
 	e, err := metrics.FromSummary(s)
 	if err != nil || e.Latency.TotalCount() == 0 {
-		return ""
+		return nil
 	}
 	lat, svc := FrequencyBuckets(e.Latency), FrequencyBuckets(e.Service)
-	const W, H, L, R, T, B = 520.0, 240.0, 56.0, 12.0, 28.0, 34.0
 	xmin, xmax := lat[0].FromMs, lat[len(lat)-1].ToMs
 	if len(svc) > 0 {
 		xmin, xmax = math.Min(xmin, svc[0].FromMs), math.Max(xmax, svc[len(svc)-1].ToMs)
@@ -67,53 +65,42 @@ func histogramSVG(s metrics.Summary) string {
 	}
 	top := niceCeil(float64(ymax) * 1.05)
 	px := func(v float64) float64 {
-		return L + (math.Log10(v)-math.Log10(xmin))/(math.Log10(xmax)-math.Log10(xmin))*(W-L-R)
+		return chartLeft + (math.Log10(v)-math.Log10(xmin))/(math.Log10(xmax)-math.Log10(xmin))*(chartW-chartLeft-chartRight)
 	}
-	py := func(c float64) float64 { return H - B - c/top*(H-T-B) }
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="histogram" xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-size="10" data-total="%d">`,
-		W, H, W, H, e.Latency.TotalCount())
-	fmt.Fprintf(&b, `<text x="%.0f" y="14" font-size="12" font-weight="bold">%s</text>`, L,
-		html.EscapeString("Latency frequency (open model; log-scaled buckets, 10 per decade)"))
-	for i := 0; i <= 4; i++ {
-		c := top * float64(i) / 4
-		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#eee"/><text x="%.1f" y="%.1f" text-anchor="end">%s</text>`,
-			L, W-R, py(c), py(c), L-4, py(c)+3, fmtNum(c))
-	}
-	fmt.Fprintf(&b, `<text x="4" y="%.0f">requests</text>`, T-4)
-	for d := math.Floor(math.Log10(xmin)); d <= math.Log10(xmax); d++ {
-		for _, m := range []float64{1, 2, 5} { // 1-2-5 ticks on the log axis
-			v := m * math.Pow(10, d)
-			if v < xmin || v > xmax {
-				continue
-			}
-			x := px(v)
-			fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#ddd"/><text x="%.1f" y="%.1f" text-anchor="middle">%sms</text>`,
-				x, x, float64(T), H-B, x, H-B+13, fmtNum(v))
-		}
-	}
+	py := func(c float64) float64 { return chartH - histBottom - c/top*(chartH-chartTop-histBottom) }
+	c := &chart{Class: "histogram", Total: e.Latency.TotalCount(), Title: "Latency frequency (open model; log-scaled buckets, 10 per decade)",
+		YUnit: "requests", Grid: yGrid(top, py), XTicks: logTicks(xmin, xmax, px)}
 	for _, k := range lat {
 		if k.Count == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, `<rect class="bucket" data-from-ms="%g" data-to-ms="%g" data-count="%d" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#9467bd" fill-opacity="0.75"><title>%s–%s: %d</title></rect>`,
-			k.FromMs, k.ToMs, k.Count, px(k.FromMs), py(float64(k.Count)), math.Max(0.5, px(k.ToMs)-px(k.FromMs)-0.5), H-B-py(float64(k.Count)),
-			ms(k.FromMs), ms(k.ToMs), k.Count)
+		c.Bars = append(c.Bars, bar{FromMs: k.FromMs, ToMs: k.ToMs, Count: k.Count, X: px(k.FromMs), Y: py(float64(k.Count)),
+			W: math.Max(0.5, px(k.ToMs)-px(k.FromMs)-0.5), H: chartH - histBottom - py(float64(k.Count)),
+			Title: fmt.Sprintf("%s–%s: %d", ms(k.FromMs), ms(k.ToMs), k.Count)})
 	}
 	var pts []string
 	for _, k := range svc {
 		pts = append(pts, fmt.Sprintf("%.1f,%.1f %.1f,%.1f", px(k.FromMs), py(float64(k.Count)), px(k.ToMs), py(float64(k.Count))))
 	}
 	if len(pts) > 0 {
-		fmt.Fprintf(&b, `<polyline fill="none" stroke="#8c564b" stroke-width="1.4" points="%s"/>`, strings.Join(pts, " "))
+		c.Lines = []polyline{{Color: "#8c564b", Width: "1.4", Points: strings.Join(pts, " ")}}
 	}
-	b.WriteString(histogramLegend(L, H))
-	b.WriteString("</svg>")
-	return b.String()
+	c.Legend = []legendEntry{
+		{X: chartLeft, Y: chartH - 9, TextX: chartLeft + 13, TextY: chartH - 3, H: 6, Color: "#9467bd", Name: "open model (from intended send)"},
+		{X: chartLeft + 200, Y: chartH - 7, TextX: chartLeft + 213, TextY: chartH - 3, H: 2, Color: "#8c564b", Name: "service (from actual send)"},
+	}
+	return c
 }
 
-func histogramLegend(left, height float64) string {
-	return fmt.Sprintf(`<rect x="%.1f" y="%.1f" width="10" height="6" fill="#9467bd"/><text x="%.1f" y="%.1f">open model (from intended send)</text>`+
-		`<rect x="%.1f" y="%.1f" width="10" height="2" fill="#8c564b"/><text x="%.1f" y="%.1f">service (from actual send)</text>`,
-		left, height-9, left+13, height-3, left+200, height-7, left+213, height-3)
+// logTicks marks 1-2-5 steps of each decade on a log axis.
+func logTicks(xmin, xmax float64, px func(float64) float64) []xTick {
+	var out []xTick
+	for d := math.Floor(math.Log10(xmin)); d <= math.Log10(xmax); d++ {
+		for _, m := range []float64{1, 2, 5} {
+			if v := m * math.Pow(10, d); v >= xmin && v <= xmax {
+				out = append(out, xTick{X: px(v), Bottom: chartH - histBottom, TextY: chartH - histBottom + 13, Label: fmtNum(v) + "ms", Line: true})
+			}
+		}
+	}
+	return out
 }

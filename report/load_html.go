@@ -2,18 +2,16 @@ package report
 
 import (
 	"fmt"
-	"html"
 	"html/template"
 	"io"
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/summary"
 )
 
-var loadPage = template.Must(template.New("load.html.tmpl").ParseFS(loadTemplates, "templates/load.html.tmpl"))
+var loadPage = template.Must(template.New("load.html.tmpl").ParseFS(loadTemplates, "templates/load.html.tmpl", "templates/load_chart.tmpl"))
 
 // LoadHTML renders a self-contained load report: inline CSS and SVG, no
 // script, no CDN.
@@ -38,7 +36,7 @@ type loadPageView struct {
 
 type chartGroup struct {
 	Endpoint string
-	SVG      []template.HTML
+	Charts   []*chart
 }
 
 type share struct {
@@ -135,20 +133,23 @@ func headline(eps []metrics.Summary) []headlineRow {
 func endpointCharts(eps []metrics.Summary) []chartGroup {
 	var out []chartGroup
 	for _, s := range eps {
-		hist := histogramSVG(s)
-		if len(s.Series) == 0 && hist == "" {
+		hist := histogramChart(s)
+		if len(s.Series) == 0 && hist == nil {
 			continue
 		}
-		g := chartGroup{Endpoint: s.Endpoint, SVG: []template.HTML{template.HTML(hist)}}
+		g := chartGroup{Endpoint: s.Endpoint}
+		if hist != nil {
+			g.Charts = append(g.Charts, hist)
+		}
 		if len(s.Series) > 0 {
-			g.SVG = append(g.SVG, seriesCharts(s)...)
+			g.Charts = append(g.Charts, seriesCharts(s)...)
 		}
 		out = append(out, g)
 	}
 	return out
 }
 
-func seriesCharts(s metrics.Summary) []template.HTML {
+func seriesCharts(s metrics.Summary) []*chart {
 	xs := make([]float64, len(s.Series))
 	get := func(f func(metrics.Point) float64) []float64 {
 		out := make([]float64, len(s.Series))
@@ -160,7 +161,7 @@ func seriesCharts(s metrics.Summary) []template.HTML {
 	for i, p := range s.Series {
 		xs[i] = p.T
 	}
-	return []template.HTML{
+	return []*chart{
 		lineChart("Latency over time (open model, by intended send second)", "s", "ms", xs, []line{
 			{"p50", "#1f77b4", get(func(p metrics.Point) float64 { return p.P50Ms })},
 			{"p99", "#d62728", get(func(p metrics.Point) float64 { return p.P99Ms })},
@@ -182,7 +183,7 @@ func seriesCharts(s metrics.Summary) []template.HTML {
 
 // percentileChart plots latency by percentile on an HDR-style x axis:
 // 1/(1-q) on a log scale.
-func percentileChart(s metrics.Summary) template.HTML {
+func percentileChart(s metrics.Summary) *chart {
 	l, v := s.Latency, s.ServiceLatency
 	qx := []float64{0, 50, 90, 95, 99, 99.9, 100}
 	px := make([]float64, len(qx))
@@ -205,8 +206,8 @@ func probeCharts(p *summary.ProbeReport) []chartGroup {
 	var out []chartGroup
 	for _, pp := range p.Paths {
 		g := chartGroup{Endpoint: pp.Endpoint}
-		if c := ladderChart(pp.Steps); c != "" {
-			g.SVG = append(g.SVG, c)
+		if c := ladderChart(pp.Steps); c != nil {
+			g.Charts = append(g.Charts, c)
 		}
 		if len(pp.Series) > 0 {
 			var t, o2, o4 []float64
@@ -215,7 +216,7 @@ func probeCharts(p *summary.ProbeReport) []chartGroup {
 				o2 = append(o2, s.OK)
 				o4 = append(o4, s.R429)
 			}
-			g.SVG = append(g.SVG, lineChart(fmt.Sprintf("Saturating blast at %.0f req/s: status codes over time (429 onset)", pp.BlastRate), "s", "req/s", t, []line{
+			g.Charts = append(g.Charts, lineChart(fmt.Sprintf("Saturating blast at %.0f req/s: status codes over time (429 onset)", pp.BlastRate), "s", "req/s", t, []line{
 				{"2xx", "#2ca02c", o2}, {"429", "#ff7f0e", o4},
 			}, false))
 		}
@@ -226,9 +227,9 @@ func probeCharts(p *summary.ProbeReport) []chartGroup {
 
 // ladderChart plots every ladder step (coarse, fine, confirm) by its offered
 // rate: accepted 2xx/s and refused 429/s against the offered req/s.
-func ladderChart(steps []summary.ProbeStep) template.HTML {
+func ladderChart(steps []summary.ProbeStep) *chart {
 	if len(steps) == 0 {
-		return ""
+		return nil
 	}
 	st := append([]summary.ProbeStep(nil), steps...)
 	sort.SliceStable(st, func(i, j int) bool { return st[i].Offered < st[j].Offered })
@@ -242,100 +243,4 @@ func ladderChart(steps []summary.ProbeStep) template.HTML {
 	return lineChart("Ladder by offered rate (x: offered req/s): 2xx/s and 429/s per step", "/s", "req/s", xs, []line{
 		{"offered", "#7f7f7f", off}, {"2xx/s", "#2ca02c", ok}, {"429/s", "#ff7f0e", r429},
 	}, false)
-}
-
-type line struct {
-	name, color string
-	ys          []float64
-}
-
-// lineChart draws an inline SVG line chart.
-func lineChart(title, xunit, yunit string, xs []float64, lines []line, pctAxis bool) template.HTML {
-	const W, H, L, R, T, B = 520.0, 240.0, 56.0, 12.0, 28.0, 30.0
-	xmin, xmax := math.Inf(1), math.Inf(-1)
-	ymax := 0.0
-	for _, x := range xs {
-		xmin, xmax = math.Min(xmin, x), math.Max(xmax, x)
-	}
-	for _, l := range lines {
-		for _, y := range l.ys {
-			if !math.IsNaN(y) && !math.IsInf(y, 0) {
-				ymax = math.Max(ymax, y)
-			}
-		}
-	}
-	if len(xs) == 0 {
-		return ""
-	}
-	if xmax <= xmin {
-		xmax = xmin + 1
-	}
-	if ymax <= 0 {
-		ymax = 1
-	}
-	ymax = niceCeil(ymax * 1.05)
-	px := func(x float64) float64 { return L + (x-xmin)/(xmax-xmin)*(W-L-R) }
-	py := func(y float64) float64 { return H - B - y/ymax*(H-T-B) }
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-size="10">`, W, H, W, H)
-	fmt.Fprintf(&b, `<text x="%.0f" y="14" font-size="12" font-weight="bold">%s</text>`, L, html.EscapeString(title))
-	for i := 0; i <= 4; i++ {
-		y := ymax * float64(i) / 4
-		fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#eee"/><text x="%.1f" y="%.1f" text-anchor="end">%s</text>`,
-			L, W-R, py(y), py(y), L-4, py(y)+3, fmtNum(y))
-	}
-	fmt.Fprintf(&b, `<text x="4" y="%.0f">%s</text>`, T-4, html.EscapeString(yunit))
-	if pctAxis {
-		for _, t := range []struct {
-			x float64
-			l string
-		}{{0, "0"}, {1, "90"}, {2, "99"}, {3, "99.9"}, {4, "max"}} {
-			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, px(t.x), H-B+14, t.l)
-		}
-	} else {
-		for i := 0; i <= 5; i++ {
-			x := xmin + (xmax-xmin)*float64(i)/5
-			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle">%s%s</text>`, px(x), H-B+14, fmtNum(x), xunit)
-		}
-	}
-	lx := L + 4
-	for _, l := range lines {
-		var pts []string
-		for i, y := range l.ys {
-			if i < len(xs) && !math.IsNaN(y) {
-				pts = append(pts, fmt.Sprintf("%.1f,%.1f", px(xs[i]), py(y)))
-			}
-		}
-		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="1.6" points="%s"/>`, l.color, strings.Join(pts, " "))
-		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="10" height="3" fill="%s"/><text x="%.1f" y="%.1f">%s</text>`,
-			lx, H-8, l.color, lx+13, H-4, html.EscapeString(l.name))
-		lx += 20 + 6*float64(len(l.name))
-	}
-	b.WriteString("</svg>")
-	return template.HTML(b.String()) // every text above is escaped
-}
-
-func niceCeil(v float64) float64 {
-	if v <= 0 {
-		return 1
-	}
-	p := math.Pow(10, math.Floor(math.Log10(v)))
-	for _, m := range []float64{1, 2, 4, 8, 10} { // quarter ticks stay round
-		if m*p >= v {
-			return m * p
-		}
-	}
-	return 10 * p
-}
-
-func fmtNum(v float64) string {
-	switch {
-	case v == math.Trunc(v) && math.Abs(v) < 1e6:
-		return fmt.Sprintf("%.0f", v)
-	case math.Abs(v) >= 10:
-		return fmt.Sprintf("%.0f", v)
-	case math.Abs(v) >= 1:
-		return fmt.Sprintf("%.1f", v)
-	}
-	return fmt.Sprintf("%.2f", v)
 }
