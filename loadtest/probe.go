@@ -135,67 +135,88 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // PoliteRun completes `work` requests with `conc` concurrent workers, retrying
 // 429s with exponential backoff and full jitter, never sooner than Retry-After.
 func PoliteRun(ctx context.Context, scn *Scenario, work, conc int) PoliteResult {
-	hc := scn.client()
-	raMax := scn.retryAfterMax()
-	var next, attempts, got429, maxAtt atomic.Int64
-	var completed, failed atomic.Int64
+	p := &politeClient{ctx: ctx, scn: scn, hc: scn.client(), raMax: scn.retryAfterMax()}
 	start := time.Now()
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < conc; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for int(next.Add(1)) <= work {
-				var a int64
-				for a = 1; a <= 12; a++ {
-					attempts.Add(1)
-					code, h := single(ctx, hc, scn)
-					if code >= 200 && code < 300 {
-						completed.Add(1)
-						break
-					}
-					if ctx.Err() != nil {
-						return
-					}
-					if code != http.StatusTooManyRequests && code != 0 && code < 500 {
-						failed.Add(1)
-						break
-					}
-					if code == http.StatusTooManyRequests {
-						got429.Add(1)
-					}
-					capd := math.Min(5000, 50*math.Pow(2, float64(a-1))) // ms
-					wait := time.Duration(rand.Float64()*capd) * time.Millisecond
-					raD, _, err := httpclient.RetryAfterHeader(h, raMax)
-					if err != nil {
-						failed.Add(1) // the target asks for a longer wait than the cap: give up on this item
-						break
-					}
-					if raD > wait {
-						wait = raD + time.Duration(rand.Float64()*200)*time.Millisecond
-					}
-					if sleepCtx(ctx, wait) != nil {
-						return
-					}
+				a, stop := p.item()
+				if stop {
+					return
 				}
-				if a > 12 {
-					failed.Add(1)
-				}
-				for {
-					m := maxAtt.Load()
-					if a <= m || maxAtt.CompareAndSwap(m, a) {
-						break
-					}
-				}
+				storeMax(&p.maxAtt, a)
 			}
 		}()
 	}
 	wg.Wait()
 	el := time.Since(start).Seconds()
-	r := PoliteResult{Work: work, Completed: int(completed.Load()), Attempts: attempts.Load(), Got429: got429.Load(),
-		Failed: int(failed.Load()), ElapsedSec: el, MaxAttempts: maxAtt.Load()}
+	r := PoliteResult{Work: work, Completed: int(p.completed.Load()), Attempts: p.attempts.Load(), Got429: p.got429.Load(),
+		Failed: int(p.failed.Load()), ElapsedSec: el, MaxAttempts: p.maxAtt.Load()}
 	if el > 0 {
 		r.EffectiveRS = float64(r.Completed) / el
 	}
 	return r
+}
+
+// storeMax raises v to n unless it is already higher.
+func storeMax(v *atomic.Int64, n int64) {
+	for {
+		m := v.Load()
+		if n <= m || v.CompareAndSwap(m, n) {
+			return
+		}
+	}
+}
+
+// politeClient is the polite client's shared state and tallies.
+type politeClient struct {
+	ctx                      context.Context
+	scn                      *Scenario
+	hc                       *http.Client
+	raMax                    time.Duration
+	attempts, got429, maxAtt atomic.Int64
+	completed, failed        atomic.Int64
+}
+
+// item completes one request in at most 12 attempts and returns the
+// attempts made; stop when the context ended.
+func (p *politeClient) item() (int64, bool) {
+	var a int64
+	for a = 1; a <= 12; a++ {
+		p.attempts.Add(1)
+		code, h := single(p.ctx, p.hc, p.scn)
+		if code >= 200 && code < 300 {
+			p.completed.Add(1)
+			return a, false
+		}
+		if p.ctx.Err() != nil {
+			return a, true
+		}
+		if code != http.StatusTooManyRequests && code != 0 && code < 500 {
+			p.failed.Add(1)
+			return a, false
+		}
+		if code == http.StatusTooManyRequests {
+			p.got429.Add(1)
+		}
+		capd := math.Min(5000, 50*math.Pow(2, float64(a-1))) // ms
+		wait := time.Duration(rand.Float64()*capd) * time.Millisecond
+		raD, _, err := httpclient.RetryAfterHeader(h, p.raMax)
+		if err != nil {
+			p.failed.Add(1) // the target asks for a longer wait than the cap: give up on this item
+			return a, false
+		}
+		if raD > wait {
+			wait = raD + time.Duration(rand.Float64()*200)*time.Millisecond
+		}
+		if sleepCtx(p.ctx, wait) != nil {
+			return a, true
+		}
+	}
+	p.failed.Add(1)
+	return a, false
 }
