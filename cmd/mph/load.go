@@ -106,6 +106,26 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 	if err != nil {
 		return nil, nil, usageErr("%v", err)
 	}
+	sbx, err := f.sandboxOptions()
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.BaseURL != "" && (f.noRateLimits || len(f.sandboxLimits) > 0 || f.sandboxShare != "" || f.sandboxKey != "") {
+		return nil, nil, usageErr("--no-rate-limits and --sandbox-rate-limit* apply to the embedded sandbox only (no --base-url)")
+	}
+	cfg, cleanup, err := target.Resolve(ctx, s, sbx)
+	if err != nil {
+		var ue *target.UsageError
+		if errors.As(err, &ue) {
+			return nil, nil, usageErr("%v", err)
+		}
+		return nil, nil, err
+	}
+	return loadTarget(cfg), cleanup, nil
+}
+
+// sandboxOptions are the embedded sandbox's rate limits from the flags.
+func (f *loadTargetFlags) sandboxOptions() (sandbox.Options, error) {
 	sbx := sandbox.Options{DisableRateLimits: f.noRateLimits}
 	if len(f.sandboxLimits) > 0 {
 		sbx.RateLimits = map[string]sandbox.RateLimit{}
@@ -119,7 +139,7 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 				b, err2 = strconv.Atoi(bs)
 			}
 			if !ok || err1 != nil || err2 != nil || r < 0 || b < 0 {
-				return nil, nil, usageErr("--sandbox-rate-limit %q: want group=rate[:burst]", spec)
+				return sbx, usageErr("--sandbox-rate-limit %q: want group=rate[:burst]", spec)
 			}
 			sbx.RateLimits[g] = sandbox.RateLimit{Rate: r, Burst: b}
 		}
@@ -127,20 +147,15 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 	switch f.sandboxKey {
 	case "", sandbox.LimitKeyMerchant, sandbox.LimitKeyToken, sandbox.LimitKeyClient:
 	default:
-		return nil, nil, usageErr("--sandbox-rate-limit-key %q: want merchant, token or client", f.sandboxKey)
+		return sbx, usageErr("--sandbox-rate-limit-key %q: want merchant, token or client", f.sandboxKey)
 	}
 	sbx.RateLimitTopology = sandbox.RateLimitTopology{Shared: sandbox.ParseSharedGroups(f.sandboxShare), Key: f.sandboxKey}
-	if s.BaseURL != "" && (f.noRateLimits || len(f.sandboxLimits) > 0 || f.sandboxShare != "" || f.sandboxKey != "") {
-		return nil, nil, usageErr("--no-rate-limits and --sandbox-rate-limit* apply to the embedded sandbox only (no --base-url)")
-	}
-	cfg, cleanup, err := target.Resolve(ctx, s, sbx)
-	if err != nil {
-		var ue *target.UsageError
-		if errors.As(err, &ue) {
-			return nil, nil, usageErr("%v", err)
-		}
-		return nil, nil, err
-	}
+	return sbx, nil
+}
+
+// loadTarget is the resolved target as the load engine takes it, its
+// setup shaped by the target profile where the profile says.
+func loadTarget(cfg *target.Config) *loadtest.Target {
 	t := &loadtest.Target{
 		BaseURL: cfg.BaseURL, ControlsURL: cfg.ControlsURL, AdminKey: cfg.AdminKey,
 		Timeout: cfg.Timeout, InsecureTLS: cfg.InsecureTLS, Embedded: cfg.Embedded, RunID: cfg.RunID, AllowLive: cfg.AllowLive,
@@ -151,27 +166,29 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 	if cfg.Secondary != nil {
 		t.Creds = append(t.Creds, loadtest.Credential{MerchantID: cfg.Secondary.MerchantID, SecretKey: cfg.Secondary.SecretKey})
 	}
-	if p := cfg.Profile; p != nil {
-		sp := &t.Setup
-		if len(p.Customers.Fields) > 0 {
-			sp.CustomerFields = p.Customers.Fields
-		}
-		if p.Customers.CustomerIDPointer != "" {
-			sp.CustomerIDPointer = p.Customers.CustomerIDPointer
-		}
-		if p.Issuance.Path != "" {
-			sp.IssuancePath = p.Issuance.Path
-		}
-		if p.Issuance.CustomerIDField != "" {
-			sp.CustomerIDField = p.Issuance.CustomerIDField
-		}
-		sp.ReferenceField = p.Issuance.ReferenceField
-		sp.Extra = p.Issuance.Extra
-		if p.Issuance.CardPointer != "" {
-			sp.CardPointer = p.Issuance.CardPointer
-		}
+	p := cfg.Profile
+	if p == nil {
+		return t
 	}
-	return t, cleanup, nil
+	sp := &t.Setup
+	if len(p.Customers.Fields) > 0 {
+		sp.CustomerFields = p.Customers.Fields
+	}
+	if p.Customers.CustomerIDPointer != "" {
+		sp.CustomerIDPointer = p.Customers.CustomerIDPointer
+	}
+	if p.Issuance.Path != "" {
+		sp.IssuancePath = p.Issuance.Path
+	}
+	if p.Issuance.CustomerIDField != "" {
+		sp.CustomerIDField = p.Issuance.CustomerIDField
+	}
+	sp.ReferenceField = p.Issuance.ReferenceField
+	sp.Extra = p.Issuance.Extra
+	if p.Issuance.CardPointer != "" {
+		sp.CardPointer = p.Issuance.CardPointer
+	}
+	return t
 }
 
 // loadRunFlags are the knobs of a timed run.
