@@ -78,7 +78,7 @@ func runMerge(cmd *cobra.Command, args []string, f *mergeFlags) error {
 	if len(rep.ForcedMerge) > 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "merge: FORCED despite: %s\n", strings.Join(rep.ForcedMerge, "; "))
 	}
-	printBrief(cmd.OutOrStdout(), rep)
+	_ = report.LoadConsole(rep)(cmd.OutOrStdout())
 	fmt.Fprintf(cmd.OutOrStdout(), "merged %d inputs: %s\n", len(inputs), filepath.Join(out, "summary.json"))
 	if rep.Breached {
 		return failuresErr("%s", breachReason(rep))

@@ -205,7 +205,7 @@ func (f *loadRunFlags) plot(errw io.Writer, o *loadtest.Outcome, results *os.Fil
 }
 
 func printRunFiles(w io.Writer, rep *loadtest.Report, out, resultsPath string) {
-	printBrief(w, rep)
+	_ = report.LoadConsole(rep)(w)
 	files := "summary.json,summary.md,report.html"
 	if _, err := os.Stat(filepath.Join(out, "plot.html")); err == nil {
 		files += ",plot.html"
