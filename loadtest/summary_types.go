@@ -1,9 +1,6 @@
 package loadtest
 
-import (
-	"github.com/merchant-harness/mph/loadtest/metrics"
-	"github.com/merchant-harness/mph/loadtest/summary"
-)
+import "github.com/merchant-harness/mph/loadtest/summary"
 
 // The result types live in package summary, which package report renders
 // without importing the load engine; these names keep the engine's API.
@@ -26,7 +23,3 @@ type (
 	MetricDelta        = summary.MetricDelta
 	RunInfo            = summary.RunInfo
 )
-
-// LagWarnings names the endpoints whose open-model latency is largely the
-// generator's own send lag.
-func LagWarnings(eps []metrics.Summary) []string { return summary.LagWarnings(eps) }
