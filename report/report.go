@@ -1,6 +1,9 @@
-// Package report turns a Ginkgo suite report of the conformance run into the
-// harness's own summaries: a console summary, JUnit, JSON, HTML and Markdown
-// files. The outcomes are never mixed: failed (the target broke a rule),
+// Package report renders every output of every command. For the
+// conformance run it turns a Ginkgo suite report into the harness's own
+// summaries: a console summary, JUnit, JSON, HTML and Markdown files. For
+// the load commands (load.go and load_*.go) it renders the results of
+// package loadtest/summary as Reporters: summary.json, summary.md,
+// report.html, JUnit and the comparison pages. The outcomes are never mixed: failed (the target broke a rule),
 // skipped (a precondition is missing, with the reason), harness error (the
 // harness could not run the check), waived (a failure covered by a waiver)
 // and interrupted (the run stopped before the spec finished).
