@@ -143,8 +143,15 @@ func (s *Server) Reset() {
 	s.world.Store(newWorld())
 }
 
+// ctlDeliveries lists the delivery log and how many deliveries are in
+// flight: a client waiting for a delivery stops once nothing is pending.
 func (s *Server) ctlDeliveries(rc *reqCtx) {
-	writeJSON(rc.w, http.StatusOK, map[string][]Delivery{"deliveries": rc.world.deliveryLog()})
+	writeJSON(rc.w, http.StatusOK, deliveriesAnswer{Deliveries: rc.world.deliveryLog(), Pending: s.pending.Load()})
+}
+
+type deliveriesAnswer struct {
+	Deliveries []Delivery `json:"deliveries"`
+	Pending    int64      `json:"pending"`
 }
 
 // merchantOr404 resolves the control's merchant path parameter.

@@ -34,9 +34,10 @@ func groupIndex(name string) (group, bool) {
 }
 
 // limiter keeps one token bucket per key (merchant, or client IP before a
-// merchant is known) and group. Buckets use real time: advancing the sandbox
-// clock must not refill them. Changing the configuration drops every bucket,
-// so new buckets start full under the new numbers.
+// merchant is known) and group. Buckets run on the sandbox clock, so advancing
+// it refills them as waiting would: a client can back off without sleeping.
+// Changing the configuration drops every bucket, so new buckets start full
+// under the new numbers.
 type limiter struct {
 	mu      sync.Mutex // serialises configuration changes
 	cfg     atomic.Pointer[[numGroups]RateLimit]
@@ -85,7 +86,7 @@ func (l *limiter) on(g group) bool { return l.cfg.Load()[g].Rate > 0 }
 
 // allow takes one token from key's bucket of g. On refusal it also returns
 // the bucket's state for the 429 headers.
-func (l *limiter) allow(key string, g group) (ok bool, lim *rate.Limiter, cfg RateLimit) {
+func (l *limiter) allow(key string, g group, now time.Time) (ok bool, lim *rate.Limiter, cfg RateLimit) {
 	c := l.cfg.Load()
 	g = l.bucketGroup(g)
 	cfg = c[g]
@@ -113,12 +114,13 @@ func (l *limiter) allow(key string, g group) (ok bool, lim *rate.Limiter, cfg Ra
 	if lim == nil { // cannot happen (cfg.Rate > 0 under c); never fail closed
 		return true, nil, cfg
 	}
-	return lim.Allow(), lim, cfg
+	return lim.AllowN(now, 1), lim, cfg
 }
 
 // rateLimit applies g's bucket for key, answering 429 itself when refused.
 func (s *Server) rateLimit(rc *reqCtx, key string, g group) bool {
-	ok, lim, cfg := s.limits.allow(key, g)
+	now := s.clk.Now()
+	ok, lim, cfg := s.limits.allow(key, g, now)
 	if s.faults.rateLimitNoRefill && lim != nil {
 		k := key + "\x00" + groupNames[g]
 		if !ok {
@@ -130,7 +132,6 @@ func (s *Server) rateLimit(rc *reqCtx, key string, g group) bool {
 	if ok || s.faults.rateLimitNever {
 		return true
 	}
-	now := time.Now()
 	tokens := lim.TokensAt(now)
 	rps := float64(lim.Limit())
 	retry := secs((1 - tokens) / rps)

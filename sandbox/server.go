@@ -33,6 +33,7 @@ type Server struct {
 	jwt      *tokenIssuer
 	limits   *limiter
 	hooks    *webhookSender
+	pending  atomic.Int64 // webhook deliveries in flight
 	world    atomic.Pointer[world]
 	latency  atomic.Int64 // nanoseconds added to every merchant API answer
 	startRL  map[string]RateLimit

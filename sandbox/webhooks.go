@@ -97,6 +97,8 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 	if cfg == nil || cfg.URL == "" {
 		return "", false, "no_webhook_url_configured"
 	}
+	s.pending.Add(1)
+	defer s.pending.Add(-1)
 	now := s.clk.Now()
 	p := eventPayload{
 		ID:          "evt_" + randHex(12),
