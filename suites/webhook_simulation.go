@@ -63,6 +63,10 @@ func withReceiver(ctx context.Context) *WebhookReceiver {
 		HarnessError("webhook receiver: %v", err)
 	}
 	DeferCleanup(r.Close)
+	r.settled = func(ctx context.Context) bool {
+		n, known, err := Controls().PendingDeliveries(ctx)
+		return err == nil && known && n == 0
+	}
 	mid := Cfg().Primary.MerchantID
 	if err := Controls().SetWebhook(ctx, mid, r.URL(), "whsec_"+hookRandomHex(12)); err != nil {
 		HarnessError("sandbox control webhook: %v", err)
@@ -125,7 +129,7 @@ var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func()
 					k, _ := deliveryField(del, wp.DeliveryKindPointer)
 					return k == ek.kind
 				})
-				Expect(ok).To(BeTrue(), "no delivery of %s (reference %s) reached the receiver at %s within %s; received %d deliveries", ek.kind, ref, recv.URL(), webhookDeliveryWait(), len(recv.Deliveries()))
+				Expect(ok).To(BeTrue(), "no delivery of %s (reference %s) reached the receiver at %s %s; received %d deliveries", ek.kind, ref, recv.URL(), recv.Waited(webhookDeliveryWait()), len(recv.Deliveries()))
 				if wp.DeliveryKindPointer != "" {
 					k, found := deliveryField(got, wp.DeliveryKindPointer)
 					Expect(found).To(BeTrue(), "the delivery carries no event kind at %s (profile webhooks.deliveryKindPointer): %s", wp.DeliveryKindPointer, string(got.Body))
@@ -171,14 +175,14 @@ var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func()
 				k, _ := deliveryField(d, wp.DeliveryKindPointer)
 				return k == "virtualcard.transaction.authorization"
 			})
-			Expect(ok).To(BeTrue(), "an approved transaction sends a virtualcard.transaction.authorization webhook")
+			Expect(ok).To(BeTrue(), "an approved transaction sends a virtualcard.transaction.authorization webhook (none arrived %s)", recv.Waited(webhookDeliveryWait()))
 			SetCardStatus(ctx, c.ID, "FROZEN")
 			expectDeclined(ctx, c, M("1.00"), "the card is FROZEN")
 			_, ok = recv.Await(ctx, webhookDeliveryWait(), func(d WebhookDelivery) bool {
 				k, _ := deliveryField(d, wp.DeliveryKindPointer)
 				return k == "virtualcard.transaction.declined"
 			})
-			Expect(ok).To(BeTrue(), "a declined transaction sends a virtualcard.transaction.declined webhook")
+			Expect(ok).To(BeTrue(), "a declined transaction sends a virtualcard.transaction.declined webhook (none arrived %s)", recv.Waited(webhookDeliveryWait()))
 			Expect(countKind("virtualcard.transaction.authorization")).To(Equal(1), "the decline must not be sent as an authorization")
 		})
 
