@@ -35,73 +35,107 @@ func (s *Server) handleConfig(rc *reqCtx) {
 
 // handleIssueCard is POST /cards: the vault pays creationFee + amount.
 func (s *Server) handleIssueCard(rc *reqCtx) {
-	b, ok := s.readBody(rc)
+	req, ok := s.parseIssue(rc)
 	if !ok {
 		return
 	}
+	c := newCard(rc.now, req.brand, req.name, req.theme, req.billing)
+	c.customerID = req.custID
+	c.balance = int64(req.amt)
+	if s.variants.initialNetFundFee {
+		c.balance -= fundFee
+	}
+	if req.hasRef {
+		c.ref, c.refLower = req.ref, strings.ToLower(req.ref)
+	}
+	s.storeIssued(rc, c, req.amt)
+}
+
+// issueRequest is a validated POST /cards body.
+type issueRequest struct {
+	custID, name, ref, brand, theme string
+	hasRef                          bool
+	amt                             money.Amount
+	billing                         Address
+}
+
+// parseIssue reads and validates the issuance body; on failure it has
+// answered.
+func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
+	b, ok := s.readBody(rc)
+	if !ok {
+		return req, false
+	}
 	v := validator{b: b}
-	custID := v.str("customerId", true, maxText)
-	name := v.str("nameOnCard", true, maxShort)
+	req.custID = v.str("customerId", true, maxText)
+	req.name = v.str("nameOnCard", true, maxShort)
 	minAmt := money.Amount(minFunding)
 	if s.faults.issueMinOffByCent {
 		minAmt-- // 0.99 accepted
 	}
-	amt, _ := v.amount("amount", true, minAmt, false)
-	ref, hasRef := v.optStr("reference", false, maxShort)
-	if hasRef {
-		v.match("reference", ref, reReference, "must contain only letters, digits, '.', '_' or '-'")
-		if ref == "" {
+	req.amt, _ = v.amount("amount", true, minAmt, false)
+	req.ref, req.hasRef = v.optStr("reference", false, maxShort)
+	if req.hasRef {
+		v.match("reference", req.ref, reReference, "must contain only letters, digits, '.', '_' or '-'")
+		if req.ref == "" {
 			v.add("reference should not be empty")
 		}
 	}
-	brand, hasBrand := v.optStr("cardBrand", false, maxShort)
-	if hasBrand {
-		if brand == "" {
-			v.add("cardBrand must be one of the following values: VISA, MASTERCARD")
-		} else {
-			v.oneOf("cardBrand", brand, "VISA", "MASTERCARD")
-		}
-	} else {
-		brand = "VISA"
-		if s.variants.brandMastercard {
-			brand = "MASTERCARD"
-		}
-	}
+	req.brand = s.issueBrand(&v)
 	theme, hasTheme := v.optStr("colorTheme", false, maxShort)
 	if !hasTheme || theme == "" {
 		theme = "midnight"
 	}
-	billing := defaultBilling
-	if ob, has := v.object("billingAddress"); has {
-		bv := validator{b: ob}
-		billing = Address{
-			Street:     bv.str("street", true, maxText),
-			City:       bv.str("city", true, maxText),
-			State:      bv.str("state", true, maxText),
-			PostalCode: bv.str("postalCode", true, maxShort),
-			Country:    bv.str("country", true, maxShort),
-		}
-		bv.match("country", billing.Country, reCountry2, "must be a 2-letter upper-case country code")
-		for _, e := range bv.errs {
-			v.add("billingAddress." + e)
-		}
-	}
-	if v.failed(s, rc) {
-		return
-	}
-	c := newCard(rc.now, brand, name, theme, billing)
-	c.customerID = custID
-	c.balance = int64(amt)
-	if s.variants.initialNetFundFee {
-		c.balance -= fundFee
-	}
-	if hasRef {
-		c.ref, c.refLower = ref, strings.ToLower(ref)
-	}
+	req.theme = theme
+	req.billing = parseBilling(&v)
+	return req, !v.failed(s, rc)
+}
 
+// issueBrand validates cardBrand, defaulting it when absent.
+func (s *Server) issueBrand(v *validator) string {
+	brand, has := v.optStr("cardBrand", false, maxShort)
+	switch {
+	case !has && s.variants.brandMastercard:
+		return "MASTERCARD"
+	case !has:
+		return "VISA"
+	case brand == "":
+		v.add("cardBrand must be one of the following values: VISA, MASTERCARD")
+	default:
+		v.oneOf("cardBrand", brand, "VISA", "MASTERCARD")
+	}
+	return brand
+}
+
+// parseBilling validates the optional billingAddress (default: the
+// sandbox's address); its errors are prefixed with billingAddress.
+func parseBilling(v *validator) Address {
+	ob, has := v.object("billingAddress")
+	if !has {
+		return defaultBilling
+	}
+	bv := validator{b: ob}
+	billing := Address{
+		Street:     bv.str("street", true, maxText),
+		City:       bv.str("city", true, maxText),
+		State:      bv.str("state", true, maxText),
+		PostalCode: bv.str("postalCode", true, maxShort),
+		Country:    bv.str("country", true, maxShort),
+	}
+	bv.match("country", billing.Country, reCountry2, "must be a 2-letter upper-case country code")
+	for _, e := range bv.errs {
+		v.add("billingAddress." + e)
+	}
+	return billing
+}
+
+// storeIssued charges the vault and stores c under the merchant's lock,
+// then answers: 201, a duplicate-reference replay or conflict, an unknown
+// customer or an insufficient vault.
+func (s *Server) storeIssued(rc *reqCtx, c *card, amt money.Amount) {
 	st := rc.st
 	st.mu.Lock()
-	if st.custByID[custID] == nil && !s.faults.issueUnknownCustomer {
+	if st.custByID[c.customerID] == nil && !s.faults.issueUnknownCustomer {
 		st.mu.Unlock()
 		s.writeError(rc, http.StatusNotFound, msgCustNotFound)
 		return
@@ -125,13 +159,7 @@ func (s *Server) handleIssueCard(rc *reqCtx) {
 	if st.vault < need || (s.faults.issueVaultExactRefused && st.vault == need) {
 		avail := st.vault
 		st.mu.Unlock()
-		if s.faults.issueVaultMsgNoTotal {
-			s.writeError(rc, http.StatusBadRequest, "Insufficient vault balance: available "+amount(avail).String()+" USD")
-			return
-		}
-		s.writeError(rc, http.StatusBadRequest, fmt.Sprintf(
-			"Insufficient vault balance: required %s USD (funding %s + issuance fee %s), available %s USD",
-			amount(total), amt, amount(creationFee), amount(avail)))
+		s.vaultShort(rc, amt, total, avail)
 		return
 	}
 	if s.faults.issueNoCreationFee {
@@ -145,6 +173,17 @@ func (s *Server) handleIssueCard(rc *reqCtx) {
 	out := c.json()
 	st.mu.Unlock()
 	s.writeA(rc, http.StatusCreated, out)
+}
+
+// vaultShort answers the 400 of an issuance the vault cannot pay for.
+func (s *Server) vaultShort(rc *reqCtx, amt money.Amount, total, avail int64) {
+	if s.faults.issueVaultMsgNoTotal {
+		s.writeError(rc, http.StatusBadRequest, "Insufficient vault balance: available "+amount(avail).String()+" USD")
+		return
+	}
+	s.writeError(rc, http.StatusBadRequest, fmt.Sprintf(
+		"Insufficient vault balance: required %s USD (funding %s + issuance fee %s), available %s USD",
+		amount(total), amt, amount(creationFee), amount(avail)))
 }
 
 // newCard builds a card with a fresh Luhn-valid PAN, CVV and expiry.
