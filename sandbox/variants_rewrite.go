@@ -27,7 +27,7 @@ func (c *captureWriter) Write(b []byte) (int, error) { return c.buf.Write(b) }
 // rewritten answer.
 func (s *Server) serveVariantAPI(w http.ResponseWriter, r *http.Request, rest string) {
 	cw := newCapture()
-	s.serveAPI(cw, r, rest)
+	s.api.ServeHTTP(cw, r)
 	code, body := s.rewriteAnswer(r, rest, cw.code, cw.h, cw.buf.Bytes())
 	for k, v := range cw.h {
 		w.Header()[k] = v
