@@ -21,19 +21,20 @@ func (s *Server) handleStatus(rc *reqCtx) {
 			st = other // the card's owner, whoever asks
 		}
 	}
-	st.mu.Lock()
-	c := st.findCard(rc.p1)
-	if c == nil {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
-		return
-	}
-	was, frozen := c.frozen, status == "FROZEN"
-	if s.variants.statusSameRefused && frozen == was {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusBadRequest, "Card is already "+status)
-		return
-	}
+	s.withCard(rc, st, func(c *card) reply {
+		if s.variants.statusSameRefused && (status == "FROZEN") == c.frozen {
+			return s.fail(rc, http.StatusBadRequest, "Card is already "+status)
+		}
+		out := s.setStatus(rc, st, c, status == "FROZEN")
+		return func() {
+			s.writeA(rc, http.StatusOK, cardMessage{Message: "Card status updated to " + status, Card: out})
+		}
+	})
+}
+
+// setStatus freezes or unfreezes c; the caller holds st's lock.
+func (s *Server) setStatus(rc *reqCtx, st *envState, c *card, frozen bool) cardJSON {
+	was := c.frozen
 	if frozen != c.frozen {
 		c.frozen = frozen
 		c.updatedAt = ts(rc.now)
@@ -52,6 +53,5 @@ func (s *Server) handleStatus(rc *reqCtx) {
 	if s.faults.statusUnfreezeNotPersisted && was && !frozen {
 		c.frozen = true
 	}
-	st.mu.Unlock()
-	s.writeA(rc, http.StatusOK, cardMessage{Message: "Card status updated to " + status, Card: out})
+	return out
 }

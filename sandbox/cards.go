@@ -387,20 +387,18 @@ func (s *Server) findCardAnywhere(w *world, id string) (*card, cardJSON) {
 
 // handleSecure is GET /cards/{id}/secure: full credentials of an ACTIVE card.
 func (s *Server) handleSecure(rc *reqCtx) {
-	st := rc.st
-	st.mu.RLock()
-	c := st.findCard(rc.p1)
-	if c == nil {
-		st.mu.RUnlock()
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
-		return
-	}
-	if c.frozen && !s.faults.secureRevealsFrozen {
-		st.mu.RUnlock()
-		s.writeError(rc, http.StatusBadRequest, msgFrozenSecure)
-		return
-	}
-	out := secureJSON{
+	s.readCard(rc, rc.st, func(c *card) reply {
+		if c.frozen && !s.faults.secureRevealsFrozen {
+			return s.fail(rc, http.StatusBadRequest, msgFrozenSecure)
+		}
+		out := secureDetails(c)
+		return func() { s.writeSecure(rc, out) }
+	})
+}
+
+// secureDetails are c's full credentials; the caller holds the state lock.
+func secureDetails(c *card) secureJSON {
+	return secureJSON{
 		CardID:         c.id,
 		Reference:      c.ref,
 		MaskedPan:      c.maskedPan,
@@ -413,7 +411,10 @@ func (s *Server) handleSecure(rc *reqCtx) {
 		NameOnCard:     c.nameOnCard,
 		BillingAddress: c.billing,
 	}
-	st.mu.RUnlock()
+}
+
+// writeSecure answers the secure details.
+func (s *Server) writeSecure(rc *reqCtx, out secureJSON) {
 	if s.faults.secureExpMismatch {
 		// Well-formed MM/YY, but of the issuance year (expiry is three years on).
 		y := int(out.ExpiryYear[2]-'0')*10 + int(out.ExpiryYear[3]-'0')

@@ -37,21 +37,16 @@ func (s *Server) handleContact(rc *reqCtx) {
 	if v.failed(s, rc) {
 		return
 	}
-	st := rc.st
-	st.mu.Lock()
-	c := st.findCard(rc.p1)
-	if c == nil {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
-		return
-	}
-	if hasEmail {
-		c.email = email
-	}
-	if hasMobile {
-		c.mobile = mobile
-	}
-	c.updatedAt = ts(rc.now)
-	st.mu.Unlock()
-	s.writeB(rc, "Contact details updated", successMessage{Success: true, Message: "Contact details updated with the card provider"})
+	s.withCard(rc, rc.st, func(c *card) reply {
+		if hasEmail {
+			c.email = email
+		}
+		if hasMobile {
+			c.mobile = mobile
+		}
+		c.updatedAt = ts(rc.now)
+		return func() {
+			s.writeB(rc, "Contact details updated", successMessage{Success: true, Message: "Contact details updated with the card provider"})
+		}
+	})
 }

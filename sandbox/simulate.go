@@ -31,15 +31,13 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	if v.failed(s, rc) {
 		return
 	}
-	st.mu.RLock()
-	c := st.findCard(rc.p1)
 	var id, ref string
-	if c != nil {
-		id, ref = c.id, c.ref
-	}
-	st.mu.RUnlock()
-	if c == nil {
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
+	found := false
+	s.readCard(rc, st, func(c *card) reply {
+		id, ref, found = c.id, c.ref, true
+		return func() {}
+	})
+	if !found {
 		return
 	}
 	kind := eventKinds[et]

@@ -53,19 +53,18 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 	if v.failed(s, rc) {
 		return
 	}
-	st := rc.st
-	st.mu.Lock()
-	c := st.findCard(rc.p1)
-	if c == nil {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
-		return
-	}
-	if c.frozen && s.variants.limitsFrozenRefused {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusForbidden, "Card is frozen: unfreeze it before changing its limits")
-		return
-	}
+	s.withCard(rc, rc.st, func(c *card) reply {
+		if c.frozen && s.variants.limitsFrozenRefused {
+			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before changing its limits")
+		}
+		id, l := c.id, s.setLimits(c, set)
+		return func() { s.writeLimits(rc, id, l) }
+	})
+}
+
+// setLimits applies the supplied limits (0: not supplied) to c and returns
+// the limits to answer; the caller holds the state lock.
+func (s *Server) setLimits(c *card, set [4]int64) [4]int64 {
 	l := c.limits
 	if s.variants.limitsPutReplaces {
 		l = [4]int64{} // the request is the whole set
@@ -80,8 +79,11 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 	if !s.faults.limitsNotApplied {
 		c.limits = l
 	}
-	id := c.id
-	st.mu.Unlock()
+	return l
+}
+
+// writeLimits answers the spend limits l of card id.
+func (s *Server) writeLimits(rc *reqCtx, id string, l [4]int64) {
 	if s.variants.limitsUnsetZero {
 		show := func(n int64) *money.Amount { a := money.Amount(n); return &a }
 		s.writeA(rc, http.StatusOK, spendLimitsAnswer{Message: "Spend limits updated", CardID: id, SpendLimits: spendLimitsJSON{

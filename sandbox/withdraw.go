@@ -29,25 +29,24 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 		return
 	}
 	st := rc.st
-	st.mu.Lock()
-	c := st.findCard(rc.p1)
-	if c == nil {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
-		return
-	}
-	if c.frozen && s.variants.withdrawFrozenRefused {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusForbidden, "Card is frozen: unfreeze it before withdrawing")
-		return
-	}
-	if int64(amt) > c.balance && !s.faults.withdrawOverBalance {
-		avail := c.balance
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusBadRequest,
-			"Insufficient card balance: requested "+amt.String()+" USD, available "+money.Amount(avail).String()+" USD")
-		return
-	}
+	s.withCard(rc, st, func(c *card) reply {
+		if c.frozen && s.variants.withdrawFrozenRefused {
+			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before withdrawing")
+		}
+		if int64(amt) > c.balance && !s.faults.withdrawOverBalance {
+			return s.fail(rc, http.StatusBadRequest,
+				"Insufficient card balance: requested "+amt.String()+" USD, available "+money.Amount(c.balance).String()+" USD")
+		}
+		out := s.withdraw(rc, st, c, amt)
+		return func() {
+			s.writeA(rc, http.StatusOK, cardMessage{Message: "Withdrew " + amt.String() + " USD to the vault", Card: out})
+		}
+	})
+}
+
+// withdraw moves amt from c to the vault, less the fee; the caller holds
+// st's lock.
+func (s *Server) withdraw(rc *reqCtx, st *envState, c *card, amt money.Amount) cardJSON {
 	c.balance -= int64(amt)
 	switch {
 	case s.variants.withdrawFullCredit:
@@ -63,6 +62,5 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 	if s.faults.withdrawNotPersisted {
 		c.balance += int64(amt) // the answer shows the new balance; the card keeps the old one
 	}
-	st.mu.Unlock()
-	s.writeA(rc, http.StatusOK, cardMessage{Message: "Withdrew " + amt.String() + " USD to the vault", Card: out})
+	return out
 }
