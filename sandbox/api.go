@@ -56,14 +56,14 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 		}
 	}
 	rc.now = s.clk.Now()
-	if ok && s.faults.bettingQuoteMissing && rest == "/betting/quote" {
+	if ok && s.faults.on(fBettingQuoteMissing) && rest == "/betting/quote" {
 		ok = false
 	}
 	if !ok {
 		s.notFoundRoute(rc)
 		return
 	}
-	if s.faults.authQuotesNoToken && r.Header.Get("Authorization") == "" &&
+	if s.faults.on(fAuthQuotesNoToken) && r.Header.Get("Authorization") == "" &&
 		(rest == "/gift-cards/quote" || rest == "/betting/quote") {
 		rt.h(s, rc) // the quote handlers use no merchant state
 		return
@@ -82,11 +82,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 	if !s.authenticate(rc) {
 		return
 	}
-	if s.faults.refLookupBroken && rc.p1 != "" && strings.HasPrefix(rest, "/cards/") && !strings.HasPrefix(rc.p1, "crd_") {
+	if s.faults.on(fRefLookupBroken) && rc.p1 != "" && strings.HasPrefix(rest, "/cards/") && !strings.HasPrefix(rc.p1, "crd_") {
 		s.writeError(rc, http.StatusNotFound, msgCardNotFound) // by id only
 		return
 	}
-	if s.faults.refWritesBroken && rc.p1 != "" && !strings.HasPrefix(rc.p1, "crd_") &&
+	if s.faults.on(fRefWritesBroken) && rc.p1 != "" && !strings.HasPrefix(rc.p1, "crd_") &&
 		(strings.HasSuffix(rest, "/withdraw") || strings.HasSuffix(rest, "/status") || strings.HasSuffix(rest, "/spend-limits")) {
 		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
 		return

@@ -16,7 +16,7 @@ func (s *Server) handleStatus(rc *reqCtx) {
 		return
 	}
 	st := rc.st
-	if s.faults.cardCrossMerchantFreeze {
+	if s.faults.on(fCardCrossMerchantFreeze) {
 		if other, oc := rc.world.cardByIDAnywhere(rc.p1); oc != nil {
 			st = other // the card's owner, whoever asks
 		}
@@ -39,18 +39,18 @@ func (s *Server) setStatus(rc *reqCtx, st *envState, c *card, frozen bool) cardJ
 		c.frozen = frozen
 		c.updatedAt = ts(rc.now)
 	}
-	if s.faults.statusFreezeSweeps && frozen && !was {
+	if s.faults.on(fStatusFreezeSweeps) && frozen && !was {
 		st.vault += c.balance
 		c.balance = 0
 	}
-	if s.faults.txnUnfreezeStillDeclines && frozen {
+	if s.faults.on(fTxnUnfreezeStillDeclines) && frozen {
 		c.frozenOnce = true
 	}
 	out := c.json()
-	if s.faults.statusFreezeNotPersisted && frozen {
+	if s.faults.on(fStatusFreezeNotPersisted) && frozen {
 		c.frozen = false
 	}
-	if s.faults.statusUnfreezeNotPersisted && was && !frozen {
+	if s.faults.on(fStatusUnfreezeNotPersisted) && was && !frozen {
 		c.frozen = true
 	}
 	return out

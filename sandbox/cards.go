@@ -15,11 +15,11 @@ func (s *Server) handleConfig(rc *reqCtx) {
 	st.mu.RLock()
 	vault := st.vault
 	st.mu.RUnlock()
-	if s.faults.configVaultStale {
+	if s.faults.on(fConfigVaultStale) {
 		vault = seedVault
 	}
 	env := st.env.String()
-	if s.faults.configEnvAlwaysTest {
+	if s.faults.on(fConfigEnvAlwaysTest) {
 		env = EnvTest.String()
 	}
 	s.writeA(rc, http.StatusOK, configJSON{
@@ -70,7 +70,7 @@ func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
 	req.custID = v.str("customerId", true, maxText)
 	req.name = v.str("nameOnCard", true, maxShort)
 	minAmt := money.Amount(minFunding)
-	if s.faults.issueMinOffByCent {
+	if s.faults.on(fIssueMinOffByCent) {
 		minAmt-- // 0.99 accepted
 	}
 	req.amt, _ = v.amount("amount", true, minAmt, false)
@@ -135,7 +135,7 @@ func parseBilling(v *validator) Address {
 func (s *Server) storeIssued(rc *reqCtx, c *card, amt money.Amount) {
 	st := rc.st
 	st.mu.Lock()
-	if st.custByID[c.customerID] == nil && !s.faults.issueUnknownCustomer {
+	if st.custByID[c.customerID] == nil && !s.faults.on(fIssueUnknownCustomer) {
 		st.mu.Unlock()
 		s.writeError(rc, http.StatusNotFound, msgCustNotFound)
 		return
@@ -146,23 +146,23 @@ func (s *Server) storeIssued(rc *reqCtx, c *card, amt money.Amount) {
 		s.writeA(rc, http.StatusOK, out) // idempotent replay of the original card
 		return
 	}
-	if (st.cardByRef[c.ref] != nil || st.cardByID[c.ref] != nil) && !s.faults.issueDupRef {
+	if (st.cardByRef[c.ref] != nil || st.cardByID[c.ref] != nil) && !s.faults.on(fIssueDupRef) {
 		st.mu.Unlock()
 		s.writeError(rc, http.StatusConflict, "Card with reference '"+c.ref+"' already exists")
 		return
 	}
 	total := int64(amt) + creationFee
 	need := total
-	if s.faults.issueVaultExclFee {
+	if s.faults.on(fIssueVaultExclFee) {
 		need = int64(amt)
 	}
-	if st.vault < need || (s.faults.issueVaultExactRefused && st.vault == need) {
+	if st.vault < need || (s.faults.on(fIssueVaultExactRefused) && st.vault == need) {
 		avail := st.vault
 		st.mu.Unlock()
 		s.vaultShort(rc, amt, total, avail)
 		return
 	}
-	if s.faults.issueNoCreationFee {
+	if s.faults.on(fIssueNoCreationFee) {
 		total = int64(amt)
 	}
 	st.vault -= total
@@ -177,7 +177,7 @@ func (s *Server) storeIssued(rc *reqCtx, c *card, amt money.Amount) {
 
 // vaultShort answers the 400 of an issuance the vault cannot pay for.
 func (s *Server) vaultShort(rc *reqCtx, amt money.Amount, total, avail int64) {
-	if s.faults.issueVaultMsgNoTotal {
+	if s.faults.on(fIssueVaultMsgNoTotal) {
 		s.writeError(rc, http.StatusBadRequest, "Insufficient vault balance: available "+amount(avail).String()+" USD")
 		return
 	}
@@ -281,7 +281,7 @@ func (s *Server) handleListCards(rc *reqCtx) {
 			maxLimit = 50
 		}
 		limit, _ = v.checkInt("limit", ls[0], 1, maxLimit)
-	} else if s.faults.listNoDefaultLimit {
+	} else if s.faults.on(fListNoDefaultLimit) {
 		limit = 1 << 30
 	}
 	search := strings.ToLower(strings.TrimSpace(q.Get("search")))
@@ -291,13 +291,13 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	if v.failed(s, rc) {
 		return
 	}
-	if s.faults.listIgnoresLimit {
+	if s.faults.on(fListIgnoresLimit) {
 		limit = 1 << 30
 	}
-	if s.faults.listStatusIgnored && status != "ALL" {
+	if s.faults.on(fListStatusIgnored) && status != "ALL" {
 		status = "ALL"
 	}
-	matchLast4 := !s.faults.listSearchNoLast4
+	matchLast4 := !s.faults.on(fListSearchNoLast4)
 	st := rc.st
 	st.mu.RLock()
 	out := make([]cardJSON, 0, min(int(limit), len(st.cards)))
@@ -307,7 +307,7 @@ func (s *Server) handleListCards(rc *reqCtx) {
 		out = listCardsOf(st, out, status, search, matchLast4, limit)
 	}
 	st.mu.RUnlock()
-	if s.faults.listTenantLeak {
+	if s.faults.on(fListTenantLeak) {
 		for _, m := range rc.world.merchants {
 			if o := m.envs[st.env]; o != st {
 				o.mu.RLock()
@@ -348,7 +348,7 @@ func (s *Server) handleGetCard(rc *reqCtx) {
 		pan, cvv = c.panGrouped, c.cvv
 	}
 	st.mu.RUnlock()
-	if c != nil && s.faults.cardLeaksCredentials {
+	if c != nil && s.faults.on(fCardLeaksCredentials) {
 		s.writeA(rc, http.StatusOK, struct {
 			cardJSON
 			CardNumber string `json:"cardNumber"`
@@ -356,7 +356,7 @@ func (s *Server) handleGetCard(rc *reqCtx) {
 		}{out, pan, cvv})
 		return
 	}
-	if c == nil && s.faults.crossMerchantCardRead {
+	if c == nil && s.faults.on(fCrossMerchantCardRead) {
 		c, out = s.findCardAnywhere(rc.world, rc.p1)
 	}
 	if c == nil {
@@ -388,7 +388,7 @@ func (s *Server) findCardAnywhere(w *world, id string) (*card, cardJSON) {
 // handleSecure is GET /cards/{id}/secure: full credentials of an ACTIVE card.
 func (s *Server) handleSecure(rc *reqCtx) {
 	s.readCard(rc, rc.st, func(c *card) reply {
-		if c.frozen && !s.faults.secureRevealsFrozen {
+		if c.frozen && !s.faults.on(fSecureRevealsFrozen) {
 			return s.fail(rc, http.StatusBadRequest, msgFrozenSecure)
 		}
 		out := secureDetails(c)
@@ -415,7 +415,7 @@ func secureDetails(c *card) secureJSON {
 
 // writeSecure answers the secure details.
 func (s *Server) writeSecure(rc *reqCtx, out secureJSON) {
-	if s.faults.secureExpMismatch {
+	if s.faults.on(fSecureExpMismatch) {
 		// Well-formed MM/YY, but of the issuance year (expiry is three years on).
 		y := int(out.ExpiryYear[2]-'0')*10 + int(out.ExpiryYear[3]-'0')
 		out.ExpirationDate = fmt.Sprintf("%s/%02d", out.ExpiryMonth, (y+97)%100)

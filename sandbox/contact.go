@@ -12,7 +12,7 @@ type successMessage struct {
 
 // handleContact is PATCH /cards/{id}/contact: only supplied fields change.
 func (s *Server) handleContact(rc *reqCtx) {
-	if s.faults.contactLiveRefused && rc.st.env == EnvLive {
+	if s.faults.on(fContactLiveRefused) && rc.st.env == EnvLive {
 		s.writeError(rc, http.StatusForbidden, "Contact updates are available with TEST credentials only")
 		return
 	}
@@ -26,7 +26,7 @@ func (s *Server) handleContact(rc *reqCtx) {
 	if hasEmail && !reEmail.MatchString(email) {
 		v.add("email must be an email")
 	}
-	if hasMobile && (!rePhone.MatchString(mobile) || (s.faults.contactPlusRefused && strings.HasPrefix(mobile, "+"))) {
+	if hasMobile && (!rePhone.MatchString(mobile) || (s.faults.on(fContactPlusRefused) && strings.HasPrefix(mobile, "+"))) {
 		v.add("mobile must be a valid phone number (local digits or + and 7 to 15 digits)")
 	}
 	if _, e := v.raw("email"); !e && !s.variants.nullBodyNoop {

@@ -135,7 +135,7 @@ func (s *Server) parseGiftPurchase(rc *reqCtx) (req giftPurchase, ok bool) {
 	req.face, _ = v.giftAmount(req.p, string(raw), present)
 	req.email = v.str("recipientEmail", true, maxText)
 	v.match("recipientEmail", req.email, reEmail, "must be an email")
-	req.name = v.str("recipientName", !s.faults.giftNameOptional, maxText)
+	req.name = v.str("recipientName", !s.faults.on(fGiftNameOptional), maxText)
 	req.variant, _ = v.optStr("variantCode", false, maxShort)
 	var hasPhone bool
 	req.phone, hasPhone = v.optStr("recipientPhone", false, maxShort)
@@ -165,7 +165,7 @@ func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *giftOrder {
 		productName:   p.Name,
 		currency:      p.Currency,
 		faceValue:     int64(req.face),
-		costNGN:       giftCost(quote, s.faults.giftCostDiffers),
+		costNGN:       giftCost(quote, s.faults.on(fGiftCostDiffers)),
 		voucher: Voucher{
 			Code:         randAlnum(4) + "-" + randAlnum(4) + "-" + randAlnum(4) + "-" + randAlnum(4),
 			PIN:          randDigits(6),
@@ -204,7 +204,7 @@ func (s *Server) storeGiftOrder(rc *reqCtx, o *giftOrder) {
 			money.Amount(o.costNGN).String()+" NGN, available "+money.Amount(avail).String()+" NGN")
 		return
 	}
-	if !s.faults.giftNotDebited {
+	if !s.faults.on(fGiftNotDebited) {
 		st.ngn -= o.costNGN
 	}
 	st.orders = append(st.orders, o)
@@ -245,10 +245,10 @@ func (s *Server) handleGiftVerify(rc *reqCtx) {
 	st := rc.st
 	st.mu.Lock()
 	o := st.findOrder(rc.p1)
-	if s.faults.giftVerifyByTxnID404 {
+	if s.faults.on(fGiftVerifyByTxnID404) {
 		o = st.orderRef[rc.p1] // client reference only
 	}
-	if o == nil && s.faults.giftVerifyTenantLeak {
+	if o == nil && s.faults.on(fGiftVerifyTenantLeak) {
 		st.mu.Unlock()
 		st, o = findOrderAnywhere(rc.world, st.env, rc.p1) // returns with st locked when found
 		if o == nil {
@@ -263,15 +263,15 @@ func (s *Server) handleGiftVerify(rc *reqCtx) {
 	}
 	o.verifyCalls++
 	starting := s.variants.giftTwoStep && o.verifyCalls == 1 // the first call only starts reconciliation
-	if !starting && o.status == "PROCESSING" && (!o.held || s.faults.giftHoldIgnored) && !s.faults.giftNeverReconciles {
+	if !starting && o.status == "PROCESSING" && (!o.held || s.faults.on(fGiftHoldIgnored)) && !s.faults.on(fGiftNeverReconciles) {
 		o.status = "SUCCESS"
 	}
-	if s.faults.giftVerifyChargesAgain {
+	if s.faults.on(fGiftVerifyChargesAgain) {
 		st.ngn -= o.costNGN
 	}
 	out := o.json()
 	st.mu.Unlock()
-	if s.faults.giftVerifyEnveloped {
+	if s.faults.on(fGiftVerifyEnveloped) {
 		s.writeA(rc, http.StatusOK, out)
 		return
 	}

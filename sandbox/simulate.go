@@ -17,7 +17,7 @@ type simulateAnswer struct {
 // synthetic event delivered for real to the merchant's webhook URL.
 func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	st := rc.st
-	if st.env != EnvTest && !s.faults.webhookLiveAllowed {
+	if st.env != EnvTest && !s.faults.on(fWebhookLiveAllowed) {
 		s.writeError(rc, http.StatusForbidden, msgLiveSimulate)
 		return
 	}
@@ -41,16 +41,16 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 		return
 	}
 	kind := eventKinds[et]
-	if s.faults.webhookReversalKind && et == "reversal" {
+	if s.faults.on(fWebhookReversalKind) && et == "reversal" {
 		kind = "virtualcard.transaction.reversal"
 	}
 	simRef := "SIMULATE_" + strings.ToUpper(et) + "_" + randHex(4)
-	if s.faults.webhookRefPrefix {
+	if s.faults.on(fWebhookRefPrefix) {
 		simRef = "SIM_" + strings.ToUpper(et) + "_" + randHex(4)
 	}
 	var url, skip string
 	var sent bool
-	if s.faults.webhookFakeDispatch {
+	if s.faults.on(fWebhookFakeDispatch) {
 		if cfg := st.m.webhook.Load(); cfg != nil {
 			url = cfg.URL
 		}

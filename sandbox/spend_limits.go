@@ -72,11 +72,11 @@ func (s *Server) setLimits(c *card, set [4]int64) [4]int64 {
 	for i, n := range set {
 		if n > 0 {
 			l[i] = n
-		} else if s.faults.limitsResetOnUpdate {
+		} else if s.faults.on(fLimitsResetOnUpdate) {
 			l[i] = 1000_00
 		}
 	}
-	if !s.faults.limitsNotApplied {
+	if !s.faults.on(fLimitsNotApplied) {
 		c.limits = l
 	}
 	return l

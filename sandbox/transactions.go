@@ -45,7 +45,7 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 		kind = eventKinds["decline"]
 		ans.DeclineReason = &reason
 	}
-	if !s.faults.webhookTxnNotDelivered {
+	if !s.faults.on(fWebhookTxnNotDelivered) {
 		s.dispatch(rc.r.Context(), rc.world, st, kind, eventData{
 			Reference: t.id, CardID: c.id, CardReference: ref, Amount: amt, Currency: "USD",
 		})
@@ -69,7 +69,7 @@ func (s *Server) authorize(rc *reqCtx, st *envState, c *card, t *txn) (reason st
 		st.spent += a
 		c.updatedAt = ts(rc.now)
 		t.approved = true
-	} else if reason == "card_frozen" && s.faults.txnFrozenDeclineDebits {
+	} else if reason == "card_frozen" && s.faults.on(fTxnFrozenDeclineDebits) {
 		c.balance -= a // declined, yet taken from the balance
 	}
 	return reason, c.balance, c.ref
@@ -82,25 +82,25 @@ func (s *Server) declineReason(rc *reqCtx, c *card, a int64) string {
 	now := rc.now.UTC()
 	day := now.Year()*10000 + int(now.Month())*100 + now.Day()
 	month := day / 100
-	if c.dayKey != day && !s.faults.limitDailyNeverResets {
+	if c.dayKey != day && !s.faults.on(fLimitDailyNeverResets) {
 		c.dayKey, c.daySpent = day, 0
 	}
 	if c.monthKey != month {
 		c.monthKey, c.monthSpent = month, 0
-		if s.faults.limitAllTimeResetsMonthly {
+		if s.faults.on(fLimitAllTimeResetsMonthly) {
 			c.allTimeSpent = 0
 		}
 	}
 	daySpent := c.daySpent
-	if s.faults.limitDailyNotCumulative {
+	if s.faults.on(fLimitDailyNotCumulative) {
 		daySpent = 0
 	}
 	switch {
-	case (c.frozen || (s.faults.txnUnfreezeStillDeclines && c.frozenOnce)) && !s.faults.frozenCardApproves:
+	case (c.frozen || (s.faults.on(fTxnUnfreezeStillDeclines) && c.frozenOnce)) && !s.faults.on(fFrozenCardApproves):
 		return "card_frozen"
 	case a > c.balance:
 		return "insufficient_funds"
-	case c.limits[limTransaction] > 0 && (a > c.limits[limTransaction] || (s.faults.limitAtLimitDeclined && a == c.limits[limTransaction])):
+	case c.limits[limTransaction] > 0 && (a > c.limits[limTransaction] || (s.faults.on(fLimitAtLimitDeclined) && a == c.limits[limTransaction])):
 		return "transaction_limit"
 	case c.limits[limDaily] > 0 && daySpent+a > c.limits[limDaily]:
 		return "daily_limit"
@@ -149,7 +149,7 @@ func (s *Server) ctlSettle(rc *reqCtx) {
 		ref = c.ref
 	}
 	t.st.mu.RUnlock()
-	if !s.faults.webhookTxnNotDelivered {
+	if !s.faults.on(fWebhookTxnNotDelivered) {
 		s.dispatch(rc.r.Context(), w, t.st, eventKinds["settlement"], eventData{
 			Reference: t.id, CardID: t.cardID, CardReference: ref, Amount: money.Amount(t.amount), Currency: "USD",
 		})

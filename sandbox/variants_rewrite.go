@@ -127,7 +127,7 @@ func (s *Server) rewriteTop(r *http.Request, rest string, code int, top map[stri
 func (s *Server) rewriteError(r *http.Request, rest string, code int, top map[string]any) int {
 	v := &s.variants
 	msgs := messagesOf(top["message"])
-	if s.faults.notFoundMsgGeneric && code == http.StatusNotFound && strings.HasPrefix(rest, "/cards/") && strings.Count(rest, "/") == 3 {
+	if s.faults.on(fNotFoundMsgGeneric) && code == http.StatusNotFound && strings.HasPrefix(rest, "/cards/") && strings.Count(rest, "/") == 3 {
 		top["message"] = "Request could not be completed"
 	}
 	newCode := code
@@ -257,7 +257,7 @@ func (s *Server) rewriteObject(x map[string]any) {
 			x["maskedPan"] = first6[:4] + " " + first6[4:] + "•• •••• " + last4
 		}
 	}
-	if _, isCard := x["cardType"]; isCard && s.faults.createdStatusPending {
+	if _, isCard := x["cardType"]; isCard && s.faults.on(fCreatedStatusPending) {
 		x["createdStatus"] = "PENDING"
 	}
 	if _, isCard := x["cardType"]; isCard {

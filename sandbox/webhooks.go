@@ -108,7 +108,7 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 		MerchantID:  st.m.id,
 		Data:        d,
 	}
-	if s.faults.webhookDeliveredKind {
+	if s.faults.on(fWebhookDeliveredKind) {
 		p.Type = strings.TrimPrefix(kind, "virtualcard.transaction.")
 	}
 	body, _ := json.Marshal(p)

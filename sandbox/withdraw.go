@@ -21,7 +21,7 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 	}
 	v := validator{b: b}
 	minAmt := money.Amount(minWithdrawal)
-	if s.faults.withdrawMinOffByCent {
+	if s.faults.on(fWithdrawMinOffByCent) {
 		minAmt-- // 0.09 accepted
 	}
 	amt, _ := v.amount("amount", true, minAmt, false)
@@ -33,7 +33,7 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 		if c.frozen && s.variants.withdrawFrozenRefused {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before withdrawing")
 		}
-		if int64(amt) > c.balance && !s.faults.withdrawOverBalance {
+		if int64(amt) > c.balance && !s.faults.on(fWithdrawOverBalance) {
 			return s.fail(rc, http.StatusBadRequest,
 				"Insufficient card balance: requested "+amt.String()+" USD, available "+money.Amount(c.balance).String()+" USD")
 		}
@@ -51,7 +51,7 @@ func (s *Server) withdraw(rc *reqCtx, st *envState, c *card, amt money.Amount) c
 	switch {
 	case s.variants.withdrawFullCredit:
 		st.vault += int64(amt) // the fee is waived
-	case !s.faults.withdrawNoVaultCredit:
+	case !s.faults.on(fWithdrawNoVaultCredit):
 		st.vault += int64(amt) - withdrawalFee
 		st.fees += withdrawalFee
 	default:
@@ -59,7 +59,7 @@ func (s *Server) withdraw(rc *reqCtx, st *envState, c *card, amt money.Amount) c
 	}
 	c.updatedAt = ts(rc.now)
 	out := c.json()
-	if s.faults.withdrawNotPersisted {
+	if s.faults.on(fWithdrawNotPersisted) {
 		c.balance += int64(amt) // the answer shows the new balance; the card keeps the old one
 	}
 	return out

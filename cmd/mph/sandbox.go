@@ -28,6 +28,7 @@ func init() {
 		listFaults bool
 		variants   []string
 		listVars   bool
+		listFormat string
 		jwtSecret  string
 		verbose    bool
 		echo       bool
@@ -42,13 +43,11 @@ stops gracefully on SIGINT or SIGTERM.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			out := cmd.OutOrStdout()
-			if listFaults {
-				printFaults(out)
-				return nil
+			if listFormat != "text" && listFormat != "markdown" {
+				return usageErr("--format %q: want text or markdown", listFormat)
 			}
-			if listVars {
-				printVariants(out)
-				return nil
+			if listFaults || listVars {
+				return printCatalogue(out, listFaults, listFormat == "markdown")
 			}
 			opts := sandbox.Options{BasePath: basePath, AdminKey: adminKey, Faults: faults, Variants: variants, EchoRequests: echo}
 			if jwtSecret == "" {
@@ -99,9 +98,26 @@ stops gracefully on SIGINT or SIGTERM.`,
 	f.BoolVar(&listFaults, "list-faults", false, "list the injectable faults and exit")
 	f.StringArrayVar(&variants, "variant", nil, "switch on a document-allowed alternative behaviour (repeatable; see --list-variants)")
 	f.BoolVar(&listVars, "list-variants", false, "list the document-allowed variants, the document's words allowing each and the profile each needs, and exit")
+	f.StringVar(&listFormat, "format", "text", "format of --list-faults and --list-variants: text, or markdown (docs/faults.md, docs/variants.md)")
 	f.StringVar(&jwtSecret, "jwt-secret", "", "HS256 signing secret of access tokens (default: $MPH_SANDBOX_JWT_SECRET, else random)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log webhook deliveries and lifecycle events")
 	rootCmd.AddCommand(cmd)
+}
+
+// printCatalogue lists the faults (else the variants) as text or as the
+// Markdown of docs/faults.md and docs/variants.md.
+func printCatalogue(out io.Writer, faults, markdown bool) error {
+	switch {
+	case faults && markdown:
+		return sandbox.FaultsMarkdown(out)
+	case markdown:
+		return sandbox.VariantsMarkdown(out)
+	case faults:
+		printFaults(out)
+	default:
+		printVariants(out)
+	}
+	return nil
 }
 
 // parseRateLimits reads --rate-limit values: "off", or group=rate[:burst].
