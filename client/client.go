@@ -302,6 +302,7 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 			case <-time.After(d):
 			}
 			waited += d
+			addBackoff(d)
 			retries++
 			continue
 		}

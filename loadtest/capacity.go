@@ -33,30 +33,23 @@ type CapacityOptions struct {
 	Logf       func(string, ...any)
 }
 
-// CapacityStep is one trial.
-type CapacityStep struct {
-	Phase    string  `json:"phase"` // step-up, search, confirm
-	Rate     float64 `json:"rate"`
-	Achieved float64 `json:"achievedRate"`
-	P99Ms    float64 `json:"p99Ms"`
-	Errors   float64 `json:"errorRatio"`
-	Pass     bool    `json:"pass"`
-	Why      string  `json:"why,omitempty"`
-}
-
-// CapacityReport is the outcome of a capacity search.
-type CapacityReport struct {
-	SLO       string         `json:"slo"`
-	Capacity  float64        `json:"capacity"` // highest confirmed rate meeting the SLO (0: none)
-	Confirmed bool           `json:"confirmed"`
-	Steps     []CapacityStep `json:"steps"`
-	Note      string         `json:"note,omitempty"`
-}
-
 // Capacity searches the highest rate meeting the SLO: step up, binary
 // search between the last pass and the first failure, then confirm with a
 // longer run. Every trial is a fresh attacker.
 func Capacity(ctx context.Context, scn *Scenario, o CapacityOptions) (*CapacityReport, error) {
+	o.defaults()
+	c := &capacitySearch{ctx: ctx, scn: scn, o: o, rep: &CapacityReport{SLO: o.SLO.String()}}
+	lo, hi, err := c.stepUp()
+	if err != nil || lo == 0 {
+		return c.rep, err
+	}
+	if lo, err = c.search(lo, hi); err != nil {
+		return c.rep, err
+	}
+	return c.rep, c.confirm(lo)
+}
+
+func (o *CapacityOptions) defaults() {
 	if o.SLO.MinAchieved <= 0 {
 		o.SLO.MinAchieved = 0.99
 	}
@@ -87,43 +80,63 @@ func Capacity(ctx context.Context, scn *Scenario, o CapacityOptions) (*CapacityR
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
-	rep := &CapacityReport{SLO: o.SLO.String()}
-	trial := func(phase string, rate float64, d time.Duration) (bool, error) {
-		sch, err := pacer.Constant(rate, d)
-		if err != nil {
-			return false, err
-		}
-		out, err := Run(ctx, RunSpec{Name: "capacity", Scenario: scn, Schedule: sch, Attack: o.Attack})
-		if err != nil {
-			return false, err
-		}
-		s, _ := out.Summary("all")
-		st := CapacityStep{Phase: phase, Rate: rate, Achieved: s.AchievedRate, P99Ms: s.Latency.P99, Errors: s.ErrorRatio, Pass: true}
-		var why []string
-		if s.AchievedRate < o.SLO.MinAchieved*rate {
-			why = append(why, fmt.Sprintf("achieved %.1f/s", s.AchievedRate))
-		}
-		if s.Latency.P99 > float64(o.SLO.MaxP99)/float64(time.Millisecond) {
-			why = append(why, fmt.Sprintf("p99 %.1fms", s.Latency.P99))
-		}
-		if s.ErrorRatio > o.SLO.MaxErrors {
-			why = append(why, fmt.Sprintf("errors %.2f%%", s.ErrorRatio*100))
-		}
-		if len(why) > 0 {
-			st.Pass, st.Why = false, strings.Join(why, ", ")
-		}
-		rep.Steps = append(rep.Steps, st)
-		o.Logf("capacity %s %.0f/s: pass=%v %s", phase, rate, st.Pass, st.Why)
-		if out.Interrupted {
-			return false, context.Canceled
-		}
-		return st.Pass, nil
+}
+
+// capacitySearch holds what the phases of one search share.
+type capacitySearch struct {
+	ctx context.Context
+	scn *Scenario
+	o   CapacityOptions
+	rep *CapacityReport
+}
+
+// trial runs one rate and tells whether it met the SLO.
+func (c *capacitySearch) trial(phase string, rate float64, d time.Duration) (bool, error) {
+	sch, err := pacer.Constant(rate, d)
+	if err != nil {
+		return false, err
 	}
-	lo, hi := 0.0, 0.0
+	out, err := Run(c.ctx, RunSpec{Name: "capacity", Scenario: c.scn, Schedule: sch, Attack: c.o.Attack})
+	if err != nil {
+		return false, err
+	}
+	s, _ := out.Summary("all")
+	st := CapacityStep{Phase: phase, Rate: rate, Achieved: s.AchievedRate, P99Ms: s.Latency.P99, Errors: s.ErrorRatio, Pass: true}
+	if why := c.o.SLO.misses(s.AchievedRate, rate, s.Latency.P99, s.ErrorRatio); why != "" {
+		st.Pass, st.Why = false, why
+	}
+	c.rep.Steps = append(c.rep.Steps, st)
+	c.o.Logf("capacity %s %.0f/s: pass=%v %s", phase, rate, st.Pass, st.Why)
+	if out.Interrupted {
+		return false, context.Canceled
+	}
+	return st.Pass, nil
+}
+
+// misses names what a step missed of the SLO ("" when it met it).
+func (s SLO) misses(achieved, rate, p99Ms, errRatio float64) string {
+	var why []string
+	if achieved < s.MinAchieved*rate {
+		why = append(why, fmt.Sprintf("achieved %.1f/s", achieved))
+	}
+	if p99Ms > float64(s.MaxP99)/float64(time.Millisecond) {
+		why = append(why, fmt.Sprintf("p99 %.1fms", p99Ms))
+	}
+	if errRatio > s.MaxErrors {
+		why = append(why, fmt.Sprintf("errors %.2f%%", errRatio*100))
+	}
+	return strings.Join(why, ", ")
+}
+
+// stepUp multiplies the rate until a step fails: the last pass and the
+// first failure (the last pass again when none failed; 0 when the first
+// step failed).
+func (c *capacitySearch) stepUp() (lo, hi float64, err error) {
+	o := c.o
 	for r := o.StartRate; r <= o.MaxRate; r *= o.Factor {
-		ok, err := trial("step-up", r, o.StepDur)
+		ok, err := c.trial("step-up", r, o.StepDur)
 		if err != nil {
-			return rep, err
+			return 0, 0, err
 		}
 		if !ok {
 			hi = r
@@ -132,18 +145,23 @@ func Capacity(ctx context.Context, scn *Scenario, o CapacityOptions) (*CapacityR
 		lo = r
 	}
 	if hi == 0 {
-		rep.Note = fmt.Sprintf("SLO met up to --max-rate %.0f/s", o.MaxRate)
+		c.rep.Note = fmt.Sprintf("SLO met up to --max-rate %.0f/s", o.MaxRate)
 		hi = lo
 	}
 	if lo == 0 {
-		rep.Note = "the SLO fails already at the start rate"
-		return rep, nil
+		c.rep.Note = "the SLO fails already at the start rate"
 	}
-	for hi > lo && (hi-lo)/lo >= o.Precision {
+	return lo, hi, nil
+}
+
+// search halves the interval between the last pass and the first failure
+// down to the precision.
+func (c *capacitySearch) search(lo, hi float64) (float64, error) {
+	for hi > lo && (hi-lo)/lo >= c.o.Precision {
 		mid := (lo + hi) / 2
-		ok, err := trial("search", mid, o.StepDur)
+		ok, err := c.trial("search", mid, c.o.StepDur)
 		if err != nil {
-			return rep, err
+			return lo, err
 		}
 		if ok {
 			lo = mid
@@ -151,36 +169,23 @@ func Capacity(ctx context.Context, scn *Scenario, o CapacityOptions) (*CapacityR
 			hi = mid
 		}
 	}
+	return lo, nil
+}
+
+// confirm runs the found rate longer, stepping 5% down on failure (three
+// tries).
+func (c *capacitySearch) confirm(lo float64) error {
 	for i := 0; i < 3 && lo > 0; i++ {
-		ok, err := trial("confirm", lo, o.ConfirmDur)
+		ok, err := c.trial("confirm", lo, c.o.ConfirmDur)
 		if err != nil {
-			return rep, err
+			return err
 		}
 		if ok {
-			rep.Capacity, rep.Confirmed = lo, true
-			return rep, nil
+			c.rep.Capacity, c.rep.Confirmed = lo, true
+			return nil
 		}
 		lo *= 0.95
 	}
-	rep.Note = "could not confirm a rate meeting the SLO"
-	return rep, nil
-}
-
-// Markdown renders the capacity section.
-func (c *CapacityReport) Markdown() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n## Capacity search\n\nSLO: %s\n\n", c.SLO)
-	if c.Confirmed {
-		fmt.Fprintf(&b, "**Capacity: %.0f req/s** (confirmed)\n\n", c.Capacity)
-	} else {
-		fmt.Fprintf(&b, "**No confirmed capacity** %s\n\n", c.Note)
-	}
-	b.WriteString("| phase | rate | achieved | p99 | errors | pass | why |\n| :- | -: | -: | -: | -: | :- | :- |\n")
-	for _, s := range c.Steps {
-		fmt.Fprintf(&b, "| %s | %.0f | %.1f | %s | %.2f%% | %v | %s |\n", s.Phase, s.Rate, s.Achieved, ms(s.P99Ms), s.Errors*100, s.Pass, s.Why)
-	}
-	if c.Note != "" && c.Confirmed {
-		fmt.Fprintf(&b, "\n%s\n", c.Note)
-	}
-	return b.String()
+	c.rep.Note = "could not confirm a rate meeting the SLO"
+	return nil
 }

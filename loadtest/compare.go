@@ -13,6 +13,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/merchant-harness/mph/loadtest/metrics"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/redact"
 )
 
@@ -95,57 +96,6 @@ func ParseRegressionLimits(s string) ([]RegressionLimit, error) {
 	return out, nil
 }
 
-// MetricDelta is one metric of one endpoint in both runs.
-type MetricDelta struct {
-	Metric      string        `json:"metric"`
-	Unit        string        `json:"unit"` // ms, ratio, req/s
-	Baseline    float64       `json:"baseline"`
-	Current     float64       `json:"current"`
-	Delta       float64       `json:"delta"`              // current - baseline
-	Relative    float64       `json:"relative,omitempty"` // delta / baseline (latency, throughput)
-	BaselineCI  [2]float64    `json:"baselineCI,omitempty"`
-	CurrentCI   [2]float64    `json:"currentCI,omitempty"`
-	BlockCI     [2][2]float64 `json:"blockCI,omitempty"` // block-bootstrap intervals: baseline, current
-	Worse       bool          `json:"worse"`
-	Significant bool          `json:"significant"`
-	Evidence    string        `json:"evidence"` // the test's figure
-	Limit       string        `json:"limit,omitempty"`
-	Regression  bool          `json:"regression"`
-}
-
-// EndpointComparison compares one endpoint.
-type EndpointComparison struct {
-	Endpoint    string        `json:"endpoint"`
-	BaselineN   uint64        `json:"baselineRequests"`
-	CurrentN    uint64        `json:"currentRequests"`
-	Superiority float64       `json:"probabilityCurrentSlower"` // P(current latency > baseline latency), 0.5 = no shift
-	RankZ       float64       `json:"rankZ"`
-	RankP       float64       `json:"rankP"` // two-sided
-	Metrics     []MetricDelta `json:"metrics"`
-}
-
-// RunInfo identifies a compared run.
-type RunInfo struct {
-	Path     string `json:"path"`
-	Scenario string `json:"scenario,omitempty"`
-	Target   string `json:"target,omitempty"`
-	Schedule string `json:"schedule,omitempty"`
-	Start    string `json:"start"`
-	Window   float64
-}
-
-// Comparison is the result of compare.
-type Comparison struct {
-	Baseline    RunInfo              `json:"baseline"`
-	Current     RunInfo              `json:"current"`
-	Method      string               `json:"method"`
-	Limits      []string             `json:"limits"`
-	Warnings    []string             `json:"warnings,omitempty"`
-	Endpoints   []EndpointComparison `json:"endpoints"`
-	Regressions []string             `json:"regressions"`
-	Regressed   bool                 `json:"regressed"`
-}
-
 // ReadRunReport reads a summary.json, or the one in a run directory, and
 // refuses reports that hold no run figures.
 func ReadRunReport(in string) (*Report, string, error) {
@@ -188,7 +138,7 @@ func Compare(base, cur *Report, basePath, curPath string, limits []RegressionLim
 		}
 		for _, m := range ec.Metrics {
 			if m.Regression {
-				c.Regressions = append(c.Regressions, fmt.Sprintf("%s %s: %s (limit %s)", ec.Endpoint, m.Metric, deltaText(m), m.Limit))
+				c.Regressions = append(c.Regressions, fmt.Sprintf("%s %s: %s (limit %s)", ec.Endpoint, m.Metric, m.Change(), m.Limit))
 			}
 		}
 		c.Endpoints = append(c.Endpoints, ec)
@@ -305,7 +255,7 @@ func percentileDelta(name string, q float64, b, c *hdr.Histogram) MetricDelta {
 	}
 	m.Worse = cv > bv
 	m.Significant = clo > bhi || chi < blo
-	m.Evidence = fmt.Sprintf("95%% CI %s–%s vs %s–%s", ms(blo), ms(bhi), ms(clo), ms(chi))
+	m.Evidence = fmt.Sprintf("95%% CI %s–%s vs %s–%s", summary.Ms(blo), summary.Ms(bhi), summary.Ms(clo), summary.Ms(chi))
 	return m
 }
 
@@ -321,7 +271,7 @@ func blockCheck(m *MetricDelta, q float64, b, c *metrics.Series, rng *rand.Rand)
 	}
 	m.BlockCI = [2][2]float64{{blo, bhi}, {clo, chi}}
 	m.Significant = m.Significant && (clo > bhi || chi < blo)
-	m.Evidence += fmt.Sprintf("; block bootstrap (%d vs %d intervals) %s–%s vs %s–%s", bn, cn, ms(blo), ms(bhi), ms(clo), ms(chi))
+	m.Evidence += fmt.Sprintf("; block bootstrap (%d vs %d intervals) %s–%s vs %s–%s", bn, cn, summary.Ms(blo), summary.Ms(bhi), summary.Ms(clo), summary.Ms(chi))
 }
 
 // quantileCI returns the q-th percentile (ms) of h and a distribution-free
@@ -440,14 +390,4 @@ func RankTest(base, cur *hdr.Histogram) (superiority, z, p float64) {
 	}
 	z = (u - na*nb/2) / math.Sqrt(v)
 	return superiority, z, math.Erfc(math.Abs(z) / math.Sqrt2)
-}
-
-func deltaText(m MetricDelta) string {
-	switch m.Unit {
-	case "ms":
-		return fmt.Sprintf("%s → %s (%+.1f%%)", ms(m.Baseline), ms(m.Current), m.Relative*100)
-	case "req/s":
-		return fmt.Sprintf("%.1f → %.1f req/s (%+.1f%%)", m.Baseline, m.Current, m.Relative*100)
-	}
-	return fmt.Sprintf("%.3f%% → %.3f%% (%+.3fpp)", m.Baseline*100, m.Current*100, m.Delta*100)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/pacer"
+	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -129,7 +130,7 @@ func TestCompareFlagsSlowedTargetNotRepeat(t *testing.T) {
 		if !c.Regressed {
 			break
 		}
-		t.Logf("repeat %d flagged (a stall of the machine?):\n%s", attempt+1, c.Markdown())
+		t.Logf("repeat %d flagged (a stall of the machine?):\n%s", attempt+1, rendered(t, report.CompareMarkdown(c)))
 	}
 	if c.Regressed {
 		t.Errorf("three repeats in a row flagged")
@@ -143,7 +144,7 @@ func TestCompareFlagsSlowedTargetNotRepeat(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !c.Regressed {
-		t.Fatalf("slowed target not flagged:\n%s", c.Markdown())
+		t.Fatalf("slowed target not flagged:\n%s", rendered(t, report.CompareMarkdown(c)))
 	}
 	for _, e := range c.Endpoints {
 		for _, m := range e.Metrics {
@@ -158,12 +159,9 @@ func TestCompareFlagsSlowedTargetNotRepeat(t *testing.T) {
 			t.Errorf("%s rank test: superiority %.3f p %.3g", e.Endpoint, e.Superiority, e.RankP)
 		}
 	}
-	md := c.Markdown()
+	md := rendered(t, report.CompareMarkdown(c))
 	t.Log(md)
-	h, err := c.HTML()
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := rendered(t, report.CompareHTML(c))
 	for _, want := range []string{"REGRESSION", "Mann-Whitney", "order statistics"} {
 		if !strings.Contains(md, want) || !strings.Contains(h, want) {
 			t.Errorf("output lacks %q", want)
@@ -225,4 +223,14 @@ func TestCompareBlockBootstrap(t *testing.T) {
 	if m := p99(c); !m.Significant || !m.Regression || !c.Regressed {
 		t.Errorf("uniform slowdown not flagged: %+v", m)
 	}
+}
+
+// rendered runs a reporter into a string.
+func rendered(t *testing.T, r report.Reporter) string {
+	t.Helper()
+	b, err := r.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

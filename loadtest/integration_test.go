@@ -18,6 +18,7 @@ import (
 
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/loadtest/threshold"
+	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
@@ -169,7 +170,7 @@ func TestInterruptWritesValidResultsAndReports(t *testing.T) {
 		t.Fatalf("window %v offered %.1f", o.Window, s.OfferedRate)
 	}
 	rep := FromOutcome(o)
-	if err := rep.Write(dir); err != nil {
+	if err := report.WriteLoad(dir, rep); err != nil {
 		t.Fatal(err)
 	}
 	back, err := ReadReport(filepath.Join(dir, "summary.json"))

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/merchant-harness/mph/loadtest/metrics"
@@ -59,9 +58,7 @@ func MergeInputs(inputs []string, o MergeOptions) (*Report, error) {
 		return nil, err
 	}
 	if len(why) > 0 {
-		rep.ForcedMerge = why
-		rep.Notes = append([]string{"**forced merge** (--force): the inputs are not the shards of one run, so the merged figures may mean nothing: " +
-			strings.Join(why, "; ")}, rep.Notes...)
+		rep.ForcedMerge = why // the reports state it first, before the notes
 	}
 	if o.OutDir != "" && len(resultFiles) > 0 {
 		if err := os.MkdirAll(o.OutDir, 0o755); err != nil {

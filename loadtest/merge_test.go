@@ -10,6 +10,7 @@ import (
 
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/threshold"
+	"github.com/merchant-harness/mph/report"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
@@ -52,7 +53,7 @@ func writeShard(t *testing.T, dir string, n int, code uint16, edit func(*Report)
 	if edit != nil {
 		edit(rep)
 	}
-	if err := rep.Write(dir); err != nil {
+	if err := report.WriteLoad(dir, rep); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -87,7 +88,7 @@ func TestMergeInputs(t *testing.T) {
 	}
 	// A probe report is not a run.
 	probe := filepath.Join(dir, "p")
-	if err := (&Report{Kind: "probe", Probe: &ProbeReport{}}).Write(probe); err != nil {
+	if err := report.WriteLoad(probe, &Report{Kind: "probe", Probe: &ProbeReport{}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := MergeInputs([]string{probe}, MergeOptions{}); err == nil {
@@ -136,7 +137,7 @@ func TestMergeRefusesNonsense(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(rep.ForcedMerge) == 0 || !strings.Contains(rep.Markdown(), "**forced merge**") {
+			if len(rep.ForcedMerge) == 0 || !strings.Contains(rendered(t, report.LoadMarkdown(rep)), "**forced merge**") {
 				t.Fatalf("forced merge not marked: %v", rep.Notes)
 			}
 		})

@@ -7,19 +7,6 @@ import (
 	"time"
 )
 
-// RunPlan is what a run was asked to do: the schedule's parameters, the
-// common start instant and the shard. Merge checks that its inputs share a
-// plan and together cover every shard of it.
-type RunPlan struct {
-	Rate       float64   `json:"rate"` // whole run, all shards together
-	Pace       string    `json:"pace"`
-	Duration   string    `json:"duration"`
-	Warmup     string    `json:"warmup,omitempty"`
-	StartAt    time.Time `json:"startAt,omitempty"` // the common --start-at; zero when the run started at once
-	ShardIndex int       `json:"shardIndex"`
-	ShardCount int       `json:"shardCount"`
-}
-
 // MergeRefusal lists why inputs do not form one run.
 type MergeRefusal struct{ Reasons []string }
 

@@ -76,158 +76,198 @@ func (o *Outcome) Summary(ep string) (metrics.Summary, bool) {
 // attack cleanly: in-flight requests finish, and the outcome covers
 // everything collected.
 func Run(ctx context.Context, spec RunSpec) (*Outcome, error) {
+	if err := spec.check(); err != nil {
+		return nil, err
+	}
+	if err := waitUntil(ctx, spec.StartAt); err != nil {
+		return nil, err
+	}
+	r := newRun(spec)
+	results := r.atk.Attack(spec.Scenario.Targeter, pacer.Precise(r.sched), 0, r.out.Name) // precise.go: OS-timer sleeps
+	r.collect(ctx, results)
+	r.finish()
+	return r.out, nil
+}
+
+func (spec RunSpec) check() error {
 	if spec.Schedule == nil || spec.Scenario == nil {
-		return nil, fmt.Errorf("load: run needs a schedule and a scenario")
+		return fmt.Errorf("load: run needs a schedule and a scenario")
 	}
 	if spec.Schedule.Unlimited() && spec.Attack.MaxWorkers == 0 {
-		return nil, fmt.Errorf("load: an unlimited rate (--rate 0) needs --max-workers, like vegeta's -rate=0")
+		return fmt.Errorf("load: an unlimited rate (--rate 0) needs --max-workers, like vegeta's -rate=0")
 	}
-	if !spec.StartAt.IsZero() {
-		if d := time.Until(spec.StartAt); d > 0 {
-			t := time.NewTimer(d)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return nil, ctx.Err()
-			case <-t.C:
-			}
-		}
+	return nil
+}
+
+// waitUntil waits for the common start instant, if any.
+func waitUntil(ctx context.Context, at time.Time) error {
+	if d := time.Until(at); !at.IsZero() && d > 0 {
+		return sleepCtx(ctx, d)
 	}
+	return nil
+}
+
+// run is one attack under way: the recorder, the results encoder and the
+// stop state its loop shares.
+type run struct {
+	spec     RunSpec
+	sched    *pacer.Schedule
+	atk      *vegeta.Attacker
+	rec      *metrics.Recorder
+	val      *validator
+	enc      vegeta.Encoder
+	bw       *bufio.Writer
+	out      *Outcome
+	began    time.Time
+	fetch0   int64
+	received uint64
+	total    uint64
+	stopped  bool
+	lastEval time.Time
+}
+
+func newRun(spec RunSpec) *run {
 	name := spec.Name
 	if name == "" {
 		name = spec.Scenario.Name
 	}
-	atk := httpclient.NewAttacker(spec.Scenario.attackOptions(spec.Attack))
-	var enc vegeta.Encoder
-	var bw *bufio.Writer
+	r := &run{spec: spec, sched: spec.Schedule, atk: httpclient.NewAttacker(spec.Scenario.attackOptions(spec.Attack)),
+		val: newValidator(spec.SchemaSample), total: spec.Schedule.TotalHits()}
 	if spec.Results != nil {
-		bw = bufio.NewWriterSize(spec.Results, 256<<10)
-		enc = vegeta.NewEncoder(bw)
+		r.bw = bufio.NewWriterSize(spec.Results, 256<<10)
+		r.enc = vegeta.NewEncoder(r.bw)
 	}
-	sched := spec.Schedule
-	var fetch0 int64
 	if spec.Scenario.Tokens != nil {
-		fetch0 = spec.Scenario.Tokens.Fetches()
+		r.fetch0 = spec.Scenario.Tokens.Fetches()
 	}
-
-	began := time.Now()
-	rec := metrics.NewRecorder(began, spec.Warmup)
-	val := newValidator(spec.SchemaSample)
-	results := atk.Attack(spec.Scenario.Targeter, pacer.Precise(sched), 0, name) // precise.go: OS-timer sleeps
-
-	out := &Outcome{Name: name, Schedule: sched.String(), Start: began, WarmupN: 0}
-	hard := spec.HardStop
-	if hard <= 0 {
-		to := spec.Attack.Timeout
-		if to <= 0 {
-			to = 10 * time.Second
-		}
-		hard = sched.Duration() + 2*to + 5*time.Second
+	r.began = time.Now()
+	r.lastEval = r.began
+	r.rec = metrics.NewRecorder(r.began, spec.Warmup)
+	r.out = &Outcome{Name: name, Schedule: r.sched.String(), Start: r.began}
+	if spec.Progress != nil {
+		spec.Progress.begin(name, r.sched, spec.Warmup)
 	}
-	hardT := time.NewTimer(hard)
+	return r
+}
+
+// hardStop bounds the whole run: the schedule plus twice the request
+// timeout, so a stalled target cannot hold it forever.
+func (r *run) hardStop() time.Duration {
+	if r.spec.HardStop > 0 {
+		return r.spec.HardStop
+	}
+	to := r.spec.Attack.Timeout
+	if to <= 0 {
+		to = 10 * time.Second
+	}
+	return r.sched.Duration() + 2*to + 5*time.Second
+}
+
+func (r *run) stop() {
+	if !r.stopped {
+		r.stopped = true
+		r.atk.Stop()
+	}
+}
+
+// collect records every result until the attack ends, stopping it on
+// cancellation, on the hard stop or on a breach that cannot recover.
+func (r *run) collect(ctx context.Context, results <-chan *vegeta.Result) {
+	hardT := time.NewTimer(r.hardStop())
 	defer hardT.Stop()
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
-	lastEval := time.Now()
-	stopped := false
-	var received uint64
-	total := sched.TotalHits()
-	stop := func() {
-		if !stopped {
-			stopped = true
-			atk.Stop()
-		}
-	}
-	if spec.Progress != nil {
-		spec.Progress.begin(name, sched, spec.Warmup)
-	}
-	src := spec.Scenario.Tokens
-	unlimited := sched.Unlimited()
 	done := ctx.Done()
-loop:
 	for {
 		select {
-		case r, ok := <-results:
+		case res, ok := <-results:
 			if !ok {
-				break loop
+				return
 			}
-			received++
-			ep := Classify(r.URL)
-			var intended time.Duration
-			if unlimited {
-				intended = r.Timestamp.Sub(began)
-			} else {
-				intended = sched.HitAt(r.Seq)
-			}
-			measured := rec.AddChecked(ep, r, intended, val.check(ep, r))
-			if r.Code == http.StatusUnauthorized && src != nil && ep != EPToken {
-				src.Unauthorized(r.Timestamp)
-			}
-			if spec.OnResult != nil {
-				spec.OnResult(ep, r, measured)
-			}
-			if enc != nil && measured && out.ResultsErr == nil {
-				if m, ok := spec.Scenario.urlMask[r.URL]; ok {
-					r.URL = m
-				}
-				scrub.Result(r)
-				if err := enc.Encode(r); err != nil {
-					out.ResultsErr = err
-				}
-			}
+			r.record(res)
 		case <-done:
 			done = nil // a closed channel would spin the loop while draining
-			if !stopped {
-				out.Interrupted = true
+			if !r.stopped {
+				r.out.Interrupted = true
 			}
-			stop()
+			r.stop()
 		case <-hardT.C:
-			out.Interrupted = true
-			stop()
+			r.out.Interrupted = true
+			r.stop()
 		case now := <-tick.C:
-			if spec.Progress != nil {
-				spec.Progress.update(now, rec, received, total)
-			}
-			if spec.AbortOnBreach && len(spec.Thresholds) > 0 && now.Sub(lastEval) >= time.Second && !stopped {
-				lastEval = now
-				if b := monotoneBreach(spec.Thresholds, rec); b != "" {
-					out.Aborted = b
-					stop()
-				}
-			}
+			r.tick(now)
 		}
 	}
+}
+
+func (r *run) record(res *vegeta.Result) {
+	r.received++
+	ep := Classify(res.URL)
+	var intended time.Duration
+	if r.sched.Unlimited() {
+		intended = res.Timestamp.Sub(r.began)
+	} else {
+		intended = r.sched.HitAt(res.Seq)
+	}
+	measured := r.rec.AddChecked(ep, res, intended, r.val.check(ep, res))
+	if src := r.spec.Scenario.Tokens; res.Code == http.StatusUnauthorized && src != nil && ep != EPToken {
+		src.Unauthorized(res.Timestamp)
+	}
+	if r.spec.OnResult != nil {
+		r.spec.OnResult(ep, res, measured)
+	}
+	if r.enc != nil && measured && r.out.ResultsErr == nil {
+		if m, ok := r.spec.Scenario.urlMask[res.URL]; ok {
+			res.URL = m
+		}
+		scrub.Result(res)
+		if err := r.enc.Encode(res); err != nil {
+			r.out.ResultsErr = err
+		}
+	}
+}
+
+func (r *run) tick(now time.Time) {
+	spec := r.spec
+	if spec.Progress != nil {
+		spec.Progress.update(now, r.rec, r.received, r.total)
+	}
+	if spec.AbortOnBreach && len(spec.Thresholds) > 0 && now.Sub(r.lastEval) >= time.Second && !r.stopped {
+		r.lastEval = now
+		if b := monotoneBreach(spec.Thresholds, r.rec); b != "" {
+			r.out.Aborted = b
+			r.stop()
+		}
+	}
+}
+
+// finish flushes the results file and states the outcome over the
+// measured window: the schedule minus warm-up, or the elapsed part of it.
+func (r *run) finish() {
+	out, spec := r.out, r.spec
 	out.End = time.Now()
-	if bw != nil {
-		if err := bw.Flush(); err != nil && out.ResultsErr == nil {
+	if r.bw != nil {
+		if err := r.bw.Flush(); err != nil && out.ResultsErr == nil {
 			out.ResultsErr = err
 		}
 	}
-	if total > 0 && received < total {
-		out.Unsent = total - received
+	if r.total > 0 && r.received < r.total {
+		out.Unsent = r.total - r.received
 	}
-	// Measured window: the schedule minus warm-up, or the elapsed part of it.
-	win := sched.Duration() - spec.Warmup
+	win := r.sched.Duration() - spec.Warmup
 	if out.Interrupted || out.Aborted != "" {
-		el := out.End.Sub(began) - spec.Warmup
-		if el < win {
-			win = el
-		}
+		win = min(win, out.End.Sub(r.began)-spec.Warmup)
 	}
-	if win < 0 {
-		win = 0
-	}
-	out.Window = win
-	out.WarmupN = rec.WarmupN
-	out.Summaries = rec.Summaries(win)
-	if src != nil {
-		out.TokenFetch = src.Fetches() - fetch0
+	out.Window = max(win, 0)
+	out.WarmupN = r.rec.WarmupN
+	out.Summaries = r.rec.Summaries(out.Window)
+	if src := spec.Scenario.Tokens; src != nil {
+		out.TokenFetch = src.Fetches() - r.fetch0
 	}
 	out.Thresholds = threshold.Evaluate(spec.Thresholds, out.Summaries)
 	if spec.Progress != nil {
 		spec.Progress.finish(out)
 	}
-	return out, nil
 }
 
 // monotoneBreach checks, on running figures, the thresholds that can no

@@ -156,6 +156,53 @@ func ParseMix(s string) (map[string]int, error) {
 
 // Prepare runs the scenario's setup on the target.
 func Prepare(ctx context.Context, t *Target, o ScenarioOptions) (*Scenario, error) {
+	o.defaults()
+	if len(t.Creds) == 0 {
+		return nil, fmt.Errorf("load: no credentials")
+	}
+	weights, err := scenarioWeights(o)
+	if err != nil {
+		return nil, err
+	}
+	s := &Scenario{Name: o.Name, urlMask: map[string]string{}, target: t, hc: t.httpClient()}
+	for _, ep := range []string{EPToken, EPList, EPSecure} {
+		if weights[ep] > 0 {
+			s.Endpoints = append(s.Endpoints, ep)
+		}
+	}
+	base := strings.TrimRight(t.BaseURL, "/")
+	// Shared token source, needed by list and secure (and by setup).
+	if weights[EPList] > 0 || weights[EPSecure] > 0 {
+		c := t.Creds[0]
+		s.Tokens = tokens.New(tokens.HTTPFetcher(s.hc, base, c.MerchantID, c.SecretKey), tokens.Options{RetryAfterMax: t.RetryAfterMax})
+		if err := s.Tokens.Start(ctx); err != nil {
+			return nil, fmt.Errorf("setup: token exchange for %s: %w", c.MerchantID, err)
+		}
+	}
+	if writesDuringSetup(weights, o) {
+		if err := checkLiveConsent(s.Tokens.Current().Environment, o.Name, t.AllowLive || t.Embedded); err != nil {
+			s.Close(ctx)
+			return nil, err
+		}
+	}
+	gens := map[string]func(*vegeta.Target) error{}
+	if weights[EPToken] > 0 {
+		gens[EPToken] = tokenTargets(t, base)
+	}
+	if weights[EPList] > 0 {
+		gens[EPList] = listTargets(s.Tokens, base+"/cards?"+strings.TrimPrefix(o.ListQuery, "?"))
+	}
+	if weights[EPSecure] > 0 {
+		if gens[EPSecure], err = s.secureTargets(ctx, o, base); err != nil {
+			s.Close(ctx)
+			return nil, err
+		}
+	}
+	s.Targeter = weightedTargeter(weights, gens)
+	return s, nil
+}
+
+func (o *ScenarioOptions) defaults() {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
@@ -165,104 +212,75 @@ func Prepare(ctx context.Context, t *Target, o ScenarioOptions) (*Scenario, erro
 	if o.ListQuery == "" {
 		o.ListQuery = "limit=20"
 	}
-	if len(t.Creds) == 0 {
-		return nil, fmt.Errorf("load: no credentials")
-	}
-	weights := map[string]int{}
+}
+
+// scenarioWeights is the scenario's endpoint mix.
+func scenarioWeights(o ScenarioOptions) (map[string]int, error) {
 	switch o.Name {
 	case "token", "list", "secure":
-		weights[o.Name] = 1
+		return map[string]int{o.Name: 1}, nil
 	case "mixed":
-		weights = o.Mix
-		if len(weights) == 0 {
-			weights = map[string]int{EPList: 6, EPSecure: 3, EPToken: 1}
+		if len(o.Mix) == 0 {
+			return map[string]int{EPList: 6, EPSecure: 3, EPToken: 1}, nil
 		}
-	default:
-		return nil, fmt.Errorf("unknown scenario %q (want token, list, secure or mixed)", o.Name)
+		return o.Mix, nil
 	}
-	s := &Scenario{Name: o.Name, urlMask: map[string]string{}, target: t}
-	for _, ep := range []string{EPToken, EPList, EPSecure} {
-		if weights[ep] > 0 {
-			s.Endpoints = append(s.Endpoints, ep)
-		}
-	}
-	base := strings.TrimRight(t.BaseURL, "/")
-	hc := t.httpClient()
-	s.hc = hc
+	return nil, fmt.Errorf("unknown scenario %q (want token, list, secure or mixed)", o.Name)
+}
 
-	// Shared token source, needed by list and secure (and by setup).
-	needAuth := weights[EPList] > 0 || weights[EPSecure] > 0
-	if needAuth {
-		c := t.Creds[0]
-		s.Tokens = tokens.New(tokens.HTTPFetcher(hc, base, c.MerchantID, c.SecretKey), tokens.Options{RetryAfterMax: t.RetryAfterMax})
-		if err := s.Tokens.Start(ctx); err != nil {
-			return nil, fmt.Errorf("setup: token exchange for %s: %w", c.MerchantID, err)
-		}
+// tokenTargets exchanges the credentials in turn.
+func tokenTargets(t *Target, base string) func(*vegeta.Target) error {
+	bodies := make([][]byte, len(t.Creds))
+	for i, c := range t.Creds {
+		bodies[i], _ = json.Marshal(map[string]string{"merchantId": c.MerchantID, "secretKey": c.SecretKey})
 	}
-	fail := func(err error) (*Scenario, error) {
-		s.Close(ctx)
-		return nil, err
+	hdr := http.Header{"Content-Type": []string{"application/json"}}
+	u := base + "/auth/token"
+	var n atomic.Uint64
+	return func(tg *vegeta.Target) error {
+		i := n.Add(1)
+		*tg = vegeta.Target{Method: http.MethodPost, URL: u, Body: bodies[i%uint64(len(bodies))], Header: hdr}
+		return nil
 	}
-	if writesDuringSetup(weights, o) {
-		if err := checkLiveConsent(s.Tokens.Current().Environment, o.Name, t.AllowLive || t.Embedded); err != nil {
-			return fail(err)
-		}
-	}
+}
 
-	gens := map[string]func(*vegeta.Target) error{}
-	if weights[EPToken] > 0 {
-		bodies := make([][]byte, len(t.Creds))
-		for i, c := range t.Creds {
-			bodies[i], _ = json.Marshal(map[string]string{"merchantId": c.MerchantID, "secretKey": c.SecretKey})
-		}
-		hdr := http.Header{"Content-Type": []string{"application/json"}}
-		u := base + "/auth/token"
-		var n atomic.Uint64
-		gens[EPToken] = func(tg *vegeta.Target) error {
-			i := n.Add(1)
-			*tg = vegeta.Target{Method: http.MethodPost, URL: u, Body: bodies[i%uint64(len(bodies))], Header: hdr}
-			return nil
-		}
+func listTargets(src *tokens.Source, u string) func(*vegeta.Target) error {
+	return func(tg *vegeta.Target) error {
+		*tg = vegeta.Target{Method: http.MethodGet, URL: u, Header: src.Header()}
+		return nil
 	}
-	if weights[EPList] > 0 {
-		u := base + "/cards?" + strings.TrimPrefix(o.ListQuery, "?")
-		src := s.Tokens
-		gens[EPList] = func(tg *vegeta.Target) error {
-			*tg = vegeta.Target{Method: http.MethodGet, URL: u, Header: src.Header()}
-			return nil
+}
+
+// secureTargets reads the secure details of the given cards in turn, or of
+// a pool of cards it creates (and sweeps at teardown when asked).
+func (s *Scenario) secureTargets(ctx context.Context, o ScenarioOptions, base string) (func(*vegeta.Target) error, error) {
+	t, ids := s.target, o.CardIDs
+	if len(ids) == 0 {
+		pool := &cardPool{hc: s.hc, base: base, src: s.Tokens, raMax: t.RetryAfterMax, logf: o.Logf}
+		if err := pool.create(ctx, t, o.PoolSize); err != nil {
+			return nil, pool.abandon(ctx, err)
 		}
+		ids = pool.ids
+		s.Notes = append(s.Notes, pool.note())
+		if o.Teardown {
+			s.cleanup = func(ctx context.Context) { pool.sweep(ctx) }
+		}
+	} else {
+		s.Notes = append(s.Notes, fmt.Sprintf("secure: %d card ids given, nothing created", len(ids)))
 	}
-	if weights[EPSecure] > 0 {
-		ids := o.CardIDs
-		if len(ids) == 0 {
-			pool := &cardPool{hc: hc, base: base, src: s.Tokens, raMax: t.RetryAfterMax, logf: o.Logf}
-			if err := pool.create(ctx, t, o.PoolSize); err != nil {
-				return fail(pool.abandon(ctx, err))
-			}
-			ids = pool.ids
-			s.Notes = append(s.Notes, pool.note())
-			if o.Teardown {
-				s.cleanup = func(ctx context.Context) { pool.sweep(ctx) }
-			}
-		} else {
-			s.Notes = append(s.Notes, fmt.Sprintf("secure: %d card ids given, nothing created", len(ids)))
-		}
-		s.cardIDs = ids
-		urls := make([]string, len(ids))
-		for i, id := range ids {
-			urls[i] = base + "/cards/" + id + "/secure"
-			s.urlMask[urls[i]] = scrub.URL(urls[i])
-		}
-		src := s.Tokens
-		var n atomic.Uint64
-		gens[EPSecure] = func(tg *vegeta.Target) error {
-			i := n.Add(1)
-			*tg = vegeta.Target{Method: http.MethodGet, URL: urls[i%uint64(len(urls))], Header: src.Header()}
-			return nil
-		}
+	s.cardIDs = ids
+	urls := make([]string, len(ids))
+	for i, id := range ids {
+		urls[i] = base + "/cards/" + id + "/secure"
+		s.urlMask[urls[i]] = scrub.URL(urls[i])
 	}
-	s.Targeter = weightedTargeter(weights, gens)
-	return s, nil
+	src := s.Tokens
+	var n atomic.Uint64
+	return func(tg *vegeta.Target) error {
+		i := n.Add(1)
+		*tg = vegeta.Target{Method: http.MethodGet, URL: urls[i%uint64(len(urls))], Header: src.Header()}
+		return nil
+	}, nil
 }
 
 // weightedTargeter interleaves endpoints by smooth weighted round robin over

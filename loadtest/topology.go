@@ -31,54 +31,6 @@ type TopologyOptions struct {
 	Logf     func(string, ...any)
 }
 
-// PairCheck is one path saturated while another is watched at a gentle rate.
-type PairCheck struct {
-	Saturated string  `json:"saturated"`
-	Watched   string  `json:"watched"`
-	Requests  uint64  `json:"watchRequests"`
-	Share429  float64 `json:"watch429Share"`
-	Verdict   string  `json:"verdict"` // shared, independent, unclear
-}
-
-// KeyCheck is a path saturated by the primary token while another identity
-// calls the same path.
-type KeyCheck struct {
-	Path     string  `json:"path"`
-	Identity string  `json:"identity"` // second token (same merchant), second merchant
-	Requests uint64  `json:"requests"`
-	Share429 float64 `json:"share429"`
-	Limited  bool    `json:"limited"` // refused too: it draws from the same bucket
-}
-
-// RateLimitPolicy is a quota declared by a RateLimit-Policy header (IETF
-// draft: `"name";q=100;w=60`, or the older `100;w=60`).
-type RateLimitPolicy struct {
-	Raw           string  `json:"raw"`
-	Quota         float64 `json:"quota"`
-	WindowSeconds float64 `json:"windowSeconds,omitempty"`
-}
-
-// LimiterGroup is a set of paths drawing from one limiter.
-type LimiterGroup struct {
-	Paths              []string          `json:"paths"`
-	Key                string            `json:"key"` // merchant, token, client, "merchant or client", unknown
-	KeyEvidence        string            `json:"keyEvidence"`
-	Burst              float64           `json:"burst"`
-	Refill             float64           `json:"refillPerSecond"`
-	RetryAfter         string            `json:"retryAfter,omitempty"`
-	TokensAtRetryAfter float64           `json:"tokensAtRetryAfter,omitempty"` // refill × Retry-After: >= 1 means waiting it out suffices
-	Headers            map[string]string `json:"headers,omitempty"`            // RateLimit*, X-RateLimit-* seen on any answer
-	Policy             *RateLimitPolicy  `json:"declaredPolicy,omitempty"`
-}
-
-// Topology is what the probe found about how limiters are laid out.
-type Topology struct {
-	Groups []LimiterGroup `json:"groups"`
-	Pairs  []PairCheck    `json:"pairs,omitempty"`
-	Keys   []KeyCheck     `json:"keys,omitempty"`
-	Notes  []string       `json:"notes,omitempty"`
-}
-
 // topoPath is a limited path with its per-path probe figures.
 type topoPath struct {
 	name           string

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -77,7 +78,7 @@ func TestTopologyOnSharedLimiters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md := topo.Markdown()
+	md := rendered(t, report.TopologyMarkdown(topo))
 	t.Log(md)
 	if len(topo.Groups) != 2 {
 		t.Fatalf("%d groups, want 2", len(topo.Groups))
@@ -135,6 +136,6 @@ func TestTopologyFindsTokenKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(topo.Groups) != 1 || topo.Groups[0].Key != "token" {
-		t.Fatalf("groups %+v, want list keyed by token\n%s", topo.Groups, topo.Markdown())
+		t.Fatalf("groups %+v, want list keyed by token\n%s", topo.Groups, rendered(t, report.TopologyMarkdown(topo)))
 	}
 }

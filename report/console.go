@@ -46,6 +46,7 @@ func (s Summary) WriteConsole(w io.Writer, reportPaths ...string) {
 	if s.Baseline != nil {
 		s.Baseline.WriteText(w)
 	}
+	s.Money.WriteConsole(w)
 	for _, p := range reportPaths {
 		if p != "" {
 			fmt.Fprintf(w, "Report: %s\n", p)

@@ -71,10 +71,8 @@ func writeRedactedJSON(path string, v any) error {
 	// Everything in the report was redacted and escaped at the source; do it
 	// again to every string as a second line of defence (numbers such as
 	// durations are kept).
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
+	doc, err := jsonDoc(b)
+	if err != nil {
 		return err
 	}
 	b, err = json.Marshal(redactStrings(doc, map[string]string{}))
@@ -82,6 +80,15 @@ func writeRedactedJSON(path string, v any) error {
 		return err
 	}
 	return writeAtomic(path, b)
+}
+
+// jsonDoc decodes a JSON document generically, numbers kept as written.
+func jsonDoc(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var doc any
+	err := dec.Decode(&doc)
+	return doc, err
 }
 
 // readableKeys hold code-authored spec texts and labels: kept as written.

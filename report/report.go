@@ -1,6 +1,9 @@
-// Package report turns a Ginkgo suite report of the conformance run into the
-// harness's own summaries: a console summary, JUnit, JSON, HTML and Markdown
-// files. The outcomes are never mixed: failed (the target broke a rule),
+// Package report renders every output of every command. For the
+// conformance run it turns a Ginkgo suite report into the harness's own
+// summaries: a console summary, JUnit, JSON, HTML and Markdown files. For
+// the load commands (load.go and load_*.go) it renders the results of
+// package loadtest/summary as Reporters: summary.json, summary.md,
+// report.html, JUnit and the comparison pages. The outcomes are never mixed: failed (the target broke a rule),
 // skipped (a precondition is missing, with the reason), harness error (the
 // harness could not run the check), waived (a failure covered by a waiver)
 // and interrupted (the run stopped before the spec finished).
@@ -168,6 +171,8 @@ type Summary struct {
 	// RequirementsChecked are the requirement IDs a passed or failed spec
 	// of this run verified (skipped specs check nothing), sorted.
 	RequirementsChecked []string `json:"requirementsChecked"`
+	// Money is the test money spent and swept back (money.go).
+	Money *Money `json:"money,omitempty"`
 }
 
 // OK reports whether nothing failed and no harness error occurred.
@@ -260,6 +265,7 @@ func Build(r types.Report, o Options) Summary {
 		}
 		return sum.SkipReasons[i].Reason < sum.SkipReasons[j].Reason
 	})
+	sum.Money = moneyOf(r)
 	if o.Baseline != nil {
 		sum.Baseline = Compare(*o.Baseline, sum)
 	}

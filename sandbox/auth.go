@@ -129,6 +129,10 @@ func (s *Server) handleToken(rc *reqCtx) {
 		s.writeError(rc, http.StatusInternalServerError, "Could not sign the access token")
 		return
 	}
+	if s.faults.on(fTokenNoEnvironment) {
+		s.writeA(rc, http.StatusOK, map[string]any{"accessToken": tok, "tokenType": "Bearer", "expiresIn": int(tokenLifetime / time.Second), "merchantId": mid})
+		return
+	}
 	s.writeA(rc, http.StatusOK, accessToken{
 		AccessToken: tok,
 		TokenType:   "Bearer",

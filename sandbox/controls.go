@@ -90,7 +90,7 @@ func (s *Server) Reset() {
 	s.clk.Reset()
 	s.latency.Store(0)
 	s.limits.set(s.startRL)
-	s.world.Store(newWorld())
+	s.world.Store(s.newWorld())
 }
 
 // ctlDeliveries lists the delivery log and how many deliveries are in

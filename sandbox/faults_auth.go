@@ -13,6 +13,8 @@ var (
 		"AUTH-18")
 	fAuthKYBSkipped = declareFault("Authentication", "auth-kyb-check-skipped", "LIVE operations of a merchant below KYB Tier 2 are served.",
 		"AUTH-19", "ERR-09")
+	fTokenNoEnvironment = declareFault("Authentication", "token-no-environment", "The token answer omits environment (it still carries the access token).",
+		"AUTH-05")
 	fAuthQuotesNoToken = declareFault("Authentication", "auth-quotes-without-token", "GET /gift-cards/quote and GET /betting/quote answer without a bearer token.",
 		"AUTH-09")
 	fAuthWrongSecret = declareFault("Authentication", "auth-wrong-secret-accepted", "The token exchange checks only that the merchant id exists, not its secret key.",

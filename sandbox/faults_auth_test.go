@@ -8,6 +8,9 @@ import (
 // Probes of the faults of faults_auth.go: each returns true when it
 // observes the violated rule.
 var _ = addProbes(map[string]func(h *sbx) bool{
+	"token-no-environment": func(h *sbx) bool {
+		return !h.api("POST", "/auth/token", "", `{"merchantId":"`+alpha+`","secretKey":"`+alphaTest+`"}`).want(200).has("data.environment")
+	},
 	"auth-expired-token-accepted": func(h *sbx) bool {
 		tok := h.token(alpha, alphaTest)
 		h.fake.Advance(901e9)

@@ -2,11 +2,15 @@ package sandbox
 
 import (
 	"fmt"
+	"strings"
 )
 
 // Probes of the faults of faults_envelopes.go: each returns true when it
 // observes the violated rule.
 var _ = addProbes(map[string]func(h *sbx) bool{
+	"envelope-json-as-text-plain": func(h *sbx) bool {
+		return !strings.HasPrefix(h.api("GET", "/cards", h.token(alpha, alphaTest), nil).want(200).hdr.Get("Content-Type"), "application/json")
+	},
 	// envelopes and errors
 	"envelope-a-status-ok": func(h *sbx) bool {
 		return h.api("GET", "/cards", h.token(alpha, alphaTest), nil).want(200).get("status") != "success"

@@ -50,6 +50,12 @@ type Options struct {
 	// EchoRequests is TEST-ONLY: every answer echoes the request's
 	// headers and body (echo.go), to test the harness's redaction.
 	EchoRequests bool
+
+	// HideControls answers /_sandbox like any unknown path (404): the sandbox
+	// then stands in for a real TEST environment, which has no test controls.
+	HideControls bool
+	// Webhooks are merchants' webhook URLs configured at start (presets.go).
+	Webhooks []WebhookPreset
 }
 
 // Defaults of docs/sandbox.md.
@@ -72,6 +78,9 @@ func (o *Options) normalize() error {
 	}
 	if o.AdminKey == "" {
 		o.AdminKey = DefaultAdminKey
+	}
+	if err := o.validatePresets(); err != nil {
+		return err
 	}
 	if len(o.JWTSecret) == 0 {
 		o.JWTSecret = make([]byte, 32)

@@ -74,7 +74,7 @@ func New(opts Options) (*Server, error) {
 	s.limits = newLimiter(opts.RateLimits)
 	s.limits.applyTopology(opts.RateLimitTopology)
 	s.hooks = newWebhookSender()
-	s.world.Store(newWorld())
+	s.world.Store(s.newWorld())
 	s.buildRoutes()
 	return s, nil
 }
@@ -108,8 +108,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case (p == s.base || strings.HasPrefix(p, s.base+"/")) && s.variants.rewrite:
 		s.serveVariantAPI(w, r, p[len(s.base):])
 	case p == s.base || strings.HasPrefix(p, s.base+"/"):
+		if s.faults.on(fJSONAsTextPlain) {
+			w = textPlainWriter{w}
+		}
 		s.api.ServeHTTP(w, r)
-	case p == controlsPrefix || strings.HasPrefix(p, controlsPrefix+"/"):
+	case !s.opts.HideControls && (p == controlsPrefix || strings.HasPrefix(p, controlsPrefix+"/")):
 		s.controls.ServeHTTP(w, r)
 	default:
 		rc := &reqCtx{w: w, r: r, path: p, now: s.clk.Now()}

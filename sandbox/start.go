@@ -53,6 +53,9 @@ func Start(ctx context.Context, addr string, opts Options) (*Running, error) {
 		},
 		done: make(chan error, 1),
 	}
+	if s.opts.HideControls {
+		r.ControlsURL = ""
+	}
 	go func() {
 		err := r.srv.Serve(ln)
 		if errors.Is(err, http.ErrServerClosed) {

@@ -29,10 +29,29 @@ func ExpectStatus(resp *client.Response, codes ...int) {
 	Expect(codes).To(ContainElement(resp.Status), "HTTP status %d, want %v", resp.Status, codes)
 }
 
+// ExpectJSONContentType asserts the answer is labelled application/json
+// (parameters such as charset allowed, case-insensitive): the document says
+// all bodies are JSON.
+func ExpectJSONContentType(resp *client.Response) {
+	GinkgoHelper()
+	Expect(resp).NotTo(BeNil(), "no response")
+	ct := resp.Header.Get("Content-Type")
+	Expect(IsJSONContentType(ct)).To(BeTrue(),
+		"the answer to %s %s is labelled Content-Type %q, want application/json (all bodies are JSON)", resp.Exchange.Method, resp.Exchange.URL, ct)
+}
+
+// IsJSONContentType reports whether a Content-Type value is application/json
+// with any parameters.
+func IsJSONContentType(ct string) bool {
+	mt, _, _ := strings.Cut(ct, ";")
+	return strings.EqualFold(strings.TrimSpace(mt), "application/json")
+}
+
 // ExpectSchema validates the body against the named schema (schemas package)
-// and returns the body decoded.
+// after checking it is labelled JSON, and returns the body decoded.
 func ExpectSchema(resp *client.Response, name string) any {
 	GinkgoHelper()
+	ExpectJSONContentType(resp)
 	err := schemas.Validate(name, resp.Body)
 	var ve *schemas.ValidationError
 	if err != nil && !errors.As(err, &ve) {

@@ -165,6 +165,9 @@ func (r *modelRun) do(req client.Request) *client.Response {
 
 // decode validates resp against schema and decodes it.
 func (r *modelRun) decode(resp *client.Response, schema, what string) JSON {
+	if ct := resp.Header.Get("Content-Type"); !IsJSONContentType(ct) {
+		r.failf("%s: the answer is labelled Content-Type %q, want application/json (all bodies are JSON)", what, ct)
+	}
 	if err := schemas.Validate(schema, resp.Body); err != nil {
 		r.failf("%s: the answer does not match %s: %v", what, schema, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -70,11 +71,18 @@ var (
 	runStart   time.Time             // start of RunSpecs
 	stopped    = make(chan struct{}) // closed once an interrupt was handled
 	stopOnce   sync.Once
+	// interrupting is set at the first signal: the specs still running
+	// finish unreported while the teardown sweeps the money back.
+	interrupting atomic.Bool
 )
 
 // The reports are written from here so that they are complete under
 // ginkgo -p too (ReportAfterSuite sees every process's specs).
 var _ = ReportAfterSuite("mph reports", func(r Report) {
+	if interrupting.Load() {
+		<-stopped // the interrupt writes the reports (after the teardown) and ends the process
+		return
+	}
 	runMu.Lock()
 	cp := r
 	lastReport = &cp
@@ -127,7 +135,10 @@ func takeOverSignals() {
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		sig := <-ch
-		stopOnce.Do(func() { handleInterrupt(sig) })
+		interrupting.Store(true)
+		go stopOnce.Do(func() { handleInterrupt(sig) })
+		<-ch // a second signal leaves the teardown unfinished
+		os.Exit(report.ExitInterrupted)
 	}()
 }
 
@@ -137,6 +148,7 @@ func handleInterrupt(sig os.Signal) {
 	opts := reportOpts
 	r := partialReport(sig)
 	runMu.Unlock()
+	interruptTeardown(&r)
 	sum := writeReports(r, opts)
 	close(stopped)
 	if opts.OnInterrupt != nil {

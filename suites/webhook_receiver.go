@@ -10,10 +10,16 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"time"
 )
+
+// EnvWebhookListen is the local address the receiver listens on when
+// MPH_WEBHOOK_RECEIVER_URL reaches this machine through a tunnel or proxy on
+// another port (default: all interfaces on the URL's port).
+const EnvWebhookListen = "MPH_WEBHOOK_LISTEN"
 
 // WebhookDelivery is one request received by a WebhookReceiver.
 type WebhookDelivery struct {
@@ -47,8 +53,13 @@ type WebhookReceiver struct {
 // StartWebhookReceiver starts a receiver. publicURL is the configured public
 // URL of the receiver ("" for a local one).
 func StartWebhookReceiver(publicURL string) (*WebhookReceiver, error) {
+	return startReceiverAt(publicURL, "/mph-hooks/"+hookRandomHex(6))
+}
+
+// startReceiverAt starts a receiver whose URL is publicURL plus suffix (a
+// pre-configured receiver uses the configured URL as it is: no suffix).
+func startReceiverAt(publicURL, suffix string) (*WebhookReceiver, error) {
 	r := &WebhookReceiver{added: make(chan struct{}, 1)}
-	suffix := "/mph-hooks/" + hookRandomHex(6)
 	listenAddr := "127.0.0.1:0"
 	var pub *url.URL
 	if publicURL != "" {
@@ -65,6 +76,9 @@ func StartWebhookReceiver(publicURL string) (*WebhookReceiver, error) {
 		}
 		listenAddr = ":" + port
 		pub = u
+	}
+	if v := os.Getenv(EnvWebhookListen); v != "" && pub != nil {
+		listenAddr = v // a tunnel (ngrok, a load balancer) forwards to another local port
 	}
 	ln, err := net.Listen("tcp", listenAddr)
 	if err != nil {

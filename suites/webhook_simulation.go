@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -20,10 +19,6 @@ var eventKinds = []struct{ eventType, kind, req string }{
 	{"reversal", "virtualcard.transaction.reversed", "WEBHOOK-05"},
 	{"decline", "virtualcard.transaction.declined", "WEBHOOK-06"},
 }
-
-// webhookDeliveryWait bounds how long a spec waits for a delivery (profile
-// webhooks.deliveryWait: how soon a delivery arrives is not shown).
-func webhookDeliveryWait() time.Duration { return Profile().Webhooks.DeliveryWait }
 
 func simulate(ctx context.Context, c *client.Client, idOrRef string, body any) *client.Response {
 	GinkgoHelper()
@@ -53,28 +48,17 @@ func expectSimulation(resp *client.Response, kind string) JSON {
 	return d
 }
 
-// withReceiver starts a webhook receiver, configures it as the primary
-// merchant's webhook URL through the controls and undoes both when the spec
-// ends (the URL is cleared).
-func withReceiver(ctx context.Context) *WebhookReceiver {
-	GinkgoHelper()
-	r, err := StartWebhookReceiver(Cfg().WebhookReceiverURL)
-	if err != nil {
-		HarnessError("webhook receiver: %v", err)
+// matchDelivery matches the delivery of a simulation by its reference, or by
+// its kind when the delivery carries no reference at the profile's pointer.
+func matchDelivery(ref, kind string) func(WebhookDelivery) bool {
+	wp := Profile().Webhooks
+	return func(del WebhookDelivery) bool {
+		if r, ok := deliveryField(del, wp.DeliveryReferencePointer); ok {
+			return r == ref
+		}
+		k, _ := deliveryField(del, wp.DeliveryKindPointer)
+		return k == kind
 	}
-	DeferCleanup(r.Close)
-	r.settled = func(ctx context.Context) bool {
-		n, known, err := Controls().PendingDeliveries(ctx)
-		return err == nil && known && n == 0
-	}
-	mid := Cfg().Primary.MerchantID
-	if err := Controls().SetWebhook(ctx, mid, r.URL(), "whsec_"+hookRandomHex(12)); err != nil {
-		HarnessError("sandbox control webhook: %v", err)
-	}
-	DeferCleanup(func(ctx SpecContext) {
-		_ = Controls().SetWebhook(ctx, mid, "", "")
-	})
-	return r
 }
 
 // deliveryKind reads the event kind of a delivery at the profile's pointer.
@@ -120,16 +104,11 @@ var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func()
 				By("event_type " + ek.eventType)
 				d := expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": ek.eventType}), ek.kind)
 				Expect(d["dispatched"]).To(BeTrue(), "a reachable webhook URL is configured: the event must be sent (skip_reason %v)", d["skip_reason"])
-				Expect(d["callback_url"]).To(Equal(recv.URL()), "callback_url is the configured webhook URL")
+				expectCallbackURL(d["callback_url"], recv.callback)
 				ref, _ := d["reference"].(string)
-				got, ok := recv.Await(ctx, webhookDeliveryWait(), func(del WebhookDelivery) bool {
-					if r, ok := deliveryField(del, wp.DeliveryReferencePointer); ok {
-						return r == ref
-					}
-					k, _ := deliveryField(del, wp.DeliveryKindPointer)
-					return k == ek.kind
-				})
-				Expect(ok).To(BeTrue(), "no delivery of %s (reference %s) reached the receiver at %s %s; received %d deliveries", ek.kind, ref, recv.URL(), recv.Waited(webhookDeliveryWait()), len(recv.Deliveries()))
+				got, ok := recv.await(ctx, matchDelivery(ref, ek.kind))
+				Expect(ok).To(BeTrue(), "no delivery of %s (reference %s) reached the receiver at %s %s; received %d deliveries", ek.kind, ref, recv.URL(), recv.Waited(deliveryWait()), len(recv.Deliveries()))
+				expectSigned(got, recv.key)
 				if wp.DeliveryKindPointer != "" {
 					k, found := deliveryField(got, wp.DeliveryKindPointer)
 					Expect(found).To(BeTrue(), "the delivery carries no event kind at %s (profile webhooks.deliveryKindPointer): %s", wp.DeliveryKindPointer, string(got.Body))
@@ -138,11 +117,31 @@ var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func()
 			}
 		})
 
+	ConformanceIt("signs each delivery as the profile says (webhooks.signature: header, HMAC-SHA256, key)",
+		Reqs("WEBHOOK-09"), Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver),
+		func(ctx SpecContext) {
+			if Profile().Webhooks.Signature.Header == "" {
+				Skip("the profile verifies no delivery signature (webhooks.signature.header is empty); the document does not show one")
+			}
+			recv := withReceiver(ctx)
+			c := SharedCard(ctx)
+			const kind = "virtualcard.transaction.settlement"
+			d := expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": "settlement"}), kind)
+			Expect(d["dispatched"]).To(BeTrue(), "a reachable webhook URL is configured: the event must be sent (skip_reason %v)", d["skip_reason"])
+			ref, _ := d["reference"].(string)
+			got, ok := recv.await(ctx, matchDelivery(ref, kind))
+			Expect(ok).To(BeTrue(), "no delivery of %s (reference %s) reached %s %s", kind, ref, recv.URL(), recv.Waited(deliveryWait()))
+			expectSigned(got, recv.key)
+		})
+
 	ConformanceIt("reports dispatched false with a non-empty skip_reason when the webhook URL cannot be reached",
 		Reqs("WEBHOOK-08", "WEBHOOK-01"),
 		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver),
 		func(ctx SpecContext) {
-			recv := withReceiver(ctx)
+			if webhooksPreconfigured() {
+				Skip("needs the merchant's webhook URL changed to an unreachable one: the URL is pre-configured (webhooks.preconfigured)")
+			}
+			recv := withReceiverThroughControls(ctx)
 			recv.Close() // the configured URL now refuses connections
 			c := SharedCard(ctx)
 			d := expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": "decline"}), "virtualcard.transaction.declined")
@@ -164,6 +163,9 @@ var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func()
 			countKind := func(kind string) int {
 				seen := map[string]bool{}
 				for _, d := range recv.Deliveries() {
+					if d.Received.Before(recv.since) {
+						continue
+					}
 					if k, _ := deliveryField(d, wp.DeliveryKindPointer); k == kind {
 						seen[string(d.Body)] = true
 					}
@@ -171,18 +173,20 @@ var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func()
 				return len(seen)
 			}
 			expectApproved(ctx, c, M("1.00"), "an ACTIVE card with funds")
-			_, ok := recv.Await(ctx, webhookDeliveryWait(), func(d WebhookDelivery) bool {
+			got, ok := recv.await(ctx, func(d WebhookDelivery) bool {
 				k, _ := deliveryField(d, wp.DeliveryKindPointer)
 				return k == "virtualcard.transaction.authorization"
 			})
-			Expect(ok).To(BeTrue(), "an approved transaction sends a virtualcard.transaction.authorization webhook (none arrived %s)", recv.Waited(webhookDeliveryWait()))
+			Expect(ok).To(BeTrue(), "an approved transaction sends a virtualcard.transaction.authorization webhook (none arrived %s)", recv.Waited(deliveryWait()))
+			expectSigned(got, recv.key)
 			SetCardStatus(ctx, c.ID, "FROZEN")
 			expectDeclined(ctx, c, M("1.00"), "the card is FROZEN")
-			_, ok = recv.Await(ctx, webhookDeliveryWait(), func(d WebhookDelivery) bool {
+			got, ok = recv.await(ctx, func(d WebhookDelivery) bool {
 				k, _ := deliveryField(d, wp.DeliveryKindPointer)
 				return k == "virtualcard.transaction.declined"
 			})
-			Expect(ok).To(BeTrue(), "a declined transaction sends a virtualcard.transaction.declined webhook (none arrived %s)", recv.Waited(webhookDeliveryWait()))
+			Expect(ok).To(BeTrue(), "a declined transaction sends a virtualcard.transaction.declined webhook (none arrived %s)", recv.Waited(deliveryWait()))
+			expectSigned(got, recv.key)
 			Expect(countKind("virtualcard.transaction.authorization")).To(Equal(1), "the decline must not be sent as an authorization")
 		})
 

@@ -40,7 +40,7 @@ func TestControlsOnAnotherOriginNeedIdentity(t *testing.T) {
 	notSandbox := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/v1/merchant/auth/token":
-			w.Write([]byte(`{"status":"success","data":{"environment":"TEST"}}`))
+			w.Write([]byte(`{"status":"success","data":{"accessToken":"a.b.c","environment":"TEST"}}`))
 		default:
 			http.NotFound(w, r)
 		}

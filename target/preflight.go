@@ -93,8 +93,11 @@ func (e *PreflightError) Error() string { return e.Msg }
 // Facts are what pre-flight learned about the target.
 type Facts struct {
 	Environment string // TEST or LIVE, from the token answer
-	Controls    bool   // the sandbox test controls answer
-	ControlList []string
+	// TokenProblem says how the pre-flight token answer breaks the token
+	// schema ("" when it does not); the run goes on and the token specs fail.
+	TokenProblem string `json:",omitempty"`
+	Controls     bool   // the sandbox test controls answer
+	ControlList  []string
 }
 
 // Preflight checks, once, that the target is reachable, speaks TLS properly
@@ -109,25 +112,9 @@ func Preflight(ctx context.Context, cfg *Config) (Facts, error) {
 	if err != nil {
 		return f, err
 	}
-	switch {
-	case resp.StatusCode == http.StatusUnauthorized:
-		return f, &PreflightError{fmt.Sprintf("the target rejected the credentials of merchant %q (401 at POST /auth/token): check %s and %s", cfg.Primary.MerchantID, EnvMerchantID, EnvSecretKey)}
-	case resp.StatusCode == http.StatusForbidden:
-		return f, &PreflightError{fmt.Sprintf("the target refused merchant %q (403 at POST /auth/token): this machine's IP may not be whitelisted, or the merchant lacks KYB Tier 2 for LIVE", cfg.Primary.MerchantID)}
-	case resp.StatusCode == http.StatusNotFound:
-		return f, &PreflightError{fmt.Sprintf("POST %s/auth/token answered 404: is %s the merchant root (ending in /v1/merchant)?", cfg.BaseURL, cfg.BaseURL)}
-	case resp.StatusCode >= 300:
-		return f, &PreflightError{fmt.Sprintf("POST %s/auth/token answered %d: the target is not ready", cfg.BaseURL, resp.StatusCode)}
+	if f, err = tokenVerdict(cfg, resp.StatusCode, raw); err != nil {
+		return f, err
 	}
-	var tok struct {
-		Data struct {
-			Environment string `json:"environment"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(raw, &tok); err != nil || tok.Data.Environment == "" {
-		return f, &PreflightError{fmt.Sprintf("POST %s/auth/token answered %d but not with an access token envelope: is this the Merchant Payments API?", cfg.BaseURL, resp.StatusCode)}
-	}
-	f.Environment = tok.Data.Environment
 
 	f.Controls, f.ControlList, err = discoverControls(ctx, hc, cfg, resp.Header.Get(sandbox.InstanceHeader))
 	return f, err

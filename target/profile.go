@@ -119,6 +119,11 @@ type WebhooksProfile struct {
 	DeliveryReferencePointer string `yaml:"deliveryReferencePointer"`
 	// DeliveryWait bounds how long a spec waits for a delivery.
 	DeliveryWait time.Duration `yaml:"deliveryWait"`
+
+	// Pre-configured deliveries and authenticity (profile_webhooks.go).
+	Preconfigured    bool             `yaml:"preconfigured"`
+	CallbackURLMatch string           `yaml:"callbackUrlMatch"`
+	Signature        SignatureProfile `yaml:"signature"`
 }
 
 type ErrorsProfile struct {
@@ -229,6 +234,9 @@ func (p *Profile) validate() error {
 	}
 	if p.RateLimits.MaxRetryAfter < 0 {
 		return fmt.Errorf("rateLimits.maxRetryAfter must not be negative")
+	}
+	if err := p.Webhooks.validate(); err != nil {
+		return err
 	}
 	if p.RateLimits.ProbeMaxRequests < 1 || p.RateLimits.ProbeConcurrency < 1 {
 		return fmt.Errorf("rateLimits.probeMaxRequests and probeConcurrency must be positive")

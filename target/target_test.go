@@ -154,7 +154,7 @@ func TestPreflightDiscoversControls(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/v1/merchant/auth/token":
-			w.Write([]byte(`{"status":"success","data":{"environment":"TEST"}}`))
+			w.Write([]byte(`{"status":"success","data":{"accessToken":"a.b.c","environment":"TEST"}}`))
 		case "/_sandbox/capabilities":
 			w.Write([]byte(`{"sandbox":true,"controls":["clock"]}`))
 		default:

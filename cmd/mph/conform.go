@@ -41,6 +41,7 @@ type conformFlags struct {
 	strictWaivers bool
 	baseline      string
 	deadline      time.Duration
+	money         moneyFlags
 }
 
 // reportFlags place the reports: every format is written (in --out unless
@@ -118,6 +119,7 @@ func init() {
 	fs.StringVar(&f.baseline, "baseline", "", "report.summary.json of an earlier run: report new failures, fixed and still-failing specs")
 	fs.BoolVar(&f.slow, "slow", false, "also run specs that wait out real time (token expiry without a sandbox clock: 15 minutes; env "+suites.EnvSlow+")")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every spec as it runs")
+	f.money.bind(fs)
 	fs.DurationVar(&f.deadline, "deadline", 0, "overall run deadline, e.g. 20m: specs not started by then are reported as not run (exit 3 unless a rule failed); 0 = one hour")
 	rootCmd.AddCommand(conformCmd)
 }
@@ -163,9 +165,16 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	if f.slow {
 		_ = os.Setenv(suites.EnvSlow, "1")
 	}
+	if err := f.money.apply(); err != nil {
+		return usageErr("%v", err)
+	}
+	if f.money.plan {
+		return runPlan(cmd, s)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg, cleanup, err := target.Resolve(ctx, s, sandbox.Options{})
+	// The embedded sandbox outlives an interrupt: the teardown still needs it.
+	cfg, cleanup, err := target.Resolve(context.WithoutCancel(ctx), s, sandbox.Options{})
 	if err != nil {
 		return usageErr("%v", err)
 	}

@@ -57,7 +57,9 @@ func checkConformOutputs(t *testing.T, bin, dir, name string, faults []string, e
 		"MPH_BLOCKED_MERCHANT_ID="+demo[2].ID, "MPH_BLOCKED_SECRET_KEY="+demo[2].TestKey,
 	)
 	out := filepath.Join(dir, name)
-	cmd := exec.Command(bin, append([]string{"conform", "--no-color", "--out", out, "-v"}, extra...)...)
+	// --no-teardown: the cards stay ACTIVE so that their secure details can be
+	// read below and searched for in the outputs.
+	cmd := exec.Command(bin, append([]string{"conform", "--no-color", "--no-teardown", "--out", out, "-v"}, extra...)...)
 	cmd.Env = env
 	var stdout bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stdout
@@ -92,6 +94,9 @@ func checkConformOutputs(t *testing.T, bin, dir, name string, faults []string, e
 		}
 	}
 	pans, cvvs := revealCards(t, sbx.BaseURL, demo[0].ID, demo[0].TestKey)
+	if len(pans) == 0 {
+		t.Fatalf("%s: no card's secure details could be read: nothing to search the outputs for", name)
+	}
 	secrets = append(secrets, pans...)
 
 	jwt := regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+`)

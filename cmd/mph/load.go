@@ -17,8 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/merchant-harness/mph/loadtest"
-	"github.com/merchant-harness/mph/loadtest/pacer"
-	"github.com/merchant-harness/mph/loadtest/threshold"
+	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
 )
@@ -87,7 +86,7 @@ func setupFailed(cmd *cobra.Command, t *loadtest.Target, scenario, what, out str
 	}
 	rep := &loadtest.Report{Tool: "mph load " + versionString(), Kind: kind, Scenario: scenario, Target: t.BaseURL, Embedded: t.Embedded,
 		Start: start, End: time.Now(), Interrupted: se.Interrupted, Notes: se.Notes}
-	if werr := rep.Write(out); werr != nil {
+	if werr := report.WriteLoad(out, rep); werr != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s: writing reports: %v\n", what, werr)
 	} else {
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s: reports: %s/{summary.json,summary.md,report.html}\n", what, out)
@@ -107,6 +106,26 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 	if err != nil {
 		return nil, nil, usageErr("%v", err)
 	}
+	sbx, err := f.sandboxOptions()
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.BaseURL != "" && (f.noRateLimits || len(f.sandboxLimits) > 0 || f.sandboxShare != "" || f.sandboxKey != "") {
+		return nil, nil, usageErr("--no-rate-limits and --sandbox-rate-limit* apply to the embedded sandbox only (no --base-url)")
+	}
+	cfg, cleanup, err := target.Resolve(ctx, s, sbx)
+	if err != nil {
+		var ue *target.UsageError
+		if errors.As(err, &ue) {
+			return nil, nil, usageErr("%v", err)
+		}
+		return nil, nil, err
+	}
+	return loadTarget(cfg), cleanup, nil
+}
+
+// sandboxOptions are the embedded sandbox's rate limits from the flags.
+func (f *loadTargetFlags) sandboxOptions() (sandbox.Options, error) {
 	sbx := sandbox.Options{DisableRateLimits: f.noRateLimits}
 	if len(f.sandboxLimits) > 0 {
 		sbx.RateLimits = map[string]sandbox.RateLimit{}
@@ -120,7 +139,7 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 				b, err2 = strconv.Atoi(bs)
 			}
 			if !ok || err1 != nil || err2 != nil || r < 0 || b < 0 {
-				return nil, nil, usageErr("--sandbox-rate-limit %q: want group=rate[:burst]", spec)
+				return sbx, usageErr("--sandbox-rate-limit %q: want group=rate[:burst]", spec)
 			}
 			sbx.RateLimits[g] = sandbox.RateLimit{Rate: r, Burst: b}
 		}
@@ -128,20 +147,15 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 	switch f.sandboxKey {
 	case "", sandbox.LimitKeyMerchant, sandbox.LimitKeyToken, sandbox.LimitKeyClient:
 	default:
-		return nil, nil, usageErr("--sandbox-rate-limit-key %q: want merchant, token or client", f.sandboxKey)
+		return sbx, usageErr("--sandbox-rate-limit-key %q: want merchant, token or client", f.sandboxKey)
 	}
 	sbx.RateLimitTopology = sandbox.RateLimitTopology{Shared: sandbox.ParseSharedGroups(f.sandboxShare), Key: f.sandboxKey}
-	if s.BaseURL != "" && (f.noRateLimits || len(f.sandboxLimits) > 0 || f.sandboxShare != "" || f.sandboxKey != "") {
-		return nil, nil, usageErr("--no-rate-limits and --sandbox-rate-limit* apply to the embedded sandbox only (no --base-url)")
-	}
-	cfg, cleanup, err := target.Resolve(ctx, s, sbx)
-	if err != nil {
-		var ue *target.UsageError
-		if errors.As(err, &ue) {
-			return nil, nil, usageErr("%v", err)
-		}
-		return nil, nil, err
-	}
+	return sbx, nil
+}
+
+// loadTarget is the resolved target as the load engine takes it, its
+// setup shaped by the target profile where the profile says.
+func loadTarget(cfg *target.Config) *loadtest.Target {
 	t := &loadtest.Target{
 		BaseURL: cfg.BaseURL, ControlsURL: cfg.ControlsURL, AdminKey: cfg.AdminKey,
 		Timeout: cfg.Timeout, InsecureTLS: cfg.InsecureTLS, Embedded: cfg.Embedded, RunID: cfg.RunID, AllowLive: cfg.AllowLive,
@@ -152,27 +166,29 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 	if cfg.Secondary != nil {
 		t.Creds = append(t.Creds, loadtest.Credential{MerchantID: cfg.Secondary.MerchantID, SecretKey: cfg.Secondary.SecretKey})
 	}
-	if p := cfg.Profile; p != nil {
-		sp := &t.Setup
-		if len(p.Customers.Fields) > 0 {
-			sp.CustomerFields = p.Customers.Fields
-		}
-		if p.Customers.CustomerIDPointer != "" {
-			sp.CustomerIDPointer = p.Customers.CustomerIDPointer
-		}
-		if p.Issuance.Path != "" {
-			sp.IssuancePath = p.Issuance.Path
-		}
-		if p.Issuance.CustomerIDField != "" {
-			sp.CustomerIDField = p.Issuance.CustomerIDField
-		}
-		sp.ReferenceField = p.Issuance.ReferenceField
-		sp.Extra = p.Issuance.Extra
-		if p.Issuance.CardPointer != "" {
-			sp.CardPointer = p.Issuance.CardPointer
-		}
+	p := cfg.Profile
+	if p == nil {
+		return t
 	}
-	return t, cleanup, nil
+	sp := &t.Setup
+	if len(p.Customers.Fields) > 0 {
+		sp.CustomerFields = p.Customers.Fields
+	}
+	if p.Customers.CustomerIDPointer != "" {
+		sp.CustomerIDPointer = p.Customers.CustomerIDPointer
+	}
+	if p.Issuance.Path != "" {
+		sp.IssuancePath = p.Issuance.Path
+	}
+	if p.Issuance.CustomerIDField != "" {
+		sp.CustomerIDField = p.Issuance.CustomerIDField
+	}
+	sp.ReferenceField = p.Issuance.ReferenceField
+	sp.Extra = p.Issuance.Extra
+	if p.Issuance.CardPointer != "" {
+		sp.CardPointer = p.Issuance.CardPointer
+	}
+	return t
 }
 
 // loadRunFlags are the knobs of a timed run.
@@ -332,159 +348,6 @@ usage error (exit 2). See docs/load.md.`,
 
 var loadCmd *cobra.Command
 
-func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
-	errw := cmd.ErrOrStderr()
-	ths, err := threshold.ParseAll(rf.thresholds)
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	ths = threshold.WithDefaults(ths)
-	si, sn, err := parseShard(rf.shard)
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	startAt, err := parseStartAt(rf.startAt)
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	if sn > 1 && startAt.IsZero() {
-		return usageErr("--shard needs --start-at so that the shards' schedules line up")
-	}
-	if rf.warmup < 0 {
-		return usageErr("--warmup must be >= 0")
-	}
-	if rf.rate < 0 {
-		return usageErr("--rate must be >= 0")
-	}
-	if rf.rate == 0 && rf.maxWorkers == 0 {
-		return usageErr("--rate 0 (as fast as possible, closed model) needs --max-workers, like vegeta's -rate=0")
-	}
-	sched, err := pacer.Parse(rf.pace, rf.rate, rf.duration)
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	sched = sched.WithWarmup(sched.GlobalRate(0), rf.warmup)
-	if sn > 1 {
-		if sched, err = sched.Shard(si, sn); err != nil {
-			return usageErr("%v", err)
-		}
-	}
-	so, err := rf.scenarioOptions(logfTo(errw, rf.quiet))
-	if err != nil {
-		return err
-	}
-	if err := checkThresholdEndpoints(ths, rf.scenario, rf.mix); err != nil {
-		return err
-	}
-
-	out := rf.outDir
-	if out == "" {
-		out = defaultOutDir(rf.scenario)
-		if sn > 1 {
-			out += fmt.Sprintf("-shard%dof%d", si, sn)
-		}
-	}
-	ctx, t, scn, release, err := tf.prepare(cmd, so, "load", out)
-	if err != nil {
-		return err
-	}
-	defer release()
-
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return usageErr("--out: %v", err)
-	}
-	spec := loadtest.RunSpec{
-		Name: rf.scenario, Scenario: scn, Schedule: sched, Warmup: rf.warmup,
-		Attack: rf.attack(t.Timeout, t.InsecureTLS), StartAt: startAt,
-		Thresholds: ths, AbortOnBreach: rf.abortOnBreach,
-	}
-	var resultsPath string
-	if !rf.noResults {
-		resultsPath = filepath.Join(out, "results.bin")
-		f, err := os.Create(resultsPath)
-		if err != nil {
-			return fmt.Errorf("load: %w", err)
-		}
-		defer f.Close()
-		spec.Results = f
-	}
-	if !rf.quiet {
-		spec.Progress = loadtest.NewProgress(errw)
-		target := t.BaseURL
-		if t.Embedded {
-			target += " (embedded sandbox)"
-		}
-		fmt.Fprintf(errw, "load: %s against %s: %s\n", rf.scenario, target, sched)
-		if !startAt.IsZero() {
-			fmt.Fprintf(errw, "load: waiting for --start-at %s\n", startAt.UTC().Format(time.RFC3339Nano))
-		}
-	}
-	o, err := loadtest.Run(ctx, spec)
-	if err != nil {
-		if ctx.Err() != nil {
-			return interruptedErr("load: interrupted before the attack started")
-		}
-		return fmt.Errorf("load: %w", err)
-	}
-	rep := loadtest.FromOutcome(o)
-	rep.Tool = "mph load " + versionString()
-	rep.Scenario = rf.scenario
-	rep.Target = t.BaseURL
-	rep.Embedded = t.Embedded
-	rep.Notes = scn.Notes
-	if rf.warmup > 0 {
-		rep.Warmup = rf.warmup.String()
-	}
-	if sn > 1 {
-		rep.Shard = fmt.Sprintf("%d/%d", si, sn)
-	}
-	rep.Plan = &loadtest.RunPlan{Rate: rf.rate, Pace: rf.pace, Duration: rf.duration.String(), Warmup: rep.Warmup,
-		StartAt: startAt, ShardIndex: si, ShardCount: sn}
-	if resultsPath != "" {
-		rep.ResultsFile = "results.bin"
-	}
-	rep.Attack = map[string]string{
-		"workers": strconv.FormatUint(rf.workers, 10), "maxWorkers": strconv.FormatUint(rf.maxWorkers, 10),
-		"connections": strconv.Itoa(rf.connections), "http2": strconv.FormatBool(rf.http2), "h2c": strconv.FormatBool(rf.h2c),
-		"timeout": t.Timeout.String(),
-	}
-	if err := rep.Write(out); err != nil {
-		return fmt.Errorf("load: writing reports: %w", err)
-	}
-	if err := rf.gate.write(rep); err != nil {
-		return fmt.Errorf("load: %w", err)
-	}
-	var measured uint64
-	if s, ok := o.Summary("all"); ok {
-		measured = s.Requests
-	}
-	if resultsPath != "" && !rf.noPlot && o.ResultsErr == nil && measured > rf.plotMax {
-		fmt.Fprintf(errw, "load: plot.html skipped: %d results > --plot-max-results %d (use 'vegeta plot' on results.bin, or raise the limit)\n", measured, rf.plotMax)
-	} else if resultsPath != "" && !rf.noPlot && o.ResultsErr == nil {
-		if spec.Results != nil {
-			_ = spec.Results.(*os.File).Sync()
-		}
-		if err := loadtest.VegetaPlot(resultsPath, filepath.Join(out, "plot.html"), "mph load "+rf.scenario); err != nil {
-			fmt.Fprintf(errw, "load: vegeta plot: %v\n", err)
-		}
-	}
-	w := cmd.OutOrStdout()
-	printBrief(w, rep)
-	files := "summary.json,summary.md,report.html"
-	if _, err := os.Stat(filepath.Join(out, "plot.html")); err == nil {
-		files += ",plot.html"
-	}
-	fmt.Fprintf(w, "reports: %s/{%s}", out, files)
-	if resultsPath != "" {
-		fmt.Fprintf(w, ", raw results %s (vegeta report %s)", resultsPath, resultsPath)
-	}
-	fmt.Fprintln(w)
-	if o.ResultsErr != nil {
-		return fmt.Errorf("load: writing raw results: %w", o.ResultsErr)
-	}
-	return loadVerdict(o.Interrupted || ctx.Err() != nil, rep.Breached, "load", breachReason(rep))
-}
-
 // breachReason names the breached gates, e.g. "threshold breached:
 // all:success>=99% [default gate] (actual 0.000%)".
 func breachReason(rep *loadtest.Report) string {
@@ -496,15 +359,4 @@ func breachReason(rep *loadtest.Report) string {
 		}
 	}
 	return "threshold breached: " + strings.Join(failed, "; ")
-}
-
-func printBrief(w io.Writer, rep *loadtest.Report) {
-	fmt.Fprintf(w, "%-8s %9s %10s %10s %9s %8s %7s %9s %9s %9s %9s\n", "endpoint", "requests", "offered/s", "achieved/s", "success", "invalid", "429", "p50", "p99", "max", "lag p99")
-	for _, s := range rep.Endpoints {
-		fmt.Fprintf(w, "%-8s %9d %10.1f %10.1f %8.2f%% %8d %6.2f%% %8.2fms %8.2fms %8.2fms %8.2fms\n", s.Endpoint, s.Requests, s.OfferedRate, s.AchievedRate,
-			s.SuccessRatio*100, s.Invalid, s.Rate429*100, s.Latency.P50, s.Latency.P99, s.Latency.Max, s.SendLag.P99)
-	}
-	for _, t := range rep.Thresholds {
-		fmt.Fprintln(w, t.Format())
-	}
 }

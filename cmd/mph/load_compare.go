@@ -1,14 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/report"
 )
 
 func init() {
@@ -55,7 +53,7 @@ Exit 0 without regression, 1 on a regression, 2 on usage errors.`,
 			if err := writeComparison(out, c); err != nil {
 				return fmt.Errorf("compare: %w", err)
 			}
-			fmt.Fprint(cmd.OutOrStdout(), c.Markdown())
+			_ = report.CompareMarkdown(c)(cmd.OutOrStdout())
 			fmt.Fprintf(cmd.ErrOrStderr(), "compare: %s/{compare.md,compare.html,compare.json}\n", out)
 			if c.Regressed {
 				return failuresErr("compare: %s", c.Verdict())
@@ -69,21 +67,9 @@ Exit 0 without regression, 1 on a regression, 2 on usage errors.`,
 }
 
 func writeComparison(dir string, c *loadtest.Comparison) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	h, err := c.HTML()
-	if err != nil {
-		return err
-	}
-	j, err := json.MarshalIndent(c, "", "  ")
-	if err != nil {
-		return err
-	}
-	for name, b := range map[string][]byte{"compare.md": []byte(c.Markdown()), "compare.html": []byte(h), "compare.json": j} {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
+	return report.WriteAll(dir, map[string]report.Reporter{
+		"compare.md":   report.CompareMarkdown(c),
+		"compare.html": report.CompareHTML(c),
+		"compare.json": report.CompareJSON(c),
+	})
 }

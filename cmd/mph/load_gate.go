@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"os"
@@ -32,16 +31,20 @@ func (g *loadGateFlags) bind(fs *pflag.FlagSet) {
 // write writes the extra reports of a finished (or interrupted) run.
 func (g *loadGateFlags) write(rep *loadtest.Report) error {
 	if g.markdown != "" {
-		if err := writeFile(g.markdown, []byte(rep.Markdown())); err != nil {
+		md, err := report.LoadMarkdown(rep).Bytes()
+		if err == nil {
+			err = writeFile(g.markdown, md)
+		}
+		if err != nil {
 			return fmt.Errorf("--markdown-report: %w", err)
 		}
 	}
 	if g.junit != "" {
-		out, err := xml.MarshalIndent(loadJUnit(rep), "", "  ")
+		out, err := report.LoadJUnit(rep, versionString()).Bytes()
 		if err != nil {
 			return err
 		}
-		if err := writeFile(g.junit, append([]byte(xml.Header), append(out, '\n')...)); err != nil {
+		if err := writeFile(g.junit, out); err != nil {
 			return fmt.Errorf("--junit-report: %w", err)
 		}
 	}
@@ -55,37 +58,6 @@ func writeFile(path string, b []byte) error {
 		}
 	}
 	return os.WriteFile(path, b, 0o644)
-}
-
-// loadJUnit renders the thresholds of a load report as JUnit test cases
-// (classname load.<scenario>, name the threshold as given).
-func loadJUnit(rep *loadtest.Report) report.JUnitSuites {
-	ts := report.JUnitSuite{
-		Name: "mph load " + rep.Kind + " " + rep.Scenario, Timestamp: rep.Start.UTC().Format("2006-01-02T15:04:05"),
-		Time: rep.End.Sub(rep.Start).Seconds(),
-		Properties: []report.JUnitProperty{
-			{Name: "target", Value: report.StripUserinfo(rep.Target)},
-			{Name: "harness-version", Value: versionString()},
-			{Name: "schedule", Value: rep.Schedule},
-			{Name: "interrupted", Value: fmt.Sprint(rep.Interrupted)},
-		},
-	}
-	for _, t := range rep.Thresholds {
-		c := report.JUnitCase{Name: t.Threshold, Classname: "load." + rep.Scenario}
-		line := t.Format()
-		if !t.Pass {
-			ts.Failures++
-			c.Failure = &report.JUnitProblem{Message: line, Type: "threshold-breached", Body: line}
-		} else {
-			c.SystemOut = line
-		}
-		if rep.Interrupted {
-			c.SystemOut = strings.TrimSpace(c.SystemOut + "\nthe run was interrupted: figures cover what was collected")
-		}
-		ts.Cases = append(ts.Cases, c)
-	}
-	ts.Tests = len(ts.Cases)
-	return report.JUnitSuites{Name: ts.Name, Tests: ts.Tests, Failures: ts.Failures, Time: ts.Time, Suites: []report.JUnitSuite{ts}}
 }
 
 // scenarioEndpoints are the endpoints a scenario sends requests to.

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/report"
 )
 
 type probeFlags struct {
@@ -68,21 +69,12 @@ limiter groups go to the report and summary.json (probe.topology).`,
 }
 
 func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf probeFlags) error {
-	errw := cmd.ErrOrStderr()
 	if pf == (probeFlags{}) { // via `mph load --probe-rate-limit`: defaults
 		pf = probeFlags{startRate: 10, factor: 1.5, maxRate: 5000, stepDur: 2 * time.Second, quiet: 3 * time.Second, onset: 0.02, polite: 200, politeConc: 16, topology: true}
 	}
-	if pf.startRate <= 0 || pf.factor <= 1 || pf.maxRate < pf.startRate || pf.stepDur <= 0 || pf.onset <= 0 || pf.onset >= 1 {
-		return usageErr("probe: need --start-rate > 0, --factor > 1, --max-rate >= --start-rate, --step-duration > 0, 0 < --onset-share < 1")
-	}
-	paths := []string{rf.scenario}
-	if rf.scenario == "mixed" {
-		paths = []string{loadtest.EPToken, loadtest.EPList, loadtest.EPSecure}
-	}
-	for _, p := range paths {
-		if p != loadtest.EPToken && p != loadtest.EPList && p != loadtest.EPSecure {
-			return usageErr("unknown --scenario %q (want token, list, secure or mixed)", p)
-		}
+	paths, err := pf.paths(rf.scenario)
+	if err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -91,74 +83,127 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 		return setupErr(ctx, err)
 	}
 	defer cleanup()
-	logf := logfTo(errw, rf.quiet)
-	rep := &loadtest.Report{Tool: "mph load " + versionString(), Kind: "probe", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
-		Start: time.Now(), Probe: &loadtest.ProbeReport{}}
-	var runErr error
-	for i, p := range paths {
-		// Paths may share a limiter: let it refill before the next ladder.
-		if i > 0 && sleepCtxCmd(ctx, pf.quiet) != nil {
-			break
-		}
-		so, _ := (&loadRunFlags{scenario: p, poolSize: rf.poolSize, cardIDs: rf.cardIDs, listQuery: rf.listQuery, teardown: rf.teardown}).scenarioOptions(logf)
-		scn, err := loadtest.Prepare(ctx, t, so)
-		if errors.Is(err, loadtest.ErrLiveRefused) {
-			return usageErr("probe %s: %v", p, err)
-		}
-		var se *loadtest.SetupError
-		if errors.As(err, &se) {
-			rep.Notes = append(rep.Notes, se.Notes...)
-			rep.Interrupted = se.Interrupted
-		}
-		if err != nil {
-			runErr = fmt.Errorf("probe %s: %w", p, err)
-			break
-		}
-		pp, err := loadtest.Probe(ctx, scn, loadtest.ProbeOptions{
-			StartRate: pf.startRate, Factor: pf.factor, MaxRate: pf.maxRate, StepDur: pf.stepDur, Quiet: pf.quiet,
-			Onset429: pf.onset, Polite: pf.polite, PoliteConc: pf.politeConc, Attack: rf.attack(t.Timeout, t.InsecureTLS), Logf: logf,
-		})
-		scn.Close(context.Background())
-		if pp != nil {
-			rep.Probe.Paths = append(rep.Probe.Paths, *pp)
-		}
-		if err != nil {
-			runErr = err
-			rep.Interrupted = ctx.Err() != nil
-			break
-		}
+	pr := &probeRun{ctx: ctx, t: t, rf: rf, pf: pf, logf: logfTo(cmd.ErrOrStderr(), rf.quiet),
+		rep: &loadtest.Report{Tool: "mph load " + versionString(), Kind: "probe", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
+			Start: time.Now(), Probe: &loadtest.ProbeReport{}}}
+	runErr, err := pr.paths(paths)
+	if err != nil {
+		return err
 	}
 	if runErr == nil && pf.topology {
-		topo, err := loadtest.ProbeTopology(ctx, t, rep.Probe.Paths, loadtest.TopologyOptions{
-			Attack: rf.attack(t.Timeout, t.InsecureTLS), PoolSize: 2, Logf: logf,
-		})
-		rep.Probe.Topology = topo
-		if err != nil {
-			runErr = fmt.Errorf("topology: %w", err)
-			rep.Interrupted = ctx.Err() != nil
-		}
+		runErr = pr.topology()
 	}
-	rep.End = time.Now()
-	rep.WindowSeconds = rep.Probe.MeasuredSeconds()
-	rep.Notes = append(rep.Notes, fmt.Sprintf("measured window: the sum of the probe's attack windows (ladder steps and blasts); the probe took %.1fs in all, quiet periods and recovery waits included",
-		rep.End.Sub(rep.Start).Seconds()))
+	rep := pr.finish()
 	out := rf.outDir
 	if out == "" {
 		out = defaultOutDir("probe-" + rf.scenario)
 	}
-	rep.Interrupted = rep.Interrupted || ctx.Err() != nil
-	if err := rep.Write(out); err != nil {
+	if err := report.WriteLoad(out, rep); err != nil {
 		return fmt.Errorf("probe: writing reports: %w", err)
 	}
 	if err := rf.gate.write(rep); err != nil {
 		return fmt.Errorf("probe: %w", err)
 	}
-	fmt.Fprint(cmd.OutOrStdout(), rep.Probe.Markdown())
+	_ = report.ProbeMarkdown(rep.Probe)(cmd.OutOrStdout())
 	fmt.Fprintf(cmd.OutOrStdout(), "\nreports: %s/{summary.json,summary.md,report.html}\n", out)
 	if runErr != nil && !rep.Interrupted {
 		return fmt.Errorf("probe: %w", runErr)
 	}
 	return loadVerdict(rep.Interrupted, false, "probe", "")
+}
+
+// paths checks the probe flags and names the paths to probe.
+func (pf probeFlags) paths(scenario string) ([]string, error) {
+	if pf.startRate <= 0 || pf.factor <= 1 || pf.maxRate < pf.startRate || pf.stepDur <= 0 || pf.onset <= 0 || pf.onset >= 1 {
+		return nil, usageErr("probe: need --start-rate > 0, --factor > 1, --max-rate >= --start-rate, --step-duration > 0, 0 < --onset-share < 1")
+	}
+	if scenario == "mixed" {
+		return []string{loadtest.EPToken, loadtest.EPList, loadtest.EPSecure}, nil
+	}
+	if scenario != loadtest.EPToken && scenario != loadtest.EPList && scenario != loadtest.EPSecure {
+		return nil, usageErr("unknown --scenario %q (want token, list, secure or mixed)", scenario)
+	}
+	return []string{scenario}, nil
+}
+
+// probeRun is one `mph load probe`: the report its steps fill.
+type probeRun struct {
+	ctx  context.Context
+	t    *loadtest.Target
+	rf   *loadRunFlags
+	pf   probeFlags
+	logf func(string, ...any)
+	rep  *loadtest.Report
+}
+
+// paths probes each path in turn. It returns the error that stopped the
+// probe (reports are still written) and, apart, a usage error.
+func (p *probeRun) paths(paths []string) (runErr, usage error) {
+	for i, path := range paths {
+		// Paths may share a limiter: let it refill before the next ladder.
+		if i > 0 && sleepCtxCmd(p.ctx, p.pf.quiet) != nil {
+			return nil, nil
+		}
+		if runErr, usage = p.path(path); runErr != nil || usage != nil {
+			return runErr, usage
+		}
+	}
+	return nil, nil
+}
+
+func (p *probeRun) path(path string) (runErr, usage error) {
+	rf, rep := p.rf, p.rep
+	so, _ := (&loadRunFlags{scenario: path, poolSize: rf.poolSize, cardIDs: rf.cardIDs, listQuery: rf.listQuery, teardown: rf.teardown}).scenarioOptions(p.logf)
+	scn, err := loadtest.Prepare(p.ctx, p.t, so)
+	if errors.Is(err, loadtest.ErrLiveRefused) {
+		return nil, usageErr("probe %s: %v", path, err)
+	}
+	var se *loadtest.SetupError
+	if errors.As(err, &se) {
+		rep.Notes = append(rep.Notes, se.Notes...)
+		rep.Interrupted = se.Interrupted
+	}
+	if err != nil {
+		return fmt.Errorf("probe %s: %w", path, err), nil
+	}
+	pf := p.pf
+	pp, err := loadtest.Probe(p.ctx, scn, loadtest.ProbeOptions{
+		StartRate: pf.startRate, Factor: pf.factor, MaxRate: pf.maxRate, StepDur: pf.stepDur, Quiet: pf.quiet,
+		Onset429: pf.onset, Polite: pf.polite, PoliteConc: pf.politeConc, Attack: rf.attack(p.t.Timeout, p.t.InsecureTLS), Logf: p.logf,
+	})
+	scn.Close(context.Background())
+	if pp != nil {
+		rep.Probe.Paths = append(rep.Probe.Paths, *pp)
+	}
+	if err != nil {
+		rep.Interrupted = p.ctx.Err() != nil
+		return err, nil
+	}
+	return nil, nil
+}
+
+// topology finds the limiter groups of the probed paths.
+func (p *probeRun) topology() error {
+	topo, err := loadtest.ProbeTopology(p.ctx, p.t, p.rep.Probe.Paths, loadtest.TopologyOptions{
+		Attack: p.rf.attack(p.t.Timeout, p.t.InsecureTLS), PoolSize: 2, Logf: p.logf,
+	})
+	p.rep.Probe.Topology = topo
+	if err != nil {
+		p.rep.Interrupted = p.ctx.Err() != nil
+		return fmt.Errorf("topology: %w", err)
+	}
+	return nil
+}
+
+// finish states the measured window: the probe's attack windows only.
+func (p *probeRun) finish() *loadtest.Report {
+	rep := p.rep
+	rep.End = time.Now()
+	rep.WindowSeconds = rep.Probe.MeasuredSeconds()
+	rep.Notes = append(rep.Notes, fmt.Sprintf("measured window: the sum of the probe's attack windows (ladder steps and blasts); the probe took %.1fs in all, quiet periods and recovery waits included",
+		rep.End.Sub(rep.Start).Seconds()))
+	rep.Interrupted = rep.Interrupted || p.ctx.Err() != nil
+	return rep
 }
 
 func sleepCtxCmd(ctx context.Context, d time.Duration) error {

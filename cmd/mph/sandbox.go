@@ -31,6 +31,9 @@ func init() {
 		listFormat string
 		jwtSecret  string
 		verbose    bool
+		hide       bool
+		hookURLs   []string
+		hookKeys   []string
 		echo       bool
 	)
 	cmd := &cobra.Command{
@@ -41,7 +44,7 @@ path, with test controls under /_sandbox (see docs/sandbox.md). It prints the
 base URL, the controls URL, the admin key and the seeded demo credentials, and
 stops gracefully on SIGINT or SIGTERM.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			out := cmd.OutOrStdout()
 			if listFormat != "text" && listFormat != "markdown" {
 				return usageErr("--format %q: want text or markdown", listFormat)
@@ -49,7 +52,10 @@ stops gracefully on SIGINT or SIGTERM.`,
 			if listFaults || listVars {
 				return printCatalogue(out, listFaults, listFormat == "markdown")
 			}
-			opts := sandbox.Options{BasePath: basePath, AdminKey: adminKey, Faults: faults, Variants: variants, EchoRequests: echo}
+			opts := sandbox.Options{BasePath: basePath, AdminKey: adminKey, Faults: faults, Variants: variants, EchoRequests: echo, HideControls: hide}
+			if opts.Webhooks, err = parseWebhookPresets(hookURLs, hookKeys); err != nil {
+				return usageErr("%v", err)
+			}
 			if jwtSecret == "" {
 				jwtSecret = os.Getenv("MPH_SANDBOX_JWT_SECRET")
 			}
@@ -101,6 +107,9 @@ stops gracefully on SIGINT or SIGTERM.`,
 	f.StringVar(&listFormat, "format", "text", "format of --list-faults and --list-variants: text, or markdown (docs/faults.md, docs/variants.md)")
 	f.StringVar(&jwtSecret, "jwt-secret", "", "HS256 signing secret of access tokens (default: $MPH_SANDBOX_JWT_SECRET, else random)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log webhook deliveries and lifecycle events")
+	f.BoolVar(&hide, "hide-controls", false, "answer /_sandbox with 404, standing in for a real TEST environment without test controls")
+	f.StringArrayVar(&hookURLs, "webhook-url", nil, "MERCHANT=URL: the merchant's webhook URL from the start, as a provider's dashboard sets it (repeatable)")
+	f.StringArrayVar(&hookKeys, "webhook-secret", nil, "MERCHANT=SECRET: the HMAC-SHA256 key signing that merchant's deliveries (default: its TEST secret key; repeatable)")
 	rootCmd.AddCommand(cmd)
 }
 
@@ -159,8 +168,15 @@ func parseRateLimits(vals []string) (map[string]sandbox.RateLimit, bool, error) 
 func printBanner(w io.Writer, r *sandbox.Running, faults []string) {
 	fmt.Fprintf(w, "mph sandbox: Merchant Payments API v1 reference sandbox\n\n")
 	fmt.Fprintf(w, "  base URL      %s\n", r.BaseURL)
-	fmt.Fprintf(w, "  controls URL  %s  (header X-Sandbox-Admin-Key)\n", r.ControlsURL)
-	fmt.Fprintf(w, "  admin key     %s\n", r.AdminKey)
+	if r.ControlsURL == "" {
+		fmt.Fprintf(w, "  controls      hidden (--hide-controls)\n")
+	} else {
+		fmt.Fprintf(w, "  controls URL  %s  (header X-Sandbox-Admin-Key)\n", r.ControlsURL)
+		fmt.Fprintf(w, "  admin key     %s\n", r.AdminKey)
+	}
+	for _, p := range r.Server.WebhookPresets() {
+		fmt.Fprintf(w, "  webhook URL   %s → %s\n", p.MerchantID, p.URL)
+	}
 	if len(faults) > 0 {
 		fmt.Fprintf(w, "  FAULTS        %s  (deliberately non-conformant)\n", strings.Join(faults, ", "))
 	}
@@ -194,4 +210,29 @@ func printVariants(w io.Writer) {
 			fmt.Fprintf(w, "  profile:\n    %s\n", strings.ReplaceAll(strings.TrimSpace(v.Profile), "\n", "\n    "))
 		}
 	}
+}
+
+// parseWebhookPresets reads --webhook-url and --webhook-secret (MERCHANT=VALUE).
+func parseWebhookPresets(urls, keys []string) ([]sandbox.WebhookPreset, error) {
+	secrets := map[string]string{}
+	for _, k := range keys {
+		m, v, ok := strings.Cut(k, "=")
+		if !ok || m == "" || v == "" {
+			return nil, fmt.Errorf("--webhook-secret: want MERCHANT=SECRET")
+		}
+		secrets[m] = v
+	}
+	var out []sandbox.WebhookPreset
+	for _, u := range urls {
+		m, v, ok := strings.Cut(u, "=")
+		if !ok || m == "" || v == "" {
+			return nil, fmt.Errorf("--webhook-url %q: want MERCHANT=URL", u)
+		}
+		out = append(out, sandbox.WebhookPreset{MerchantID: m, URL: v, Secret: secrets[m]})
+		delete(secrets, m)
+	}
+	for m := range secrets {
+		return nil, fmt.Errorf("--webhook-secret for %s without a --webhook-url", m)
+	}
+	return out, nil
 }

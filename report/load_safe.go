@@ -1,35 +1,33 @@
-package loadtest
+package report
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
 
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/redact"
 )
 
-// redactInPlace redacts and escapes every string of the report (values and
+// RedactLoad redacts and escapes every string of the report (values and
 // map keys: error strings are keys of the per-endpoint error counts) before
 // summary.json, summary.md and report.html are rendered from it. Target
 // text reaches a report through error strings, notes and probe findings; the
 // target URL may carry a password. Base64 HDR histograms are data, kept.
-func (r *Report) redactInPlace() error {
+func RedactLoad(r *summary.Report) error {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
+	doc, err := jsonDoc(b)
+	if err != nil {
 		return err
 	}
 	b, err = json.Marshal(safeStrings("", doc))
 	if err != nil {
 		return err
 	}
-	var out Report
+	var out summary.Report
 	if err := json.Unmarshal(b, &out); err != nil {
 		return err
 	}

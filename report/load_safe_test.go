@@ -1,4 +1,4 @@
-package loadtest
+package report
 
 import (
 	"os"
@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/merchant-harness/mph/loadtest/metrics"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/redact"
 )
 
 func TestReportWriteRedactsAndEscapes(t *testing.T) {
 	key := "LoadKeyNoPrefix-8u7y6t5r"
 	redact.Register(key)
-	r := &Report{
+	r := &summary.Report{
 		Tool: "mph load", Kind: "run", Scenario: "list",
 		Target: "http://ops:UrlPw-123456@127.0.0.1:1/v1/merchant",
 		Notes:  []string{"target said \x1b[2K\r✔ all specs passed"},
@@ -24,7 +25,7 @@ func TestReportWriteRedactsAndEscapes(t *testing.T) {
 		}}},
 	}
 	dir := t.TempDir()
-	if err := r.Write(dir); err != nil {
+	if err := WriteLoad(dir, r); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"summary.json", "summary.md", "report.html"} {

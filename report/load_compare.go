@@ -1,19 +1,21 @@
-package loadtest
+package report
 
 import (
-	"bytes"
 	"embed"
 	"fmt"
 	"html/template"
+	"io"
 	"strings"
+
+	"github.com/merchant-harness/mph/loadtest/summary"
 )
 
 //go:embed templates/*.tmpl
-var templateFS embed.FS
+var loadTemplates embed.FS
 
-var compareTmpl = template.Must(template.New("compare.html.tmpl").Funcs(template.FuncMap{
-	"delta": deltaText,
-	"ci": func(m MetricDelta, base bool) string {
+var compareTmpl = template.Must(template.New("load_compare.html.tmpl").Funcs(template.FuncMap{
+	"delta": summary.MetricDelta.Change,
+	"ci": func(m summary.MetricDelta, base bool) string {
 		if m.Unit != "ms" {
 			return ""
 		}
@@ -25,27 +27,26 @@ var compareTmpl = template.Must(template.New("compare.html.tmpl").Funcs(template
 	},
 	"pct": func(v float64) string { return fmt.Sprintf("%.1f%%", v*100) },
 	"p":   func(v float64) string { return fmt.Sprintf("%.3g", v) },
-}).ParseFS(templateFS, "templates/compare.html.tmpl"))
+}).ParseFS(loadTemplates, "templates/load_compare.html.tmpl"))
 
-// Verdict is the comparison's one-line outcome.
-func (c *Comparison) Verdict() string {
-	if c.Regressed {
-		return fmt.Sprintf("REGRESSION: %d metric(s) significantly worse beyond their limit", len(c.Regressions))
-	}
-	if len(c.Limits) == 0 {
-		return "no --max-regression limits: report only"
-	}
-	return "no significant regression beyond the limits"
+// CompareMarkdown renders a comparison for a CI step summary.
+func CompareMarkdown(c *summary.Comparison) Reporter {
+	return text(func() string { return compareMarkdown(c) })
+}
+
+// CompareHTML renders a comparison as a self-contained page (no script, no CDN).
+func CompareHTML(c *summary.Comparison) Reporter {
+	return func(w io.Writer) error { return compareTmpl.Execute(w, c) }
 }
 
 // Markdown renders the comparison for a CI step summary.
-func (c *Comparison) Markdown() string {
+func compareMarkdown(c *summary.Comparison) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# mph load compare\n\n")
 	fmt.Fprintf(&b, "**%s**\n\n", c.Verdict())
 	for _, r := range []struct {
 		label string
-		ri    RunInfo
+		ri    summary.RunInfo
 	}{{"baseline", c.Baseline}, {"current", c.Current}} {
 		fmt.Fprintf(&b, "- %s: `%s` — %s, %s, started %s, window %.1fs\n", r.label, r.ri.Path, r.ri.Scenario, r.ri.Schedule, r.ri.Start, r.ri.Window)
 	}
@@ -72,25 +73,9 @@ func (c *Comparison) Markdown() string {
 			case m.Significant:
 				verdict = "better"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", m.Metric, deltaText(m), m.Evidence, yesNo(m.Significant), m.Limit, verdict)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", m.Metric, m.Change(), m.Evidence, yesNo(m.Significant), m.Limit, verdict)
 		}
 	}
 	fmt.Fprintf(&b, "\n_Method_: %s\n", c.Method)
 	return b.String()
-}
-
-func yesNo(v bool) string {
-	if v {
-		return "yes"
-	}
-	return "no"
-}
-
-// HTML renders the comparison as a self-contained page (no script, no CDN).
-func (c *Comparison) HTML() (string, error) {
-	var buf bytes.Buffer
-	if err := compareTmpl.Execute(&buf, c); err != nil {
-		return "", err
-	}
-	return buf.String(), nil
 }

@@ -1,4 +1,4 @@
-package loadtest
+package report
 
 import (
 	"math/rand/v2"
@@ -10,6 +10,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/merchant-harness/mph/loadtest/metrics"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
@@ -30,7 +31,7 @@ func walk(n *html.Node, f func(*html.Node)) {
 	}
 }
 
-func syntheticReport(t *testing.T) *Report {
+func syntheticReport(t *testing.T) *summary.Report {
 	t.Helper()
 	start := time.Unix(5000, 0)
 	rec := metrics.NewRecorder(start, 0)
@@ -38,13 +39,13 @@ func syntheticReport(t *testing.T) *Report {
 	for i := 0; i < 3000; i++ {
 		off := time.Duration(i) * time.Millisecond
 		lat := time.Duration(200+r.ExpFloat64()*2000) * time.Microsecond
-		ep, url := EPList, "http://h/v1/merchant/cards?limit=20"
+		ep, url := "list", "http://h/v1/merchant/cards?limit=20"
 		if i%3 == 0 {
-			ep, url = EPToken, "http://h/v1/merchant/auth/token"
+			ep, url = "token", "http://h/v1/merchant/auth/token"
 		}
 		rec.Add(ep, &vegeta.Result{Seq: uint64(i), Code: 200, Timestamp: start.Add(off + 50*time.Microsecond), Latency: lat, URL: url}, off)
 	}
-	return &Report{Tool: "mph load", Kind: "run", Scenario: "mixed", Start: start, End: start.Add(3 * time.Second), WindowSeconds: 3,
+	return &summary.Report{Tool: "mph load", Kind: "run", Scenario: "mixed", Start: start, End: start.Add(3 * time.Second), WindowSeconds: 3,
 		Endpoints: rec.Summaries(3 * time.Second)}
 }
 
@@ -52,7 +53,7 @@ func syntheticReport(t *testing.T) *Report {
 // add up to the endpoint's request count.
 func TestReportHTMLHistogramBucketsSumToCount(t *testing.T) {
 	rep := syntheticReport(t)
-	doc, err := html.Parse(strings.NewReader(rep.HTML()))
+	doc, err := html.Parse(strings.NewReader(loadHTMLString(t, rep)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,15 +105,15 @@ func TestReportHTMLHistogramBucketsSumToCount(t *testing.T) {
 // The probe page renders its headings as HTML (no Markdown leaks), states the
 // measured window, and plots the ladder by offered rate.
 func TestProbeHTMLRendering(t *testing.T) {
-	rep := &Report{Tool: "mph load", Kind: "probe", Scenario: "secure", Start: time.Unix(0, 0), End: time.Unix(60, 0), Probe: &ProbeReport{
-		Paths: []PathProbe{{Endpoint: EPSecure, LimitFound: true, OnsetRate: 20, Ceiling: 20, BlastRate: 45, BlastSeconds: 3.5,
-			Steps: []ProbeStep{{Phase: "coarse", Offered: 10, Requests: 20, OKRate: 10, Window: 2}, {Phase: "coarse", Offered: 30, Requests: 60, OKRate: 20, Share429: 0.33, Window: 2},
+	rep := &summary.Report{Tool: "mph load", Kind: "probe", Scenario: "secure", Start: time.Unix(0, 0), End: time.Unix(60, 0), Probe: &summary.ProbeReport{
+		Paths: []summary.PathProbe{{Endpoint: "secure", LimitFound: true, OnsetRate: 20, Ceiling: 20, BlastRate: 45, BlastSeconds: 3.5,
+			Steps: []summary.ProbeStep{{Phase: "coarse", Offered: 10, Requests: 20, OKRate: 10, Window: 2}, {Phase: "coarse", Offered: 30, Requests: 60, OKRate: 20, Share429: 0.33, Window: 2},
 				{Phase: "fine", Offered: 18, Requests: 60, OKRate: 18, Window: 3.3}}}}}}
 	rep.WindowSeconds = rep.Probe.MeasuredSeconds()
 	if rep.WindowSeconds < 10.79 || rep.WindowSeconds > 10.81 {
 		t.Fatalf("measured window %v, want 10.8", rep.WindowSeconds)
 	}
-	out := rep.HTML()
+	out := loadHTMLString(t, rep)
 	for _, bad := range []string{"###", "measured window 0.0s", "**"} {
 		if strings.Contains(out, bad) {
 			t.Errorf("probe page contains %q", bad)
@@ -135,16 +136,61 @@ func TestLagWarnings(t *testing.T) {
 		Latency: metrics.LatencyStats{P50: 0.84, P99: 2}, ServiceLatency: metrics.LatencyStats{P50: 0.21, P99: 1.5}, SendLag: metrics.LatencyStats{P50: 0.6, P99: 0.7}}
 	fine := metrics.Summary{Endpoint: "secure", Requests: 100,
 		Latency: metrics.LatencyStats{P50: 1, P99: 3}, ServiceLatency: metrics.LatencyStats{P50: 0.95, P99: 2.9}, SendLag: metrics.LatencyStats{P50: 0.05, P99: 0.2}}
-	w := LagWarnings([]metrics.Summary{lagged, fine})
+	w := summary.LagWarnings([]metrics.Summary{lagged, fine})
 	if len(w) != 1 || !strings.HasPrefix(w[0], "list: send lag 0.60ms is 71% of the open-model p50 0.84ms") {
 		t.Fatalf("warnings %q", w)
 	}
-	rep := &Report{Kind: "run", Endpoints: []metrics.Summary{lagged, fine}}
-	if !strings.Contains(rep.Markdown(), "**generator-bound**: list") || !strings.Contains(rep.HTML(), `<b>generator-bound</b>: list`) || !strings.Contains(rep.HTML(), `<span class="fail">71%</span>`) {
+	rep := &summary.Report{Kind: "run", Endpoints: []metrics.Summary{lagged, fine}}
+	if !strings.Contains(loadMarkdownString(t, rep), "**generator-bound**: list") || !strings.Contains(loadHTMLString(t, rep), `<b>generator-bound</b>: list`) || !strings.Contains(loadHTMLString(t, rep), `<span class="fail">71%</span>`) {
 		t.Error("generator-bound run not flagged in the summary or the page")
 	}
 	rep.Endpoints = []metrics.Summary{fine}
-	if strings.Contains(rep.Markdown()+rep.HTML(), "generator-bound") {
+	if strings.Contains(loadMarkdownString(t, rep)+loadHTMLString(t, rep), "generator-bound") {
 		t.Error("run with a small lag flagged")
+	}
+}
+
+func loadHTMLString(t *testing.T, r *summary.Report) string {
+	t.Helper()
+	b, err := LoadHTML(r).Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func loadMarkdownString(t *testing.T, r *summary.Report) string {
+	t.Helper()
+	b, err := LoadMarkdown(r).Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The page shows the summary's facts, sections and tables as HTML built
+// from the report's data: no Markdown syntax, target text escaped.
+func TestLoadHTMLRendersTheSummaryConstructs(t *testing.T) {
+	rep := &summary.Report{Kind: "run", Scenario: "secure", Target: "http://h/v1/merchant", Embedded: true, Interrupted: true,
+		Notes: []string{"<x>"}, Endpoints: []metrics.Summary{{Endpoint: "secure", Requests: 1, Latency: metrics.LatencyStats{P99: 1.81}}}}
+	got := loadHTMLString(t, rep)
+	for _, want := range []string{
+		"<li>target: <code>http://h/v1/merchant</code> (embedded sandbox)</li>",
+		"<li><b>interrupted</b>: figures cover what was collected",
+		"<li>&lt;x&gt;</li>",
+		"<h3>Endpoints</h3>",
+		"<p>Latency is open-model:",
+		"<tr><th>endpoint</th><th>requests</th>",
+		"<tr><td>secure</td><td>1</td>",
+		"<td>1.81ms</td>",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+	for _, bad := range []string{"| :-", "# mph load", "<x>", "**", "`"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("%q should not survive:\n%s", bad, got)
+		}
 	}
 }

@@ -1,0 +1,175 @@
+package discover
+
+import (
+	"context"
+	"net"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/merchant-harness/mph/discover/discovertest"
+	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/target"
+)
+
+// discoverAgainst runs a discovery against base and returns the proposed
+// profile as the suites would load it.
+func discoverAgainst(t *testing.T, base, controlsURL string) (*target.Profile, *Result, string) {
+	t.Helper()
+	cfg := &target.Config{BaseURL: base, ControlsURL: controlsURL, AdminKey: sandbox.DefaultAdminKey, Primary: target.Credentials{MerchantID: sandbox.DemoMerchants()[0].ID, SecretKey: sandbox.DemoMerchants()[0].TestKey},
+		Profile: target.DefaultProfile(), Timeout: 10e9, RunID: "mphdisc"}
+	res, err := Run(context.Background(), Options{Config: cfg})
+	if err != nil {
+		t.Fatalf("discover: %v", err)
+	}
+	b, err := Render([]string{"test"}, res.Found, res.Undetermined)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "profile.yaml")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := target.LoadProfile(path)
+	if err != nil {
+		t.Fatalf("the proposed profile does not load: %v\n%s", err, b)
+	}
+	return p, res, string(b)
+}
+
+func startSandbox(t *testing.T, opts sandbox.Options) *sandbox.Running {
+	t.Helper()
+	r, err := sandbox.Start(context.Background(), "127.0.0.1:0", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.Close() })
+	return r
+}
+
+// TestDiscoveredProfileOfTheSandboxIsTheDefault: the embedded sandbox's
+// discovered profile equals target/profile.default.yaml, and the keys were
+// found, not left at their defaults.
+func TestDiscoveredProfileOfTheSandboxIsTheDefault(t *testing.T) {
+	for _, basePath := range []string{"", "/api/v1/merchant"} {
+		t.Run("base path "+basePath, func(t *testing.T) {
+			r := startSandbox(t, sandbox.Options{BasePath: basePath})
+			p, res, text := discoverAgainst(t, r.BaseURL, r.ControlsURL)
+			if !reflect.DeepEqual(p, target.DefaultProfile()) {
+				t.Fatalf("discovered profile differs from the default:\n%s", text)
+			}
+			for _, k := range []string{"webhooks.deliveryKindPointer", "webhooks.deliveryReferencePointer", "webhooks.signature.header", "webhooks.signature.prefix", "webhooks.signature.key", "webhooks.callbackUrlMatch"} {
+				if !foundKey(res, k) {
+					t.Errorf("%s not found", k)
+				}
+			}
+			if len(res.Found) < 40 {
+				t.Errorf("only %d keys found: %+v", len(res.Found), res.Undetermined)
+			}
+			if res.Requests > 60 {
+				t.Errorf("%d requests: discovery should be small", res.Requests)
+			}
+		})
+	}
+}
+
+func TestDiscoveryFindsAlternativeChoices(t *testing.T) {
+	const base = "/api/v1/merchant"
+	srv, err := sandbox.New(sandbox.Options{BasePath: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(discovertest.Alternative(srv, base))
+	defer ts.Close()
+	p, _, text := discoverAgainst(t, ts.URL+base, ts.URL+"/_sandbox")
+	want := target.DefaultProfile()
+	want.Auth.MerchantIDHeader = "none"
+	want.Cards.ListMaxLimit = discovertest.MaxLimit
+	want.GiftCards.Quote.SubtotalPointer = "/subtotalNgn"
+	want.GiftCards.Quote.FeePointer = "/feeNgn"
+	want.GiftCards.Quote.TotalPointer = "/totalNgn"
+	want.Customers.Fields["dateOfBirth"] = "dob"
+	if !reflect.DeepEqual(p, want) {
+		t.Fatalf("discovered profile:\n%s", text)
+	}
+	for _, c := range []string{"merchantIdHeader: none # found", "listMaxLimit: 80 # found", "subtotalPointer: /subtotalNgn # found", "dateOfBirth→dob"} {
+		if !strings.Contains(text, c) {
+			t.Errorf("the proposed profile lacks %q", c)
+		}
+	}
+}
+
+func foundKey(res *Result, key string) bool {
+	for _, f := range res.Found {
+		if f.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// TestDiscoveryOfPreconfiguredWebhooks: without controls, the deliveries to a
+// pre-configured URL are signed with the merchant's secret key (the sandbox's
+// preset default), and discovery says so.
+func TestDiscoveryOfPreconfiguredWebhooks(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hookURL := "http://" + ln.Addr().String() + "/hooks"
+	ln.Close()
+	r := startSandbox(t, sandbox.Options{HideControls: true, Webhooks: []sandbox.WebhookPreset{{MerchantID: sandbox.DemoMerchants()[0].ID, URL: hookURL}}})
+	t.Setenv(target.EnvWebhooksPreconfigured, "1")
+	t.Setenv(target.EnvWebhookReceiverURL, hookURL)
+	cfg := &target.Config{BaseURL: r.BaseURL, WebhookReceiverURL: hookURL, Primary: target.Credentials{MerchantID: sandbox.DemoMerchants()[0].ID, SecretKey: sandbox.DemoMerchants()[0].TestKey},
+		Profile: target.DefaultProfile(), Timeout: 10e9, RunID: "mphdisc"}
+	res, err := Run(context.Background(), Options{Config: cfg, SkipPurchase: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]any{}
+	for _, f := range res.Found {
+		got[f.Key] = f.Value
+	}
+	want := map[string]any{"webhooks.signature.key": target.KeyMerchantSecretKey, "webhooks.signature.header": "X-MPH-Signature",
+		"webhooks.deliveryKindPointer": "/type", "webhooks.callbackUrlMatch": "exact"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
+}
+
+// TestDiscoveryRecoversEveryVariantProfile: for every document-allowed
+// sandbox variant that needs a profile overlay (sandbox --list-variants),
+// the discovered profile is the default with exactly that overlay.
+func TestDiscoveryRecoversEveryVariantProfile(t *testing.T) {
+	n := 0
+	for _, v := range sandbox.Variants() {
+		if v.Profile == "" {
+			continue
+		}
+		n++
+		t.Run(v.Name, func(t *testing.T) {
+			r := startSandbox(t, sandbox.Options{Variants: []string{v.Name}})
+			got, _, text := discoverAgainst(t, r.BaseURL, r.ControlsURL)
+			path := filepath.Join(t.TempDir(), "overlay.yaml")
+			if err := os.WriteFile(path, []byte(v.Profile), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want, err := target.LoadProfile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("the variant's overlay:\n%s\nthe discovered profile:\n%s", v.Profile, text)
+			}
+		})
+	}
+	if n == 0 {
+		t.Fatal("no variant with a profile overlay")
+	}
+}

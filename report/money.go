@@ -1,0 +1,194 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/onsi/ginkgo/v2/types"
+)
+
+// MoneyEntry names the report entry in which each suite process states the
+// test money it spent and swept back (a JSON Money); Summarize adds them up.
+const MoneyEntry = "mph-money"
+
+// Money is the test money of a run, per currency in integer minor units.
+type Money struct {
+	// Spent is what the run took from the merchant's balances, fees included
+	// (issuance: amount + creationFee; gift orders: their NGN cost).
+	Spent map[string]int64 `json:"spentMinor"`
+	// SweptBack is what withdrawals credited back to the vault (the specs'
+	// and the teardown's), after the withdrawal fee.
+	SweptBack map[string]int64 `json:"sweptBackMinor"`
+	// Funded is the issuance funding within Spent (USD, without fees).
+	Funded int64 `json:"fundedMinor"`
+	// LeftOnCards is the balance the teardown could not sweep (below the
+	// 0.10 USD minimum or not above the withdrawal fee, or kept by --no-teardown).
+	LeftOnCards map[string]int64 `json:"leftOnCardsMinor,omitempty"`
+
+	CardsCreated     int `json:"cardsCreated"`
+	CustomersCreated int `json:"customersCreated"`
+	GiftOrders       int `json:"giftOrders"`
+	CardsSwept       int `json:"cardsSwept"`
+	CardsFrozen      int `json:"cardsFrozen"`
+	// Teardown is "done", "off" (--no-teardown) or "incomplete".
+	Teardown         string   `json:"teardown"`
+	TeardownProblems []string `json:"teardownProblems,omitempty"`
+	// Unswept lists the cards the teardown could not sweep and freeze.
+	Unswept []string `json:"unswept,omitempty"`
+	// VaultStart and VaultEnd are the USD vault balance before the first
+	// spec and after the teardown (single-process runs only).
+	VaultStart *int64 `json:"vaultStartMinor,omitempty"`
+	VaultEnd   *int64 `json:"vaultEndMinor,omitempty"`
+	// SkippedOverBudget counts requests refused by --max-spend.
+	SkippedOverBudget int `json:"skippedOverBudget,omitempty"`
+
+	// ByArea is the spend per top-level container of specs.
+	ByArea map[string]AreaSpend `json:"byArea,omitempty"`
+
+	// TooManyRequests counts the 429 answers the run met; Waited is the time
+	// spent backing off after them and in the --max-rps limiter.
+	TooManyRequests int           `json:"tooManyRequests"`
+	BackoffWait     time.Duration `json:"backoffWaitNs"`
+	LimiterWait     time.Duration `json:"limiterWaitNs"`
+}
+
+// AreaSpend is what the specs of one top-level container spent.
+type AreaSpend struct {
+	Cards      int              `json:"cards"`
+	GiftOrders int              `json:"giftOrders,omitempty"`
+	Spent      map[string]int64 `json:"spentMinor"`
+}
+
+// Add merges o (another process's figures) into m.
+func (m *Money) Add(o Money) {
+	m.Spent = addMap(m.Spent, o.Spent)
+	m.SweptBack = addMap(m.SweptBack, o.SweptBack)
+	m.LeftOnCards = addMap(m.LeftOnCards, o.LeftOnCards)
+	m.Funded += o.Funded
+	for name, a := range o.ByArea {
+		if m.ByArea == nil {
+			m.ByArea = map[string]AreaSpend{}
+		}
+		cur := m.ByArea[name]
+		cur.Cards += a.Cards
+		cur.GiftOrders += a.GiftOrders
+		cur.Spent = addMap(cur.Spent, a.Spent)
+		m.ByArea[name] = cur
+	}
+	m.CardsCreated += o.CardsCreated
+	m.CustomersCreated += o.CustomersCreated
+	m.GiftOrders += o.GiftOrders
+	m.CardsSwept += o.CardsSwept
+	m.CardsFrozen += o.CardsFrozen
+	m.SkippedOverBudget += o.SkippedOverBudget
+	m.TooManyRequests += o.TooManyRequests
+	m.BackoffWait += o.BackoffWait
+	m.LimiterWait += o.LimiterWait
+	m.TeardownProblems = append(m.TeardownProblems, o.TeardownProblems...)
+	m.Unswept = append(m.Unswept, o.Unswept...)
+	if m.VaultStart == nil {
+		m.VaultStart, m.VaultEnd = o.VaultStart, o.VaultEnd
+	}
+	switch {
+	case m.Teardown == "":
+		m.Teardown = o.Teardown
+	case o.Teardown != m.Teardown && o.Teardown != "":
+		m.Teardown = "incomplete"
+	}
+}
+
+func addMap(a, b map[string]int64) map[string]int64 {
+	if len(b) == 0 {
+		return a
+	}
+	if a == nil {
+		a = map[string]int64{}
+	}
+	for k, v := range b {
+		a[k] += v
+	}
+	return a
+}
+
+// moneyOf adds up the MoneyEntry entries of the suite-level nodes.
+func moneyOf(r types.Report) *Money {
+	var out *Money
+	for _, s := range r.SpecReports {
+		for _, e := range s.ReportEntries {
+			if e.Name != MoneyEntry {
+				continue
+			}
+			var m Money
+			if json.Unmarshal([]byte(e.StringRepresentation()), &m) != nil {
+				continue
+			}
+			if out == nil {
+				out = &Money{}
+			}
+			out.Add(m)
+		}
+	}
+	return out
+}
+
+// minor renders minor units as a decimal with two places.
+func minor(n int64) string {
+	sign := ""
+	if n < 0 {
+		sign, n = "-", -n
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, n/100, n%100)
+}
+
+func perCurrency(m map[string]int64) string {
+	if len(m) == 0 {
+		return "nothing"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = minor(m[k]) + " " + k
+	}
+	return strings.Join(parts, ", ")
+}
+
+// WriteConsole prints the money lines of the summary.
+func (m *Money) WriteConsole(w io.Writer) {
+	if m == nil {
+		return
+	}
+	fmt.Fprintf(w, "Test money: spent %s (fees included); swept back %s; created %d cards, %d customers, %d gift orders\n",
+		perCurrency(m.Spent), perCurrency(m.SweptBack), m.CardsCreated, m.CustomersCreated, m.GiftOrders)
+	switch m.Teardown {
+	case "off":
+		fmt.Fprintf(w, "Teardown: off (--no-teardown): the created cards keep %s\n", perCurrency(m.LeftOnCards))
+	default:
+		fmt.Fprintf(w, "Teardown: %s: %d cards swept, %d frozen, left on cards %s\n", m.Teardown, m.CardsSwept, m.CardsFrozen, perCurrency(m.LeftOnCards))
+	}
+	if m.VaultStart != nil && m.VaultEnd != nil {
+		fmt.Fprintf(w, "Vault: %s USD before the run, %s USD after the teardown\n", minor(*m.VaultStart), minor(*m.VaultEnd))
+	}
+	for i, p := range m.TeardownProblems {
+		if i == 5 {
+			fmt.Fprintf(w, "  teardown: … %d more problems in report.summary.json\n", len(m.TeardownProblems)-i)
+			break
+		}
+		fmt.Fprintf(w, "  teardown: %s\n", p)
+	}
+	if len(m.Unswept) > 0 {
+		fmt.Fprintf(w, "  %d cards not swept (ids in report.summary.json, money.unswept)\n", len(m.Unswept))
+	}
+	if m.SkippedOverBudget > 0 {
+		fmt.Fprintf(w, "Max spend: %d requests refused (their specs skipped)\n", m.SkippedOverBudget)
+	}
+	fmt.Fprintf(w, "Rate limits: %d answers 429, %s waited backing off, %s waited in the --max-rps limiter\n",
+		m.TooManyRequests, m.BackoffWait.Round(time.Millisecond), m.LimiterWait.Round(time.Millisecond))
+}

@@ -1,0 +1,240 @@
+package suites
+
+// Webhook deliveries without test controls: on a real TEST environment the
+// merchant's webhook URL is set in the provider's dashboard. When the profile
+// (or MPH_WEBHOOKS_PRECONFIGURED) says the target already delivers to
+// MPH_WEBHOOK_RECEIVER_URL, one receiver per process listens there and the
+// delivery specs run against it. Every awaited delivery's signature is
+// verified when the profile names a signature header.
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/merchant-harness/mph/redact"
+	"github.com/merchant-harness/mph/target"
+)
+
+// hookSink is where a spec's deliveries arrive and the key that signs them.
+type hookSink struct {
+	*WebhookReceiver
+	key      string // signing key ("" when unknown)
+	since    time.Time
+	callback string // the webhook URL the target is configured with
+}
+
+// webhooksPreconfigured reports whether the target delivers to a
+// pre-configured URL (profile webhooks.preconfigured or the environment).
+func webhooksPreconfigured() bool {
+	if v, err := strconv.ParseBool(os.Getenv(target.EnvWebhooksPreconfigured)); err == nil {
+		return v
+	}
+	return Profile().Webhooks.Preconfigured
+}
+
+// preconfiguredReason answers missingReason for the webhook capabilities in
+// pre-configured mode (ok false: not decided here).
+func preconfiguredReason(c Capability) (string, bool) {
+	if c != CapWebhookConfig && c != CapWebhookReceiver || !webhooksPreconfigured() {
+		return "", false
+	}
+	if Cfg().WebhookReceiverURL == "" {
+		return "webhooks.preconfigured needs the URL the target delivers to: set " + target.EnvWebhookReceiverURL, true
+	}
+	return "", true
+}
+
+var (
+	sharedHookMu sync.Mutex
+	sharedHook   *WebhookReceiver
+)
+
+// preconfiguredReceiver starts, once per process, the receiver listening at
+// the pre-configured URL.
+func preconfiguredReceiver() (*WebhookReceiver, error) {
+	sharedHookMu.Lock()
+	defer sharedHookMu.Unlock()
+	if sharedHook != nil {
+		return sharedHook, nil
+	}
+	r, err := startReceiverAt(Cfg().WebhookReceiverURL, "")
+	if err != nil {
+		return nil, err
+	}
+	sharedHook = r
+	RegisterCleanup(r.Close)
+	return r, nil
+}
+
+// webhookSecret reads MPH_WEBHOOK_SECRET or MPH_WEBHOOK_SECRET_FILE.
+func webhookSecret() (string, error) {
+	if v := os.Getenv(target.EnvWebhookSecret); v != "" {
+		return strings.TrimSpace(v), nil
+	}
+	if f := os.Getenv(target.EnvWebhookSecret + "_FILE"); f != "" {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return "", fmt.Errorf("%s_FILE: %v", target.EnvWebhookSecret, err)
+		}
+		return strings.TrimSpace(string(b)), nil
+	}
+	return "", nil
+}
+
+// signingKey is the key deliveries are verified with (registered with the
+// redaction, so that it never reaches an output); controlSecret is the
+// one the harness set through the controls ("" in pre-configured mode).
+func signingKey(controlSecret string) (string, error) {
+	sig := Profile().Webhooks.Signature
+	if sig.Header == "" {
+		return "", nil
+	}
+	if sig.Key == target.KeyMerchantSecretKey {
+		return Cfg().Primary.SecretKey, nil
+	}
+	if controlSecret != "" {
+		return controlSecret, nil
+	}
+	k, err := webhookSecret()
+	redact.Register(k)
+	if err == nil && k == "" {
+		err = errors.New("the profile verifies delivery signatures with a webhook secret (webhooks.signature.key: webhook-secret): set " + target.EnvWebhookSecret + " or " + target.EnvWebhookSecret + "_FILE")
+	}
+	return k, err
+}
+
+// deliveryWait bounds how long a spec waits for one delivery (profile
+// webhooks.deliveryWait: how soon a delivery arrives is not shown).
+func deliveryWait() time.Duration { return Profile().Webhooks.DeliveryWait }
+
+// expectCallbackURL compares a simulation's callback_url with the URL the
+// deliveries go to, exactly or as a prefix per the profile.
+func expectCallbackURL(got any, want string) {
+	GinkgoHelper()
+	s, _ := got.(string)
+	if Profile().Webhooks.CallbackURLMatch == "prefix" {
+		Expect(s).To(HavePrefix(want), "callback_url must begin with the configured webhook URL (webhooks.callbackUrlMatch: prefix)")
+		return
+	}
+	Expect(s).To(Equal(want), "callback_url is the configured webhook URL")
+}
+
+// expectSigned verifies a delivery's signature when the profile names a
+// signature header.
+func expectSigned(d WebhookDelivery, key string) {
+	GinkgoHelper()
+	sig := Profile().Webhooks.Signature
+	if sig.Header == "" {
+		return
+	}
+	Expect(verifySignature(sig, d, key, time.Now())).To(Succeed(), "the delivery's signature (profile webhooks.signature)")
+}
+
+// verifySignature checks d against the profile's scheme: the header holds
+// prefix + hex(HMAC-SHA256(key, payload)), payload being the body or
+// "<timestamp>.<body>" when a timestamp header is configured.
+func verifySignature(sig target.SignatureProfile, d WebhookDelivery, key string, now time.Time) error {
+	v := d.Header.Get(sig.Header)
+	if v == "" {
+		return fmt.Errorf("the delivery carries no %s header", sig.Header)
+	}
+	hexSig, ok := strings.CutPrefix(v, sig.Prefix)
+	if !ok {
+		return fmt.Errorf("the %s header does not start with %q", sig.Header, sig.Prefix)
+	}
+	got, err := hex.DecodeString(strings.TrimSpace(hexSig))
+	if err != nil {
+		return fmt.Errorf("the %s header is not hex after %q", sig.Header, sig.Prefix)
+	}
+	payload := d.Body
+	if sig.TimestampHeader != "" {
+		ts := d.Header.Get(sig.TimestampHeader)
+		secs, err := strconv.ParseInt(strings.TrimSpace(ts), 10, 64)
+		if err != nil {
+			return fmt.Errorf("the %s header %q is not Unix seconds", sig.TimestampHeader, ts)
+		}
+		if math.Abs(now.Sub(time.Unix(secs, 0)).Seconds()) > float64(sig.ToleranceSeconds) {
+			return fmt.Errorf("the %s header is %s away from now, more than the %d s tolerance", sig.TimestampHeader, now.Sub(time.Unix(secs, 0)).Round(time.Second), sig.ToleranceSeconds)
+		}
+		payload = append([]byte(ts+"."), d.Body...)
+	}
+	m := hmac.New(sha256.New, []byte(key))
+	m.Write(payload)
+	if !hmac.Equal(got, m.Sum(nil)) {
+		return fmt.Errorf("the %s signature does not match HMAC-SHA256 of the delivery with the configured key", sig.Header)
+	}
+	return nil
+}
+
+// withReceiver gives the spec the place its deliveries arrive: the
+// pre-configured receiver, or a new receiver configured as the primary
+// merchant's webhook URL through the controls (undone when the spec ends).
+func withReceiver(ctx context.Context) *hookSink {
+	GinkgoHelper()
+	if webhooksPreconfigured() {
+		r, err := preconfiguredReceiver()
+		if err != nil {
+			HarnessError("webhook receiver at %s: %v", Cfg().WebhookReceiverURL, err)
+		}
+		key, err := signingKey("")
+		if err != nil {
+			HarnessError("%v", err)
+		}
+		return &hookSink{WebhookReceiver: r, key: key, since: time.Now(), callback: Cfg().WebhookReceiverURL}
+	}
+	return withReceiverThroughControls(ctx)
+}
+
+// withReceiverThroughControls starts a receiver and sets it as the primary
+// merchant's webhook URL through the controls until the spec ends.
+func withReceiverThroughControls(ctx context.Context) *hookSink {
+	GinkgoHelper()
+	r, err := StartWebhookReceiver(Cfg().WebhookReceiverURL)
+	if err != nil {
+		HarnessError("webhook receiver: %v", err)
+	}
+	DeferCleanup(r.Close)
+	mid := Cfg().Primary.MerchantID
+	secret := "whsec_" + hookRandomHex(12)
+	redact.Register(secret)
+	if Profile().Webhooks.Signature.Key == target.KeyMerchantSecretKey {
+		secret = Cfg().Primary.SecretKey
+	}
+	if err := Controls().SetWebhook(ctx, mid, r.URL(), secret); err != nil {
+		HarnessError("sandbox control webhook: %v", err)
+	}
+	DeferCleanup(func(ctx SpecContext) {
+		_ = Controls().SetWebhook(ctx, mid, "", "")
+	})
+	key, err := signingKey(secret)
+	if err != nil {
+		HarnessError("%v", err)
+	}
+	return &hookSink{WebhookReceiver: r, key: key, since: time.Now(), callback: r.URL()}
+}
+
+// await waits for a delivery received since the sink was handed out. Where
+// the sandbox controls say how many deliveries are in flight, it stops once
+// none is and nothing matched: no delivery can arrive any more.
+func (s *hookSink) await(ctx context.Context, match func(WebhookDelivery) bool) (WebhookDelivery, bool) {
+	s.settled = func(ctx context.Context) bool {
+		n, known, err := Controls().PendingDeliveries(ctx)
+		return err == nil && known && n == 0
+	}
+	return s.Await(ctx, deliveryWait(), func(d WebhookDelivery) bool {
+		return !d.Received.Before(s.since) && match(d)
+	})
+}
