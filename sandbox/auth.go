@@ -112,7 +112,7 @@ func (s *Server) handleToken(rc *reqCtx) {
 		s.writeError(rc, http.StatusUnauthorized, msgBadCreds)
 		return
 	}
-	if h := rc.r.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.on(fAuthIgnoreMerchantHdr) && !s.variants.merchantHdrUnchecked {
+	if h := rc.r.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.on(fAuthIgnoreMerchantHdr) && !s.variants.on(vMerchantHdrUnchecked) {
 		s.writeError(rc, http.StatusUnauthorized, msgMerchantHdr)
 		return
 	}
@@ -177,7 +177,7 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		s.writeError(rc, http.StatusUnauthorized, bearerMsg)
 		return false
 	}
-	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.id && !s.faults.on(fAuthIgnoreMerchantHdr) && !s.variants.merchantHdrUnchecked {
+	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.id && !s.faults.on(fAuthIgnoreMerchantHdr) && !s.variants.on(vMerchantHdrUnchecked) {
 		s.writeError(rc, http.StatusUnauthorized, msgMerchantHdr)
 		return false
 	}

@@ -38,7 +38,7 @@ func (s *Server) readBody(rc *reqCtx) (jsonBody, bool) {
 		return nil, false
 	}
 	raw = bytes.TrimSpace(raw)
-	if s.variants.nullBodyNoop && string(raw) == "null" {
+	if s.variants.on(vNullBodyNoop) && string(raw) == "null" {
 		raw = nil
 	}
 	if len(raw) == 0 {

@@ -22,7 +22,7 @@ func (s *Server) handleStatus(rc *reqCtx) {
 		}
 	}
 	s.withCard(rc, st, func(c *card) reply {
-		if s.variants.statusSameRefused && (status == "FROZEN") == c.frozen {
+		if s.variants.on(vStatusSameRefused) && (status == "FROZEN") == c.frozen {
 			return s.fail(rc, http.StatusBadRequest, "Card is already "+status)
 		}
 		out := s.setStatus(rc, st, c, status == "FROZEN")

@@ -42,7 +42,7 @@ func (s *Server) handleIssueCard(rc *reqCtx) {
 	c := newCard(rc.now, req.brand, req.name, req.theme, req.billing)
 	c.customerID = req.custID
 	c.balance = int64(req.amt)
-	if s.variants.initialNetFundFee {
+	if s.variants.on(vInitialNetFundFee) {
 		c.balance -= fundFee
 	}
 	if req.hasRef {
@@ -95,7 +95,7 @@ func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
 func (s *Server) issueBrand(v *validator) string {
 	brand, has := v.optStr("cardBrand", false, maxShort)
 	switch {
-	case !has && s.variants.brandMastercard:
+	case !has && s.variants.on(vBrandMastercard):
 		return "MASTERCARD"
 	case !has:
 		return "VISA"
@@ -140,7 +140,7 @@ func (s *Server) storeIssued(rc *reqCtx, c *card, amt money.Amount) {
 		s.writeError(rc, http.StatusNotFound, msgCustNotFound)
 		return
 	}
-	if prev := st.cardByRef[c.ref]; prev != nil && s.variants.cardDupReplay {
+	if prev := st.cardByRef[c.ref]; prev != nil && s.variants.on(vCardDupReplay) {
 		out := prev.json()
 		st.mu.Unlock()
 		s.writeA(rc, http.StatusOK, out) // idempotent replay of the original card
@@ -269,7 +269,7 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	status := q.Get("status")
 	if status == "" {
 		status = "ALL"
-		if s.variants.listDefaultActive {
+		if s.variants.on(vListDefaultActive) {
 			status = "ACTIVE"
 		}
 	}
@@ -277,7 +277,7 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	limit := int64(50)
 	if ls, has := q["limit"]; has {
 		maxLimit := int64(100)
-		if s.variants.listMax50 {
+		if s.variants.on(vListMax50) {
 			maxLimit = 50
 		}
 		limit, _ = v.checkInt("limit", ls[0], 1, maxLimit)
@@ -301,7 +301,7 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	st := rc.st
 	st.mu.RLock()
 	out := make([]cardJSON, 0, min(int(limit), len(st.cards)))
-	if s.variants.listOldestFirst || s.variants.listSearchExact {
+	if s.variants.on(vListOldestFirst) || s.variants.on(vListSearchExact) {
 		out = s.listCardsVariant(st, out, status, search, limit)
 	} else {
 		out = listCardsOf(st, out, status, search, matchLast4, limit)

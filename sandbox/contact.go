@@ -29,7 +29,7 @@ func (s *Server) handleContact(rc *reqCtx) {
 	if hasMobile && (!rePhone.MatchString(mobile) || (s.faults.on(fContactPlusRefused) && strings.HasPrefix(mobile, "+"))) {
 		v.add("mobile must be a valid phone number (local digits or + and 7 to 15 digits)")
 	}
-	if _, e := v.raw("email"); !e && !s.variants.nullBodyNoop {
+	if _, e := v.raw("email"); !e && !s.variants.on(vNullBodyNoop) {
 		if _, m := v.raw("mobile"); !m {
 			v.add("at least one of email, mobile must be supplied")
 		}

@@ -186,7 +186,7 @@ func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *giftOrder {
 func (s *Server) storeGiftOrder(rc *reqCtx, o *giftOrder) {
 	st := rc.st
 	st.mu.Lock()
-	if prev := st.findOrder(o.reference); prev != nil && s.variants.giftDupReplay {
+	if prev := st.findOrder(o.reference); prev != nil && s.variants.on(vGiftDupReplay) {
 		out := prev.json()
 		st.mu.Unlock()
 		s.writeA(rc, http.StatusOK, out) // idempotent replay of the original order
@@ -262,7 +262,7 @@ func (s *Server) handleGiftVerify(rc *reqCtx) {
 		return
 	}
 	o.verifyCalls++
-	starting := s.variants.giftTwoStep && o.verifyCalls == 1 // the first call only starts reconciliation
+	starting := s.variants.on(vGiftTwoStep) && o.verifyCalls == 1 // the first call only starts reconciliation
 	if !starting && o.status == "PROCESSING" && (!o.held || s.faults.on(fGiftHoldIgnored)) && !s.faults.on(fGiftNeverReconciles) {
 		o.status = "SUCCESS"
 	}

@@ -65,7 +65,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	if !sent {
 		ans.SkipReason = &skip
 		msg = "Webhook not dispatched"
-	} else if s.variants.skipReasonEmpty {
+	} else if s.variants.on(vSkipReasonEmpty) {
 		ans.SkipReason = new(string)
 	}
 	s.writeB(rc, msg, ans)

@@ -54,7 +54,7 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 		return
 	}
 	s.withCard(rc, rc.st, func(c *card) reply {
-		if c.frozen && s.variants.limitsFrozenRefused {
+		if c.frozen && s.variants.on(vLimitsFrozenRefused) {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before changing its limits")
 		}
 		id, l := c.id, s.setLimits(c, set)
@@ -66,7 +66,7 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 // the limits to answer; the caller holds the state lock.
 func (s *Server) setLimits(c *card, set [4]int64) [4]int64 {
 	l := c.limits
-	if s.variants.limitsPutReplaces {
+	if s.variants.on(vLimitsPutReplaces) {
 		l = [4]int64{} // the request is the whole set
 	}
 	for i, n := range set {
@@ -84,7 +84,7 @@ func (s *Server) setLimits(c *card, set [4]int64) [4]int64 {
 
 // writeLimits answers the spend limits l of card id.
 func (s *Server) writeLimits(rc *reqCtx, id string, l [4]int64) {
-	if s.variants.limitsUnsetZero {
+	if s.variants.on(vLimitsUnsetZero) {
 		show := func(n int64) *money.Amount { a := money.Amount(n); return &a }
 		s.writeA(rc, http.StatusOK, spendLimitsAnswer{Message: "Spend limits updated", CardID: id, SpendLimits: spendLimitsJSON{
 			TransactionLimit: show(l[limTransaction]), DailyLimit: show(l[limDaily]), MonthlyLimit: show(l[limMonthly]), AllTimeLimit: show(l[limAllTime])}})

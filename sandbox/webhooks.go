@@ -112,7 +112,7 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 		p.Type = strings.TrimPrefix(kind, "virtualcard.transaction.")
 	}
 	body, _ := json.Marshal(p)
-	if s.variants.webhookPayloadShape {
+	if s.variants.on(vWebhookPayloadShape) {
 		body, _ = json.Marshal(map[string]any{"event": p.Type, "id": p.ID, "sentAt": p.CreatedAt, "payload": p.Data})
 	}
 	sig := sign(cfg.Secret, body)
@@ -123,7 +123,7 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 	}
 	start := time.Now()
 	code, err := s.hooks.post(ctx, cfg.URL, kind, p.ID, sig, body)
-	if err == nil && s.variants.redeliver {
+	if err == nil && s.variants.on(vRedeliver) {
 		code, err = s.hooks.post(ctx, cfg.URL, kind, p.ID, sig, body) // at-least-once
 	}
 	del.DurationMs = time.Since(start).Milliseconds()

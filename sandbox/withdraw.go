@@ -30,7 +30,7 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 	}
 	st := rc.st
 	s.withCard(rc, st, func(c *card) reply {
-		if c.frozen && s.variants.withdrawFrozenRefused {
+		if c.frozen && s.variants.on(vWithdrawFrozenRefused) {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before withdrawing")
 		}
 		if int64(amt) > c.balance && !s.faults.on(fWithdrawOverBalance) {
@@ -49,7 +49,7 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 func (s *Server) withdraw(rc *reqCtx, st *envState, c *card, amt money.Amount) cardJSON {
 	c.balance -= int64(amt)
 	switch {
-	case s.variants.withdrawFullCredit:
+	case s.variants.on(vWithdrawFullCredit):
 		st.vault += int64(amt) // the fee is waived
 	case !s.faults.on(fWithdrawNoVaultCredit):
 		st.vault += int64(amt) - withdrawalFee
