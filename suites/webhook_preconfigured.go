@@ -226,8 +226,18 @@ func withReceiverThroughControls(ctx context.Context) *hookSink {
 	return &hookSink{WebhookReceiver: r, key: key, since: time.Now(), callback: r.URL()}
 }
 
-// await waits for a delivery received since the sink was handed out.
+// await waits for a delivery received since the sink was handed out. Where
+// the sandbox controls say how many deliveries are in flight, it stops once
+// none is and nothing matched: no delivery can arrive any more.
 func (s *hookSink) await(ctx context.Context, match func(WebhookDelivery) bool) (WebhookDelivery, bool) {
+	s.settled = nil
+	if Has(CapSandboxControls) {
+		ctl := Controls()
+		s.settled = func(ctx context.Context) bool {
+			n, known, err := ctl.PendingDeliveries(ctx)
+			return err == nil && known && n == 0
+		}
+	}
 	return s.Await(ctx, deliveryWait(), func(d WebhookDelivery) bool {
 		return !d.Received.Before(s.since) && match(d)
 	})
