@@ -9,7 +9,8 @@ import (
 
 	"github.com/merchant-harness/mph/proxy"
 	"github.com/merchant-harness/mph/sandbox"
-	"github.com/merchant-harness/mph/suites"
+	_ "github.com/merchant-harness/mph/suites" // the specs register themselves
+	"github.com/merchant-harness/mph/suites/framework"
 	"github.com/merchant-harness/mph/target"
 )
 
@@ -39,7 +40,7 @@ func conformThroughProxy(t *testing.T) (proxy.Snapshot, []proxy.Exchange, string
 	defer srv.Close()
 	cfg := target.FromSandbox(sbx, nil)
 	cfg.BaseURL = srv.URL + px.BasePath()
-	res, err := suites.Run(ctx, cfg, suites.RunOptions{NoColor: true})
+	res, err := framework.Run(ctx, cfg, framework.RunOptions{NoColor: true})
 	if err != nil {
 		t.Fatalf("conform run: %v", err)
 	}

@@ -17,11 +17,9 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 	"github.com/merchant-harness/mph/target"
 )
-
-// EnvSlow enables specs that wait out real time (token expiry, 15 minutes).
-const EnvSlow = "MPH_SLOW"
 
 // tokenFor exchanges credentials through the raw client and returns the
 // answer (schema-checked by the caller).
@@ -110,7 +108,7 @@ func endpointRequest(ctx context.Context, e protectedEndpoint, card Card) client
 	r := client.Request{Method: e.method, Query: e.query}
 	if e.path == nil { // issuance: path and body from the profile
 		cus := "cus_" + Cfg().RunID + "nosuchcustomer"
-		if !h.liveRefused() {
+		if !LiveRefused() {
 			cus = SharedCustomer(ctx)
 		}
 		r.Path = Profile().Issuance.Path
@@ -222,7 +220,7 @@ var _ = Describe("Authentication", func() {
 					// auth cannot hide a bypass; with LIVE credentials (and no
 					// --allow-live) nothing is issued: an unknown id is used.
 					card := Card{ID: "crd_" + Cfg().RunID + "nosuchcard"}
-					if !h.liveRefused() {
+					if !LiveRefused() {
 						card = SharedCard(ctx)
 					}
 					r := endpointRequest(ctx, e, card)

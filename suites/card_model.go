@@ -16,6 +16,7 @@ import (
 	"github.com/merchant-harness/mph/client/controls"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 // Model-based spec: rapid drives random sequences of issue / withdraw /

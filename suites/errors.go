@@ -9,6 +9,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 func lowerMsg(body JSON) string { return strings.ToLower(strings.Join(Messages(body), " ")) }
@@ -216,7 +217,7 @@ var _ = Describe("Errors: the error envelope, status meanings and the six scenar
 						status = resp.Status
 					}
 					if status == -1 { // an invalid status value: which error is not shown
-						expectEchoedPath(resp, ExpectRefusal(resp, "invalidValue"))
+						ExpectEchoedPath(resp, ExpectRefusal(resp, "invalidValue"))
 						continue
 					}
 					ExpectErrorWithPath(resp, status)

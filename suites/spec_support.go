@@ -17,6 +17,7 @@ import (
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 // cardURL is the path of a card endpoint: /cards/{idOrRef}{suffix}.
@@ -80,7 +81,7 @@ func initialBalance(amount, fundFee Money) (Money, bool) {
 func ExpectErrorWithPath(resp *client.Response, status int) JSON {
 	GinkgoHelper()
 	body := ExpectError(resp, status)
-	expectEchoedPath(resp, body)
+	ExpectEchoedPath(resp, body)
 	return body
 }
 

@@ -17,7 +17,7 @@ import (
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
-	"github.com/merchant-harness/mph/suites"
+	"github.com/merchant-harness/mph/suites/framework"
 	"github.com/merchant-harness/mph/target"
 )
 
@@ -101,7 +101,7 @@ func planEnv(run *sandbox.Running, caps planCaps) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(k, "MPH_") || k == suites.EnvMaxSpend || k == suites.EnvSlow {
+		if !strings.HasPrefix(k, "MPH_") || k == framework.EnvMaxSpend || k == framework.EnvSlow {
 			env = append(env, kv)
 		}
 	}

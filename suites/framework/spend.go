@@ -1,4 +1,4 @@
-package suites
+package framework
 
 // Test money accounting: every request that spends or returns money
 // (issuance, gift purchase, withdrawal) is observed at the transport of the

@@ -1,4 +1,4 @@
-package suites
+package framework
 
 import (
 	"context"
@@ -66,6 +66,11 @@ func (x *harness) recorder() *client.Recorder {
 func (x *harness) liveRefused() bool {
 	return x.facts.Environment == "LIVE" && !x.liveWritesAllowed()
 }
+
+// LiveRefused reports whether the primary credentials are LIVE and this run
+// may not write with them (no --allow-live): a spec then addresses unknown
+// ids instead of creating fixtures.
+func LiveRefused() bool { return h.liveRefused() }
 
 // setup builds the per-process clients from the shared state.
 func (x *harness) setup(s shared) {

@@ -1,4 +1,4 @@
-package suites
+package framework
 
 // The teardown: after the last spec (also after failures and after Ctrl-C,
 // Ginkgo runs the suite's cleanup nodes then), every card the run created is
