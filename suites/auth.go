@@ -324,7 +324,7 @@ var _ = Describe("Authentication", func() {
 			})
 
 		ConformanceIt("refuses a token with 401 once 900 real seconds have passed (waits out the expiry)",
-			Reqs("AUTH-12", "AUTH-14"), Slow, SpecTimeout(20*time.Minute),
+			Reqs("AUTH-12", "AUTH-14"), Slow, SpecTimeout(DefaultTimeoutConfig().SlowSpec),
 			func(ctx SpecContext) {
 				if Has(CapClock) {
 					Skip("covered by the sandbox-clock expiry spec: the target offers the clock control")
@@ -338,7 +338,7 @@ var _ = Describe("Authentication", func() {
 				select {
 				case <-ctx.Done():
 					HarnessError("interrupted while waiting for the token to expire")
-				case <-time.After(901 * time.Second):
+				case <-time.After(Timeouts().TokenExpiry):
 				}
 				ExpectError(Must(c.Get(ctx, "/cards/config", nil)), http.StatusUnauthorized)
 				ExpectEnvelopeA(Must(Anonymous().WithToken(freshToken(ctx)).Get(ctx, "/cards/config", nil)), schemas.ConfigResponse)

@@ -3,6 +3,7 @@ package suites
 import (
 	"net/http"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -60,7 +61,7 @@ var _ = Describe("Errors: the error envelope, status meanings and the six scenar
 			Reqs("ERR-15", "AUTH-12", "ERR-08"), Serial, Needs(CapClock),
 			func(ctx SpecContext) {
 				tok := freshToken(ctx)
-				advanceClock(ctx, 901)
+				advanceClock(ctx, int64(Timeouts().TokenExpiry/time.Second))
 				body := ExpectErrorWithPath(Must(API().WithToken(tok).Get(ctx, "/cards/config", nil)), http.StatusUnauthorized)
 				msg := lowerMsg(body)
 				Expect(msg).To(Or(ContainSubstring("bearer"), ContainSubstring("token")), "the message asks for the bearer token")

@@ -145,7 +145,7 @@ var _ = Describe("Rate limits", func() {
 		func(ctx SpecContext) {
 			resp := first429(ctx)
 			ExpectStatus(resp, http.StatusTooManyRequests)
-			limit := Profile().RateLimits.MaxRetryAfter
+			limit := Timeouts().RetryAfterMax
 			wait, given := retryAfter(resp)
 			if given && wait > limit {
 				Skip(fmt.Sprintf("the 429 asks for Retry-After %s, longer than the profile's rateLimits.maxRetryAfter %s: recovery not waited out", wait, limit))

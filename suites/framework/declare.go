@@ -301,12 +301,3 @@ func reqLabelsOf(labels []string) []string {
 	}
 	return out
 }
-
-// describeNeeds renders capabilities for messages.
-func describeNeeds(n []Capability) string {
-	s := make([]string, len(n))
-	for i, c := range n {
-		s[i] = string(c)
-	}
-	return strings.Join(s, ", ")
-}

@@ -466,6 +466,3 @@ func isLocal(base string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
-
-// Timeout for one spec's set-up steps.
-const fixtureTimeout = 20 * time.Second

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
@@ -21,12 +20,6 @@ import (
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sweep"
-)
-
-// teardownBudget bounds the whole teardown; after an interrupt it is shorter.
-const (
-	teardownBudget          = 5 * time.Minute
-	interruptTeardownBudget = 2 * time.Minute
 )
 
 var (
@@ -49,7 +42,7 @@ func startMoney() error {
 	books.mu.Lock()
 	books.max = max
 	books.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), fixtureTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), Timeouts().Fixture)
 	defer cancel()
 	books.loadFees(ctx, h.primary)
 	RegisterCleanup(teardown)
@@ -65,7 +58,7 @@ func teardownOff() bool {
 // teardown sweeps and freezes the created cards and reports the money (the
 // suite's cleanup, after the last spec).
 func teardown() {
-	ctx, cancel := context.WithTimeout(context.Background(), teardownBudget)
+	ctx, cancel := context.WithTimeout(context.Background(), Timeouts().Teardown)
 	defer cancel()
 	m, ok := sweepCreated(ctx)
 	if !ok {
@@ -89,7 +82,7 @@ func interruptTeardown(r *types.Report) {
 	if n > 0 && !teardownOff() {
 		fmt.Fprintf(os.Stdout, "\nmph conform: interrupted: sweeping the money of %d cards back to the vault (Ctrl-C again to leave them)\n", n)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), interruptTeardownBudget)
+	ctx, cancel := context.WithTimeout(context.Background(), Timeouts().InterruptTeardown)
 	defer cancel()
 	m, ok := sweepCreated(ctx)
 	if !ok { // the teardown after the last spec is running: let it finish

@@ -116,10 +116,6 @@ func signingKey(controlSecret string) (string, error) {
 	return k, err
 }
 
-// deliveryWait bounds how long a spec waits for one delivery (profile
-// webhooks.deliveryWait: how soon a delivery arrives is not shown).
-func DeliveryWait() time.Duration { return Profile().Webhooks.DeliveryWait }
-
 // expectCallbackURL compares a simulation's callback_url with the URL the
 // deliveries go to, exactly or as a prefix per the profile.
 func ExpectCallbackURL(got any, want string) {
@@ -229,7 +225,7 @@ func WithReceiverThroughControls(ctx context.Context) *HookSink {
 // Next waits, within the delivery wait, for a matching delivery received
 // since the sink was handed out.
 func (s *HookSink) Next(ctx context.Context, match func(WebhookDelivery) bool) (WebhookDelivery, bool) {
-	return s.WebhookReceiver.Await(ctx, DeliveryWait(), func(d WebhookDelivery) bool {
+	return s.WebhookReceiver.Await(ctx, Timeouts().WebhookDelivery, func(d WebhookDelivery) bool {
 		return !d.Received.Before(s.Since) && match(d)
 	})
 }
