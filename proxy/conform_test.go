@@ -11,7 +11,7 @@ import (
 	"github.com/merchant-harness/mph/sandbox"
 	_ "github.com/merchant-harness/mph/suites" // the specs register themselves
 	"github.com/merchant-harness/mph/suites/framework"
-	"github.com/merchant-harness/mph/target"
+	"github.com/merchant-harness/mph/target/embedded"
 )
 
 // conformThroughProxy runs the whole conformance suite against the
@@ -38,7 +38,7 @@ func conformThroughProxy(t *testing.T) (proxy.Snapshot, []proxy.Exchange, string
 	}
 	srv := httptest.NewServer(px)
 	defer srv.Close()
-	cfg := target.FromSandbox(sbx, nil)
+	cfg := embedded.FromSandbox(sbx, nil)
 	cfg.BaseURL = srv.URL + px.BasePath()
 	res, err := framework.Run(ctx, cfg, framework.RunOptions{NoColor: true})
 	if err != nil {

@@ -20,10 +20,10 @@ import (
 
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/requirements"
-	"github.com/merchant-harness/mph/sandbox"
 	_ "github.com/merchant-harness/mph/suites" // the specs register themselves
 	"github.com/merchant-harness/mph/suites/framework"
 	"github.com/merchant-harness/mph/target"
+	"github.com/merchant-harness/mph/target/embedded"
 )
 
 type conformFlags struct {
@@ -175,7 +175,7 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// The embedded sandbox outlives an interrupt: the teardown still needs it.
-	cfg, cleanup, err := target.Resolve(context.WithoutCancel(ctx), s, sandbox.Options{})
+	cfg, cleanup, err := embedded.Resolve(context.WithoutCancel(ctx), s)
 	if err != nil {
 		return usageErr("%v", err)
 	}

@@ -21,8 +21,8 @@ import (
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/report"
-	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
+	"github.com/merchant-harness/mph/target/embedded"
 )
 
 // shared is what process 1 hands to every parallel process.
@@ -131,7 +131,7 @@ func resolveShared(ctx context.Context) (shared, func(), error) {
 		return shared{}, nil, err
 	}
 	// The sandbox outlives this node: do not bind it to the node's context.
-	cfg, cleanup, err := target.Resolve(context.WithoutCancel(ctx), st, sandbox.Options{})
+	cfg, cleanup, err := embedded.Resolve(context.WithoutCancel(ctx), st)
 	if err != nil {
 		return shared{}, nil, err
 	}
