@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"os"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -329,8 +327,8 @@ var _ = Describe("Authentication", func() {
 				if Has(CapClock) {
 					Skip("covered by the sandbox-clock expiry spec: the target offers the clock control")
 				}
-				if v, _ := strconv.ParseBool(os.Getenv(EnvSlow)); !v {
-					Skip("waits 15 minutes for real token expiry: set " + EnvSlow + "=1 (mph conform --slow) to run it")
+				if !Cfg().Slow {
+					Skip("waits 15 minutes for real token expiry: set " + target.EnvSlow + "=1 (mph conform --slow) to run it")
 				}
 				tok := freshToken(ctx)
 				c := Anonymous().WithToken(tok)

@@ -35,6 +35,7 @@ func Resolve(s Settings, local *Local) (*Config, error) {
 		InsecureTLS:        s.InsecureTLS,
 		RunID:              s.RunID,
 		Network:            s.Network,
+		Suite:              s.Suite,
 	}
 	if cfg.RunID == "" {
 		cfg.RunID = newRunID()

@@ -118,7 +118,7 @@ func init() {
 	fs.StringVar(&f.waivers, "waivers", "", "YAML file of waivers: known deviations reported as waived until they expire")
 	fs.BoolVar(&f.strictWaivers, "strict-waivers", false, "exit 1 when a waived spec now passes (the waiver should be removed)")
 	fs.StringVar(&f.baseline, "baseline", "", "report.summary.json of an earlier run: report new failures, fixed and still-failing specs")
-	fs.BoolVar(&f.slow, "slow", false, "also run specs that wait out real time (token expiry without a sandbox clock: 15 minutes; env "+framework.EnvSlow+")")
+	fs.BoolVar(&f.slow, "slow", false, "also run specs that wait out real time (token expiry without a sandbox clock: 15 minutes; env "+target.EnvSlow+")")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every spec as it runs")
 	f.money.bind(fs)
 	fs.DurationVar(&f.deadline, "deadline", 0, "overall run deadline, e.g. 20m: specs not started by then are reported as not run (exit 3 unless a rule failed); 0 = one hour")
@@ -164,9 +164,9 @@ func runConform(cmd *cobra.Command, _ []string) error {
 		return usageErr("%v", err)
 	}
 	if f.slow {
-		_ = os.Setenv(framework.EnvSlow, "1")
+		s.Slow = true
 	}
-	if err := f.money.apply(); err != nil {
+	if err := f.money.apply(&s); err != nil {
 		return usageErr("%v", err)
 	}
 	if f.money.plan {

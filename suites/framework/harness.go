@@ -165,11 +165,7 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 	if err := json.Unmarshal(b, &s); err != nil {
 		AbortSuite("[harness-error] reading the shared configuration: " + err.Error())
 	}
-	rps, err := maxRPSFromEnv()
-	if err != nil {
-		AbortSuite("[harness-error] " + err.Error())
-	}
-	politeLimiter = client.NewLimiter(rps)
+	politeLimiter = client.NewLimiter(s.Config.MaxRPS)
 	h.setup(s)
 	if err := startMoney(); err != nil {
 		AbortSuite("[harness-error] " + err.Error())

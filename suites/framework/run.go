@@ -26,9 +26,6 @@ import (
 // SuiteName is the description of the conformance suite in every report.
 const SuiteName = "Merchant Payments API v1 conformance"
 
-// EnvSlow enables specs that wait out real time (token expiry, 15 minutes).
-const EnvSlow = "MPH_SLOW"
-
 // RunOptions configure Run (mph conform).
 type RunOptions struct {
 	LabelFilter    string

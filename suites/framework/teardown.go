@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -32,15 +31,11 @@ var (
 // politeLimiter caps this process's request rate (--max-rps).
 var politeLimiter *client.Limiter
 
-// startMoney configures the budget and the limiter from the environment,
+// startMoney configures the budget from the resolved configuration,
 // reads the target's fees and registers the teardown. Every process runs it.
 func startMoney() error {
-	max, err := maxSpendFromEnv()
-	if err != nil {
-		return err
-	}
 	books.mu.Lock()
-	books.max = max
+	books.max = h.cfg.MaxSpend
 	books.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), Timeouts().Fixture)
 	defer cancel()
@@ -51,8 +46,7 @@ func startMoney() error {
 }
 
 func teardownOff() bool {
-	v, _ := strconv.ParseBool(os.Getenv(EnvNoTeardown))
-	return v
+	return h.cfg.NoTeardown
 }
 
 // teardown sweeps and freezes the created cards and reports the money (the

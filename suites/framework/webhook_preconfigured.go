@@ -37,10 +37,11 @@ type HookSink struct {
 }
 
 // webhooksPreconfigured reports whether the target delivers to a
-// pre-configured URL (profile webhooks.preconfigured or the environment).
+// pre-configured URL (profile webhooks.preconfigured, unless the settings
+// say otherwise).
 func WebhooksPreconfigured() bool {
-	if v, err := strconv.ParseBool(os.Getenv(target.EnvWebhooksPreconfigured)); err == nil {
-		return v
+	if v := Cfg().WebhooksPreconfigured; v != nil {
+		return *v
 	}
 	return Profile().Webhooks.Preconfigured
 }
