@@ -4,8 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -72,7 +74,14 @@ func (t *rapidTB) Skipf(format string, args ...any)  { panic(rapidSkip{fmt.Sprin
 func (t *rapidTB) Skip(args ...any)                  { panic(rapidSkip{fmt.Sprint(args...)}) }
 func (t *rapidTB) SkipNow()                          { panic(rapidSkip{"skipped"}) }
 
-var rapidFlagsOnce sync.Once
+var (
+	rapidFlagsOnce sync.Once
+	rapidUserSeed  bool // the user chose -rapid.seed or RAPID_SEED
+)
+
+// maxModelSeed keeps the seeds of the reproduction line below 13 digits:
+// longer digit runs are masked as card numbers in every output.
+const maxModelSeed = 1e11
 
 // setRapidDefaults keeps model runs small and writes no fail files, unless
 // the user chose otherwise (RAPID_* environment or -rapid.* flags).
@@ -82,6 +91,7 @@ func setRapidDefaults() {
 		if flag.Parsed() {
 			flag.Visit(func(f *flag.Flag) { userSet[f.Name] = true })
 		}
+		rapidUserSeed = userSet["rapid.seed"] || os.Getenv("RAPID_SEED") != ""
 		for name, v := range map[string]string{"rapid.checks": modelChecks, "rapid.nofailfile": "true", "rapid.shrinktime": modelShrinkFor} {
 			env := "RAPID_" + strings.ToUpper(strings.TrimPrefix(name, "rapid."))
 			if os.Getenv(env) != "" || userSet[name] || flag.Lookup(name) == nil {
@@ -96,6 +106,9 @@ func setRapidDefaults() {
 // (the failing, shrunk case's output included).
 func runRapid(name string, prop func(*rapid.T)) (failed bool, output string) {
 	setRapidDefaults()
+	if !rapidUserSeed && flag.Lookup("rapid.seed") != nil {
+		_ = flag.Set("rapid.seed", strconv.FormatUint(1+rand.Uint64N(maxModelSeed-1), 10))
+	}
 	tb := &rapidTB{name: name}
 	func() {
 		defer func() {

@@ -251,7 +251,9 @@ func TestHostileTarget(t *testing.T) {
 		f.set(frontMode{tokenPasses: true, stream: body})
 		r := runMPH(t, bin, env, 2*time.Minute, "load", "--scenario", "list", "--rate", "10", "--duration", "2s", "--quiet", "--out", out("big-load"))
 		t.Logf("mph load against %d MB answers: max RSS %d MiB, %s", body>>20, r.maxRSS>>10, r.elapsed.Round(time.Millisecond))
-		if r.maxRSS<<10 > 100<<20 {
+		// The bound is the one the harness promises (150 MB whatever the
+		// target sends); a quiet machine measures about 30 MiB.
+		if r.maxRSS<<10 > 150<<20 {
 			t.Fatalf("mph load max RSS %d MiB against %d MiB bodies:\n%s", r.maxRSS>>10, body>>20, r.out)
 		}
 		if b, err := os.ReadFile(filepath.Join(out("big-load"), "summary.json")); err != nil || !strings.Contains(string(b), "body larger than 65536 bytes") {
