@@ -13,11 +13,10 @@ type route struct {
 	h      handler
 	g      group
 	noAuth bool
+	method string // set from the pattern (routes.go)
 }
 
-// Routes are matched by hand on path segments: it is allocation-free, and
-// lets a known path with a wrong method answer 404 "Cannot ..." as documented
-// (http.ServeMux would answer 405).
+// The routes' handlers and rate-limit groups (patterns: routes.go).
 var (
 	rToken        = route{h: (*Server).handleToken, g: grpToken, noAuth: true}
 	rConfig       = route{h: (*Server).handleConfig, g: grpRead}
@@ -39,110 +38,15 @@ var (
 	rBetQuote     = route{h: (*Server).handleBettingQuote, g: grpRead}
 )
 
-// splitPath splits "/a/b/c" into at most len(out) non-empty segments.
-func splitPath(p string, out []string) (int, bool) {
-	if p == "" || p[0] != '/' {
-		return 0, false
-	}
-	p = p[1:]
-	n := 0
-	for {
-		seg, rest, more := strings.Cut(p, "/")
-		if seg == "" || n == len(out) {
-			return 0, false
-		}
-		out[n] = seg
-		n++
-		if !more {
-			return n, true
-		}
-		p = rest
-	}
-}
-
-func matchAPI(method, rest string, rc *reqCtx) (route, bool) {
-	var seg [4]string
-	n, ok := splitPath(rest, seg[:])
-	if !ok {
-		return route{}, false
-	}
-	get, post := method == http.MethodGet, method == http.MethodPost
-	switch seg[0] {
-	case "auth":
-		if n == 2 && seg[1] == "token" && post {
-			return rToken, true
-		}
-	case "cards":
-		switch n {
-		case 1:
-			if get {
-				return rCardList, true
-			}
-			if post {
-				return rCardCreate, true
-			}
-		case 2:
-			switch seg[1] {
-			case "config":
-				if get {
-					return rConfig, true
-				}
-				return route{}, false
-			case "customers":
-				if get {
-					return rCustList, true
-				}
-				if post {
-					return rCustCreate, true
-				}
-				return route{}, false
-			}
-			rc.p1 = seg[1]
-			if get {
-				return rCardGet, true
-			}
-		case 3:
-			rc.p1 = seg[1]
-			switch {
-			case seg[2] == "secure" && get:
-				return rCardSecure, true
-			case seg[2] == "withdraw" && post:
-				return rWithdraw, true
-			case seg[2] == "spend-limits" && method == http.MethodPut:
-				return rSpendLimits, true
-			case seg[2] == "status" && method == http.MethodPatch:
-				return rStatus, true
-			case seg[2] == "contact" && method == http.MethodPatch:
-				return rContact, true
-			case seg[2] == "simulate-webhook" && post:
-				return rSimulate, true
-			}
-		}
-	case "gift-cards":
-		switch {
-		case n == 2 && seg[1] == "quote" && get:
-			return rGiftQuote, true
-		case n == 2 && seg[1] == "purchase" && post:
-			return rGiftPurchase, true
-		case n == 3 && seg[1] == "verify" && get:
-			rc.p1 = seg[2]
-			return rGiftVerify, true
-		case n == 3 && seg[1] == "transactions" && get:
-			rc.p1 = seg[2]
-			return rGiftLookup, true
-		}
-	case "betting":
-		if n == 2 && seg[1] == "quote" && get {
-			return rBetQuote, true
-		}
-	}
-	return route{}, false
-}
-
-// serveAPI runs a merchant API request: route, latency, auth, rate limit, handler.
-func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest string) {
+// serveAPI runs a merchant API request routed to rt (nil: no endpoint):
+// latency, auth, rate limit, handler.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 	rc := &reqCtx{w: w, r: r, path: r.URL.Path, world: s.world.Load()}
-	rt, ok := matchAPI(r.Method, rest, rc)
+	rest := r.URL.Path[len(s.base):]
+	ok := rt != nil
+	if ok {
+		rc.p1 = r.PathValue("id")
+	}
 	if d := s.latency.Load(); d > 0 {
 		t := time.NewTimer(time.Duration(d))
 		select {
@@ -152,14 +56,14 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest string) {
 		}
 	}
 	rc.now = s.clk.Now()
-	if ok && s.faults.bettingQuoteMissing && rest == "/betting/quote" {
+	if ok && s.faults.on(fBettingQuoteMissing) && rest == "/betting/quote" {
 		ok = false
 	}
 	if !ok {
 		s.notFoundRoute(rc)
 		return
 	}
-	if s.faults.authQuotesNoToken && r.Header.Get("Authorization") == "" &&
+	if s.faults.on(fAuthQuotesNoToken) && r.Header.Get("Authorization") == "" &&
 		(rest == "/gift-cards/quote" || rest == "/betting/quote") {
 		rt.h(s, rc) // the quote handlers use no merchant state
 		return
@@ -178,11 +82,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rest string) {
 	if !s.authenticate(rc) {
 		return
 	}
-	if s.faults.refLookupBroken && rc.p1 != "" && strings.HasPrefix(rest, "/cards/") && !strings.HasPrefix(rc.p1, "crd_") {
+	if s.faults.on(fRefLookupBroken) && rc.p1 != "" && strings.HasPrefix(rest, "/cards/") && !strings.HasPrefix(rc.p1, "crd_") {
 		s.writeError(rc, http.StatusNotFound, msgCardNotFound) // by id only
 		return
 	}
-	if s.faults.refWritesBroken && rc.p1 != "" && !strings.HasPrefix(rc.p1, "crd_") &&
+	if s.faults.on(fRefWritesBroken) && rc.p1 != "" && !strings.HasPrefix(rc.p1, "crd_") &&
 		(strings.HasSuffix(rest, "/withdraw") || strings.HasSuffix(rest, "/status") || strings.HasSuffix(rest, "/spend-limits")) {
 		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
 		return

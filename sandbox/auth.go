@@ -103,7 +103,7 @@ func (s *Server) handleToken(rc *reqCtx) {
 		return
 	}
 	ref, found := rc.world.keys[key]
-	if s.faults.authWrongSecret && (!found || ref.m.id != mid) {
+	if s.faults.on(fAuthWrongSecret) && (!found || ref.m.id != mid) {
 		if m := rc.world.merchants[mid]; m != nil {
 			ref, found = keyRef{m, EnvTest}, true // any key of a known merchant
 		}
@@ -112,7 +112,7 @@ func (s *Server) handleToken(rc *reqCtx) {
 		s.writeError(rc, http.StatusUnauthorized, msgBadCreds)
 		return
 	}
-	if h := rc.r.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.authIgnoreMerchantHdr && !s.variants.merchantHdrUnchecked {
+	if h := rc.r.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.on(fAuthIgnoreMerchantHdr) && !s.variants.on(vMerchantHdrUnchecked) {
 		s.writeError(rc, http.StatusUnauthorized, msgMerchantHdr)
 		return
 	}
@@ -121,7 +121,7 @@ func (s *Server) handleToken(rc *reqCtx) {
 		return
 	}
 	issuedAt := rc.now
-	if s.faults.tokenLifetime600 {
+	if s.faults.on(fTokenLifetime600) {
 		issuedAt = issuedAt.Add(-300 * time.Second) // exp = now + 600 s
 	}
 	tok, err := s.jwt.issue(mid, ref.env, issuedAt)
@@ -129,7 +129,7 @@ func (s *Server) handleToken(rc *reqCtx) {
 		s.writeError(rc, http.StatusInternalServerError, "Could not sign the access token")
 		return
 	}
-	if s.faults.tokenNoEnvironment {
+	if s.faults.on(fTokenNoEnvironment) {
 		s.writeA(rc, http.StatusOK, map[string]any{"accessToken": tok, "tokenType": "Bearer", "expiresIn": int(tokenLifetime / time.Second), "merchantId": mid})
 		return
 	}
@@ -148,7 +148,7 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 	h := rc.r.Header.Get("Authorization")
 	const prefix = "bearer "
 	bearerMsg := msgBearer
-	if s.faults.bearerMsgVague {
+	if s.faults.on(fBearerMsgVague) {
 		bearerMsg = http.StatusText(http.StatusUnauthorized)
 	}
 	if len(h) <= len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) {
@@ -156,8 +156,8 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		return false
 	}
 	raw := strings.TrimSpace(h[len(prefix):])
-	c, err := s.jwt.verify(raw, s.faults.authExpiredAccepted)
-	if err != nil && s.faults.authForgedAccepted && errors.Is(err, jwt.ErrTokenSignatureInvalid) {
+	c, err := s.jwt.verify(raw, s.faults.on(fAuthExpiredAccepted))
+	if err != nil && s.faults.on(fAuthForgedAccepted) && errors.Is(err, jwt.ErrTokenSignatureInvalid) {
 		var u tokenClaims
 		if _, _, uerr := jwt.NewParser().ParseUnverified(raw, &u); uerr == nil {
 			c, err = &u, nil // trusted on its claims alone
@@ -177,15 +177,15 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		s.writeError(rc, http.StatusUnauthorized, bearerMsg)
 		return false
 	}
-	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.id && !s.faults.authIgnoreMerchantHdr && !s.variants.merchantHdrUnchecked {
+	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.id && !s.faults.on(fAuthIgnoreMerchantHdr) && !s.variants.on(vMerchantHdrUnchecked) {
 		s.writeError(rc, http.StatusUnauthorized, msgMerchantHdr)
 		return false
 	}
 	st := m.envs[env]
-	if !s.faults.authIPPerCallSkipped && !s.ipAllowed(rc, st) {
+	if !s.faults.on(fAuthIPPerCallSkipped) && !s.ipAllowed(rc, st) {
 		return false
 	}
-	if env == EnvLive && m.kyb < 2 && !s.faults.authKYBSkipped {
+	if env == EnvLive && m.kyb < 2 && !s.faults.on(fAuthKYBSkipped) {
 		s.writeError(rc, http.StatusForbidden, msgKYB)
 		return false
 	}

@@ -38,7 +38,7 @@ func (s *Server) readBody(rc *reqCtx) (jsonBody, bool) {
 		return nil, false
 	}
 	raw = bytes.TrimSpace(raw)
-	if s.variants.nullBodyNoop && string(raw) == "null" {
+	if s.variants.on(vNullBodyNoop) && string(raw) == "null" {
 		raw = nil
 	}
 	if len(raw) == 0 {
@@ -66,7 +66,7 @@ func (s *Server) readBody(rc *reqCtx) (jsonBody, bool) {
 
 // malformedStatus is 400, or 422 under the fault malformed-json-422.
 func (s *Server) malformedStatus() int {
-	if s.faults.malformedJSON422 {
+	if s.faults.on(fMalformedJSON422) {
 		return http.StatusUnprocessableEntity
 	}
 	return http.StatusBadRequest

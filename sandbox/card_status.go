@@ -16,42 +16,42 @@ func (s *Server) handleStatus(rc *reqCtx) {
 		return
 	}
 	st := rc.st
-	if s.faults.cardCrossMerchantFreeze {
+	if s.faults.on(fCardCrossMerchantFreeze) {
 		if other, oc := rc.world.cardByIDAnywhere(rc.p1); oc != nil {
 			st = other // the card's owner, whoever asks
 		}
 	}
-	st.mu.Lock()
-	c := st.findCard(rc.p1)
-	if c == nil {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
-		return
-	}
-	was, frozen := c.frozen, status == "FROZEN"
-	if s.variants.statusSameRefused && frozen == was {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusBadRequest, "Card is already "+status)
-		return
-	}
+	s.withCard(rc, st, func(c *card) reply {
+		if s.variants.on(vStatusSameRefused) && (status == "FROZEN") == c.frozen {
+			return s.fail(rc, http.StatusBadRequest, "Card is already "+status)
+		}
+		out := s.setStatus(rc, st, c, status == "FROZEN")
+		return func() {
+			s.writeA(rc, http.StatusOK, cardMessage{Message: "Card status updated to " + status, Card: out})
+		}
+	})
+}
+
+// setStatus freezes or unfreezes c; the caller holds st's lock.
+func (s *Server) setStatus(rc *reqCtx, st *envState, c *card, frozen bool) cardJSON {
+	was := c.frozen
 	if frozen != c.frozen {
 		c.frozen = frozen
 		c.updatedAt = ts(rc.now)
 	}
-	if s.faults.statusFreezeSweeps && frozen && !was {
+	if s.faults.on(fStatusFreezeSweeps) && frozen && !was {
 		st.vault += c.balance
 		c.balance = 0
 	}
-	if s.faults.txnUnfreezeStillDeclines && frozen {
+	if s.faults.on(fTxnUnfreezeStillDeclines) && frozen {
 		c.frozenOnce = true
 	}
 	out := c.json()
-	if s.faults.statusFreezeNotPersisted && frozen {
+	if s.faults.on(fStatusFreezeNotPersisted) && frozen {
 		c.frozen = false
 	}
-	if s.faults.statusUnfreezeNotPersisted && was && !frozen {
+	if s.faults.on(fStatusUnfreezeNotPersisted) && was && !frozen {
 		c.frozen = true
 	}
-	st.mu.Unlock()
-	s.writeA(rc, http.StatusOK, cardMessage{Message: "Card status updated to " + status, Card: out})
+	return out
 }

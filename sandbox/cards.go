@@ -15,11 +15,11 @@ func (s *Server) handleConfig(rc *reqCtx) {
 	st.mu.RLock()
 	vault := st.vault
 	st.mu.RUnlock()
-	if s.faults.configVaultStale {
+	if s.faults.on(fConfigVaultStale) {
 		vault = seedVault
 	}
 	env := st.env.String()
-	if s.faults.configEnvAlwaysTest {
+	if s.faults.on(fConfigEnvAlwaysTest) {
 		env = EnvTest.String()
 	}
 	s.writeA(rc, http.StatusOK, configJSON{
@@ -35,106 +35,134 @@ func (s *Server) handleConfig(rc *reqCtx) {
 
 // handleIssueCard is POST /cards: the vault pays creationFee + amount.
 func (s *Server) handleIssueCard(rc *reqCtx) {
-	b, ok := s.readBody(rc)
+	req, ok := s.parseIssue(rc)
 	if !ok {
 		return
 	}
+	c := newCard(rc.now, req.brand, req.name, req.theme, req.billing)
+	c.customerID = req.custID
+	c.balance = int64(req.amt)
+	if s.variants.on(vInitialNetFundFee) {
+		c.balance -= fundFee
+	}
+	if req.hasRef {
+		c.ref, c.refLower = req.ref, strings.ToLower(req.ref)
+	}
+	s.storeIssued(rc, c, req.amt)
+}
+
+// issueRequest is a validated POST /cards body.
+type issueRequest struct {
+	custID, name, ref, brand, theme string
+	hasRef                          bool
+	amt                             money.Amount
+	billing                         Address
+}
+
+// parseIssue reads and validates the issuance body; on failure it has
+// answered.
+func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
+	b, ok := s.readBody(rc)
+	if !ok {
+		return req, false
+	}
 	v := validator{b: b}
-	custID := v.str("customerId", true, maxText)
-	name := v.str("nameOnCard", true, maxShort)
+	req.custID = v.str("customerId", true, maxText)
+	req.name = v.str("nameOnCard", true, maxShort)
 	minAmt := money.Amount(minFunding)
-	if s.faults.issueMinOffByCent {
+	if s.faults.on(fIssueMinOffByCent) {
 		minAmt-- // 0.99 accepted
 	}
-	amt, _ := v.amount("amount", true, minAmt, false)
-	ref, hasRef := v.optStr("reference", false, maxShort)
-	if hasRef {
-		v.match("reference", ref, reReference, "must contain only letters, digits, '.', '_' or '-'")
-		if ref == "" {
+	req.amt, _ = v.amount("amount", true, minAmt, false)
+	req.ref, req.hasRef = v.optStr("reference", false, maxShort)
+	if req.hasRef {
+		v.match("reference", req.ref, reReference, "must contain only letters, digits, '.', '_' or '-'")
+		if req.ref == "" {
 			v.add("reference should not be empty")
 		}
 	}
-	brand, hasBrand := v.optStr("cardBrand", false, maxShort)
-	if hasBrand {
-		if brand == "" {
-			v.add("cardBrand must be one of the following values: VISA, MASTERCARD")
-		} else {
-			v.oneOf("cardBrand", brand, "VISA", "MASTERCARD")
-		}
-	} else {
-		brand = "VISA"
-		if s.variants.brandMastercard {
-			brand = "MASTERCARD"
-		}
-	}
+	req.brand = s.issueBrand(&v)
 	theme, hasTheme := v.optStr("colorTheme", false, maxShort)
 	if !hasTheme || theme == "" {
 		theme = "midnight"
 	}
-	billing := defaultBilling
-	if ob, has := v.object("billingAddress"); has {
-		bv := validator{b: ob}
-		billing = Address{
-			Street:     bv.str("street", true, maxText),
-			City:       bv.str("city", true, maxText),
-			State:      bv.str("state", true, maxText),
-			PostalCode: bv.str("postalCode", true, maxShort),
-			Country:    bv.str("country", true, maxShort),
-		}
-		bv.match("country", billing.Country, reCountry2, "must be a 2-letter upper-case country code")
-		for _, e := range bv.errs {
-			v.add("billingAddress." + e)
-		}
-	}
-	if v.failed(s, rc) {
-		return
-	}
-	c := newCard(rc.now, brand, name, theme, billing)
-	c.customerID = custID
-	c.balance = int64(amt)
-	if s.variants.initialNetFundFee {
-		c.balance -= fundFee
-	}
-	if hasRef {
-		c.ref, c.refLower = ref, strings.ToLower(ref)
-	}
+	req.theme = theme
+	req.billing = parseBilling(&v)
+	return req, !v.failed(s, rc)
+}
 
+// issueBrand validates cardBrand, defaulting it when absent.
+func (s *Server) issueBrand(v *validator) string {
+	brand, has := v.optStr("cardBrand", false, maxShort)
+	switch {
+	case !has && s.variants.on(vBrandMastercard):
+		return "MASTERCARD"
+	case !has:
+		return "VISA"
+	case brand == "":
+		v.add("cardBrand must be one of the following values: VISA, MASTERCARD")
+	default:
+		v.oneOf("cardBrand", brand, "VISA", "MASTERCARD")
+	}
+	return brand
+}
+
+// parseBilling validates the optional billingAddress (default: the
+// sandbox's address); its errors are prefixed with billingAddress.
+func parseBilling(v *validator) Address {
+	ob, has := v.object("billingAddress")
+	if !has {
+		return defaultBilling
+	}
+	bv := validator{b: ob}
+	billing := Address{
+		Street:     bv.str("street", true, maxText),
+		City:       bv.str("city", true, maxText),
+		State:      bv.str("state", true, maxText),
+		PostalCode: bv.str("postalCode", true, maxShort),
+		Country:    bv.str("country", true, maxShort),
+	}
+	bv.match("country", billing.Country, reCountry2, "must be a 2-letter upper-case country code")
+	for _, e := range bv.errs {
+		v.add("billingAddress." + e)
+	}
+	return billing
+}
+
+// storeIssued charges the vault and stores c under the merchant's lock,
+// then answers: 201, a duplicate-reference replay or conflict, an unknown
+// customer or an insufficient vault.
+func (s *Server) storeIssued(rc *reqCtx, c *card, amt money.Amount) {
 	st := rc.st
 	st.mu.Lock()
-	if st.custByID[custID] == nil && !s.faults.issueUnknownCustomer {
+	if st.custByID[c.customerID] == nil && !s.faults.on(fIssueUnknownCustomer) {
 		st.mu.Unlock()
 		s.writeError(rc, http.StatusNotFound, msgCustNotFound)
 		return
 	}
-	if prev := st.cardByRef[c.ref]; prev != nil && s.variants.cardDupReplay {
+	if prev := st.cardByRef[c.ref]; prev != nil && s.variants.on(vCardDupReplay) {
 		out := prev.json()
 		st.mu.Unlock()
 		s.writeA(rc, http.StatusOK, out) // idempotent replay of the original card
 		return
 	}
-	if (st.cardByRef[c.ref] != nil || st.cardByID[c.ref] != nil) && !s.faults.issueDupRef {
+	if (st.cardByRef[c.ref] != nil || st.cardByID[c.ref] != nil) && !s.faults.on(fIssueDupRef) {
 		st.mu.Unlock()
 		s.writeError(rc, http.StatusConflict, "Card with reference '"+c.ref+"' already exists")
 		return
 	}
 	total := int64(amt) + creationFee
 	need := total
-	if s.faults.issueVaultExclFee {
+	if s.faults.on(fIssueVaultExclFee) {
 		need = int64(amt)
 	}
-	if st.vault < need || (s.faults.issueVaultExactRefused && st.vault == need) {
+	if st.vault < need || (s.faults.on(fIssueVaultExactRefused) && st.vault == need) {
 		avail := st.vault
 		st.mu.Unlock()
-		if s.faults.issueVaultMsgNoTotal {
-			s.writeError(rc, http.StatusBadRequest, "Insufficient vault balance: available "+amount(avail).String()+" USD")
-			return
-		}
-		s.writeError(rc, http.StatusBadRequest, fmt.Sprintf(
-			"Insufficient vault balance: required %s USD (funding %s + issuance fee %s), available %s USD",
-			amount(total), amt, amount(creationFee), amount(avail)))
+		s.vaultShort(rc, amt, total, avail)
 		return
 	}
-	if s.faults.issueNoCreationFee {
+	if s.faults.on(fIssueNoCreationFee) {
 		total = int64(amt)
 	}
 	st.vault -= total
@@ -145,6 +173,17 @@ func (s *Server) handleIssueCard(rc *reqCtx) {
 	out := c.json()
 	st.mu.Unlock()
 	s.writeA(rc, http.StatusCreated, out)
+}
+
+// vaultShort answers the 400 of an issuance the vault cannot pay for.
+func (s *Server) vaultShort(rc *reqCtx, amt money.Amount, total, avail int64) {
+	if s.faults.on(fIssueVaultMsgNoTotal) {
+		s.writeError(rc, http.StatusBadRequest, "Insufficient vault balance: available "+amount(avail).String()+" USD")
+		return
+	}
+	s.writeError(rc, http.StatusBadRequest, fmt.Sprintf(
+		"Insufficient vault balance: required %s USD (funding %s + issuance fee %s), available %s USD",
+		amount(total), amt, amount(creationFee), amount(avail)))
 }
 
 // newCard builds a card with a fresh Luhn-valid PAN, CVV and expiry.
@@ -230,7 +269,7 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	status := q.Get("status")
 	if status == "" {
 		status = "ALL"
-		if s.variants.listDefaultActive {
+		if s.variants.on(vListDefaultActive) {
 			status = "ACTIVE"
 		}
 	}
@@ -238,11 +277,11 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	limit := int64(50)
 	if ls, has := q["limit"]; has {
 		maxLimit := int64(100)
-		if s.variants.listMax50 {
+		if s.variants.on(vListMax50) {
 			maxLimit = 50
 		}
 		limit, _ = v.checkInt("limit", ls[0], 1, maxLimit)
-	} else if s.faults.listNoDefaultLimit {
+	} else if s.faults.on(fListNoDefaultLimit) {
 		limit = 1 << 30
 	}
 	search := strings.ToLower(strings.TrimSpace(q.Get("search")))
@@ -252,23 +291,23 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	if v.failed(s, rc) {
 		return
 	}
-	if s.faults.listIgnoresLimit {
+	if s.faults.on(fListIgnoresLimit) {
 		limit = 1 << 30
 	}
-	if s.faults.listStatusIgnored && status != "ALL" {
+	if s.faults.on(fListStatusIgnored) && status != "ALL" {
 		status = "ALL"
 	}
-	matchLast4 := !s.faults.listSearchNoLast4
+	matchLast4 := !s.faults.on(fListSearchNoLast4)
 	st := rc.st
 	st.mu.RLock()
 	out := make([]cardJSON, 0, min(int(limit), len(st.cards)))
-	if s.variants.listOldestFirst || s.variants.listSearchExact {
+	if s.variants.on(vListOldestFirst) || s.variants.on(vListSearchExact) {
 		out = s.listCardsVariant(st, out, status, search, limit)
 	} else {
 		out = listCardsOf(st, out, status, search, matchLast4, limit)
 	}
 	st.mu.RUnlock()
-	if s.faults.listTenantLeak {
+	if s.faults.on(fListTenantLeak) {
 		for _, m := range rc.world.merchants {
 			if o := m.envs[st.env]; o != st {
 				o.mu.RLock()
@@ -309,7 +348,7 @@ func (s *Server) handleGetCard(rc *reqCtx) {
 		pan, cvv = c.panGrouped, c.cvv
 	}
 	st.mu.RUnlock()
-	if c != nil && s.faults.cardLeaksCredentials {
+	if c != nil && s.faults.on(fCardLeaksCredentials) {
 		s.writeA(rc, http.StatusOK, struct {
 			cardJSON
 			CardNumber string `json:"cardNumber"`
@@ -317,7 +356,7 @@ func (s *Server) handleGetCard(rc *reqCtx) {
 		}{out, pan, cvv})
 		return
 	}
-	if c == nil && s.faults.crossMerchantCardRead {
+	if c == nil && s.faults.on(fCrossMerchantCardRead) {
 		c, out = s.findCardAnywhere(rc.world, rc.p1)
 	}
 	if c == nil {
@@ -348,20 +387,18 @@ func (s *Server) findCardAnywhere(w *world, id string) (*card, cardJSON) {
 
 // handleSecure is GET /cards/{id}/secure: full credentials of an ACTIVE card.
 func (s *Server) handleSecure(rc *reqCtx) {
-	st := rc.st
-	st.mu.RLock()
-	c := st.findCard(rc.p1)
-	if c == nil {
-		st.mu.RUnlock()
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
-		return
-	}
-	if c.frozen && !s.faults.secureRevealsFrozen {
-		st.mu.RUnlock()
-		s.writeError(rc, http.StatusBadRequest, msgFrozenSecure)
-		return
-	}
-	out := secureJSON{
+	s.readCard(rc, rc.st, func(c *card) reply {
+		if c.frozen && !s.faults.on(fSecureRevealsFrozen) {
+			return s.fail(rc, http.StatusBadRequest, msgFrozenSecure)
+		}
+		out := secureDetails(c)
+		return func() { s.writeSecure(rc, out) }
+	})
+}
+
+// secureDetails are c's full credentials; the caller holds the state lock.
+func secureDetails(c *card) secureJSON {
+	return secureJSON{
 		CardID:         c.id,
 		Reference:      c.ref,
 		MaskedPan:      c.maskedPan,
@@ -374,8 +411,11 @@ func (s *Server) handleSecure(rc *reqCtx) {
 		NameOnCard:     c.nameOnCard,
 		BillingAddress: c.billing,
 	}
-	st.mu.RUnlock()
-	if s.faults.secureExpMismatch {
+}
+
+// writeSecure answers the secure details.
+func (s *Server) writeSecure(rc *reqCtx, out secureJSON) {
+	if s.faults.on(fSecureExpMismatch) {
 		// Well-formed MM/YY, but of the issuance year (expiry is three years on).
 		y := int(out.ExpiryYear[2]-'0')*10 + int(out.ExpiryYear[3]-'0')
 		out.ExpirationDate = fmt.Sprintf("%s/%02d", out.ExpiryMonth, (y+97)%100)

@@ -12,7 +12,7 @@ type successMessage struct {
 
 // handleContact is PATCH /cards/{id}/contact: only supplied fields change.
 func (s *Server) handleContact(rc *reqCtx) {
-	if s.faults.contactLiveRefused && rc.st.env == EnvLive {
+	if s.faults.on(fContactLiveRefused) && rc.st.env == EnvLive {
 		s.writeError(rc, http.StatusForbidden, "Contact updates are available with TEST credentials only")
 		return
 	}
@@ -26,10 +26,10 @@ func (s *Server) handleContact(rc *reqCtx) {
 	if hasEmail && !reEmail.MatchString(email) {
 		v.add("email must be an email")
 	}
-	if hasMobile && (!rePhone.MatchString(mobile) || (s.faults.contactPlusRefused && strings.HasPrefix(mobile, "+"))) {
+	if hasMobile && (!rePhone.MatchString(mobile) || (s.faults.on(fContactPlusRefused) && strings.HasPrefix(mobile, "+"))) {
 		v.add("mobile must be a valid phone number (local digits or + and 7 to 15 digits)")
 	}
-	if _, e := v.raw("email"); !e && !s.variants.nullBodyNoop {
+	if _, e := v.raw("email"); !e && !s.variants.on(vNullBodyNoop) {
 		if _, m := v.raw("mobile"); !m {
 			v.add("at least one of email, mobile must be supplied")
 		}
@@ -37,21 +37,16 @@ func (s *Server) handleContact(rc *reqCtx) {
 	if v.failed(s, rc) {
 		return
 	}
-	st := rc.st
-	st.mu.Lock()
-	c := st.findCard(rc.p1)
-	if c == nil {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
-		return
-	}
-	if hasEmail {
-		c.email = email
-	}
-	if hasMobile {
-		c.mobile = mobile
-	}
-	c.updatedAt = ts(rc.now)
-	st.mu.Unlock()
-	s.writeB(rc, "Contact details updated", successMessage{Success: true, Message: "Contact details updated with the card provider"})
+	s.withCard(rc, rc.st, func(c *card) reply {
+		if hasEmail {
+			c.email = email
+		}
+		if hasMobile {
+			c.mobile = mobile
+		}
+		c.updatedAt = ts(rc.now)
+		return func() {
+			s.writeB(rc, "Contact details updated", successMessage{Success: true, Message: "Contact details updated with the card provider"})
+		}
+	})
 }

@@ -18,70 +18,20 @@ var controlNames = []string{
 
 const maxLatency = 60_000 // ms
 
-// serveControls dispatches the test controls under /_sandbox. Answers are
-// plain JSON; errors use the error envelope.
-func (s *Server) serveControls(w http.ResponseWriter, r *http.Request, rest string) {
+// serveControl runs a test control routed to c (nil: no control). Answers
+// are plain JSON; errors use the error envelope.
+func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, c *control) {
 	rc := &reqCtx{w: w, r: r, path: r.URL.Path, now: s.clk.Now(), world: s.world.Load()}
-	var seg [4]string
-	n, ok := splitPath(rest, seg[:])
-	if !ok {
+	if c == nil {
 		s.notFoundRoute(rc)
 		return
 	}
-	m := r.Method
-	get, post, put := m == http.MethodGet, m == http.MethodPost, m == http.MethodPut
-	if n == 1 && seg[0] == "capabilities" && get {
-		s.ctlCapabilities(rc)
-		return
-	}
-	if n == 1 && seg[0] == "identity" && get {
-		s.ctlIdentity(rc)
-		return
-	}
-	var h func(*reqCtx)
-	switch {
-	case n == 1 && seg[0] == "clock" && get:
-		h = s.ctlClock
-	case n == 2 && seg[0] == "clock" && seg[1] == "advance" && post:
-		h = s.ctlClockAdvance
-	case n == 1 && seg[0] == "reset" && post:
-		h = s.ctlReset
-	case n == 3 && seg[0] == "cards" && seg[2] == "transactions" && post:
-		rc.p1 = seg[1]
-		h = s.ctlTransaction
-	case n == 3 && seg[0] == "transactions" && seg[2] == "settle" && post:
-		rc.p1 = seg[1]
-		h = s.ctlSettle
-	case n == 3 && seg[0] == "merchants" && seg[2] == "webhook" && put:
-		rc.p1 = seg[1]
-		h = s.ctlWebhook
-	case n == 2 && seg[0] == "webhooks" && seg[1] == "deliveries" && get:
-		h = s.ctlDeliveries
-	case n == 2 && seg[0] == "merchants" && get:
-		rc.p1 = seg[1]
-		h = s.ctlBalances
-	case n == 3 && seg[0] == "merchants" && seg[2] == "balances" && put:
-		rc.p1 = seg[1]
-		h = s.ctlSetBalances
-	case n == 3 && seg[0] == "merchants" && seg[2] == "ip-whitelist" && put:
-		rc.p1 = seg[1]
-		h = s.ctlWhitelist
-	case n == 3 && seg[0] == "gift-orders" && seg[2] == "hold" && put:
-		rc.p1 = seg[1]
-		h = s.ctlGiftHold
-	case n == 1 && seg[0] == "latency" && (get || put):
-		h = s.ctlLatency
-	case n == 1 && seg[0] == "rate-limits" && (get || put):
-		h = s.ctlRateLimits
-	default:
-		s.notFoundRoute(rc)
-		return
-	}
-	if !s.adminOK(r) {
+	rc.p1 = r.PathValue("id")
+	if !c.open && !s.adminOK(r) {
 		s.writeError(rc, http.StatusUnauthorized, "Missing or invalid X-Sandbox-Admin-Key")
 		return
 	}
-	h(rc)
+	c.h(s, rc)
 }
 
 type capabilities struct {
@@ -143,8 +93,15 @@ func (s *Server) Reset() {
 	s.world.Store(s.newWorld())
 }
 
+// ctlDeliveries lists the delivery log and how many deliveries are in
+// flight: a client waiting for a delivery stops once nothing is pending.
 func (s *Server) ctlDeliveries(rc *reqCtx) {
-	writeJSON(rc.w, http.StatusOK, map[string][]Delivery{"deliveries": rc.world.deliveryLog()})
+	writeJSON(rc.w, http.StatusOK, deliveriesAnswer{Deliveries: rc.world.deliveryLog(), Pending: s.pending.Load()})
+}
+
+type deliveriesAnswer struct {
+	Deliveries []Delivery `json:"deliveries"`
+	Pending    int64      `json:"pending"`
 }
 
 // merchantOr404 resolves the control's merchant path parameter.

@@ -16,7 +16,7 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 	c := customerJSON{
 		FirstName:        v.str("firstName", true, maxText),
 		LastName:         v.str("lastName", true, maxText),
-		Email:            v.str("email", !s.faults.custEmailOptional, maxText),
+		Email:            v.str("email", !s.faults.on(fCustEmailOptional), maxText),
 		PhoneNumber:      v.str("phoneNumber", true, maxShort),
 		PhoneCountryCode: v.str("phoneCountryCode", true, maxShort),
 		DateOfBirth:      v.str("dateOfBirth", true, maxShort),
@@ -64,14 +64,14 @@ func (s *Server) handleListCustomers(rc *reqCtx) {
 	st.mu.RLock()
 	out := make([]customerJSON, 0, len(st.customers))
 	newest := len(st.customers) - 1
-	if s.faults.custListDropsNewest {
+	if s.faults.on(fCustListDropsNewest) {
 		newest--
 	}
 	for i := newest; i >= 0; i-- {
 		out = append(out, st.customers[i].rec)
 	}
 	st.mu.RUnlock()
-	if s.faults.custListTenantLeak {
+	if s.faults.on(fCustListTenantLeak) {
 		for _, m := range rc.world.merchants {
 			if o := m.envs[st.env]; o != st {
 				o.mu.RLock()

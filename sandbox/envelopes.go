@@ -56,17 +56,17 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 
 func (s *Server) writeA(rc *reqCtx, code int, data any) {
 	e := envelopeA{Status: "success", Data: data, Timestamp: ts(rc.now), Path: rc.path}
-	if s.faults.envAStatusOK {
+	if s.faults.on(fEnvAStatusOK) {
 		e.Status = "ok"
 	}
-	if s.faults.envPathNoRoot {
+	if s.faults.on(fEnvPathNoRoot) {
 		e.Path = strings.TrimPrefix(rc.path, s.base)
 	}
 	writeJSON(rc.w, code, e)
 }
 
 func (s *Server) writeB(rc *reqCtx, message string, data any) {
-	if s.faults.envBSuccessString {
+	if s.faults.on(fEnvBSuccessString) {
 		writeJSON(rc.w, http.StatusOK, map[string]any{"success": "true", "message": message, "data": data, "timestamp": ts(rc.now)})
 		return
 	}

@@ -33,10 +33,10 @@ func (s *Server) writeError(rc *reqCtx, code int, msg any) {
 		Timestamp:  ts(rc.now),
 		Path:       rc.path,
 	}
-	if s.faults.errorEnvelopeNoPath {
+	if s.faults.on(fErrorEnvelopeNoPath) {
 		e.Path = ""
 	}
-	if s.faults.errReasonWrong {
+	if s.faults.on(fErrReasonWrong) {
 		e.Error = http.StatusText(http.StatusBadRequest)
 	}
 	writeJSON(rc.w, code, e)
@@ -44,7 +44,7 @@ func (s *Server) writeError(rc *reqCtx, code int, msg any) {
 
 // Validation failure: 400 with an array of class-validator style messages.
 func (s *Server) badRequest(rc *reqCtx, msgs []string) {
-	if s.faults.validationNotArray {
+	if s.faults.on(fValidationNotArray) {
 		s.writeError(rc, http.StatusBadRequest, strings.Join(msgs, "; "))
 		return
 	}

@@ -98,74 +98,103 @@ func (s *Server) handleGiftQuote(rc *reqCtx) {
 // handleGiftPurchase is POST /gift-cards/purchase: debits the quote's total
 // from the NGN balance and creates a PROCESSING order.
 func (s *Server) handleGiftPurchase(rc *reqCtx) {
-	b, ok := s.readBody(rc)
+	req, ok := s.parseGiftPurchase(rc)
 	if !ok {
 		return
+	}
+	s.storeGiftOrder(rc, s.newGiftOrder(rc, req))
+}
+
+// giftPurchase is a validated POST /gift-cards/purchase body.
+type giftPurchase struct {
+	p                           *product
+	face                        money.Amount
+	email, name, variant, phone string
+	note, ref                   string
+	hasRef                      bool
+}
+
+// parseGiftPurchase reads and validates the purchase body; on failure it
+// has answered.
+func (s *Server) parseGiftPurchase(rc *reqCtx) (req giftPurchase, ok bool) {
+	b, ok := s.readBody(rc)
+	if !ok {
+		return req, false
 	}
 	v := validator{b: b}
 	code, hasCode := v.optStr("productCode", false, maxShort)
 	if !hasCode {
 		code = "AMAZON_US"
 	}
-	var p *product
 	if code == "" {
 		v.add("productCode should not be empty")
 	} else if v.oneOf("productCode", code, productCodes...) {
-		p = findProduct(code)
+		req.p = findProduct(code)
 	}
 	raw, present := v.raw("amount")
-	face, _ := v.giftAmount(p, string(raw), present)
-	email := v.str("recipientEmail", true, maxText)
-	v.match("recipientEmail", email, reEmail, "must be an email")
-	name := v.str("recipientName", !s.faults.giftNameOptional, maxText)
-	variant, _ := v.optStr("variantCode", false, maxShort)
-	phone, hasPhone := v.optStr("recipientPhone", false, maxShort)
-	if hasPhone && !rePhone.MatchString(phone) {
+	req.face, _ = v.giftAmount(req.p, string(raw), present)
+	req.email = v.str("recipientEmail", true, maxText)
+	v.match("recipientEmail", req.email, reEmail, "must be an email")
+	req.name = v.str("recipientName", !s.faults.on(fGiftNameOptional), maxText)
+	req.variant, _ = v.optStr("variantCode", false, maxShort)
+	var hasPhone bool
+	req.phone, hasPhone = v.optStr("recipientPhone", false, maxShort)
+	if hasPhone && !rePhone.MatchString(req.phone) {
 		v.add("recipientPhone must be a valid phone number")
 	}
-	note, _ := v.optStr("note", false, maxNote)
-	ref, hasRef := v.optStr("reference", false, maxShort)
-	if hasRef && !reReference.MatchString(ref) {
+	req.note, _ = v.optStr("note", false, maxNote)
+	req.ref, req.hasRef = v.optStr("reference", false, maxShort)
+	if req.hasRef && !reReference.MatchString(req.ref) {
 		v.add("reference must contain only letters, digits, '.', '_' or '-'")
 	}
-	if v.failed(s, rc) {
-		return
-	}
-	quote := quoteGift(p, face)
-	if !hasRef {
+	return req, !v.failed(s, rc)
+}
+
+// newGiftOrder builds the PROCESSING order of a purchase, priced by its quote.
+func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *giftOrder {
+	p := req.p
+	quote := quoteGift(p, req.face)
+	ref := req.ref
+	if !req.hasRef {
 		ref = "gft_" + randHex(8)
 	}
-	o := &giftOrder{
+	return &giftOrder{
 		reference:     ref,
 		transactionID: "GCT_" + strings.ToUpper(randHex(8)),
 		productCode:   p.Code,
 		productName:   p.Name,
 		currency:      p.Currency,
-		faceValue:     int64(face),
-		costNGN:       giftCost(quote, s.faults.giftCostDiffers),
+		faceValue:     int64(req.face),
+		costNGN:       giftCost(quote, s.faults.on(fGiftCostDiffers)),
 		voucher: Voucher{
 			Code:         randAlnum(4) + "-" + randAlnum(4) + "-" + randAlnum(4) + "-" + randAlnum(4),
 			PIN:          randDigits(6),
 			SerialNumber: "SN" + randDigits(12),
 			Instructions: "Redeem at " + p.Site + " before the expiry date shown on the voucher.",
 		},
-		recipient:   Recipient{Email: email, Name: name},
+		recipient:   Recipient{Email: req.email, Name: req.name},
 		status:      "PROCESSING",
 		env:         rc.st.env,
 		createdAt:   ts(rc.now),
-		variantCode: variant, phone: phone, note: note,
+		variantCode: req.variant, phone: req.phone, note: req.note,
 	}
+}
+
+// storeGiftOrder debits the NGN balance and stores o under the merchant's
+// lock, then answers: 200, a duplicate-reference replay or conflict, or an
+// insufficient balance.
+func (s *Server) storeGiftOrder(rc *reqCtx, o *giftOrder) {
 	st := rc.st
 	st.mu.Lock()
-	if prev := st.findOrder(ref); prev != nil && s.variants.giftDupReplay {
+	if prev := st.findOrder(o.reference); prev != nil && s.variants.on(vGiftDupReplay) {
 		out := prev.json()
 		st.mu.Unlock()
 		s.writeA(rc, http.StatusOK, out) // idempotent replay of the original order
 		return
 	}
-	if st.findOrder(ref) != nil {
+	if st.findOrder(o.reference) != nil {
 		st.mu.Unlock()
-		s.writeError(rc, http.StatusConflict, "Gift card order with reference '"+ref+"' already exists")
+		s.writeError(rc, http.StatusConflict, "Gift card order with reference '"+o.reference+"' already exists")
 		return
 	}
 	if st.ngn < o.costNGN {
@@ -175,7 +204,7 @@ func (s *Server) handleGiftPurchase(rc *reqCtx) {
 			money.Amount(o.costNGN).String()+" NGN, available "+money.Amount(avail).String()+" NGN")
 		return
 	}
-	if !s.faults.giftNotDebited {
+	if !s.faults.on(fGiftNotDebited) {
 		st.ngn -= o.costNGN
 	}
 	st.orders = append(st.orders, o)
@@ -216,10 +245,10 @@ func (s *Server) handleGiftVerify(rc *reqCtx) {
 	st := rc.st
 	st.mu.Lock()
 	o := st.findOrder(rc.p1)
-	if s.faults.giftVerifyByTxnID404 {
+	if s.faults.on(fGiftVerifyByTxnID404) {
 		o = st.orderRef[rc.p1] // client reference only
 	}
-	if o == nil && s.faults.giftVerifyTenantLeak {
+	if o == nil && s.faults.on(fGiftVerifyTenantLeak) {
 		st.mu.Unlock()
 		st, o = findOrderAnywhere(rc.world, st.env, rc.p1) // returns with st locked when found
 		if o == nil {
@@ -233,16 +262,16 @@ func (s *Server) handleGiftVerify(rc *reqCtx) {
 		return
 	}
 	o.verifyCalls++
-	starting := s.variants.giftTwoStep && o.verifyCalls == 1 // the first call only starts reconciliation
-	if !starting && o.status == "PROCESSING" && (!o.held || s.faults.giftHoldIgnored) && !s.faults.giftNeverReconciles {
+	starting := s.variants.on(vGiftTwoStep) && o.verifyCalls == 1 // the first call only starts reconciliation
+	if !starting && o.status == "PROCESSING" && (!o.held || s.faults.on(fGiftHoldIgnored)) && !s.faults.on(fGiftNeverReconciles) {
 		o.status = "SUCCESS"
 	}
-	if s.faults.giftVerifyChargesAgain {
+	if s.faults.on(fGiftVerifyChargesAgain) {
 		st.ngn -= o.costNGN
 	}
 	out := o.json()
 	st.mu.Unlock()
-	if s.faults.giftVerifyEnveloped {
+	if s.faults.on(fGiftVerifyEnveloped) {
 		s.writeA(rc, http.StatusOK, out)
 		return
 	}

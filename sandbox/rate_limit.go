@@ -34,9 +34,10 @@ func groupIndex(name string) (group, bool) {
 }
 
 // limiter keeps one token bucket per key (merchant, or client IP before a
-// merchant is known) and group. Buckets use real time: advancing the sandbox
-// clock must not refill them. Changing the configuration drops every bucket,
-// so new buckets start full under the new numbers.
+// merchant is known) and group. Buckets run on the sandbox clock, so advancing
+// it refills them as waiting would: a client can back off without sleeping.
+// Changing the configuration drops every bucket, so new buckets start full
+// under the new numbers.
 type limiter struct {
 	mu      sync.Mutex // serialises configuration changes
 	cfg     atomic.Pointer[[numGroups]RateLimit]
@@ -85,7 +86,7 @@ func (l *limiter) on(g group) bool { return l.cfg.Load()[g].Rate > 0 }
 
 // allow takes one token from key's bucket of g. On refusal it also returns
 // the bucket's state for the 429 headers.
-func (l *limiter) allow(key string, g group) (ok bool, lim *rate.Limiter, cfg RateLimit) {
+func (l *limiter) allow(key string, g group, now time.Time) (ok bool, lim *rate.Limiter, cfg RateLimit) {
 	c := l.cfg.Load()
 	g = l.bucketGroup(g)
 	cfg = c[g]
@@ -113,13 +114,14 @@ func (l *limiter) allow(key string, g group) (ok bool, lim *rate.Limiter, cfg Ra
 	if lim == nil { // cannot happen (cfg.Rate > 0 under c); never fail closed
 		return true, nil, cfg
 	}
-	return lim.Allow(), lim, cfg
+	return lim.AllowN(now, 1), lim, cfg
 }
 
 // rateLimit applies g's bucket for key, answering 429 itself when refused.
 func (s *Server) rateLimit(rc *reqCtx, key string, g group) bool {
-	ok, lim, cfg := s.limits.allow(key, g)
-	if s.faults.rateLimitNoRefill && lim != nil {
+	now := s.clk.Now()
+	ok, lim, cfg := s.limits.allow(key, g, now)
+	if s.faults.on(fRateLimitNoRefill) && lim != nil {
 		k := key + "\x00" + groupNames[g]
 		if !ok {
 			s.limits.stuck.Store(k, true)
@@ -127,10 +129,9 @@ func (s *Server) rateLimit(rc *reqCtx, key string, g group) bool {
 			ok = false // refilled tokens are never granted again
 		}
 	}
-	if ok || s.faults.rateLimitNever {
+	if ok || s.faults.on(fRateLimitNever) {
 		return true
 	}
-	now := time.Now()
 	tokens := lim.TokensAt(now)
 	rps := float64(lim.Limit())
 	retry := secs((1 - tokens) / rps)
@@ -140,7 +141,7 @@ func (s *Server) rateLimit(rc *reqCtx, key string, g group) bool {
 	h.Set("X-RateLimit-Limit", strconv.Itoa(cfg.Burst))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(max(0, int(tokens))))
 	h.Set("X-RateLimit-Reset", strconv.Itoa(reset))
-	if s.faults.rateLimitBare {
+	if s.faults.on(fRateLimitBare) {
 		h.Set("Content-Type", "text/plain; charset=utf-8")
 		rc.w.WriteHeader(http.StatusTooManyRequests)
 		_, _ = rc.w.Write([]byte("Too Many Requests\n"))

@@ -79,3 +79,14 @@ func TestRateLimitOptions(t *testing.T) {
 		}
 	}
 }
+
+// Buckets run on the sandbox clock: advancing it refills them as waiting would.
+func TestRateLimitRefillsWithClock(t *testing.T) {
+	h := newSbx(t, Options{RateLimits: map[string]RateLimit{"read": {Rate: 0.01, Burst: 1}}})
+	tok := h.token(alpha, alphaTest)
+	h.api("GET", "/cards", tok, nil).want(200)
+	h.api("GET", "/cards", tok, nil).wantError(429, "Rate limit exceeded for read")
+	h.ctl("POST", "/clock/advance", `{"seconds":100}`).want(200)
+	h.api("GET", "/cards", tok, nil).want(200)
+	h.api("GET", "/cards", tok, nil).wantError(429, "Rate limit exceeded for read")
+}

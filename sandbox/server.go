@@ -33,6 +33,9 @@ type Server struct {
 	jwt      *tokenIssuer
 	limits   *limiter
 	hooks    *webhookSender
+	api      http.Handler // merchant API routes (routes.go)
+	controls http.Handler // test control routes (routes.go)
+	pending  atomic.Int64 // webhook deliveries in flight
 	world    atomic.Pointer[world]
 	latency  atomic.Int64 // nanoseconds added to every merchant API answer
 	startRL  map[string]RateLimit
@@ -72,6 +75,7 @@ func New(opts Options) (*Server, error) {
 	s.limits.applyTopology(opts.RateLimitTopology)
 	s.hooks = newWebhookSender()
 	s.world.Store(s.newWorld())
+	s.buildRoutes()
 	return s, nil
 }
 
@@ -104,12 +108,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case (p == s.base || strings.HasPrefix(p, s.base+"/")) && s.variants.rewrite:
 		s.serveVariantAPI(w, r, p[len(s.base):])
 	case p == s.base || strings.HasPrefix(p, s.base+"/"):
-		if s.faults.jsonAsTextPlain {
+		if s.faults.on(fJSONAsTextPlain) {
 			w = textPlainWriter{w}
 		}
-		s.serveAPI(w, r, p[len(s.base):])
+		s.api.ServeHTTP(w, r)
 	case !s.opts.HideControls && (p == controlsPrefix || strings.HasPrefix(p, controlsPrefix+"/")):
-		s.serveControls(w, r, p[len(controlsPrefix):])
+		s.controls.ServeHTTP(w, r)
 	default:
 		rc := &reqCtx{w: w, r: r, path: p, now: s.clk.Now()}
 		s.notFoundRoute(rc)

@@ -17,7 +17,7 @@ type simulateAnswer struct {
 // synthetic event delivered for real to the merchant's webhook URL.
 func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	st := rc.st
-	if st.env != EnvTest && !s.faults.webhookLiveAllowed {
+	if st.env != EnvTest && !s.faults.on(fWebhookLiveAllowed) {
 		s.writeError(rc, http.StatusForbidden, msgLiveSimulate)
 		return
 	}
@@ -31,28 +31,26 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	if v.failed(s, rc) {
 		return
 	}
-	st.mu.RLock()
-	c := st.findCard(rc.p1)
 	var id, ref string
-	if c != nil {
-		id, ref = c.id, c.ref
-	}
-	st.mu.RUnlock()
-	if c == nil {
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
+	found := false
+	s.readCard(rc, st, func(c *card) reply {
+		id, ref, found = c.id, c.ref, true
+		return func() {}
+	})
+	if !found {
 		return
 	}
 	kind := eventKinds[et]
-	if s.faults.webhookReversalKind && et == "reversal" {
+	if s.faults.on(fWebhookReversalKind) && et == "reversal" {
 		kind = "virtualcard.transaction.reversal"
 	}
 	simRef := "SIMULATE_" + strings.ToUpper(et) + "_" + randHex(4)
-	if s.faults.webhookRefPrefix {
+	if s.faults.on(fWebhookRefPrefix) {
 		simRef = "SIM_" + strings.ToUpper(et) + "_" + randHex(4)
 	}
 	var url, skip string
 	var sent bool
-	if s.faults.webhookFakeDispatch {
+	if s.faults.on(fWebhookFakeDispatch) {
 		if cfg := st.m.webhook.Load(); cfg != nil {
 			url = cfg.URL
 		}
@@ -67,7 +65,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	if !sent {
 		ans.SkipReason = &skip
 		msg = "Webhook not dispatched"
-	} else if s.variants.skipReasonEmpty {
+	} else if s.variants.on(vSkipReasonEmpty) {
 		ans.SkipReason = new(string)
 	}
 	s.writeB(rc, msg, ans)

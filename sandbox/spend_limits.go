@@ -53,36 +53,38 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 	if v.failed(s, rc) {
 		return
 	}
-	st := rc.st
-	st.mu.Lock()
-	c := st.findCard(rc.p1)
-	if c == nil {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
-		return
-	}
-	if c.frozen && s.variants.limitsFrozenRefused {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusForbidden, "Card is frozen: unfreeze it before changing its limits")
-		return
-	}
+	s.withCard(rc, rc.st, func(c *card) reply {
+		if c.frozen && s.variants.on(vLimitsFrozenRefused) {
+			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before changing its limits")
+		}
+		id, l := c.id, s.setLimits(c, set)
+		return func() { s.writeLimits(rc, id, l) }
+	})
+}
+
+// setLimits applies the supplied limits (0: not supplied) to c and returns
+// the limits to answer; the caller holds the state lock.
+func (s *Server) setLimits(c *card, set [4]int64) [4]int64 {
 	l := c.limits
-	if s.variants.limitsPutReplaces {
+	if s.variants.on(vLimitsPutReplaces) {
 		l = [4]int64{} // the request is the whole set
 	}
 	for i, n := range set {
 		if n > 0 {
 			l[i] = n
-		} else if s.faults.limitsResetOnUpdate {
+		} else if s.faults.on(fLimitsResetOnUpdate) {
 			l[i] = 1000_00
 		}
 	}
-	if !s.faults.limitsNotApplied {
+	if !s.faults.on(fLimitsNotApplied) {
 		c.limits = l
 	}
-	id := c.id
-	st.mu.Unlock()
-	if s.variants.limitsUnsetZero {
+	return l
+}
+
+// writeLimits answers the spend limits l of card id.
+func (s *Server) writeLimits(rc *reqCtx, id string, l [4]int64) {
+	if s.variants.on(vLimitsUnsetZero) {
 		show := func(n int64) *money.Amount { a := money.Amount(n); return &a }
 		s.writeA(rc, http.StatusOK, spendLimitsAnswer{Message: "Spend limits updated", CardID: id, SpendLimits: spendLimitsJSON{
 			TransactionLimit: show(l[limTransaction]), DailyLimit: show(l[limDaily]), MonthlyLimit: show(l[limMonthly]), AllTimeLimit: show(l[limAllTime])}})

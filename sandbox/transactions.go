@@ -32,53 +32,8 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
 		return
 	}
-	a := int64(amt)
-	day := rc.now.UTC().Year()*10000 + int(rc.now.UTC().Month())*100 + rc.now.UTC().Day()
-	month := day / 100
-	t := &txn{id: "txn_" + randHex(12), st: st, cardID: c.id, amount: a}
-
-	st.mu.Lock()
-	if c.dayKey != day && !s.faults.limitDailyNeverResets {
-		c.dayKey, c.daySpent = day, 0
-	}
-	if c.monthKey != month {
-		c.monthKey, c.monthSpent = month, 0
-		if s.faults.limitAllTimeResetsMonthly {
-			c.allTimeSpent = 0
-		}
-	}
-	daySpent := c.daySpent
-	if s.faults.limitDailyNotCumulative {
-		daySpent = 0
-	}
-	reason := ""
-	switch {
-	case (c.frozen || (s.faults.txnUnfreezeStillDeclines && c.frozenOnce)) && !s.faults.frozenCardApproves:
-		reason = "card_frozen"
-	case a > c.balance:
-		reason = "insufficient_funds"
-	case c.limits[limTransaction] > 0 && (a > c.limits[limTransaction] || (s.faults.limitAtLimitDeclined && a == c.limits[limTransaction])):
-		reason = "transaction_limit"
-	case c.limits[limDaily] > 0 && daySpent+a > c.limits[limDaily]:
-		reason = "daily_limit"
-	case c.limits[limMonthly] > 0 && c.monthSpent+a > c.limits[limMonthly]:
-		reason = "monthly_limit"
-	case c.limits[limAllTime] > 0 && c.allTimeSpent+a > c.limits[limAllTime]:
-		reason = "all_time_limit"
-	}
-	if reason == "" {
-		c.balance -= a
-		c.daySpent += a
-		c.monthSpent += a
-		c.allTimeSpent += a
-		st.spent += a
-		c.updatedAt = ts(rc.now)
-		t.approved = true
-	} else if reason == "card_frozen" && s.faults.txnFrozenDeclineDebits {
-		c.balance -= a // declined, yet taken from the balance
-	}
-	bal, ref := c.balance, c.ref
-	st.mu.Unlock()
+	t := &txn{id: "txn_" + randHex(12), st: st, cardID: c.id, amount: int64(amt)}
+	reason, bal, ref := s.authorize(rc, st, c, t)
 
 	rc.world.txMu.Lock()
 	rc.world.txns[t.id] = t
@@ -90,12 +45,71 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 		kind = eventKinds["decline"]
 		ans.DeclineReason = &reason
 	}
-	if !s.faults.webhookTxnNotDelivered {
+	if !s.faults.on(fWebhookTxnNotDelivered) {
 		s.dispatch(rc.r.Context(), rc.world, st, kind, eventData{
 			Reference: t.id, CardID: c.id, CardReference: ref, Amount: amt, Currency: "USD",
 		})
 	}
 	writeJSON(rc.w, http.StatusOK, ans)
+}
+
+// authorize decides t on card c under st's lock: the decline reason ("" when
+// approved) and the card's balance and reference afterwards. Approval moves
+// the money at once.
+func (s *Server) authorize(rc *reqCtx, st *envState, c *card, t *txn) (reason string, bal int64, ref string) {
+	a := t.amount
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	reason = s.declineReason(rc, c, a)
+	if reason == "" {
+		c.balance -= a
+		c.daySpent += a
+		c.monthSpent += a
+		c.allTimeSpent += a
+		st.spent += a
+		c.updatedAt = ts(rc.now)
+		t.approved = true
+	} else if reason == "card_frozen" && s.faults.on(fTxnFrozenDeclineDebits) {
+		c.balance -= a // declined, yet taken from the balance
+	}
+	return reason, c.balance, c.ref
+}
+
+// declineReason starts the card's day and month totals afresh when the
+// sandbox clock entered a new one, then checks status, balance and each
+// limit in that order; the caller holds the state lock.
+func (s *Server) declineReason(rc *reqCtx, c *card, a int64) string {
+	now := rc.now.UTC()
+	day := now.Year()*10000 + int(now.Month())*100 + now.Day()
+	month := day / 100
+	if c.dayKey != day && !s.faults.on(fLimitDailyNeverResets) {
+		c.dayKey, c.daySpent = day, 0
+	}
+	if c.monthKey != month {
+		c.monthKey, c.monthSpent = month, 0
+		if s.faults.on(fLimitAllTimeResetsMonthly) {
+			c.allTimeSpent = 0
+		}
+	}
+	daySpent := c.daySpent
+	if s.faults.on(fLimitDailyNotCumulative) {
+		daySpent = 0
+	}
+	switch {
+	case (c.frozen || (s.faults.on(fTxnUnfreezeStillDeclines) && c.frozenOnce)) && !s.faults.on(fFrozenCardApproves):
+		return "card_frozen"
+	case a > c.balance:
+		return "insufficient_funds"
+	case c.limits[limTransaction] > 0 && (a > c.limits[limTransaction] || (s.faults.on(fLimitAtLimitDeclined) && a == c.limits[limTransaction])):
+		return "transaction_limit"
+	case c.limits[limDaily] > 0 && daySpent+a > c.limits[limDaily]:
+		return "daily_limit"
+	case c.limits[limMonthly] > 0 && c.monthSpent+a > c.limits[limMonthly]:
+		return "monthly_limit"
+	case c.limits[limAllTime] > 0 && c.allTimeSpent+a > c.limits[limAllTime]:
+		return "all_time_limit"
+	}
+	return ""
 }
 
 type settleAnswer struct {
@@ -135,7 +149,7 @@ func (s *Server) ctlSettle(rc *reqCtx) {
 		ref = c.ref
 	}
 	t.st.mu.RUnlock()
-	if !s.faults.webhookTxnNotDelivered {
+	if !s.faults.on(fWebhookTxnNotDelivered) {
 		s.dispatch(rc.r.Context(), w, t.st, eventKinds["settlement"], eventData{
 			Reference: t.id, CardID: t.cardID, CardReference: ref, Amount: money.Amount(t.amount), Currency: "USD",
 		})

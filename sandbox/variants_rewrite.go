@@ -27,7 +27,7 @@ func (c *captureWriter) Write(b []byte) (int, error) { return c.buf.Write(b) }
 // rewritten answer.
 func (s *Server) serveVariantAPI(w http.ResponseWriter, r *http.Request, rest string) {
 	cw := newCapture()
-	s.serveAPI(cw, r, rest)
+	s.api.ServeHTTP(cw, r)
 	code, body := s.rewriteAnswer(r, rest, cw.code, cw.h, cw.buf.Bytes())
 	for k, v := range cw.h {
 		w.Header()[k] = v
@@ -42,9 +42,9 @@ func (s *Server) rewriteAnswer(r *http.Request, rest string, code int, h http.He
 	v := &s.variants
 	if code == http.StatusTooManyRequests {
 		switch {
-		case v.retryAfterLong:
+		case v.on(vRetryAfterLong):
 			h.Set("Retry-After", "60")
-		case v.noRetryAfter:
+		case v.on(vNoRetryAfter):
 			h.Del("Retry-After")
 		}
 	}
@@ -57,20 +57,20 @@ func (s *Server) rewriteAnswer(r *http.Request, rest string, code int, h http.He
 	top, _ := doc.(map[string]any)
 	if top != nil {
 		code = s.rewriteTop(r, rest, code, top)
-		if v.giftQuoteFlat && code == http.StatusOK && rest == "/gift-cards/quote" {
+		if v.on(vGiftQuoteFlat) && code == http.StatusOK && rest == "/gift-cards/quote" {
 			doc = top["data"]
 		}
-		if v.giftLookupFlat && code == http.StatusOK && strings.HasPrefix(rest, "/gift-cards/transactions/") {
+		if v.on(vGiftLookupFlat) && code == http.StatusOK && strings.HasPrefix(rest, "/gift-cards/transactions/") {
 			doc = top["data"]
 		}
-		if v.lookupVoucherFlat && code == http.StatusOK && strings.HasPrefix(rest, "/gift-cards/transactions/") {
+		if v.on(vLookupVoucherFlat) && code == http.StatusOK && strings.HasPrefix(rest, "/gift-cards/transactions/") {
 			if d, ok := top["data"].(map[string]any); ok {
 				vo, _ := d["voucher"].(map[string]any)
 				delete(d, "voucher")
 				d["voucherCode"], d["redemptionPin"], d["redemptionInstructions"] = vo["code"], vo["pin"], vo["instructions"]
 			}
 		}
-		if v.notShownFlat && code < 300 && isNotShownAnswer(r.Method, rest) {
+		if v.on(vNotShownFlat) && code < 300 && isNotShownAnswer(r.Method, rest) {
 			doc = top["data"]
 		}
 	}
@@ -86,21 +86,21 @@ func (s *Server) rewriteAnswer(r *http.Request, rest string, code int, h http.He
 func (s *Server) rewriteTop(r *http.Request, rest string, code int, top map[string]any) int {
 	v := &s.variants
 	if p, ok := top["path"].(string); ok {
-		if v.pathAPIPrefix && strings.HasPrefix(p, "/v1/merchant") {
+		if v.on(vPathAPIPrefix) && strings.HasPrefix(p, "/v1/merchant") {
 			p = "/api" + p
 		}
-		if v.pathWithQuery && r.URL.RawQuery != "" {
+		if v.on(vPathWithQuery) && r.URL.RawQuery != "" {
 			p += "?" + r.URL.RawQuery
 		}
 		top["path"] = p
 	}
-	if v.extraMembers {
+	if v.on(vExtraMembers) {
 		top["requestId"] = "req_" + randHex(8)
 		top["meta"] = map[string]any{"apiVersion": "1.0.0"}
 	}
 	_, isErr := top["statusCode"]
 	if !isErr {
-		if v.successAlt {
+		if v.on(vSuccessAlt) {
 			switch {
 			case code == http.StatusCreated && r.Method == http.MethodPost && rest == "/cards":
 				code = http.StatusOK
@@ -108,7 +108,7 @@ func (s *Server) rewriteTop(r *http.Request, rest string, code int, top map[stri
 				code = http.StatusCreated
 			}
 		}
-		if v.statusMsgVerbs && code == http.StatusOK && r.Method == http.MethodPatch && strings.HasSuffix(rest, "/status") {
+		if v.on(vStatusMsgVerbs) && code == http.StatusOK && r.Method == http.MethodPatch && strings.HasSuffix(rest, "/status") {
 			if d, ok := top["data"].(map[string]any); ok {
 				c, _ := d["card"].(map[string]any)
 				if st, _ := c["status"].(string); st == "FROZEN" {
@@ -127,36 +127,36 @@ func (s *Server) rewriteTop(r *http.Request, rest string, code int, top map[stri
 func (s *Server) rewriteError(r *http.Request, rest string, code int, top map[string]any) int {
 	v := &s.variants
 	msgs := messagesOf(top["message"])
-	if s.faults.notFoundMsgGeneric && code == http.StatusNotFound && strings.HasPrefix(rest, "/cards/") && strings.Count(rest, "/") == 3 {
+	if s.faults.on(fNotFoundMsgGeneric) && code == http.StatusNotFound && strings.HasPrefix(rest, "/cards/") && strings.Count(rest, "/") == 3 {
 		top["message"] = "Request could not be completed"
 	}
 	newCode := code
 	switch {
-	case v.withdrawAbove422 && code == 400 && strings.HasSuffix(rest, "/withdraw") && len(msgs) == 1 && strings.HasPrefix(msgs[0], "Insufficient card balance"):
+	case v.on(vWithdrawAbove422) && code == 400 && strings.HasSuffix(rest, "/withdraw") && len(msgs) == 1 && strings.HasPrefix(msgs[0], "Insufficient card balance"):
 		newCode = http.StatusUnprocessableEntity
-	case v.frozenSecure403 && code == 400 && strings.HasSuffix(rest, "/secure"):
+	case v.on(vFrozenSecure403) && code == 400 && strings.HasSuffix(rest, "/secure"):
 		newCode = http.StatusForbidden
-	case v.invalidValue422 && code == 400 && allContain(msgs, "must be one of the following values") && !anyContain(msgs, "should not be empty"):
+	case v.on(vInvalidValue422) && code == 400 && allContain(msgs, "must be one of the following values") && !anyContain(msgs, "should not be empty"):
 		newCode = http.StatusUnprocessableEntity
 	}
 	if newCode != code {
 		top["statusCode"] = json.Number(strconv.Itoa(newCode))
 		top["error"] = http.StatusText(newCode)
 	}
-	if v.minimumsBusiness && code == 400 && allContain(msgs, "must not be less than") {
+	if v.on(vMinimumsBusiness) && code == 400 && allContain(msgs, "must not be less than") {
 		top["message"] = "Amount is below the minimum: " + strings.Join(msgs, "; ")
 	}
-	if v.messagesReworded {
+	if v.on(vMessagesReworded) {
 		if m, ok := top["message"].(string); ok {
 			top["message"] = reword(m)
 		}
 	}
-	if v.msgArray {
+	if v.on(vMsgArray) {
 		if m, ok := top["message"].(string); ok {
 			top["message"] = []any{m}
 		}
 	}
-	if v.gift404Full && code == http.StatusNotFound {
+	if v.on(vGift404Full) && code == http.StatusNotFound {
 		if _, has := top["status"]; !has {
 			top["status"] = "error"
 			top["timestamp"] = ts(s.clk.Now())
@@ -232,7 +232,7 @@ func (s *Server) rewriteTree(n any, key string) {
 					x[k] = s.rewriteTS(cv, k == "timestamp" && key == "")
 				}
 			case json.Number:
-				if s.variants.amountsMinimal {
+				if s.variants.on(vAmountsMinimal) {
 					x[k] = minimalNumber(cv)
 				}
 			default:
@@ -251,29 +251,29 @@ func (s *Server) rewriteObject(x map[string]any) {
 	if mp, ok := x["maskedPan"].(string); ok && len(mp) >= 10 {
 		first6, last4 := mp[:6], mp[len(mp)-4:]
 		switch {
-		case v.maskFour:
+		case v.on(vMaskFour):
 			x["maskedPan"] = first6 + "****" + last4
-		case v.maskGrouped:
+		case v.on(vMaskGrouped):
 			x["maskedPan"] = first6[:4] + " " + first6[4:] + "•• •••• " + last4
 		}
 	}
-	if _, isCard := x["cardType"]; isCard && s.faults.createdStatusPending {
+	if _, isCard := x["cardType"]; isCard && s.faults.on(fCreatedStatusPending) {
 		x["createdStatus"] = "PENDING"
 	}
 	if _, isCard := x["cardType"]; isCard {
-		if v.colorThemeNull {
+		if v.on(vColorThemeNull) {
 			x["colorTheme"] = nil
 		}
-		if v.optionalAbsent {
+		if v.on(vOptionalAbsent) {
 			delete(x, "colorTheme")
 			delete(x, "cardBrand")
 			delete(x, "billingAddress")
 		}
 	}
-	if cvv, ok := x["cvv"].(string); ok && v.cvvFour && len(cvv) == 3 {
+	if cvv, ok := x["cvv"].(string); ok && v.on(vCvvFour) && len(cvv) == 3 {
 		x["cvv"] = cvv + "7"
 	}
-	if v.giftTwoStep && x["orderStatus"] == "PROCESSING" {
+	if v.on(vGiftTwoStep) && x["orderStatus"] == "PROCESSING" {
 		x["voucher"] = nil
 	}
 }
@@ -286,13 +286,13 @@ func (s *Server) rewriteTS(t string, envelope bool) string {
 		return t
 	}
 	switch {
-	case v.envTSLocal && envelope:
+	case v.on(vEnvTSLocal) && envelope:
 		return p.In(time.FixedZone("", 3600)).Format("2006-01-02T15:04:05.000-07:00")
-	case v.tsOffset:
+	case v.on(vTsOffset):
 		return strings.TrimSuffix(t, "Z") + "+00:00"
-	case v.tsWholeSeconds:
+	case v.on(vTsWholeSeconds):
 		return p.UTC().Format("2006-01-02T15:04:05Z")
-	case v.tsMicros:
+	case v.on(vTsMicros):
 		return p.UTC().Format("2006-01-02T15:04:05.000000Z")
 	}
 	return t

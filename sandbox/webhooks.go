@@ -97,6 +97,8 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 	if cfg == nil || cfg.URL == "" {
 		return "", false, "no_webhook_url_configured"
 	}
+	s.pending.Add(1)
+	defer s.pending.Add(-1)
 	now := s.clk.Now()
 	p := eventPayload{
 		ID:          "evt_" + randHex(12),
@@ -106,11 +108,11 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 		MerchantID:  st.m.id,
 		Data:        d,
 	}
-	if s.faults.webhookDeliveredKind {
+	if s.faults.on(fWebhookDeliveredKind) {
 		p.Type = strings.TrimPrefix(kind, "virtualcard.transaction.")
 	}
 	body, _ := json.Marshal(p)
-	if s.variants.webhookPayloadShape {
+	if s.variants.on(vWebhookPayloadShape) {
 		body, _ = json.Marshal(map[string]any{"event": p.Type, "id": p.ID, "sentAt": p.CreatedAt, "payload": p.Data})
 	}
 	sig := sign(cfg.Secret, body)
@@ -121,7 +123,7 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 	}
 	start := time.Now()
 	code, err := s.hooks.post(ctx, cfg.URL, kind, p.ID, sig, body)
-	if err == nil && s.variants.redeliver {
+	if err == nil && s.variants.on(vRedeliver) {
 		code, err = s.hooks.post(ctx, cfg.URL, kind, p.ID, sig, body) // at-least-once
 	}
 	del.DurationMs = time.Since(start).Milliseconds()

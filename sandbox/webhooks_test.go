@@ -159,3 +159,30 @@ func TestWebhookTimeout(t *testing.T) {
 		t.Fatalf("timeout: %s", r.body)
 	}
 }
+
+// The deliveries control counts deliveries in flight: 1 while a receiver is
+// slow to answer, 0 once the API answer that caused it is out.
+func TestDeliveriesPending(t *testing.T) {
+	h := newSbx(t, Options{})
+	tok := h.token(alpha, alphaTest)
+	id := h.card(tok, h.customer(tok), "5").s("data.id")
+	rv := newReceiver(t, 200)
+	rv.wait = 300 * time.Millisecond
+	h.ctl("PUT", "/merchants/mer_demo_alpha/webhook", map[string]string{"url": rv.srv.URL}).want(200)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.api("POST", "/cards/"+id+"/simulate-webhook", tok, `{"event_type":"authorization"}`).want(200)
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(rv.all()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if p := h.ctl("GET", "/webhooks/deliveries", nil).want(200).num("pending"); p != "1" {
+		t.Fatalf("pending during a delivery: %s", p)
+	}
+	<-done
+	if p := h.ctl("GET", "/webhooks/deliveries", nil).want(200).num("pending"); p != "0" {
+		t.Fatalf("pending after the answer: %s", p)
+	}
+}

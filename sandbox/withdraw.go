@@ -21,7 +21,7 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 	}
 	v := validator{b: b}
 	minAmt := money.Amount(minWithdrawal)
-	if s.faults.withdrawMinOffByCent {
+	if s.faults.on(fWithdrawMinOffByCent) {
 		minAmt-- // 0.09 accepted
 	}
 	amt, _ := v.amount("amount", true, minAmt, false)
@@ -29,30 +29,29 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 		return
 	}
 	st := rc.st
-	st.mu.Lock()
-	c := st.findCard(rc.p1)
-	if c == nil {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
-		return
-	}
-	if c.frozen && s.variants.withdrawFrozenRefused {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusForbidden, "Card is frozen: unfreeze it before withdrawing")
-		return
-	}
-	if int64(amt) > c.balance && !s.faults.withdrawOverBalance {
-		avail := c.balance
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusBadRequest,
-			"Insufficient card balance: requested "+amt.String()+" USD, available "+money.Amount(avail).String()+" USD")
-		return
-	}
+	s.withCard(rc, st, func(c *card) reply {
+		if c.frozen && s.variants.on(vWithdrawFrozenRefused) {
+			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before withdrawing")
+		}
+		if int64(amt) > c.balance && !s.faults.on(fWithdrawOverBalance) {
+			return s.fail(rc, http.StatusBadRequest,
+				"Insufficient card balance: requested "+amt.String()+" USD, available "+money.Amount(c.balance).String()+" USD")
+		}
+		out := s.withdraw(rc, st, c, amt)
+		return func() {
+			s.writeA(rc, http.StatusOK, cardMessage{Message: "Withdrew " + amt.String() + " USD to the vault", Card: out})
+		}
+	})
+}
+
+// withdraw moves amt from c to the vault, less the fee; the caller holds
+// st's lock.
+func (s *Server) withdraw(rc *reqCtx, st *envState, c *card, amt money.Amount) cardJSON {
 	c.balance -= int64(amt)
 	switch {
-	case s.variants.withdrawFullCredit:
+	case s.variants.on(vWithdrawFullCredit):
 		st.vault += int64(amt) // the fee is waived
-	case !s.faults.withdrawNoVaultCredit:
+	case !s.faults.on(fWithdrawNoVaultCredit):
 		st.vault += int64(amt) - withdrawalFee
 		st.fees += withdrawalFee
 	default:
@@ -60,9 +59,8 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 	}
 	c.updatedAt = ts(rc.now)
 	out := c.json()
-	if s.faults.withdrawNotPersisted {
+	if s.faults.on(fWithdrawNotPersisted) {
 		c.balance += int64(amt) // the answer shows the new balance; the card keeps the old one
 	}
-	st.mu.Unlock()
-	s.writeA(rc, http.StatusOK, cardMessage{Message: "Withdrew " + amt.String() + " USD to the vault", Card: out})
+	return out
 }

@@ -18,7 +18,9 @@ func ExecRunner(exe string) Runner {
 	return func(ctx context.Context, _ string, cfg *target.Config, reportPath string) (int, []byte, error) {
 		// Every child writes its reports into a directory of its own.
 		dir := strings.TrimSuffix(reportPath, filepath.Ext(reportPath)) + "-reports"
-		cmd := exec.CommandContext(ctx, exe, "conform", "--no-color", "--json-report", reportPath, "--out", dir)
+		// Each run's sandbox is discarded afterwards: sweeping its cards back
+		// to the vault (the teardown) would only cost time.
+		cmd := exec.CommandContext(ctx, exe, "conform", "--no-color", "--no-teardown", "--json-report", reportPath, "--out", dir)
 		// The self-test needs a verdict, not a minimal failing case: cap the
 		// model spec's shrinking (a user's own RAPID_SHRINKTIME still wins,
 		// as later entries of the environment override earlier ones).

@@ -110,6 +110,54 @@ func (m *Matrix) OK() bool {
 // Execute runs the clean sandbox and every fault. When ctx ends first it
 // returns the matrix of the finished runs, marked interrupted, and ctx's error.
 func Execute(ctx context.Context, o Options) (*Matrix, error) {
+	cleanup, err := o.defaults()
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	start := time.Now()
+	rs := runAll(ctx, o)
+	m := &Matrix{Clean: rs.clean, Total: len(o.Faults), Duration: time.Since(start), Version: o.Version}
+	m.CleanOK = rs.clean.Error == "" && rs.clean.ExitCode == 0 && len(rs.clean.Failed) == 0 && len(rs.clean.HarnessErrors) == 0
+	if err := ctx.Err(); err != nil {
+		// Interrupted: the matrix of the runs that finished, marked so.
+		m.Interrupted, m.Total = true, 0
+		for i := range rs.done {
+			if rs.done[i] {
+				m.Total++
+			}
+		}
+	}
+	for i, f := range o.Faults {
+		if m.Interrupted && !rs.done[i] {
+			continue
+		}
+		m.add(Entry{Fault: f, Run: rs.faults[i], Killed: rs.faults[i].Killed()})
+	}
+	if m.Total > 0 {
+		m.KillRate = float64(m.Killed) / float64(m.Total)
+	}
+	m.Specificity = specificity(o.Variants, rs.variants)
+	return m, ctx.Err()
+}
+
+// add counts one fault's entry: killed, broken or survived.
+func (m *Matrix) add(e Entry) {
+	m.Entries = append(m.Entries, e)
+	switch {
+	case e.Killed:
+		m.Killed++
+	case e.Run.Error != "":
+		m.Errors = append(m.Errors, e)
+	default:
+		m.Survivors = append(m.Survivors, e)
+	}
+}
+
+// defaults fills the options left empty; cleanup removes a temporary work
+// directory.
+func (o *Options) defaults() (cleanup func(), err error) {
+	cleanup = func() {}
 	if o.Faults == nil {
 		o.Faults = sandbox.Faults()
 	}
@@ -122,33 +170,39 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 	if o.Run == nil {
 		exe, err := os.Executable()
 		if err != nil {
-			return nil, err
+			return cleanup, err
 		}
 		o.Run = ExecRunner(exe)
 	}
 	if o.WorkDir == "" {
 		dir, err := os.MkdirTemp("", "mph-selftest-")
 		if err != nil {
-			return nil, err
+			return cleanup, err
 		}
-		defer os.RemoveAll(dir)
+		cleanup = func() { os.RemoveAll(dir) }
 		o.WorkDir = dir
 	}
-	if err := os.MkdirAll(o.WorkDir, 0o755); err != nil {
-		return nil, err
-	}
-	start := time.Now()
+	return cleanup, os.MkdirAll(o.WorkDir, 0o755)
+}
 
+// runs are the outcomes of every run of a self-test.
+type runs struct {
+	clean    Run
+	faults   []Run
+	done     []bool // the fault's run finished before any interrupt
+	variants []Run
+}
+
+// runAll runs the clean sandbox first (its verdict matters most), then every
+// fault and every variant, o.Parallel at a time.
+func runAll(ctx context.Context, o Options) runs {
 	type job struct {
 		idx     int // -1 = clean
 		fault   string
 		variant *sandbox.Variant
 	}
+	rs := runs{faults: make([]Run, len(o.Faults)), done: make([]bool, len(o.Faults)), variants: make([]Run, len(o.Variants))}
 	jobs := make(chan job)
-	results := make([]Run, len(o.Faults))
-	done := make([]bool, len(o.Faults)) // finished before any interrupt
-	vresults := make([]Run, len(o.Variants))
-	var clean Run
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for w := 0; w < o.Parallel; w++ {
@@ -165,12 +219,12 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 				mu.Lock()
 				switch {
 				case j.variant != nil:
-					vresults[j.idx] = r
+					rs.variants[j.idx] = r
 				case j.idx < 0:
-					clean = r
+					rs.clean = r
 				default:
-					results[j.idx] = r
-					done[j.idx] = ctx.Err() == nil
+					rs.faults[j.idx] = r
+					rs.done[j.idx] = ctx.Err() == nil
 				}
 				if o.Progress != nil {
 					o.Progress(r)
@@ -179,7 +233,6 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 			}
 		}()
 	}
-	// The clean run goes first: its verdict matters most.
 	jobs <- job{idx: -1}
 	for i, f := range o.Faults {
 		select {
@@ -195,37 +248,7 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 	}
 	close(jobs)
 	wg.Wait()
-	m := &Matrix{Clean: clean, Total: len(o.Faults), Duration: time.Since(start), Version: o.Version}
-	m.CleanOK = clean.Error == "" && clean.ExitCode == 0 && len(clean.Failed) == 0 && len(clean.HarnessErrors) == 0
-	if err := ctx.Err(); err != nil {
-		// Interrupted: the matrix of the runs that finished, marked so.
-		m.Interrupted, m.Total = true, 0
-		for i := range done {
-			if done[i] {
-				m.Total++
-			}
-		}
-	}
-	for i, f := range o.Faults {
-		if m.Interrupted && !done[i] {
-			continue
-		}
-		e := Entry{Fault: f, Run: results[i], Killed: results[i].Killed()}
-		m.Entries = append(m.Entries, e)
-		switch {
-		case e.Killed:
-			m.Killed++
-		case e.Run.Error != "":
-			m.Errors = append(m.Errors, e)
-		default:
-			m.Survivors = append(m.Survivors, e)
-		}
-	}
-	if m.Total > 0 {
-		m.KillRate = float64(m.Killed) / float64(m.Total)
-	}
-	m.Specificity = specificity(o.Variants, vresults)
-	return m, ctx.Err()
+	return rs
 }
 
 // runOne starts a sandbox with the fault (none for the clean run) and runs
@@ -265,36 +288,20 @@ func runOne(ctx context.Context, o Options, fault string, opts sandbox.Options) 
 		r.Error = err.Error()
 		return r
 	}
+	verdict(&r, code, out, reportPath)
+	return r
+}
+
+// verdict reads a finished run's outcome from its exit code and report.
+func verdict(r *Run, code int, out []byte, reportPath string) {
 	switch code {
 	case 0, 1, 3:
 		rep, err := readReport(reportPath)
 		if err != nil {
 			r.Error = fmt.Sprintf("reading the report (exit %d): %v; output: %s", code, err, tail(out, 2000))
-			return r
+			return
 		}
-		for _, s := range rep.SpecReports {
-			text := s.FullText()
-			if s.LeafNodeType != types.NodeTypeIt {
-				text = "[" + s.LeafNodeType.String() + "] " + firstLine(s.Failure.Message)
-			}
-			switch report.Classify(s) {
-			case report.Passed:
-				if s.LeafNodeType == types.NodeTypeIt {
-					r.Passed++
-				}
-			case report.Skipped, report.Pending:
-				if s.LeafNodeType == types.NodeTypeIt {
-					r.Skipped++
-				}
-			case report.Failed:
-				r.Failed = append(r.Failed, text)
-			case report.HarnessError:
-				// The harness could not run the check: not a verdict on the
-				// server, so it neither kills a fault nor passes a clean run.
-				r.HarnessErrors = append(r.HarnessErrors, text)
-			}
-		}
-		sort.Strings(r.Failed)
+		tally(r, rep)
 		if code == 3 && len(r.HarnessErrors) == 0 {
 			r.Error = "conform exited 3 but the report shows no harness error; output: " + tail(out, 2000)
 		}
@@ -307,14 +314,41 @@ func runOne(ctx context.Context, o Options, fault string, opts sandbox.Options) 
 		// other configuration error is the harness's own problem.
 		if !bytes.Contains(out, []byte("mph: pre-flight:")) {
 			r.Error = "conform exited 2 without a pre-flight verdict (configuration error); output: " + tail(out, 2000)
-			return r
+			return
 		}
 		r.Preflight = true
 		r.Failed = []string{"pre-flight: " + preflightReason(out)}
 	default:
 		r.Error = fmt.Sprintf("conform exited %d; output: %s", code, tail(out, 2000))
 	}
-	return r
+}
+
+// tally counts the report's specs into r: passed, skipped, failed (by full
+// text) and harness errors.
+func tally(r *Run, rep types.Report) {
+	for _, s := range rep.SpecReports {
+		text := s.FullText()
+		if s.LeafNodeType != types.NodeTypeIt {
+			text = "[" + s.LeafNodeType.String() + "] " + firstLine(s.Failure.Message)
+		}
+		switch report.Classify(s) {
+		case report.Passed:
+			if s.LeafNodeType == types.NodeTypeIt {
+				r.Passed++
+			}
+		case report.Skipped, report.Pending:
+			if s.LeafNodeType == types.NodeTypeIt {
+				r.Skipped++
+			}
+		case report.Failed:
+			r.Failed = append(r.Failed, text)
+		case report.HarnessError:
+			// The harness could not run the check: not a verdict on the
+			// server, so it neither kills a fault nor passes a clean run.
+			r.HarnessErrors = append(r.HarnessErrors, text)
+		}
+	}
+	sort.Strings(r.Failed)
 }
 
 // maskedTimestamp is an RFC 3339 timestamp some of whose digits were masked.

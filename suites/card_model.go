@@ -510,6 +510,10 @@ var _ = Describe("Card model: random sequences agree with a reference model", fu
 			}
 			var harnessErr error
 			failed, out := runRapid(CurrentSpecReport().FullText(), func(t *rapid.T) {
+				// Only the last case's exchanges (rapid replays the minimal
+				// failing case last) explain a failure; keeping every case's
+				// would swell the report to megabytes.
+				ResetExchanges()
 				r := &modelRun{ctx: ctx, t: t, harness: &harnessErr, api: API(), controls: Controls()}
 				r.run()
 			})

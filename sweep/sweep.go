@@ -43,15 +43,22 @@ func Card(ctx context.Context, api *client.Client, id string, keep bool, r Rules
 	if keep {
 		return out, nil
 	}
-	if c.Balance >= MinWithdrawal && c.Balance > r.Fee {
-		if err := withdrawAll(ctx, api, id, c); err != nil {
-			return out, err
+	// A spec still running (an interrupted run) may move the balance
+	// between the read and the withdrawal: read again and retry.
+	for attempt := 0; c.Balance >= MinWithdrawal && c.Balance > r.Fee; attempt++ {
+		werr := withdrawAll(ctx, api, id, c)
+		if werr == nil {
+			out.Swept += c.Balance
+		} else if attempt == 2 {
+			return out, werr
 		}
-		out.Swept = c.Balance
 		if c, err = Read(ctx, api, id); err != nil {
 			return out, err
 		}
 		out.Left, out.Status = c.Balance, c.Status
+		if werr == nil {
+			break
+		}
 	}
 	if c.Status != "FROZEN" {
 		if err := SetStatus(ctx, api, id, "FROZEN"); err != nil {
@@ -115,7 +122,7 @@ func withdrawAll(ctx context.Context, api *client.Client, id string, c State) er
 			return nil
 		}
 	}
-	return fmt.Errorf("withdrawing %s USD answered HTTP %d", money.Amount(c.Balance), resp.Status)
+	return fmt.Errorf("withdrawing %s USD answered HTTP %d: %.200s", money.Amount(c.Balance), resp.Status, resp.Body)
 }
 
 // SetStatus sets a card's status.

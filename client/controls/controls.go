@@ -175,6 +175,21 @@ func (k *Client) Deliveries(ctx context.Context) ([]map[string]any, error) {
 	return out, nil
 }
 
+// PendingDeliveries reports how many webhook deliveries the sandbox still
+// has in flight; known is false when the control does not say.
+func (k *Client) PendingDeliveries(ctx context.Context) (n int, known bool, err error) {
+	var out struct {
+		Pending *int `json:"pending"`
+	}
+	if _, err := k.call(ctx, http.MethodGet, "/webhooks/deliveries", nil, &out); err != nil {
+		return 0, false, err
+	}
+	if out.Pending == nil {
+		return 0, false, nil
+	}
+	return *out.Pending, true, nil
+}
+
 // Balances of one merchant and environment.
 type Balances struct {
 	VaultBalance  json.Number `json:"vaultBalance"`

@@ -123,6 +123,32 @@ func sandboxEnv(t *testing.T, faults []string, base func(*sandbox.Running) strin
 		"MPH_MERCHANT2_ID=" + demo[1].ID, "MPH_SECRET_KEY2=" + demo[1].TestKey}
 }
 
+// slowSandboxEnv is sandboxEnv with every merchant API answer delayed by
+// latency: a whole conform run then lasts long enough to be interrupted or
+// cut by a deadline (against the plain sandbox it takes about 2 s).
+func slowSandboxEnv(t *testing.T, latency time.Duration) []string {
+	t.Helper()
+	env := sandboxEnv(t, nil, nil)
+	var ctl, key string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "MPH_CONTROLS_URL="); ok {
+			ctl = v
+		}
+		if v, ok := strings.CutPrefix(kv, "MPH_ADMIN_KEY="); ok {
+			key = v
+		}
+	}
+	req, _ := http.NewRequest(http.MethodPut, ctl+"/latency", strings.NewReader(fmt.Sprintf(`{"ms":%d}`, latency.Milliseconds())))
+	req.Header.Set("X-Sandbox-Admin-Key", key)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("setting the sandbox latency: %v %v", err, resp)
+	}
+	resp.Body.Close()
+	return env
+}
+
 // failingRegistrations fronts the sandbox with a proxy that answers 500 to
 // every customer registration: fixtures cannot be created (harness errors).
 func failingRegistrations(t *testing.T) func(*sandbox.Running) string {
@@ -177,9 +203,7 @@ func TestConformInterruptedWritesMarkedReports(t *testing.T) {
 	dir := t.TempDir()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		out := filepath.Join(dir, sig.String())
-		// The embedded run's specs take about 2 s: the signal comes while
-		// they run.
-		r := gateRun(t, nil, 1500*time.Millisecond, sig, "conform", "--out", out)
+		r := gateRun(t, slowSandboxEnv(t, 20*time.Millisecond), 2500*time.Millisecond, sig, "conform", "--out", out)
 		expectCode(t, sig.String(), r, 130)
 		// The target is 1 s (about 0.1 s measured on an idle machine); the
 		// bound is generous for a loaded shared CI machine.

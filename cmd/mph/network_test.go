@@ -232,18 +232,19 @@ func TestHostileTarget(t *testing.T) {
 		}
 	})
 	t.Run("conform --deadline reports the specs it cut as not run", func(t *testing.T) {
-		var local []string // the embedded sandbox: no MPH_* settings
+		var local []string // a sandbox slow enough for the deadline to cut the run
 		for _, kv := range os.Environ() {
 			if !strings.HasPrefix(kv, "MPH_") {
 				local = append(local, kv)
 			}
 		}
-		r := runMPH(t, bin, local, 2*time.Minute, "conform", "--no-color", "--out", out("deadline"), "--deadline", "1s")
-		if r.code != 3 || !strings.Contains(r.out, "× not run: the run deadline (--deadline) passed") || !strings.Contains(r.out, "specs not run: the run deadline (--deadline 1s) passed") {
+		local = append(local, slowSandboxEnv(t, 20*time.Millisecond)...)
+		r := runMPH(t, bin, local, 2*time.Minute, "conform", "--no-color", "--out", out("deadline"), "--deadline", "2s")
+		if r.code != 3 || !strings.Contains(r.out, "× not run: the run deadline (--deadline) passed") || !strings.Contains(r.out, "specs not run: the run deadline (--deadline 2s) passed") {
 			t.Fatalf("want exit 3 with the cut specs reported, got %d:\n%s", r.code, r.out)
 		}
 		if r.elapsed > 40*time.Second {
-			t.Fatalf("a 1s deadline took %s", r.elapsed)
+			t.Fatalf("a 2s deadline took %s", r.elapsed)
 		}
 	})
 	t.Run("200 MB bodies: bounded memory and time", func(t *testing.T) {

@@ -28,6 +28,7 @@ func init() {
 		listFaults bool
 		variants   []string
 		listVars   bool
+		listFormat string
 		jwtSecret  string
 		verbose    bool
 		hide       bool
@@ -45,13 +46,11 @@ stops gracefully on SIGINT or SIGTERM.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) (err error) {
 			out := cmd.OutOrStdout()
-			if listFaults {
-				printFaults(out)
-				return nil
+			if listFormat != "text" && listFormat != "markdown" {
+				return usageErr("--format %q: want text or markdown", listFormat)
 			}
-			if listVars {
-				printVariants(out)
-				return nil
+			if listFaults || listVars {
+				return printCatalogue(out, listFaults, listFormat == "markdown")
 			}
 			opts := sandbox.Options{BasePath: basePath, AdminKey: adminKey, Faults: faults, Variants: variants, EchoRequests: echo, HideControls: hide}
 			if opts.Webhooks, err = parseWebhookPresets(hookURLs, hookKeys); err != nil {
@@ -105,12 +104,29 @@ stops gracefully on SIGINT or SIGTERM.`,
 	f.BoolVar(&listFaults, "list-faults", false, "list the injectable faults and exit")
 	f.StringArrayVar(&variants, "variant", nil, "switch on a document-allowed alternative behaviour (repeatable; see --list-variants)")
 	f.BoolVar(&listVars, "list-variants", false, "list the document-allowed variants, the document's words allowing each and the profile each needs, and exit")
+	f.StringVar(&listFormat, "format", "text", "format of --list-faults and --list-variants: text, or markdown (docs/faults.md, docs/variants.md)")
 	f.StringVar(&jwtSecret, "jwt-secret", "", "HS256 signing secret of access tokens (default: $MPH_SANDBOX_JWT_SECRET, else random)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log webhook deliveries and lifecycle events")
 	f.BoolVar(&hide, "hide-controls", false, "answer /_sandbox with 404, standing in for a real TEST environment without test controls")
 	f.StringArrayVar(&hookURLs, "webhook-url", nil, "MERCHANT=URL: the merchant's webhook URL from the start, as a provider's dashboard sets it (repeatable)")
 	f.StringArrayVar(&hookKeys, "webhook-secret", nil, "MERCHANT=SECRET: the HMAC-SHA256 key signing that merchant's deliveries (default: its TEST secret key; repeatable)")
 	rootCmd.AddCommand(cmd)
+}
+
+// printCatalogue lists the faults (else the variants) as text or as the
+// Markdown of docs/faults.md and docs/variants.md.
+func printCatalogue(out io.Writer, faults, markdown bool) error {
+	switch {
+	case faults && markdown:
+		return sandbox.FaultsMarkdown(out)
+	case markdown:
+		return sandbox.VariantsMarkdown(out)
+	case faults:
+		printFaults(out)
+	default:
+		printVariants(out)
+	}
+	return nil
 }
 
 // parseRateLimits reads --rate-limit values: "off", or group=rate[:burst].

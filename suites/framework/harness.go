@@ -204,12 +204,18 @@ var _ = SynchronizedAfterSuite(func() {
 // BeforeEach); a failed spec gets its redacted exchanges attached as a
 // report entry (attachExchanges, a top-level AfterEach). run.go declares both.
 func resetRecorder() {
-	h.mu.Lock()
-	h.rec = client.NewRecorder()
-	h.mu.Unlock()
+	ResetExchanges()
 	if d := runDeadline.Load(); d != nil && time.Now().After(*d) {
 		Skip(DeadlineSkipPrefix + "the run deadline (--deadline) passed before this spec started")
 	}
+}
+
+// ResetExchanges forgets the exchanges recorded so far in this spec: a spec
+// that replays many cases keeps only the last one's for its failure report.
+func ResetExchanges() {
+	h.mu.Lock()
+	h.rec = client.NewRecorder()
+	h.mu.Unlock()
 }
 
 // DeadlineSkipPrefix starts the skip reason of a spec the run deadline cut.

@@ -224,8 +224,18 @@ func WithReceiverThroughControls(ctx context.Context) *HookSink {
 }
 
 // Next waits, within the delivery wait, for a matching delivery received
-// since the sink was handed out.
+// since the sink was handed out. Where the sandbox controls say how many
+// deliveries are in flight, it stops once none is and nothing matched: no
+// delivery can arrive any more.
 func (s *HookSink) Next(ctx context.Context, match func(WebhookDelivery) bool) (WebhookDelivery, bool) {
+	s.settled = nil
+	if Has(CapSandboxControls) {
+		ctl := Controls()
+		s.settled = func(ctx context.Context) bool {
+			n, known, err := ctl.PendingDeliveries(ctx)
+			return err == nil && known && n == 0
+		}
+	}
 	return s.WebhookReceiver.Await(ctx, Timeouts().WebhookDelivery, func(d WebhookDelivery) bool {
 		return !d.Received.Before(s.Since) && match(d)
 	})

@@ -43,6 +43,11 @@ type WebhookReceiver struct {
 	mu    sync.Mutex
 	got   []WebhookDelivery
 	added chan struct{}
+
+	// settled, when set, asks the target whether every delivery it started
+	// has finished (a sandbox control); nil waits out the timeout.
+	settled func(context.Context) bool
+	early   bool // the last Await stopped because nothing was in flight
 }
 
 // StartWebhookReceiver starts a receiver. publicURL is the configured public
@@ -116,23 +121,44 @@ func (r *WebhookReceiver) Deliveries() []WebhookDelivery {
 }
 
 // Await waits until a delivery satisfying match has arrived (or timeout).
+// With a settled probe it stops as soon as the target reports nothing in
+// flight and no delivery matched: nothing more can arrive.
 func (r *WebhookReceiver) Await(ctx context.Context, timeout time.Duration, match func(WebhookDelivery) bool) (WebhookDelivery, bool) {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
+	poll := time.NewTicker(100 * time.Millisecond)
+	defer poll.Stop()
+	r.early = false
 	for {
+		// settled is asked first: a delivery it counts as finished is
+		// already in the list read next.
+		settled := r.settled != nil && r.settled(ctx)
 		for _, d := range r.Deliveries() {
 			if match(d) {
 				return d, true
 			}
 		}
+		if settled {
+			r.early = true
+			return WebhookDelivery{}, false
+		}
 		select {
 		case <-r.added:
+		case <-poll.C:
 		case <-deadline.C:
 			return WebhookDelivery{}, false
 		case <-ctx.Done():
 			return WebhookDelivery{}, false
 		}
 	}
+}
+
+// Waited describes how the last Await that found nothing ended.
+func (r *WebhookReceiver) Waited(timeout time.Duration) string {
+	if r.early {
+		return "with no delivery in flight at the target"
+	}
+	return "within " + timeout.String()
 }
 
 // Close stops the receiver.

@@ -1,0 +1,42 @@
+package sandbox
+
+import "net/http"
+
+// reply is an answer decided under a merchant's lock and sent once the lock
+// is released.
+type reply func()
+
+// fail is the reply of an error envelope.
+func (s *Server) fail(rc *reqCtx, code int, msg string) reply {
+	return func() { s.writeError(rc, code, msg) }
+}
+
+// withCard runs f on the card rc names (by id, then reference) under st's
+// write lock and sends f's reply after releasing it. An unknown card
+// answers 404 "Card not found" without calling f.
+func (s *Server) withCard(rc *reqCtx, st *envState, f func(c *card) reply) {
+	s.onCard(rc, st, true, f)
+}
+
+// readCard is withCard under the read lock: f must not change the state.
+func (s *Server) readCard(rc *reqCtx, st *envState, f func(c *card) reply) {
+	s.onCard(rc, st, false, f)
+}
+
+func (s *Server) onCard(rc *reqCtx, st *envState, write bool, f func(c *card) reply) {
+	rep := func() reply {
+		if write {
+			st.mu.Lock()
+			defer st.mu.Unlock()
+		} else {
+			st.mu.RLock()
+			defer st.mu.RUnlock()
+		}
+		c := st.findCard(rc.p1)
+		if c == nil {
+			return s.fail(rc, http.StatusNotFound, msgCardNotFound)
+		}
+		return f(c)
+	}()
+	rep()
+}

@@ -1,0 +1,24 @@
+package sandbox
+
+// Faults of the area "Authentication" (the registry: faults.go).
+
+var (
+	fAuthExpiredAccepted = declareFault("Authentication", "auth-expired-token-accepted", "Bearer tokens are accepted after their 900 s lifetime.",
+		"AUTH-12", "ERR-15")
+	fAuthForgedAccepted = declareFault("Authentication", "auth-forged-signature-accepted", "A token whose signature does not verify (tampered, alg none) is accepted on its claims.",
+		"AUTH-11")
+	fAuthIgnoreMerchantHdr = declareFault("Authentication", "auth-ignore-merchant-header", "A mismatching X-Merchant-Id header is ignored instead of answering 401.",
+		"AUTH-20", "ERR-08")
+	fAuthIPPerCallSkipped = declareFault("Authentication", "auth-ip-whitelist-per-call-skipped", "The IP whitelist is checked at the token exchange only, not on authenticated calls.",
+		"AUTH-18")
+	fAuthKYBSkipped = declareFault("Authentication", "auth-kyb-check-skipped", "LIVE operations of a merchant below KYB Tier 2 are served.",
+		"AUTH-19", "ERR-09")
+	fTokenNoEnvironment = declareFault("Authentication", "token-no-environment", "The token answer omits environment (it still carries the access token).",
+		"AUTH-05")
+	fAuthQuotesNoToken = declareFault("Authentication", "auth-quotes-without-token", "GET /gift-cards/quote and GET /betting/quote answer without a bearer token.",
+		"AUTH-09")
+	fAuthWrongSecret = declareFault("Authentication", "auth-wrong-secret-accepted", "The token exchange checks only that the merchant id exists, not its secret key.",
+		"AUTH-07", "ERR-16")
+	fTokenLifetime600 = declareFault("Authentication", "token-lifetime-600s", "Access tokens say expiresIn 900 but expire after 600 seconds.",
+		"AUTH-13")
+)

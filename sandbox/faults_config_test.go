@@ -1,0 +1,14 @@
+package sandbox
+
+// Probes of the faults of faults_config.go: each returns true when it
+// observes the violated rule.
+var _ = addProbes(map[string]func(h *sbx) bool{
+	"config-environment-always-test": func(h *sbx) bool {
+		return h.api("GET", "/cards/config", h.token(alpha, alphaLive), nil).want(200).s("data.environment") != "LIVE"
+	},
+	// configuration and customers
+	"config-vault-stale": func(h *sbx) bool {
+		tok, _ := setupCard(h, "2")
+		return h.api("GET", "/cards/config", tok, nil).num("data.vaultBalance") != "9997.00"
+	},
+})

@@ -1,0 +1,22 @@
+package sandbox
+
+// Faults of the area "Spend limits and card transactions" (the registry: faults.go).
+
+var (
+	fFrozenCardApproves = declareFault("Spend limits and card transactions", "card-frozen-approves", "Card transactions on a FROZEN card are approved.",
+		"TXN-01", "TXN-02")
+	fLimitAllTimeResetsMonthly = declareFault("Spend limits and card transactions", "limit-alltime-resets-monthly", "The all-time spent total restarts with each calendar month.",
+		"TXN-09")
+	fLimitAtLimitDeclined = declareFault("Spend limits and card transactions", "limit-at-limit-declined", "A transaction exactly at the transactionLimit is declined (off by one cent).",
+		"TXN-04")
+	fLimitDailyNeverResets = declareFault("Spend limits and card transactions", "limit-daily-never-resets", "The day's spent total is never reset on a new calendar day.",
+		"TXN-06")
+	fLimitDailyNotCumulative = declareFault("Spend limits and card transactions", "limit-daily-not-cumulative", "The dailyLimit is compared with the single amount, not the day's total.",
+		"TXN-05")
+	fLimitsNotApplied = declareFault("Spend limits and card transactions", "limits-not-applied", "Spend limits are echoed but never stored, so no transaction is declined for them.",
+		"LIMITS-04", "TXN-04")
+	fTxnFrozenDeclineDebits = declareFault("Spend limits and card transactions", "txn-frozen-decline-debits", "A FROZEN card's transaction is declined but still taken from the card balance.",
+		"TXN-02")
+	fTxnUnfreezeStillDeclines = declareFault("Spend limits and card transactions", "txn-unfreeze-still-declines", "A card unfrozen after FROZEN keeps declining transactions.",
+		"TXN-03")
+)

@@ -1,0 +1,18 @@
+package sandbox
+
+// Faults of the area "Webhooks and events" (the registry: faults.go).
+
+var (
+	fWebhookFakeDispatch = declareFault("Webhooks and events", "webhook-claims-dispatch", "simulate-webhook answers dispatched true without delivering anything.",
+		"WEBHOOK-09", "WEBHOOK-08")
+	fWebhookDeliveredKind = declareFault("Webhooks and events", "webhook-delivered-kind-wrong", "Delivered webhooks carry a bare kind (e.g. authorization) although the answer names the documented one.",
+		"WEBHOOK-09", "WEBHOOK-03")
+	fWebhookLiveAllowed = declareFault("Webhooks and events", "webhook-live-allowed", "Webhook simulation with LIVE credentials is served instead of refused.",
+		"WEBHOOK-11")
+	fWebhookRefPrefix = declareFault("Webhooks and events", "webhook-reference-prefix-wrong", "Simulation references start with SIM_ instead of SIMULATE_.",
+		"WEBHOOK-07")
+	fWebhookReversalKind = declareFault("Webhooks and events", "webhook-reversal-kind-wrong", "Simulating reversal dispatches virtualcard.transaction.reversal instead of .reversed.",
+		"WEBHOOK-05")
+	fWebhookTxnNotDelivered = declareFault("Webhooks and events", "webhook-txn-not-delivered", "Card transactions and settlements send no webhook to the configured URL.",
+		"WEBHOOK-12")
+)
