@@ -9,8 +9,9 @@ import (
 
 	"github.com/merchant-harness/mph/proxy"
 	"github.com/merchant-harness/mph/sandbox"
-	"github.com/merchant-harness/mph/suites"
-	"github.com/merchant-harness/mph/target"
+	_ "github.com/merchant-harness/mph/suites" // the specs register themselves
+	"github.com/merchant-harness/mph/suites/framework"
+	"github.com/merchant-harness/mph/target/embedded"
 )
 
 // conformThroughProxy runs the whole conformance suite against the
@@ -37,9 +38,9 @@ func conformThroughProxy(t *testing.T) (proxy.Snapshot, []proxy.Exchange, string
 	}
 	srv := httptest.NewServer(px)
 	defer srv.Close()
-	cfg := target.FromSandbox(sbx, nil)
+	cfg := embedded.FromSandbox(sbx, nil)
 	cfg.BaseURL = srv.URL + px.BasePath()
-	res, err := suites.Run(ctx, cfg, suites.RunOptions{NoColor: true})
+	res, err := framework.Run(ctx, cfg, framework.RunOptions{NoColor: true})
 	if err != nil {
 		t.Fatalf("conform run: %v", err)
 	}

@@ -41,30 +41,4 @@ func ExecRunner(exe string) Runner {
 }
 
 // Environ renders a Config as the MPH_* environment of a child run.
-func Environ(cfg *target.Config) []string {
-	env := []string{
-		target.EnvBaseURL + "=" + cfg.BaseURL,
-		target.EnvMerchantID + "=" + cfg.Primary.MerchantID,
-		target.EnvSecretKey + "=" + cfg.Primary.SecretKey,
-		target.EnvControlsURL + "=" + cfg.ControlsURL,
-		target.EnvAdminKey + "=" + cfg.AdminKey,
-	}
-	add := func(idName, keyName string, c *target.Credentials) {
-		if c.Set() {
-			env = append(env, idName+"="+c.MerchantID, keyName+"="+c.SecretKey)
-		}
-	}
-	if cfg.ProfilePath != "" {
-		env = append(env, target.EnvProfile+"="+cfg.ProfilePath)
-	}
-	add(target.EnvMerchant2ID, target.EnvSecretKey2, cfg.Secondary)
-	add(target.EnvLiveMerchantID, target.EnvLiveSecretKey, cfg.LiveTier2)
-	add(target.EnvLowKYBMerchantID, target.EnvLowKYBSecretKey, cfg.LiveLowKYB)
-	add(target.EnvBlockedMerchantID, target.EnvBlockedSecretKey, cfg.NotWhitelisted)
-	// The child reaches this sandbox by URL, so it cannot tell that mph runs
-	// it and holds no money there: LIVE writes are allowed explicitly.
-	if cfg.AllowLive || cfg.Embedded {
-		env = append(env, target.EnvAllowLive+"=1")
-	}
-	return env
-}
+func Environ(cfg *target.Config) []string { return target.Environ(cfg) }

@@ -26,6 +26,7 @@ import (
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
+	"github.com/merchant-harness/mph/target/embedded"
 )
 
 // Runner runs the suites against cfg, writing Ginkgo's JSON report to
@@ -279,7 +280,7 @@ func runOne(ctx context.Context, o Options, fault string, opts sandbox.Options) 
 		profile = o.profile
 	}
 	reportPath := filepath.Join(o.WorkDir, name+".json")
-	cfg := target.FromSandbox(running, profile)
+	cfg := embedded.FromSandbox(running, profile)
 	cfg.ProfilePath = o.profilePath
 	code, out, err := o.Run(ctx, label, cfg, reportPath)
 	r.ExitCode = code

@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"os"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -17,11 +15,9 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 	"github.com/merchant-harness/mph/target"
 )
-
-// EnvSlow enables specs that wait out real time (token expiry, 15 minutes).
-const EnvSlow = "MPH_SLOW"
 
 // tokenFor exchanges credentials through the raw client and returns the
 // answer (schema-checked by the caller).
@@ -110,7 +106,7 @@ func endpointRequest(ctx context.Context, e protectedEndpoint, card Card) client
 	r := client.Request{Method: e.method, Query: e.query}
 	if e.path == nil { // issuance: path and body from the profile
 		cus := "cus_" + Cfg().RunID + "nosuchcustomer"
-		if !h.liveRefused() {
+		if !LiveRefused() {
 			cus = SharedCustomer(ctx)
 		}
 		r.Path = Profile().Issuance.Path
@@ -222,7 +218,7 @@ var _ = Describe("Authentication", func() {
 					// auth cannot hide a bypass; with LIVE credentials (and no
 					// --allow-live) nothing is issued: an unknown id is used.
 					card := Card{ID: "crd_" + Cfg().RunID + "nosuchcard"}
-					if !h.liveRefused() {
+					if !LiveRefused() {
 						card = SharedCard(ctx)
 					}
 					r := endpointRequest(ctx, e, card)
@@ -326,13 +322,13 @@ var _ = Describe("Authentication", func() {
 			})
 
 		ConformanceIt("refuses a token with 401 once 900 real seconds have passed (waits out the expiry)",
-			Reqs("AUTH-12", "AUTH-14"), Slow, SpecTimeout(20*time.Minute),
+			Reqs("AUTH-12", "AUTH-14"), Slow, SpecTimeout(DefaultTimeoutConfig().SlowSpec),
 			func(ctx SpecContext) {
 				if Has(CapClock) {
 					Skip("covered by the sandbox-clock expiry spec: the target offers the clock control")
 				}
-				if v, _ := strconv.ParseBool(os.Getenv(EnvSlow)); !v {
-					Skip("waits 15 minutes for real token expiry: set " + EnvSlow + "=1 (mph conform --slow) to run it")
+				if !Cfg().Slow {
+					Skip("waits 15 minutes for real token expiry: set " + target.EnvSlow + "=1 (mph conform --slow) to run it")
 				}
 				tok := freshToken(ctx)
 				c := Anonymous().WithToken(tok)
@@ -340,7 +336,7 @@ var _ = Describe("Authentication", func() {
 				select {
 				case <-ctx.Done():
 					HarnessError("interrupted while waiting for the token to expire")
-				case <-time.After(901 * time.Second):
+				case <-time.After(Timeouts().TokenExpiry):
 				}
 				ExpectError(Must(c.Get(ctx, "/cards/config", nil)), http.StatusUnauthorized)
 				ExpectEnvelopeA(Must(Anonymous().WithToken(freshToken(ctx)).Get(ctx, "/cards/config", nil)), schemas.ConfigResponse)
@@ -379,6 +375,38 @@ var _ = Describe("Authentication", func() {
 				c := Anonymous().WithToken(tok)
 				for _, p := range []string{"/cards/config", "/cards"} {
 					ExpectError(Must(c.Get(ctx, p, nil)), http.StatusForbidden)
+				}
+			})
+
+		// A merchant refused at the token exchange already says nothing about
+		// the per-call check: this one is excluded after its token was issued.
+		ConformanceIt("refuses with 403 an authenticated call from an IP outside the merchant's whitelist, also with a token obtained before the whitelist excluded the caller",
+			SpecID("auth.87e762"), Reqs("AUTH-18", "ERR-09", "ERR-17"), Destructive, Serial, Needs(CapIPWhitelistCtl, CapSecondMerchant),
+			func(ctx SpecContext) {
+				sec := *Cfg().Secondary
+				resp := tokenFor(ctx, sec)
+				d := Data(ExpectEnvelopeA(resp, schemas.TokenResponse))
+				tok, _ := d["accessToken"].(string)
+				env, _ := d["environment"].(string)
+				if tok == "" || env == "" {
+					HarnessError("fixture: the second merchant's token answer has no accessToken or environment")
+				}
+				c := Anonymous().WithToken(tok)
+				ExpectEnvelopeA(Must(c.Get(ctx, "/cards/config", nil)), schemas.ConfigResponse)
+
+				// 203.0.113.10 is a documentation address (RFC 5737): never the caller's.
+				if err := Controls().SetIPWhitelist(ctx, sec.MerchantID, env, []string{"203.0.113.10"}); err != nil {
+					HarnessError("sandbox control ip-whitelist: %v", err)
+				}
+				DeferCleanup(func(ctx SpecContext) {
+					if err := Controls().SetIPWhitelist(ctx, sec.MerchantID, env, nil); err != nil {
+						HarnessError("restoring the ip whitelist: %v", err)
+					}
+				})
+				for _, p := range []string{"/cards/config", "/cards"} {
+					By("GET " + p + " from outside the whitelist")
+					body := ExpectErrorWithPath(Must(c.Get(ctx, p, nil)), http.StatusForbidden)
+					Expect(lowerMsg(body)).To(ContainSubstring("ip"), "the message says the IP address is not allowed")
 				}
 			})
 	})

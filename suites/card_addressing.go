@@ -10,6 +10,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 // needReference skips when the target takes no card reference at issuance.
@@ -80,9 +81,9 @@ var _ = Describe("Cards addressed by reference, not-found messages and PCI data"
 			}
 			sec := Data(ExpectEnvelopeA(Must(API().Get(ctx, cardURL(c.ID, "/secure"), nil)), schemas.SecureResponse))
 			num, _ := sec["cardNumber"].(string)
-			digits := nonDigit.ReplaceAllString(num, "")
+			digits := NonDigit.ReplaceAllString(num, "")
 			Expect(len(digits)).To(Equal(16), "the secure details carry the 16-digit PAN (not printed)")
-			pan := panPattern(digits)
+			pan := PANPattern(digits)
 			answers := []*client.Response{resp,
 				Must(API().Get(ctx, cardURL(c.ID, ""), nil)),
 				Must(API().Get(ctx, "/cards", url.Values{"search": {last4(c.MaskedPan)}})),
@@ -102,7 +103,7 @@ var _ = Describe("Cards addressed by reference, not-found messages and PCI data"
 				Expect(pan.Match(a.Body)).To(BeFalse(), "PCI: %s carries the card's full number (not printed)", what)
 				var doc any
 				if a.JSON(&doc) == nil {
-					Expect(findCredential(doc, "")).To(BeEmpty(), "PCI: %s carries a card credential member", what)
+					Expect(FindCredential(doc, "")).To(BeEmpty(), "PCI: %s carries a card credential member", what)
 				}
 				Expect(strings.Contains(string(a.Body), `"cvv"`)).To(BeFalse(), "PCI: %s carries a cvv member", what)
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/merchant-harness/mph/client/controls"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 // Model-based spec: rapid drives random sequences of issue / withdraw /
@@ -512,9 +513,7 @@ var _ = Describe("Card model: random sequences agree with a reference model", fu
 				// Only the last case's exchanges (rapid replays the minimal
 				// failing case last) explain a failure; keeping every case's
 				// would swell the report to megabytes.
-				h.mu.Lock()
-				h.rec = client.NewRecorder()
-				h.mu.Unlock()
+				ResetExchanges()
 				r := &modelRun{ctx: ctx, t: t, harness: &harnessErr, api: API(), controls: Controls()}
 				r.run()
 			})

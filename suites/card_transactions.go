@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	. "github.com/merchant-harness/mph/suites/framework"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )

@@ -9,6 +9,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 var _ = Describe("One card: GET /cards/{id}", func() {
@@ -24,7 +25,7 @@ var _ = Describe("One card: GET /cards/{id}", func() {
 			Expect(got.NameOnCard).To(Equal(c.NameOnCard))
 			Expect(got.Balance).To(EqualMoney(c.Balance), "the balance the issuance answer stated")
 			Expect(got.Status).To(Equal("ACTIVE"))
-			expectCardFields(got.Raw)
+			ExpectCardFields(got.Raw)
 			Expect(got.Raw["cardType"]).To(Equal("VIRTUAL"))
 			Expect(got.Raw["currency"]).To(Equal("USD"))
 			for _, f := range []string{"createdAt", "updatedAt"} {

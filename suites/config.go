@@ -9,6 +9,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 var _ = Describe("Card configuration: GET /cards/config", func() {

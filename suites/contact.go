@@ -8,6 +8,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 // patchContact sends PATCH /cards/{idOrRef}/contact.

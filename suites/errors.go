@@ -3,12 +3,14 @@ package suites
 import (
 	"net/http"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 func lowerMsg(body JSON) string { return strings.ToLower(strings.Join(Messages(body), " ")) }
@@ -59,7 +61,7 @@ var _ = Describe("Errors: the error envelope, status meanings and the six scenar
 			Reqs("ERR-15", "AUTH-12", "ERR-08"), Serial, Needs(CapClock),
 			func(ctx SpecContext) {
 				tok := freshToken(ctx)
-				advanceClock(ctx, 901)
+				advanceClock(ctx, int64(Timeouts().TokenExpiry/time.Second))
 				body := ExpectErrorWithPath(Must(API().WithToken(tok).Get(ctx, "/cards/config", nil)), http.StatusUnauthorized)
 				msg := lowerMsg(body)
 				Expect(msg).To(Or(ContainSubstring("bearer"), ContainSubstring("token")), "the message asks for the bearer token")
@@ -216,7 +218,7 @@ var _ = Describe("Errors: the error envelope, status meanings and the six scenar
 						status = resp.Status
 					}
 					if status == -1 { // an invalid status value: which error is not shown
-						expectEchoedPath(resp, ExpectRefusal(resp, "invalidValue"))
+						ExpectEchoedPath(resp, ExpectRefusal(resp, "invalidValue"))
 						continue
 					}
 					ExpectErrorWithPath(resp, status)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 // expectFulfilled asserts a verified order of o is fulfilled: SUCCESS,

@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 var _ = Describe("Card issuance: POST /cards", func() {
@@ -29,7 +30,7 @@ var _ = Describe("Card issuance: POST /cards", func() {
 			Expect(c.Raw["cardType"]).To(Equal("VIRTUAL"))
 			Expect(c.Raw["currency"]).To(Equal("USD"))
 			Expect(c.Status).To(Equal("ACTIVE"))
-			expectCardFields(c.Raw)
+			ExpectCardFields(c.Raw)
 			// Fields the answer carries (which are always present is not
 			// stated; profile strict.allCardFields) must be the ones given.
 			if c.Raw["nameOnCard"] != nil {

@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 // listCards calls GET /cards with the query and returns the cards, schema-checked.
@@ -21,7 +22,7 @@ func listCards(ctx context.Context, q url.Values) []Card {
 	var out []Card
 	for _, v := range DataList(body) {
 		m, _ := v.(JSON)
-		expectCardFields(m)
+		ExpectCardFields(m)
 		out = append(out, CardFrom(m))
 	}
 	return out

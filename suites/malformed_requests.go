@@ -9,6 +9,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 // expectRefusedWithoutLeak asserts a 400 or 404 (never 5xx, never success)
@@ -165,7 +166,7 @@ var _ = Describe("Malformed requests: identifiers and bodies", func() {
 							ExpectErrorWithPath(resp, http.StatusBadRequest)
 							continue
 						}
-						expectEchoedPath(resp, ExpectRefusal(resp, e.openCondition))
+						ExpectEchoedPath(resp, ExpectRefusal(resp, e.openCondition))
 					}
 				}
 				// The document says requests with a body use application/json,
@@ -214,7 +215,7 @@ var _ = Describe("Malformed requests: identifiers and bodies", func() {
 			if targetRefuses("negativeGiftAmount") {
 				By("purchase negative amount")
 				resp := Must(API().Do(ctx, client.Request{Method: http.MethodPost, Path: "/gift-cards/purchase", RawBody: []byte(`{"amount":-25.00,"recipientEmail":"a@example.com","recipientName":"A"}`), HasRawBody: true}))
-				expectEchoedPath(resp, ExpectRefusal(resp, "invalidFormat"))
+				ExpectEchoedPath(resp, ExpectRefusal(resp, "invalidFormat"))
 			}
 			Expect(GetConfig(ctx).VaultBalance).To(EqualMoney(before.VaultBalance), "a refused request debited the vault")
 		})

@@ -16,6 +16,7 @@ import (
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 // lowerReadLimit sets the sandbox's read group to a low limit for the spec
@@ -158,7 +159,7 @@ var _ = Describe("Rate limits", func() {
 		func(ctx SpecContext) {
 			resp := first429(ctx)
 			ExpectStatus(resp, http.StatusTooManyRequests)
-			limit := Profile().RateLimits.MaxRetryAfter
+			limit := Timeouts().RetryAfterMax
 			wait, given := retryAfter(resp)
 			if given && wait > limit {
 				Skip(fmt.Sprintf("the 429 asks for Retry-After %s, longer than the profile's rateLimits.maxRetryAfter %s: recovery not waited out", wait, limit))
@@ -210,21 +211,3 @@ var _ = Describe("Rate limits", func() {
 			Expect(string(resp.Body)).NotTo(ContainSubstring("accessToken"), "a refused exchange issues no token")
 		})
 })
-
-// skipIfStillRateLimited skips a spec whose call was still refused with 429
-// after the client backed off within its bound: the rate window (not shown
-// by the document) outlasted the wait, which is no verdict on the rule the
-// spec checks. Specs about rate limiting expect the 429 and are not skipped.
-func skipIfStillRateLimited(resp *client.Response, want []int) {
-	GinkgoHelper()
-	if resp.Status != http.StatusTooManyRequests {
-		return
-	}
-	for _, c := range want {
-		if c == http.StatusTooManyRequests {
-			return
-		}
-	}
-	Skip(fmt.Sprintf("rate limited: %s %s still answered 429 after backing off (Retry-After %q); no verdict on this spec",
-		resp.Exchange.Method, resp.Exchange.URL, resp.Header.Get("Retry-After")))
-}

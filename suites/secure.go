@@ -10,6 +10,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 var groupedPAN = regexp.MustCompile(`^[0-9]{4} [0-9]{4} [0-9]{4} [0-9]{4}$`)
@@ -22,7 +23,7 @@ func checkSecure(c Card, d JSON) {
 		Expect(d["reference"]).To(Equal(c.Reference), "reference of the card revealed")
 	}
 	sm, _ := d["maskedPan"].(string)
-	Expect(nonDigit.ReplaceAllString(sm, "")).To(Equal(nonDigit.ReplaceAllString(c.MaskedPan, "")), "maskedPan %q shows the digits of the card's %q", sm, c.MaskedPan)
+	Expect(NonDigit.ReplaceAllString(sm, "")).To(Equal(NonDigit.ReplaceAllString(c.MaskedPan, "")), "maskedPan %q shows the digits of the card's %q", sm, c.MaskedPan)
 	num, _ := d["cardNumber"].(string)
 	// Never print the PAN itself: compare and report only masked forms.
 	Expect(groupedPAN.MatchString(num)).To(BeTrue(), "cardNumber is not 16 digits grouped in fours with spaces")

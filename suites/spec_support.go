@@ -17,6 +17,7 @@ import (
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 // cardURL is the path of a card endpoint: /cards/{idOrRef}{suffix}.
@@ -80,7 +81,7 @@ func initialBalance(amount, fundFee Money) (Money, bool) {
 func ExpectErrorWithPath(resp *client.Response, status int) JSON {
 	GinkgoHelper()
 	body := ExpectError(resp, status)
-	expectEchoedPath(resp, body)
+	ExpectEchoedPath(resp, body)
 	return body
 }
 
@@ -230,7 +231,7 @@ func verifySettled(ctx context.Context, c *client.Client, reference string) JSON
 			select {
 			case <-ctx.Done():
 				HarnessError("interrupted while re-verifying a PROCESSING gift order")
-			case <-time.After(g.VerifyInterval):
+			case <-time.After(Timeouts().GiftVerifyInterval):
 			}
 		}
 		body = expectVerifiedOrder(verifyGift(ctx, c, reference))
@@ -354,4 +355,20 @@ func numberString(v any) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// ageTimestamps moves time on far enough for any timestamp precision to show
+// a change: the sandbox clock when the target offers it, else real time.
+func ageTimestamps(ctx context.Context) {
+	GinkgoHelper()
+	tick := Timeouts().TimestampTick
+	if Has(CapClock) {
+		advanceClock(ctx, int64((tick+time.Second-1)/time.Second))
+		return
+	}
+	select {
+	case <-ctx.Done():
+		HarnessError("interrupted while waiting for timestamps to age")
+	case <-time.After(tick):
+	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 func patchStatus(ctx context.Context, id string, body any) *client.Response {

@@ -5,12 +5,13 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 
-	"github.com/merchant-harness/mph/suites"
+	_ "github.com/merchant-harness/mph/suites" // the specs register themselves
+	"github.com/merchant-harness/mph/suites/framework"
 )
 
 // TestConformance runs the conformance suites under go test / ginkgo,
 // configured by the MPH_* environment (no MPH_BASE_URL: embedded sandbox).
 func TestConformance(t *testing.T) {
-	suites.InstallFailHandler()
+	framework.InstallFailHandler()
 	RunSpecs(t, "Merchant Payments API v1 conformance")
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 // merchantB is the second TEST merchant.

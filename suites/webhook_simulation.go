@@ -10,6 +10,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 // eventKinds is the Events table: event_type → dispatched kind.
@@ -97,18 +98,18 @@ var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func()
 		Reqs("WEBHOOK-09", "WEBHOOK-10", "WEBHOOK-08", "WEBHOOK-03", "WEBHOOK-04", "WEBHOOK-05", "WEBHOOK-06"),
 		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver),
 		func(ctx SpecContext) {
-			recv := withReceiver(ctx)
+			recv := WithReceiver(ctx)
 			c := SharedCard(ctx)
 			wp := Profile().Webhooks
 			for _, ek := range eventKinds {
 				By("event_type " + ek.eventType)
 				d := expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": ek.eventType}), ek.kind)
 				Expect(d["dispatched"]).To(BeTrue(), "a reachable webhook URL is configured: the event must be sent (skip_reason %v)", d["skip_reason"])
-				expectCallbackURL(d["callback_url"], recv.callback)
+				ExpectCallbackURL(d["callback_url"], recv.Callback)
 				ref, _ := d["reference"].(string)
-				got, ok := recv.await(ctx, matchDelivery(ref, ek.kind))
-				Expect(ok).To(BeTrue(), "no delivery of %s (reference %s) reached the receiver at %s %s; received %d deliveries", ek.kind, ref, recv.URL(), recv.Waited(deliveryWait()), len(recv.Deliveries()))
-				expectSigned(got, recv.key)
+				got, ok := recv.Next(ctx, matchDelivery(ref, ek.kind))
+				Expect(ok).To(BeTrue(), "no delivery of %s (reference %s) reached the receiver at %s %s; received %d deliveries", ek.kind, ref, recv.URL(), recv.Waited(Timeouts().WebhookDelivery), len(recv.Deliveries()))
+				ExpectSigned(got, recv.Key)
 				if wp.DeliveryKindPointer != "" {
 					k, found := deliveryField(got, wp.DeliveryKindPointer)
 					Expect(found).To(BeTrue(), "the delivery carries no event kind at %s (profile webhooks.deliveryKindPointer): %s", wp.DeliveryKindPointer, string(got.Body))
@@ -123,25 +124,25 @@ var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func()
 			if Profile().Webhooks.Signature.Header == "" {
 				Skip("the profile verifies no delivery signature (webhooks.signature.header is empty); the document does not show one")
 			}
-			recv := withReceiver(ctx)
+			recv := WithReceiver(ctx)
 			c := SharedCard(ctx)
 			const kind = "virtualcard.transaction.settlement"
 			d := expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": "settlement"}), kind)
 			Expect(d["dispatched"]).To(BeTrue(), "a reachable webhook URL is configured: the event must be sent (skip_reason %v)", d["skip_reason"])
 			ref, _ := d["reference"].(string)
-			got, ok := recv.await(ctx, matchDelivery(ref, kind))
-			Expect(ok).To(BeTrue(), "no delivery of %s (reference %s) reached %s %s", kind, ref, recv.URL(), recv.Waited(deliveryWait()))
-			expectSigned(got, recv.key)
+			got, ok := recv.Next(ctx, matchDelivery(ref, kind))
+			Expect(ok).To(BeTrue(), "no delivery of %s (reference %s) reached %s %s", kind, ref, recv.URL(), recv.Waited(Timeouts().WebhookDelivery))
+			ExpectSigned(got, recv.Key)
 		})
 
 	ConformanceIt("reports dispatched false with a non-empty skip_reason when the webhook URL cannot be reached",
 		Reqs("WEBHOOK-08", "WEBHOOK-01"),
 		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver),
 		func(ctx SpecContext) {
-			if webhooksPreconfigured() {
+			if WebhooksPreconfigured() {
 				Skip("needs the merchant's webhook URL changed to an unreachable one: the URL is pre-configured (webhooks.preconfigured)")
 			}
-			recv := withReceiverThroughControls(ctx)
+			recv := WithReceiverThroughControls(ctx)
 			recv.Close() // the configured URL now refuses connections
 			c := SharedCard(ctx)
 			d := expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": "decline"}), "virtualcard.transaction.declined")
@@ -156,14 +157,14 @@ var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func()
 			if wp.DeliveryKindPointer == "" {
 				Skip("the profile does not say where a delivery carries its kind (webhooks.deliveryKindPointer)")
 			}
-			recv := withReceiver(ctx)
+			recv := WithReceiver(ctx)
 			c := NewCard(ctx, WithAmount(M("5.00")))
 			// Distinct events of a kind: a redelivery (retries are not shown)
 			// repeats the same body.
 			countKind := func(kind string) int {
 				seen := map[string]bool{}
 				for _, d := range recv.Deliveries() {
-					if d.Received.Before(recv.since) {
+					if d.Received.Before(recv.Since) {
 						continue
 					}
 					if k, _ := deliveryField(d, wp.DeliveryKindPointer); k == kind {
@@ -173,20 +174,20 @@ var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func()
 				return len(seen)
 			}
 			expectApproved(ctx, c, M("1.00"), "an ACTIVE card with funds")
-			got, ok := recv.await(ctx, func(d WebhookDelivery) bool {
+			got, ok := recv.Next(ctx, func(d WebhookDelivery) bool {
 				k, _ := deliveryField(d, wp.DeliveryKindPointer)
 				return k == "virtualcard.transaction.authorization"
 			})
-			Expect(ok).To(BeTrue(), "an approved transaction sends a virtualcard.transaction.authorization webhook (none arrived %s)", recv.Waited(deliveryWait()))
-			expectSigned(got, recv.key)
+			Expect(ok).To(BeTrue(), "an approved transaction sends a virtualcard.transaction.authorization webhook (none arrived %s)", recv.Waited(Timeouts().WebhookDelivery))
+			ExpectSigned(got, recv.Key)
 			SetCardStatus(ctx, c.ID, "FROZEN")
 			expectDeclined(ctx, c, M("1.00"), "the card is FROZEN")
-			got, ok = recv.await(ctx, func(d WebhookDelivery) bool {
+			got, ok = recv.Next(ctx, func(d WebhookDelivery) bool {
 				k, _ := deliveryField(d, wp.DeliveryKindPointer)
 				return k == "virtualcard.transaction.declined"
 			})
-			Expect(ok).To(BeTrue(), "a declined transaction sends a virtualcard.transaction.declined webhook (none arrived %s)", recv.Waited(deliveryWait()))
-			expectSigned(got, recv.key)
+			Expect(ok).To(BeTrue(), "a declined transaction sends a virtualcard.transaction.declined webhook (none arrived %s)", recv.Waited(Timeouts().WebhookDelivery))
+			ExpectSigned(got, recv.Key)
 			Expect(countKind("virtualcard.transaction.authorization")).To(Equal(1), "the decline must not be sent as an authorization")
 		})
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 func withdraw(ctx context.Context, id string, amount any) *client.Response {
@@ -62,13 +63,7 @@ var _ = Describe("Withdrawal: POST /cards/{id}/withdraw", func() {
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("3.00")))
 			before := parseTS(GetCard(ctx, c.ID).UpdatedAt)
-			// Wait past a whole second so that any timestamp precision shows
-			// the change (on the sandbox clock when it has the control).
-			if Has(CapClock) {
-				advanceClock(ctx, 2)
-			} else {
-				time.Sleep(1100 * time.Millisecond)
-			}
+			ageTimestamps(ctx)
 			got := withdrawOK(ctx, c.ID, M("1.00"))
 			Expect(parseTS(got.UpdatedAt)).To(BeTemporally(">", before), "updatedAt in the answer")
 			Expect(parseTS(GetCard(ctx, c.ID).UpdatedAt)).To(BeTemporally(">", before), "updatedAt in a fresh GET")

@@ -58,6 +58,7 @@ type Config struct {
 	RunID       string // prefix of every reference the harness creates
 	Embedded    bool   // BaseURL is the in-process sandbox
 	Network
+	Suite
 }
 
 // Network are the rules of every HTTP call to the target (docs/network.md).
@@ -109,6 +110,7 @@ type Settings struct {
 	AllowLive, InsecureTLS         bool
 	RunID                          string
 	Network
+	Suite
 }
 
 // UsageError is a configuration mistake (exit code 2).
@@ -154,6 +156,9 @@ func SettingsFromEnv() (Settings, error) {
 		s.Timeout = d
 	}
 	if err := s.Network.fromEnv(); err != nil {
+		return s, err
+	}
+	if err := s.Suite.fromEnv(); err != nil {
 		return s, err
 	}
 	for name, dst := range map[string]*bool{EnvAllowLive: &s.AllowLive, EnvInsecureTLS: &s.InsecureTLS, EnvFollowRedirects: &s.FollowRedirects} {

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/httpclient"
-	"github.com/merchant-harness/mph/sandbox"
 )
 
 // The sandbox test controls move money (balances, transactions) and receive
@@ -46,7 +45,7 @@ func confirmIdentity(ctx context.Context, hc *http.Client, cfg *Config, root, in
 		return &PreflightError{fmt.Sprintf("controls URL %s is not on the origin of the base URL %s and %s: point --controls-url (%s) at the target's own controls, or drop it", root, cfg.BaseURL, why, EnvControlsURL)}
 	}
 	if instance == "" {
-		return refuse("the target's token answer carries no " + sandbox.InstanceHeader + " to confirm it against")
+		return refuse("the target's token answer carries no " + InstanceHeader + " to confirm it against")
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, root+"/identity", nil)
 	if err != nil {
@@ -73,3 +72,7 @@ func confirmIdentity(ctx context.Context, hc *http.Client, cfg *Config, root, in
 	}
 	return nil
 }
+
+// InstanceHeader is the header a sandbox names its instance in, on merchant
+// answers and controls alike (the sandbox package sets it).
+const InstanceHeader = "X-Sandbox-Instance"

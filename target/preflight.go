@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/httpclient"
-	"github.com/merchant-harness/mph/sandbox"
 )
 
 // HTTPClient returns a client for this target (built by httpclient): the
@@ -116,7 +115,7 @@ func Preflight(ctx context.Context, cfg *Config) (Facts, error) {
 		return f, err
 	}
 
-	f.Controls, f.ControlList, err = discoverControls(ctx, hc, cfg, resp.Header.Get(sandbox.InstanceHeader))
+	f.Controls, f.ControlList, err = discoverControls(ctx, hc, cfg, resp.Header.Get(InstanceHeader))
 	return f, err
 }
 

@@ -1,30 +1,28 @@
 package target
 
 import (
-	"context"
-	"fmt"
 	"strings"
 	"time"
-
-	"github.com/merchant-harness/mph/sandbox"
 )
 
-// Demo merchants of the reference sandbox (docs/sandbox.md) and what the
-// harness uses each one for.
-const (
-	demoPrimary   = "mer_demo_alpha" // TEST, and LIVE at KYB Tier 2
-	demoSecondary = "mer_demo_bravo" // second TEST merchant, LIVE below Tier 2
-	demoBlocked   = "mer_demo_delta" // TEST with an IP whitelist excluding loopback
-)
+// Local is a sandbox running in this process (package target/embedded
+// starts it): where it answers and the demo credentials it seeds.
+type Local struct {
+	BaseURL, ControlsURL, AdminKey string
 
-// Resolve turns settings into a Config. With no base URL it starts the
-// embedded sandbox (stopped by the returned cleanup) with its demo
-// credentials; sandboxOpts then configures it (may be zero).
-func Resolve(ctx context.Context, s Settings, sandboxOpts sandbox.Options) (*Config, func(), error) {
+	Primary                                          Credentials
+	Secondary, LiveTier2, LiveLowKYB, NotWhitelisted *Credentials
+}
+
+// Resolve turns settings into a Config. With no base URL the target is
+// local (nil: a usage error, the caller starts no sandbox); explicit
+// credentials in the settings still win over its demo ones, e.g. to test a
+// faulty demo merchant.
+func Resolve(s Settings, local *Local) (*Config, error) {
 	registerSettings(s)
 	profile, err := LoadProfile(s.ProfilePath)
 	if err != nil {
-		return nil, nil, usage("%v", err)
+		return nil, usage("%v", err)
 	}
 	cfg := &Config{
 		ControlsURL:        strings.TrimRight(s.ControlsURL, "/"),
@@ -37,71 +35,44 @@ func Resolve(ctx context.Context, s Settings, sandboxOpts sandbox.Options) (*Con
 		InsecureTLS:        s.InsecureTLS,
 		RunID:              s.RunID,
 		Network:            s.Network,
+		Suite:              s.Suite,
 	}
 	if cfg.RunID == "" {
 		cfg.RunID = newRunID()
 	}
-	cleanup := func() {}
-
 	if s.BaseURL == "" {
-		running, err := sandbox.Start(ctx, "127.0.0.1:0", sandboxOpts)
-		if err != nil {
-			return nil, nil, fmt.Errorf("starting the embedded sandbox: %w", err)
+		if local == nil {
+			return nil, usage("no base URL (%s) and no local sandbox", EnvBaseURL)
 		}
-		cleanup = func() { _ = running.CloseWithin(500 * time.Millisecond) }
 		cfg.Embedded = true
-		cfg.BaseURL = running.BaseURL
-		cfg.ControlsURL = running.ControlsURL
-		cfg.AdminKey = running.AdminKey
-		fillDemo(cfg)
-		// Explicit credentials still win, e.g. to test a faulty demo merchant.
-		overlay(cfg, s)
-		registerSecrets(cfg)
-		return cfg, cleanup, nil
+		cfg.useLocal(*local)
+	} else {
+		if err := s.validateRemote(); err != nil {
+			return nil, err
+		}
+		cfg.BaseURL = strings.TrimRight(s.BaseURL, "/")
 	}
-
-	if err := s.validateRemote(); err != nil {
-		return nil, nil, err
-	}
-	cfg.BaseURL = strings.TrimRight(s.BaseURL, "/")
 	overlay(cfg, s)
 	registerSecrets(cfg)
-	return cfg, cleanup, nil
+	return cfg, nil
 }
 
-// FromSandbox describes an already running sandbox (for example one started
-// by a test with injected faults) as a Config with the demo credentials.
-func FromSandbox(r *sandbox.Running, profile *Profile) *Config {
+// FromLocal describes a local sandbox with its demo credentials and the
+// given profile (nil: the default one).
+func FromLocal(l Local, profile *Profile) *Config {
 	if profile == nil {
 		profile = DefaultProfile()
 	}
-	cfg := &Config{
-		BaseURL:     r.BaseURL,
-		ControlsURL: r.ControlsURL,
-		AdminKey:    r.AdminKey,
-		Profile:     profile,
-		Timeout:     10 * time.Second,
-		RunID:       newRunID(),
-		Embedded:    true,
-	}
-	fillDemo(cfg)
+	cfg := &Config{Profile: profile, Timeout: 10 * time.Second, RunID: newRunID(), Embedded: true}
+	cfg.useLocal(l)
 	registerSecrets(cfg)
 	return cfg
 }
 
-func fillDemo(cfg *Config) {
-	for _, m := range sandbox.DemoMerchants() {
-		switch m.ID {
-		case demoPrimary:
-			cfg.Primary = Credentials{m.ID, m.TestKey}
-			cfg.LiveTier2 = &Credentials{m.ID, m.LiveKey}
-		case demoSecondary:
-			cfg.Secondary = &Credentials{m.ID, m.TestKey}
-			cfg.LiveLowKYB = &Credentials{m.ID, m.LiveKey}
-		case demoBlocked:
-			cfg.NotWhitelisted = &Credentials{m.ID, m.TestKey}
-		}
-	}
+func (cfg *Config) useLocal(l Local) {
+	cfg.BaseURL, cfg.ControlsURL, cfg.AdminKey = l.BaseURL, l.ControlsURL, l.AdminKey
+	cfg.Primary = l.Primary
+	cfg.Secondary, cfg.LiveTier2, cfg.LiveLowKYB, cfg.NotWhitelisted = l.Secondary, l.LiveTier2, l.LiveLowKYB, l.NotWhitelisted
 }
 
 func overlay(cfg *Config, s Settings) {

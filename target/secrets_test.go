@@ -1,7 +1,6 @@
 package target
 
 import (
-	"context"
 	"encoding/base64"
 	"os"
 	"path/filepath"
@@ -9,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/merchant-harness/mph/redact"
-	"github.com/merchant-harness/mph/sandbox"
 )
 
 // Every secret a target resolves from the environment or a file is masked by
@@ -37,7 +35,7 @@ func TestResolveRegistersEverySecret(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := Resolve(context.Background(), s, sandbox.Options{}); err != nil {
+	if _, err := Resolve(s, nil); err != nil {
 		t.Fatal(err)
 	}
 	secrets := []string{"FileKeyNoPrefix-2m4n6b8v", "EnvKeyTwo-7c5x3z1a", "LiveKey-0p9o8i7u6y", "AdminKey-5t4r3e2w", "UrlPassw0rd-q1", "CtlPassw0rd-q2"}

@@ -20,9 +20,10 @@ import (
 
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/requirements"
-	"github.com/merchant-harness/mph/sandbox"
-	"github.com/merchant-harness/mph/suites"
+	_ "github.com/merchant-harness/mph/suites" // the specs register themselves
+	"github.com/merchant-harness/mph/suites/framework"
 	"github.com/merchant-harness/mph/target"
+	"github.com/merchant-harness/mph/target/embedded"
 )
 
 type conformFlags struct {
@@ -117,7 +118,7 @@ func init() {
 	fs.StringVar(&f.waivers, "waivers", "", "YAML file of waivers: known deviations reported as waived until they expire")
 	fs.BoolVar(&f.strictWaivers, "strict-waivers", false, "exit 1 when a waived spec now passes (the waiver should be removed)")
 	fs.StringVar(&f.baseline, "baseline", "", "report.summary.json of an earlier run: report new failures, fixed and still-failing specs")
-	fs.BoolVar(&f.slow, "slow", false, "also run specs that wait out real time (token expiry without a sandbox clock: 15 minutes; env "+suites.EnvSlow+")")
+	fs.BoolVar(&f.slow, "slow", false, "also run specs that wait out real time (token expiry without a sandbox clock: 15 minutes; env "+target.EnvSlow+")")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every spec as it runs")
 	f.money.bind(fs)
 	fs.DurationVar(&f.deadline, "deadline", 0, "overall run deadline, e.g. 20m: specs not started by then are reported as not run (exit 3 unless a rule failed); 0 = one hour")
@@ -135,17 +136,17 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	if f.listJSON && !f.list {
 		return usageErr("--json goes with --list")
 	}
-	opts := suites.RunOptions{LabelFilter: f.labelFilter, Focus: f.focus, Skip: f.skip, Verbose: f.verbose, NoColor: !useColor(os.Stdout), Deadline: f.deadline}
-	pv, err := suites.Preview(opts)
+	opts := framework.RunOptions{LabelFilter: f.labelFilter, Focus: f.focus, Skip: f.skip, Verbose: f.verbose, NoColor: !useColor(os.Stdout), Deadline: f.deadline}
+	pv, err := framework.Preview(opts)
 	if err != nil {
 		return usageErr("%v", err)
 	}
 	if f.coverage {
 		return printCoverage()
 	}
-	selected := suites.Selected(pv)
+	selected := framework.Selected(pv)
 	if len(selected) == 0 && !f.allowEmpty {
-		what := suites.DescribeSelection(opts)
+		what := framework.DescribeSelection(opts)
 		if what == "" {
 			what = "the suite"
 		}
@@ -163,9 +164,9 @@ func runConform(cmd *cobra.Command, _ []string) error {
 		return usageErr("%v", err)
 	}
 	if f.slow {
-		_ = os.Setenv(suites.EnvSlow, "1")
+		s.Slow = true
 	}
-	if err := f.money.apply(); err != nil {
+	if err := f.money.apply(&s); err != nil {
 		return usageErr("%v", err)
 	}
 	if f.money.plan {
@@ -174,28 +175,28 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// The embedded sandbox outlives an interrupt: the teardown still needs it.
-	cfg, cleanup, err := target.Resolve(context.WithoutCancel(ctx), s, sandbox.Options{})
+	cfg, cleanup, err := embedded.Resolve(context.WithoutCancel(ctx), s)
 	if err != nil {
 		return usageErr("%v", err)
 	}
 	defer cleanup()
 
 	opts.JUnitReport, opts.JSONReport, opts.HTMLReport, opts.MarkdownReport = f.reports.paths()
-	ro.Meta = runMeta(cfg, suites.DescribeSelection(opts))
+	ro.Meta = runMeta(cfg, framework.DescribeSelection(opts))
 	opts.Report = ro
 	where := cfg.BaseURL
 	if cfg.Embedded {
 		where += " (embedded sandbox)"
 	}
 	fmt.Fprintf(stdout, "mph conform %s: target %s, run id %s, %d specs selected\n", ro.Meta.Version, report.StripUserinfo(where), cfg.RunID, len(selected))
-	opts.OnInterrupt = func(res suites.Result) {
+	opts.OnInterrupt = func(res framework.Result) {
 		fmt.Fprintln(stdout) // ends Ginkgo's progress line
 		fmt.Fprintln(stderr, interruptLine(res.Summary, opts))
 		os.Exit(exitInterrupted)
 	}
-	res, err := suites.Run(ctx, cfg, opts)
+	res, err := framework.Run(ctx, cfg, opts)
 	if ctx.Err() != nil && res.Report.SuiteDescription == "" {
-		sum := suites.WriteInterrupted(pv, syscall.SIGINT, opts)
+		sum := framework.WriteInterrupted(pv, syscall.SIGINT, opts)
 		return interruptedErr("%s", interruptLine(sum, opts))
 	}
 	var pe *target.PreflightError
@@ -235,7 +236,7 @@ func conformVerdict(s report.Summary, strict bool) error {
 	return nil
 }
 
-func interruptLine(s report.Summary, opts suites.RunOptions) string {
+func interruptLine(s report.Summary, opts framework.RunOptions) string {
 	done := s.Selected - s.NotRun
 	dir := "no reports"
 	for _, p := range []string{opts.JSONReport, opts.JUnitReport, opts.HTMLReport, opts.MarkdownReport} {
@@ -255,7 +256,7 @@ func (f *conformFlags) reportOptions() (report.Options, error) {
 	}
 	if f.waivers != "" {
 		ids := map[string]bool{}
-		for _, d := range suites.Declarations() {
+		for _, d := range framework.Declarations() {
 			ids[d.ID] = true
 		}
 		ws, err := report.LoadWaivers(f.waivers, func(id string) bool { return ids[id] },
@@ -300,7 +301,7 @@ type listedSpec struct {
 
 func printList(w io.Writer, pv types.Report, asJSON bool) error {
 	var specs []listedSpec
-	for _, sp := range suites.Selected(pv) {
+	for _, sp := range framework.Selected(pv) {
 		id := report.SpecID(sp)
 		ls := listedSpec{ID: id, Area: report.AreaOf(id), Text: report.FullText(sp), Labels: report.Labels(sp),
 			Location: fmt.Sprintf("%s/%s:%d", filepath.Base(filepath.Dir(sp.LeafNodeLocation.FileName)), filepath.Base(sp.LeafNodeLocation.FileName), sp.LeafNodeLocation.LineNumber)}

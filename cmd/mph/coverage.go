@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/merchant-harness/mph/requirements"
-	"github.com/merchant-harness/mph/suites"
+	"github.com/merchant-harness/mph/suites/framework"
 )
 
 // printCoverage prints, per requirement, how many specs cover it on a plain
@@ -19,10 +19,10 @@ import (
 // spec at all.
 func printCoverage() error {
 	// The declarations of the built tree carry the needs.
-	cols := suites.CoverageColumns()
+	cols := framework.CoverageColumns()
 	all := requirements.All()
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(w, "REQUIREMENT\t%s\t%s\t%s\t%s\tNOTE\n", suites.SettingNames[0], suites.SettingNames[1], suites.SettingNames[2], suites.SettingNames[3])
+	fmt.Fprintf(w, "REQUIREMENT\t%s\t%s\t%s\t%s\tNOTE\n", framework.SettingNames[0], framework.SettingNames[1], framework.SettingNames[2], framework.SettingNames[3])
 	var uncovered, controlsOnly []string
 	reach := [4]int{} // testable requirements covered with settings up to i
 	for _, r := range all {
@@ -41,7 +41,7 @@ func printCoverage() error {
 		switch first {
 		case -1:
 			note, uncovered = "UNCOVERED", append(uncovered, r.ID)
-		case int(suites.ControlsOnly):
+		case int(framework.ControlsOnly):
 			note, controlsOnly = "covered only through sandbox controls", append(controlsOnly, r.ID)
 		}
 		for i := max(first, 0); first >= 0 && i < 4; i++ {

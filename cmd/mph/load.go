@@ -20,6 +20,7 @@ import (
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
+	"github.com/merchant-harness/mph/target/embedded"
 )
 
 // loadTargetFlags are shared by `mph load` and its subcommands.
@@ -113,7 +114,7 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 	if s.BaseURL != "" && (f.noRateLimits || len(f.sandboxLimits) > 0 || f.sandboxShare != "" || f.sandboxKey != "") {
 		return nil, nil, usageErr("--no-rate-limits and --sandbox-rate-limit* apply to the embedded sandbox only (no --base-url)")
 	}
-	cfg, cleanup, err := target.Resolve(ctx, s, sbx)
+	cfg, cleanup, err := embedded.ResolveWith(ctx, s, sbx)
 	if err != nil {
 		var ue *target.UsageError
 		if errors.As(err, &ue) {

@@ -17,7 +17,6 @@ import (
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
-	"github.com/merchant-harness/mph/suites"
 	"github.com/merchant-harness/mph/target"
 )
 
@@ -61,7 +60,7 @@ func runPlan(cmd *cobra.Command, s target.Settings) error {
 	}
 	defer os.RemoveAll(dir)
 	child := exec.CommandContext(cmd.Context(), self, planArgs(dir)...)
-	child.Env = planEnv(run, caps)
+	child.Env = planEnv(run, caps, s)
 	var errOut bytes.Buffer
 	child.Stderr = &errOut
 	err = child.Run()
@@ -96,12 +95,13 @@ func planArgs(dir string) []string {
 
 // planEnv is the child's environment: no MPH_* of the user's target, the
 // sandbox's credentials for the capabilities the target offers, and the
-// money options (--max-spend applies; --max-rps would only slow the plan).
-func planEnv(run *sandbox.Running, caps planCaps) []string {
+// money options (--max-spend and --slow apply; --max-rps would only slow the
+// plan).
+func planEnv(run *sandbox.Running, caps planCaps, s target.Settings) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(k, "MPH_") || k == suites.EnvMaxSpend || k == suites.EnvSlow {
+		if !strings.HasPrefix(k, "MPH_") {
 			env = append(env, kv)
 		}
 	}
@@ -117,7 +117,7 @@ func planEnv(run *sandbox.Running, caps planCaps) []string {
 	add(caps.live, "MPH_LIVE_MERCHANT_ID="+demo[0].ID, "MPH_LIVE_SECRET_KEY="+demo[0].LiveKey)
 	add(caps.lowKYB, "MPH_LIVE_LOWKYB_MERCHANT_ID="+demo[1].ID, "MPH_LIVE_LOWKYB_SECRET_KEY="+demo[1].LiveKey)
 	add(caps.blocked, "MPH_BLOCKED_MERCHANT_ID="+demo[2].ID, "MPH_BLOCKED_SECRET_KEY="+demo[2].TestKey)
-	return env
+	return append(env, target.Suite{Slow: s.Slow, MaxSpend: s.MaxSpend}.Environ()...)
 }
 
 func printPlan(w io.Writer, where string, caps planCaps, sum report.Summary) {

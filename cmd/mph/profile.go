@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/discover"
-	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
+	"github.com/merchant-harness/mph/target/embedded"
 )
 
 func init() {
@@ -47,7 +47,7 @@ and one gift card of the smallest face value the target accepts (none with
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			cfg, cleanup, err := target.Resolve(context.WithoutCancel(ctx), s, sandbox.Options{})
+			cfg, cleanup, err := embedded.Resolve(context.WithoutCancel(ctx), s)
 			if err != nil {
 				return usageErr("%v", err)
 			}

@@ -16,9 +16,9 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/money"
-	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/sweep"
 	"github.com/merchant-harness/mph/target"
+	"github.com/merchant-harness/mph/target/embedded"
 )
 
 func init() {
@@ -43,7 +43,7 @@ the main merchant and, when configured, of the second merchant.`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			cfg, cleanup, err := target.Resolve(ctx, s, sandbox.Options{})
+			cfg, cleanup, err := embedded.Resolve(ctx, s)
 			if err != nil {
 				return usageErr("%v", err)
 			}

@@ -1,4 +1,4 @@
-package suites
+package framework
 
 import (
 	"context"
@@ -21,8 +21,8 @@ import (
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/report"
-	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
+	"github.com/merchant-harness/mph/target/embedded"
 )
 
 // shared is what process 1 hands to every parallel process.
@@ -66,6 +66,11 @@ func (x *harness) recorder() *client.Recorder {
 func (x *harness) liveRefused() bool {
 	return x.facts.Environment == "LIVE" && !x.liveWritesAllowed()
 }
+
+// LiveRefused reports whether the primary credentials are LIVE and this run
+// may not write with them (no --allow-live): a spec then addresses unknown
+// ids instead of creating fixtures.
+func LiveRefused() bool { return h.liveRefused() }
 
 // setup builds the per-process clients from the shared state.
 func (x *harness) setup(s shared) {
@@ -126,7 +131,7 @@ func resolveShared(ctx context.Context) (shared, func(), error) {
 		return shared{}, nil, err
 	}
 	// The sandbox outlives this node: do not bind it to the node's context.
-	cfg, cleanup, err := target.Resolve(context.WithoutCancel(ctx), st, sandbox.Options{})
+	cfg, cleanup, err := embedded.Resolve(context.WithoutCancel(ctx), st)
 	if err != nil {
 		return shared{}, nil, err
 	}
@@ -160,11 +165,7 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 	if err := json.Unmarshal(b, &s); err != nil {
 		AbortSuite("[harness-error] reading the shared configuration: " + err.Error())
 	}
-	rps, err := maxRPSFromEnv()
-	if err != nil {
-		AbortSuite("[harness-error] " + err.Error())
-	}
-	politeLimiter = client.NewLimiter(rps)
+	politeLimiter = client.NewLimiter(s.Config.MaxRPS)
 	h.setup(s)
 	if err := startMoney(); err != nil {
 		AbortSuite("[harness-error] " + err.Error())
@@ -203,12 +204,18 @@ var _ = SynchronizedAfterSuite(func() {
 // BeforeEach); a failed spec gets its redacted exchanges attached as a
 // report entry (attachExchanges, a top-level AfterEach). run.go declares both.
 func resetRecorder() {
-	h.mu.Lock()
-	h.rec = client.NewRecorder()
-	h.mu.Unlock()
+	ResetExchanges()
 	if d := runDeadline.Load(); d != nil && time.Now().After(*d) {
 		Skip(DeadlineSkipPrefix + "the run deadline (--deadline) passed before this spec started")
 	}
+}
+
+// ResetExchanges forgets the exchanges recorded so far in this spec: a spec
+// that replays many cases keeps only the last one's for its failure report.
+func ResetExchanges() {
+	h.mu.Lock()
+	h.rec = client.NewRecorder()
+	h.mu.Unlock()
 }
 
 // DeadlineSkipPrefix starts the skip reason of a spec the run deadline cut.
@@ -461,6 +468,3 @@ func isLocal(base string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
-
-// Timeout for one spec's set-up steps.
-const fixtureTimeout = 20 * time.Second

@@ -1,4 +1,4 @@
-package suites
+package framework
 
 // The teardown: after the last spec (also after failures and after Ctrl-C,
 // Ginkgo runs the suite's cleanup nodes then), every card the run created is
@@ -10,10 +10,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strconv"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
@@ -21,12 +19,6 @@ import (
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sweep"
-)
-
-// teardownBudget bounds the whole teardown; after an interrupt it is shorter.
-const (
-	teardownBudget          = 5 * time.Minute
-	interruptTeardownBudget = 2 * time.Minute
 )
 
 var (
@@ -39,17 +31,13 @@ var (
 // politeLimiter caps this process's request rate (--max-rps).
 var politeLimiter *client.Limiter
 
-// startMoney configures the budget and the limiter from the environment,
+// startMoney configures the budget from the resolved configuration,
 // reads the target's fees and registers the teardown. Every process runs it.
 func startMoney() error {
-	max, err := maxSpendFromEnv()
-	if err != nil {
-		return err
-	}
 	books.mu.Lock()
-	books.max = max
+	books.max = h.cfg.MaxSpend
 	books.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), fixtureTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), Timeouts().Fixture)
 	defer cancel()
 	books.loadFees(ctx, h.primary)
 	RegisterCleanup(teardown)
@@ -58,14 +46,13 @@ func startMoney() error {
 }
 
 func teardownOff() bool {
-	v, _ := strconv.ParseBool(os.Getenv(EnvNoTeardown))
-	return v
+	return h.cfg.NoTeardown
 }
 
 // teardown sweeps and freezes the created cards and reports the money (the
 // suite's cleanup, after the last spec).
 func teardown() {
-	ctx, cancel := context.WithTimeout(context.Background(), teardownBudget)
+	ctx, cancel := context.WithTimeout(context.Background(), Timeouts().Teardown)
 	defer cancel()
 	m, ok := sweepCreated(ctx)
 	if !ok {
@@ -89,7 +76,7 @@ func interruptTeardown(r *types.Report) {
 	if n > 0 && !teardownOff() {
 		fmt.Fprintf(os.Stdout, "\nmph conform: interrupted: sweeping the money of %d cards back to the vault (Ctrl-C again to leave them)\n", n)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), interruptTeardownBudget)
+	ctx, cancel := context.WithTimeout(context.Background(), Timeouts().InterruptTeardown)
 	defer cancel()
 	m, ok := sweepCreated(ctx)
 	if !ok { // the teardown after the last spec is running: let it finish

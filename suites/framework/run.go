@@ -1,4 +1,4 @@
-package suites
+package framework
 
 import (
 	"context"
@@ -37,8 +37,6 @@ type RunOptions struct {
 	MarkdownReport string
 	Verbose        bool
 	NoColor        bool
-	// Facts from a pre-flight already done by the caller (nil: Run does it).
-	Facts *target.Facts
 	// Report completes the summaries: run facts, waivers, baseline.
 	Report report.Options
 	// OnInterrupt, when set, takes SIGINT and SIGTERM over from Ginkgo while
@@ -324,15 +322,11 @@ func initGinkgo() {
 // malformed spec declarations as a DeclarationError. Run can be called once
 // per process (a Ginkgo restriction); Preview may be called before it.
 func Run(ctx context.Context, cfg *target.Config, opts RunOptions) (Result, error) {
-	facts := opts.Facts
-	if facts == nil {
-		f, err := target.Preflight(ctx, cfg)
-		if err != nil {
-			return Result{}, err
-		}
-		facts = &f
+	facts, err := target.Preflight(ctx, cfg)
+	if err != nil {
+		return Result{}, err
 	}
-	preset, presetFacts = cfg, facts
+	preset, presetFacts = cfg, &facts
 	pv, err := Preview(opts)
 	if err != nil {
 		return Result{}, err
@@ -356,7 +350,7 @@ func Run(ctx context.Context, cfg *target.Config, opts RunOptions) (Result, erro
 	if opts.Deadline > 0 {
 		d := time.Now().Add(opts.Deadline)
 		runDeadline.Store(&d)
-		sc.Timeout = opts.Deadline + deadlineGrace
+		sc.Timeout = opts.Deadline + DefaultTimeoutConfig().DeadlineGrace
 	}
 	rc.NoColor = opts.NoColor
 	rc.Succinct = !opts.Verbose
@@ -391,10 +385,6 @@ func WriteInterrupted(pv types.Report, sig os.Signal, opts RunOptions) report.Su
 	runMu.Unlock()
 	return writeReports(r, opts)
 }
-
-// deadlineGrace lets the spec running at the deadline finish its current
-// request (every request has its own timeout) before Ginkgo interrupts it.
-const deadlineGrace = 15 * time.Second
 
 func countNotRun(r types.Report) int {
 	n := 0

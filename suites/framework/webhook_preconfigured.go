@@ -1,4 +1,4 @@
-package suites
+package framework
 
 // Webhook deliveries without test controls: on a real TEST environment the
 // merchant's webhook URL is set in the provider's dashboard. When the profile
@@ -28,19 +28,20 @@ import (
 	"github.com/merchant-harness/mph/target"
 )
 
-// hookSink is where a spec's deliveries arrive and the key that signs them.
-type hookSink struct {
+// HookSink is where a spec's deliveries arrive and the key that signs them.
+type HookSink struct {
 	*WebhookReceiver
-	key      string // signing key ("" when unknown)
-	since    time.Time
-	callback string // the webhook URL the target is configured with
+	Key      string // signing key ("" when unknown)
+	Since    time.Time
+	Callback string // the webhook URL the target is configured with
 }
 
 // webhooksPreconfigured reports whether the target delivers to a
-// pre-configured URL (profile webhooks.preconfigured or the environment).
-func webhooksPreconfigured() bool {
-	if v, err := strconv.ParseBool(os.Getenv(target.EnvWebhooksPreconfigured)); err == nil {
-		return v
+// pre-configured URL (profile webhooks.preconfigured, unless the settings
+// say otherwise).
+func WebhooksPreconfigured() bool {
+	if v := Cfg().WebhooksPreconfigured; v != nil {
+		return *v
 	}
 	return Profile().Webhooks.Preconfigured
 }
@@ -48,7 +49,7 @@ func webhooksPreconfigured() bool {
 // preconfiguredReason answers missingReason for the webhook capabilities in
 // pre-configured mode (ok false: not decided here).
 func preconfiguredReason(c Capability) (string, bool) {
-	if c != CapWebhookConfig && c != CapWebhookReceiver || !webhooksPreconfigured() {
+	if c != CapWebhookConfig && c != CapWebhookReceiver || !WebhooksPreconfigured() {
 		return "", false
 	}
 	if Cfg().WebhookReceiverURL == "" {
@@ -116,13 +117,9 @@ func signingKey(controlSecret string) (string, error) {
 	return k, err
 }
 
-// deliveryWait bounds how long a spec waits for one delivery (profile
-// webhooks.deliveryWait: how soon a delivery arrives is not shown).
-func deliveryWait() time.Duration { return Profile().Webhooks.DeliveryWait }
-
 // expectCallbackURL compares a simulation's callback_url with the URL the
 // deliveries go to, exactly or as a prefix per the profile.
-func expectCallbackURL(got any, want string) {
+func ExpectCallbackURL(got any, want string) {
 	GinkgoHelper()
 	s, _ := got.(string)
 	if Profile().Webhooks.CallbackURLMatch == "prefix" {
@@ -134,7 +131,7 @@ func expectCallbackURL(got any, want string) {
 
 // expectSigned verifies a delivery's signature when the profile names a
 // signature header.
-func expectSigned(d WebhookDelivery, key string) {
+func ExpectSigned(d WebhookDelivery, key string) {
 	GinkgoHelper()
 	sig := Profile().Webhooks.Signature
 	if sig.Header == "" {
@@ -182,9 +179,9 @@ func verifySignature(sig target.SignatureProfile, d WebhookDelivery, key string,
 // withReceiver gives the spec the place its deliveries arrive: the
 // pre-configured receiver, or a new receiver configured as the primary
 // merchant's webhook URL through the controls (undone when the spec ends).
-func withReceiver(ctx context.Context) *hookSink {
+func WithReceiver(ctx context.Context) *HookSink {
 	GinkgoHelper()
-	if webhooksPreconfigured() {
+	if WebhooksPreconfigured() {
 		r, err := preconfiguredReceiver()
 		if err != nil {
 			HarnessError("webhook receiver at %s: %v", Cfg().WebhookReceiverURL, err)
@@ -193,14 +190,14 @@ func withReceiver(ctx context.Context) *hookSink {
 		if err != nil {
 			HarnessError("%v", err)
 		}
-		return &hookSink{WebhookReceiver: r, key: key, since: time.Now(), callback: Cfg().WebhookReceiverURL}
+		return &HookSink{WebhookReceiver: r, Key: key, Since: time.Now(), Callback: Cfg().WebhookReceiverURL}
 	}
-	return withReceiverThroughControls(ctx)
+	return WithReceiverThroughControls(ctx)
 }
 
 // withReceiverThroughControls starts a receiver and sets it as the primary
 // merchant's webhook URL through the controls until the spec ends.
-func withReceiverThroughControls(ctx context.Context) *hookSink {
+func WithReceiverThroughControls(ctx context.Context) *HookSink {
 	GinkgoHelper()
 	r, err := StartWebhookReceiver(Cfg().WebhookReceiverURL)
 	if err != nil {
@@ -223,13 +220,14 @@ func withReceiverThroughControls(ctx context.Context) *hookSink {
 	if err != nil {
 		HarnessError("%v", err)
 	}
-	return &hookSink{WebhookReceiver: r, key: key, since: time.Now(), callback: r.URL()}
+	return &HookSink{WebhookReceiver: r, Key: key, Since: time.Now(), Callback: r.URL()}
 }
 
-// await waits for a delivery received since the sink was handed out. Where
-// the sandbox controls say how many deliveries are in flight, it stops once
-// none is and nothing matched: no delivery can arrive any more.
-func (s *hookSink) await(ctx context.Context, match func(WebhookDelivery) bool) (WebhookDelivery, bool) {
+// Next waits, within the delivery wait, for a matching delivery received
+// since the sink was handed out. Where the sandbox controls say how many
+// deliveries are in flight, it stops once none is and nothing matched: no
+// delivery can arrive any more.
+func (s *HookSink) Next(ctx context.Context, match func(WebhookDelivery) bool) (WebhookDelivery, bool) {
 	s.settled = nil
 	if Has(CapSandboxControls) {
 		ctl := Controls()
@@ -238,7 +236,7 @@ func (s *hookSink) await(ctx context.Context, match func(WebhookDelivery) bool) 
 			return err == nil && known && n == 0
 		}
 	}
-	return s.Await(ctx, deliveryWait(), func(d WebhookDelivery) bool {
-		return !d.Received.Before(s.since) && match(d)
+	return s.WebhookReceiver.Await(ctx, Timeouts().WebhookDelivery, func(d WebhookDelivery) bool {
+		return !d.Received.Before(s.Since) && match(d)
 	})
 }

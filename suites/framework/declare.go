@@ -1,4 +1,4 @@
-package suites
+package framework
 
 import (
 	"crypto/sha256"
@@ -128,17 +128,6 @@ func Declarations() []Declaration {
 	return append([]Declaration(nil), declarations...)
 }
 
-// ConformanceIt declares one spec: text reads as the requirement; args are
-// any of Reqs(...) (required), Needs(...), Tags of the frozen list
-// (Destructive, Slow, SandboxControls, Live, Webhooks), Ginkgo decorators
-// (Serial, Ordered, FlakeAttempts, SpecTimeout, ...) and exactly one body
-// func(ctx SpecContext). Labels applied: the frozen tags, the area of every
-// requirement ID (requirements.Area) and the IDs themselves.
-//
-// The body runs only when every Need is met (else Skip with the reason) and,
-// for Destructive specs, when no LIVE credentials write (neither a LIVE
-// primary nor, for specs labelled Live, the MPH_LIVE_* ones) or --allow-live
-// was given (see live_guard.go).
 // parseDecl validates a declaration; problems are returned, not recorded.
 func parseDecl(text, where string, containers []string, args []any) (d Declaration, body func(SpecContext), deco []any, problems []string) {
 	declError := func(_ string, format string, a ...any) {
@@ -238,6 +227,24 @@ func parseDecl(text, where string, containers []string, args []any) (d Declarati
 	return d, body, deco, problems
 }
 
+// ConformanceIt declares one spec, as Ginkgo's It does, and records what it
+// verifies. text reads as the rule; args are any of Reqs(...) (required: the
+// catalogue IDs the spec proves), SpecID (optional stable short ID; computed
+// from the area and text otherwise), Needs(...), Tags of the frozen list
+// (Destructive, Slow, SandboxControls, Live, Webhooks), Ginkgo decorators
+// (Serial, Ordered, FlakeAttempts, SpecTimeout, ...) and exactly one body
+// func(ctx SpecContext). Labels applied: the frozen tags, the area of every
+// requirement ID (requirements.Area) and the IDs themselves.
+//
+// The body runs only when every Need is met (else Skip with the reason) and,
+// for Destructive specs, when no LIVE credentials write (neither a LIVE
+// primary nor, for specs labelled Live, the MPH_LIVE_* ones) or --allow-live
+// was given (see live_guard.go). A malformed declaration (no Reqs, unknown
+// ID, duplicate spec ID, no body) is recorded, not panicked: Run and Preview
+// refuse the whole selection with a DeclarationError.
+//
+// It returns true so that it can be used at package level as
+// var _ = ConformanceIt(...), though specs normally sit inside a Describe.
 func ConformanceIt(text string, args ...any) bool {
 	cl := types.NewCodeLocation(1)
 	where := fmt.Sprintf("%s:%d %q", cl.FileName, cl.LineNumber, text)
@@ -293,13 +300,4 @@ func reqLabelsOf(labels []string) []string {
 		}
 	}
 	return out
-}
-
-// describeNeeds renders capabilities for messages.
-func describeNeeds(n []Capability) string {
-	s := make([]string, len(n))
-	for i, c := range n {
-		s[i] = string(c)
-	}
-	return strings.Join(s, ", ")
 }

@@ -1,4 +1,4 @@
-package suites
+package framework
 
 // Test money accounting: every request that spends or returns money
 // (issuance, gift purchase, withdrawal) is observed at the transport of the
@@ -15,8 +15,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -27,36 +25,6 @@ import (
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/target"
 )
-
-// Environment variables of the money and politeness options (mph conform
-// sets them from --no-teardown, --max-spend and --max-rps).
-const (
-	EnvNoTeardown = "MPH_NO_TEARDOWN"
-	EnvMaxSpend   = "MPH_MAX_SPEND"
-	EnvMaxRPS     = "MPH_MAX_RPS"
-)
-
-// ParseMaxSpend reads "USD=50,NGN=200000" into minor units per currency.
-func ParseMaxSpend(s string) (map[string]int64, error) {
-	out := map[string]int64{}
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		cur, amt, ok := strings.Cut(part, "=")
-		cur = strings.ToUpper(strings.TrimSpace(cur))
-		if !ok || len(cur) != 3 {
-			return nil, fmt.Errorf("max spend %q: want CURRENCY=AMOUNT, e.g. USD=50,NGN=200000", part)
-		}
-		a, err := money.Parse(strings.TrimSpace(amt))
-		if err != nil || a < 0 {
-			return nil, fmt.Errorf("max spend %q: %q is not an amount >= 0", part, amt)
-		}
-		out[cur] = a.Minor()
-	}
-	return out, nil
-}
 
 // errInterrupted refuses spending requests once the run is interrupted.
 var errInterrupted = errors.New("the run is interrupted: no new spending request is sent")
@@ -380,26 +348,4 @@ func (t spendTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		books.record(kind, t.who, reqBody, body)
 	}
 	return resp, rerr
-}
-
-// maxSpendFromEnv reads EnvMaxSpend (empty: no cap).
-func maxSpendFromEnv() (map[string]int64, error) {
-	v := os.Getenv(EnvMaxSpend)
-	if v == "" {
-		return nil, nil
-	}
-	return ParseMaxSpend(v)
-}
-
-// maxRPSFromEnv reads EnvMaxRPS (0: no cap).
-func maxRPSFromEnv() (float64, error) {
-	v := os.Getenv(EnvMaxRPS)
-	if v == "" {
-		return 0, nil
-	}
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil || f < 0 {
-		return 0, fmt.Errorf("%s=%q is not a rate >= 0", EnvMaxRPS, v)
-	}
-	return f, nil
 }

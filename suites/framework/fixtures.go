@@ -1,4 +1,4 @@
-package suites
+package framework
 
 import (
 	"context"
@@ -225,7 +225,7 @@ func GetCard(ctx context.Context, idOrRef string) Card {
 	GinkgoHelper()
 	resp := Must(API().Get(ctx, "/cards/"+client.Seg(idOrRef), nil))
 	body := ExpectEnvelopeA(resp, schemas.CardResponse)
-	expectCardFields(Data(body))
+	ExpectCardFields(Data(body))
 	return CardFrom(Data(body))
 }
 

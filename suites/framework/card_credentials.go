@@ -1,4 +1,4 @@
-package suites
+package framework
 
 import (
 	"regexp"
@@ -17,7 +17,7 @@ import (
 
 var (
 	credentialMembers = map[string]bool{"cardnumber": true, "pan": true, "cvv": true, "cvc": true, "cvv2": true, "securitycode": true}
-	nonDigit          = regexp.MustCompile(`[^0-9]`)
+	NonDigit          = regexp.MustCompile(`[^0-9]`)
 )
 
 // expectNoCardCredentials walks a decoded answer (schema name given) and
@@ -28,18 +28,18 @@ func expectNoCardCredentials(v any, schema string) {
 	if schema == schemas.SecureResponse || schema == schemas.SecureDetails {
 		return
 	}
-	if where := findCredential(v, ""); where != "" {
+	if where := FindCredential(v, ""); where != "" {
 		Fail("PCI: a non-secure answer carries card credentials at " + where + " (values not printed)")
 	}
 }
 
-func findCredential(v any, at string) string {
+func FindCredential(v any, at string) string {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, c := range x {
 			name := strings.ToLower(k)
 			if s, ok := c.(string); ok && credentialMembers[name] {
-				digits := nonDigit.ReplaceAllString(s, "")
+				digits := NonDigit.ReplaceAllString(s, "")
 				if (strings.HasPrefix(name, "cv") || name == "securitycode") && digits != "" {
 					return at + "/" + k
 				}
@@ -47,13 +47,13 @@ func findCredential(v any, at string) string {
 					return at + "/" + k
 				}
 			}
-			if w := findCredential(c, at+"/"+k); w != "" {
+			if w := FindCredential(c, at+"/"+k); w != "" {
 				return w
 			}
 		}
 	case []any:
 		for _, c := range x {
-			if w := findCredential(c, at+"/[]"); w != "" {
+			if w := FindCredential(c, at+"/[]"); w != "" {
 				return w
 			}
 		}
@@ -63,7 +63,7 @@ func findCredential(v any, at string) string {
 
 // panPattern matches the PAN's digits in a body, contiguous or with any
 // single space or dash between digits.
-func panPattern(digits string) *regexp.Regexp {
+func PANPattern(digits string) *regexp.Regexp {
 	parts := strings.Split(digits, "")
 	return regexp.MustCompile(strings.Join(parts, `[ -]?`))
 }

@@ -1,4 +1,4 @@
-package suites
+package framework
 
 import (
 	. "github.com/onsi/ginkgo/v2"
@@ -14,7 +14,7 @@ var cardTableFields = []string{"id", "cardType", "cardBrand", "maskedPan", "name
 // the profile asks for the strict readings, every field of the Card table
 // present and non-null (strict.allCardFields) and a 16-position maskedPan
 // (strict.maskedPan16).
-func expectCardFields(obj JSON) {
+func ExpectCardFields(obj JSON) {
 	GinkgoHelper()
 	Expect(obj["createdStatus"]).To(Equal("COMPLETED"), "createdStatus: COMPLETED is the only value the document shows")
 	st := Profile().Strict
