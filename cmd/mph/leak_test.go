@@ -252,10 +252,13 @@ func leakForms(px *leakProxy, demo []sandbox.DemoMerchant) ([]leakForm, map[stri
 	patterns := map[string]*regexp.Regexp{
 		"a JWT":                     regexp.MustCompile(`eyJ[A-Za-z0-9_-]{10,}`),
 		"a Basic/Bearer credential": regexp.MustCompile(`(?i)\b(basic|bearer)\s+[A-Za-z0-9._~+/-]*[0-9.=+][A-Za-z0-9._~+/=-]*`),
-		"a 16-digit PAN":            regexp.MustCompile(`(^|[^0-9.])[0-9]{4}[ -]?[0-9]{4}[ -]?[0-9]{4}[ -]?[0-9]{4}([^0-9]|$)`),
-		"a CVV":                     regexp.MustCompile(`(?i)cvv[\\"']*\s*[:=]\s*[\\"']*[0-9]{3,4}`),
-		"a PIN":                     regexp.MustCompile(`(?i)pin[\\"']*\s*[:=]\s*[\\"']*[0-9]{4,}`),
-		"a URL password":            regexp.MustCompile(`://[^/\s:@"]*:[^*\s/@"][^\s/@"]*@`),
+		// Bounded by non-alphanumerics: 16 digits inside a hex id
+		// (crd_b3093268839338775e) are no card number; every PAN the
+		// target handed out is searched for by value above.
+		"a 16-digit PAN": regexp.MustCompile(`(^|[^0-9A-Za-z.])[0-9]{4}[ -]?[0-9]{4}[ -]?[0-9]{4}[ -]?[0-9]{4}([^0-9A-Za-z]|$)`),
+		"a CVV":          regexp.MustCompile(`(?i)cvv[\\"']*\s*[:=]\s*[\\"']*[0-9]{3,4}`),
+		"a PIN":          regexp.MustCompile(`(?i)pin[\\"']*\s*[:=]\s*[\\"']*[0-9]{4,}`),
+		"a URL password": regexp.MustCompile(`://[^/\s:@"]*:[^*\s/@"][^\s/@"]*@`),
 	}
 	for _, c := range px.values("cvv") {
 		patterns["cvv "+c] = regexp.MustCompile(`(?i)cvv[\\"']*\s*[:=]\s*[\\"']*` + c)
