@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/merchant-harness/mph/schemas"
 )
 
 // Searching decoded answers (numbers as json.Number) for where a target puts
@@ -164,32 +166,7 @@ func numberKeys(doc any) []leaf {
 }
 
 // at resolves a JSON pointer.
-func at(doc any, pointer string) (any, bool) {
-	if pointer == "" {
-		return doc, true
-	}
-	cur := doc
-	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch c := cur.(type) {
-		case map[string]any:
-			v, ok := c[tok]
-			if !ok {
-				return nil, false
-			}
-			cur = v
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil, false
-			}
-			cur = c[i]
-		default:
-			return nil, false
-		}
-	}
-	return cur, true
-}
+func at(doc any, pointer string) (any, bool) { return schemas.Resolve(doc, pointer) }
 
 // parent is the pointer of the object holding the member at p.
 func parent(p string) string {

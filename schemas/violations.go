@@ -164,3 +164,15 @@ func lookup(v any, tokens []string) (any, bool) {
 	}
 	return v, true
 }
+
+// Resolve resolves a JSON pointer (RFC 6901) in a decoded document.
+func Resolve(doc any, pointer string) (any, bool) {
+	if pointer == "" {
+		return doc, true
+	}
+	toks := strings.Split(strings.TrimPrefix(pointer, "/"), "/")
+	for i, t := range toks {
+		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	return lookup(doc, toks)
+}

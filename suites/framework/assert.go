@@ -184,32 +184,14 @@ func Data(body JSON) JSON { d, _ := body["data"].(JSON); return d }
 // DataList returns body["data"] as an array.
 func DataList(body JSON) []any { d, _ := body["data"].([]any); return d }
 
-// Ptr resolves a JSON pointer (RFC 6901) in a decoded document.
+// Ptr resolves a JSON pointer (RFC 6901) in a decoded document; "/" (the
+// empty member of the root) is treated as no pointer, which the profile
+// never means.
 func Ptr(doc any, pointer string) (any, bool) {
-	if pointer == "" || pointer == "/" {
-		return doc, pointer == ""
+	if pointer == "/" {
+		return doc, false
 	}
-	cur := doc
-	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch c := cur.(type) {
-		case map[string]any:
-			v, ok := c[tok]
-			if !ok {
-				return nil, false
-			}
-			cur = v
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil, false
-			}
-			cur = c[i]
-		default:
-			return nil, false
-		}
-	}
-	return cur, true
+	return schemas.Resolve(doc, pointer)
 }
 
 // Decode decodes a response body with exact numbers.
