@@ -16,26 +16,19 @@ import (
 	"github.com/merchant-harness/mph/sandbox"
 )
 
+type sandboxFlags struct {
+	addr, basePath, adminKey string
+	rateLimits               []string
+	rlShare, rlKey           string
+	faults, variants         []string
+	listFaults, listVars     bool
+	listFormat, jwtSecret    string
+	verbose, hide, echo      bool
+	hookURLs, hookKeys       []string
+}
+
 func init() {
-	var (
-		addr       string
-		basePath   string
-		adminKey   string
-		rateLimits []string
-		rlShare    string
-		rlKey      string
-		faults     []string
-		listFaults bool
-		variants   []string
-		listVars   bool
-		listFormat string
-		jwtSecret  string
-		verbose    bool
-		hide       bool
-		hookURLs   []string
-		hookKeys   []string
-		echo       bool
-	)
+	var sf sandboxFlags
 	cmd := &cobra.Command{
 		Use:   "sandbox",
 		Short: "Run the reference sandbox of the Merchant Payments API v1",
@@ -44,73 +37,85 @@ path, with test controls under /_sandbox (see docs/sandbox.md). It prints the
 base URL, the controls URL, the admin key and the seeded demo credentials, and
 stops gracefully on SIGINT or SIGTERM.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) (err error) {
-			out := cmd.OutOrStdout()
-			if listFormat != "text" && listFormat != "markdown" {
-				return usageErr("--format %q: want text or markdown", listFormat)
-			}
-			if listFaults || listVars {
-				return printCatalogue(out, listFaults, listFormat == "markdown")
-			}
-			opts := sandbox.Options{BasePath: basePath, AdminKey: adminKey, Faults: faults, Variants: variants, EchoRequests: echo, HideControls: hide}
-			if opts.Webhooks, err = parseWebhookPresets(hookURLs, hookKeys); err != nil {
-				return usageErr("%v", err)
-			}
-			if jwtSecret == "" {
-				jwtSecret = os.Getenv("MPH_SANDBOX_JWT_SECRET")
-			}
-			if jwtSecret != "" {
-				opts.JWTSecret = []byte(jwtSecret)
-			}
-			rl, off, err := parseRateLimits(rateLimits)
-			if err != nil {
-				return usageErr("%v", err)
-			}
-			opts.RateLimits, opts.DisableRateLimits = rl, off
-			opts.RateLimitTopology = sandbox.RateLimitTopology{Shared: sandbox.ParseSharedGroups(rlShare), Key: rlKey}
-			level := slog.LevelWarn
-			if verbose {
-				level = slog.LevelInfo
-			}
-			opts.Logger = slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: level}))
-
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			run, err := sandbox.Start(ctx, addr, opts)
-			if err != nil {
-				return usageErr("%v", err)
-			}
-			printBanner(out, run, faults)
-			if len(variants) > 0 {
-				fmt.Fprintf(out, "  VARIANTS      %s  (document-allowed alternatives; see --list-variants for the profile each needs)\n", strings.Join(variants, ", "))
-			}
-			<-ctx.Done()
-			fmt.Fprintln(out, "mph sandbox: shutting down")
-			if err := run.Close(); err != nil {
-				return fmt.Errorf("shutdown: %w", err)
-			}
-			return run.Wait()
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return runSandbox(cmd, &sf) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&addr, "addr", sandbox.DefaultAddr, "listen address (host:port; port 0 picks a free port)")
-	f.StringVar(&basePath, "base-path", sandbox.DefaultBasePath, "merchant API base path (must end in /v1/merchant)")
-	f.StringVar(&adminKey, "admin-key", sandbox.DefaultAdminKey, "admin key of the /_sandbox test controls (header X-Sandbox-Admin-Key)")
-	f.BoolVar(&echo, "echo-requests", false, "TEST ONLY: echo every request's headers and body in the answers (a leaky target for testing redaction; docs/security.md)")
-	f.StringArrayVar(&rateLimits, "rate-limit", nil, "rate limit group=rate[:burst] for token, read, secure, write (repeatable), or 'off'")
-	f.StringVar(&rlShare, "rate-limit-share", "", "rate-limit groups drawing from one bucket, e.g. read+secure (sets separated by commas; the first group's numbers apply)")
-	f.StringVar(&rlKey, "rate-limit-key", "", "bucket key of authenticated calls: merchant (default), token or client")
-	f.StringArrayVar(&faults, "fault", nil, "inject a named fault (repeatable; see --list-faults)")
-	f.BoolVar(&listFaults, "list-faults", false, "list the injectable faults and exit")
-	f.StringArrayVar(&variants, "variant", nil, "switch on a document-allowed alternative behaviour (repeatable; see --list-variants)")
-	f.BoolVar(&listVars, "list-variants", false, "list the document-allowed variants, the document's words allowing each and the profile each needs, and exit")
-	f.StringVar(&listFormat, "format", "text", "format of --list-faults and --list-variants: text, or markdown (docs/faults.md, docs/variants.md)")
-	f.StringVar(&jwtSecret, "jwt-secret", "", "HS256 signing secret of access tokens (default: $MPH_SANDBOX_JWT_SECRET, else random)")
-	f.BoolVarP(&verbose, "verbose", "v", false, "log webhook deliveries and lifecycle events")
-	f.BoolVar(&hide, "hide-controls", false, "answer /_sandbox with 404, standing in for a real TEST environment without test controls")
-	f.StringArrayVar(&hookURLs, "webhook-url", nil, "MERCHANT=URL: the merchant's webhook URL from the start, as a provider's dashboard sets it (repeatable)")
-	f.StringArrayVar(&hookKeys, "webhook-secret", nil, "MERCHANT=SECRET: the HMAC-SHA256 key signing that merchant's deliveries (default: its TEST secret key; repeatable)")
+	f.StringVar(&sf.addr, "addr", sandbox.DefaultAddr, "listen address (host:port; port 0 picks a free port)")
+	f.StringVar(&sf.basePath, "base-path", sandbox.DefaultBasePath, "merchant API base path (must end in /v1/merchant)")
+	f.StringVar(&sf.adminKey, "admin-key", sandbox.DefaultAdminKey, "admin key of the /_sandbox test controls (header X-Sandbox-Admin-Key)")
+	f.BoolVar(&sf.echo, "echo-requests", false, "TEST ONLY: echo every request's headers and body in the answers (a leaky target for testing redaction; docs/security.md)")
+	f.StringArrayVar(&sf.rateLimits, "rate-limit", nil, "rate limit group=rate[:burst] for token, read, secure, write (repeatable), or 'off'")
+	f.StringVar(&sf.rlShare, "rate-limit-share", "", "rate-limit groups drawing from one bucket, e.g. read+secure (sets separated by commas; the first group's numbers apply)")
+	f.StringVar(&sf.rlKey, "rate-limit-key", "", "bucket key of authenticated calls: merchant (default), token or client")
+	f.StringArrayVar(&sf.faults, "fault", nil, "inject a named fault (repeatable; see --list-faults)")
+	f.BoolVar(&sf.listFaults, "list-faults", false, "list the injectable faults and exit")
+	f.StringArrayVar(&sf.variants, "variant", nil, "switch on a document-allowed alternative behaviour (repeatable; see --list-variants)")
+	f.BoolVar(&sf.listVars, "list-variants", false, "list the document-allowed variants, the document's words allowing each and the profile each needs, and exit")
+	f.StringVar(&sf.listFormat, "format", "text", "format of --list-faults and --list-variants: text, or markdown (docs/faults.md, docs/variants.md)")
+	f.StringVar(&sf.jwtSecret, "jwt-secret", "", "HS256 signing secret of access tokens (default: $MPH_SANDBOX_JWT_SECRET, else random)")
+	f.BoolVarP(&sf.verbose, "verbose", "v", false, "log webhook deliveries and lifecycle events")
+	f.BoolVar(&sf.hide, "hide-controls", false, "answer /_sandbox with 404, standing in for a real TEST environment without test controls")
+	f.StringArrayVar(&sf.hookURLs, "webhook-url", nil, "MERCHANT=URL: the merchant's webhook URL from the start, as a provider's dashboard sets it (repeatable)")
+	f.StringArrayVar(&sf.hookKeys, "webhook-secret", nil, "MERCHANT=SECRET: the HMAC-SHA256 key signing that merchant's deliveries (default: its TEST secret key; repeatable)")
 	rootCmd.AddCommand(cmd)
+}
+
+func runSandbox(cmd *cobra.Command, sf *sandboxFlags) error {
+	out := cmd.OutOrStdout()
+	if sf.listFormat != "text" && sf.listFormat != "markdown" {
+		return usageErr("--format %q: want text or markdown", sf.listFormat)
+	}
+	if sf.listFaults || sf.listVars {
+		return printCatalogue(out, sf.listFaults, sf.listFormat == "markdown")
+	}
+	opts, err := sf.options(cmd.ErrOrStderr())
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	run, err := sandbox.Start(ctx, sf.addr, opts)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	printBanner(out, run, sf.faults)
+	if len(sf.variants) > 0 {
+		fmt.Fprintf(out, "  VARIANTS      %s  (document-allowed alternatives; see --list-variants for the profile each needs)\n", strings.Join(sf.variants, ", "))
+	}
+	<-ctx.Done()
+	fmt.Fprintln(out, "mph sandbox: shutting down")
+	if err := run.Close(); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return run.Wait()
+}
+
+// options turns the flags into the sandbox's options.
+func (sf *sandboxFlags) options(logTo io.Writer) (sandbox.Options, error) {
+	opts := sandbox.Options{BasePath: sf.basePath, AdminKey: sf.adminKey, Faults: sf.faults, Variants: sf.variants, EchoRequests: sf.echo, HideControls: sf.hide}
+	var err error
+	if opts.Webhooks, err = parseWebhookPresets(sf.hookURLs, sf.hookKeys); err != nil {
+		return opts, err
+	}
+	secret := sf.jwtSecret
+	if secret == "" {
+		secret = os.Getenv("MPH_SANDBOX_JWT_SECRET")
+	}
+	if secret != "" {
+		opts.JWTSecret = []byte(secret)
+	}
+	rl, off, err := parseRateLimits(sf.rateLimits)
+	if err != nil {
+		return opts, err
+	}
+	opts.RateLimits, opts.DisableRateLimits = rl, off
+	opts.RateLimitTopology = sandbox.RateLimitTopology{Shared: sandbox.ParseSharedGroups(sf.rlShare), Key: sf.rlKey}
+	level := slog.LevelWarn
+	if sf.verbose {
+		level = slog.LevelInfo
+	}
+	opts.Logger = slog.New(slog.NewTextHandler(logTo, &slog.HandlerOptions{Level: level}))
+	return opts, nil
 }
 
 // printCatalogue lists the faults (else the variants) as text or as the
