@@ -159,14 +159,8 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	s, err := conformSettings(cmd)
+	s, err := f.runSettings(cmd)
 	if err != nil {
-		return usageErr("%v", err)
-	}
-	if f.slow {
-		s.Slow = true
-	}
-	if err := f.money.apply(&s); err != nil {
 		return usageErr("%v", err)
 	}
 	if f.money.plan {
@@ -199,6 +193,23 @@ func runConform(cmd *cobra.Command, _ []string) error {
 		sum := framework.WriteInterrupted(pv, syscall.SIGINT, opts)
 		return interruptedErr("%s", interruptLine(sum, opts))
 	}
+	return f.outcome(stdout, stderr, cfg, opts, res, err)
+}
+
+// runSettings are the target settings of this run: MPH_* and flags.
+func (f *conformFlags) runSettings(cmd *cobra.Command) (target.Settings, error) {
+	s, err := conformSettings(cmd)
+	if err != nil {
+		return s, err
+	}
+	if f.slow {
+		s.Slow = true
+	}
+	return s, f.money.apply(&s)
+}
+
+// outcome prints the summary and maps the run to the exit-code contract.
+func (f *conformFlags) outcome(stdout, stderr io.Writer, cfg *target.Config, opts framework.RunOptions, res framework.Result, err error) error {
 	var pe *target.PreflightError
 	switch {
 	case errors.As(err, &pe):
