@@ -128,103 +128,122 @@ func Declarations() []Declaration {
 	return append([]Declaration(nil), declarations...)
 }
 
-// parseDecl validates a declaration; problems are returned, not recorded.
-func parseDecl(text, where string, containers []string, args []any) (d Declaration, body func(SpecContext), deco []any, problems []string) {
-	declError := func(_ string, format string, a ...any) {
-		problems = append(problems, where+": "+fmt.Sprintf(format, a...))
-	}
-	var (
-		reqs     []string
-		needs    []Capability
-		tags     []Tag
-		declared SpecID
-	)
-	for _, a := range args {
-		switch v := a.(type) {
-		case SpecID:
-			if !idPattern.MatchString(string(v)) {
-				declError(where, "spec ID %q is not of the form area.slug (lower case, digits, dashes)", v)
-			}
-			declared = v
-		case ReqIDs:
-			reqs = append(reqs, v...)
-		case NeedList:
-			needs = append(needs, v...)
-		case Capability:
-			needs = append(needs, v)
-		case Tag:
-			if !frozenTags[v] {
-				declError(where, "label %q is not in the frozen list (destructive, slow, sandbox-controls, live, webhooks)", v)
-			}
-			tags = append(tags, v)
-		case func(SpecContext):
-			if body != nil {
-				declError(where, "more than one body")
-			}
-			body = v
-		case Labels:
-			declError(where, "use the frozen Tags (Destructive, Slow, ...) instead of ginkgo Label(%v)", v)
-		case string:
-			declError(where, "unexpected string argument %q (requirement IDs go in Reqs(...))", v)
-		case func():
-			declError(where, "the body must be func(ctx SpecContext)")
-		default:
-			deco = append(deco, a)
+// declParts collects the arguments of one declaration and its problems.
+type declParts struct {
+	where    string
+	reqs     []string
+	needs    []Capability
+	tags     []Tag
+	declared SpecID
+	body     func(SpecContext)
+	deco     []any
+	problems []string
+}
+
+func (p *declParts) errorf(format string, a ...any) {
+	p.problems = append(p.problems, p.where+": "+fmt.Sprintf(format, a...))
+}
+
+// add sorts one argument of ConformanceIt into its part.
+func (p *declParts) add(a any) {
+	switch v := a.(type) {
+	case SpecID:
+		if !idPattern.MatchString(string(v)) {
+			p.errorf("spec ID %q is not of the form area.slug (lower case, digits, dashes)", v)
 		}
+		p.declared = v
+	case ReqIDs:
+		p.reqs = append(p.reqs, v...)
+	case NeedList:
+		p.needs = append(p.needs, v...)
+	case Capability:
+		p.needs = append(p.needs, v)
+	case Tag:
+		if !frozenTags[v] {
+			p.errorf("label %q is not in the frozen list (destructive, slow, sandbox-controls, live, webhooks)", v)
+		}
+		p.tags = append(p.tags, v)
+	case func(SpecContext):
+		if p.body != nil {
+			p.errorf("more than one body")
+		}
+		p.body = v
+	case Labels:
+		p.errorf("use the frozen Tags (Destructive, Slow, ...) instead of ginkgo Label(%v)", v)
+	case string:
+		p.errorf("unexpected string argument %q (requirement IDs go in Reqs(...))", v)
+	case func():
+		p.errorf("the body must be func(ctx SpecContext)")
+	default:
+		p.deco = append(p.deco, a)
 	}
-	if text == "" {
-		declError(where, "empty spec text")
-	}
-	if len(reqs) == 0 {
-		declError(where, "no requirement IDs: add Reqs(\"AREA-NN\", ...)")
-	}
-	if body == nil {
-		declError(where, "no body func(ctx SpecContext)")
-		body = func(SpecContext) {}
-	}
-	labelSet := map[string]bool{}
-	for _, id := range reqs {
+}
+
+// labelSet is the spec's labels: its requirement IDs and their areas, the
+// tags its needs imply, and its own tags.
+func (p *declParts) labelSet() map[string]bool {
+	set := map[string]bool{}
+	for _, id := range p.reqs {
 		if _, ok := requirements.Lookup(id); !ok {
-			declError(where, "unknown requirement ID %q (not in requirements/catalog.yaml)", id)
+			p.errorf("unknown requirement ID %q (not in requirements/catalog.yaml)", id)
 			continue
 		}
-		labelSet[id] = true
+		set[id] = true
 		if area := requirements.Area(id); area != "" {
-			labelSet[area] = true
+			set[area] = true
 		}
 	}
-	for _, n := range needs {
+	for _, n := range p.needs {
 		switch {
 		case n == CapSandboxControls || controlNames[n] != "":
-			labelSet[string(SandboxControls)] = true
+			set[string(SandboxControls)] = true
 		case n == CapLiveTier2 || n == CapLiveLowKYB:
-			labelSet[string(Live)] = true
+			set[string(Live)] = true
 		case n == CapWebhookReceiver:
-			labelSet[string(Webhooks)] = true
+			set[string(Webhooks)] = true
 		case n == CapSecondMerchant || n == CapNotWhitelisted || n == CapTestEnvironment:
 		default:
-			declError(where, "unknown capability %q", n)
+			p.errorf("unknown capability %q", n)
 		}
 	}
-	for _, t := range tags {
-		labelSet[string(t)] = true
+	for _, t := range p.tags {
+		set[string(t)] = true
 	}
-	labels := make([]string, 0, len(labelSet))
-	for l := range labelSet {
+	return set
+}
+
+// parseDecl validates a declaration; problems are returned, not recorded.
+func parseDecl(text, where string, containers []string, args []any) (d Declaration, body func(SpecContext), deco []any, problems []string) {
+	p := &declParts{where: where}
+	for _, a := range args {
+		p.add(a)
+	}
+	if text == "" {
+		p.errorf("empty spec text")
+	}
+	if len(p.reqs) == 0 {
+		p.errorf("no requirement IDs: add Reqs(\"AREA-NN\", ...)")
+	}
+	if p.body == nil {
+		p.errorf("no body func(ctx SpecContext)")
+		p.body = func(SpecContext) {}
+	}
+	labels := []string{}
+	for l := range p.labelSet() {
 		labels = append(labels, l)
 	}
 	area := ""
-	if len(reqs) > 0 {
-		area = requirements.Area(reqs[0])
+	if len(p.reqs) > 0 {
+		area = requirements.Area(p.reqs[0])
 	}
-	id := string(declared)
+	id := string(p.declared)
 	if id == "" {
 		id = specID(area, strings.TrimSpace(strings.Join(append(append([]string{}, containers...), text), " ")))
 	}
 	labels = append(labels, report.IDLabelPrefix+id)
 	sort.Strings(labels)
-	d = Declaration{ID: id, Text: text, Reqs: reqs, Needs: needs, Tags: tags, Labels: labels, Where: where}
-	return d, body, deco, problems
+	d = Declaration{ID: id, Text: text, Reqs: p.reqs, Needs: p.needs, Tags: p.tags, Labels: labels, Where: where}
+	return d, p.body, p.deco, p.problems
 }
 
 // ConformanceIt declares one spec, as Ginkgo's It does, and records what it
