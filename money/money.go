@@ -70,114 +70,148 @@ const maxDigits = 18
 // fraction, optional exponent) exactly. The value must be a whole number of
 // minor units: "1.50" and "1.500" are accepted, "1.005" is ErrPrecision.
 func Parse(s string) (Amount, error) {
-	i := 0
+	d := decimal{s: s}
+	if err := d.scan(); err != nil {
+		return 0, err
+	}
+	return d.minorUnits()
+}
+
+// decimal scans a JSON number into its significant digits.
+type decimal struct {
+	s       string
+	i       int
+	neg     bool
+	digits  [64]byte
+	nd      int // digits kept
+	dropped int // integer digits beyond capacity (forces ErrRange)
+	fracLen int // digits after the point among those kept
+	exp     int
+}
+
+func (d *decimal) digit() bool { return d.i < len(d.s) && d.s[d.i] >= '0' && d.s[d.i] <= '9' }
+
+func (d *decimal) scan() error {
+	if d.i < len(d.s) && d.s[d.i] == '-' {
+		d.neg = true
+		d.i++
+	}
+	if err := d.scanInt(); err != nil {
+		return err
+	}
+	if err := d.scanFrac(); err != nil {
+		return err
+	}
+	if err := d.scanExp(); err != nil {
+		return err
+	}
+	if d.i != len(d.s) {
+		return ErrSyntax
+	}
+	if d.dropped > 0 {
+		return ErrRange
+	}
+	return nil
+}
+
+func (d *decimal) scanInt() error {
+	start := d.i
+	for ; d.digit(); d.i++ {
+		switch {
+		case d.nd == 0 && d.s[d.i] == '0': // leading zeros carry no value
+		case d.nd < len(d.digits):
+			d.digits[d.nd] = d.s[d.i]
+			d.nd++
+		default:
+			d.dropped++
+		}
+	}
+	if n := d.i - start; n == 0 || (n > 1 && d.s[start] == '0') {
+		return ErrSyntax // JSON forbids "" and "01"
+	}
+	return nil
+}
+
+func (d *decimal) scanFrac() error {
+	if d.i >= len(d.s) || d.s[d.i] != '.' {
+		return nil
+	}
+	d.i++
+	start := d.i
+	for ; d.digit(); d.i++ {
+		if d.nd < len(d.digits) {
+			d.digits[d.nd] = d.s[d.i]
+			d.nd++
+			d.fracLen++
+		} else if d.s[d.i] != '0' {
+			return ErrPrecision // a non-zero digit far beyond the cents
+		}
+	}
+	if d.i == start {
+		return ErrSyntax
+	}
+	return nil
+}
+
+func (d *decimal) scanExp() error {
+	if d.i >= len(d.s) || (d.s[d.i] != 'e' && d.s[d.i] != 'E') {
+		return nil
+	}
+	d.i++
 	neg := false
-	if i < len(s) && s[i] == '-' {
-		neg = true
-		i++
+	if d.i < len(d.s) && (d.s[d.i] == '+' || d.s[d.i] == '-') {
+		neg = d.s[d.i] == '-'
+		d.i++
 	}
-	// Collect the significant digits of integer and fraction parts.
-	var digits [64]byte
-	nd := 0      // digits kept
-	dropped := 0 // integer digits beyond capacity (forces ErrRange)
-	fracLen := 0 // digits after the point among those kept
-	start := i
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		if nd == 0 && s[i] == '0' {
-			i++ // leading zeros carry no value
-			continue
-		}
-		if nd < len(digits) {
-			digits[nd] = s[i]
-			nd++
-		} else {
-			dropped++
-		}
-		i++
-	}
-	intLen := i - start
-	if intLen == 0 || (intLen > 1 && s[start] == '0') {
-		return 0, ErrSyntax // JSON forbids "" and "01"
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		fs := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			if nd < len(digits) {
-				digits[nd] = s[i]
-				nd++
-				fracLen++
-			} else if s[i] != '0' {
-				return 0, ErrPrecision // a non-zero digit far beyond the cents
-			}
-			i++
-		}
-		if i == fs {
-			return 0, ErrSyntax
+	start := d.i
+	for ; d.digit(); d.i++ {
+		if d.exp < 10000 {
+			d.exp = d.exp*10 + int(d.s[d.i]-'0')
 		}
 	}
-	exp := 0
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		eneg := false
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			eneg = s[i] == '-'
-			i++
-		}
-		es := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			if exp < 10000 {
-				exp = exp*10 + int(s[i]-'0')
-			}
-			i++
-		}
-		if i == es {
-			return 0, ErrSyntax
-		}
-		if eneg {
-			exp = -exp
-		}
+	if d.i == start {
+		return ErrSyntax
 	}
-	if i != len(s) {
-		return 0, ErrSyntax
+	if neg {
+		d.exp = -d.exp
 	}
-	if dropped > 0 {
-		return 0, ErrRange
-	}
-	// value = digits × 10^(exp - fracLen); minor units = value × 100.
-	shift := exp - fracLen + 2
+	return nil
+}
+
+// minorUnits is digits × 10^(exp - fracLen) × 100, exactly.
+func (d *decimal) minorUnits() (Amount, error) {
+	shift := d.exp - d.fracLen + 2
 	// Strip leading zeros (a fraction like 0.05 keeps "05").
-	d := digits[:nd]
-	for len(d) > 0 && d[0] == '0' {
-		d = d[1:]
+	ds := d.digits[:d.nd]
+	for len(ds) > 0 && ds[0] == '0' {
+		ds = ds[1:]
 	}
-	if len(d) == 0 {
+	if len(ds) == 0 {
 		return 0, nil
 	}
 	if shift < 0 {
 		cut := -shift
-		if cut >= len(d) {
+		if cut >= len(ds) {
 			return 0, ErrPrecision // every significant digit is below a cent
 		}
-		for _, c := range d[len(d)-cut:] {
+		for _, c := range ds[len(ds)-cut:] {
 			if c != '0' {
 				return 0, ErrPrecision
 			}
 		}
-		d = d[:len(d)-cut]
-		shift = 0
+		ds, shift = ds[:len(ds)-cut], 0
 	}
-	if len(d)+shift > maxDigits {
+	if len(ds)+shift > maxDigits {
 		return 0, ErrRange
 	}
 	var n int64
-	for _, c := range d {
+	for _, c := range ds {
 		n = n*10 + int64(c-'0')
 	}
 	for ; shift > 0; shift-- {
 		n *= 10
 	}
-	if neg {
+	if d.neg {
 		n = -n
 	}
 	return Amount(n), nil
