@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 	"strings"
 
 	"github.com/merchant-harness/mph/clock"
@@ -122,4 +123,29 @@ func normLimit(l RateLimit) RateLimit {
 		l.Burst = max(1, int(l.Rate))
 	}
 	return l
+}
+
+// ParseRateLimit reads one "group=rate[:burst]" setting (the --rate-limit
+// syntax of every command): a known group, a rate >= 0 per second and an
+// optional burst >= 1 (absent: the rate).
+func ParseRateLimit(spec string) (string, RateLimit, error) {
+	g, v, ok := strings.Cut(spec, "=")
+	if !ok {
+		return "", RateLimit{}, fmt.Errorf("%q: want group=rate[:burst]", spec)
+	}
+	if _, known := DefaultRateLimits()[g]; !known {
+		return "", RateLimit{}, fmt.Errorf("%q: unknown group %q (token, read, secure, write)", spec, g)
+	}
+	rs, bs, hasBurst := strings.Cut(v, ":")
+	r, err := strconv.ParseFloat(rs, 64)
+	if err != nil || r < 0 || r > 1e9 {
+		return "", RateLimit{}, fmt.Errorf("%q: rate must be a number >= 0", spec)
+	}
+	l := RateLimit{Rate: r}
+	if hasBurst {
+		if l.Burst, err = strconv.Atoi(bs); err != nil || l.Burst < 1 {
+			return "", RateLimit{}, fmt.Errorf("%q: burst must be an integer >= 1", spec)
+		}
+	}
+	return g, l, nil
 }

@@ -131,18 +131,11 @@ func (f *loadTargetFlags) sandboxOptions() (sandbox.Options, error) {
 	if len(f.sandboxLimits) > 0 {
 		sbx.RateLimits = map[string]sandbox.RateLimit{}
 		for _, spec := range f.sandboxLimits {
-			g, v, ok := strings.Cut(spec, "=")
-			rs, bs, _ := strings.Cut(v, ":")
-			r, err1 := strconv.ParseFloat(rs, 64)
-			b := int(r)
-			var err2 error
-			if bs != "" {
-				b, err2 = strconv.Atoi(bs)
+			g, l, err := sandbox.ParseRateLimit(spec)
+			if err != nil {
+				return sbx, usageErr("--sandbox-rate-limit %v", err)
 			}
-			if !ok || err1 != nil || err2 != nil || r < 0 || b < 0 {
-				return sbx, usageErr("--sandbox-rate-limit %q: want group=rate[:burst]", spec)
-			}
-			sbx.RateLimits[g] = sandbox.RateLimit{Rate: r, Burst: b}
+			sbx.RateLimits[g] = l
 		}
 	}
 	switch f.sandboxKey {

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -143,29 +142,14 @@ func parseRateLimits(vals []string) (map[string]sandbox.RateLimit, bool, error) 
 			off = true
 			continue
 		}
-		g, spec, ok := strings.Cut(v, "=")
-		if !ok {
-			return nil, false, fmt.Errorf("--rate-limit %q: want group=rate[:burst] or off", v)
-		}
-		if _, known := sandbox.DefaultRateLimits()[g]; !known {
-			return nil, false, fmt.Errorf("--rate-limit %q: unknown group %q (token, read, secure, write)", v, g)
-		}
-		rs, bs, hasBurst := strings.Cut(spec, ":")
-		rate, err := strconv.ParseFloat(rs, 64)
-		if err != nil || rate < 0 || rate > 1e9 {
-			return nil, false, fmt.Errorf("--rate-limit %q: rate must be a number >= 0", v)
-		}
-		burst := 0
-		if hasBurst {
-			burst, err = strconv.Atoi(bs)
-			if err != nil || burst < 1 {
-				return nil, false, fmt.Errorf("--rate-limit %q: burst must be an integer >= 1", v)
-			}
+		g, l, err := sandbox.ParseRateLimit(v)
+		if err != nil {
+			return nil, false, fmt.Errorf("--rate-limit %w (or off)", err)
 		}
 		if m == nil {
 			m = map[string]sandbox.RateLimit{}
 		}
-		m[g] = sandbox.RateLimit{Rate: rate, Burst: burst}
+		m[g] = l
 	}
 	return m, off, nil
 }

@@ -15,8 +15,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
-	"strings"
 	"syscall"
 
 	"github.com/merchant-harness/mph/sandbox"
@@ -26,19 +24,11 @@ type limits map[string]sandbox.RateLimit
 
 func (l limits) String() string { return fmt.Sprint(map[string]sandbox.RateLimit(l)) }
 func (l limits) Set(s string) error {
-	g, v, ok := strings.Cut(s, "=")
-	rs, bs, _ := strings.Cut(v, ":")
-	r, err := strconv.ParseFloat(rs, 64)
-	if !ok || err != nil {
-		return fmt.Errorf("want group=rate[:burst]")
+	g, rl, err := sandbox.ParseRateLimit(s)
+	if err != nil {
+		return err
 	}
-	b := int(r)
-	if bs != "" {
-		if b, err = strconv.Atoi(bs); err != nil {
-			return err
-		}
-	}
-	l[g] = sandbox.RateLimit{Rate: r, Burst: b}
+	l[g] = rl
 	return nil
 }
 
