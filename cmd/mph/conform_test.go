@@ -24,12 +24,7 @@ func TestConformRunLeaksNoSecrets(t *testing.T) {
 		t.Skip("runs the whole conformance suite")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "mph")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		t.Fatalf("building mph: %v", err)
-	}
+	bin := mphBinary(t) // built once per test binary
 	// A clean run, and a run against a sandbox whose fault makes a spec fail
 	// while the secure details (PAN, CVV) are in its recorded exchanges.
 	checkConformOutputs(t, bin, dir, "clean", nil)

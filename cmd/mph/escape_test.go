@@ -30,10 +30,7 @@ func TestTargetCannotDrawOnTheTerminal(t *testing.T) {
 		t.Skip("builds the binary and runs part of the suite")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "mph")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := mphBinary(t) // built once per test binary
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sbx, err := sandbox.Start(ctx, "127.0.0.1:0", sandbox.Options{})

@@ -45,10 +45,7 @@ func TestLeakyTargetLeaksNothing(t *testing.T) {
 	if d := os.Getenv("MPH_LEAK_TEST_DIR"); d != "" {
 		dir = d // keep the artifacts for inspection
 	}
-	bin := filepath.Join(dir, "mph")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := mphBinary(t) // built once per test binary
 	arts := map[string]string{}
 	// Conform against a sandbox with its rate limits; the load runs against
 	// another one without, so that conform's limit specs do not starve them.

@@ -27,10 +27,7 @@ func TestLoadGateExits(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "mph")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := mphBinary(t) // built once per test binary
 	sbx, err := sandbox.New(sandbox.Options{DisableRateLimits: true})
 	if err != nil {
 		t.Fatal(err)

@@ -139,10 +139,7 @@ func TestHostileTarget(t *testing.T) {
 		t.Skip("builds the binary and runs several processes")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "mph")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := mphBinary(t) // built once per test binary
 	sbx, err := sandbox.Start(context.Background(), "127.0.0.1:0", sandbox.Options{DisableRateLimits: true})
 	if err != nil {
 		t.Fatal(err)

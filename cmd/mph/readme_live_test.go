@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -15,10 +14,7 @@ func TestReadmeListsLiveWrites(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "mph")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := mphBinary(t) // built once per test binary
 	cmd := exec.Command(bin, "conform", "--list", "--no-color")
 	cmd.Dir = t.TempDir()
 	out, err := cmd.CombinedOutput()
