@@ -32,8 +32,13 @@ var (
 	}
 )
 
+// nameSeparators drops the separators of a member name. A Replacer builds
+// its tables on first use: one shared value builds them once (safe for
+// concurrent use), where one per call rebuilt them for every member name.
+var nameSeparators = strings.NewReplacer("_", "", "-", "")
+
 func normName(s string) string {
-	return strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(s))
+	return nameSeparators.Replace(strings.ToLower(s))
 }
 
 // classify says how the value of member name (inside member parent) is masked.

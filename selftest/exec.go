@@ -15,29 +15,48 @@ import (
 // ExecRunner runs `<exe> conform` as a child process configured only through
 // the environment, exactly as a user would point it at any server.
 func ExecRunner(exe string) Runner {
-	return func(ctx context.Context, _ string, cfg *target.Config, reportPath string) (int, []byte, error) {
-		// Every child writes its reports into a directory of its own.
-		dir := strings.TrimSuffix(reportPath, filepath.Ext(reportPath)) + "-reports"
-		// Each run's sandbox is discarded afterwards: sweeping its cards back
-		// to the vault (the teardown) would only cost time.
-		cmd := exec.CommandContext(ctx, exe, "conform", "--no-color", "--no-teardown", "--json-report", reportPath, "--out", dir)
+	return func(ctx context.Context, j Job) (Outcome, error) {
+		cmd := exec.CommandContext(ctx, exe, conformArgs(j)...)
 		// The self-test needs a verdict, not a minimal failing case: cap the
 		// model spec's shrinking (a user's own RAPID_SHRINKTIME still wins,
 		// as later entries of the environment override earlier ones).
-		env := append([]string{"RAPID_SHRINKTIME=1s"}, os.Environ()...)
-		cmd.Env = append(env, Environ(cfg)...)
+		env := append([]string{"RAPID_SHRINKTIME=300ms"}, os.Environ()...)
+		cmd.Env = append(env, Environ(j.Config)...)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		err := cmd.Run()
+		o := Outcome{Output: out.Bytes()}
+		if cmd.ProcessState != nil {
+			o.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		}
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return ee.ExitCode(), out.Bytes(), nil
+			o.ExitCode = ee.ExitCode()
+			return o, nil
 		}
 		if err != nil {
-			return -1, out.Bytes(), err
+			o.ExitCode = -1
+			return o, err
 		}
-		return 0, out.Bytes(), nil
+		return o, nil
 	}
+}
+
+// conformArgs are the arguments of a child run. The self-test reads only the
+// JSON report, so the child writes no other report. Each run's sandbox is
+// discarded afterwards: sweeping its cards back to the vault (the teardown)
+// would only cost time.
+func conformArgs(j Job) []string {
+	// Every child writes its reports into a directory of its own.
+	dir := strings.TrimSuffix(j.ReportPath, filepath.Ext(j.ReportPath)) + "-reports"
+	args := []string{"conform", "--no-color", "--no-teardown", "--no-html", "--no-junit", "--no-markdown",
+		"--json-report", j.ReportPath, "--out", dir}
+	if j.LabelFilter != "" {
+		// An empty selection is a verdict (nothing cites the fault's
+		// requirements: it survives), not a usage error.
+		args = append(args, "--label-filter", j.LabelFilter, "--allow-empty")
+	}
+	return args
 }
 
 // Environ renders a Config as the MPH_* environment of a child run.

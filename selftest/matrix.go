@@ -45,14 +45,31 @@ func (m *Matrix) WriteText(w io.Writer) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Fault.Name, strings.Join(e.Fault.Requirements, ","), verdict, trunc(by, 110))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nkill rate: %d/%d (%.1f%%) in %s\n", m.Killed, m.Total, 100*m.KillRate, m.Duration.Round(1e9))
+	fmt.Fprintf(w, "\nkill rate: %d/%d (%.1f%%) in %s; %s\n", m.Killed, m.Total, 100*m.KillRate, m.Duration.Round(1e9), m.selectionNote())
 	for _, s := range m.Survivors {
-		fmt.Fprintf(w, "SURVIVOR %s breaks %s: %s\n", s.Fault.Name, strings.Join(s.Fault.Requirements, ","), s.Fault.Description)
+		fmt.Fprintf(w, "SURVIVOR %s breaks %s: %s%s\n", s.Fault.Name, strings.Join(s.Fault.Requirements, ","), s.Fault.Description, emptySelectionNote(s.Run))
 	}
 	for _, e := range m.Errors {
 		fmt.Fprintf(w, "ERROR %s: %s\n", e.Fault.Name, trunc(e.Run.Error, 400))
 	}
 	m.writeSpecificity(w)
+	m.writeTiming(w)
+}
+
+// selectionNote says which specs the fault runs ran.
+func (m *Matrix) selectionNote() string {
+	if m.FullSelection {
+		return "every fault against every spec"
+	}
+	return "every fault against the specs citing its requirements (--full: every spec)"
+}
+
+// emptySelectionNote explains a survivor whose run selected no spec.
+func emptySelectionNote(r Run) string {
+	if r.Selection != "" && r.Passed+r.Skipped+len(r.Failed)+len(r.HarnessErrors) == 0 {
+		return " (no spec cites " + r.Selection + ")"
+	}
+	return ""
 }
 
 func caughtBy(failed []string) string {

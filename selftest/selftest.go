@@ -29,14 +29,32 @@ import (
 	"github.com/merchant-harness/mph/target/embedded"
 )
 
-// Runner runs the suites against cfg, writing Ginkgo's JSON report to
-// reportPath, and returns the conform exit code (0 pass, 1 failures, 2
-// configuration error such as a failed pre-flight, 3 harness errors only,
-// 130 interrupted).
-// fault is "" for the clean run and "variant:NAME" for a variant run; it is
-// informational (the sandbox behind cfg already carries it, and cfg the
-// variant's profile).
-type Runner func(ctx context.Context, fault string, cfg *target.Config, reportPath string) (exitCode int, output []byte, err error)
+// Job is one suite run: the child `mph conform` a Runner starts.
+type Job struct {
+	// Label names the run: "" for the clean run, the fault's name, or
+	// "variant:NAME". It is informational: the sandbox behind Config already
+	// carries the fault or variant, and Config the variant's profile.
+	Label      string
+	Config     *target.Config
+	ReportPath string // where the child writes Ginkgo's JSON report
+	// LabelFilter selects the specs (a Ginkgo label expression); "" runs
+	// every spec.
+	LabelFilter string
+}
+
+// Outcome is what a Runner observed of a finished child: the conform exit
+// code (0 pass, 1 failures, 2 configuration error such as a failed
+// pre-flight, 3 harness errors only, 130 interrupted), its combined output
+// and the CPU time it used.
+type Outcome struct {
+	ExitCode int
+	Output   []byte
+	CPU      time.Duration
+}
+
+// Runner runs the suites as j says. An error means the run itself could not
+// be carried out (no verdict).
+type Runner func(ctx context.Context, j Job) (Outcome, error)
 
 // Options of a self-test.
 type Options struct {
@@ -44,7 +62,11 @@ type Options struct {
 	// Variants are the document-allowed alternatives each run must pass
 	// (default: the whole catalogue; an empty non-nil slice runs none).
 	Variants []sandbox.Variant
-	Parallel int    // concurrent runs; default 2
+	// Full runs every spec against every fault. By default a fault's run
+	// selects the specs citing the requirements the fault breaks
+	// (FaultSelection); the clean and variant runs always run every spec.
+	Full     bool
+	Parallel int    // concurrent runs; default DefaultParallel()
 	WorkDir  string // reports of every run; default a temp dir
 	Run      Runner // default: ExecRunner of this executable
 	Version  string // harness version recorded in the matrix
@@ -58,18 +80,21 @@ type Options struct {
 
 // Run is the outcome of one suite run.
 type Run struct {
-	Fault    string   `json:"fault,omitempty"` // "" for the clean run
-	Variant  string   `json:"variant,omitempty"`
-	ExitCode int      `json:"exitCode"`
-	Passed   int      `json:"passed"`
-	Failed   []string `json:"failed,omitempty"` // full texts of the failed specs
-	Skipped  int      `json:"skipped"`
+	Fault   string `json:"fault,omitempty"` // "" for the clean run
+	Variant string `json:"variant,omitempty"`
+	// Selection is the label filter of the run's specs; "" is every spec.
+	Selection string   `json:"selection,omitempty"`
+	ExitCode  int      `json:"exitCode"`
+	Passed    int      `json:"passed"`
+	Failed    []string `json:"failed,omitempty"` // full texts of the failed specs
+	Skipped   int      `json:"skipped"`
 	// HarnessErrors are specs the harness could not run (fixture failures,
 	// panics in harness code); they are neither kills nor passes.
 	HarnessErrors []string      `json:"harnessErrors,omitempty"`
 	Preflight     bool          `json:"preflight,omitempty"` // stopped by pre-flight (exit 2)
 	Error         string        `json:"error,omitempty"`     // the run itself broke
 	Duration      time.Duration `json:"durationNs"`
+	CPU           time.Duration `json:"cpuNs,omitempty"` // the child's user and system CPU time
 }
 
 // Killed reports whether the suites noticed the fault.
@@ -99,6 +124,10 @@ type Matrix struct {
 	Interrupted bool `json:"interrupted,omitempty"`
 	// Specificity is the dual matrix: one row a document-allowed variant.
 	Specificity
+	// FullSelection: every fault's run ran every spec; otherwise each ran
+	// the specs citing its requirements (Run.Selection).
+	FullSelection bool `json:"fullSelection"`
+	Timing
 }
 
 // OK is the self-test's verdict: the clean run passed, every fault was
@@ -138,6 +167,8 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 		m.KillRate = float64(m.Killed) / float64(m.Total)
 	}
 	m.Specificity = specificity(o.Variants, rs.variants)
+	m.FullSelection = o.Full
+	m.Timing = timing(m, o.Parallel)
 	return m, ctx.Err()
 }
 
@@ -165,7 +196,7 @@ func (o *Options) defaults() (cleanup func(), err error) {
 		o.Variants = sandbox.Variants()
 	}
 	if o.Parallel < 1 {
-		o.Parallel = 2
+		o.Parallel = DefaultParallel()
 	}
 	if o.Run == nil {
 		exe, err := os.Executable()
@@ -194,11 +225,13 @@ type runs struct {
 }
 
 // runAll runs the clean sandbox first (its verdict matters most), then every
-// fault and every variant, o.Parallel at a time.
+// variant and every fault, o.Parallel at a time. The variants, which run
+// every spec, go before the faults so that the short fault runs fill the
+// end instead of one long run.
 func runAll(ctx context.Context, o Options) runs {
 	type job struct {
 		idx     int // -1 = clean
-		fault   string
+		fault   *sandbox.Fault
 		variant *sandbox.Variant
 	}
 	rs := runs{faults: make([]Run, len(o.Faults)), done: make([]bool, len(o.Faults)), variants: make([]Run, len(o.Variants))}
@@ -211,16 +244,19 @@ func runAll(ctx context.Context, o Options) runs {
 			defer wg.Done()
 			for j := range jobs {
 				var r Run
-				if j.variant != nil {
+				switch {
+				case j.variant != nil:
 					r = runVariant(ctx, o, *j.variant)
-				} else {
-					r = runOne(ctx, o, j.fault, sandbox.Options{})
+				case j.fault != nil:
+					r = runOne(ctx, o, j.fault.Name, sandbox.Options{Faults: []string{j.fault.Name}}, o.faultSelection(*j.fault))
+				default:
+					r = runOne(ctx, o, "", sandbox.Options{}, "")
 				}
 				mu.Lock()
 				switch {
 				case j.variant != nil:
 					rs.variants[j.idx] = r
-				case j.idx < 0:
+				case j.fault == nil:
 					rs.clean = r
 				default:
 					rs.faults[j.idx] = r
@@ -233,34 +269,31 @@ func runAll(ctx context.Context, o Options) runs {
 			}
 		}()
 	}
-	jobs <- job{idx: -1}
-	for i, f := range o.Faults {
+	send := func(j job) {
 		select {
-		case jobs <- job{idx: i, fault: f.Name}:
+		case jobs <- j:
 		case <-ctx.Done():
 		}
 	}
+	send(job{idx: -1})
 	for i := range o.Variants {
-		select {
-		case jobs <- job{idx: i, variant: &o.Variants[i]}:
-		case <-ctx.Done():
-		}
+		send(job{idx: i, variant: &o.Variants[i]})
+	}
+	for i := range o.Faults {
+		send(job{idx: i, fault: &o.Faults[i]})
 	}
 	close(jobs)
 	wg.Wait()
 	return rs
 }
 
-// runOne starts a sandbox with the fault (none for the clean run) and runs
-// the suites against it.
-func runOne(ctx context.Context, o Options, fault string, opts sandbox.Options) (r Run) {
-	r.Fault = fault
+// runOne starts a sandbox with opts (no fault and no variant for the clean
+// run) and runs the specs selected by filter ("" every spec) against it.
+func runOne(ctx context.Context, o Options, fault string, opts sandbox.Options, filter string) (r Run) {
+	r.Fault, r.Selection = fault, filter
 	start := time.Now()
 	defer func() { r.Duration = time.Since(start) }()
 
-	if fault != "" {
-		opts.Faults = []string{fault}
-	}
 	running, err := sandbox.Start(ctx, "127.0.0.1:0", opts)
 	if err != nil {
 		r.Error = "starting the sandbox: " + err.Error()
@@ -268,27 +301,26 @@ func runOne(ctx context.Context, o Options, fault string, opts sandbox.Options) 
 	}
 	defer func() { _ = running.CloseWithin(500 * time.Millisecond) }()
 
-	name := fault
+	name, label := fault, fault
 	if name == "" {
 		name = "clean"
 	}
 	var profile *target.Profile
-	label := fault
 	if len(opts.Variants) > 0 {
 		name = "variant-" + strings.Join(opts.Variants, "+")
 		label = "variant:" + strings.Join(opts.Variants, "+")
 		profile = o.profile
 	}
-	reportPath := filepath.Join(o.WorkDir, name+".json")
 	cfg := embedded.FromSandbox(running, profile)
 	cfg.ProfilePath = o.profilePath
-	code, out, err := o.Run(ctx, label, cfg, reportPath)
-	r.ExitCode = code
+	j := Job{Label: label, Config: cfg, ReportPath: filepath.Join(o.WorkDir, name+".json"), LabelFilter: filter}
+	out, err := o.Run(ctx, j)
+	r.ExitCode, r.CPU = out.ExitCode, out.CPU
 	if err != nil {
 		r.Error = err.Error()
 		return r
 	}
-	verdict(&r, code, out, reportPath)
+	verdict(&r, out.ExitCode, out.Output, j.ReportPath)
 	return r
 }
 

@@ -18,15 +18,16 @@ import (
 // listed in catches, exits 2 (pre-flight) for the faults in preflight, and
 // writes Ginkgo's JSON report as conform would.
 func fakeConform(t *testing.T, catches map[string][]string, preflight map[string]bool) Runner {
-	return func(ctx context.Context, fault string, cfg *target.Config, reportPath string) (int, []byte, error) {
-		env := strings.Join(Environ(cfg), "\n")
+	return func(ctx context.Context, j Job) (Outcome, error) {
+		fault, reportPath := j.Label, j.ReportPath
+		env := strings.Join(Environ(j.Config), "\n")
 		for _, want := range []string{target.EnvBaseURL + "=http://127.0.0.1:", target.EnvSecretKey + "=sk_test_", target.EnvMerchant2ID + "=", target.EnvControlsURL + "=http", target.EnvAllowLive + "=1"} {
 			if !strings.Contains(env, want) {
 				t.Errorf("child environment lacks %s", want)
 			}
 		}
 		if preflight[fault] {
-			return 2, []byte("mph: pre-flight: the target rejected the credentials"), nil
+			return Outcome{ExitCode: 2, Output: []byte("mph: pre-flight: the target rejected the credentials")}, nil
 		}
 		rep := types.Report{SuiteSucceeded: len(catches[fault]) == 0}
 		rep.SpecReports = append(rep.SpecReports, types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: "always passes", State: types.SpecStatePassed})
@@ -35,12 +36,12 @@ func fakeConform(t *testing.T, catches map[string][]string, preflight map[string
 		}
 		b, _ := json.Marshal([]types.Report{rep})
 		if err := os.WriteFile(reportPath, b, 0o644); err != nil {
-			return -1, nil, err
+			return Outcome{ExitCode: -1}, err
 		}
 		if len(catches[fault]) > 0 {
-			return 1, nil, nil
+			return Outcome{ExitCode: 1}, nil
 		}
-		return 0, nil, nil
+		return Outcome{}, nil
 	}
 }
 
@@ -106,11 +107,11 @@ func TestBrokenRunIsAnErrorNotAKill(t *testing.T) {
 	faults := sandbox.Faults()[:1]
 	m, err := Execute(context.Background(), Options{
 		Faults: faults,
-		Run: func(ctx context.Context, fault string, cfg *target.Config, p string) (int, []byte, error) {
-			if fault == "" {
-				return fakeConform(t, nil, nil)(ctx, fault, cfg, p)
+		Run: func(ctx context.Context, j Job) (Outcome, error) {
+			if j.Label == "" {
+				return fakeConform(t, nil, nil)(ctx, j)
 			}
-			return 1, []byte("panic: harness bug"), nil // exit 1 but no report written
+			return Outcome{ExitCode: 1, Output: []byte("panic: harness bug")}, nil // exit 1 but no report written
 		},
 	})
 	if err != nil {
@@ -125,11 +126,11 @@ func TestUsageErrorIsNotAKill(t *testing.T) {
 	faults := sandbox.Faults()[:1]
 	m, err := Execute(context.Background(), Options{
 		Faults: faults,
-		Run: func(ctx context.Context, fault string, cfg *target.Config, p string) (int, []byte, error) {
-			if fault == "" {
-				return fakeConform(t, nil, nil)(ctx, fault, cfg, p)
+		Run: func(ctx context.Context, j Job) (Outcome, error) {
+			if j.Label == "" {
+				return fakeConform(t, nil, nil)(ctx, j)
 			}
-			return 2, []byte("mph: unknown flag: --quiet"), nil
+			return Outcome{ExitCode: 2, Output: []byte("mph: unknown flag: --quiet")}, nil
 		},
 	})
 	if err != nil {

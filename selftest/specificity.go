@@ -78,7 +78,7 @@ func runVariant(ctx context.Context, o Options, v sandbox.Variant) Run {
 		}
 		o.profile, o.profilePath = p, path
 	}
-	r := runOne(ctx, o, "", sandbox.Options{Variants: []string{v.Name}})
+	r := runOne(ctx, o, "", sandbox.Options{Variants: []string{v.Name}}, "")
 	r.Variant = v.Name
 	return r
 }

@@ -71,12 +71,15 @@ func TestExecuteBuildsTheSpecificityMatrix(t *testing.T) {
 		Faults:   []sandbox.Fault{},
 		Variants: []sandbox.Variant{failing, withProfile},
 		Parallel: 2,
-		Run: func(ctx context.Context, label string, cfg *target.Config, reportPath string) (int, []byte, error) {
-			if label == "variant:"+withProfile.Name && (cfg.ProfilePath == "" || cfg.Profile == nil) {
+		Run: func(ctx context.Context, j Job) (Outcome, error) {
+			if j.Label == "variant:"+withProfile.Name && (j.Config.ProfilePath == "" || j.Config.Profile == nil) {
 				t.Errorf("variant %s ran without its profile", withProfile.Name)
 			}
+			if j.LabelFilter != "" {
+				t.Errorf("variant %s ran only the specs of %q: a variant must face every spec", j.Label, j.LabelFilter)
+			}
 			catches := map[string][]string{"variant:" + failing.Name: {"spec X"}}
-			return fakeConform(t, catches, nil)(ctx, label, cfg, reportPath)
+			return fakeConform(t, catches, nil)(ctx, j)
 		},
 	})
 	if err != nil {

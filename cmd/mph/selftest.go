@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 
@@ -23,6 +22,7 @@ type selftestFlags struct {
 	outDir   string
 	only     []string
 	vonly    []string
+	full     bool
 }
 
 func init() {
@@ -33,11 +33,14 @@ func init() {
 		Long: `selftest runs the conformance suites against the clean reference sandbox,
 which must pass (no false positives), then once against the sandbox with each
 fault of the catalogue injected (see 'mph sandbox --list-faults'), each of
-which must fail (the fault is killed), and once against the sandbox switched
+which must fail (the fault is killed): a fault's run selects the specs citing
+the requirements the fault breaks (--full: every spec), and once against the sandbox switched
 into each document-allowed variant with the profile it needs (see 'mph
 sandbox --list-variants'), each of which must pass. It prints the kill matrix
 (each fault, the requirement it breaks and the specs that caught it) and the
-specificity matrix (each variant and the specs, if any, that failed it).
+specificity matrix (each variant and the specs, if any, that failed it), then
+where the time went: the totals and the slowest runs (--json has every run's
+wall and CPU time).
 
 Exit 0 when the clean run and every variant pass and every fault is
 killed; 1 when the clean run fails, a fault survives or a variant fails;
@@ -45,7 +48,8 @@ killed; 1 when the clean run fails, a fault survives or a variant fails;
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runSelftest(cmd, f) },
 	}
-	cmd.Flags().IntVar(&f.parallel, "parallel", max(2, runtime.NumCPU()), "suite runs at a time")
+	cmd.Flags().IntVar(&f.parallel, "parallel", 0, "suite runs at a time (default: two per CPU)")
+	cmd.Flags().BoolVar(&f.full, "full", false, "run every spec against every fault (default: the specs citing the fault's requirements)")
 	cmd.Flags().StringVar(&f.jsonPath, "json", "", "write the kill matrix as JSON to this file")
 	cmd.Flags().StringVar(&f.outDir, "out", "", "keep every run's Ginkgo JSON report in this directory (default: a temp dir, removed)")
 	cmd.Flags().StringSliceVar(&f.only, "fault", nil, "run only these faults (repeatable; \"none\" for none)")
@@ -67,11 +71,16 @@ func runSelftest(cmd *cobra.Command, f selftestFlags) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	out := cmd.OutOrStdout()
-	fmt.Fprintf(out, "self-test: the clean sandbox, %d faults and %d variants, %d runs at a time\n", len(faults), len(variants), f.parallel)
+	parallel := f.parallel
+	if parallel < 1 {
+		parallel = selftest.DefaultParallel()
+	}
+	fmt.Fprintf(out, "self-test: the clean sandbox, %d faults and %d variants, %d runs at a time\n", len(faults), len(variants), parallel)
 	m, err := selftest.Execute(ctx, selftest.Options{
 		Faults:   faults,
 		Variants: variants,
-		Parallel: f.parallel,
+		Full:     f.full,
+		Parallel: parallel,
 		WorkDir:  f.outDir,
 		Version:  versionString(),
 		Progress: progressPrinter(out, len(faults)+len(variants)+1),
