@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
 
@@ -138,5 +141,107 @@ func TestUsageErrorIsNotAKill(t *testing.T) {
 	}
 	if m.Killed != 0 || len(m.Errors) != 1 {
 		t.Fatalf("a usage error in the child must be a harness error, not a kill: %+v", m.Entries)
+	}
+}
+
+// A fault's run selects the specs citing its requirements; with Full, and
+// for the clean run, every spec.
+func TestFaultRunsSelectTheSpecsCitingTheirRequirements(t *testing.T) {
+	faults := sandbox.Faults()[:2]
+	for _, full := range []bool{false, true} {
+		got := map[string]string{}
+		var mu sync.Mutex
+		m, err := Execute(context.Background(), Options{
+			Faults: faults, Variants: []sandbox.Variant{}, Full: full,
+			Run: func(ctx context.Context, j Job) (Outcome, error) {
+				mu.Lock()
+				got[j.Label] = j.LabelFilter
+				mu.Unlock()
+				return fakeConform(t, nil, nil)(ctx, j)
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f, ok := got[""]; !ok || f != "" {
+			t.Errorf("full=%v: the clean run selected %q; it must run every spec", full, f)
+		}
+		for _, f := range faults {
+			want := FaultSelection(f)
+			if full {
+				want = ""
+			}
+			if got[f.Name] != want {
+				t.Errorf("full=%v: fault %s selected %q, want %q", full, f.Name, got[f.Name], want)
+			}
+		}
+		if m.FullSelection != full || m.Entries[0].Run.Selection != got[faults[0].Name] {
+			t.Errorf("full=%v: the matrix records fullSelection %v and selection %q", full, m.FullSelection, m.Entries[0].Run.Selection)
+		}
+	}
+	if s := FaultSelection(sandbox.Fault{Requirements: []string{"AUTH-12", "ERR-15"}}); s != "AUTH-12 || ERR-15" {
+		t.Errorf("FaultSelection = %q", s)
+	}
+}
+
+// A focused run that selects nothing survives, and the matrix says why.
+func TestEmptySelectionSurvives(t *testing.T) {
+	f := sandbox.Faults()[0]
+	m, err := Execute(context.Background(), Options{
+		Faults: []sandbox.Fault{f}, Variants: []sandbox.Variant{},
+		Run: func(ctx context.Context, j Job) (Outcome, error) {
+			if j.Label == "" {
+				return fakeConform(t, nil, nil)(ctx, j)
+			}
+			b, _ := json.Marshal([]types.Report{{SuiteSucceeded: true}})
+			return Outcome{}, os.WriteFile(j.ReportPath, b, 0o644)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	m.WriteText(&text)
+	if m.Killed != 0 || len(m.Survivors) != 1 || !strings.Contains(text.String(), "(no spec cites "+FaultSelection(f)+")") {
+		t.Fatalf("an empty selection must survive and say so:\n%s", text.String())
+	}
+}
+
+// The child writes only the JSON report the verdict reads, keeps the cards
+// (no teardown), and gets the label filter with --allow-empty.
+func TestConformArgs(t *testing.T) {
+	all := strings.Join(conformArgs(Job{ReportPath: "/w/clean.json"}), " ")
+	for _, want := range []string{"conform ", "--no-teardown", "--no-html", "--no-junit", "--no-markdown", "--json-report /w/clean.json", "--out /w/clean-reports"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("conform args %q lack %q", all, want)
+		}
+	}
+	if strings.Contains(all, "--label-filter") {
+		t.Errorf("a run without a filter passes one: %q", all)
+	}
+	focused := strings.Join(conformArgs(Job{ReportPath: "/w/f.json", LabelFilter: "AUTH-12 || ERR-15"}), "\x00")
+	if !strings.Contains(focused, "--label-filter\x00AUTH-12 || ERR-15") || !strings.Contains(focused, "--allow-empty") {
+		t.Errorf("focused args %q", focused)
+	}
+}
+
+// The timing lists the slowest runs first, at most SlowestShown of them.
+func TestTimingListsTheSlowestRuns(t *testing.T) {
+	m := &Matrix{Clean: Run{Duration: 5, CPU: 2, Passed: 3}}
+	for i := 0; i < 12; i++ {
+		m.Entries = append(m.Entries, Entry{Fault: sandbox.Fault{Name: fmt.Sprintf("f%d", i)}, Run: Run{Duration: time.Duration(i), Failed: []string{"x"}}})
+	}
+	tm := timing(m, 4)
+	if tm.Runs != 13 || tm.Parallel != 4 || len(tm.Slowest) != SlowestShown || tm.Slowest[0].Run != "f11" || tm.Slowest[1].Run != "f10" {
+		t.Fatalf("timing = %+v", tm)
+	}
+	if tm.RunTime != 5+66 || tm.CPU != 2 || tm.Slowest[0].Specs != 1 {
+		t.Fatalf("totals = %+v", tm)
+	}
+	m.Timing = tm
+	var text bytes.Buffer
+	m.writeTiming(&text)
+	if !strings.Contains(text.String(), "slowest 10 runs") || !strings.Contains(text.String(), "f11") || strings.Contains(text.String(), "f1\n") {
+		t.Fatalf("timing text:\n%s", text.String())
 	}
 }
