@@ -20,7 +20,7 @@ func ExecRunner(exe string) Runner {
 		// The self-test needs a verdict, not a minimal failing case: cap the
 		// model spec's shrinking (a user's own RAPID_SHRINKTIME still wins,
 		// as later entries of the environment override earlier ones).
-		env := append([]string{"RAPID_SHRINKTIME=300ms"}, os.Environ()...)
+		env := append([]string{"RAPID_SHRINKTIME=" + modelShrinkTime}, os.Environ()...)
 		cmd.Env = append(env, Environ(j.Config)...)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
@@ -41,6 +41,14 @@ func ExecRunner(exe string) Runner {
 		return o, nil
 	}
 }
+
+// modelShrinkTime bounds the model spec's shrinking in a child run. Each
+// shrink step replays a sequence of requests, and rapid checks its deadline
+// only between steps (one step may try dozens of values), so a budget of one
+// second ran to several seconds per fault the model catches. 100 ms still
+// removes the steps unrelated to the failure from the case the report
+// (kept with --out) prints.
+const modelShrinkTime = "100ms"
 
 // conformArgs are the arguments of a child run. The self-test reads only the
 // JSON report, so the child writes no other report. Each run's sandbox is
