@@ -45,9 +45,8 @@ func ExecRunner(exe string) Runner {
 // modelShrinkTime bounds the model spec's shrinking in a child run. Each
 // shrink step replays a sequence of requests, and rapid checks its deadline
 // only between steps (one step may try dozens of values), so a budget of one
-// second ran to several seconds per fault the model catches. 100 ms still
-// removes the steps unrelated to the failure from the case the report
-// (kept with --out) prints.
+// second ran to several seconds per fault the model catches; 100 ms still
+// shortens the case the report (kept with --out) prints.
 const modelShrinkTime = "100ms"
 
 // conformArgs are the arguments of a child run. The self-test reads only the
