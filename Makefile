@@ -12,7 +12,7 @@ FUZZMINIMIZETIME ?= 0
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
 LDFLAGS := $(if $(VERSION),-X main.version=$(VERSION))
 
-.PHONY: all build run test vet unit fuzz suites-parallel selftest bench clean
+.PHONY: all build run test vet unit fuzz suites-parallel selftest selftest-full bench clean
 
 all: build
 
@@ -47,8 +47,13 @@ fuzz:
 suites-parallel:
 	$(GINKGO) -p --procs=2 --no-color ./suites
 
+## selftest: clean sandbox and variants against every spec, each fault against the specs citing its requirements; kill matrix and timings in $(OUT)/selftest.json
 selftest: build
-	$(BIN) selftest
+	$(BIN) selftest --json $(OUT)/selftest.json
+
+## selftest-full: the self-test with every fault against every spec (slower)
+selftest-full: build
+	$(BIN) selftest --full --json $(OUT)/selftest-full.json
 
 ## bench: driver efficiency vs vegeta and wrk, sandbox throughput (installs wrk if missing)
 bench: build
