@@ -35,12 +35,6 @@ func (e *LiveRefusal) Error() string {
 
 func (e *LiveRefusal) Unwrap() error { return ErrLiveRefused }
 
-// writesDuringSetup reports whether preparing the scenario writes to the
-// target: only the secure pool does, and only when no card ids are given.
-func writesDuringSetup(weights map[string]int, o ScenarioOptions) bool {
-	return weights[EPSecure] > 0 && len(o.CardIDs) == 0
-}
-
 // checkLiveConsent refuses writes unless the environment is TEST or the
 // operator consented.
 func checkLiveConsent(env, scenario string, allowLive bool) error {
