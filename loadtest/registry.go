@@ -18,11 +18,14 @@ import (
 // and their default weights. The CLI, the probe, threshold validation and the
 // README's scenario list all read the registry.
 
-// Endpoint is one operation a scenario sends requests to.
+// Endpoint is one operation a scenario sends requests to, with what the API
+// document states of its answer (checked under load, see validate.go).
 type Endpoint struct {
 	Name   string // what thresholds and report rows name, e.g. "secure"
 	Method string
 	Path   string // under the base URL; {name} stands for one path segment: "/cards/{id}/secure"
+	Status int    // the one success status the document gives
+	Schema string // JSON schema of that answer (schemas package), "" when none applies
 }
 
 // Generator fills in the next request of the attack; it is called from
@@ -55,9 +58,14 @@ func (d *ScenarioDef) Composite() bool { return len(d.Parts) > 0 }
 type registry struct {
 	defs      map[string]*ScenarioDef
 	endpoints []endpointMatcher // most specific first
+	rules     map[string]answerRule
 }
 
-var scenarios = &registry{defs: map[string]*ScenarioDef{}}
+var scenarios = newRegistry()
+
+func newRegistry() *registry {
+	return &registry{defs: map[string]*ScenarioDef{}, rules: map[string]answerRule{}}
+}
 
 // Register adds a scenario. It panics on a malformed or duplicate
 // declaration: that is a programming error, found at start.

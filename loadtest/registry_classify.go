@@ -18,8 +18,8 @@ type endpointMatcher struct {
 }
 
 func (r *registry) addEndpoint(ep Endpoint) error {
-	if ep.Name == "" || ep.Method == "" || !strings.HasPrefix(ep.Path, "/") {
-		return fmt.Errorf("endpoint %+v: want a name, a method and a path starting with /", ep)
+	if ep.Name == "" || ep.Method == "" || !strings.HasPrefix(ep.Path, "/") || ep.Status < 200 || ep.Status > 299 {
+		return fmt.Errorf("endpoint %+v: want a name, a method, a path starting with / and a 2xx status", ep)
 	}
 	for _, m := range r.endpoints {
 		switch {
@@ -39,6 +39,7 @@ func (r *registry) addEndpoint(ep Endpoint) error {
 		m.segs = append(m.segs, s)
 	}
 	r.endpoints = append(r.endpoints, m)
+	r.rules[ep.Name] = answerRule{status: ep.Status, schema: ep.Schema}
 	// Most specific first: more segments, then more literal ones.
 	sort.SliceStable(r.endpoints, func(i, j int) bool {
 		a, b := r.endpoints[i], r.endpoints[j]

@@ -9,6 +9,7 @@ import (
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/loadtest/threshold"
 	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/schemas"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
@@ -16,7 +17,7 @@ import (
 // reading GET /cards/config with the shared token), with no edit anywhere
 // else. TestScenarioIsOneFile runs it.
 func init() {
-	config := Endpoint{Name: "config", Method: http.MethodGet, Path: "/cards/config"}
+	config := Endpoint{Name: "config", Method: http.MethodGet, Path: "/cards/config", Status: http.StatusOK, Schema: schemas.ConfigResponse}
 	Register(ScenarioDef{
 		Name:      "example-config",
 		Summary:   "GET /cards/config with the shared bearer token (a test's example)",

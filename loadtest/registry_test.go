@@ -13,7 +13,7 @@ func noPrepare(context.Context, *Scenario, ScenarioOptions) (Generator, error) {
 
 func simpleDef(name, ep, path string) ScenarioDef {
 	return ScenarioDef{Name: name, Summary: "s", Setup: "none", Prepare: noPrepare,
-		Endpoints: []Endpoint{{Name: ep, Method: "GET", Path: path}}}
+		Endpoints: []Endpoint{{Name: ep, Method: "GET", Path: path, Status: 200}}}
 }
 
 // A malformed or duplicate declaration is a programming error: Register
@@ -32,11 +32,12 @@ func TestRegisterRefusesBadDeclarations(t *testing.T) {
 		{"no endpoints", ScenarioDef{Name: "b", Summary: "s", Prepare: noPrepare}, "needs a Prepare"},
 		{"composite with a prepare", ScenarioDef{Name: "b", Summary: "s", Parts: []string{"a"}, Prepare: noPrepare}, "a composite has parts"},
 		{"endpoint name reused for another path", simpleDef("b", "a", "/other"), `endpoint "a" declared as GET /a and as GET /other`},
-		{"endpoint without a method", ScenarioDef{Name: "b", Summary: "s", Prepare: noPrepare, Endpoints: []Endpoint{{Name: "b", Path: "/b"}}}, "want a name, a method"},
+		{"endpoint without a method", ScenarioDef{Name: "b", Summary: "s", Prepare: noPrepare, Endpoints: []Endpoint{{Name: "b", Path: "/b", Status: 200}}}, "want a name, a method"},
+		{"endpoint without a success status", ScenarioDef{Name: "b", Summary: "s", Prepare: noPrepare, Endpoints: []Endpoint{{Name: "b", Method: "GET", Path: "/b"}}}, "2xx status"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := &registry{defs: map[string]*ScenarioDef{}}
+			r := newRegistry()
 			r.register(simpleDef("a", "a", "/a"))
 			got := func() (msg string) {
 				defer func() { msg = fmt.Sprint(recover()) }()
@@ -56,7 +57,7 @@ func TestRegisterRefusesBadDeclarations(t *testing.T) {
 // Two scenarios may declare the same endpoint (a composite's part and a
 // scenario of its own); results are classified once.
 func TestRegisterSharesAnEndpoint(t *testing.T) {
-	r := &registry{defs: map[string]*ScenarioDef{}}
+	r := newRegistry()
 	r.register(simpleDef("a", "x", "/x"))
 	r.register(simpleDef("b", "x", "/x"))
 	if len(r.endpoints) != 1 || r.classify("http://h/v1/x?q=1") != "x" {
@@ -67,7 +68,7 @@ func TestRegisterSharesAnEndpoint(t *testing.T) {
 // Classification picks the most specific pattern: a literal segment beats a
 // {wildcard}, a longer pattern a shorter one.
 func TestClassifyMostSpecific(t *testing.T) {
-	r := &registry{defs: map[string]*ScenarioDef{}}
+	r := newRegistry()
 	r.register(simpleDef("one", "one", "/cards/{id}"))
 	r.register(simpleDef("cfg", "cfg", "/cards/config"))
 	r.register(simpleDef("lst", "lst", "/cards"))

@@ -5,13 +5,14 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/merchant-harness/mph/schemas"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // EPList is the card list, GET /cards.
 const EPList = "list"
 
-var endpointList = Endpoint{Name: EPList, Method: http.MethodGet, Path: "/cards"}
+var endpointList = Endpoint{Name: EPList, Method: http.MethodGet, Path: "/cards", Status: http.StatusOK, Schema: schemas.CardListResponse}
 
 func init() {
 	Register(ScenarioDef{

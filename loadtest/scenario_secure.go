@@ -7,13 +7,14 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/merchant-harness/mph/schemas"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // EPSecure is the secure card details, GET /cards/{id}/secure.
 const EPSecure = "secure"
 
-var endpointSecure = Endpoint{Name: EPSecure, Method: http.MethodGet, Path: "/cards/{id}/secure"}
+var endpointSecure = Endpoint{Name: EPSecure, Method: http.MethodGet, Path: "/cards/{id}/secure", Status: http.StatusOK, Schema: schemas.SecureResponse}
 
 func init() {
 	Register(ScenarioDef{

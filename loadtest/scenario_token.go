@@ -6,13 +6,14 @@ import (
 	"net/http"
 	"sync/atomic"
 
+	"github.com/merchant-harness/mph/schemas"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // EPToken is the token exchange, POST /auth/token.
 const EPToken = "token"
 
-var endpointToken = Endpoint{Name: EPToken, Method: http.MethodPost, Path: "/auth/token"}
+var endpointToken = Endpoint{Name: EPToken, Method: http.MethodPost, Path: "/auth/token", Status: http.StatusOK, Schema: schemas.TokenResponse}
 
 func init() {
 	Register(ScenarioDef{
