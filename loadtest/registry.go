@@ -189,6 +189,21 @@ func (d *ScenarioDef) ProbeParts() []string {
 	return []string{d.Name}
 }
 
+// scenarioFor names the simple scenario that sends to endpoint alone (the
+// topology probe prepares one per path): the one named like the endpoint,
+// else the first by name.
+func scenarioFor(endpoint string) string {
+	if d, ok := Lookup(endpoint); ok && !d.Composite() && len(d.Endpoints) == 1 && d.Endpoints[0].Name == endpoint {
+		return endpoint
+	}
+	for _, d := range ScenarioDefs() {
+		if !d.Composite() && len(d.Endpoints) == 1 && d.Endpoints[0].Name == endpoint {
+			return d.Name
+		}
+	}
+	return endpoint
+}
+
 // MixString is the default mix as --mix takes it ("list=6,secure=3,token=1").
 func (d *ScenarioDef) MixString() string {
 	keys := make([]string, 0, len(d.Mix))

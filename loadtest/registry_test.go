@@ -127,3 +127,13 @@ func TestBuiltInScenarios(t *testing.T) {
 		}
 	}
 }
+
+// The topology probe prepares, for a probed path, the simple scenario that
+// sends to that endpoint alone.
+func TestScenarioForEndpoint(t *testing.T) {
+	for ep, want := range map[string]string{"secure": "secure", "token": "token", "config": "example-config", "nope": "nope"} {
+		if got := scenarioFor(ep); got != want {
+			t.Errorf("scenarioFor(%q) = %q, want %q", ep, got, want)
+		}
+	}
+}
