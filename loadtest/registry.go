@@ -67,8 +67,9 @@ func newRegistry() *registry {
 	return &registry{defs: map[string]*ScenarioDef{}, rules: map[string]answerRule{}}
 }
 
-// Register adds a scenario. It panics on a malformed or duplicate
-// declaration: that is a programming error, found at start.
+// Register adds a scenario; call it from an init function (the registry is
+// read without locks). It panics on a malformed or duplicate declaration:
+// that is a programming error, found at start.
 func Register(def ScenarioDef) { scenarios.register(def) }
 
 // Lookup returns the named scenario.

@@ -137,3 +137,16 @@ func TestScenarioForEndpoint(t *testing.T) {
 		}
 	}
 }
+
+// A composite given no weight for any part is refused before any setup.
+func TestPrepareCompositeWithoutWeights(t *testing.T) {
+	tg := &Target{BaseURL: "http://127.0.0.1:1", Creds: []Credential{{MerchantID: "m", SecretKey: "k"}}}
+	_, err := Prepare(context.Background(), tg, ScenarioOptions{Name: "mixed", Mix: map[string]int{"list": 0}})
+	if err == nil || !strings.Contains(err.Error(), "no part has a weight") {
+		t.Fatalf("got %v", err)
+	}
+	_, err = Prepare(context.Background(), tg, ScenarioOptions{Name: "nope"})
+	if err == nil || !strings.Contains(err.Error(), `unknown scenario "nope" (want `) {
+		t.Fatalf("got %v", err)
+	}
+}

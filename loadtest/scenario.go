@@ -151,6 +151,9 @@ func (s *Scenario) prepare(ctx context.Context, def *ScenarioDef, o ScenarioOpti
 			return nil, err
 		}
 	}
+	if len(gens) == 0 {
+		return nil, fmt.Errorf("scenario %s: no part has a weight (want some of %s)", def.Name, strings.Join(def.Parts, ", "))
+	}
 	return weightedTargeter(weights, gens), nil
 }
 
