@@ -97,6 +97,11 @@ func RegisterURL(raw string) {
 	}
 }
 
+// Learn registers a secret value the harness met in an answer outside a
+// body it redacts (the access token of a token exchange), bounded and
+// filtered like every learned value.
+func Learn(v string) { learn(v) }
+
 // learn registers a value met in a secret position of an answer, so that
 // the same value is masked later in free text (a failure message quoting a
 // voucher code). Prose-like values (lower-case words) are not learned.
