@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,8 +27,9 @@ import (
 // body) is masked too.
 
 const (
-	// MinSecretLen is the shortest configured value registered: shorter
-	// values would mask ordinary words and numbers everywhere.
+	// MinSecretLen is the shortest configured value masked wherever it
+	// stands; a shorter one would mask ordinary words and numbers inside
+	// others, so it is masked only as a whole token (see Register).
 	MinSecretLen = 4
 	// minLearnedLen is the shortest value learned from an answer (a 4-digit
 	// PIN is masked structurally, never by value).
@@ -53,14 +55,27 @@ type registry struct {
 var reg = &registry{forms: map[string]bool{}}
 
 // Register adds configured secret values (secret keys, admin key, webhook
-// secret, passwords). Empty values and values shorter than MinSecretLen are
-// ignored.
+// secret, passwords). Empty values are ignored. A value shorter than
+// MinSecretLen made of token characters (letters, digits, - and _) is masked
+// only where it stands as a whole token; a short value with other
+// characters is distinctive enough to be masked wherever it stands.
 func Register(values ...string) {
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
 	changed := false
 	for _, v := range values {
+		if v == "" {
+			continue
+		}
+		if len(v) < MinSecretLen && isToken(v) {
+			reg.addShortLocked(v)
+			continue
+		}
 		if len(v) < MinSecretLen {
+			for _, f := range []string{v, url.QueryEscape(v), strings.Trim(strconv.Quote(v), `"`)} {
+				changed = changed || !reg.forms[f]
+				reg.forms[f] = true
+			}
 			continue
 		}
 		changed = reg.addLocked(valueForms(v, len(v) >= minCoreLen)) || changed
@@ -149,6 +164,18 @@ func replaceRegistered(s string) string {
 		s = replaceTokens(s, *b)
 	}
 	return s
+}
+
+// addShortLocked registers a configured secret shorter than MinSecretLen
+// as a whole token.
+func (r *registry) addShortLocked(v string) {
+	next := map[string]bool{v: true}
+	if old := r.bounded.Load(); old != nil {
+		for k := range *old {
+			next[k] = true
+		}
+	}
+	r.bounded.Store(&next)
 }
 
 // addBoundedLocked registers a short learned value and its base64 forms
