@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"net/url"
@@ -306,4 +307,28 @@ func base64Cores(v string) []string {
 		}
 	}
 	return out
+}
+
+// minCutPrefix is the shortest start of a registered secret CutTail masks.
+const minCutPrefix = 4
+
+// CutTail masks the end of a text cut at a read limit when that end is the
+// start of a registered secret (minCutPrefix characters of it or more): the
+// part past the cut is what would have let Text recognise the secret.
+func CutTail(b []byte) []byte {
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	cut := 0
+	for f := range reg.forms {
+		for k := min(len(f)-1, len(b)); k >= minCutPrefix && k > cut; k-- {
+			if bytes.HasSuffix(b, []byte(f[:k])) {
+				cut = k
+				break
+			}
+		}
+	}
+	if cut == 0 {
+		return b
+	}
+	return append(b[:len(b)-cut:len(b)-cut], Mask...)
 }

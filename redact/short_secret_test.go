@@ -19,3 +19,21 @@ func TestShortSecretsAreMasked(t *testing.T) {
 		}
 	}
 }
+
+// A body cut at a read limit in the middle of a secret keeps no fragment
+// of it that the registry could no longer recognise.
+func TestCutTailMasksTheStartOfASecret(t *testing.T) {
+	key := "CutTailKey-8hG3kLq2"
+	Register(key)
+	cases := []struct{ in, want string }{
+		{`{"note":"` + key[:9], `{"note":"` + Mask},
+		{`{"note":"` + key[:4], `{"note":"` + Mask},
+		{`{"note":"` + key[:3], `{"note":"` + key[:3]},
+		{`{"note":"nothing secret`, `{"note":"nothing secret`},
+	}
+	for _, c := range cases {
+		if got := string(CutTail([]byte(c.in))); got != c.want {
+			t.Errorf("CutTail(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
