@@ -244,6 +244,26 @@ func (p *declParts) labelSet() map[string]bool {
 	return set
 }
 
+// SlowPriority is the Ginkgo SpecPriority a Slow spec gets unless it declares
+// its own: the long poles start first, so a parallel run ends sooner.
+const SlowPriority = SpecPriority(1)
+
+// priority returns the Ginkgo decorators with the spec priority its tags
+// imply (Slow → SlowPriority) appended, unless one is declared.
+func (p *declParts) priority() []any {
+	for _, d := range p.deco {
+		if _, ok := d.(SpecPriority); ok {
+			return p.deco
+		}
+	}
+	for _, t := range p.tags {
+		if t == Slow {
+			return append(p.deco, SlowPriority)
+		}
+	}
+	return p.deco
+}
+
 // parseDecl validates a declaration; problems are returned, not recorded.
 func parseDecl(text, where string, containers []string, args []any) (d Declaration, body func(SpecContext), deco []any, problems []string) {
 	p := &declParts{where: where}
@@ -275,7 +295,7 @@ func parseDecl(text, where string, containers []string, args []any) (d Declarati
 	labels = append(labels, report.IDLabelPrefix+id)
 	sort.Strings(labels)
 	d = Declaration{ID: id, Text: text, Reqs: p.reqs, Needs: p.needs, Tags: p.tags, Labels: labels, Where: where}
-	return d, p.body, p.deco, p.problems
+	return d, p.body, p.priority(), p.problems
 }
 
 // ConformanceIt declares one spec, as Ginkgo's It does, and records what it
@@ -302,14 +322,27 @@ func ConformanceIt(text string, args ...any) bool {
 	containers := CurrentTreeConstructionNodeReport().ContainerHierarchyTexts
 	d, body, deco, problems := parseDecl(text, where, containers, args)
 	recordDecl(strings.Join(containers, "\x00")+"\x00"+where, d, problems)
-	needs, labels := d.Needs, d.Labels
+	guard := specGuard(d)
+	run := func(ctx SpecContext) {
+		guard()
+		body(ctx)
+	}
+	itArgs := append([]any{Label(d.Labels...)}, deco...)
+	itArgs = append(itArgs, run, cl)
+	return It(text, itArgs...)
+}
+
+// specGuard returns the check every spec body runs first: it skips with the
+// reason when a Need is unmet or when the spec would write with LIVE
+// credentials that --allow-live did not release.
+func specGuard(d Declaration) func() {
 	labelSet := map[string]bool{}
-	for _, l := range labels {
+	for _, l := range d.Labels {
 		labelSet[l] = true
 	}
 	destructive := labelSet[string(Destructive)]
-	run := func(ctx SpecContext) {
-		if reason := missing(needs); reason != "" {
+	return func() {
+		if reason := missing(d.Needs); reason != "" {
 			Skip(reason)
 		}
 		if destructive && h.liveRefused() {
@@ -318,11 +351,7 @@ func ConformanceIt(text string, args ...any) bool {
 		if destructive && labelSet[string(Live)] && !h.liveWritesAllowed() {
 			Skip("refused: this spec writes with LIVE credentials (MPH_LIVE_*), which can spend real money; pass --allow-live (MPH_ALLOW_LIVE=1) to run it")
 		}
-		body(ctx)
 	}
-	itArgs := append([]any{Label(labels...)}, deco...)
-	itArgs = append(itArgs, run, cl)
-	return It(text, itArgs...)
 }
 
 // recordDecl keeps one declaration per key (the tree may be built twice:
