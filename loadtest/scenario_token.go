@@ -2,10 +2,10 @@ package loadtest
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"sync/atomic"
 
+	"github.com/merchant-harness/mph/authtoken"
 	"github.com/merchant-harness/mph/schemas"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
@@ -13,7 +13,7 @@ import (
 // EPToken is the token exchange, POST /auth/token.
 const EPToken = "token"
 
-var endpointToken = Endpoint{Name: EPToken, Method: http.MethodPost, Path: "/auth/token", Status: http.StatusOK, Schema: schemas.TokenResponse}
+var endpointToken = Endpoint{Name: EPToken, Method: http.MethodPost, Path: authtoken.Path, Status: http.StatusOK, Schema: schemas.TokenResponse}
 
 func init() {
 	Register(ScenarioDef{
@@ -31,7 +31,7 @@ func init() {
 func tokenTargets(t *Target, base string) Generator {
 	bodies := make([][]byte, len(t.Creds))
 	for i, c := range t.Creds {
-		bodies[i], _ = json.Marshal(map[string]string{"merchantId": c.MerchantID, "secretKey": c.SecretKey})
+		bodies[i] = authtoken.Credentials{MerchantID: c.MerchantID, SecretKey: c.SecretKey}.Body()
 	}
 	hdr := http.Header{"Content-Type": []string{"application/json"}}
 	u := base + endpointToken.Path
