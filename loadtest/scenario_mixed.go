@@ -4,7 +4,7 @@ func init() {
 	Register(ScenarioDef{
 		Name:    "mixed",
 		Summary: "the token, list and secure scenarios interleaved exactly by smooth weighted round robin",
-		Setup:   "that of each part with a weight",
+		Setup:   "each weighted part's setup",
 		Parts:   []string{"token", "list", "secure"},
 		Mix:     map[string]int{"list": 6, "secure": 3, "token": 1},
 	})
