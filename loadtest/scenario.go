@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -184,13 +185,19 @@ func (s *Scenario) tokens(ctx context.Context) (*tokens.Source, error) {
 }
 
 // consentToWrite is called by a setup before its first write: it refuses
-// LIVE writes without the operator's consent (see live.go).
-func (s *Scenario) consentToWrite(ctx context.Context) error {
+// LIVE writes without the operator's consent (see live.go), saying what the
+// setup writes and, when it can, how to run without writing.
+func (s *Scenario) consentToWrite(ctx context.Context, writes, instead string) error {
 	src, err := s.tokens(ctx)
 	if err != nil {
 		return err
 	}
-	return checkLiveConsent(src.Current().Environment, s.Name, s.target.AllowLive || s.target.Embedded)
+	err = checkLiveConsent(src.Current().Environment, s.Name, s.target.AllowLive || s.target.Embedded)
+	var lr *LiveRefusal
+	if errors.As(err, &lr) {
+		lr.Writes, lr.Instead = writes, instead
+	}
+	return err
 }
 
 // onClose registers a teardown step, run by Close.

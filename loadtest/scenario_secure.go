@@ -36,7 +36,7 @@ func prepareSecure(ctx context.Context, s *Scenario, o ScenarioOptions) (Generat
 	}
 	ids := o.CardIDs
 	if len(ids) == 0 {
-		if err := s.consentToWrite(ctx); err != nil {
+		if err := s.consentToWrite(ctx, "issues and funds cards", "give --card-ids of existing cards so that nothing is written"); err != nil {
 			return nil, err
 		}
 		pool := &cardPool{hc: s.hc, base: s.base, src: src, raMax: s.target.RetryAfterMax, logf: o.Logf}
