@@ -18,6 +18,8 @@
 # RSS_RATE (2000), RSS_DURATION (60s), K6_VERSION (v1.8.1).
 # BENCH_QUICK=1: 1 round of 2s, short sandbox and RSS runs (a smoke test of
 # the script; its output says so). BENCH_BUILD_ONLY=1 builds the drivers and stops.
+# BENCH_KEEP_RAW=DIR keeps the drivers' raw outputs there (bench/report reads them:
+# `go run ./bench/report -raw DIR` renders the files again).
 # About 8 minutes with the defaults, on top of building k6 the first time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,13 +46,16 @@ cleanup() { for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || 
 trap cleanup EXIT
 export PATH="$WORK/bin:$PATH" # the commands below, as recorded, name the drivers without a path
 
-echo "== building mph, vegeta (pinned module), echod, sandboxd, k6 $K6_VERSION"
+echo "== building mph, echod, sandboxd; the vegeta CLI (the version go.mod pins) and k6 $K6_VERSION from the Go module proxy"
 go build -o "$WORK/bin/mph" ./cmd/mph
-go build -o "$WORK/bin/vegeta" github.com/tsenart/vegeta/v12
 go build -o "$WORK/bin/echod" ./bench/echod
 go build -o "$WORK/bin/sandboxd" ./loadtest/internal/sandboxd
-# Outside this module (go install pkg@version ignores go.mod), into the temp bin.
-(cd "$WORK" && GOBIN="$WORK/bin" GOFLAGS=-buildvcs=false go install "go.k6.io/k6@$K6_VERSION")
+# The CLIs outside this module (go install pkg@version ignores go.mod, whose
+# graph holds vegeta's library, not its CLI's dependencies), into the temp bin.
+VEGETA_VERSION=$(go list -m -f '{{.Version}}' github.com/tsenart/vegeta/v12)
+for pkg in "github.com/tsenart/vegeta/v12@$VEGETA_VERSION" "go.k6.io/k6@$K6_VERSION"; do
+  (cd "$WORK" && GOBIN="$WORK/bin" GOFLAGS=-buildvcs=false go install "$pkg")
+done
 if [ "${BENCH_BUILD_ONLY:-}" = 1 ]; then k6 version | head -1; echo "== build only: done"; exit 0; fi
 if ! command -v wrk >/dev/null 2>&1; then
   echo "== installing wrk"
@@ -75,7 +80,7 @@ meta sandbox_duration "$SBX_DURATION"
 meta rss_rate "$RSS_RATE"
 meta rss_duration "$RSS_DURATION"
 meta version_wrk "$( (wrk -v 2>&1 || true) | head -1 | cut -d' ' -f1-2)"
-meta version_vegeta "$(go list -m -f '{{.Version}}' github.com/tsenart/vegeta/v12)"
+meta version_vegeta "vegeta $VEGETA_VERSION"
 meta version_k6 "$(k6 version | head -1)"
 
 # Each driver's command is a template, recorded in meta.env (knobs expanded,
@@ -89,18 +94,18 @@ show() {
 T_WRK='wrk -t2 -c$W -d$DUR --latency -H "$HDR" "$URL" > "$OUT"'
 T_VEG='echo "GET $URL" | vegeta attack -rate=0 -max-workers=$W -duration=$DUR -header "$HDR" > "$OUT.bin" && vegeta report -type=json "$OUT.bin" > "$OUT"'
 T_K6='k6 run --quiet --no-color -e VUS=$W -e DUR=$DUR -e URL="$URL" -e AUTH="$AUTH" -e OUT="$OUT" bench/k6/closed.js > /dev/null'
-T_MPH='mph load --base-url "$BASE" --scenario list --rate 0 --max-workers $W --duration $DUR --quiet --no-plot --out "$OUT"'
-T_MPHNR='mph load --base-url "$BASE" --scenario list --rate 0 --max-workers $W --duration $DUR --quiet --no-plot --no-results --out "$OUT"'
-T_OPEN_MPH='mph load --base-url "$BASE" --scenario list --rate $RATE --duration $DUR --quiet --no-plot --out "$OUT"'
+T_MPH='mph load --base-url "$BASE" --scenario list --rate 0 --max-workers $W --duration $DUR --quiet --no-plot --out "$OUT" > /dev/null'
+T_MPHNR='mph load --base-url "$BASE" --scenario list --rate 0 --max-workers $W --duration $DUR --quiet --no-plot --no-results --out "$OUT" > /dev/null'
+T_OPEN_MPH='mph load --base-url "$BASE" --scenario list --rate $RATE --duration $DUR --quiet --no-plot --out "$OUT" > /dev/null'
 T_OPEN_VEG='echo "GET $URL" | vegeta attack -rate=$RATE -duration=$DUR -header "$HDR" > "$OUT.bin" && vegeta report -type=json "$OUT.bin" > "$OUT"'
 T_OPEN_K6='k6 run --quiet --no-color -e RATE=$RATE -e DUR=$DUR -e URL="$URL" -e AUTH="$AUTH" -e OUT="$OUT" bench/k6/open.js > /dev/null'
-T_SBX='mph load --base-url "$SBX" --scenario $P --rate 0 --max-workers $W --duration $SBX_DURATION --quiet --no-results --out "$OUT"'
-T_RSS='/usr/bin/time -f %M -o "$OUT.kb" mph load --base-url "$BASE" --scenario list --rate $RSS_RATE --duration $RSS_DURATION --quiet --out "$OUT"'
-meta cmd_wrk "$(show "$T_WRK")"
-meta cmd_vegeta "$(show "$T_VEG")"
-meta cmd_k6 "$(show "$T_K6")"
-meta cmd_mph "$(show "$T_MPH")"
-meta cmd_mph_no_results "$(show "$T_MPHNR")"
+T_SBX='mph load --base-url "$SBX" --scenario $P --rate 0 --max-workers $W --duration $SBX_DURATION --quiet --no-results --out "$OUT" > /dev/null'
+T_RSS='/usr/bin/time -f %M -o "$OUT.kb" mph load --base-url "$BASE" --scenario list --rate $RSS_RATE --duration $RSS_DURATION --quiet --out "$OUT" > /dev/null'
+meta "cmd_wrk" "$(show "$T_WRK")"
+meta "cmd_vegeta CLI" "$(show "$T_VEG")"
+meta "cmd_k6, closed" "$(show "$T_K6")"
+meta "cmd_mph load" "$(show "$T_MPH")"
+meta "cmd_mph load --no-results" "$(show "$T_MPHNR")"
 meta "cmd_mph open model, RATE in $OPEN_RATES" "$(show "$T_OPEN_MPH")"
 meta "cmd_vegeta open model, RATE in $OPEN_RATES" "$(show "$T_OPEN_VEG")"
 meta "cmd_k6 open model, RATE in $K6_OPEN_RATES" "$(show "$T_OPEN_K6")"
@@ -153,12 +158,21 @@ export MPH_MERCHANT_ID=mer_bench MPH_SECRET_KEY=sk_test_bench
 
 echo "== memory: mph load at $RSS_RATE req/s for $RSS_DURATION, raw results written"
 OUT=$WORK/rss
-eval "$T_RSS" > /dev/null &
+# mph_pid PID: the mph process below PID (eval and /usr/bin/time sit between).
+mph_pid() {
+  local c
+  for c in $(pgrep -P "$1"); do
+    if [ "$(cat "/proc/$c/comm" 2>/dev/null)" = mph ]; then echo "$c"; return 0; fi
+    mph_pid "$c" && return 0
+  done
+  return 1
+}
+eval "$T_RSS" &
 TPID=$!
 SAMPLES=""
 while kill -0 "$TPID" 2>/dev/null; do
   sleep 5
-  kb=$(awk '/VmRSS/ {print $2}' "/proc/$(pgrep -P "$TPID" -x mph || echo none)/status" 2>/dev/null || true)
+  kb=$(awk '/VmRSS/ {print $2}' "/proc/$(mph_pid "$TPID" || echo none)/status" 2>/dev/null || true)
   [ -n "$kb" ] && SAMPLES="$SAMPLES $((kb / 1024))"
 done
 wait "$TPID"
@@ -169,6 +183,7 @@ cp "$OUT/summary.json" "$RAW/rss.json"
 
 meta load_after "$(cut -d' ' -f1-3 /proc/loadavg)"
 cd "$ROOT"
+if [ -n "${BENCH_KEEP_RAW:-}" ]; then mkdir -p "$BENCH_KEEP_RAW" && cp -r "$RAW"/. "$BENCH_KEEP_RAW"/; fi
 go run ./bench/report -raw "$RAW" -json bench/results.json -md bench/RESULTS.md -readme README.md
 echo
 cat bench/RESULTS.md

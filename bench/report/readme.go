@@ -32,7 +32,7 @@ func renderReadme(r *Results) string {
 		if i == 0 {
 			sep = ""
 		}
-		fmt.Fprintf(&b, "%s %s **%.2f**", sep, x.Name, x.Value)
+		fmt.Fprintf(&b, "%s %s **%s**", sep, x.Name, ratio(x.Value))
 		if x.Goal > 0 {
 			fmt.Fprintf(&b, " (goal ≥ %.1f: %s)", x.Goal, strings.Trim(metWord(x.Met()), "*"))
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -72,7 +73,11 @@ func renderClosed(b *strings.Builder, r *Results) {
 		if x.Goal > 0 {
 			goal, verdict = fmt.Sprintf("≥ %.1f", x.Goal), metWord(x.Met())
 		}
-		fmt.Fprintf(b, "| %s | **%.2f** | %s | %s | %s |\n", x.Name, x.Value, floats(x.PerRound, "%.2f"), goal, verdict)
+		var per []string
+		for _, v := range x.PerRound {
+			per = append(per, ratio(v))
+		}
+		fmt.Fprintf(b, "| %s | **%s** | %s | %s | %s |\n", x.Name, ratio(x.Value), strings.Join(per, ", "), goal, verdict)
 	}
 	b.WriteString("\n")
 }
@@ -132,6 +137,10 @@ func rounds(n int) string {
 	}
 	return fmt.Sprintf("%d interleaved rounds", n)
 }
+
+// ratio shows two decimals rounded down, so that a ratio just short of its
+// goal never prints as the goal itself.
+func ratio(v float64) string { return fmt.Sprintf("%.2f", math.Floor(v*100+1e-9)/100) }
 
 // ms formats a latency in milliseconds.
 func ms(v float64) string { return fmt.Sprintf("%.3f ms", v) }
