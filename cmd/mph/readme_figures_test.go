@@ -3,6 +3,9 @@ package main
 import (
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,6 +87,7 @@ func readmeFigures(t *testing.T) map[string]string {
 	for k, v := range moduleFigures(t) {
 		f[k] = v
 	}
+	f["proxyFaults"] = strconv.Itoa(proxyFaultCases(t))
 	return f
 }
 
@@ -207,4 +211,34 @@ func moduleFigures(t *testing.T) map[string]string {
 		t.Fatalf("go.mod: go %q, kin-openapi %q; schemas %d (%v)", g, k, len(schemas), err)
 	}
 	return map[string]string{"go": string(g[1]), "kinOpenAPI": string(k[1]), "schemas": strconv.Itoa(len(schemas))}
+}
+
+// proxyFaultCases counts the faults proxy's TestFaultsAreReported puts the
+// proxy in front of (the entries of its cases table).
+func proxyFaultCases(t *testing.T) int {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "../../proxy/proxy_test.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := -1
+	ast.Inspect(f, func(node ast.Node) bool {
+		fn, ok := node.(*ast.FuncDecl)
+		if !ok || fn.Name.Name != "TestFaultsAreReported" {
+			return true
+		}
+		ast.Inspect(fn.Body, func(node ast.Node) bool {
+			if lit, ok := node.(*ast.CompositeLit); ok && n < 0 {
+				if _, slice := lit.Type.(*ast.ArrayType); slice {
+					n = len(lit.Elts)
+				}
+			}
+			return n < 0
+		})
+		return false
+	})
+	if n <= 0 {
+		t.Fatal("proxy/proxy_test.go: no cases table in TestFaultsAreReported")
+	}
+	return n
 }
