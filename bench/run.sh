@@ -66,6 +66,11 @@ fi
 meta() { printf '%s=%s\n' "$1" "$2" >> "$RAW/meta.env"; }
 meta date "$(date -u +%Y-%m-%dT%H:%MZ)"
 meta quick "$QUICK"
+KNOBS=""
+for v in BENCH_QUICK BENCH_ROUNDS BENCH_DURATION BENCH_WORKERS BENCH_OPEN_RATES K6_OPEN_RATES SBX_DURATION RSS_RATE RSS_DURATION K6_VERSION; do
+  if [ -n "${!v:-}" ]; then KNOBS+="$v=$(printf '%q' "${!v}") "; fi
+done
+meta invocation "${KNOBS}make bench"
 meta cores "$(nproc)"
 meta cpu "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- || uname -p)"
 meta arch "$(uname -m)"

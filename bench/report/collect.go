@@ -76,7 +76,10 @@ func readMeta(path string) (map[string]string, []string, error) {
 }
 
 func fromMeta(m map[string]string, order []string) (*Results, error) {
-	r := &Results{Date: m["date"], Quick: m["quick"] == "1", Versions: map[string]string{}}
+	r := &Results{Date: m["date"], Command: m["invocation"], Quick: m["quick"] == "1", Versions: map[string]string{}}
+	if r.Command == "" {
+		r.Command = "make bench"
+	}
 	r.Machine = Machine{Cores: m["cores"], CPU: strings.TrimSpace(m["cpu"]), Arch: m["arch"], Go: m["go"], Kernel: m["kernel"]}
 	var err error
 	if r.Machine.LoadBefore, err = loadAvg(m["load_before"]); err != nil {

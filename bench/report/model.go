@@ -5,7 +5,8 @@ package main
 // bench/results.json, so that both files can be rendered (and checked) again
 // without the raw outputs.
 type Results struct {
-	Date     string            `json:"date"` // UTC, minutes
+	Date     string            `json:"date"`       // UTC, minutes
+	Command  string            `json:"invocation"` // make bench with the knobs set
 	Quick    bool              `json:"quick,omitempty"`
 	Machine  Machine           `json:"machine"`
 	Settings Settings          `json:"settings"`

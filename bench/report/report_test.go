@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -226,6 +227,39 @@ func TestCommittedResultsCurrent(t *testing.T) {
 	}
 	if block != renderReadme(r) {
 		t.Errorf("README's bench block differs from bench/results.json: run `go run ./bench/report -readme README.md`\nwant:\n%s", renderReadme(r))
+	}
+}
+
+// run.sh writes every meta key and raw file that collect reads (the fixture
+// proves collect reads them; this proves the script writes them).
+func TestRunScriptWritesWhatReportReads(t *testing.T) {
+	script, err := os.ReadFile("../run.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, err := os.ReadFile("testdata/raw/meta.env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(meta)), "\n") {
+		key, _, _ := strings.Cut(line, "=")
+		if strings.HasPrefix(key, "cmd_") || strings.HasPrefix(key, "version_") {
+			key = key[:strings.Index(key, "_")+1] // cmd_ and version_ lines are free-form
+		}
+		if !strings.Contains(string(script), "meta "+key) && !strings.Contains(string(script), `meta "`+key) {
+			t.Errorf("bench/run.sh writes no meta key %s", key)
+		}
+	}
+	for _, path := range []string{`"$RAW/open/$RATE-mph-$r"`, `"$RAW/open/$RATE-vegeta-$r.json"`,
+		`"$RAW/open/$RATE-k6-$r.json"`, `"$RAW/sandbox/$P"`, `"$RAW/rss.json"`} {
+		if !strings.Contains(string(script), path) {
+			t.Errorf("bench/run.sh writes nothing to %s", path)
+		}
+	}
+	for _, d := range closedDrivers {
+		if !strings.Contains(string(script), fmt.Sprintf(`"$RAW/closed/%s-$r`, d.key)) {
+			t.Errorf("bench/run.sh runs no closed-model round of %s", d.key)
+		}
 	}
 }
 
