@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/merchant-harness/mph/authtoken"
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest/scrub"
 	"github.com/merchant-harness/mph/loadtest/tokens"
@@ -97,7 +98,7 @@ func Classify(u string) string {
 	switch {
 	case strings.HasSuffix(p, "/secure"):
 		return EPSecure
-	case strings.HasSuffix(p, "/auth/token"):
+	case strings.HasSuffix(p, authtoken.Path):
 		return EPToken
 	case strings.HasSuffix(p, "/cards"):
 		return EPList
@@ -232,10 +233,10 @@ func scenarioWeights(o ScenarioOptions) (map[string]int, error) {
 func tokenTargets(t *Target, base string) func(*vegeta.Target) error {
 	bodies := make([][]byte, len(t.Creds))
 	for i, c := range t.Creds {
-		bodies[i], _ = json.Marshal(map[string]string{"merchantId": c.MerchantID, "secretKey": c.SecretKey})
+		bodies[i] = authtoken.Credentials{MerchantID: c.MerchantID, SecretKey: c.SecretKey}.Body()
 	}
 	hdr := http.Header{"Content-Type": []string{"application/json"}}
-	u := base + "/auth/token"
+	u := base + authtoken.Path
 	var n atomic.Uint64
 	return func(tg *vegeta.Target) error {
 		i := n.Add(1)
