@@ -62,6 +62,10 @@ if ! command -v wrk >/dev/null 2>&1; then
   (apt-get install -y wrk >/dev/null 2>&1 || (apt-get update >/dev/null 2>&1 && apt-get install -y wrk >/dev/null 2>&1)) ||
     echo "wrk unavailable: its row and the mph/wrk ratio will be missing"
 fi
+if [ ! -x /usr/bin/time ]; then
+  echo "== installing time (the peak RSS comes from /usr/bin/time -f %M)"
+  apt-get install -y time >/dev/null 2>&1 || (apt-get update >/dev/null 2>&1 && apt-get install -y time >/dev/null 2>&1)
+fi
 
 meta() { printf '%s=%s\n' "$1" "$2" >> "$RAW/meta.env"; }
 meta date "$(date -u +%Y-%m-%dT%H:%MZ)"
