@@ -10,19 +10,28 @@ import (
 )
 
 // The README's scenario list is what `mph load --list-scenarios --format
-// markdown` prints: regenerate it when a scenario is added or changed.
+// markdown` prints; `go test ./cmd/mph -run TestReadmeScenarioList
+// -update-readme` rewrites it.
 func TestReadmeScenarioListCurrent(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	path := "../../README.md"
+	readme, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, block, ok := strings.Cut(string(readme), scenariosBegin)
-	block, _, ok2 := strings.Cut(block, scenariosEnd)
+	before, block, ok := strings.Cut(string(readme), scenariosBegin)
+	block, after, ok2 := strings.Cut(block, scenariosEnd+"\n")
 	if !ok || !ok2 {
 		t.Fatal("README has no generated scenario list (mph load --list-scenarios --format markdown)")
 	}
-	if got := scenariosBegin + block + scenariosEnd + "\n"; got != scenariosMarkdown() {
-		t.Errorf("README.md's scenario list is stale: replace it with the output of mph load --list-scenarios --format markdown\n got: %s\nwant: %s", got, scenariosMarkdown())
+	want := scenariosMarkdown()
+	if *updateReadme {
+		if err := os.WriteFile(path, []byte(before+want+after), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if got := scenariosBegin + block + scenariosEnd + "\n"; got != want {
+		t.Errorf("README.md's scenario list is stale (go test ./cmd/mph -run TestReadmeScenarioList -update-readme)\n got: %s\nwant: %s", got, want)
 	}
 }
 
