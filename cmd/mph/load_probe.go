@@ -45,11 +45,11 @@ func init() {
 		Short: "Characterise 429 behaviour per path: onset rate, accepted ceiling, burst, envelope, headers, Retry-After, recovery",
 		Long: `probe-rate-limit steps the rate up on the path of --scenario (a composite
 such as mixed probes each of its parts in turn) until 429s appear, then
-measures the burst allowance and the accepted ceiling under a saturating blast, samples and
-schema-validates 429 bodies (error envelope), records Retry-After / RateLimit* /
-X-RateLimit-* headers, checks that waiting out Retry-After is honoured and how
-fast the path recovers, and finds the onset precisely with a fine ladder whose
-steps each start from a drained limiter. The measuring generator never retries;
+measures the burst allowance and the accepted ceiling under a saturating
+blast, samples and schema-validates 429 bodies (error envelope), records
+Retry-After / RateLimit* / X-RateLimit-* headers, checks that waiting out
+Retry-After is honoured and how fast the path recovers, and finds the onset
+precisely with a fine ladder whose steps each start from a drained limiter. The measuring generator never retries;
 a separate polite client (exponential backoff with full jitter, honouring
 Retry-After) shows a well-behaved client completes its work.
 
