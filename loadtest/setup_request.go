@@ -51,7 +51,11 @@ func doJSON(ctx context.Context, hc *http.Client, retryAfterMax time.Duration, s
 		}
 		if code == http.StatusUnauthorized && src != nil && attempt < 2 {
 			src.Unauthorized(time.Now())
-			time.Sleep(200 * time.Millisecond)
+			select { // a short pause before the retry with a fresh token
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(200 * time.Millisecond):
+			}
 			continue
 		}
 		if code < 200 || code >= 300 {
