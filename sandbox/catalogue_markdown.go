@@ -62,7 +62,9 @@ var faultsIntro = fmt.Sprintf(generatedBy, "faults") + `# Fault catalogue
 
 ` + "`mph selftest`" + ` runs the conformance suites against the clean sandbox (which
 must pass) and once per fault below (each run must fail: the fault is
-*killed*). A fault makes the sandbox break a rule that the API document
+*killed*). A fault's run selects the specs citing the requirements in its
+"breaks" column (` + "`mph selftest --full`" + `: every spec), so every fault
+must break a requirement some spec cites. A fault makes the sandbox break a rule that the API document
 states explicitly; a change to a "not shown" choice of docs/sandbox.md is
 never a fault, since a conformant server could make it (those are variants:
 [variants.md](variants.md)).
