@@ -224,16 +224,19 @@ type runs struct {
 	variants []Run
 }
 
+// job is one run of runAll: the clean run (no fault, no variant), a fault's
+// or a variant's, idx its index in Options.Faults or Options.Variants.
+type job struct {
+	idx     int
+	fault   *sandbox.Fault
+	variant *sandbox.Variant
+}
+
 // runAll runs the clean sandbox first (its verdict matters most), then every
 // variant and every fault, o.Parallel at a time. The variants, which run
 // every spec, go before the faults so that the short fault runs fill the
 // end instead of one long run.
 func runAll(ctx context.Context, o Options) runs {
-	type job struct {
-		idx     int // -1 = clean
-		fault   *sandbox.Fault
-		variant *sandbox.Variant
-	}
 	rs := runs{faults: make([]Run, len(o.Faults)), done: make([]bool, len(o.Faults)), variants: make([]Run, len(o.Variants))}
 	jobs := make(chan job)
 	var wg sync.WaitGroup
@@ -243,25 +246,9 @@ func runAll(ctx context.Context, o Options) runs {
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				var r Run
-				switch {
-				case j.variant != nil:
-					r = runVariant(ctx, o, *j.variant)
-				case j.fault != nil:
-					r = runOne(ctx, o, j.fault.Name, sandbox.Options{Faults: []string{j.fault.Name}}, o.faultSelection(*j.fault))
-				default:
-					r = runOne(ctx, o, "", sandbox.Options{}, "")
-				}
+				r := o.run(ctx, j)
 				mu.Lock()
-				switch {
-				case j.variant != nil:
-					rs.variants[j.idx] = r
-				case j.fault == nil:
-					rs.clean = r
-				default:
-					rs.faults[j.idx] = r
-					rs.done[j.idx] = ctx.Err() == nil
-				}
+				rs.record(ctx, j, r)
 				if o.Progress != nil {
 					o.Progress(r)
 				}
@@ -285,6 +272,30 @@ func runAll(ctx context.Context, o Options) runs {
 	close(jobs)
 	wg.Wait()
 	return rs
+}
+
+// run carries out one job.
+func (o Options) run(ctx context.Context, j job) Run {
+	switch {
+	case j.variant != nil:
+		return runVariant(ctx, o, *j.variant)
+	case j.fault != nil:
+		return runOne(ctx, o, j.fault.Name, sandbox.Options{Faults: []string{j.fault.Name}}, o.faultSelection(*j.fault))
+	}
+	return runOne(ctx, o, "", sandbox.Options{}, "")
+}
+
+// record files a finished job's run; the caller holds the lock.
+func (rs *runs) record(ctx context.Context, j job, r Run) {
+	switch {
+	case j.variant != nil:
+		rs.variants[j.idx] = r
+	case j.fault == nil:
+		rs.clean = r
+	default:
+		rs.faults[j.idx] = r
+		rs.done[j.idx] = ctx.Err() == nil
+	}
 }
 
 // runOne starts a sandbox with opts (no fault and no variant for the clean
