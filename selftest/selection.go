@@ -29,6 +29,6 @@ func (o Options) faultSelection(f sandbox.Fault) string {
 // Go runtime may use (GOMAXPROCS, which follows a container's CPU quota), at
 // most 16. A run spends much of its time waiting (its requests go one at a
 // time to a sandbox in this process), so one run per CPU leaves the CPUs
-// idle; past 16, a big machine would only hold more memory (about 50 MB a
-// child) for the same few minutes.
+// idle; past 16 runs a big machine would hold more memory (about 50 MB a
+// child) for little gain.
 func DefaultParallel() int { return min(2*runtime.GOMAXPROCS(0), 16) }
