@@ -30,6 +30,15 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 		_ = json.Unmarshal(got[0].body, &p)
 		return p.Type != "virtualcard.transaction.authorization"
 	},
+	"webhook-event-type-echoed": func(h *sbx) bool {
+		tok, id := setupCard(h, "1")
+		return h.api("POST", "/cards/"+id+"/simulate-webhook", tok, `{"event_type":"settlement"}`).want(200).s("data.event_type") != "virtualcard.transaction.settlement"
+	},
+	"webhook-skip-reason-null": func(h *sbx) bool {
+		tok, id := setupCard(h, "1")
+		r := h.api("POST", "/cards/"+id+"/simulate-webhook", tok, `{"event_type":"decline"}`).want(200)
+		return r.get("data.dispatched") == false && r.get("data.skip_reason") == nil
+	},
 	"webhook-live-allowed": func(h *sbx) bool {
 		tok := h.token(alpha, alphaLive)
 		id := h.card(tok, h.customer(tok), "1").s("data.id")

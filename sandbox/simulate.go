@@ -61,9 +61,14 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 		})
 	}
 	ans := simulateAnswer{EventType: kind, Reference: simRef, CallbackURL: url, Dispatched: sent}
+	if s.faults.on(fWebhookEventTypeEchoed) {
+		ans.EventType = et
+	}
 	msg := "Webhook dispatched"
 	if !sent {
-		ans.SkipReason = &skip
+		if !s.faults.on(fWebhookSkipReasonNull) {
+			ans.SkipReason = &skip
+		}
 		msg = "Webhook not dispatched"
 	} else if s.variants.on(vSkipReasonEmpty) {
 		ans.SkipReason = new(string)
