@@ -124,6 +124,10 @@ func (s *Server) handleToken(rc *reqCtx) {
 	if s.faults.on(fTokenLifetime600) {
 		issuedAt = issuedAt.Add(-300 * time.Second) // exp = now + 600 s
 	}
+	if s.faults.on(fTokenIssuedOnce) {
+		st.firstToken.CompareAndSwap(0, issuedAt.UnixNano())
+		issuedAt = time.Unix(0, st.firstToken.Load()) // the first token, again
+	}
 	tok, err := s.jwt.issue(mid, ref.env, issuedAt)
 	if err != nil {
 		s.writeError(rc, http.StatusInternalServerError, "Could not sign the access token")

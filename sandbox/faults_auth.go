@@ -29,6 +29,8 @@ var (
 		"AUTH-04")
 	fTokenNoMerchantID = declareFault("Authentication", "token-no-merchant-id", "The token answer omits merchantId.",
 		"AUTH-06")
+	fTokenIssuedOnce = declareFault("Authentication", "token-issued-once", "The token exchange issues a merchant's first token again (its issue time and expiry), also once it has expired.",
+		"AUTH-14")
 	fTokenLifetime600 = declareFault("Authentication", "token-lifetime-600s", "Access tokens say expiresIn 900 but expire after 600 seconds.",
 		"AUTH-13")
 )

@@ -59,6 +59,11 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 	"token-no-merchant-id": func(h *sbx) bool {
 		return !h.api("POST", "/auth/token", "", `{"merchantId":"`+alpha+`","secretKey":"`+alphaTest+`"}`).want(200).has("data.merchantId")
 	},
+	"token-issued-once": func(h *sbx) bool {
+		h.token(alpha, alphaTest)
+		h.fake.Advance(901 * time.Second)
+		return h.api("GET", "/cards", h.token(alpha, alphaTest), nil).code != 200
+	},
 	"token-lifetime-600s": func(h *sbx) bool {
 		tok := h.token(alpha, alphaTest)
 		h.fake.Advance(14 * time.Minute)
