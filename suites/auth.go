@@ -119,7 +119,7 @@ func tokenRefusalSpecs() {
 		})
 
 	ConformanceIt("refuses a wrong secret key with 401",
-		Reqs("AUTH-07", "ERR-08"),
+		Reqs("AUTH-07"),
 		func(ctx SpecContext) {
 			c := Cfg().Primary
 			c.SecretKey += "x"

@@ -61,7 +61,7 @@ var _ = Describe("Errors: the error envelope, status meanings and the six scenar
 // vaultScenario: scenario 1 of the Errors section.
 func vaultScenario() {
 	ConformanceIt("scenario 1: issuing a card for more than the vault balance answers 400 stating the required total (funding + issuance fee) and the available amount",
-		Reqs("ERR-14", "ISSUE-05", "ERR-07"), Serial,
+		Reqs("ERR-14"), Serial,
 		func(ctx SpecContext) {
 			cfg := GetConfig(ctx)
 			amount := cfg.VaultBalance.Add(M("1.00")) // funding alone beyond the vault
@@ -79,14 +79,14 @@ func vaultScenario() {
 // credentialScenarios: scenarios 2-4 of the Errors section (bearer, credentials, IP).
 func credentialScenarios() {
 	ConformanceIt("scenario 2: a call without a bearer header answers 401 whose message asks for the bearer token",
-		Reqs("ERR-15", "AUTH-09", "ERR-08"),
+		Reqs("ERR-15"),
 		func(ctx SpecContext) {
 			body := ExpectErrorWithPath(Must(Anonymous().Get(ctx, "/cards", nil)), http.StatusUnauthorized)
 			Expect(lowerMsg(body)).To(Or(ContainSubstring("bearer"), ContainSubstring("token")), "the message asks for the bearer token")
 		})
 
 	ConformanceIt("scenario 2: a call with an expired token answers 401 whose message asks for the bearer token (sandbox clock)",
-		Reqs("ERR-15", "AUTH-12", "ERR-08"), Serial, Needs(CapClock),
+		Reqs("ERR-15"), Serial, Needs(CapClock),
 		func(ctx SpecContext) {
 			tok := freshToken(ctx)
 			advanceClock(ctx, int64(Timeouts().TokenExpiry/time.Second))
@@ -96,7 +96,7 @@ func credentialScenarios() {
 		})
 
 	ConformanceIt("scenario 3: a wrong secret key or merchant id at POST /auth/token answers 401 whose message reports invalid credentials",
-		Reqs("ERR-16", "AUTH-07", "ERR-08"),
+		Reqs("ERR-16"),
 		func(ctx SpecContext) {
 			p := Cfg().Primary
 			for _, b := range []client.TokenBody{
@@ -114,7 +114,7 @@ func credentialScenarios() {
 		})
 
 	ConformanceIt("scenario 4: a caller whose IP is outside the whitelist gets 403 whose message says the IP address is not allowed for the merchant account",
-		Reqs("ERR-17", "AUTH-18", "ERR-09"), Needs(CapNotWhitelisted),
+		Reqs("ERR-17"), Needs(CapNotWhitelisted),
 		func(ctx SpecContext) {
 			nw := *Cfg().NotWhitelisted
 			resp := Must(Anonymous().RawAuth().Post(ctx, client.TokenPath, client.TokenBody{MerchantID: nw.MerchantID, SecretKey: nw.SecretKey}))
@@ -133,7 +133,7 @@ func credentialScenarios() {
 // notFoundScenarios: scenarios 5 and 6 of the Errors section.
 func notFoundScenarios() {
 	ConformanceIt("scenario 5: an unknown card id answers 404 whose message says the virtual card was not found",
-		Reqs("ERR-18", "GET-04", "ERR-10"),
+		Reqs("ERR-18"),
 		func(ctx SpecContext) {
 			body := ExpectErrorWithPath(Must(API().Get(ctx, cardURL("crd_"+Ref("nosuch"), ""), nil)), http.StatusNotFound)
 			msg := lowerMsg(body)
@@ -142,7 +142,7 @@ func notFoundScenarios() {
 		})
 
 	ConformanceIt("scenario 6: an unknown gift order reference answers 404 whose message names the reference and says the order was not found",
-		Reqs("ERR-19", "ERR-05", "GIFT-14"),
+		Reqs("ERR-19"),
 		func(ctx SpecContext) {
 			ref := Ref("nogift")
 			body := expectGiftNotFound(verifyGift(ctx, API(), ref))
@@ -160,7 +160,7 @@ func conflictSpecs() {
 	// the duplicate (409) or replay the original answer (the profile's
 	// issuance.duplicateReference); either way no second card exists.
 	ConformanceIt("answers a second card with the same merchant reference with 409 or a replay of the first card, never a second card",
-		Reqs("ERR-11", "ERR-01"), Destructive,
+		Reqs("ERR-11"), Destructive,
 		func(ctx SpecContext) {
 			if Profile().Issuance.ReferenceField == "" {
 				Skip("the target takes no card reference at issuance (profile issuance.referenceField is empty)")
