@@ -37,7 +37,7 @@ var _ = Describe("Card contact: PATCH /cards/{id}/contact", func() {
 // entry also proves the answer (200, Envelope B, data.success and
 // data.message).
 func contactUpdateTable() {
-	ConformanceTable("updates the cardholder contact: 200 in Envelope B with data.success and data.message",
+	ConformanceTable("answers 200 in Envelope B (data.success, data.message) and",
 		func(ctx SpecContext, rule func(SpecContext, Card)) { rule(ctx, NewCard(ctx, WithAmount(M("1.00")))) },
 		Destructive, Reqs("CONTACT-01"),
 		ConformanceEntry("updates the email alone", func(ctx SpecContext, c Card) {
@@ -49,7 +49,7 @@ func contactUpdateTable() {
 		ConformanceEntry("updates the mobile alone in international form with a leading +", func(ctx SpecContext, c Card) {
 			expectContactUpdated(patchContact(ctx, c.ID, JSON{"mobile": "+2348031234567"}))
 		}, Reqs("CONTACT-04")),
-		ConformanceEntry("updates email and mobile together, addressing the card by its reference, and leaves the card's status and balance as they were", func(ctx SpecContext, c Card) {
+		ConformanceEntry("updates email and mobile together by the card's reference, keeping its status and balance", func(ctx SpecContext, c Card) {
 			expectContactUpdated(patchContact(ctx, c.Reference, JSON{"email": Ref("mail") + "@example.com", "mobile": "+14155550100"}))
 			after := GetCard(ctx, c.ID)
 			Expect(after.Status).To(Equal(c.Status))

@@ -97,9 +97,9 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-var _ = Describe("Errors: the error envelope", func() {
+var _ = Describe("Errors: status meanings and the error envelope", func() {
 	failures := Shared(provokeFailures)
-	ConformanceTable("answers every failure of every endpoint with the error envelope and the status its condition means",
+	ConformanceTable("on every endpoint's failures",
 		func(ctx SpecContext, rule func([]failure)) { rule(failures(ctx)) },
 		Destructive,
 		ConformanceEntry("answers missing parameters, a malformed payload or a business constraint failure with 400", func(fs []failure) {
@@ -112,7 +112,7 @@ var _ = Describe("Errors: the error envelope", func() {
 		ConformanceEntry("answers a card or customer that does not exist with 404", func(fs []failure) {
 			eachFailure(fs, func(f failure) { ExpectStatus(f.answer.Resp, http.StatusNotFound) }, meansNotFound)
 		}, Reqs("ERR-10")),
-		ConformanceEntry("answers a failure whose error the document does not name (an invalid status value, a withdrawal above the balance) with an error status (the profile's where it says one)", func(fs []failure) {
+		ConformanceEntry("answers failures whose error is not named (an invalid status value, a withdrawal above the balance) with a 4xx, the profile's where given", func(fs []failure) {
 			eachFailure(fs, func(f failure) {
 				if st := Profile().Errors.Status[unnamedRefusals[f.what]]; st != 0 {
 					ExpectStatus(f.answer.Resp, st)

@@ -34,16 +34,14 @@ func expectDuplicateAnswer(resp *client.Response, mode string) bool {
 	return true
 }
 
-var _ = Describe("Errors: the error envelope, status meanings and the six scenarios", func() {
-	Context("scenarios", func() {
-		vaultScenario()
-		credentialScenarios()
-		notFoundScenarios()
-	})
+var _ = Describe("Errors: the six scenarios, 409 and validation", func() {
+	vaultScenario()
+	credentialScenarios()
+	notFoundScenarios()
 
 	Context("409", conflictSpecs)
 
-	Context("envelope", func() {
+	Context("validation", func() {
 		validationTable()
 
 		ConformanceIt("answers success with 200 or 201 and an error status never with the success envelope",
@@ -221,23 +219,23 @@ func conflictSpecs() {
 // is also a business constraint failure (any 400 unless the profile's
 // strict.minimumAsValidation).
 func validationTable() {
-	ConformanceTable("carries an array of constraint-violation strings when payload validation fails",
+	ConformanceTable("refuses invalid payloads with 400",
 		func(ctx SpecContext, rule func(SpecContext)) { rule(ctx) },
 		Destructive,
-		ConformanceEntry("for an empty nameOnCard at issuance", func(ctx SpecContext) {
+		ConformanceEntry("carrying an array of constraint-violation strings for an empty nameOnCard", func(ctx SpecContext) {
 			expectViolationStrings(Must(API().Post(ctx, Profile().Issuance.Path, IssuanceBody(SharedCustomer(ctx), "", M("1.00"), Ref("card")))))
 		}, Reqs("ERR-04")),
 		// An empty required field ("should not be empty"); a value outside
 		// the set is an "invalid status value", whose error is not shown.
-		ConformanceEntry("for an empty status, leaving the card ACTIVE", func(ctx SpecContext) {
+		ConformanceEntry("carrying an array of constraint-violation strings for an empty status, leaving the card ACTIVE", func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("1.00")))
 			expectViolationStrings(Must(API().Patch(ctx, cardURL(c.ID, "/status"), JSON{"status": ""})))
 			Expect(GetCard(ctx, c.ID).Status).To(Equal("ACTIVE"))
 		}, Reqs("ERR-04")),
-		ConformanceEntry("refusing an initial funding of 0.99 (below the minimum 1.00) with 400", func(ctx SpecContext) {
+		ConformanceEntry("for an initial funding of 0.99 (below the minimum 1.00)", func(ctx SpecContext) {
 			expectBelowMinimum(Must(API().Post(ctx, Profile().Issuance.Path, IssuanceBody(SharedCustomer(ctx), "Ada Harness", M("0.99"), Ref("card")))))
 		}, Reqs("ISSUE-03")),
-		ConformanceEntry("refusing a withdrawal of 0.09 (below the minimum 0.10) with 400", func(ctx SpecContext) {
+		ConformanceEntry("for a withdrawal of 0.09 (below the minimum 0.10), leaving the balance", func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("1.00")))
 			expectBelowMinimum(Must(API().Post(ctx, cardURL(c.ID, "/withdraw"), JSON{"amount": M("0.09").JSON()})))
 			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance), "a refused withdrawal changed the balance")

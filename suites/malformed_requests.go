@@ -200,7 +200,10 @@ func expectMalformedBodiesRefused(ctx SpecContext, e bodyEndpoint) {
 
 func malformedBodyTable() {
 	eps := bodyEndpoints()
-	ConformanceTable("refuses malformed bodies (not JSON, not an object, missing, wrong types, amounts below the minimum) with 400, and (per the profile) huge or negative numbers and a non-JSON content type with a 4xx, never 5xx, the card unchanged",
+	// Not JSON, not an object, missing, wrong types, amounts below the minimum:
+	// 400; per the profile, huge or negative numbers and a non-JSON content
+	// type: a 4xx.
+	ConformanceTable("refuses malformed bodies (400, or per the profile a 4xx), never 5xx, the card unchanged",
 		expectMalformedBodiesRefused,
 		Destructive, Needs(CapTestEnvironment),
 		ConformanceEntry("on POST /cards/{id}/withdraw", eps["POST /cards/{id}/withdraw"], Reqs("ERR-22")),

@@ -96,7 +96,7 @@ func crossMerchantCardTable() {
 	for _, e := range cardEndpoints() {
 		eps[e.name] = e
 	}
-	ConformanceTable("answers 404 to another merchant for the card's id and its reference, leaking nothing and changing nothing",
+	ConformanceTable("answers another merchant 404 by the card's id and its reference, leaking and changing nothing",
 		expectUnreachableByB,
 		Destructive, Needs(CapSecondMerchant),
 		ConformanceEntry("on GET /cards/{id}", eps["GET /cards/{id}"], Reqs("ISO-01")),

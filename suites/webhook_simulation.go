@@ -107,7 +107,7 @@ func (s simulations) expectKind(eventType, kind string) {
 
 func simulationAnswerTable() {
 	answers := Shared(simulateEach)
-	ConformanceTable("answers each simulated event_type",
+	ConformanceTable("simulating each event_type",
 		func(ctx SpecContext, rule func(simulations)) { rule(answers(ctx)) },
 		Destructive, Needs(CapTestEnvironment),
 		ConformanceEntry("answers 200 in Envelope B whose data is event_type, reference, callback_url, dispatched and skip_reason", func(s simulations) {
@@ -293,7 +293,7 @@ func deliveryFailureSpecs() {
 // errors.status.invalidValue, else any 4xx). A case variant
 // ("AUTHORIZATION") is not tried: case handling is not shown.
 func eventTypeRefusalTable() {
-	ConformanceTable("refuses an event_type outside authorization, settlement, reversal and decline",
+	ConformanceTable("validates event_type",
 		func(ctx SpecContext, rule func(SpecContext, Card)) { rule(ctx, SharedCard(ctx)) },
 		Needs(CapTestEnvironment),
 		ConformanceEntry("refuses an empty event_type with 400 and a validation message array", func(ctx SpecContext, c Card) {
