@@ -12,5 +12,5 @@ var (
 	fRefWritesBroken = declareFault("Card addressing and messages", "card-writes-by-reference-404", "Withdraw, status and spend limits find cards by id only: a reference gives 404 (reads by reference still work).",
 		"GET-02", "WITHDRAW-01", "STATUS-01")
 	fLimitsResetOnUpdate = declareFault("Card addressing and messages", "limits-reset-on-update", "PUT spend-limits sets the limits not supplied to 1000.00 instead of keeping (or unsetting) them.",
-		"LIMITS-03")
+		"LIMITS-02")
 )
