@@ -47,7 +47,7 @@ func (m *Matrix) WriteText(w io.Writer) {
 	tw.Flush()
 	fmt.Fprintf(w, "\nkill rate: %d/%d (%.1f%%) in %s; %s\n", m.Killed, m.Total, 100*m.KillRate, m.Duration.Round(1e9), m.selectionNote())
 	for _, s := range m.Survivors {
-		fmt.Fprintf(w, "SURVIVOR %s breaks %s: %s%s\n", s.Fault.Name, strings.Join(s.Fault.Requirements, ","), s.Fault.Description, emptySelectionNote(s.Run))
+		fmt.Fprintf(w, "SURVIVOR %s breaks %s: %s%s\n", s.Fault.Name, strings.Join(s.Fault.Requirements, ","), s.Fault.Description, survivorNote(s))
 	}
 	for _, e := range m.Errors {
 		fmt.Fprintf(w, "ERROR %s: %s\n", e.Fault.Name, trunc(e.Run.Error, 400))
@@ -64,12 +64,18 @@ func (m *Matrix) selectionNote() string {
 	return "every fault against the specs citing its requirements (--full: every spec)"
 }
 
-// emptySelectionNote explains a survivor whose run selected no spec.
-func emptySelectionNote(r Run) string {
-	if r.Selection != "" && r.Passed+r.Skipped+len(r.Failed)+len(r.HarnessErrors) == 0 {
+// survivorNote says which specs a survivor's focused run ran: none cites
+// its requirements, or those that do passed (the fault may name the wrong
+// requirement, or the spec catching it may cite another one).
+func survivorNote(e Entry) string {
+	r := e.Run
+	switch {
+	case r.Selection == "":
+		return ""
+	case r.Passed+r.Skipped+len(r.Failed)+len(r.HarnessErrors) == 0:
 		return " (no spec cites " + r.Selection + ")"
 	}
-	return ""
+	return fmt.Sprintf(" (the specs citing %s passed; 'mph selftest --full --fault %s --variant none' runs every spec against it)", r.Selection, e.Fault.Name)
 }
 
 func caughtBy(failed []string) string {

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -90,11 +91,11 @@ type Run struct {
 	Skipped   int      `json:"skipped"`
 	// HarnessErrors are specs the harness could not run (fixture failures,
 	// panics in harness code); they are neither kills nor passes.
-	HarnessErrors []string      `json:"harnessErrors,omitempty"`
-	Preflight     bool          `json:"preflight,omitempty"` // stopped by pre-flight (exit 2)
-	Error         string        `json:"error,omitempty"`     // the run itself broke
-	Duration      time.Duration `json:"durationNs"`
-	CPU           time.Duration `json:"cpuNs,omitempty"` // the child's user and system CPU time
+	HarnessErrors []string `json:"harnessErrors,omitempty"`
+	Preflight     bool     `json:"preflight,omitempty"` // stopped by pre-flight (exit 2)
+	Error         string   `json:"error,omitempty"`     // the run itself broke
+	Duration      Millis   `json:"durationMs"`
+	CPU           Millis   `json:"cpuMs,omitempty"` // the child's user and system CPU time
 }
 
 // Killed reports whether the suites noticed the fault.
@@ -109,16 +110,16 @@ type Entry struct {
 
 // Matrix is the self-test's result.
 type Matrix struct {
-	Clean     Run           `json:"clean"`
-	CleanOK   bool          `json:"cleanPassed"`
-	Entries   []Entry       `json:"faults"`
-	Killed    int           `json:"killed"`
-	Total     int           `json:"total"`
-	KillRate  float64       `json:"killRate"`
-	Survivors []Entry       `json:"survivors"`
-	Errors    []Entry       `json:"errors"` // runs that broke (neither killed nor survived)
-	Duration  time.Duration `json:"durationNs"`
-	Version   string        `json:"harnessVersion,omitempty"`
+	Clean     Run     `json:"clean"`
+	CleanOK   bool    `json:"cleanPassed"`
+	Entries   []Entry `json:"faults"`
+	Killed    int     `json:"killed"`
+	Total     int     `json:"total"`
+	KillRate  float64 `json:"killRate"`
+	Survivors []Entry `json:"survivors"`
+	Errors    []Entry `json:"errors"` // runs that broke (neither killed nor survived)
+	Duration  Millis  `json:"durationMs"`
+	Version   string  `json:"harnessVersion,omitempty"`
 	// Interrupted: a signal stopped the self-test; the matrix holds the
 	// runs that finished before it.
 	Interrupted bool `json:"interrupted,omitempty"`
@@ -146,7 +147,7 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 	defer cleanup()
 	start := time.Now()
 	rs := runAll(ctx, o)
-	m := &Matrix{Clean: rs.clean, Total: len(o.Faults), Duration: time.Since(start), Version: o.Version}
+	m := &Matrix{Clean: rs.clean, Total: len(o.Faults), Duration: Millis(time.Since(start)), Version: o.Version}
 	m.CleanOK = rs.clean.Error == "" && rs.clean.ExitCode == 0 && len(rs.clean.Failed) == 0 && len(rs.clean.HarnessErrors) == 0
 	if err := ctx.Err(); err != nil {
 		// Interrupted: the matrix of the runs that finished, marked so.
@@ -164,12 +165,18 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 		m.add(Entry{Fault: f, Run: rs.faults[i], Killed: rs.faults[i].Killed()})
 	}
 	if m.Total > 0 {
-		m.KillRate = float64(m.Killed) / float64(m.Total)
+		m.KillRate = roundRate(m.Killed, m.Total)
 	}
 	m.Specificity = specificity(o.Variants, rs.variants)
 	m.FullSelection = o.Full
 	m.Timing = timing(m, o.Parallel)
 	return m, ctx.Err()
+}
+
+// roundRate is n/total to four decimals: the redacting writer would mask
+// the 16 digits of a rate such as 95/96 as a card number, breaking the JSON.
+func roundRate(n, total int) float64 {
+	return math.Round(1e4*float64(n)/float64(total)) / 1e4
 }
 
 // add counts one fault's entry: killed, broken or survived.
@@ -303,7 +310,7 @@ func (rs *runs) record(ctx context.Context, j job, r Run) {
 func runOne(ctx context.Context, o Options, fault string, opts sandbox.Options, filter string) (r Run) {
 	r.Fault, r.Selection = fault, filter
 	start := time.Now()
-	defer func() { r.Duration = time.Since(start) }()
+	defer func() { r.Duration = Millis(time.Since(start)) }()
 
 	running, err := sandbox.Start(ctx, "127.0.0.1:0", opts)
 	if err != nil {
@@ -326,7 +333,7 @@ func runOne(ctx context.Context, o Options, fault string, opts sandbox.Options, 
 	cfg.ProfilePath = o.profilePath
 	j := Job{Label: label, Config: cfg, ReportPath: filepath.Join(o.WorkDir, name+".json"), LabelFilter: filter}
 	out, err := o.Run(ctx, j)
-	r.ExitCode, r.CPU = out.ExitCode, out.CPU
+	r.ExitCode, r.CPU = out.ExitCode, Millis(out.CPU)
 	if err != nil {
 		r.Error = err.Error()
 		return r

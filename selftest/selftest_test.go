@@ -13,6 +13,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
 )
@@ -82,7 +83,7 @@ func TestExecuteBuildsTheKillMatrix(t *testing.T) {
 	if err := m.WriteJSON(&js); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"SURVIVOR " + survivor.Name, "kill rate: 2/3", "clean sandbox: PASS", "pre-flight"} {
+	for _, want := range []string{"SURVIVOR " + survivor.Name, "kill rate: 2/3", "clean sandbox: PASS", "pre-flight", "the specs citing " + FaultSelection(survivor) + " passed", "--full --fault " + survivor.Name} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text matrix lacks %q:\n%s", want, text.String())
 		}
@@ -229,7 +230,7 @@ func TestConformArgs(t *testing.T) {
 func TestTimingListsTheSlowestRuns(t *testing.T) {
 	m := &Matrix{Clean: Run{Duration: 5, CPU: 2, Passed: 3}}
 	for i := 0; i < 12; i++ {
-		m.Entries = append(m.Entries, Entry{Fault: sandbox.Fault{Name: fmt.Sprintf("f%d", i)}, Run: Run{Duration: time.Duration(i), Failed: []string{"x"}}})
+		m.Entries = append(m.Entries, Entry{Fault: sandbox.Fault{Name: fmt.Sprintf("f%d", i)}, Run: Run{Duration: Millis(i), Failed: []string{"x"}}})
 	}
 	tm := timing(m, 4)
 	if tm.Runs != 13 || tm.Parallel != 4 || len(tm.Slowest) != SlowestShown || tm.Slowest[0].Run != "f11" || tm.Slowest[1].Run != "f10" {
@@ -243,5 +244,29 @@ func TestTimingListsTheSlowestRuns(t *testing.T) {
 	m.writeTiming(&text)
 	if !strings.Contains(text.String(), "slowest 10 runs") || !strings.Contains(text.String(), "f11") || strings.Contains(text.String(), "f1\n") {
 		t.Fatalf("timing text:\n%s", text.String())
+	}
+}
+
+// The matrix JSON goes through the redacting writer (mph selftest --json):
+// no number of it may hold a run of digits that writer masks as a card
+// number, such as a rate of 95/96 or a sum of nanoseconds past 1000 s.
+func TestMatrixJSONSurvivesRedaction(t *testing.T) {
+	f := sandbox.Faults()[0]
+	m := &Matrix{Total: 96, Killed: 95, KillRate: roundRate(95, 96), Duration: Millis(20 * time.Minute)}
+	for i := 0; i < 200; i++ {
+		m.Entries = append(m.Entries, Entry{Fault: f, Run: Run{Duration: Millis(9 * time.Second), CPU: Millis(3 * time.Second)}})
+	}
+	m.Timing = timing(m, 4)
+	var b bytes.Buffer
+	if err := m.WriteJSON(redact.NewWriter(&b)); err != nil {
+		t.Fatal(err)
+	}
+	var back Matrix
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		i := strings.Index(b.String(), "*")
+		t.Fatalf("the redacted matrix JSON does not parse: %v\n%s", err, b.String()[max(0, i-200):i+50])
+	}
+	if back.KillRate != 0.9896 || back.Timing.RunTime != Millis(1800*time.Second) || back.Timing.Slowest[0].Duration != Millis(9*time.Second) || back.Duration != m.Duration {
+		t.Fatalf("round trip: rate %v, run time %v, slowest %+v", back.KillRate, back.Timing.RunTime, back.Timing.Slowest[0])
 	}
 }

@@ -65,7 +65,7 @@ func specificity(vs []sandbox.Variant, runs []Run) Specificity {
 func runVariant(ctx context.Context, o Options, v sandbox.Variant) Run {
 	start := time.Now()
 	fail := func(msg string) Run {
-		return Run{Variant: v.Name, Error: msg, Duration: time.Since(start)}
+		return Run{Variant: v.Name, Error: msg, Duration: Millis(time.Since(start))}
 	}
 	if v.Profile != "" {
 		path := filepath.Join(o.WorkDir, "variant-"+v.Name+".profile.yaml")

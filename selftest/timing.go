@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"text/tabwriter"
 	"time"
 )
@@ -17,19 +18,39 @@ type Timing struct {
 	Runs     int `json:"runs"`
 	// RunTime is the sum of the runs' wall times; CPU the sum of the
 	// children's CPU times (the sandboxes, in this process, not included).
-	RunTime time.Duration `json:"runTimeNs"`
-	CPU     time.Duration `json:"cpuNs"`
+	RunTime Millis `json:"runTimeMs"`
+	CPU     Millis `json:"cpuMs"`
 	// Slowest are the SlowestShown runs of longest wall time, slowest first.
 	Slowest []RunTime `json:"slowest"`
 }
 
 // RunTime is the cost of one run.
 type RunTime struct {
-	Run      string        `json:"run"` // "clean", the fault's name or "variant:NAME"
-	Duration time.Duration `json:"durationNs"`
-	CPU      time.Duration `json:"cpuNs"`
-	Specs    int           `json:"specs"` // specs that ran (passed or failed)
+	Run      string `json:"run"` // "clean", the fault's name or "variant:NAME"
+	Duration Millis `json:"durationMs"`
+	CPU      Millis `json:"cpuMs"`
+	Specs    int    `json:"specs"` // specs that ran (passed or failed)
 }
+
+// Millis is a duration that JSON writes as whole milliseconds: nanoseconds
+// reach 13 digits after 1000 s, and the redacting writer masks any run of
+// 13 or more digits as a card number, which would break the JSON.
+type Millis time.Duration
+
+// MarshalJSON writes whole milliseconds.
+func (d Millis) MarshalJSON() ([]byte, error) {
+	return []byte(strconv.FormatInt(time.Duration(d).Milliseconds(), 10)), nil
+}
+
+// UnmarshalJSON reads whole milliseconds.
+func (d *Millis) UnmarshalJSON(b []byte) error {
+	n, err := strconv.ParseInt(string(b), 10, 64)
+	*d = Millis(time.Duration(n) * time.Millisecond)
+	return err
+}
+
+// Round is the duration rounded to a multiple of to.
+func (d Millis) Round(to time.Duration) time.Duration { return time.Duration(d).Round(to) }
 
 // timing sums the runs of m and picks the slowest.
 func timing(m *Matrix, parallel int) Timing {
