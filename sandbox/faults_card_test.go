@@ -1,5 +1,7 @@
 package sandbox
 
+import "regexp"
+
 // Probes of the faults of faults_card.go: each returns true when it
 // observes the violated rule.
 var _ = addProbes(map[string]func(h *sbx) bool{
@@ -20,3 +22,48 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 		return r.s("data.expirationDate") != r.s("data.expiryMonth")+"/"+r.s("data.expiryYear")[2:]
 	},
 })
+
+// Probes of the secure member faults: the secure details of a fresh card,
+// compared with the card it reveals.
+var _ = addProbes(map[string]func(h *sbx) bool{
+	"secure-card-id-wrong": func(h *sbx) bool {
+		tok, id := setupCard(h, "1")
+		return h.api("GET", "/cards/"+id+"/secure", tok, nil).want(200).get("data.cardId") != id
+	},
+	"secure-masked-pan-other-digits": func(h *sbx) bool {
+		tok, id := setupCard(h, "1")
+		card := h.api("GET", "/cards/"+id, tok, nil).want(200)
+		return h.api("GET", "/cards/"+id+"/secure", tok, nil).want(200).get("data.maskedPan") != card.get("data.maskedPan")
+	},
+	"secure-card-number-ungrouped": func(h *sbx) bool {
+		return !groupedPAN(secureOf(h).get("data.cardNumber"))
+	},
+	"secure-pan-ungrouped": func(h *sbx) bool {
+		return !groupedPAN(secureOf(h).get("data.pan"))
+	},
+	"secure-cvv-number": func(h *sbx) bool {
+		_, ok := secureOf(h).get("data.cvv").(string)
+		return !ok
+	},
+	"secure-expiry-month-number": func(h *sbx) bool {
+		m, ok := secureOf(h).get("data.expiryMonth").(string)
+		return !ok || len(m) != 2
+	},
+	"secure-expiry-year-two-digits": func(h *sbx) bool {
+		y, ok := secureOf(h).get("data.expiryYear").(string)
+		return !ok || len(y) != 4
+	},
+	"secure-billing-address-missing": func(h *sbx) bool {
+		return !secureOf(h).has("data.billingAddress")
+	},
+})
+
+func secureOf(h *sbx) *resp {
+	tok, id := setupCard(h, "1")
+	return h.api("GET", "/cards/"+id+"/secure", tok, nil).want(200)
+}
+
+func groupedPAN(v any) bool {
+	s, _ := v.(string)
+	return regexp.MustCompile(`^[0-9]{4} [0-9]{4} [0-9]{4} [0-9]{4}$`).MatchString(s)
+}
