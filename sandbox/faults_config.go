@@ -3,8 +3,6 @@ package sandbox
 import (
 	"fmt"
 	"net/http"
-	"strings"
-	"unicode"
 )
 
 // Faults of the area "Card configuration" (the registry: faults.go).
@@ -16,40 +14,17 @@ var (
 		"CONFIG-08")
 )
 
-// configNumberFaults each give one amount of the card configuration as a
-// string, so that the suites' rule for that member alone fails.
-var configNumberFaults = []struct{ member, req string }{
-	{"creationFee", "CONFIG-03"},
-	{"fundFee", "CONFIG-04"},
-	{"withdrawalFee", "CONFIG-05"},
-	{"exchangeRate", "CONFIG-07"},
-	{"vaultBalance", "CONFIG-08"},
-}
+// configAmountsAsStrings gives every amount of the card configuration
+// (but minFunding) as a string: each member's own rule fails.
+var configAmountMembers = []string{"creationFee", "fundFee", "withdrawalFee", "exchangeRate", "vaultBalance"}
 
-var _ = func() bool {
-	for _, f := range configNumberFaults {
-		member := f.member
-		declareMemberFault("Card configuration", "config-"+kebab(member)+"-string",
-			"GET /cards/config gives "+member+" as a string instead of a number.",
-			http.MethodGet, pathIs("/cards/config"),
-			func(top map[string]any) {
-				if d := dataMember(top); d != nil {
-					d[member] = fmt.Sprint(d[member])
-				}
-			}, f.req)
-	}
-	return true
-}()
-
-// kebab turns a camelCase member name into kebab-case (creationFee: creation-fee).
-func kebab(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsUpper(r) {
-			b.WriteByte('-')
-			r = unicode.ToLower(r)
+var _ = declareMemberFault("Card configuration", "config-amounts-as-strings",
+	"GET /cards/config gives creationFee, fundFee, withdrawalFee, exchangeRate and vaultBalance as strings instead of numbers.",
+	http.MethodGet, pathIs("/cards/config"),
+	func(top map[string]any) {
+		if d := dataMember(top); d != nil {
+			for _, m := range configAmountMembers {
+				d[m] = fmt.Sprint(d[m])
+			}
 		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+	}, "CONFIG-03", "CONFIG-04", "CONFIG-05", "CONFIG-07", "CONFIG-08")

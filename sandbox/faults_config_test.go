@@ -15,15 +15,16 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 	},
 })
 
-// Probes of the config member faults: the member is not a JSON number.
-var _ = addProbes(func() map[string]func(h *sbx) bool {
-	m := map[string]func(h *sbx) bool{}
-	for _, f := range configNumberFaults {
-		member := f.member
-		m["config-"+kebab(member)+"-string"] = func(h *sbx) bool {
-			_, isNum := h.api("GET", "/cards/config", h.token(alpha, alphaTest), nil).want(200).get("data." + member).(json.Number)
-			return !isNum
+// The probe of config-amounts-as-strings: every amount but minFunding is
+// not a JSON number.
+var _ = addProbes(map[string]func(h *sbx) bool{
+	"config-amounts-as-strings": func(h *sbx) bool {
+		r := h.api("GET", "/cards/config", h.token(alpha, alphaTest), nil).want(200)
+		for _, m := range configAmountMembers {
+			if _, isNum := r.get("data." + m).(json.Number); isNum {
+				return false
+			}
 		}
-	}
-	return m
-}())
+		return true
+	},
+})
