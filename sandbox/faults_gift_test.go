@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"encoding/json"
 	"fmt"
 )
 
@@ -47,3 +48,35 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 		return h.api("GET", "/gift-cards/verify/g1", tok, nil).want(200).s("orderStatus") != "SUCCESS"
 	},
 })
+
+// Probes of gift-purchase-answers-201 and the verified order's member faults.
+var _ = addProbes(map[string]func(h *sbx) bool{
+	"gift-purchase-answers-201": func(h *sbx) bool {
+		return h.api("POST", "/gift-cards/purchase", h.token(alpha, alphaTest), fmt.Sprintf(giftBody, "g1")).code != 200
+	},
+	"gift-order-reference-is-transaction-id": func(h *sbx) bool {
+		return verifiedGift(h).s("reference") != "g1"
+	},
+	"gift-order-face-value-string": func(h *sbx) bool {
+		_, isNum := verifiedGift(h).get("faceValue").(json.Number)
+		return !isNum
+	},
+	"gift-order-recipient-swapped": func(h *sbx) bool {
+		r := verifiedGift(h)
+		return r.s("recipient.email") != "a@b.co" || r.s("recipient.name") != "A"
+	},
+	"gift-order-is-successful-string": func(h *sbx) bool {
+		_, isBool := verifiedGift(h).get("isSuccessful").(bool)
+		return !isBool
+	},
+	"gift-order-environment-flipped": func(h *sbx) bool {
+		return verifiedGift(h).s("environment") != "TEST"
+	},
+})
+
+// verifiedGift purchases the order g1 as the main TEST merchant and verifies it.
+func verifiedGift(h *sbx) *resp {
+	tok := h.token(alpha, alphaTest)
+	h.api("POST", "/gift-cards/purchase", tok, fmt.Sprintf(giftBody, "g1")).want(200)
+	return h.api("GET", "/gift-cards/verify/g1", tok, nil).want(200)
+}
