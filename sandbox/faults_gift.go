@@ -26,6 +26,13 @@ var (
 		"GIFT-11")
 )
 
+var (
+	fGiftNotFound400 = declareFault("Gift cards and quotes", "gift-not-found-400", "Verify and transaction lookup of a reference no order matches answer 400 instead of 404.",
+		"GIFT-14", "GIFT-18", "ERR-10")
+	fGiftNotFoundNoRef = declareFault("Gift cards and quotes", "gift-not-found-message-no-reference", "The gift order 404 says the order was not found without naming the reference.",
+		"ERR-19")
+)
+
 var fGiftPurchase201 = declareFault("Gift cards and quotes", "gift-purchase-answers-201", "A successful gift card purchase answers 201 instead of 200.",
 	"GIFT-01")
 

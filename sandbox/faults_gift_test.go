@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Probes of the faults of faults_gift.go: each returns true when it
@@ -49,8 +50,15 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 	},
 })
 
-// Probes of gift-purchase-answers-201 and the verified order's member faults.
+// Probes of the gift 404, gift-purchase-answers-201 and the verified
+// order's member faults.
 var _ = addProbes(map[string]func(h *sbx) bool{
+	"gift-not-found-400": func(h *sbx) bool {
+		return h.api("GET", "/gift-cards/verify/nosuch", h.token(alpha, alphaTest), nil).code != 404
+	},
+	"gift-not-found-message-no-reference": func(h *sbx) bool {
+		return !strings.Contains(msgOf(h.api("GET", "/gift-cards/verify/nosuch", h.token(alpha, alphaTest), nil)), "nosuch")
+	},
 	"gift-purchase-answers-201": func(h *sbx) bool {
 		return h.api("POST", "/gift-cards/purchase", h.token(alpha, alphaTest), fmt.Sprintf(giftBody, "g1")).code != 200
 	},

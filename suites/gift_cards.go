@@ -251,15 +251,25 @@ var _ = Describe("Gift cards: purchase, verify, transaction lookup", func() {
 			}
 		})
 
-	ConformanceIt("answers verify of an unknown reference with the gift 404 whose message names the reference",
-		Reqs("GIFT-14", "ERR-05", "ERR-19", "ERR-10"),
-		func(ctx SpecContext) {
-			ref := Ref("nosuchgift")
-			body := expectGiftNotFound(verifyGift(ctx, API(), ref))
+	unknown := Shared(func(ctx SpecContext) unknownGift {
+		ref := Ref("nosuchgift")
+		return unknownGift{ref: ref, resp: verifyGift(ctx, API(), ref)}
+	})
+	ConformanceTable("answers verify of an unknown reference with the gift 404",
+		func(ctx SpecContext, rule func(unknownGift)) { rule(unknown(ctx)) },
+		ConformanceEntry("answers 404 when no order matches", func(u unknownGift) {
+			ExpectStatus(u.resp, http.StatusNotFound)
+		}, Reqs("GIFT-14", "ERR-10")),
+		ConformanceEntry("carries statusCode 404, a message and error Not Found", func(u unknownGift) {
+			expectGiftNotFound(u.resp)
+		}, Reqs("ERR-05")),
+		ConformanceEntry("says in its message that the gift card order was not found, naming the reference", func(u unknownGift) {
+			body, _ := ExpectSchema(u.resp, schemas.GiftNotFound).(JSON)
 			msg := strings.Join(Messages(body), " ")
-			Expect(msg).To(ContainSubstring(ref), "the message names the reference")
+			Expect(msg).To(ContainSubstring(u.ref), "the message names the reference")
 			Expect(strings.ToLower(msg)).To(saysNotFound(), "the message says the gift card order was not found")
-		})
+		}, Reqs("ERR-19")),
+	)
 
 	ConformanceIt("answers a transaction lookup of an unknown reference with 404",
 		Reqs("GIFT-18", "ERR-10"),
@@ -278,3 +288,9 @@ var _ = Describe("Gift cards: purchase, verify, transaction lookup", func() {
 			})
 	}
 })
+
+// unknownGift is a verify of a reference no order matches.
+type unknownGift struct {
+	ref  string
+	resp *client.Response
+}
