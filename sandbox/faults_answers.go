@@ -27,7 +27,7 @@ func declareMemberFault(area, name, desc, method string, match func(rest string)
 
 // rewritesMembers reports whether a member fault is on.
 func (f faultSet) rewritesMembers() bool {
-	for _, m := range memberFaults {
+	for _, m := range append(memberFaults[:len(memberFaults):len(memberFaults)], cardFaults...) {
 		if f.on(m.id) {
 			return true
 		}
@@ -45,6 +45,7 @@ func (s *Server) applyMemberFaults(r *http.Request, rest string, code int, top m
 			m.mutate(top)
 		}
 	}
+	s.applyCardFaults(top)
 }
 
 // dataMember is the object under an envelope's data (nil when there is none).
@@ -58,4 +59,36 @@ func pathIs(p string) func(string) bool { return func(rest string) bool { return
 
 func pathEnds(prefix, suffix string) func(string) bool {
 	return func(rest string) bool { return strings.HasPrefix(rest, prefix) && strings.HasSuffix(rest, suffix) }
+}
+
+// cardFaults are member faults applied to every card object (one carrying
+// cardType) of any successful answer.
+var cardFaults []memberFault
+
+// declareCardFault registers a fault corrupting every card object answered.
+func declareCardFault(area, name, desc string, mutate func(card map[string]any), reqs ...string) faultID {
+	id := declareFault(area, name, desc, reqs...)
+	cardFaults = append(cardFaults, memberFault{id: id, mutate: mutate})
+	return id
+}
+
+// applyCardFaults walks an answer and corrupts its card objects.
+func (s *Server) applyCardFaults(n any) {
+	switch x := n.(type) {
+	case map[string]any:
+		if _, isCard := x["cardType"]; isCard {
+			for _, f := range cardFaults {
+				if s.faults.on(f.id) {
+					f.mutate(x)
+				}
+			}
+		}
+		for _, c := range x {
+			s.applyCardFaults(c)
+		}
+	case []any:
+		for _, c := range x {
+			s.applyCardFaults(c)
+		}
+	}
 }

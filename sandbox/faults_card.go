@@ -1,8 +1,10 @@
 package sandbox
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // Faults of the area "One card and secure details" (the registry: faults.go).
@@ -78,3 +80,37 @@ func ungrouped(v any) any {
 	}
 	return v
 }
+
+// cardMemberFaults each corrupt one member of every card answered, so that
+// the suites' rule for that member alone fails.
+var cardMemberFaults = []struct {
+	name, desc string
+	reqs       []string
+	mutate     func(c map[string]any)
+}{
+	{"card-id-prefix-wrong", "Card ids are answered in the form card_... instead of crd_....", []string{"GET-05"},
+		func(c map[string]any) {
+			if id, ok := c["id"].(string); ok {
+				c["id"] = "card_" + strings.TrimPrefix(id, "crd_")
+			}
+		}},
+	{"card-type-physical", "Cards carry cardType PHYSICAL instead of VIRTUAL.", []string{"GET-06", "ISSUE-06"},
+		func(c map[string]any) { c["cardType"] = "PHYSICAL" }},
+	{"card-currency-ngn", "Cards carry currency NGN instead of USD.", []string{"GET-11", "ISSUE-06"},
+		func(c map[string]any) { c["currency"] = "NGN" }},
+	{"card-timestamps-local-offset", "Cards' createdAt and updatedAt are given at a +01:00 offset instead of in UTC.", []string{"ENV-06", "GET-17"},
+		func(c map[string]any) {
+			for _, k := range []string{"createdAt", "updatedAt"} {
+				if t, err := time.Parse(time.RFC3339Nano, fmt.Sprint(c[k])); err == nil {
+					c[k] = t.In(time.FixedZone("", 3600)).Format("2006-01-02T15:04:05.000-07:00")
+				}
+			}
+		}},
+}
+
+var _ = func() bool {
+	for _, f := range cardMemberFaults {
+		declareCardFault("One card and secure details", f.name, f.desc, f.mutate, f.reqs...)
+	}
+	return true
+}()

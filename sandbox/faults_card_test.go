@@ -1,6 +1,9 @@
 package sandbox
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // Probes of the faults of faults_card.go: each returns true when it
 // observes the violated rule.
@@ -66,4 +69,27 @@ func secureOf(h *sbx) *resp {
 func groupedPAN(v any) bool {
 	s, _ := v.(string)
 	return regexp.MustCompile(`^[0-9]{4} [0-9]{4} [0-9]{4} [0-9]{4}$`).MatchString(s)
+}
+
+// Probes of the card member faults: a card as answered by GET /cards/{id}.
+var _ = addProbes(map[string]func(h *sbx) bool{
+	"card-id-prefix-wrong": func(h *sbx) bool {
+		tok, id := setupCard(h, "1")
+		return !strings.HasPrefix(id, "crd_") || h.api("GET", "/cards", tok, nil).want(200).s("data.0.id") != id
+	},
+	"card-type-physical": func(h *sbx) bool {
+		return fetchedCard(h).s("data.cardType") != "VIRTUAL"
+	},
+	"card-currency-ngn": func(h *sbx) bool {
+		return fetchedCard(h).s("data.currency") != "USD"
+	},
+	"card-timestamps-local-offset": func(h *sbx) bool {
+		r := fetchedCard(h)
+		return !strings.HasSuffix(r.s("data.createdAt"), "Z") || !strings.HasSuffix(r.s("data.updatedAt"), "Z")
+	},
+})
+
+func fetchedCard(h *sbx) *resp {
+	tok, id := setupCard(h, "1")
+	return h.api("GET", "/cards/"+id, tok, nil).want(200)
 }

@@ -1,5 +1,12 @@
 package sandbox
 
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
 // Faults of the area "Card issuance" (the registry: faults.go).
 
 var (
@@ -18,3 +25,32 @@ var (
 	fIssueVaultMsgNoTotal = declareFault("Card issuance", "issue-vault-message-no-total", "The vault shortfall 400 states only the available amount, not the required total.",
 		"ERR-14", "ISSUE-05")
 )
+
+// issueAnswerFaults each corrupt one member of the card in the issuance
+// answer (POST /cards), so that the suites' rule for it alone fails.
+var issueAnswerFaults = []struct {
+	name, desc, req string
+	mutate          func(card map[string]any)
+}{
+	{"issue-answer-id-unknown", "The issuance answer names a card id that does not exist (the card issued is stored under another).", "ISSUE-01",
+		func(c map[string]any) { c["id"] = "crd_" + randHex(12) }},
+	{"issue-name-uppercased", "The issued card carries the nameOnCard given in upper case.", "ISSUE-08",
+		func(c map[string]any) { c["nameOnCard"] = strings.ToUpper(fmt.Sprint(c["nameOnCard"])) }},
+	{"issue-reference-ignored", "The issued card carries a generated reference instead of the merchant reference given.", "GET-14",
+		func(c map[string]any) { c["reference"] = "card_" + randHex(8) }},
+	{"issue-balance-zero", "The issuance answer gives the new card a balance of 0 instead of its funding.", "ISSUE-06",
+		func(c map[string]any) { c["balanceAmount"] = json.Number("0.00") }},
+}
+
+var _ = func() bool {
+	for _, f := range issueAnswerFaults {
+		mutate := f.mutate
+		declareMemberFault("Card issuance", f.name, f.desc, http.MethodPost, pathIs("/cards"),
+			func(top map[string]any) {
+				if d := dataMember(top); d != nil {
+					mutate(d)
+				}
+			}, f.req)
+	}
+	return true
+}()
