@@ -19,4 +19,6 @@ var (
 		"TXN-02")
 	fTxnUnfreezeStillDeclines = declareFault("Spend limits and card transactions", "txn-unfreeze-still-declines", "A card unfrozen after FROZEN keeps declining transactions.",
 		"TXN-03")
+	fTxnApprovedNotDebited = declareFault("Spend limits and card transactions", "txn-approved-not-debited", "An approved card transaction leaves the card's balance unchanged.",
+		"TXN-10")
 )

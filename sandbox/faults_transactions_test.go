@@ -49,6 +49,11 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 		txnApproved(h, id, "1")
 		return h.api("GET", "/cards/"+id, tok, nil).num("data.balanceAmount") != "5.00"
 	},
+	"txn-approved-not-debited": func(h *sbx) bool {
+		tok, id := setupCard(h, "5")
+		txnApproved(h, id, "1")
+		return h.api("GET", "/cards/"+id, tok, nil).want(200).num("data.balanceAmount") != "4.00"
+	},
 	"txn-unfreeze-still-declines": func(h *sbx) bool {
 		tok, id := setupCard(h, "5")
 		h.api("PATCH", "/cards/"+id+"/status", tok, `{"status":"FROZEN"}`).want(200)

@@ -62,7 +62,9 @@ func (s *Server) authorize(rc *reqCtx, st *envState, c *card, t *txn) (reason st
 	defer st.mu.Unlock()
 	reason = s.declineReason(rc, c, a)
 	if reason == "" {
-		c.balance -= a
+		if !s.faults.on(fTxnApprovedNotDebited) {
+			c.balance -= a
+		}
 		c.daySpent += a
 		c.monthSpent += a
 		c.allTimeSpent += a
