@@ -38,6 +38,22 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 		txnApproved(h, id, "2")
 		return txnApproved(h, id, "2")
 	},
+	"limit-monthly-not-cumulative": func(h *sbx) bool {
+		tok, id := setupCard(h, "10")
+		h.api("PUT", "/cards/"+id+"/spend-limits", tok, `{"monthlyLimit":3}`).want(200)
+		txnApproved(h, id, "2")
+		return txnApproved(h, id, "2")
+	},
+	"limit-alltime-not-cumulative": func(h *sbx) bool {
+		tok, id := setupCard(h, "10")
+		h.api("PUT", "/cards/"+id+"/spend-limits", tok, `{"allTimeLimit":3}`).want(200)
+		txnApproved(h, id, "2")
+		return txnApproved(h, id, "2")
+	},
+	"limits-echo-wrong": func(h *sbx) bool {
+		tok, id := setupCard(h, "10")
+		return h.api("PUT", "/cards/"+id+"/spend-limits", tok, `{"transactionLimit":3}`).want(200).num("data.spendLimits.transactionLimit") != "3.00"
+	},
 	"limits-not-applied": func(h *sbx) bool {
 		tok, id := setupCard(h, "10")
 		h.api("PUT", "/cards/"+id+"/spend-limits", tok, `{"transactionLimit":1}`).want(200)
