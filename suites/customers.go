@@ -22,7 +22,10 @@ func customerField(logical string) string {
 	return f
 }
 
-var _ = Describe("Cardholder customers: POST and GET /cards/customers", func() {
+// cardholderCustomers is the container of this file's specs (Describe blocks of one text).
+const cardholderCustomers = "Cardholder customers: POST and GET /cards/customers"
+
+var _ = Describe(cardholderCustomers, func() {
 	registered := Shared(func(ctx SpecContext) *client.Response {
 		return Must(API().Post(ctx, "/cards/customers", CustomerBody()))
 	})
@@ -57,7 +60,9 @@ var _ = Describe("Cardholder customers: POST and GET /cards/customers", func() {
 				ExpectValidationError(Must(API().Post(ctx, "/cards/customers", body)))
 			})
 	}
+})
 
+var _ = Describe(cardholderCustomers, func() {
 	ConformanceIt("accepts each identity document type national_id, passport and drivers_license",
 		Reqs("CUST-03"), Destructive,
 		func(ctx SpecContext) {
@@ -85,7 +90,9 @@ var _ = Describe("Cardholder customers: POST and GET /cards/customers", func() {
 				ExpectRefusal(Must(API().Post(ctx, "/cards/customers", body)), "invalidValue")
 			}
 		})
+})
 
+var _ = Describe(cardholderCustomers, func() {
 	// The document gives the form (YYYY-MM-DD) but not that other forms are
 	// refused: run only when the profile says the target refuses them.
 	ConformanceIt("refuses a date of birth not in YYYY-MM-DD form with a 4xx error, when the profile says the target refuses other forms",

@@ -131,7 +131,10 @@ func giftOrderEntry(text string, rule giftOrderRule, reqs ReqIDs, members ...str
 var giftOrderMembers = []string{"status", "reference", "transactionId", "productCode", "productName", "currency", "faceValue", "costNgn",
 	"voucher", "recipient", "orderStatus", "isSuccessful", "environment", "createdAt"}
 
-var _ = Describe("Gift cards: purchase, verify, transaction lookup", func() {
+// giftCards is the container of this file's specs (Describe blocks of one text).
+const giftCards = "Gift cards: purchase, verify, transaction lookup"
+
+var _ = Describe(giftCards, func() {
 	verified := Shared(purchaseAndVerify)
 	ConformanceTable("purchases with 200, then verify answers the flat order reconciled to SUCCESS",
 		func(ctx SpecContext, rule func(verifiedGiftOrder)) { rule(verified(ctx)) },
@@ -170,7 +173,9 @@ var _ = Describe("Gift cards: purchase, verify, transaction lookup", func() {
 		giftOrderEntry("reconciles the order to SUCCESS with isSuccessful true and the unlocked simulated voucher code and PIN",
 			giftOrderReconciled, Reqs("GIFT-11", "GIFT-19"), "voucher/code", "voucher/pin"),
 	)
+})
 
+var _ = Describe(giftCards, func() {
 	ConformanceIt("verifies an order by its internal transactionId as well as by its client reference: the same order",
 		Reqs("GIFT-12", "GIFT-05"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
@@ -222,7 +227,9 @@ var _ = Describe("Gift cards: purchase, verify, transaction lookup", func() {
 			}
 			expectFulfilled(verifySettled(ctx, API(), o.Reference), o)
 		})
+})
 
+var _ = Describe(giftCards, func() {
 	ConformanceIt("looks an order up by its transaction reference: the purchase with voucher code, PIN and instructions",
 		Reqs("GIFT-17"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {

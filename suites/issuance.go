@@ -14,7 +14,10 @@ import (
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
-var _ = Describe("Card issuance: POST /cards", func() {
+// cardIssuance is the container of this file's specs (Describe blocks of one text).
+const cardIssuance = "Card issuance: POST /cards"
+
+var _ = Describe(cardIssuance, func() {
 	issued := Shared(issueGivenCard)
 	ConformanceTable("issues a card for a customer",
 		func(ctx SpecContext, rule func(SpecContext, issuedCard)) { rule(ctx, issued(ctx)) },
@@ -66,7 +69,9 @@ var _ = Describe("Card issuance: POST /cards", func() {
 			i.expectNoViolationUnder("updatedAt")
 		}, Reqs("ENV-06")),
 	)
+})
 
+var _ = Describe(cardIssuance, func() {
 	ConformanceIt("debits the vault by exactly creationFee + amount",
 		Reqs("ISSUE-04", "CONFIG-03", "CONFIG-08"), Destructive, Serial,
 		func(ctx SpecContext) {
@@ -119,7 +124,9 @@ var _ = Describe("Card issuance: POST /cards", func() {
 			resp, _ := IssueCard(ctx, WithCustomer("cus_"+Cfg().RunID+"nosuchcustomer"))
 			ExpectError(resp, http.StatusNotFound)
 		})
+})
 
+var _ = Describe(cardIssuance, func() {
 	ConformanceIt("refuses funding beyond the vault with 400 stating the required total (funding + fee) and the available amount, debiting nothing",
 		Reqs("ISSUE-05", "ERR-14"), Destructive, Serial,
 		func(ctx SpecContext) {
