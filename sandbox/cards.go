@@ -279,6 +279,9 @@ func (s *Server) handleListCards(rc *reqCtx) {
 		}
 	}
 	v.oneOf("status", status, "ACTIVE", "FROZEN", "ALL")
+	if s.faults.on(fListAllActiveOnly) && q.Get("status") == "ALL" {
+		status = "ACTIVE"
+	}
 	limit := int64(50)
 	if ls, has := q["limit"]; has {
 		maxLimit := int64(100)
