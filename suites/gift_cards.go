@@ -192,41 +192,51 @@ var _ = Describe(giftCards, func() {
 			expectFulfilled(byTxn, o)
 		})
 
-	ConformanceIt("debits the NGN test balance once, by the order's costNgn, and verifying (twice) never charges again",
-		Reqs("GIFT-03", "GIFT-13", "GIFT-07"),
+	// Each entry buys an order of its own: both measure the merchant's NGN balance.
+	ConformanceTable("charges a purchase in NGN once",
+		func(ctx SpecContext, rule func(SpecContext)) { rule(ctx) },
 		Destructive, Serial, Needs(CapTestEnvironment, CapBalances),
-		func(ctx SpecContext) {
+		ConformanceEntry("debits the NGN test balance by the order's costNgn", func(ctx SpecContext) {
 			before := ngnBalance(ctx)
 			o := purchaseGift(ctx)
 			afterPurchase := ngnBalance(ctx)
 			first := verifySettled(ctx, API(), o.Reference)
-			expectFulfilled(first, o)
 			cost := ExpectMoney(first["costNgn"], "costNgn")
-			afterVerify := ngnBalance(ctx)
-			Expect(before.Sub(afterVerify)).To(EqualMoney(cost), "purchase and verify together debit exactly costNgn (%s) from the NGN balance", cost)
 			Expect(afterPurchase.Cmp(before)).To(BeNumerically("<", 0), "the purchase is debited in NGN")
+			Expect(before.Sub(ngnBalance(ctx))).To(EqualMoney(cost), "purchase and verify together debit exactly costNgn (%s) from the NGN balance", cost)
+		}, Reqs("GIFT-03")),
+		ConformanceEntry("never charges again when the order is verified again", func(ctx SpecContext) {
+			o := purchaseGift(ctx)
+			first := verifySettled(ctx, API(), o.Reference)
+			expectFulfilled(first, o)
+			afterVerify := ngnBalance(ctx)
 			second := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
 			Expect(ngnBalance(ctx)).To(EqualMoney(afterVerify), "a second verify must not charge again")
-			Expect(ExpectMoney(second["costNgn"], "costNgn")).To(EqualMoney(cost))
+			Expect(ExpectMoney(second["costNgn"], "costNgn")).To(EqualMoney(ExpectMoney(first["costNgn"], "costNgn")))
 			Expect(reflect.DeepEqual(second["voucher"], first["voucher"])).To(BeTrue(), "verifying again must return the same voucher (values not printed: they are secrets)")
-		})
+		}, Reqs("GIFT-13")),
+	)
 
-	ConformanceIt("keeps a held order PROCESSING with isSuccessful false, and reconciles it to SUCCESS once released",
-		Reqs("GIFT-15", "GIFT-11", "GIFT-09"),
-		Destructive, Needs(CapTestEnvironment, CapGiftHold),
-		func(ctx SpecContext) {
+	// Each entry holds an order of its own.
+	ConformanceTable("reconciles an order only once its upstream reconciliation completes",
+		func(ctx SpecContext, rule func(SpecContext, giftOrder)) {
 			o := purchaseGift(ctx)
-			if err := Controls().HoldGiftOrder(ctx, o.Reference, true); err != nil {
-				HarnessError("sandbox control gift-hold: %v", err)
-			}
+			holdGiftOrder(ctx, o.Reference, true)
+			DeferCleanup(func(ctx SpecContext) { _ = Controls().HoldGiftOrder(ctx, o.Reference, false) })
+			rule(ctx, o)
+		},
+		Destructive, Needs(CapTestEnvironment, CapGiftHold),
+		ConformanceEntry("keeps a held order PROCESSING with isSuccessful false", func(ctx SpecContext, o giftOrder) {
 			held := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
 			Expect(held["orderStatus"]).To(Equal("PROCESSING"), "an order whose reconciliation has not completed stays PROCESSING")
 			Expect(held["isSuccessful"]).To(BeFalse(), "an unfulfilled order has isSuccessful false")
-			if err := Controls().HoldGiftOrder(ctx, o.Reference, false); err != nil {
-				HarnessError("sandbox control gift-hold: %v", err)
-			}
+		}, Reqs("GIFT-15")),
+		ConformanceEntry("reconciles a held order to SUCCESS with the unlocked voucher once released", func(ctx SpecContext, o giftOrder) {
+			expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
+			holdGiftOrder(ctx, o.Reference, false)
 			expectFulfilled(verifySettled(ctx, API(), o.Reference), o)
-		})
+		}, Reqs("GIFT-11")),
+	)
 })
 
 var _ = Describe(giftCards, func() {
@@ -300,4 +310,12 @@ var _ = Describe(giftCards, func() {
 type unknownGift struct {
 	ref  string
 	resp *client.Response
+}
+
+// holdGiftOrder holds or releases an order's upstream reconciliation.
+func holdGiftOrder(ctx SpecContext, reference string, hold bool) {
+	GinkgoHelper()
+	if err := Controls().HoldGiftOrder(ctx, reference, hold); err != nil {
+		HarnessError("sandbox control gift-hold: %v", err)
+	}
 }
