@@ -1,6 +1,6 @@
 // Command echod is the benchmark's bare endpoint: a minimal Go JSON handler
 // that speaks just enough of the Merchant Payments API for `mph load` (a
-// token exchange and a card listing), so that wrk, the vegeta CLI and
+// token exchange and a card listing), so that wrk, the vegeta CLI, k6 and
 // `mph load` can be compared on the same cheap endpoint, where the load
 // generator, not the server, is the bottleneck. It prints its base URL.
 package main
@@ -15,7 +15,7 @@ import (
 
 var (
 	tokenBody = []byte(`{"status":"success","data":{"accessToken":"bench.token.value","tokenType":"Bearer","expiresIn":900,"environment":"TEST","merchantId":"mer_bench"},"timestamp":"2026-01-01T00:00:00Z","path":"/v1/merchant/auth/token"}`)
-	listBody  = []byte(`{"status":"success","data":[{"id":"crd_bench0001","cardType":"VIRTUAL","cardBrand":"VISA","maskedPan":"424242******4242","nameOnCard":"Bench","balanceAmount":1.00,"currency":"USD","status":"ACTIVE"}],"timestamp":"2026-01-01T00:00:00Z","path":"/v1/merchant/cards"}`)
+	listBody  = []byte(`{"status":"success","data":[{"id":"crd_bench0001","cardType":"VIRTUAL","cardBrand":"VISA","maskedPan":"424242******4242","nameOnCard":"Bench","balanceAmount":1.00,"currency":"USD","status":"ACTIVE","createdStatus":"ACTIVE"}],"timestamp":"2026-01-01T00:00:00Z","path":"/v1/merchant/cards"}`)
 )
 
 func main() {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -27,37 +28,28 @@ type ReqIDs []string
 // verifies. Every ConformanceIt needs it; an unknown ID fails the run at start.
 func Reqs(ids ...string) ReqIDs { return ReqIDs(ids) }
 
-// Capability is a precondition a spec needs beyond one TEST merchant.
-type Capability string
+// Capability is a precondition a spec needs beyond one TEST merchant: the
+// one vocabulary of requirements.Capability, which the catalogue's needs:
+// use too. A spec that Needs one the target lacks is skipped with the reason.
+type Capability = requirements.Capability
 
-// Capabilities. A spec that Needs one the target lacks is skipped with the reason.
+// The capabilities, under the names the specs use.
 const (
-	CapSandboxControls Capability = "sandbox-controls"     // any /_sandbox test control
-	CapClock           Capability = "clock-control"        // /_sandbox/clock/advance
-	CapTransactions    Capability = "transaction-control"  // /_sandbox/cards/{id}/transactions (+ settle)
-	CapBalances        Capability = "balances-control"     // read/set merchant balances
-	CapWebhookConfig   Capability = "webhook-config"       // set a merchant's webhook URL
-	CapGiftHold        Capability = "gift-hold-control"    // hold a gift order in PROCESSING
-	CapRateLimitCtl    Capability = "rate-limit-control"   // change rate limits
-	CapIPWhitelistCtl  Capability = "ip-whitelist-control" // change IP whitelists
-	CapSecondMerchant  Capability = "second-merchant"      // a second TEST merchant
-	CapLiveTier2       Capability = "live-credentials"     // LIVE key of a merchant at KYB Tier 2+
-	CapLiveLowKYB      Capability = "live-below-tier2"     // LIVE key of a merchant below KYB Tier 2
-	CapNotWhitelisted  Capability = "non-whitelisted-merchant"
-	CapWebhookReceiver Capability = "webhook-receiver" // the target can reach the harness's receiver
-	CapTestEnvironment Capability = "test-environment" // primary credentials are TEST
+	CapSandboxControls = requirements.CapSandboxControls
+	CapClock           = requirements.CapClock
+	CapTransactions    = requirements.CapTransactions
+	CapBalances        = requirements.CapBalances
+	CapWebhookConfig   = requirements.CapWebhookConfig
+	CapGiftHold        = requirements.CapGiftHold
+	CapRateLimitCtl    = requirements.CapRateLimitCtl
+	CapIPWhitelistCtl  = requirements.CapIPWhitelistCtl
+	CapSecondMerchant  = requirements.CapSecondMerchant
+	CapLiveTier2       = requirements.CapLiveTier2
+	CapLiveLowKYB      = requirements.CapLiveLowKYB
+	CapNotWhitelisted  = requirements.CapNotWhitelisted
+	CapWebhookReceiver = requirements.CapWebhookReceiver
+	CapTestEnvironment = requirements.CapTestEnvironment
 )
-
-// controlNames maps a control capability to the name /_sandbox/capabilities lists.
-var controlNames = map[Capability]string{
-	CapClock:          "clock",
-	CapTransactions:   "transactions",
-	CapBalances:       "balances",
-	CapWebhookConfig:  "webhook",
-	CapGiftHold:       "gift-hold",
-	CapRateLimitCtl:   "rate-limits",
-	CapIPWhitelistCtl: "ip-whitelist",
-}
 
 // NeedList lists the capabilities a spec needs (see Needs).
 type NeedList []Capability
@@ -114,11 +106,52 @@ func specID(area, fullText string) string {
 }
 
 // DeclarationErrors returns malformed ConformanceIt declarations found while
-// building the spec tree (the run fails at start when there are any).
+// building the spec tree, and the catalogue needs no spec takes (the run
+// fails at start when there are any).
 func DeclarationErrors() []string {
 	declMu.Lock()
 	defer declMu.Unlock()
-	return append([]string(nil), declErrors...)
+	return append(append([]string(nil), declErrors...), unmetNeeds(declarations)...)
+}
+
+// unmetNeeds checks the catalogue's needs against the specs: a requirement's
+// needs: name what checking it takes, so at least one spec citing it must
+// declare them all (a need is met by itself or, for the sandbox controls,
+// by any one control). Other specs may check it another way.
+func unmetNeeds(decls []Declaration) []string {
+	var cited []string
+	met := map[string]bool{}
+	for _, d := range decls {
+		for _, id := range d.Reqs {
+			r, ok := requirements.Lookup(id)
+			if !ok {
+				continue // an unknown ID is reported with its declaration
+			}
+			was, seen := met[id]
+			if !seen {
+				cited = append(cited, id)
+			}
+			met[id] = was || declares(d.Needs, r.Needs)
+		}
+	}
+	var out []string
+	for _, id := range cited {
+		if !met[id] {
+			r, _ := requirements.Lookup(id)
+			out = append(out, fmt.Sprintf("%s needs %v (requirements/catalog.yaml) but no spec citing it declares Needs for them all", id, r.Needs))
+		}
+	}
+	return out
+}
+
+// declares reports whether have implies every capability of want.
+func declares(have, want []Capability) bool {
+	for _, w := range want {
+		if !slices.ContainsFunc(have, func(h Capability) bool { return h.Implies(w) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // Declarations returns every spec declared so far (after tree construction).
@@ -195,15 +228,14 @@ func (p *declParts) labelSet() map[string]bool {
 	}
 	for _, n := range p.needs {
 		switch {
-		case n == CapSandboxControls || controlNames[n] != "":
+		case !n.Known():
+			p.errorf("unknown capability %q", n)
+		case n.IsControl():
 			set[string(SandboxControls)] = true
 		case n == CapLiveTier2 || n == CapLiveLowKYB:
 			set[string(Live)] = true
 		case n == CapWebhookReceiver:
 			set[string(Webhooks)] = true
-		case n == CapSecondMerchant || n == CapNotWhitelisted || n == CapTestEnvironment:
-		default:
-			p.errorf("unknown capability %q", n)
 		}
 	}
 	for _, t := range p.tags {
