@@ -18,32 +18,28 @@ var (
 		"SECURE-09")
 )
 
-// secureMemberFaults each corrupt one member of the secure details answer
-// (GET /cards/{id}/secure), so that the suites' rule for it alone fails.
+// secureMemberFaults corrupt members of the secure details answer (GET
+// /cards/{id}/secure): each member's own rule fails.
 var secureMemberFaults = []struct {
-	name, desc, req string
-	mutate          func(d map[string]any)
+	name, desc string
+	reqs       []string
+	mutate     func(d map[string]any)
 }{
-	{"secure-card-id-wrong", "Secure details name another card in cardId.", "SECURE-02",
-		func(d map[string]any) { d["cardId"] = "crd_0000000000000000" }},
-	{"secure-masked-pan-other-digits", "Secure details' maskedPan shows other last 4 digits than the card's.", "SECURE-03",
-		func(d map[string]any) { d["maskedPan"] = otherLast4(d["maskedPan"]) }},
-	{"secure-card-number-ungrouped", "Secure details' cardNumber is 16 digits without the spaces grouping them in fours.", "SECURE-04",
-		func(d map[string]any) { d["cardNumber"] = ungrouped(d["cardNumber"]) }},
-	{"secure-pan-ungrouped", "Secure details' pan is not in the form of cardNumber (no spaces).", "SECURE-05",
-		func(d map[string]any) { d["pan"] = ungrouped(d["pan"]) }},
-	{"secure-cvv-number", "Secure details' cvv is a number instead of a string.", "SECURE-06",
-		func(d map[string]any) { d["cvv"] = 0 }},
-	{"secure-expiry-month-number", "Secure details' expiryMonth is a number instead of a 2-digit string.", "SECURE-07",
-		func(d map[string]any) { d["expiryMonth"] = 3 }},
-	{"secure-expiry-year-two-digits", "Secure details' expiryYear has 2 digits instead of 4.", "SECURE-08",
+	{"secure-identity-wrong", "Secure details name another card in cardId and show other last 4 digits in maskedPan.", []string{"SECURE-02", "SECURE-03"},
 		func(d map[string]any) {
+			d["cardId"] = "crd_0000000000000000"
+			d["maskedPan"] = otherLast4(d["maskedPan"])
+		}},
+	{"secure-formats-wrong", "Secure details give cardNumber and pan without spaces, cvv and expiryMonth as numbers, a 2-digit expiryYear and no billingAddress.",
+		[]string{"SECURE-04", "SECURE-05", "SECURE-06", "SECURE-07", "SECURE-08", "SECURE-10"},
+		func(d map[string]any) {
+			d["cardNumber"], d["pan"] = ungrouped(d["cardNumber"]), ungrouped(d["pan"])
+			d["cvv"], d["expiryMonth"] = 0, 3
 			if y, ok := d["expiryYear"].(string); ok && len(y) == 4 {
 				d["expiryYear"] = y[2:]
 			}
+			delete(d, "billingAddress")
 		}},
-	{"secure-billing-address-missing", "Secure details carry no billingAddress.", "SECURE-10",
-		func(d map[string]any) { delete(d, "billingAddress") }},
 }
 
 var _ = func() bool {
@@ -54,7 +50,7 @@ var _ = func() bool {
 				if d := dataMember(top); d != nil {
 					mutate(d)
 				}
-			}, f.req)
+			}, f.reqs...)
 	}
 	return true
 }()
@@ -81,8 +77,8 @@ func ungrouped(v any) any {
 	return v
 }
 
-// cardMemberFaults each corrupt one member of every card answered, so that
-// the suites' rule for that member alone fails.
+// cardMemberFaults corrupt members of every card answered: each member's
+// own rule fails.
 var cardMemberFaults = []struct {
 	name, desc string
 	reqs       []string
@@ -94,12 +90,10 @@ var cardMemberFaults = []struct {
 				c["id"] = "card_" + strings.TrimPrefix(id, "crd_")
 			}
 		}},
-	{"card-type-physical", "Cards carry cardType PHYSICAL instead of VIRTUAL.", []string{"GET-06", "ISSUE-06"},
-		func(c map[string]any) { c["cardType"] = "PHYSICAL" }},
-	{"card-currency-ngn", "Cards carry currency NGN instead of USD.", []string{"GET-11", "ISSUE-06"},
-		func(c map[string]any) { c["currency"] = "NGN" }},
-	{"card-timestamps-local-offset", "Cards' createdAt and updatedAt are given at a +01:00 offset instead of in UTC.", []string{"ENV-06", "GET-17"},
+	{"card-members-wrong", "Cards carry cardType PHYSICAL, currency NGN, and createdAt and updatedAt at a +01:00 offset instead of in UTC.",
+		[]string{"GET-06", "GET-11", "ISSUE-06", "ENV-06", "GET-17"},
 		func(c map[string]any) {
+			c["cardType"], c["currency"] = "PHYSICAL", "NGN"
 			for _, k := range []string{"createdAt", "updatedAt"} {
 				if t, err := time.Parse(time.RFC3339Nano, fmt.Sprint(c[k])); err == nil {
 					c[k] = t.In(time.FixedZone("", 3600)).Format("2006-01-02T15:04:05.000-07:00")

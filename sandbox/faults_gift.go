@@ -36,38 +36,23 @@ var (
 var fGiftPurchase201 = declareFault("Gift cards and quotes", "gift-purchase-answers-201", "A successful gift card purchase answers 201 instead of 200.",
 	"GIFT-01")
 
-// giftOrderMemberFaults each corrupt one member of the verified gift order
-// (GET /gift-cards/verify/{reference}), so that the suites' rule for it
-// alone fails.
-var giftOrderMemberFaults = []struct {
-	name, desc, req string
-	mutate          func(order map[string]any)
-}{
-	{"gift-order-reference-is-transaction-id", "The verified order's reference is its transactionId instead of the client order reference.", "GIFT-06",
-		func(o map[string]any) { o["reference"] = o["transactionId"] }},
-	{"gift-order-face-value-string", "The verified order's faceValue is a string instead of a number.", "GIFT-07",
-		func(o map[string]any) { o["faceValue"] = fmt.Sprint(o["faceValue"]) }},
-	{"gift-order-recipient-swapped", "The verified order's recipient carries the purchase's name as email and its email as name.", "GIFT-08",
-		func(o map[string]any) {
-			if r, ok := o["recipient"].(map[string]any); ok {
-				r["email"], r["name"] = r["name"], r["email"]
-			}
-		}},
-	{"gift-order-is-successful-string", "The verified order's isSuccessful is a string instead of a boolean.", "GIFT-09",
-		func(o map[string]any) { o["isSuccessful"] = fmt.Sprint(o["isSuccessful"]) }},
-	{"gift-order-environment-flipped", "The verified order states the other environment than that of the credentials.", "GIFT-10",
-		func(o map[string]any) {
-			if o["environment"] == "TEST" {
-				o["environment"] = "LIVE"
-			} else {
-				o["environment"] = "TEST"
-			}
-		}},
-}
-
-var _ = func() bool {
-	for _, f := range giftOrderMemberFaults {
-		declareMemberFault("Gift cards and quotes", f.name, f.desc, http.MethodGet, pathEnds("/gift-cards/verify/", ""), f.mutate, f.req)
-	}
-	return true
-}()
+// The verified gift order (GET /gift-cards/verify/{reference}) with its
+// members wrong: each member's own rule fails.
+var _ = declareMemberFault("Gift cards and quotes", "gift-order-members-wrong",
+	"The verified order gives its transactionId as reference, faceValue and isSuccessful as strings, the recipient's name and email swapped and the other environment.",
+	http.MethodGet, pathEnds("/gift-cards/verify/", ""),
+	func(o map[string]any) {
+		if _, isOrder := o["orderStatus"]; !isOrder {
+			return
+		}
+		o["reference"] = o["transactionId"]
+		o["faceValue"], o["isSuccessful"] = fmt.Sprint(o["faceValue"]), fmt.Sprint(o["isSuccessful"])
+		if r, ok := o["recipient"].(map[string]any); ok {
+			r["email"], r["name"] = r["name"], r["email"]
+		}
+		if o["environment"] == "TEST" {
+			o["environment"] = "LIVE"
+		} else {
+			o["environment"] = "TEST"
+		}
+	}, "GIFT-06", "GIFT-07", "GIFT-08", "GIFT-09", "GIFT-10")

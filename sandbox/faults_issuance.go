@@ -26,20 +26,22 @@ var (
 		"ERR-14", "ISSUE-05")
 )
 
-// issueAnswerFaults each corrupt one member of the card in the issuance
-// answer (POST /cards), so that the suites' rule for it alone fails.
+// issueAnswerFaults corrupt members of the card in the issuance
+// answer (POST /cards): each member's own rule fails.
 var issueAnswerFaults = []struct {
-	name, desc, req string
-	mutate          func(card map[string]any)
+	name, desc string
+	reqs       []string
+	mutate     func(card map[string]any)
 }{
-	{"issue-answer-id-unknown", "The issuance answer names a card id that does not exist (the card issued is stored under another).", "ISSUE-01",
+	{"issue-answer-id-unknown", "The issuance answer names a card id that does not exist (the card issued is stored under another).", []string{"ISSUE-01"},
 		func(c map[string]any) { c["id"] = "crd_" + randHex(12) }},
-	{"issue-name-uppercased", "The issued card carries the nameOnCard given in upper case.", "ISSUE-08",
-		func(c map[string]any) { c["nameOnCard"] = strings.ToUpper(fmt.Sprint(c["nameOnCard"])) }},
-	{"issue-reference-ignored", "The issued card carries a generated reference instead of the merchant reference given.", "GET-14",
-		func(c map[string]any) { c["reference"] = "card_" + randHex(8) }},
-	{"issue-balance-zero", "The issuance answer gives the new card a balance of 0 instead of its funding.", "ISSUE-06",
-		func(c map[string]any) { c["balanceAmount"] = json.Number("0.00") }},
+	{"issue-answer-not-as-given", "The issued card carries the nameOnCard given in upper case, a generated reference instead of the one given and a balance of 0.",
+		[]string{"ISSUE-08", "GET-14", "ISSUE-06"},
+		func(c map[string]any) {
+			c["nameOnCard"] = strings.ToUpper(fmt.Sprint(c["nameOnCard"]))
+			c["reference"] = "card_" + randHex(8)
+			c["balanceAmount"] = json.Number("0.00")
+		}},
 }
 
 var _ = func() bool {
@@ -50,7 +52,7 @@ var _ = func() bool {
 				if d := dataMember(top); d != nil {
 					mutate(d)
 				}
-			}, f.req)
+			}, f.reqs...)
 	}
 	return true
 }()
