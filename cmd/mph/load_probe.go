@@ -58,7 +58,11 @@ one path, watch another), what a limiter is keyed by (a second token of the
 same merchant and, with MPH_MERCHANT2_ID/MPH_SECRET_KEY2, a second merchant
 call the saturated path), and each limiter's burst and refill rate, with the
 Retry-After, RateLimit, RateLimit-Policy and X-RateLimit-* headers seen. The
-limiter groups go to the report and summary.json (probe.topology).`,
+limiter groups go to the report and summary.json (probe.topology).
+
+Exit 1 when a sampled 429 answer lacks the error envelope, statusCode 429 or
+the reason phrase Too Many Requests (RATE-02); the rest is measured and
+reported, not judged.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runProbeCmd(cmd, &tf, &rf, pf) },
 	}
@@ -109,7 +113,8 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 	if runErr != nil && !rep.Interrupted {
 		return fmt.Errorf("probe: %w", runErr)
 	}
-	return loadVerdict(rep.Interrupted, false, "probe", "")
+	why := probeBreaches(rep.Probe)
+	return loadVerdict(rep.Interrupted, why != "", "probe", why)
 }
 
 // paths checks the probe flags and names the paths to probe.
