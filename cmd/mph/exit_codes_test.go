@@ -1,0 +1,256 @@
+package main
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/sandbox"
+)
+
+// The exit-code contract (0 passed, 1 a rule failed or a threshold was
+// breached, 2 usage, configuration, pre-flight refusal or empty selection,
+// 3 harness errors only, 130 interrupted) for the command/exit pairs the
+// other tests leave out. Each is produced by a real cause: a sandbox fault,
+// a slowed or rate-limited sandbox, a profile, or a path that cannot be
+// written.
+
+// envValue is the value of name in an MPH_* environment list.
+func envValue(env []string, name string) string {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// sandboxPut sends a PUT to a sandboxEnv sandbox's test controls.
+func sandboxPut(t *testing.T, env []string, path, body string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPut, envValue(env, "MPH_CONTROLS_URL")+path, strings.NewReader(body))
+	req.Header.Set("X-Sandbox-Admin-Key", envValue(env, "MPH_ADMIN_KEY"))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("PUT %s: %v", path, err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("PUT %s: %s", path, resp.Status)
+	}
+}
+
+func readLoadReport(t *testing.T, dir string) *loadtest.Report {
+	t.Helper()
+	r, err := loadtest.ReadReport(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestProbeExitCodes: a probe that sees 429 answers in plain text breaks
+// RATE-02 and exits 1 (the list group limited to 200/s, burst 10, so the
+// ladder finds it at its third step; about 13 s); a probe that finds no
+// limit up to --max-rate has nothing to judge and exits 0.
+// TestProbeBreaches covers a found limit with valid envelopes.
+func TestProbeExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	env := sandboxEnv(t, []string{"rate-limit-bare-429"}, nil)
+	sandboxPut(t, env, "/rate-limits", `{"read":{"rate":200,"burst":10}}`)
+	out := filepath.Join(dir, "bare")
+	r := gateRun(t, env, 0, 0, "load", "probe-rate-limit", "--scenario", "list", "--quiet", "--out", out,
+		"--start-rate", "100", "--factor", "2", "--max-rate", "400", "--step-duration", "300ms",
+		"--quiet-period", "300ms", "--polite", "0", "--topology=false")
+	expectCode(t, "probe: bare 429", r, 1)
+	rep := readLoadReport(t, out)
+	if rep.Probe == nil || len(rep.Probe.Paths) != 1 || !rep.Probe.Paths[0].LimitFound || rep.Probe.Paths[0].EnvelopeOK != 0 {
+		t.Errorf("probe of bare 429s: %+v", rep.Probe)
+	}
+	if !strings.Contains(r.stderr, "break the error envelope (RATE-02)") || strings.Count(r.stderr, "\n") > 3 {
+		t.Errorf("probe failure does not say why on one line:\n%s", r.stderr)
+	}
+
+	out = filepath.Join(dir, "no-limit")
+	r = gateRun(t, nil, 0, 0, "load", "probe-rate-limit", "--scenario", "list", "--quiet", "--no-rate-limits", "--out", out,
+		"--start-rate", "20", "--max-rate", "30", "--step-duration", "500ms", "--polite", "0", "--topology=false")
+	expectCode(t, "probe: no limit found", r, 0)
+	if rep := readLoadReport(t, out); rep.Probe == nil || len(rep.Probe.Paths) != 1 || rep.Probe.Paths[0].LimitFound {
+		t.Errorf("probe without a limit: %+v", rep.Probe)
+	}
+}
+
+func TestProbeBreaches(t *testing.T) {
+	path := func(sampled, ok int, errs ...string) loadtest.PathProbe {
+		return loadtest.PathProbe{Endpoint: "list", LimitFound: sampled > 0, Sampled429: sampled, EnvelopeOK: ok, EnvelopeErrors: errs}
+	}
+	for _, c := range []struct {
+		name string
+		rep  *loadtest.ProbeReport
+		says string // "" = no breach
+	}{
+		{"no probe", nil, ""},
+		{"no limit found", &loadtest.ProbeReport{Paths: []loadtest.PathProbe{path(0, 0)}}, ""},
+		{"every envelope valid", &loadtest.ProbeReport{Paths: []loadtest.PathProbe{path(20, 20)}}, ""},
+		{"one envelope broken", &loadtest.ProbeReport{Paths: []loadtest.PathProbe{path(20, 20), path(20, 19, "statusCode 200,\nwant 429")}},
+			"list: 1 of 20 sampled 429 answers break the error envelope (RATE-02) (first: statusCode 200, want 429)"},
+	} {
+		if got := probeBreaches(c.rep); got != c.says {
+			t.Errorf("%s: %q, want %q", c.name, got, c.says)
+		}
+	}
+}
+
+// TestCapacityPassedExitCode: a rate that meets the SLO and is confirmed
+// exits 0 (the failure is TestLoadExitCodes's).
+func TestCapacityPassedExitCode(t *testing.T) {
+	out := t.TempDir()
+	r := gateRun(t, nil, 0, 0, "load", "capacity", "--scenario", "list", "--quiet", "--no-rate-limits", "--out", out,
+		"--start-rate", "20", "--max-rate", "20", "--step-duration", "500ms", "--confirm-duration", "500ms",
+		"--p99", "5s", "--min-achieved", "0.5")
+	expectCode(t, "capacity met", r, 0)
+	if c := readLoadReport(t, out).Capacity; c == nil || !c.Confirmed || c.Capacity != 20 {
+		t.Errorf("capacity report: %+v", c)
+	}
+}
+
+// TestCompareExitCodes: a run against a sandbox slowed by 100 ms regresses
+// significantly against a run of the plain sandbox (exit 1); the other way
+// round it is an improvement (exit 0); a malformed limit is a usage error.
+// (load_shard_test.go compares a run with itself, exit 0.)
+func TestCompareExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	run := func(name string, env []string) string {
+		out := filepath.Join(dir, name)
+		r := gateRun(t, env, 0, 0, "load", "--scenario", "list", "--rate", "40", "--duration", "1s", "--quiet", "--no-plot", "--no-results", "--out", out)
+		expectCode(t, "load "+name, r, 0)
+		return out
+	}
+	fast := run("fast", sandboxEnv(t, nil, nil))
+	slow := run("slow", slowSandboxEnv(t, 100*time.Millisecond))
+	compare := func(args ...string) runResult {
+		return gateRun(t, nil, 0, 0, append([]string{"load", "compare", "--out", filepath.Join(dir, "cmp")}, args...)...)
+	}
+	r := compare("--max-regression", "p99=10%", fast, slow)
+	expectCode(t, "compare: slower", r, 1)
+	if !strings.Contains(r.stderr, "REGRESSION") || !strings.Contains(r.stdout, "p99=10%") || !strings.Contains(r.stdout, "**REGRESSION**") {
+		t.Errorf("the regression is not stated, or not on p99:\n%s", r.stdout)
+	}
+	expectCode(t, "compare: faster", compare("--max-regression", "p99=10%", slow, fast), 0)
+	expectCode(t, "compare: malformed limit", compare("--max-regression", "p99", fast, slow), 2)
+}
+
+// variantProfile is the profile a document-allowed variant needs.
+func variantProfile(t *testing.T, name string) string {
+	t.Helper()
+	for _, v := range sandbox.Variants() {
+		if v.Name == name && v.Profile != "" {
+			return v.Profile
+		}
+	}
+	t.Fatalf("no variant %s with a profile", name)
+	return ""
+}
+
+// TestSelftestFailureAndHarnessExitCodes: selftest exits 1 when a spec fails
+// the clean sandbox, and 3 when only runs broke: the work directory cannot
+// be made, the clean run's report cannot be written, or a variant's profile
+// cannot be written. Each run is the clean suite (about 2 s) at most.
+func TestSelftestFailureAndHarnessExitCodes(t *testing.T) {
+	const variant = "frozen-secure-403"
+	dir := t.TempDir()
+	mkdir := func(p string) string {
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// The children are configured through the environment, as a user
+	// points conform at any server: a profile describing the variant's
+	// behaviour (403 for the secure details of a FROZEN card) misdescribes
+	// the clean sandbox, whose specs then fail.
+	profile := filepath.Join(dir, "variant.yaml")
+	if err := os.WriteFile(profile, []byte(variantProfile(t, variant)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := gateRun(t, []string{"MPH_PROFILE=" + profile}, 0, 0, "selftest", "--fault", "none", "--variant", "none")
+	expectCode(t, "selftest: the clean sandbox fails a spec", r, 1)
+	if !strings.Contains(r.stderr, "the clean sandbox did not pass") {
+		t.Errorf("selftest failure does not say why:\n%s", r.stderr)
+	}
+
+	file := filepath.Join(dir, "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cleanBlocked := mkdir(filepath.Join(dir, "clean-blocked"))
+	mkdir(filepath.Join(cleanBlocked, "clean.json")) // the child cannot write its report there
+	variantBlocked := mkdir(filepath.Join(dir, "variant-blocked"))
+	mkdir(filepath.Join(variantBlocked, "variant-"+variant+".profile.yaml"))
+	for _, c := range []struct {
+		name string
+		args []string
+		says string
+	}{
+		{"work directory", []string{"--out", filepath.Join(file, "sub"), "--fault", "none", "--variant", "none"}, "self-test:"},
+		{"clean run broke", []string{"--out", cleanBlocked, "--fault", "none", "--variant", "none"}, "the clean run broke"},
+		{"variant run broke", []string{"--out", variantBlocked, "--fault", "none", "--variant", variant}, "1 variant run(s) broke"},
+	} {
+		r := gateRun(t, nil, 0, 0, append([]string{"selftest"}, c.args...)...)
+		expectCode(t, "selftest: "+c.name, r, 3)
+		if !strings.Contains(r.stderr, c.says) {
+			t.Errorf("selftest %s: stderr does not say %q:\n%s", c.name, c.says, r.stderr)
+		}
+	}
+}
+
+// TestConformReportNotWrittenExitCode: a run that passes but cannot write a
+// report exits 3, not 0: the gate's artifacts are incomplete.
+func TestConformReportNotWrittenExitCode(t *testing.T) {
+	out := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(out, "report.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := gateRun(t, nil, 0, 0, "conform", "--out", out, "--focus", oneSpec)
+	expectCode(t, "conform: report not written", r, 3)
+	if !strings.Contains(r.stderr, "could not be written") {
+		t.Errorf("stderr does not say why:\n%s", r.stderr)
+	}
+}
+
+// TestSmallCommandsExitCodes: sweep, profile discover, sandbox, openapi and
+// version exit 0 when they did their job and 2 on usage, configuration or a
+// pre-flight refusal.
+func TestSmallCommandsExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	unreachable := []string{"MPH_BASE_URL=http://127.0.0.1:1/v1/merchant", "MPH_MERCHANT_ID=m", "MPH_SECRET_KEY=sk_test_x"}
+	for _, c := range []struct {
+		name string
+		env  []string
+		args []string
+		want int
+	}{
+		{"sweep without --run-id", nil, []string{"sweep"}, 2},
+		{"sweep pre-flight refusal", unreachable, []string{"sweep", "--run-id", "mphx"}, 2},
+		{"sweep extra argument", nil, []string{"sweep", "--run-id", "mphx", "extra"}, 2},
+		{"discover", nil, []string{"profile", "discover", "--skip-purchase", "-o", filepath.Join(dir, "p.yaml")}, 0},
+		{"discover pre-flight refusal", unreachable, []string{"profile", "discover", "--skip-purchase"}, 2},
+		{"discover unknown flag", nil, []string{"profile", "discover", "--no-such-flag"}, 2},
+		{"sandbox list", nil, []string{"sandbox", "--list-faults"}, 0},
+		{"sandbox bad format", nil, []string{"sandbox", "--list-faults", "--format", "xml"}, 2},
+		{"sandbox unknown fault", nil, []string{"sandbox", "--addr", "127.0.0.1:0", "--fault", "no-such-fault"}, 2},
+		{"sandbox extra argument", nil, []string{"sandbox", "extra"}, 2},
+		{"openapi", nil, []string{"openapi", "-o", filepath.Join(dir, "api.json")}, 0},
+		{"openapi missing profile", nil, []string{"openapi", "--profile", filepath.Join(dir, "none.yaml")}, 2},
+		{"version", nil, []string{"version"}, 0},
+		{"version unknown flag", nil, []string{"version", "--no-such-flag"}, 2},
+		{"version extra argument", nil, []string{"version", "extra"}, 2},
+	} {
+		expectCode(t, c.name, gateRun(t, c.env, 0, 0, c.args...), c.want)
+	}
+}
