@@ -102,19 +102,23 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 	if out == "" {
 		out = defaultOutDir("probe-" + rf.scenario)
 	}
-	if err := report.WriteLoad(out, rep); err != nil {
-		return fmt.Errorf("probe: writing reports: %w", err)
+	werr := report.WriteLoad(out, rep)
+	if werr == nil {
+		werr = rf.gate.write(rep)
 	}
-	if err := rf.gate.write(rep); err != nil {
-		return fmt.Errorf("probe: %w", err)
+	if werr != nil {
+		werr = fmt.Errorf("probe: writing reports: %w", werr)
 	}
 	_ = report.ProbeMarkdown(rep.Probe)(cmd.OutOrStdout())
 	fmt.Fprintf(cmd.OutOrStdout(), "\nreports: %s/{summary.json,summary.md,report.html}\n", out)
 	if runErr != nil && !rep.Interrupted {
-		return fmt.Errorf("probe: %w", runErr)
+		runErr = fmt.Errorf("probe: %w", runErr)
+	} else {
+		runErr = nil
 	}
+	// A broken rule seen before the probe stopped stands (exit 1).
 	why := probeBreaches(rep.Probe)
-	return loadVerdict(rep.Interrupted, why != "", "probe", why)
+	return keepVerdict(cmd.ErrOrStderr(), loadVerdict(rep.Interrupted, why != "", "probe", why), runErr, werr)
 }
 
 // paths checks the probe flags and names the scenarios to probe, one path
