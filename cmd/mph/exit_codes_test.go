@@ -45,6 +45,17 @@ func sandboxPut(t *testing.T, env []string, path, body string) {
 	}
 }
 
+// unwritable is a directory path that cannot be made: it lies under a
+// regular file.
+func unwritable(t *testing.T) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(file, "out")
+}
+
 func readLoadReport(t *testing.T, dir string) *loadtest.Report {
 	t.Helper()
 	r, err := loadtest.ReadReport(filepath.Join(dir, "summary.json"))
@@ -57,8 +68,9 @@ func readLoadReport(t *testing.T, dir string) *loadtest.Report {
 // TestProbeExitCodes: a probe that sees 429 answers in plain text breaks
 // RATE-02 and exits 1 (the list group limited to 200/s, burst 10, so the
 // ladder finds it at its third step; about 13 s); a probe that finds no
-// limit up to --max-rate has nothing to judge and exits 0.
-// TestProbeBreaches covers a found limit with valid envelopes.
+// limit up to --max-rate has nothing to judge and exits 0; one that cannot
+// write its reports exits 3. TestProbeBreaches covers a found limit with
+// valid envelopes.
 func TestProbeExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	env := sandboxEnv(t, []string{"rate-limit-bare-429"}, nil)
@@ -76,13 +88,16 @@ func TestProbeExitCodes(t *testing.T) {
 		t.Errorf("probe failure does not say why on one line:\n%s", r.stderr)
 	}
 
+	noLimit := func(out string) runResult {
+		return gateRun(t, nil, 0, 0, "load", "probe-rate-limit", "--scenario", "list", "--quiet", "--no-rate-limits", "--out", out,
+			"--start-rate", "20", "--max-rate", "30", "--step-duration", "500ms", "--polite", "0", "--topology=false")
+	}
 	out = filepath.Join(dir, "no-limit")
-	r = gateRun(t, nil, 0, 0, "load", "probe-rate-limit", "--scenario", "list", "--quiet", "--no-rate-limits", "--out", out,
-		"--start-rate", "20", "--max-rate", "30", "--step-duration", "500ms", "--polite", "0", "--topology=false")
-	expectCode(t, "probe: no limit found", r, 0)
+	expectCode(t, "probe: no limit found", noLimit(out), 0)
 	if rep := readLoadReport(t, out); rep.Probe == nil || len(rep.Probe.Paths) != 1 || rep.Probe.Paths[0].LimitFound {
 		t.Errorf("probe without a limit: %+v", rep.Probe)
 	}
+	expectCode(t, "probe: reports not written", noLimit(unwritable(t)), 3)
 }
 
 func TestProbeBreaches(t *testing.T) {
@@ -106,22 +121,48 @@ func TestProbeBreaches(t *testing.T) {
 	}
 }
 
-// TestCapacityPassedExitCode: a rate that meets the SLO and is confirmed
-// exits 0 (the failure is TestLoadExitCodes's).
-func TestCapacityPassedExitCode(t *testing.T) {
+// TestCapacityExitCodes: a rate that meets the SLO and is confirmed exits 0
+// (TestLoadExitCodes has the SLO missed). Reports that cannot be written are
+// a harness error (3), unless the SLO was missed: that failure stands (1).
+func TestCapacityExitCodes(t *testing.T) {
+	capacity := func(out, p99 string) runResult {
+		return gateRun(t, nil, 0, 0, "load", "capacity", "--scenario", "list", "--quiet", "--no-rate-limits", "--out", out,
+			"--start-rate", "20", "--max-rate", "20", "--step-duration", "500ms", "--confirm-duration", "500ms",
+			"--p99", p99, "--min-achieved", "0.5")
+	}
 	out := t.TempDir()
-	r := gateRun(t, nil, 0, 0, "load", "capacity", "--scenario", "list", "--quiet", "--no-rate-limits", "--out", out,
-		"--start-rate", "20", "--max-rate", "20", "--step-duration", "500ms", "--confirm-duration", "500ms",
-		"--p99", "5s", "--min-achieved", "0.5")
-	expectCode(t, "capacity met", r, 0)
+	expectCode(t, "capacity met", capacity(out, "5s"), 0)
 	if c := readLoadReport(t, out).Capacity; c == nil || !c.Confirmed || c.Capacity != 20 {
 		t.Errorf("capacity report: %+v", c)
+	}
+	expectCode(t, "capacity met, reports not written", capacity(unwritable(t), "5s"), 3)
+	r := capacity(unwritable(t), "1ns")
+	expectCode(t, "SLO missed, reports not written", r, 1)
+	if !strings.Contains(r.stderr, "no rate meets the SLO") || !strings.Contains(r.stderr, "writing reports") {
+		t.Errorf("stderr does not state both the failure and the unwritten reports:\n%s", r.stderr)
+	}
+}
+
+// TestLoadReportNotWrittenExitCodes: a run whose JUnit report cannot be
+// written exits 3 when it passed, and 1 when a threshold was breached: the
+// failure stands.
+func TestLoadReportNotWrittenExitCodes(t *testing.T) {
+	load := func(threshold string) runResult {
+		return gateRun(t, nil, 0, 0, "load", "--scenario", "list", "--rate", "20", "--duration", "1s", "--quiet", "--no-plot", "--no-results",
+			"--threshold", threshold, "--out", t.TempDir(), "--junit-report", filepath.Join(unwritable(t), "junit.xml"))
+	}
+	expectCode(t, "load: passed, JUnit not written", load("list:success>=50%"), 3)
+	r := load("list:p99<0.001ms")
+	expectCode(t, "load: breached, JUnit not written", r, 1)
+	if !strings.Contains(r.stderr, "threshold breached") || !strings.Contains(r.stderr, "--junit-report") {
+		t.Errorf("stderr does not state both the breach and the unwritten report:\n%s", r.stderr)
 	}
 }
 
 // TestCompareExitCodes: a run against a sandbox slowed by 100 ms regresses
 // significantly against a run of the plain sandbox (exit 1); the other way
-// round it is an improvement (exit 0); a malformed limit is a usage error.
+// round it is an improvement (exit 0); a malformed limit is a usage error;
+// reports that cannot be written are a harness error (3).
 // (load_shard_test.go compares a run with itself, exit 0.)
 func TestCompareExitCodes(t *testing.T) {
 	dir := t.TempDir()
@@ -143,6 +184,16 @@ func TestCompareExitCodes(t *testing.T) {
 	}
 	expectCode(t, "compare: faster", compare("--max-regression", "p99=10%", slow, fast), 0)
 	expectCode(t, "compare: malformed limit", compare("--max-regression", "p99", fast, slow), 2)
+	r = gateRun(t, nil, 0, 0, "load", "compare", "--out", unwritable(t), fast, slow)
+	expectCode(t, "compare: reports not written", r, 3)
+
+	// merge (TestLoadExitCodes has 0, 1 and 2): reports that cannot be
+	// written are a harness error, unless a threshold was breached.
+	merge := func(args ...string) runResult {
+		return gateRun(t, nil, 0, 0, append([]string{"load", "merge", "--no-results", "--out", unwritable(t)}, args...)...)
+	}
+	expectCode(t, "merge: reports not written", merge(fast), 3)
+	expectCode(t, "merge: breached, reports not written", merge("--threshold", "all:p99<0.001ms", fast), 1)
 }
 
 // variantProfile is the profile a document-allowed variant needs.
@@ -184,10 +235,6 @@ func TestSelftestFailureAndHarnessExitCodes(t *testing.T) {
 		t.Errorf("selftest failure does not say why:\n%s", r.stderr)
 	}
 
-	file := filepath.Join(dir, "a-file")
-	if err := os.WriteFile(file, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	cleanBlocked := mkdir(filepath.Join(dir, "clean-blocked"))
 	mkdir(filepath.Join(cleanBlocked, "clean.json")) // the child cannot write its report there
 	variantBlocked := mkdir(filepath.Join(dir, "variant-blocked"))
@@ -197,7 +244,7 @@ func TestSelftestFailureAndHarnessExitCodes(t *testing.T) {
 		args []string
 		says string
 	}{
-		{"work directory", []string{"--out", filepath.Join(file, "sub"), "--fault", "none", "--variant", "none"}, "self-test:"},
+		{"work directory", []string{"--out", unwritable(t), "--fault", "none", "--variant", "none"}, "self-test:"},
 		{"clean run broke", []string{"--out", cleanBlocked, "--fault", "none", "--variant", "none"}, "the clean run broke"},
 		{"variant run broke", []string{"--out", variantBlocked, "--fault", "none", "--variant", variant}, "1 variant run(s) broke"},
 	} {
