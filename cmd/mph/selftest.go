@@ -81,13 +81,15 @@ func runSelftest(cmd *cobra.Command, f selftestFlags) error {
 	}
 	fmt.Fprintln(out)
 	m.WriteText(out)
+	var werr error
 	if f.jsonPath != "" {
-		if err := writeMatrix(m, f.jsonPath); err != nil {
-			return harnessErr("self-test: %v", err)
+		if werr = writeMatrix(m, f.jsonPath); werr != nil {
+			werr = fmt.Errorf("self-test: %w", werr)
+		} else {
+			fmt.Fprintf(out, "kill matrix JSON: %s\n", f.jsonPath)
 		}
-		fmt.Fprintf(out, "kill matrix JSON: %s\n", f.jsonPath)
 	}
-	return selftestVerdict(m)
+	return keepVerdict(cmd.ErrOrStderr(), selftestVerdict(m), werr)
 }
 
 // selectFaults is the catalogue, or only the named faults ("none": none).
