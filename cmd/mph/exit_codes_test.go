@@ -209,9 +209,10 @@ func variantProfile(t *testing.T, name string) string {
 }
 
 // TestSelftestFailureAndHarnessExitCodes: selftest exits 1 when a spec fails
-// the clean sandbox, and 3 when only runs broke: the work directory cannot
-// be made, the clean run's report cannot be written, or a variant's profile
-// cannot be written. Each run is the clean suite (about 2 s) at most.
+// the clean sandbox (also when its --json cannot be written), and 3 when
+// only runs broke: the work directory cannot be made, the clean run's report
+// cannot be written, or a variant's profile cannot be written. Each run is
+// the clean suite (about 2 s) at most.
 func TestSelftestFailureAndHarnessExitCodes(t *testing.T) {
 	const variant = "frozen-secure-403"
 	dir := t.TempDir()
@@ -229,10 +230,12 @@ func TestSelftestFailureAndHarnessExitCodes(t *testing.T) {
 	if err := os.WriteFile(profile, []byte(variantProfile(t, variant)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := gateRun(t, []string{"MPH_PROFILE=" + profile}, 0, 0, "selftest", "--fault", "none", "--variant", "none")
+	// The matrix JSON cannot be written either: the failure stands.
+	r := gateRun(t, []string{"MPH_PROFILE=" + profile}, 0, 0, "selftest", "--fault", "none", "--variant", "none",
+		"--json", filepath.Join(unwritable(t), "km.json"))
 	expectCode(t, "selftest: the clean sandbox fails a spec", r, 1)
-	if !strings.Contains(r.stderr, "the clean sandbox did not pass") {
-		t.Errorf("selftest failure does not say why:\n%s", r.stderr)
+	if !strings.Contains(r.stderr, "the clean sandbox did not pass") || !strings.Contains(r.stderr, "a-file") {
+		t.Errorf("selftest failure does not say why, or not that the JSON was not written:\n%s", r.stderr)
 	}
 
 	cleanBlocked := mkdir(filepath.Join(dir, "clean-blocked"))
@@ -257,16 +260,61 @@ func TestSelftestFailureAndHarnessExitCodes(t *testing.T) {
 }
 
 // TestConformReportNotWrittenExitCode: a run that passes but cannot write a
-// report exits 3, not 0: the gate's artifacts are incomplete.
+// report exits 3, not 0: the gate's artifacts are incomplete. A run that
+// failed still exits 1.
 func TestConformReportNotWrittenExitCode(t *testing.T) {
-	out := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(out, "report.json"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		name string
+		env  []string
+		want int
+	}{
+		{"passed", nil, 3},
+		{"failed", sandboxEnv(t, []string{"error-reason-phrase-wrong"}, nil), 1},
+	} {
+		out := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(out, "report.json"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		r := gateRun(t, c.env, 0, 0, "conform", "--out", out, "--focus", oneSpec)
+		expectCode(t, "conform "+c.name+", report not written", r, c.want)
+		if !strings.Contains(r.stderr, "mph: writing "+filepath.Join(out, "report.json")) {
+			t.Errorf("%s: stderr does not name the report not written:\n%s", c.name, r.stderr)
+		}
 	}
-	r := gateRun(t, nil, 0, 0, "conform", "--out", out, "--focus", oneSpec)
-	expectCode(t, "conform: report not written", r, 3)
-	if !strings.Contains(r.stderr, "could not be written") {
-		t.Errorf("stderr does not say why:\n%s", r.stderr)
+}
+
+// TestProxyReportNotWrittenExitCodes: a session whose reports cannot be
+// written exits 3 when clean, and 1 when it saw violations on the
+// --fail-on side: they stand.
+func TestProxyReportNotWrittenExitCodes(t *testing.T) {
+	env := sandboxEnv(t, nil, nil)
+	for _, c := range []struct {
+		name    string
+		badCall bool
+		want    int
+	}{
+		{"clean", false, 3},
+		{"client violation", true, 1},
+	} {
+		addr := freeAddr(t)
+		done := make(chan runResult, 1)
+		go func() {
+			done <- gateRun(t, nil, 0, 0, "proxy", "--upstream", envValue(env, "MPH_BASE_URL"), "--listen", addr,
+				"--out", unwritable(t), "--fail-on", "client", "--duration", "1500ms")
+		}()
+		waitListening(t, addr)
+		req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/v1/merchant/cards/config", nil)
+		if !c.badCall {
+			req.Header.Set("Authorization", "Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig")
+		}
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+		r := <-done
+		expectCode(t, "proxy "+c.name+", reports not written", r, c.want)
+		if !strings.Contains(r.stderr, "writing reports") {
+			t.Errorf("%s: stderr does not say the reports were not written:\n%s", c.name, r.stderr)
+		}
 	}
 }
 
