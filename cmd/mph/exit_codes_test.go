@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -69,7 +70,7 @@ func readLoadReport(t *testing.T, dir string) *loadtest.Report {
 // RATE-02 and exits 1 (the list group limited to 200/s, burst 10, so the
 // ladder finds it at its third step; about 13 s); a probe that finds no
 // limit up to --max-rate has nothing to judge and exits 0; one that cannot
-// write its reports exits 3. TestProbeBreaches covers a found limit with
+// write its reports exits 3. TestProbeExitBreaches covers a found limit with
 // valid envelopes.
 func TestProbeExitCodes(t *testing.T) {
 	dir := t.TempDir()
@@ -77,7 +78,7 @@ func TestProbeExitCodes(t *testing.T) {
 	sandboxPut(t, env, "/rate-limits", `{"read":{"rate":200,"burst":10}}`)
 	out := filepath.Join(dir, "bare")
 	r := gateRun(t, env, 0, 0, "load", "probe-rate-limit", "--scenario", "list", "--quiet", "--out", out,
-		"--start-rate", "100", "--factor", "2", "--max-rate", "400", "--step-duration", "300ms",
+		"--start-rate", "100", "--factor", "2", "--max-rate", "800", "--step-duration", "300ms",
 		"--quiet-period", "300ms", "--polite", "0", "--topology=false")
 	expectCode(t, "probe: bare 429", r, 1)
 	rep := readLoadReport(t, out)
@@ -100,7 +101,7 @@ func TestProbeExitCodes(t *testing.T) {
 	expectCode(t, "probe: reports not written", noLimit(unwritable(t)), 3)
 }
 
-func TestProbeBreaches(t *testing.T) {
+func TestProbeExitBreaches(t *testing.T) {
 	path := func(sampled, ok int, errs ...string) loadtest.PathProbe {
 		return loadtest.PathProbe{Endpoint: "list", LimitFound: sampled > 0, Sampled429: sampled, EnvelopeOK: ok, EnvelopeErrors: errs}
 	}
@@ -296,11 +297,11 @@ func TestProxyReportNotWrittenExitCodes(t *testing.T) {
 		{"clean", false, 3},
 		{"client violation", true, 1},
 	} {
-		addr := freeAddr(t)
+		addr, out := freeAddr(t), unwritable(t)
 		done := make(chan runResult, 1)
 		go func() {
 			done <- gateRun(t, nil, 0, 0, "proxy", "--upstream", envValue(env, "MPH_BASE_URL"), "--listen", addr,
-				"--out", unwritable(t), "--fail-on", "client", "--duration", "1500ms")
+				"--out", out, "--fail-on", "client", "--duration", "1500ms")
 		}()
 		waitListening(t, addr)
 		req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/v1/merchant/cards/config", nil)
@@ -347,5 +348,44 @@ func TestSmallCommandsExitCodes(t *testing.T) {
 		{"version extra argument", nil, []string{"version", "extra"}, 2},
 	} {
 		expectCode(t, c.name, gateRun(t, c.env, 0, 0, c.args...), c.want)
+	}
+}
+
+// TestExitKeepVerdict: a verdict (1, 130) stands over harness errors; alone,
+// the first harness error is exit 3; nil harness errors are ignored.
+func TestExitKeepVerdict(t *testing.T) {
+	harm := errors.New("writing reports: disk full")
+	code := func(err error) int {
+		var ee *exitError
+		if err == nil {
+			return exitOK
+		}
+		if errors.As(err, &ee) {
+			return ee.code
+		}
+		return -1
+	}
+	for _, c := range []struct {
+		name      string
+		verdict   error
+		harness   []error
+		want      int
+		printed   bool
+		wantInErr string
+	}{
+		{"nothing", nil, []error{nil, nil}, exitOK, false, ""},
+		{"harness error alone", nil, []error{nil, harm}, exitHarness, false, "disk full"},
+		{"failure stands", failuresErr("1 failed"), []error{harm}, exitFailures, true, "1 failed"},
+		{"interrupt stands", interruptedErr("interrupted"), []error{harm}, exitInterrupted, true, "interrupted"},
+		{"failure alone", failuresErr("1 failed"), nil, exitFailures, false, "1 failed"},
+	} {
+		var stderr strings.Builder
+		err := keepVerdict(&stderr, c.verdict, c.harness...)
+		if code(err) != c.want || (err != nil && !strings.Contains(err.Error(), c.wantInErr)) {
+			t.Errorf("%s: %v (exit %d), want exit %d", c.name, err, code(err), c.want)
+		}
+		if printed := strings.Contains(stderr.String(), "disk full"); printed != c.printed {
+			t.Errorf("%s: stderr %q", c.name, stderr.String())
+		}
 	}
 }
