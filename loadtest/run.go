@@ -72,7 +72,7 @@ func (o *Outcome) Summary(ep string) (metrics.Summary, bool) {
 	return metrics.Summary{}, false
 }
 
-// Run executes one run with a fresh vegeta.Attacker. Cancelling ctx stops the
+// Run executes one run with a fresh attacker (attack.go). Cancelling ctx stops the
 // attack cleanly: in-flight requests finish, and the outcome covers
 // everything collected.
 func Run(ctx context.Context, spec RunSpec) (*Outcome, error) {
@@ -83,7 +83,7 @@ func Run(ctx context.Context, spec RunSpec) (*Outcome, error) {
 		return nil, err
 	}
 	r := newRun(spec)
-	results := r.atk.Attack(spec.Scenario.Targeter, pacer.Precise(r.sched), 0, r.out.Name) // precise.go: OS-timer sleeps
+	results := r.atk.attack(pacer.Precise(r.sched), r.sched.Unlimited()) // precise.go: OS-timer sleeps
 	r.collect(ctx, results)
 	r.finish()
 	return r.out, nil
@@ -112,7 +112,7 @@ func waitUntil(ctx context.Context, at time.Time) error {
 type run struct {
 	spec     RunSpec
 	sched    *pacer.Schedule
-	atk      *vegeta.Attacker
+	atk      *attacker
 	rec      *metrics.Recorder
 	val      *validator
 	enc      vegeta.Encoder
@@ -131,7 +131,7 @@ func newRun(spec RunSpec) *run {
 	if name == "" {
 		name = spec.Scenario.Name
 	}
-	r := &run{spec: spec, sched: spec.Schedule, atk: httpclient.NewAttacker(spec.Scenario.attackOptions(spec.Attack)),
+	r := &run{spec: spec, sched: spec.Schedule, atk: newAttacker(spec.Scenario.attackOptions(spec.Attack), spec.Scenario.Targeter, name),
 		val: newValidator(spec.SchemaSample), total: spec.Schedule.TotalHits()}
 	if spec.Results != nil {
 		r.bw = bufio.NewWriterSize(spec.Results, 256<<10)
@@ -166,13 +166,13 @@ func (r *run) hardStop() time.Duration {
 func (r *run) stop() {
 	if !r.stopped {
 		r.stopped = true
-		r.atk.Stop()
+		r.atk.stop()
 	}
 }
 
 // collect records every result until the attack ends, stopping it on
 // cancellation, on the hard stop or on a breach that cannot recover.
-func (r *run) collect(ctx context.Context, results <-chan *vegeta.Result) {
+func (r *run) collect(ctx context.Context, results <-chan []vegeta.Result) {
 	hardT := time.NewTimer(r.hardStop())
 	defer hardT.Stop()
 	tick := time.NewTicker(250 * time.Millisecond)
@@ -180,11 +180,13 @@ func (r *run) collect(ctx context.Context, results <-chan *vegeta.Result) {
 	done := ctx.Done()
 	for {
 		select {
-		case res, ok := <-results:
+		case batch, ok := <-results:
 			if !ok {
 				return
 			}
-			r.record(res)
+			for i := range batch {
+				r.record(&batch[i])
+			}
 		case <-done:
 			done = nil // a closed channel would spin the loop while draining
 			if !r.stopped {
