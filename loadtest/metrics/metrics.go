@@ -230,9 +230,9 @@ type Summary struct {
 	// GeneratorBound: the send lag is at least LagShareLimit of the
 	// open-model latency at p50 or p99, so that latency describes the
 	// generator more than the server (LagShare says which).
-	GeneratorBound bool `json:"generatorBound"`
-	Series         []Point           `json:"series"`
-	State          *State            `json:"state,omitempty"` // mergeable raw state
+	GeneratorBound bool    `json:"generatorBound"`
+	Series         []Point `json:"series"`
+	State          *State  `json:"state,omitempty"` // mergeable raw state
 }
 
 // LagShareLimit: when the send lag is at least this share of the
