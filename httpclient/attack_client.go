@@ -1,7 +1,6 @@
 package httpclient
 
 import (
-	"bytes"
 	"io"
 	"net/http"
 	"net/url"
@@ -31,7 +30,7 @@ type AttackClient struct {
 	maxBody int64
 	proxy   func(*http.Request) (*url.URL, error)
 	mu      sync.Mutex
-	direct  map[string]bool // scheme://host -> no proxy applies (lean path allowed)
+	dests   map[string]*dest // target URL -> parsed
 }
 
 // NewAttackClient builds the attack's client from o.
@@ -45,7 +44,7 @@ func NewAttackClient(o AttackOptions) *AttackClient {
 		maxBody = DefaultAttackMaxBody
 	}
 	c := &AttackClient{hc: attackHTTPClient(o, to, maxBody), maxBody: maxBody,
-		proxy: http.ProxyFromEnvironment, direct: map[string]bool{}}
+		proxy: http.ProxyFromEnvironment, dests: map[string]*dest{}}
 	keepAlive := o.KeepAlive == nil || *o.KeepAlive
 	if keepAlive && !o.HTTP2 && !o.H2C && !o.FollowRedirects && o.MaxConnections <= 0 {
 		c.pool = newConnPool(o, to)
@@ -79,20 +78,18 @@ func (c *AttackClient) Close() {
 // caller stamps Timestamp before and Latency after. Safe for concurrent use.
 func (c *AttackClient) Hit(t *vegeta.Target, res *vegeta.Result) {
 	res.Method, res.URL = t.Method, t.URL
-	req, err := c.request(t)
+	d, err := c.dest(t.URL)
 	if err != nil {
 		res.Error = err.Error()
 		return
 	}
 	var resp *http.Response
-	if c.lean(req.URL) {
-		resp, res.Body, err = c.pool.do(req, c.maxBody)
+	if d.lean {
+		resp, res.Body, err = c.pool.do(t, d, c.maxBody)
 	} else {
-		resp, res.Body, err = c.doShared(req)
+		resp, res.Body, err = c.doShared(t)
 	}
-	if req.ContentLength > 0 {
-		res.BytesOut = uint64(req.ContentLength)
-	}
+	res.BytesOut = uint64(len(t.Body))
 	res.BytesIn = uint64(len(res.Body))
 	if err != nil {
 		res.Error = err.Error()
@@ -104,56 +101,45 @@ func (c *AttackClient) Hit(t *vegeta.Target, res *vegeta.Result) {
 	res.Headers = resp.Header
 }
 
-// request builds the request of t. Its header is t's own (the lean path
-// only reads it; the shared one gets a copy, as http.Client may add to it).
-func (c *AttackClient) request(t *vegeta.Target) (*http.Request, error) {
-	var body io.Reader
-	if len(t.Body) > 0 {
-		body = bytes.NewReader(t.Body)
+// maxDests bounds the cache of parsed target URLs.
+const maxDests = 4096
+
+// dest parses a target URL once (a run's targets are few) and says
+// whether it goes over the client's own connections: plain http or https,
+// no userinfo (http.Client turns it into Basic auth) and no proxy from the
+// environment for its origin.
+func (c *AttackClient) dest(raw string) (*dest, error) {
+	c.mu.Lock()
+	d, ok := c.dests[raw]
+	c.mu.Unlock()
+	if ok {
+		return d, nil
 	}
-	req, err := http.NewRequest(t.Method, t.URL, body)
+	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, err
 	}
-	if c.pool != nil && c.lean(req.URL) {
-		req.Header = t.Header
-	} else {
-		for k, vs := range t.Header {
-			req.Header[k] = append([]string(nil), vs...)
-		}
+	d = &dest{u: u, key: u.Scheme + "://" + u.Host, requestURI: u.RequestURI()}
+	if c.pool != nil && u.User == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		p, err := c.proxy(&http.Request{URL: &url.URL{Scheme: u.Scheme, Host: u.Host}})
+		d.lean = err == nil && p == nil
 	}
-	if host := t.Header.Get("Host"); host != "" {
-		req.Host = host
+	c.mu.Lock()
+	if len(c.dests) < maxDests {
+		c.dests[raw] = d
 	}
-	return req, nil
+	c.mu.Unlock()
+	return d, nil
 }
 
-// lean reports whether u goes over the client's own connections: plain
-// http or https, no userinfo (http.Client turns it into Basic auth) and no
-// proxy from the environment for its origin.
-func (c *AttackClient) lean(u *url.URL) bool {
-	if c.pool == nil || u.User != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return false
-	}
-	key := u.Scheme + "://" + u.Host
-	c.mu.Lock()
-	ok, seen := c.direct[key]
-	c.mu.Unlock()
-	if seen {
-		return ok
-	}
-	p, err := c.proxy(&http.Request{URL: &url.URL{Scheme: u.Scheme, Host: u.Host}})
-	ok = err == nil && p == nil
-	c.mu.Lock()
-	c.direct[key] = ok
-	c.mu.Unlock()
-	return ok
-}
-
-// doShared sends req through the http.Client and reads the body as
-// vegeta does: at most maxBody bytes kept, the rest drained through the
+// doShared sends t through the http.Client and reads the body as vegeta
+// does: at most maxBody bytes kept, the rest drained through the
 // transport's cap (a larger body is an error).
-func (c *AttackClient) doShared(req *http.Request) (*http.Response, []byte, error) {
+func (c *AttackClient) doShared(t *vegeta.Target) (*http.Response, []byte, error) {
+	req, err := t.Request() // a copy of the header: http.Client may add to it
+	if err != nil {
+		return nil, nil, err
+	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		return nil, nil, err

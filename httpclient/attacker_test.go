@@ -119,8 +119,8 @@ func TestAttackerH2C(t *testing.T) {
 }
 
 // The request arrives as sent: method, path and query, headers, body, Host
-// override; no Accept-Encoding is added; a header value with a newline
-// cannot inject a header; connections are reused.
+// override; no Accept-Encoding is added; a header value with a newline is
+// refused (it cannot inject a header); connections are reused.
 func TestAttackerRequestOnTheWire(t *testing.T) {
 	var mu sync.Mutex
 	var got []*http.Request
@@ -143,7 +143,17 @@ func TestAttackerRequestOnTheWire(t *testing.T) {
 		}
 	}
 	tg := vegeta.Target{Method: "POST", URL: srv.URL + "/v1/merchant/cards?limit=20", Body: []byte(`{"a":1}`),
-		Header: http.Header{"Authorization": {"Bearer T"}, "X-Evil": {"a\r\nX-Injected: 1"}, "Host": {"api.example"}}}
+		Header: http.Header{"Authorization": {"Bearer T"}, "Host": {"api.example"}}}
+	for name, o := range paths {
+		evil := tg
+		evil.Header = http.Header{"X-Evil": {"a\r\nX-Injected: 1"}}
+		if r := attackOnce(t, o, evil, 1)[0]; r.Code != 0 || !strings.Contains(r.Error, `invalid header field value for "X-Evil"`) {
+			t.Fatalf("%s: a header value with CR LF was not refused: code %d, error %q", name, r.Code, r.Error)
+		}
+	}
+	mu.Lock()
+	conns = 0
+	mu.Unlock()
 	rs := attackOnce(t, AttackOptions{}, tg, 40)
 	for _, r := range rs {
 		if r.Code != 201 || r.Error != "" || r.BytesOut != 7 || r.Headers.Get("X-Ratelimit-Remaining") != "7" || r.Method != "POST" || r.URL != tg.URL {

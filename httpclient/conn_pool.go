@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // The attack's own HTTP/1.1 connections. A worker takes a connection, writes
@@ -46,7 +48,8 @@ type connPool struct {
 type poolConn struct {
 	key  string
 	nc   net.Conn
-	raw  net.Conn // the TCP connection under TLS (nc itself for http)
+	raw  net.Conn     // the TCP connection under TLS (nc itself for http)
+	req  http.Request // what http.ReadResponse is told of the request
 	lr   *budgetReader
 	br   *bufio.Reader
 	bw   *bufio.Writer
@@ -108,21 +111,22 @@ func (p *connPool) close() {
 	}
 }
 
-func (p *connPool) dial(key string, req *http.Request, deadline time.Time) (*poolConn, error) {
+func (p *connPool) dial(d *dest, deadline time.Time) (*poolConn, error) {
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
-	host := req.URL.Host
-	if req.URL.Port() == "" {
-		host = net.JoinHostPort(req.URL.Hostname(), map[string]string{"http": "80", "https": "443"}[req.URL.Scheme])
+	u := d.u
+	host := u.Host
+	if u.Port() == "" {
+		host = net.JoinHostPort(u.Hostname(), map[string]string{"http": "80", "https": "443"}[u.Scheme])
 	}
 	nc, err := p.dialer.DialContext(ctx, "tcp", host)
 	if err != nil {
 		return nil, err
 	}
 	raw := nc
-	if req.URL.Scheme == "https" {
+	if u.Scheme == "https" {
 		cfg := p.tls.Clone()
-		cfg.ServerName = req.URL.Hostname()
+		cfg.ServerName = u.Hostname()
 		tc := tls.Client(nc, cfg)
 		if err := tc.HandshakeContext(ctx); err != nil {
 			_ = nc.Close()
@@ -131,36 +135,38 @@ func (p *connPool) dial(key string, req *http.Request, deadline time.Time) (*poo
 		nc = tc
 	}
 	lr := &budgetReader{r: nc}
-	return &poolConn{key: key, nc: nc, raw: raw, lr: lr, br: bufio.NewReaderSize(lr, connBufSize), bw: bufio.NewWriterSize(nc, connBufSize)}, nil
+	return &poolConn{key: d.key, nc: nc, raw: raw, lr: lr, br: bufio.NewReaderSize(lr, connBufSize), bw: bufio.NewWriterSize(nc, connBufSize)}, nil
 }
 
-// do sends req and reads its answer and body. A request on a reused
+// do sends t to d and reads its answer and body. A request on a reused
 // connection that fails before any answer arrives is sent once more on a
 // new connection when its method is idempotent, as net/http does.
-func (p *connPool) do(req *http.Request, maxBody int64) (*http.Response, []byte, error) {
-	key := req.URL.Scheme + "://" + req.URL.Host
+func (p *connPool) do(t *vegeta.Target, d *dest, maxBody int64) (*http.Response, []byte, error) {
+	if err := checkHeader(t.Header); err != nil {
+		return nil, nil, wrapErr(t, err)
+	}
 	now := time.Now()
 	deadline := now.Add(p.timeout)
 	for attempt := 0; ; attempt++ {
-		c := p.get(key, now)
+		c := p.get(d.key, now)
 		reused := c != nil
 		if !reused {
 			var err error
-			if c, err = p.dial(key, req, deadline); err != nil {
-				return nil, nil, wrapErr(req, err)
+			if c, err = p.dial(d, deadline); err != nil {
+				return nil, nil, wrapErr(t, err)
 			}
 		}
-		resp, body, keep, err := c.exchange(req, deadline, maxBody)
+		resp, body, keep, err := c.exchange(t, d, deadline, maxBody)
 		if keep {
 			p.put(c, time.Now())
 		} else {
 			_ = c.nc.Close()
 		}
-		if err != nil && reused && attempt == 0 && isNoAnswer(err) && idempotent(req.Method) {
+		if err != nil && reused && attempt == 0 && isNoAnswer(err) && idempotent(t.Method) {
 			continue
 		}
 		if err != nil {
-			return nil, body, wrapErr(req, err)
+			return nil, body, wrapErr(t, err)
 		}
 		return resp, body, nil
 	}
@@ -175,19 +181,28 @@ func (e *noAnswer) Unwrap() error { return e.err }
 
 // exchange writes req and reads the answer on c; keep says whether c may
 // be reused.
-func (c *poolConn) exchange(req *http.Request, deadline time.Time, maxBody int64) (*http.Response, []byte, bool, error) {
+func (c *poolConn) exchange(t *vegeta.Target, d *dest, deadline time.Time, maxBody int64) (*http.Response, []byte, bool, error) {
 	if err := c.nc.SetDeadline(deadline); err != nil {
 		return nil, nil, false, err
 	}
 	c.n++
-	if err := req.Write(c.bw); err != nil {
-		return nil, nil, false, &noAnswer{err}
+	host := d.u.Host
+	if h := t.Header.Get("Host"); h != "" {
+		host = h
+	}
+	method := t.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	if err := writeRequest(c.bw, method, d, host, t.Header, t.Body); err != nil {
+		return nil, nil, false, err
 	}
 	if err := c.bw.Flush(); err != nil {
 		return nil, nil, false, &noAnswer{err}
 	}
 	c.lr.left = maxHeaderBytes
-	resp, err := c.readResponse(req)
+	c.req.Method, c.req.URL = method, d.u
+	resp, err := c.readResponse(&c.req)
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -291,7 +306,7 @@ func isReset(err error) bool {
 
 // wrapErr names the request as net/http's errors do (`Get "URL": …`) and
 // says when the exchange ran out of time.
-func wrapErr(req *http.Request, err error) error {
+func wrapErr(t *vegeta.Target, err error) error {
 	var na *noAnswer
 	if errors.As(err, &na) {
 		err = na.err
@@ -304,5 +319,5 @@ func wrapErr(req *http.Request, err error) error {
 	if errors.As(err, &tooLarge) {
 		return err // "body larger than N bytes", as the net/http path says
 	}
-	return fmt.Errorf("%s %q: %w", methodTitle(req.Method), req.URL.String(), err)
+	return fmt.Errorf("%s %q: %w", methodTitle(t.Method), t.URL, err)
 }

@@ -166,19 +166,22 @@ func (a *attacker) closedWorker(p vegeta.Pacer) {
 	a.flush(b)
 }
 
-// batch is a worker's results not yet handed over.
+// batch is a worker's results not yet handed over, and its target.
 type batch struct {
 	res   []vegeta.Result
-	since time.Time // first result's send time
+	since time.Time      // first result's send time
+	tgt   *vegeta.Target // the worker's, reused hit after hit
 }
 
-func newBatch() batch { return batch{res: make([]vegeta.Result, 0, batchSize)} }
+func newBatch() batch {
+	return batch{res: make([]vegeta.Result, 0, batchSize), tgt: new(vegeta.Target)}
+}
 
 // add sends hit seq and hands the batch over when it is full or old.
 func (a *attacker) add(b batch, seq uint64) batch {
 	b.res = append(b.res, vegeta.Result{})
 	r := &b.res[len(b.res)-1]
-	a.hit(r, seq)
+	a.hit(r, b.tgt, seq)
 	if len(b.res) == 1 {
 		b.since = r.Timestamp
 	}
@@ -193,20 +196,20 @@ func (a *attacker) flush(b batch) batch {
 		return b
 	}
 	a.results <- b.res
-	return newBatch()
+	return batch{res: make([]vegeta.Result, 0, batchSize), tgt: b.tgt}
 }
 
 // hit sends one request as vegeta's attacker does: the timestamp is taken
 // before the targeter runs, the latency after the body is read.
-func (a *attacker) hit(r *vegeta.Result, seq uint64) {
+func (a *attacker) hit(r *vegeta.Result, tgt *vegeta.Target, seq uint64) {
 	r.Attack, r.Seq = a.name, seq
 	r.Timestamp = time.Now()
-	var tgt vegeta.Target
-	if err := a.tr(&tgt); err != nil {
+	*tgt = vegeta.Target{}
+	if err := a.tr(tgt); err != nil {
 		r.Error = err.Error()
 		a.stop()
 	} else {
-		a.client.Hit(&tgt, r)
+		a.client.Hit(tgt, r)
 	}
 	r.Latency = time.Since(r.Timestamp)
 }
