@@ -116,6 +116,7 @@ type run struct {
 	rec      *metrics.Recorder
 	val      *validator
 	enc      vegeta.Encoder
+	scrub    *scrub.Memo
 	bw       *bufio.Writer
 	out      *Outcome
 	began    time.Time
@@ -136,6 +137,7 @@ func newRun(spec RunSpec) *run {
 	if spec.Results != nil {
 		r.bw = bufio.NewWriterSize(spec.Results, 256<<10)
 		r.enc = vegeta.NewEncoder(r.bw)
+		r.scrub = scrub.NewMemo()
 	}
 	if spec.Scenario.Tokens != nil {
 		r.fetch0 = spec.Scenario.Tokens.Fetches()
@@ -222,7 +224,7 @@ func (r *run) record(res *vegeta.Result) {
 		if m, ok := r.spec.Scenario.urlMask[res.URL]; ok {
 			res.URL = m
 		}
-		scrub.Result(res)
+		r.scrub.Result(res)
 		if err := r.enc.Encode(res); err != nil {
 			r.out.ResultsErr = err
 		}
