@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -253,5 +254,53 @@ func TestAttackerIdleConnectionClosedByServer(t *testing.T) {
 	}
 	if n := accepted.Load(); n != 4 {
 		t.Fatalf("%d connections for 4 requests on a server closing each", n)
+	}
+}
+
+// https goes over the client's own connections too: the certificate is
+// verified unless InsecureTLS, and HTTP/1.1 is negotiated.
+func TestAttackerTLS(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(r.Proto))
+	}))
+	srv.EnableHTTP2 = true
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake
+	srv.StartTLS()
+	defer srv.Close()
+	tg := vegeta.Target{Method: "GET", URL: srv.URL + "/x"}
+	if r := attackOnce(t, AttackOptions{}, tg, 1)[0]; r.Code != 0 || !strings.Contains(r.Error, "certificate") {
+		t.Fatalf("unverified certificate accepted: code %d, error %q", r.Code, r.Error)
+	}
+	for _, r := range attackOnce(t, AttackOptions{InsecureTLS: true}, tg, 8) {
+		if r.Code != 200 || string(r.Body) != "HTTP/1.1" {
+			t.Fatalf("code %d body %q error %q", r.Code, r.Body, r.Error)
+		}
+	}
+}
+
+// A connection idle past its last deadline (the timeout) is still reused
+// when the server keeps it open.
+func TestAttackerReusesConnectionIdlePastTimeout(t *testing.T) {
+	var conns atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	c := NewAttackClient(AttackOptions{Timeout: 50 * time.Millisecond})
+	defer c.Close()
+	for i := range 3 {
+		r := &vegeta.Result{}
+		c.Hit(&vegeta.Target{Method: "GET", URL: srv.URL}, r)
+		if r.Code != 200 {
+			t.Fatalf("request %d: code %d error %q", i, r.Code, r.Error)
+		}
+		time.Sleep(120 * time.Millisecond)
+	}
+	if n := conns.Load(); n != 1 {
+		t.Fatalf("%d connections for 3 requests on a keep-alive server", n)
 	}
 }

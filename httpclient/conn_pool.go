@@ -77,7 +77,12 @@ func (p *connPool) get(key string, now time.Time) *poolConn {
 		c := l[len(l)-1]
 		p.idle[key] = l[:len(l)-1]
 		idle := now.Sub(c.used)
-		if idle < peekAfter || (idle < idleLimit && !closedByPeer(c.raw)) {
+		if idle < peekAfter {
+			return c
+		}
+		// The last exchange's deadline may have passed: clear it, or the
+		// peek would fail on it rather than look.
+		if idle < idleLimit && c.raw.SetReadDeadline(time.Time{}) == nil && !closedByPeer(c.raw) {
 			return c
 		}
 		_ = c.nc.Close()
