@@ -50,8 +50,10 @@ suites-parallel:
 selftest: build
 	$(BIN) selftest
 
-## bench: driver efficiency vs vegeta and wrk, sandbox throughput (installs wrk if missing)
-bench: build
+## bench: wrk, vegeta CLI, k6 and mph side by side, pacing, sandbox throughput, memory (about 8 min;
+## installs wrk if missing); writes bench/results.json, bench/RESULTS.md and the README's bench block.
+## BENCH_QUICK=1: a one-round smoke run of the script, marked as such.
+bench:
 	bash bench/run.sh
 
 clean:

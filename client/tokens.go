@@ -1,26 +1,24 @@
 package client
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/merchant-harness/mph/authtoken"
 )
 
 // TokenBody is the body of POST /auth/token. It tells the curl renderer which
 // string is the secret key, so the curl line shows $SECRET_KEY.
-type TokenBody struct {
-	MerchantID string `json:"merchantId"`
-	SecretKey  string `json:"secretKey"`
-}
-
-// SecretKeyForCurl implements the hook the curl renderer looks for.
-func (b TokenBody) SecretKeyForCurl() string { return b.SecretKey }
+type TokenBody = authtoken.Credentials
 
 // TokenPath is the token exchange path below the base URL.
-const TokenPath = "/auth/token"
+const TokenPath = authtoken.Path
 
 // TokenSource fetches, caches and refreshes the access token of one set of
 // credentials. Tokens are refreshed at 80% of expiresIn and after Invalidate.
@@ -69,33 +67,23 @@ func (ts *TokenSource) Token(ctx context.Context) (string, error) {
 	if ts.token != "" && time.Now().Before(ts.refreshAt) {
 		return ts.token, nil
 	}
-	resp, err := ts.anon.Post(ctx, TokenPath, TokenBody{MerchantID: ts.merchantID, SecretKey: ts.secretKey})
+	d := &recordingDoer{c: ts.anon, secretKey: ts.secretKey}
+	ans, err := authtoken.Exchange(ctx, d, ts.anon.BaseURL(), TokenBody{MerchantID: ts.merchantID, SecretKey: ts.secretKey},
+		authtoken.Options{MaxBody: ts.anon.o.MaxBody, Timeout: ts.anon.budget()})
 	if err != nil {
-		return "", &TokenError{MerchantID: ts.merchantID, Err: err}
+		te := &TokenError{MerchantID: ts.merchantID, Exchange: d.ex, Err: err}
+		if ans != nil {
+			te.Status = ans.Status
+		}
+		return "", te
 	}
-	if resp.Status != http.StatusOK && resp.Status != http.StatusCreated {
-		return "", &TokenError{MerchantID: ts.merchantID, Status: resp.Status, Exchange: resp.Exchange}
-	}
-	var env struct {
-		Data struct {
-			AccessToken string      `json:"accessToken"`
-			ExpiresIn   json.Number `json:"expiresIn"`
-			Environment string      `json:"environment"`
-			MerchantID  string      `json:"merchantId"`
-		} `json:"data"`
-	}
-	if err := resp.JSON(&env); err != nil || env.Data.AccessToken == "" {
-		return "", &TokenError{MerchantID: ts.merchantID, Status: resp.Status, Exchange: resp.Exchange, Err: fmt.Errorf("no data.accessToken in the answer")}
-	}
-	exp, err := env.Data.ExpiresIn.Float64()
-	if err != nil || exp <= 0 {
-		exp = 900
-	}
-	ts.token = env.Data.AccessToken
-	ts.expiresIn = int64(exp)
-	ts.refreshAt = time.Now().Add(time.Duration(exp * 0.8 * float64(time.Second)))
-	ts.environment = env.Data.Environment
-	ts.merchant = env.Data.MerchantID
+	tok := ans.Token
+	exp := tok.Lifetime()
+	ts.token = tok.AccessToken
+	ts.expiresIn = int64(exp / time.Second)
+	ts.refreshAt = time.Now().Add(exp * 4 / 5)
+	ts.environment = tok.Environment
+	ts.merchant = tok.MerchantID
 	return ts.token, nil
 }
 
@@ -114,4 +102,45 @@ func (ts *TokenSource) Environment() string {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	return ts.environment
+}
+
+// budget bounds one call including its 429 retries and waits.
+func (c *Client) budget() time.Duration {
+	return c.o.MaxWait + time.Duration(c.o.MaxRetries+1)*c.o.Timeout
+}
+
+// recordingDoer sends authtoken's request through a Client, so the exchange
+// is recorded (with $SECRET_KEY in its curl line) and backs off on 429.
+type recordingDoer struct {
+	c         *Client
+	secretKey string    // shown as $SECRET_KEY in the curl line
+	ex        *Exchange // the last recorded exchange
+}
+
+// curlBody is a ready JSON body that names its secret key to the curl renderer.
+type curlBody struct {
+	raw []byte
+	key string
+}
+
+func (b curlBody) MarshalJSON() ([]byte, error) { return b.raw, nil }
+func (b curlBody) SecretKeyForCurl() string     { return b.key }
+
+func (d *recordingDoer) Do(hr *http.Request) (*http.Response, error) {
+	path, ok := strings.CutPrefix(hr.URL.String(), d.c.BaseURL())
+	if !ok {
+		return nil, fmt.Errorf("token exchange URL %s is not below %s", hr.URL.Redacted(), d.c.BaseURL())
+	}
+	raw, err := io.ReadAll(hr.Body) // our own request body, a few bytes
+	if err != nil {
+		return nil, err
+	}
+	resp, err := d.c.Do(hr.Context(), Request{Method: hr.Method, Path: path, Body: curlBody{raw, d.secretKey}, Header: hr.Header})
+	if resp != nil {
+		d.ex = resp.Exchange
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &http.Response{StatusCode: resp.Status, Header: resp.Header, Body: io.NopCloser(bytes.NewReader(resp.Body)), Request: hr}, nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+
+	"github.com/merchant-harness/mph/redact"
 )
 
 // ErrBodyTooLarge is matched (errors.Is) by every *BodyTooLargeError.
@@ -19,15 +21,16 @@ func (e *BodyTooLargeError) Error() string { return fmt.Sprintf("body larger tha
 func (e *BodyTooLargeError) Is(target error) bool { return target == ErrBodyTooLarge }
 
 // ReadBody reads at most max bytes of r. A longer body returns its first max
-// bytes and a *BodyTooLargeError, without reading further; any other read
-// failure returns what was read and the error.
+// bytes and a *BodyTooLargeError, without reading further (a registered
+// secret cut there is masked: see redact.CutTail); any other read failure
+// returns what was read and the error.
 func ReadBody(r io.Reader, max int64) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
 		return b, err
 	}
 	if int64(len(b)) > max {
-		return b[:max], &BodyTooLargeError{Limit: max}
+		return redact.CutTail(b[:max]), &BodyTooLargeError{Limit: max}
 	}
 	return b, nil
 }

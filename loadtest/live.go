@@ -7,11 +7,11 @@ import (
 
 // LIVE consent. The load driver's reads are the token exchange (POST
 // /auth/token creates nothing) and GET requests; every other request creates,
-// moves money or changes state. The only writes are the secure scenario's
-// setup (one customer registered, cards issued and funded, balances swept
-// back) and they need Target.AllowLive unless the token answer
-// states environment TEST. The check runs after the first token exchange and
-// before the first write. The embedded sandbox (started by mph itself, in
+// moves money or changes state. Only a scenario's setup and teardown write
+// (the secure scenario's: one customer registered, cards issued and funded,
+// balances swept back), and they need Target.AllowLive unless the token
+// answer states environment TEST. The setup asks (Scenario.consentToWrite)
+// after the first token exchange and before its first write. The embedded sandbox (started by mph itself, in
 // process) holds no money in any environment and is exempt.
 
 // ErrLiveRefused is wrapped by the error Prepare returns when the scenario
@@ -23,6 +23,8 @@ var ErrLiveRefused = errors.New("LIVE writes refused")
 type LiveRefusal struct {
 	Scenario    string
 	Environment string // as the token answer states it ("" when absent)
+	Writes      string // what the setup would write, e.g. "issues and funds cards"
+	Instead     string // how to run the scenario without writing, if it can
 }
 
 func (e *LiveRefusal) Error() string {
@@ -30,16 +32,18 @@ func (e *LiveRefusal) Error() string {
 	if env == "" {
 		env = "no environment"
 	}
-	return fmt.Sprintf("the token answer states %s, not TEST, and scenario %s issues and funds cards (real money on LIVE): pass --allow-live (MPH_ALLOW_LIVE=1) to allow it, or give --card-ids of existing cards so that nothing is written", env, e.Scenario)
+	writes := e.Writes
+	if writes == "" {
+		writes = "writes"
+	}
+	msg := fmt.Sprintf("the token answer states %s, not TEST, and scenario %s %s (real money on LIVE): pass --allow-live (MPH_ALLOW_LIVE=1) to allow it", env, e.Scenario, writes)
+	if e.Instead != "" {
+		msg += ", or " + e.Instead
+	}
+	return msg
 }
 
 func (e *LiveRefusal) Unwrap() error { return ErrLiveRefused }
-
-// writesDuringSetup reports whether preparing the scenario writes to the
-// target: only the secure pool does, and only when no card ids are given.
-func writesDuringSetup(weights map[string]int, o ScenarioOptions) bool {
-	return weights[EPSecure] > 0 && len(o.CardIDs) == 0
-}
 
 // checkLiveConsent refuses writes unless the environment is TEST or the
 // operator consented.

@@ -114,8 +114,10 @@ func TestLiveConsentBeforeAnyWrite(t *testing.T) {
 				if !errors.Is(err, ErrLiveRefused) || !errors.As(err, &lr) || lr.Environment != "LIVE" {
 					t.Fatalf("want a LIVE refusal, got %v", err)
 				}
-				if !strings.Contains(err.Error(), "--allow-live") {
-					t.Fatalf("refusal does not name --allow-live: %v", err)
+				want := "the token answer states LIVE, not TEST, and scenario " + c.scenario + " issues and funds cards (real money on LIVE): " +
+					"pass --allow-live (MPH_ALLOW_LIVE=1) to allow it, or give --card-ids of existing cards so that nothing is written"
+				if err.Error() != want {
+					t.Fatalf("refusal %q, want %q", err, want)
 				}
 				if n := sp.writes.Load(); n != 0 {
 					t.Fatalf("%d writes reached the target before the refusal", n)

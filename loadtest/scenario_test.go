@@ -41,8 +41,12 @@ func TestParseMix(t *testing.T) {
 		{"list=-1", nil, true},
 		{"list", nil, true},
 	}
+	mixed, ok := Lookup("mixed")
+	if !ok {
+		t.Fatal("mixed is not registered")
+	}
 	for _, c := range cases {
-		got, err := ParseMix(c.in)
+		got, err := mixed.ParseMix(c.in)
 		if (err != nil) != c.err {
 			t.Fatalf("ParseMix(%q) err %v", c.in, err)
 		}

@@ -134,7 +134,7 @@ func (p *topoProber) prepare(t *Target, path string, c Credential) (*Scenario, e
 	// Cards created by each scenario need references of their own.
 	p.seq++
 	tt.RunID = fmt.Sprintf("%s-topo%d", t.RunID, p.seq)
-	scn, err := Prepare(p.ctx, &tt, ScenarioOptions{Name: path, PoolSize: p.o.PoolSize, Teardown: true})
+	scn, err := Prepare(p.ctx, &tt, ScenarioOptions{Name: scenarioFor(path), PoolSize: p.o.PoolSize, Teardown: true})
 	if err != nil {
 		return nil, fmt.Errorf("topology: %s: %w", path, err)
 	}

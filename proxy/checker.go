@@ -140,12 +140,6 @@ func (x *exCtx) verdict(bad bool, side Side, id, where, format string, a ...any)
 	x.pass(side, id)
 }
 
-// Line renders a violation as one log line.
-func (v Violation) Line() string {
-	return fmt.Sprintf("%s VIOLATION %s %s %q #%d from %s: %s (at %s)",
-		v.Time.UTC().Format("2006-01-02T15:04:05.000Z"), v.Side, v.Rule, v.Endpoint, v.Exchange, v.Client, v.What, v.Where)
-}
-
 // maxText bounds a target-derived text in a report.
 const maxText = 400
 

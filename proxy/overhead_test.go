@@ -20,7 +20,7 @@ import (
 // the embedded sandbox (rate limits off) is attacked directly and through
 // the proxy in interleaved rounds, so both see the same machine load.
 // Opt-in (MPH_PROXY_BENCH=1); MPH_PROXY_BENCH_RATE, _ROUNDS and _SECONDS
-// tune it. The numbers go to bench/RESULTS.md by hand.
+// tune it. The numbers go to bench/PROXY.md by hand, dated with the command.
 func TestProxyOverhead(t *testing.T) {
 	if os.Getenv("MPH_PROXY_BENCH") == "" {
 		t.Skip("set MPH_PROXY_BENCH=1 to measure the proxy's overhead")

@@ -3,55 +3,28 @@ package proxy
 import (
 	"sort"
 	"sync"
-	"time"
 
+	"github.com/merchant-harness/mph/proxy/session"
 	"github.com/merchant-harness/mph/requirements"
 )
 
-// Side says whose conformance a rule checks.
-type Side string
-
-const (
-	Server Side = "server" // the API implementation behind the proxy
-	Client Side = "client" // the caller in front of it
+// The session's data types live in proxy/session (data only; report/
+// renders them).
+type (
+	Side         = session.Side
+	Violation    = session.Violation
+	RuleStat     = session.RuleStat
+	EndpointStat = session.EndpointStat
+	ClientStat   = session.ClientStat
+	Snapshot     = session.Snapshot
+	Report       = session.Report
 )
 
-// Violation is one broken rule in one exchange.
-type Violation struct {
-	Exchange int64     `json:"exchange"`
-	Time     time.Time `json:"time"`
-	Side     Side      `json:"side"`
-	Rule     string    `json:"rule"` // requirement ID
-	Endpoint string    `json:"endpoint"`
-	What     string    `json:"what"`  // redacted, escaped
-	Where    string    `json:"where"` // e.g. "response body /data/maskedPan"
-	Client   string    `json:"client"`
-}
-
-// RuleStat counts one rule (requirement ID, side) over the session.
-type RuleStat struct {
-	Side       Side   `json:"side"`
-	Rule       string `json:"rule"`
-	Text       string `json:"text"` // the catalogue's wording
-	Checked    int64  `json:"checked"`
-	Violations int64  `json:"violations"`
-}
-
-// EndpointStat counts one endpoint over the session.
-type EndpointStat struct {
-	Endpoint         string        `json:"endpoint"`
-	Exchanges        int64         `json:"exchanges"`
-	ServerViolations int64         `json:"serverViolations"`
-	ClientViolations int64         `json:"clientViolations"`
-	Statuses         map[int]int64 `json:"statuses"`
-}
-
-// ClientStat counts one caller (remote host) over the session.
-type ClientStat struct {
-	Client           string `json:"client"`
-	Exchanges        int64  `json:"exchanges"`
-	ClientViolations int64  `json:"clientViolations"`
-}
+// The sides a rule checks.
+const (
+	Server = session.Server
+	Client = session.Client
+)
 
 // maxClients bounds the callers counted apart; the rest share one row.
 const maxClients = 1000
@@ -151,25 +124,6 @@ func (t *Tally) violation(v Violation) {
 	}
 }
 
-// Snapshot is a consistent copy of the tally for reports.
-type Snapshot struct {
-	Exchanges      int64          `json:"exchanges"`
-	NotAPI         int64          `json:"notApi"`
-	Unknown        int64          `json:"unknownEndpoint"`
-	OverCap        int64          `json:"bodiesOverCap"`
-	UpstreamErrors int64          `json:"upstreamErrors"`
-	Undecodable    int64          `json:"undecodableBodies"`
-	Unchecked      int64          `json:"unchecked"`
-	Dropped        int64          `json:"violationsNotKept"`
-	CheckErrors    int64          `json:"checkErrors"`
-	Server         int64          `json:"serverViolations"`
-	Client         int64          `json:"clientViolations"`
-	Rules          []RuleStat     `json:"rules"`
-	Endpoints      []EndpointStat `json:"endpoints"`
-	Clients        []ClientStat   `json:"clients"`
-	Violations     []Violation    `json:"violations"`
-}
-
 // Snapshot copies the tally, rules and endpoints sorted.
 func (t *Tally) Snapshot() Snapshot {
 	t.mu.Lock()
@@ -212,15 +166,4 @@ func (t *Tally) Snapshot() Snapshot {
 		return s.Clients[i].Client < s.Clients[j].Client
 	})
 	return s
-}
-
-// Count returns the violations of a side ("" = both).
-func (s Snapshot) Count(side Side) int64 {
-	switch side {
-	case Server:
-		return s.Server
-	case Client:
-		return s.Client
-	}
-	return s.Server + s.Client
 }

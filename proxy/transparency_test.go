@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/proxy"
+	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -125,7 +126,7 @@ func TestReportsAndHARCarryNoSecrets(t *testing.T) {
 	r.finish()
 	rep := r.px.NewReport("127.0.0.1:0", "any", time.Now(), time.Now(), true)
 	dir := t.TempDir()
-	paths, err := proxy.WriteAll(dir, rep)
+	paths, err := report.WriteProxy(dir, rep)
 	if err != nil {
 		t.Fatal(err)
 	}

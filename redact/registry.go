@@ -1,10 +1,12 @@
 package redact
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,8 +28,9 @@ import (
 // body) is masked too.
 
 const (
-	// MinSecretLen is the shortest configured value registered: shorter
-	// values would mask ordinary words and numbers everywhere.
+	// MinSecretLen is the shortest configured value masked wherever it
+	// stands; a shorter one would mask ordinary words and numbers inside
+	// others, so it is masked only as a whole token (see Register).
 	MinSecretLen = 4
 	// minLearnedLen is the shortest value learned from an answer (a 4-digit
 	// PIN is masked structurally, never by value).
@@ -53,14 +56,27 @@ type registry struct {
 var reg = &registry{forms: map[string]bool{}}
 
 // Register adds configured secret values (secret keys, admin key, webhook
-// secret, passwords). Empty values and values shorter than MinSecretLen are
-// ignored.
+// secret, passwords). Empty values are ignored. A value shorter than
+// MinSecretLen made of token characters (letters, digits, - and _) is masked
+// only where it stands as a whole token; a short value with other
+// characters is distinctive enough to be masked wherever it stands.
 func Register(values ...string) {
 	reg.mu.Lock()
 	defer reg.mu.Unlock()
 	changed := false
 	for _, v := range values {
+		if v == "" {
+			continue
+		}
+		if len(v) < MinSecretLen && isToken(v) {
+			reg.addShortLocked(v)
+			continue
+		}
 		if len(v) < MinSecretLen {
+			for _, f := range []string{v, url.QueryEscape(v), strings.Trim(strconv.Quote(v), `"`)} {
+				changed = changed || !reg.forms[f]
+				reg.forms[f] = true
+			}
 			continue
 		}
 		changed = reg.addLocked(valueForms(v, len(v) >= minCoreLen)) || changed
@@ -96,6 +112,11 @@ func RegisterURL(raw string) {
 		RegisterCredentials(u.User.Username(), pw)
 	}
 }
+
+// Learn registers a secret value the harness met in an answer outside a
+// body it redacts (the access token of a token exchange), bounded and
+// filtered like every learned value.
+func Learn(v string) { learn(v) }
 
 // learn registers a value met in a secret position of an answer, so that
 // the same value is masked later in free text (a failure message quoting a
@@ -149,6 +170,18 @@ func replaceRegistered(s string) string {
 		s = replaceTokens(s, *b)
 	}
 	return s
+}
+
+// addShortLocked registers a configured secret shorter than MinSecretLen
+// as a whole token.
+func (r *registry) addShortLocked(v string) {
+	next := map[string]bool{v: true}
+	if old := r.bounded.Load(); old != nil {
+		for k := range *old {
+			next[k] = true
+		}
+	}
+	r.bounded.Store(&next)
 }
 
 // addBoundedLocked registers a short learned value and its base64 forms
@@ -279,4 +312,28 @@ func base64Cores(v string) []string {
 		}
 	}
 	return out
+}
+
+// minCutPrefix is the shortest start of a registered secret CutTail masks.
+const minCutPrefix = 4
+
+// CutTail masks the end of a text cut at a read limit when that end is the
+// start of a registered secret (minCutPrefix characters of it or more): the
+// part past the cut is what would have let Text recognise the secret.
+func CutTail(b []byte) []byte {
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	cut := 0
+	for f := range reg.forms {
+		for k := min(len(f)-1, len(b)); k >= minCutPrefix && k > cut; k-- {
+			if bytes.HasSuffix(b, []byte(f[:k])) {
+				cut = k
+				break
+			}
+		}
+	}
+	if cut == 0 {
+		return b
+	}
+	return append(b[:len(b)-cut:len(b)-cut], Mask...)
 }

@@ -20,28 +20,12 @@ import (
 
 // Requirement is one rule the API document states.
 type Requirement struct {
-	ID       string   `yaml:"id" json:"id"`
-	Section  string   `yaml:"section" json:"section"`
-	Text     string   `yaml:"text" json:"text"`
-	Testable bool     `yaml:"testable" json:"testable"`
-	Why      string   `yaml:"why,omitempty" json:"why,omitempty"`
-	Needs    []string `yaml:"needs,omitempty" json:"needs,omitempty"`
-}
-
-// Capabilities a requirement may need beyond one TEST merchant.
-const (
-	NeedSandboxControls        = "sandbox-controls"
-	NeedSecondMerchant         = "second-merchant"
-	NeedLiveCredentials        = "live-credentials"
-	NeedLiveBelowTier2         = "live-below-tier2"
-	NeedNonWhitelistedMerchant = "non-whitelisted-merchant"
-	NeedWebhookReceiver        = "webhook-receiver"
-)
-
-// KnownNeeds lists every value allowed in Requirement.Needs.
-var KnownNeeds = []string{
-	NeedSandboxControls, NeedSecondMerchant, NeedLiveCredentials,
-	NeedLiveBelowTier2, NeedNonWhitelistedMerchant, NeedWebhookReceiver,
+	ID       string       `yaml:"id" json:"id"`
+	Section  string       `yaml:"section" json:"section"`
+	Text     string       `yaml:"text" json:"text"`
+	Testable bool         `yaml:"testable" json:"testable"`
+	Why      string       `yaml:"why,omitempty" json:"why,omitempty"`
+	Needs    []Capability `yaml:"needs,omitempty" json:"needs,omitempty"`
 }
 
 // areas maps an ID prefix to its label.
@@ -110,7 +94,7 @@ func All() []Requirement {
 	mustLoad()
 	out := make([]Requirement, len(all))
 	for i, r := range all {
-		r.Needs = append([]string(nil), r.Needs...)
+		r.Needs = append([]Capability(nil), r.Needs...)
 		out[i] = r
 	}
 	return out
@@ -132,7 +116,7 @@ func Lookup(id string) (Requirement, bool) {
 	mustLoad()
 	r, ok := byID[id]
 	if ok {
-		r.Needs = append([]string(nil), r.Needs...)
+		r.Needs = append([]Capability(nil), r.Needs...)
 	}
 	return r, ok
 }
@@ -168,14 +152,10 @@ func AreaLabels() []string {
 
 // Validate checks a catalogue: well-formed unique IDs in known areas, a
 // section and text on each, a why on every non-testable requirement and only
-// known needs.
+// known capabilities as needs.
 func Validate(reqs []Requirement) error {
 	var problems []string
 	seen := map[string]bool{}
-	known := map[string]bool{}
-	for _, n := range KnownNeeds {
-		known[n] = true
-	}
 	for i, r := range reqs {
 		m := idPattern.FindStringSubmatch(r.ID)
 		switch {
@@ -203,7 +183,7 @@ func Validate(reqs []Requirement) error {
 			problems = append(problems, fmt.Sprintf("%s: testable but has a why", r.ID))
 		}
 		for _, n := range r.Needs {
-			if !known[n] {
+			if !n.Known() {
 				problems = append(problems, fmt.Sprintf("%s: unknown need %q", r.ID, n))
 			}
 		}

@@ -93,7 +93,7 @@ func TestValidateRejectsBadCatalogues(t *testing.T) {
 		{{ID: "FOO-01", Section: "s", Text: "t", Testable: true}},
 		{{ID: "AUTH-01", Section: "s", Text: "t", Testable: true}, {ID: "AUTH-01", Section: "s", Text: "t", Testable: true}},
 		{{ID: "AUTH-01", Section: "s", Text: "t", Testable: false}},
-		{{ID: "AUTH-01", Section: "s", Text: "t", Testable: true, Needs: []string{"magic"}}},
+		{{ID: "AUTH-01", Section: "s", Text: "t", Testable: true, Needs: []Capability{"magic"}}},
 		{{ID: "AUTH-01", Section: "", Text: "t", Testable: true}},
 	}
 	for i, c := range bad {

@@ -124,22 +124,38 @@ func (s *Server) handleToken(rc *reqCtx) {
 	if s.faults.on(fTokenLifetime600) {
 		issuedAt = issuedAt.Add(-300 * time.Second) // exp = now + 600 s
 	}
+	if s.faults.on(fTokenIssuedOnce) {
+		st.firstToken.CompareAndSwap(0, issuedAt.UnixNano())
+		issuedAt = time.Unix(0, st.firstToken.Load()) // the first token, again
+	}
 	tok, err := s.jwt.issue(mid, ref.env, issuedAt)
 	if err != nil {
 		s.writeError(rc, http.StatusInternalServerError, "Could not sign the access token")
 		return
 	}
-	if s.faults.on(fTokenNoEnvironment) {
-		s.writeA(rc, http.StatusOK, map[string]any{"accessToken": tok, "tokenType": "Bearer", "expiresIn": int(tokenLifetime / time.Second), "merchantId": mid})
-		return
+	s.writeA(rc, http.StatusOK, s.tokenAnswer(tok, mid, ref.env))
+}
+
+// tokenAnswer is the access token object, or a map as a token-answer fault
+// bends it.
+func (s *Server) tokenAnswer(tok, mid string, env Env) any {
+	a := accessToken{AccessToken: tok, TokenType: "Bearer", ExpiresIn: int(tokenLifetime / time.Second), Environment: env.String(), MerchantID: mid}
+	m := map[string]any{"accessToken": a.AccessToken, "tokenType": a.TokenType, "expiresIn": a.ExpiresIn, "environment": a.Environment, "merchantId": a.MerchantID}
+	switch {
+	case s.faults.on(fTokenNoEnvironment):
+		delete(m, "environment")
+	case s.faults.on(fTokenNoMerchantID):
+		delete(m, "merchantId")
+	case s.faults.on(fTokenBearerPrefixed):
+		m["accessToken"] = "Bearer " + tok
+	case s.faults.on(fTokenTypeLowercase):
+		m["tokenType"] = "bearer"
+	case s.faults.on(fTokenExpiresInMillis):
+		m["expiresIn"] = int(tokenLifetime / time.Millisecond)
+	default:
+		return a
 	}
-	s.writeA(rc, http.StatusOK, accessToken{
-		AccessToken: tok,
-		TokenType:   "Bearer",
-		ExpiresIn:   int(tokenLifetime / time.Second),
-		Environment: ref.env.String(),
-		MerchantID:  mid,
-	})
+	return m
 }
 
 // authenticate resolves the bearer token to a merchant environment and applies
@@ -151,11 +167,18 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 	if s.faults.on(fBearerMsgVague) {
 		bearerMsg = http.StatusText(http.StatusUnauthorized)
 	}
+	if h == "" && s.faults.on(fAuthNoHeaderServed) {
+		rc.st = rc.world.merchants[DemoMerchants()[0].ID].envs[EnvTest]
+		return true
+	}
 	if len(h) <= len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) {
 		s.writeError(rc, http.StatusUnauthorized, bearerMsg)
 		return false
 	}
 	raw := strings.TrimSpace(h[len(prefix):])
+	if s.faults.on(fTokenBearerPrefixed) && len(raw) > len(prefix) && strings.EqualFold(raw[:len(prefix)], prefix) {
+		raw = strings.TrimSpace(raw[len(prefix):]) // the token it answered
+	}
 	c, err := s.jwt.verify(raw, s.faults.on(fAuthExpiredAccepted))
 	if err != nil && s.faults.on(fAuthForgedAccepted) && errors.Is(err, jwt.ErrTokenSignatureInvalid) {
 		var u tokenClaims

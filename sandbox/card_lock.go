@@ -24,6 +24,11 @@ func (s *Server) readCard(rc *reqCtx, st *envState, f func(c *card) reply) {
 }
 
 func (s *Server) onCard(rc *reqCtx, st *envState, write bool, f func(c *card) reply) {
+	if s.faults.on(fCardCrossMerchantLookup) {
+		if other, oc := rc.world.cardByIDAnywhere(rc.p1); oc != nil {
+			st = other // the card's owner, whoever asks
+		}
+	}
 	rep := func() reply {
 		if write {
 			st.mu.Lock()

@@ -39,6 +39,12 @@ func (s *Server) writeError(rc *reqCtx, code int, msg any) {
 	if s.faults.on(fErrReasonWrong) {
 		e.Error = http.StatusText(http.StatusBadRequest)
 	}
+	if s.faults.on(fErrStatusCode400) {
+		e.StatusCode = http.StatusBadRequest
+	}
+	if s.faults.on(fErrTimestampHTTPDate) {
+		e.Timestamp = rc.now.UTC().Format(http.TimeFormat)
+	}
 	writeJSON(rc.w, code, e)
 }
 

@@ -19,6 +19,18 @@ var (
 		"AUTH-09")
 	fAuthWrongSecret = declareFault("Authentication", "auth-wrong-secret-accepted", "The token exchange checks only that the merchant id exists, not its secret key.",
 		"AUTH-07", "ERR-16")
+	fAuthNoHeaderServed = declareFault("Authentication", "auth-missing-header-served", "A request without an Authorization header is served as the main demo merchant (a development shortcut left on).",
+		"AUTH-09")
+	fTokenBearerPrefixed = declareFault("Authentication", "token-bearer-prefixed", "The token answer's accessToken is \"Bearer <JWT>\", not the JWT itself (accepted back either way).",
+		"AUTH-02")
+	fTokenTypeLowercase = declareFault("Authentication", "token-type-lowercase", "The token answer says tokenType \"bearer\" instead of \"Bearer\".",
+		"AUTH-03")
+	fTokenExpiresInMillis = declareFault("Authentication", "token-expires-in-millis", "The token answer gives expiresIn in milliseconds (900000) instead of seconds.",
+		"AUTH-04")
+	fTokenNoMerchantID = declareFault("Authentication", "token-no-merchant-id", "The token answer omits merchantId.",
+		"AUTH-06")
+	fTokenIssuedOnce = declareFault("Authentication", "token-issued-once", "The token exchange issues a merchant's first token again (its issue time and expiry), also once it has expired.",
+		"AUTH-14")
 	fTokenLifetime600 = declareFault("Authentication", "token-lifetime-600s", "Access tokens say expiresIn 900 but expire after 600 seconds.",
 		"AUTH-13")
 )

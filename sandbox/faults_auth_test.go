@@ -44,6 +44,26 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 	"auth-wrong-secret-accepted": func(h *sbx) bool {
 		return h.api("POST", "/auth/token", "", map[string]string{"merchantId": alpha, "secretKey": "sk_test_wrong"}).code == 200
 	},
+	"auth-missing-header-served": func(h *sbx) bool {
+		return h.api("GET", "/cards", "", nil).code == 200
+	},
+	"token-bearer-prefixed": func(h *sbx) bool {
+		return strings.HasPrefix(h.api("POST", "/auth/token", "", `{"merchantId":"`+alpha+`","secretKey":"`+alphaTest+`"}`).want(200).s("data.accessToken"), "Bearer ")
+	},
+	"token-type-lowercase": func(h *sbx) bool {
+		return h.api("POST", "/auth/token", "", `{"merchantId":"`+alpha+`","secretKey":"`+alphaTest+`"}`).want(200).s("data.tokenType") != "Bearer"
+	},
+	"token-expires-in-millis": func(h *sbx) bool {
+		return h.api("POST", "/auth/token", "", `{"merchantId":"`+alpha+`","secretKey":"`+alphaTest+`"}`).want(200).num("data.expiresIn") != "900"
+	},
+	"token-no-merchant-id": func(h *sbx) bool {
+		return !h.api("POST", "/auth/token", "", `{"merchantId":"`+alpha+`","secretKey":"`+alphaTest+`"}`).want(200).has("data.merchantId")
+	},
+	"token-issued-once": func(h *sbx) bool {
+		h.token(alpha, alphaTest)
+		h.fake.Advance(901 * time.Second)
+		return h.api("GET", "/cards", h.token(alpha, alphaTest), nil).code != 200
+	},
 	"token-lifetime-600s": func(h *sbx) bool {
 		tok := h.token(alpha, alphaTest)
 		h.fake.Advance(14 * time.Minute)

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"strings"
+	"time"
 )
 
 // Probes of the faults of faults_errors.go: each returns true when it
@@ -15,6 +16,13 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 	},
 	"error-reason-phrase-wrong": func(h *sbx) bool {
 		return h.api("GET", "/cards", "", nil).want(401).s("error") != "Unauthorized"
+	},
+	"error-status-code-400": func(h *sbx) bool {
+		return h.api("GET", "/cards", "", nil).want(401).num("statusCode") != "401"
+	},
+	"error-timestamp-http-date": func(h *sbx) bool {
+		_, err := time.Parse(time.RFC3339, h.api("GET", "/cards", "", nil).want(401).s("timestamp"))
+		return err != nil
 	},
 	"malformed-json-422": func(h *sbx) bool {
 		return h.api("POST", "/cards/customers", h.token(alpha, alphaTest), `{"firstName":`).code != 400

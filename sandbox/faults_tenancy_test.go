@@ -13,6 +13,11 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 		bid := h.card(btok, h.customer(btok), "1").s("data.id")
 		return h.api("PATCH", "/cards/"+bid+"/status", h.token(alpha, alphaTest), `{"status":"FROZEN"}`).code != 404
 	},
+	"card-cross-merchant-lookup": func(h *sbx) bool {
+		btok := h.token(bravo, bravoTest)
+		bid := h.card(btok, h.customer(btok), "1").s("data.id")
+		return h.api("GET", "/cards/"+bid+"/secure", h.token(alpha, alphaTest), nil).code != 404
+	},
 	"card-cross-merchant-read": func(h *sbx) bool {
 		btok := h.token(bravo, bravoTest)
 		id := h.card(btok, h.customer(btok), "2").s("data.id")

@@ -13,6 +13,10 @@ var (
 		"TXN-06")
 	fLimitDailyNotCumulative = declareFault("Spend limits and card transactions", "limit-daily-not-cumulative", "The dailyLimit is compared with the single amount, not the day's total.",
 		"TXN-05")
+	fLimitsEchoCents = declareFault("Spend limits and card transactions", "limits-echo-cents", "PUT spend-limits echoes the limits in cents (2550 for 25.50 USD).",
+		"LIMITS-02")
+	fLimitsCardIDAsAddressed = declareFault("Spend limits and card transactions", "limits-card-id-as-addressed", "PUT spend-limits answers cardId as the path addressed the card (its reference, when addressed by reference).",
+		"LIMITS-03")
 	fLimitsNotApplied = declareFault("Spend limits and card transactions", "limits-not-applied", "Spend limits are echoed but never stored, so no transaction is declined for them.",
 		"LIMITS-04", "TXN-04")
 	fTxnFrozenDeclineDebits = declareFault("Spend limits and card transactions", "txn-frozen-decline-debits", "A FROZEN card's transaction is declined but still taken from the card balance.",

@@ -7,6 +7,15 @@ import (
 // Probes of the faults of faults_transactions.go: each returns true when it
 // observes the violated rule.
 var _ = addProbes(map[string]func(h *sbx) bool{
+	"limits-echo-cents": func(h *sbx) bool {
+		tok, id := setupCard(h, "1")
+		return h.api("PUT", "/cards/"+id+"/spend-limits", tok, `{"transactionLimit":25.5}`).want(200).num("data.spendLimits.transactionLimit") == "2550"
+	},
+	"limits-card-id-as-addressed": func(h *sbx) bool {
+		tok := h.token(alpha, alphaTest)
+		c := h.card(tok, h.customer(tok), "1")
+		return h.api("PUT", "/cards/"+c.s("data.reference")+"/spend-limits", tok, `{"dailyLimit":5}`).want(200).s("data.cardId") != c.s("data.id")
+	},
 	"card-frozen-approves": func(h *sbx) bool {
 		tok := h.token(alpha, alphaTest)
 		id := h.card(tok, h.customer(tok), "2").s("data.id")

@@ -7,6 +7,14 @@ var (
 		"WEBHOOK-09", "WEBHOOK-08")
 	fWebhookDeliveredKind = declareFault("Webhooks and events", "webhook-delivered-kind-wrong", "Delivered webhooks carry a bare kind (e.g. authorization) although the answer names the documented one.",
 		"WEBHOOK-09", "WEBHOOK-03")
+	fWebhookEventTypeEchoed = declareFault("Webhooks and events", "webhook-event-type-echoed", "The simulation answer's event_type echoes the request (authorization) instead of naming the dispatched kind.",
+		"WEBHOOK-03", "WEBHOOK-04", "WEBHOOK-05", "WEBHOOK-06")
+	fWebhookSkipReasonNull = declareFault("Webhooks and events", "webhook-skip-reason-null", "A simulation whose webhook was not sent answers skip_reason null instead of saying why.",
+		"WEBHOOK-08")
+	fWebhookEventTypeUnchecked = declareFault("Webhooks and events", "webhook-event-type-unchecked", "simulate-webhook takes a missing or unknown event_type as authorization instead of refusing it.",
+		"WEBHOOK-02")
+	fWebhookCallbackURLEmpty = declareFault("Webhooks and events", "webhook-callback-url-empty", "The simulation answer's callback_url is empty although a webhook URL is configured.",
+		"WEBHOOK-10")
 	fWebhookLiveAllowed = declareFault("Webhooks and events", "webhook-live-allowed", "Webhook simulation with LIVE credentials is served instead of refused.",
 		"WEBHOOK-11")
 	fWebhookRefPrefix = declareFault("Webhooks and events", "webhook-reference-prefix-wrong", "Simulation references start with SIM_ instead of SIMULATE_.",

@@ -26,7 +26,10 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 		return
 	}
 	v := validator{b: b}
-	et := v.str("event_type", true, maxShort)
+	et := v.str("event_type", !s.faults.on(fWebhookEventTypeUnchecked), maxShort)
+	if _, known := eventKinds[et]; !known && s.faults.on(fWebhookEventTypeUnchecked) {
+		et = "authorization" // whatever was asked
+	}
 	v.oneOf("event_type", et, "authorization", "settlement", "reversal", "decline")
 	if v.failed(s, rc) {
 		return
@@ -61,9 +64,17 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 		})
 	}
 	ans := simulateAnswer{EventType: kind, Reference: simRef, CallbackURL: url, Dispatched: sent}
+	if s.faults.on(fWebhookCallbackURLEmpty) {
+		ans.CallbackURL = ""
+	}
+	if s.faults.on(fWebhookEventTypeEchoed) {
+		ans.EventType = et
+	}
 	msg := "Webhook dispatched"
 	if !sent {
-		ans.SkipReason = &skip
+		if !s.faults.on(fWebhookSkipReasonNull) {
+			ans.SkipReason = &skip
+		}
 		msg = "Webhook not dispatched"
 	} else if s.variants.on(vSkipReasonEmpty) {
 		ans.SkipReason = new(string)

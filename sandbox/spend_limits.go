@@ -58,6 +58,9 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before changing its limits")
 		}
 		id, l := c.id, s.setLimits(c, set)
+		if s.faults.on(fLimitsCardIDAsAddressed) {
+			id = rc.p1 // the id or reference as the path gave it
+		}
 		return func() { s.writeLimits(rc, id, l) }
 	})
 }
@@ -84,6 +87,14 @@ func (s *Server) setLimits(c *card, set [4]int64) [4]int64 {
 
 // writeLimits answers the spend limits l of card id.
 func (s *Server) writeLimits(rc *reqCtx, id string, l [4]int64) {
+	if s.faults.on(fLimitsEchoCents) {
+		cents := map[string]int64{}
+		for i, n := range limitNames {
+			cents[n] = l[i]
+		}
+		s.writeA(rc, http.StatusOK, map[string]any{"message": "Spend limits updated", "cardId": id, "spendLimits": cents})
+		return
+	}
 	if s.variants.on(vLimitsUnsetZero) {
 		show := func(n int64) *money.Amount { a := money.Amount(n); return &a }
 		s.writeA(rc, http.StatusOK, spendLimitsAnswer{Message: "Spend limits updated", CardID: id, SpendLimits: spendLimitsJSON{

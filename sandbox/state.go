@@ -72,6 +72,8 @@ type envState struct {
 
 	whitelist atomic.Pointer[[]netip.Addr] // nil or empty: no whitelist; read on every call, lock-free
 
+	firstToken atomic.Int64 // Unix nanoseconds of the first token issued (fault token-issued-once)
+
 	mu        sync.RWMutex
 	vault     int64 // USD cents
 	ngn       int64 // NGN kobo

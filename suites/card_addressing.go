@@ -22,24 +22,26 @@ func needReference() {
 }
 
 var _ = Describe("Cards addressed by reference, not-found messages and PCI data", func() {
-	// "A card is addressed in paths by id or by its reference": every
-	// endpoint taking "Path id as above", the writes included.
-	ConformanceIt("withdraws from a card addressed by its reference: the same card's balance falls",
-		Reqs("GET-02", "WITHDRAW-01", "WITHDRAW-04"), Destructive,
-		func(ctx SpecContext) {
-			needReference()
+	byReferenceTable()
+	unknownCardTable()
+	pciSpecs()
+})
+
+// byReferenceTable: "A card is addressed in paths by id or by its
+// reference": every endpoint taking "Path id as above", the writes included.
+func byReferenceTable() {
+	ConformanceTable("addresses a card by its reference on the writes",
+		func(ctx SpecContext, rule func(SpecContext)) { needReference(); rule(ctx) },
+		Destructive,
+		ConformanceEntry("withdraws from a card addressed by its reference: the same card's balance falls", func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("3.00")))
 			got := withdrawOK(ctx, c.Reference, M("1.10"))
 			Expect(got.ID).To(Equal(c.ID), "the answer's card is the one addressed by reference")
 			want := c.Balance.Sub(M("1.10"))
 			Expect(got.Balance).To(EqualMoney(want), "balance in the answer")
 			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(want), "balance in a fresh GET by id")
-		})
-
-	ConformanceIt("freezes and unfreezes a card addressed by its reference, confirmed by a fresh GET by id",
-		Reqs("GET-02", "STATUS-01", "STATUS-03", "STATUS-04"), Destructive,
-		func(ctx SpecContext) {
-			needReference()
+		}, Reqs("GET-02")),
+		ConformanceEntry("freezes and unfreezes a card addressed by its reference, confirmed by a fresh GET by id", func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("1.00")))
 			for _, to := range []string{"FROZEN", "ACTIVE"} {
 				d := Data(ExpectEnvelopeA(patchStatus(ctx, c.Reference, JSON{"status": to}), schemas.StatusResponse))
@@ -48,28 +50,47 @@ var _ = Describe("Cards addressed by reference, not-found messages and PCI data"
 				Expect(CardFrom(card).Status).To(Equal(to))
 				Expect(GetCard(ctx, c.ID).Status).To(Equal(to), "status in a fresh GET by id")
 			}
-		})
+		}, Reqs("GET-02")),
+	)
+}
 
-	// Scenario 5 on every endpoint that addresses a card, by id and by a
-	// reference that does not exist.
-	ConformanceIt("answers an unknown card on every card endpoint with 404 whose message says the virtual card was not found",
-		Reqs("ERR-18", "ERR-10", "GET-04", "STATUS-06", "WEBHOOK-14"), Needs(CapTestEnvironment),
-		func(ctx SpecContext) {
-			for _, e := range cardEndpoints() {
-				for _, addr := range []string{"crd_" + Ref("nosuch"), Ref("nosuchref")} {
-					By(e.name + " " + addr)
-					body := ExpectErrorWithPath(Must(API().Do(ctx, e.request(addr))), http.StatusNotFound)
-					msg := lowerMsg(body)
-					Expect(msg).To(ContainSubstring("card"), "%s: the message says the virtual card was not found", e.name)
-					Expect(msg).To(saysNotFound(), "%s: the message says the virtual card was not found", e.name)
-				}
-			}
-		})
+// expectCardNotFound asserts scenario 5 on endpoint e, by an unknown id and
+// by a reference that does not exist.
+func expectCardNotFound(ctx SpecContext, e cardEndpoint) {
+	GinkgoHelper()
+	for _, addr := range []string{"crd_" + Ref("nosuch"), Ref("nosuchref")} {
+		By(e.name + " " + addr)
+		body := ExpectErrorWithPath(Must(API().Do(ctx, e.request(addr))), http.StatusNotFound)
+		msg := lowerMsg(body)
+		Expect(msg).To(ContainSubstring("card"), "%s: the message says the virtual card was not found", e.name)
+		Expect(msg).To(saysNotFound(), "%s: the message says the virtual card was not found", e.name)
+	}
+}
 
+// unknownCardTable: scenario 5 on every endpoint below /cards/{id} (GET
+// /cards/{id} itself: the scenario 5 spec of the Errors suite).
+func unknownCardTable() {
+	eps := map[string]cardEndpoint{}
+	for _, e := range cardEndpoints() {
+		eps[e.name] = e
+	}
+	ConformanceTable("answers an unknown card with 404 whose message says the virtual card was not found",
+		expectCardNotFound,
+		ConformanceEntry("on GET /cards/{id}/secure", eps["GET /cards/{id}/secure"], Reqs("ERR-18")),
+		ConformanceEntry("on POST /cards/{id}/withdraw", eps["POST /cards/{id}/withdraw"], Reqs("ERR-18")),
+		ConformanceEntry("on PUT /cards/{id}/spend-limits", eps["PUT /cards/{id}/spend-limits"], Reqs("ERR-18")),
+		ConformanceEntry("on PATCH /cards/{id}/status", eps["PATCH /cards/{id}/status"], Reqs("ERR-18")),
+		ConformanceEntry("on PATCH /cards/{id}/contact", eps["PATCH /cards/{id}/contact"], Reqs("ERR-18")),
+		ConformanceEntry("on POST /cards/{id}/simulate-webhook", eps["POST /cards/{id}/simulate-webhook"], Reqs("ERR-18"), Needs(CapTestEnvironment)),
+	)
+}
+
+// pciSpecs: card credentials stay in the secure details.
+func pciSpecs() {
 	// "This data is PCI-sensitive; it must never reach public clients": the
 	// revealed PAN and CVV appear in no other answer about the card.
 	ConformanceIt("keeps a card's full number and CVV out of every answer but the secure details (issuance, get, list, withdraw, limits, status, contact, webhook simulation)",
-		Reqs("SECURE-11", "SECURE-01"), Destructive, Needs(CapTestEnvironment),
+		Reqs("SECURE-11"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
 			resp, _ := IssueCard(ctx, WithAmount(M("2.00")))
 			ExpectStatus(resp, http.StatusOK, http.StatusCreated)
@@ -108,4 +129,4 @@ var _ = Describe("Cards addressed by reference, not-found messages and PCI data"
 				Expect(strings.Contains(string(a.Body), `"cvv"`)).To(BeFalse(), "PCI: %s carries a cvv member", what)
 			}
 		})
-})
+}

@@ -13,30 +13,71 @@ import (
 )
 
 var _ = Describe("One card: GET /cards/{id}", func() {
-	ConformanceIt("answers 200 in Envelope A with the Card addressed by its id",
-		Reqs("GET-01", "GET-05", "GET-06", "GET-07", "GET-08", "GET-09", "GET-10", "GET-11", "GET-12", "GET-13", "GET-14", "GET-15", "GET-16", "GET-17", "ENV-06"), Destructive,
-		func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("1.50")))
-			resp := Must(API().Get(ctx, "/cards/"+client.Seg(c.ID), nil))
-			got := CardFrom(Data(ExpectEnvelopeA(resp, schemas.CardResponse)))
-			Expect(got.ID).To(Equal(c.ID))
-			Expect(got.Reference).To(Equal(c.Reference))
-			Expect(got.MaskedPan).To(Equal(c.MaskedPan))
-			Expect(got.NameOnCard).To(Equal(c.NameOnCard))
-			Expect(got.Balance).To(EqualMoney(c.Balance), "the balance the issuance answer stated")
-			Expect(got.Status).To(Equal("ACTIVE"))
-			ExpectCardFields(got.Raw)
-			Expect(got.Raw["cardType"]).To(Equal("VIRTUAL"))
-			Expect(got.Raw["currency"]).To(Equal("USD"))
-			for _, f := range []string{"createdAt", "updatedAt"} {
-				if got.Raw[f] == nil {
+	issued := Shared(fetchIssuedCard)
+	ConformanceTable("answers with the Card addressed by its id",
+		func(ctx SpecContext, rule func(fetchedCard)) { rule(issued(ctx)) },
+		Destructive,
+		ConformanceEntry("answers 200 in Envelope A whose data is the Card addressed", func(f fetchedCard) {
+			f.answer.ExpectEnvelopeA(schemas.CardResponse, cardFieldPointers())
+			Expect(f.got.ID).To(Equal(f.issued.ID))
+		}, Reqs("GET-01")),
+		ConformanceEntry("gives id as a crd_ string", func(f fetchedCard) {
+			f.expectField("id")
+		}, Reqs("GET-05")),
+		ConformanceEntry("gives cardType VIRTUAL", func(f fetchedCard) {
+			f.expectField("cardType")
+			Expect(f.got.Raw["cardType"]).To(Equal("VIRTUAL"))
+		}, Reqs("GET-06")),
+		ConformanceEntry("gives cardBrand as a string", func(f fetchedCard) {
+			f.expectField("cardBrand")
+		}, Reqs("GET-07")),
+		ConformanceEntry("gives maskedPan, the issued card's masked number", func(f fetchedCard) {
+			f.expectField("maskedPan")
+			Expect(f.got.MaskedPan).To(Equal(f.issued.MaskedPan))
+			ExpectMaskedPan16(f.got.Raw)
+		}, Reqs("GET-08")),
+		ConformanceEntry("gives nameOnCard, the name it was issued with", func(f fetchedCard) {
+			f.expectField("nameOnCard")
+			Expect(f.got.NameOnCard).To(Equal(f.issued.NameOnCard))
+		}, Reqs("GET-09")),
+		ConformanceEntry("gives balanceAmount, the balance the issuance answer stated", func(f fetchedCard) {
+			f.expectField("balanceAmount")
+			Expect(f.got.Balance).To(EqualMoney(f.issued.Balance))
+		}, Reqs("GET-10")),
+		ConformanceEntry("gives currency USD", func(f fetchedCard) {
+			f.expectField("currency")
+			Expect(f.got.Raw["currency"]).To(Equal("USD"))
+		}, Reqs("GET-11")),
+		ConformanceEntry("gives status ACTIVE for a card just issued", func(f fetchedCard) {
+			f.expectField("status")
+			Expect(f.got.Status).To(Equal("ACTIVE"))
+		}, Reqs("GET-12")),
+		ConformanceEntry("gives createdStatus COMPLETED", func(f fetchedCard) {
+			f.expectField("createdStatus")
+			Expect(f.got.Raw["createdStatus"]).To(Equal("COMPLETED"), "createdStatus: COMPLETED is the only value the document shows")
+		}, Reqs("GET-13")),
+		ConformanceEntry("gives reference, the merchant reference it was issued with", func(f fetchedCard) {
+			f.expectField("reference")
+			Expect(f.got.Reference).To(Equal(f.issued.Reference))
+		}, Reqs("GET-14")),
+		ConformanceEntry("gives billingAddress as an object of strings with a 2-letter country", func(f fetchedCard) {
+			f.expectField("billingAddress")
+		}, Reqs("GET-15")),
+		ConformanceEntry("gives colorTheme as a string", func(f fetchedCard) {
+			f.expectField("colorTheme")
+		}, Reqs("GET-16")),
+		ConformanceEntry("gives createdAt and updatedAt as ISO 8601 UTC timestamps", func(f fetchedCard) {
+			for _, name := range []string{"createdAt", "updatedAt"} {
+				f.expectField(name)
+				if f.got.Raw[name] == nil {
 					continue // presence is not stated (profile strict.allCardFields)
 				}
-				s, _ := got.Raw[f].(string)
+				s, _ := f.got.Raw[name].(string)
 				_, err := time.Parse(time.RFC3339Nano, s)
-				Expect(err).NotTo(HaveOccurred(), "%s %q is not an ISO 8601 timestamp", f, s)
+				Expect(err).NotTo(HaveOccurred(), "%s %q is not an ISO 8601 timestamp", name, s)
 			}
-		})
+		}, Reqs("GET-17", "ENV-06")),
+	)
 
 	ConformanceIt("addresses the same card by its reference as by its id",
 		Reqs("GET-02"), Destructive,
@@ -85,3 +126,36 @@ var _ = Describe("One card: GET /cards/{id}", func() {
 			ExpectError(Must(API().Get(ctx, "/cards/"+client.Seg(Cfg().RunID+"-no-such-reference"), nil)), http.StatusNotFound)
 		})
 })
+
+// fetchedCard is a card issued then read with GET /cards/{id}; the rules of
+// the table each check their own part of the answer.
+type fetchedCard struct {
+	issued Card
+	answer Answer
+	got    Card
+}
+
+func fetchIssuedCard(ctx SpecContext) fetchedCard {
+	c := NewCard(ctx, WithAmount(M("1.50")))
+	a := ReadAnswer(Must(API().Get(ctx, "/cards/"+client.Seg(c.ID), nil)), schemas.CardResponse)
+	data, _ := a.Body["data"].(JSON)
+	return fetchedCard{issued: c, answer: a, got: CardFrom(data)}
+}
+
+// expectField asserts one Card field: no schema violation under it and, with
+// the profile's strict.allCardFields, present and not null.
+func (f fetchedCard) expectField(name string) {
+	GinkgoHelper()
+	f.answer.ExpectNoViolationUnder("/data/" + name)
+	if Profile().Strict.AllCardFields {
+		Expect(f.got.Raw[name]).NotTo(BeNil(), "Card.%s is absent or null (profile strict.allCardFields)", name)
+	}
+}
+
+func cardFieldPointers() []string {
+	out := make([]string, 0, len(CardTableFields))
+	for _, f := range CardTableFields {
+		out = append(out, "/data/"+f)
+	}
+	return out
+}

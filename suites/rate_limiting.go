@@ -143,14 +143,76 @@ func backOff(ctx context.Context, d time.Duration) time.Duration {
 }
 
 var _ = Describe("Rate limits", func() {
-	ConformanceIt("answers a burst beyond the rate limit with 429 carrying the error envelope (statusCode 429, Too Many Requests)",
-		Reqs("RATE-01", "RATE-02", "ERR-01", "ERR-02", "ERR-03"), Serial,
-		func(ctx SpecContext) {
-			resp := first429(ctx)
-			body := ExpectErrorWithPath(resp, http.StatusTooManyRequests)
-			Expect(body["error"]).To(Equal("Too Many Requests"))
-		})
+	rateLimitTable()
+	backoffSpecs()
+	tokenRateLimitTable()
+})
 
+// expect429 asserts the call was refused for the rate limit.
+func expect429(resp *client.Response) {
+	GinkgoHelper()
+	Expect(resp).NotTo(BeNil(), "no 429")
+	ExpectStatus(resp, http.StatusTooManyRequests)
+}
+
+// expect429Envelope asserts a 429 in the error envelope: statusCode 429 and
+// the reason phrase Too Many Requests.
+func expect429Envelope(resp *client.Response) {
+	GinkgoHelper()
+	body := ExpectErrorWithPath(resp, http.StatusTooManyRequests)
+	Expect(body["error"]).To(Equal("Too Many Requests"))
+}
+
+func rateLimitTable() {
+	refused := Shared(func(ctx SpecContext) *client.Response { return first429(ctx) })
+	ConformanceTable("refuses a burst beyond the rate limit",
+		func(ctx SpecContext, rule func(*client.Response)) { rule(refused(ctx)) },
+		Serial,
+		ConformanceEntry("answers a burst beyond the rate limit with 429", expect429, Reqs("RATE-01")),
+		ConformanceEntry("carries the error envelope on a 429 (statusCode 429, Too Many Requests)", expect429Envelope, Reqs("RATE-02")),
+	)
+}
+
+// tokenBurst limits the token group to 2/s with a burst of 2 through the
+// sandbox controls (restored when the spec ends) and bursts token exchanges
+// until a 429.
+func tokenBurst(ctx SpecContext) *client.Response {
+	saved, err := Controls().RateLimits(ctx)
+	if err != nil {
+		HarnessError("sandbox control rate-limits: %v", err)
+	}
+	DeferCleanup(func(ctx SpecContext) {
+		if err := Controls().SetRateLimits(ctx, saved); err != nil {
+			HarnessError("restoring the rate limits: %v", err)
+		}
+	})
+	if err := Controls().SetRateLimits(ctx, map[string]controls.RateLimit{"token": {Rate: 2, Burst: 2}}); err != nil {
+		HarnessError("sandbox control rate-limits: %v", err)
+	}
+	p := Cfg().Primary
+	anon := Anonymous().Raw().RawAuth()
+	resp, _ := burstWith(ctx, 100, 4, func(ctx context.Context) (*client.Response, error) {
+		return anon.Post(ctx, client.TokenPath, client.TokenBody{MerchantID: p.MerchantID, SecretKey: p.SecretKey})
+	})
+	Expect(resp).NotTo(BeNil(), "no 429 within 100 token exchanges although the token group was limited to 2/s with a burst of 2")
+	return resp
+}
+
+func tokenRateLimitTable() {
+	refused := Shared(tokenBurst)
+	ConformanceTable("refuses a burst of token exchanges beyond the limit (sandbox rate-limit control)",
+		func(ctx SpecContext, rule func(*client.Response)) { rule(refused(ctx)) },
+		Serial, Needs(CapRateLimitCtl),
+		ConformanceEntry("answers a burst of token exchanges beyond the limit with 429", expect429, Reqs("RATE-01")),
+		ConformanceEntry("carries the error envelope on a token exchange's 429 and issues no token", func(resp *client.Response) {
+			expect429Envelope(resp)
+			Expect(string(resp.Body)).NotTo(ContainSubstring("accessToken"), "a refused exchange issues no token")
+		}, Reqs("RATE-02")),
+	)
+}
+
+// backoffSpecs: after a 429 the caller backs off and is served again.
+func backoffSpecs() {
 	// "Retry with exponential backoff": the wait is the server's Retry-After
 	// when it sends one, else exponential from 100 ms; a window longer than
 	// the profile's rateLimits.maxRetryAfter is not waited out (skipped).
@@ -185,29 +247,4 @@ var _ = Describe("Rate limits", func() {
 			}
 			Fail(fmt.Sprintf("still 429 after backing off %s (first Retry-After %q; the profile's rateLimits.maxRetryAfter is %s)", waited, resp.Header.Get("Retry-After"), limit))
 		})
-
-	ConformanceIt("answers a burst of token exchanges beyond the limit with 429 in the error envelope (sandbox rate-limit control)",
-		Reqs("RATE-01", "RATE-02", "ERR-02", "ERR-03"), Serial, Needs(CapRateLimitCtl),
-		func(ctx SpecContext) {
-			saved, err := Controls().RateLimits(ctx)
-			if err != nil {
-				HarnessError("sandbox control rate-limits: %v", err)
-			}
-			DeferCleanup(func(ctx SpecContext) {
-				if err := Controls().SetRateLimits(ctx, saved); err != nil {
-					HarnessError("restoring the rate limits: %v", err)
-				}
-			})
-			if err := Controls().SetRateLimits(ctx, map[string]controls.RateLimit{"token": {Rate: 2, Burst: 2}}); err != nil {
-				HarnessError("sandbox control rate-limits: %v", err)
-			}
-			p := Cfg().Primary
-			anon := Anonymous().Raw().RawAuth()
-			resp, _ := burstWith(ctx, 100, 4, func(ctx context.Context) (*client.Response, error) {
-				return anon.Post(ctx, client.TokenPath, client.TokenBody{MerchantID: p.MerchantID, SecretKey: p.SecretKey})
-			})
-			Expect(resp).NotTo(BeNil(), "no 429 within 100 token exchanges although the token group was limited to 2/s with a burst of 2")
-			ExpectErrorWithPath(resp, http.StatusTooManyRequests)
-			Expect(string(resp.Body)).NotTo(ContainSubstring("accessToken"), "a refused exchange issues no token")
-		})
-})
+}

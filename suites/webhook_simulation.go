@@ -14,11 +14,11 @@ import (
 )
 
 // eventKinds is the Events table: event_type → dispatched kind.
-var eventKinds = []struct{ eventType, kind, req string }{
-	{"authorization", "virtualcard.transaction.authorization", "WEBHOOK-03"},
-	{"settlement", "virtualcard.transaction.settlement", "WEBHOOK-04"},
-	{"reversal", "virtualcard.transaction.reversed", "WEBHOOK-05"},
-	{"decline", "virtualcard.transaction.declined", "WEBHOOK-06"},
+var eventKinds = []struct{ eventType, kind string }{
+	{"authorization", "virtualcard.transaction.authorization"},
+	{"settlement", "virtualcard.transaction.settlement"},
+	{"reversal", "virtualcard.transaction.reversed"},
+	{"decline", "virtualcard.transaction.declined"},
 }
 
 func simulate(ctx context.Context, c *client.Client, idOrRef string, body any) *client.Response {
@@ -35,17 +35,7 @@ func expectSimulation(resp *client.Response, kind string) JSON {
 	ref, _ := d["reference"].(string)
 	Expect(ref).To(HavePrefix("SIMULATE_"), "the simulation reference starts with SIMULATE_")
 	Expect(len(ref)).To(BeNumerically(">", len("SIMULATE_")), "the simulation reference names the event after SIMULATE_")
-	Expect(d).To(HaveKey("dispatched"))
-	if d["dispatched"] == true {
-		// Whether Envelope B's success may be false on a 200 whose webhook was
-		// not sent is not shown; a sent one is a success.
-		Expect(body["success"]).To(BeTrue(), "Envelope B success must be true when the webhook was dispatched")
-		// skip_reason of a sent webhook: "string or null", its value not stated.
-	} else {
-		Expect(d["dispatched"]).To(BeFalse(), "dispatched is a boolean")
-		s, _ := d["skip_reason"].(string)
-		Expect(strings.TrimSpace(s)).NotTo(BeEmpty(), "when not dispatched, skip_reason explains why")
-	}
+	expectDispatchConsistent(body)
 	return d
 }
 
@@ -77,66 +67,171 @@ func deliveryField(d WebhookDelivery, pointer string) (string, bool) {
 }
 
 var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func() {
+	simulationAnswerTable()
+	deliveryTable()
+	deliveryFailureSpecs()
+	eventTypeRefusalTable()
+	simulationRefusalSpecs()
+})
+
+// simulations are one simulation of each event_type of the Events table,
+// each answer read once (the card is only read).
+type simulations map[string]Answer
+
+func simulateEach(ctx SpecContext) simulations {
+	c := SharedCard(ctx)
+	out := simulations{}
 	for _, ek := range eventKinds {
-		ek := ek
-		ConformanceIt("maps event_type "+ek.eventType+" to "+ek.kind+" with a SIMULATE_ reference and a consistent dispatched/skip_reason",
-			Reqs("WEBHOOK-01", ek.req, "WEBHOOK-07", "WEBHOOK-08", "ENV-03", "ENV-05"), Destructive, Needs(CapTestEnvironment),
-			func(ctx SpecContext) {
-				c := SharedCard(ctx)
-				expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": ek.eventType}), ek.kind)
-			})
+		out[ek.eventType] = ReadAnswer(simulate(ctx, API(), c.ID, JSON{"event_type": ek.eventType}), schemas.WebhookSimulationResponse)
 	}
+	return out
+}
 
-	ConformanceIt("simulates for a card addressed by its reference",
-		Reqs("WEBHOOK-01", "WEBHOOK-03", "GET-02"), Destructive, Needs(CapTestEnvironment),
-		func(ctx SpecContext) {
-			c := SharedCard(ctx)
-			expectSimulation(simulate(ctx, API(), c.Reference, JSON{"event_type": "authorization"}), "virtualcard.transaction.authorization")
-		})
+// each runs rule on the answer to every event_type.
+func (s simulations) each(rule func(eventType string, a Answer, d JSON)) {
+	GinkgoHelper()
+	for _, ek := range eventKinds {
+		By("event_type " + ek.eventType)
+		a := s[ek.eventType]
+		rule(ek.eventType, a, Data(a.Body))
+	}
+}
 
-	ConformanceIt("delivers each simulated event to the configured webhook URL: dispatched true, callback_url the URL, the delivery received with its kind and reference",
-		Reqs("WEBHOOK-09", "WEBHOOK-10", "WEBHOOK-08", "WEBHOOK-03", "WEBHOOK-04", "WEBHOOK-05", "WEBHOOK-06"),
-		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver),
-		func(ctx SpecContext) {
-			recv := WithReceiver(ctx)
-			c := SharedCard(ctx)
-			wp := Profile().Webhooks
-			for _, ek := range eventKinds {
-				By("event_type " + ek.eventType)
-				d := expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": ek.eventType}), ek.kind)
-				Expect(d["dispatched"]).To(BeTrue(), "a reachable webhook URL is configured: the event must be sent (skip_reason %v)", d["skip_reason"])
-				ExpectCallbackURL(d["callback_url"], recv.Callback)
-				ref, _ := d["reference"].(string)
-				got, ok := recv.Next(ctx, matchDelivery(ref, ek.kind))
-				Expect(ok).To(BeTrue(), "no delivery of %s (reference %s) reached the receiver at %s %s; received %d deliveries", ek.kind, ref, recv.URL(), recv.Waited(Timeouts().WebhookDelivery), len(recv.Deliveries()))
-				ExpectSigned(got, recv.Key)
-				if wp.DeliveryKindPointer != "" {
-					k, found := deliveryField(got, wp.DeliveryKindPointer)
-					Expect(found).To(BeTrue(), "the delivery carries no event kind at %s (profile webhooks.deliveryKindPointer): %s", wp.DeliveryKindPointer, string(got.Body))
-					Expect(k).To(Equal(ek.kind), "the delivered event's kind")
+// expectKind asserts the answer to eventType names kind.
+func (s simulations) expectKind(eventType, kind string) {
+	GinkgoHelper()
+	a := s[eventType]
+	ExpectStatus(a.Resp, http.StatusOK)
+	Expect(Data(a.Body)["event_type"]).To(Equal(kind), "the answer's event_type is the dispatched event kind")
+}
+
+func simulationAnswerTable() {
+	answers := Shared(simulateEach)
+	ConformanceTable("simulating each event_type",
+		func(ctx SpecContext, rule func(simulations)) { rule(answers(ctx)) },
+		Destructive, Needs(CapTestEnvironment),
+		ConformanceEntry("answers 200 in Envelope B whose data is event_type, reference, callback_url, dispatched and skip_reason", func(s simulations) {
+			s.each(func(_ string, a Answer, d JSON) {
+				ExpectStatus(a.Resp, http.StatusOK)
+				ExpectJSONContentType(a.Resp)
+				Expect(schemas.Validate(schemas.EnvelopeB, a.Resp.Body)).To(Succeed(), "not Envelope B")
+				for _, k := range []string{"event_type", "reference", "callback_url", "dispatched", "skip_reason"} {
+					Expect(d).To(HaveKey(k), "data carries %s", k)
 				}
-			}
-		})
+				a.ExpectNoViolationOutside("/data/event_type", "/data/reference", "/data/skip_reason")
+			})
+		}, Reqs("WEBHOOK-01", "ENV-03")),
+		ConformanceEntry("maps event_type authorization to virtualcard.transaction.authorization", func(s simulations) {
+			s.expectKind("authorization", "virtualcard.transaction.authorization")
+		}, Reqs("WEBHOOK-03")),
+		ConformanceEntry("maps event_type settlement to virtualcard.transaction.settlement", func(s simulations) {
+			s.expectKind("settlement", "virtualcard.transaction.settlement")
+		}, Reqs("WEBHOOK-04")),
+		ConformanceEntry("maps event_type reversal to virtualcard.transaction.reversed", func(s simulations) {
+			s.expectKind("reversal", "virtualcard.transaction.reversed")
+		}, Reqs("WEBHOOK-05")),
+		ConformanceEntry("maps event_type decline to virtualcard.transaction.declined", func(s simulations) {
+			s.expectKind("decline", "virtualcard.transaction.declined")
+		}, Reqs("WEBHOOK-06")),
+		ConformanceEntry("gives a reference starting with SIMULATE_", func(s simulations) {
+			s.each(func(_ string, a Answer, d JSON) {
+				a.ExpectNoViolationUnder("/data/reference")
+				ref, _ := d["reference"].(string)
+				Expect(ref).To(HavePrefix("SIMULATE_"), "the simulation reference starts with SIMULATE_")
+				Expect(len(ref)).To(BeNumerically(">", len("SIMULATE_")), "the simulation reference names the event after SIMULATE_")
+			})
+		}, Reqs("WEBHOOK-07")),
+		ConformanceEntry("says dispatched true when sent, otherwise why in a non-empty skip_reason", func(s simulations) {
+			s.each(func(_ string, a Answer, d JSON) {
+				a.ExpectNoViolationUnder("/data/skip_reason")
+				expectDispatchConsistent(a.Body)
+			})
+		}, Reqs("WEBHOOK-08")),
+	)
+}
 
-	ConformanceIt("signs each delivery as the profile says (webhooks.signature: header, HMAC-SHA256, key)",
-		Reqs("WEBHOOK-09"), Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver),
-		func(ctx SpecContext) {
+// expectDispatchConsistent: dispatched is a boolean; a sent webhook is a
+// success; one not sent says why.
+func expectDispatchConsistent(body JSON) {
+	GinkgoHelper()
+	d := Data(body)
+	Expect(d).To(HaveKey("dispatched"))
+	if d["dispatched"] == true {
+		// Whether Envelope B's success may be false on a 200 whose webhook was
+		// not sent is not shown; a sent one is a success. skip_reason of a sent
+		// webhook: "string or null", its value not stated.
+		Expect(body["success"]).To(BeTrue(), "Envelope B success must be true when the webhook was dispatched")
+		return
+	}
+	Expect(d["dispatched"]).To(BeFalse(), "dispatched is a boolean")
+	s, _ := d["skip_reason"].(string)
+	Expect(strings.TrimSpace(s)).NotTo(BeEmpty(), "when not dispatched, skip_reason explains why")
+}
+
+// simulateDelivered simulates eventType for c with recv configured and
+// returns the answer's data and the delivery it made.
+func simulateDelivered(ctx SpecContext, recv *HookSink, c Card, eventType, kind string) (JSON, WebhookDelivery) {
+	GinkgoHelper()
+	d := expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": eventType}), kind)
+	Expect(d["dispatched"]).To(BeTrue(), "a reachable webhook URL is configured: the event must be sent (skip_reason %v)", d["skip_reason"])
+	ref, _ := d["reference"].(string)
+	got, ok := recv.Next(ctx, matchDelivery(ref, kind))
+	Expect(ok).To(BeTrue(), "no delivery of %s (reference %s) reached the receiver at %s %s; received %d deliveries", kind, ref, recv.URL(), recv.Waited(Timeouts().WebhookDelivery), len(recv.Deliveries()))
+	return d, got
+}
+
+// expectDelivered asserts eventType's webhook arrives at the configured URL,
+// signed as the profile says and carrying its kind.
+func expectDelivered(ctx SpecContext, recv *HookSink, c Card, eventType, kind string) {
+	GinkgoHelper()
+	_, got := simulateDelivered(ctx, recv, c, eventType, kind)
+	ExpectSigned(got, recv.Key)
+	if wp := Profile().Webhooks; wp.DeliveryKindPointer != "" {
+		k, found := deliveryField(got, wp.DeliveryKindPointer)
+		Expect(found).To(BeTrue(), "the delivery carries no event kind at %s (profile webhooks.deliveryKindPointer): %s", wp.DeliveryKindPointer, string(got.Body))
+		Expect(k).To(Equal(kind), "the delivered event's kind")
+	}
+}
+
+// deliveryRule is one rule of the delivery table, run with a receiver
+// configured as the merchant's webhook URL and a card.
+type deliveryRule func(ctx SpecContext, recv *HookSink, c Card)
+
+func deliveryTable() {
+	ConformanceTable("delivers each simulated event to the configured webhook URL",
+		func(ctx SpecContext, rule deliveryRule) { rule(ctx, WithReceiver(ctx), SharedCard(ctx)) },
+		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver),
+		ConformanceEntry("delivers a simulated authorization as virtualcard.transaction.authorization", deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
+			expectDelivered(ctx, recv, c, "authorization", "virtualcard.transaction.authorization")
+		}), Reqs("WEBHOOK-09")),
+		ConformanceEntry("delivers a simulated settlement as virtualcard.transaction.settlement", deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
+			expectDelivered(ctx, recv, c, "settlement", "virtualcard.transaction.settlement")
+		}), Reqs("WEBHOOK-09")),
+		ConformanceEntry("delivers a simulated reversal as virtualcard.transaction.reversed", deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
+			expectDelivered(ctx, recv, c, "reversal", "virtualcard.transaction.reversed")
+		}), Reqs("WEBHOOK-09")),
+		ConformanceEntry("delivers a simulated decline as virtualcard.transaction.declined", deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
+			expectDelivered(ctx, recv, c, "decline", "virtualcard.transaction.declined")
+		}), Reqs("WEBHOOK-09")),
+		ConformanceEntry("gives callback_url, the configured webhook URL", deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
+			d, _ := simulateDelivered(ctx, recv, c, "authorization", "virtualcard.transaction.authorization")
+			ExpectCallbackURL(d["callback_url"], recv.Callback)
+		}), Reqs("WEBHOOK-10")),
+		ConformanceEntry("signs each delivery as the profile says (webhooks.signature: header, HMAC-SHA256, key)", deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
 			if Profile().Webhooks.Signature.Header == "" {
 				Skip("the profile verifies no delivery signature (webhooks.signature.header is empty); the document does not show one")
 			}
-			recv := WithReceiver(ctx)
-			c := SharedCard(ctx)
-			const kind = "virtualcard.transaction.settlement"
-			d := expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": "settlement"}), kind)
-			Expect(d["dispatched"]).To(BeTrue(), "a reachable webhook URL is configured: the event must be sent (skip_reason %v)", d["skip_reason"])
-			ref, _ := d["reference"].(string)
-			got, ok := recv.Next(ctx, matchDelivery(ref, kind))
-			Expect(ok).To(BeTrue(), "no delivery of %s (reference %s) reached %s %s", kind, ref, recv.URL(), recv.Waited(Timeouts().WebhookDelivery))
+			_, got := simulateDelivered(ctx, recv, c, "settlement", "virtualcard.transaction.settlement")
 			ExpectSigned(got, recv.Key)
-		})
+		}), Reqs("WEBHOOK-09")),
+	)
+}
 
+// deliveryFailureSpecs: a webhook URL that cannot be reached, and the
+// webhooks of card transactions.
+func deliveryFailureSpecs() {
 	ConformanceIt("reports dispatched false with a non-empty skip_reason when the webhook URL cannot be reached",
-		Reqs("WEBHOOK-08", "WEBHOOK-01"),
+		Reqs("WEBHOOK-08"),
 		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver),
 		func(ctx SpecContext) {
 			if WebhooksPreconfigured() {
@@ -150,7 +245,7 @@ var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func()
 		})
 
 	ConformanceIt("sends the webhooks of card transactions to the configured URL: an approval as an authorization, a decline as declined",
-		Reqs("WEBHOOK-12", "WEBHOOK-03", "WEBHOOK-06", "TXN-01"),
+		Reqs("WEBHOOK-12"),
 		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver, CapTransactions),
 		func(ctx SpecContext) {
 			wp := Profile().Webhooks
@@ -190,28 +285,39 @@ var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func()
 			ExpectSigned(got, recv.Key)
 			Expect(countKind("virtualcard.transaction.authorization")).To(Equal(1), "the decline must not be sent as an authorization")
 		})
+}
 
-	// An empty event_type is a payload validation failure (documented: 400,
-	// message an array); a value outside the four event types must be refused,
-	// but which error is not shown (profile errors.status.invalidValue, else any
-	// 4xx). A case variant ("AUTHORIZATION") is not tried: case handling is not shown.
-	ConformanceIt("refuses an empty event_type with 400 and a validation message array, and an unknown one with a 4xx error (the profile's status)",
-		Reqs("WEBHOOK-02", "ERR-04", "ERR-07"), Needs(CapTestEnvironment),
-		func(ctx SpecContext) {
-			c := SharedCard(ctx)
-			By("event_type empty")
+// eventTypeRefusalTable: an empty event_type is a payload validation
+// failure (documented: 400, message an array); a value outside the four
+// event types must be refused, but which error is not shown (profile
+// errors.status.invalidValue, else any 4xx). A case variant
+// ("AUTHORIZATION") is not tried: case handling is not shown.
+func eventTypeRefusalTable() {
+	ConformanceTable("validates event_type",
+		func(ctx SpecContext, rule func(SpecContext, Card)) { rule(ctx, SharedCard(ctx)) },
+		Needs(CapTestEnvironment),
+		ConformanceEntry("refuses an empty event_type with 400 and a validation message array", func(ctx SpecContext, c Card) {
 			ExpectValidationError(simulate(ctx, API(), c.ID, JSON{"event_type": ""}))
+		}, Reqs("ERR-04")),
+		ConformanceEntry("refuses an unknown event_type with a 4xx error (the profile's status)", func(ctx SpecContext, c Card) {
 			for _, et := range []string{"refund", "virtualcard.transaction.authorization"} {
 				By("event_type " + et)
 				ExpectRefusal(simulate(ctx, API(), c.ID, JSON{"event_type": et}), "invalidValue")
 			}
-		})
+		}, Reqs("WEBHOOK-02")),
+		ConformanceEntry("refuses a request without event_type with 400", func(ctx SpecContext, c Card) {
+			ExpectErrorWithPath(simulate(ctx, API(), c.ID, JSON{}), http.StatusBadRequest)
+		}, Reqs("WEBHOOK-02")),
+	)
+}
 
-	ConformanceIt("refuses a request without event_type with 400",
-		Reqs("WEBHOOK-02", "ERR-07"), Needs(CapTestEnvironment),
+// simulationRefusalSpecs: addressing, unknown cards and LIVE credentials.
+func simulationRefusalSpecs() {
+	ConformanceIt("simulates for a card addressed by its reference",
+		Reqs("GET-02"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
 			c := SharedCard(ctx)
-			ExpectErrorWithPath(simulate(ctx, API(), c.ID, JSON{}), http.StatusBadRequest)
+			expectSimulation(simulate(ctx, API(), c.Reference, JSON{"event_type": "authorization"}), "virtualcard.transaction.authorization")
 		})
 
 	ConformanceIt("answers 404 for an unknown card",
@@ -229,4 +335,4 @@ var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func()
 			ExpectError(resp, resp.Status)
 			Expect(string(resp.Body)).NotTo(ContainSubstring("SIMULATE_"), "nothing may be simulated with a LIVE key")
 		})
-})
+}

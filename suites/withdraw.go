@@ -40,26 +40,57 @@ func parseTS(s string) time.Time {
 	return t
 }
 
-var _ = Describe("Withdrawal: POST /cards/{id}/withdraw", func() {
-	ConformanceIt("lowers the card balance by exactly the amount, in the answer and in a fresh GET",
-		Reqs("WITHDRAW-01", "WITHDRAW-04", "GET-03"), Destructive,
-		func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("5.00")))
-			// From the issued card's own balance: the initial balance of a
-			// card is the profile's business (issuance.initialBalance).
-			want := c.Balance.Sub(M("1.37"))
-			got := withdrawOK(ctx, c.ID, M("1.37"))
-			Expect(got.ID).To(Equal(c.ID))
-			Expect(got.Balance).To(EqualMoney(want), "balance in the answer")
-			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(want), "balance in a fresh GET")
-			want = want.Sub(M("0.63"))
-			got = withdrawOK(ctx, c.ID, M("0.63"))
-			Expect(got.Balance).To(EqualMoney(want))
-			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(want))
-		})
+// withdrawal is one withdrawal of 1.37 from a card issued with 5.00: its
+// answer read once and the card read afresh afterwards.
+type withdrawal struct {
+	issued Card
+	amount Money
+	answer Answer
+	fresh  Card
+}
 
+func withdrawOnce(ctx SpecContext) withdrawal {
+	c := NewCard(ctx, WithAmount(M("5.00")))
+	amount := M("1.37")
+	a := ReadAnswer(withdraw(ctx, c.ID, amount.JSON()), schemas.WithdrawResponse)
+	return withdrawal{issued: c, amount: amount, answer: a, fresh: GetCard(ctx, c.ID)}
+}
+
+var _ = Describe("Withdrawal: POST /cards/{id}/withdraw", func() {
+	withdrawalTable()
+	withdrawalEffectSpecs()
+	withdrawalRefusalSpecs()
+})
+
+func withdrawalTable() {
+	once := Shared(withdrawOnce)
+	ConformanceTable("withdraws from a card",
+		func(ctx SpecContext, rule func(withdrawal)) { rule(once(ctx)) },
+		Destructive,
+		ConformanceEntry("answers 200 in Envelope A whose data is a message and the card", func(w withdrawal) {
+			w.answer.ExpectEnvelopeA(schemas.WithdrawResponse, nil)
+			d := Data(w.answer.Body)
+			_, isStr := d["message"].(string)
+			Expect(isStr).To(BeTrue(), "data.message is a string")
+			c, _ := d["card"].(JSON)
+			Expect(c).NotTo(BeNil(), "data.card")
+			Expect(CardFrom(c).ID).To(Equal(w.issued.ID), "data.card is the card addressed")
+		}, Reqs("WITHDRAW-01")),
+		// From the issued card's own balance: the initial balance of a card
+		// is the profile's business (issuance.initialBalance).
+		ConformanceEntry("lowers the card balance by exactly the amount, in the answer and in a fresh GET", func(w withdrawal) {
+			want := w.issued.Balance.Sub(w.amount)
+			c, _ := Data(w.answer.Body)["card"].(JSON)
+			Expect(CardFrom(c).Balance).To(EqualMoney(want), "balance in the answer")
+			Expect(w.fresh.Balance).To(EqualMoney(want), "balance in a fresh GET")
+		}, Reqs("WITHDRAW-04")),
+	)
+}
+
+// withdrawalEffectSpecs: what a withdrawal changes beyond the balance.
+func withdrawalEffectSpecs() {
 	ConformanceIt("advances the card's updatedAt",
-		Reqs("WITHDRAW-01", "WITHDRAW-06"), Destructive,
+		Reqs("WITHDRAW-06"), Destructive,
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("3.00")))
 			before := parseTS(GetCard(ctx, c.ID).UpdatedAt)
@@ -88,7 +119,11 @@ var _ = Describe("Withdrawal: POST /cards/{id}/withdraw", func() {
 				Expect(credit.Cmp(M("0"))).To(BeNumerically(">", 0), "the vault must rise after a withdrawal")
 			}
 		})
+}
 
+// withdrawalRefusalSpecs: amounts below the minimum, missing or above the
+// balance, and unknown cards.
+func withdrawalRefusalSpecs() {
 	// 400 for an amount below the documented minimum of 0.10: the body
 	// constraint ("minimum 0.10", Limits table) is a payload constraint, and
 	// the Errors table gives 400 for malformed payloads and business
@@ -134,4 +169,4 @@ var _ = Describe("Withdrawal: POST /cards/{id}/withdraw", func() {
 		func(ctx SpecContext) {
 			ExpectError(withdraw(ctx, "crd_"+Cfg().RunID+"nosuchcard", M("0.10").JSON()), http.StatusNotFound)
 		})
-})
+}

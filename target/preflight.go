@@ -1,7 +1,6 @@
 package target
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/authtoken"
 	"github.com/merchant-harness/mph/httpclient"
 )
 
@@ -43,33 +43,26 @@ const preflightMaxBody = 1 << 20
 const preflightAttempts = 3
 
 // preflightToken exchanges the primary credentials, retrying a 429 after its
-// Retry-After (1 s when absent) when that is within the cap. The answer's
-// body is closed; raw holds it.
-func preflightToken(ctx context.Context, hc *http.Client, cfg *Config) (*http.Response, []byte, error) {
-	body, _ := json.Marshal(map[string]string{"merchantId": cfg.Primary.MerchantID, "secretKey": cfg.Primary.SecretKey})
+// Retry-After (1 s when absent) when that is within the cap. The answer is
+// returned whatever its status: tokenVerdict judges it.
+func preflightToken(ctx context.Context, hc *http.Client, cfg *Config) (*authtoken.Answer, error) {
+	creds := authtoken.Credentials{MerchantID: cfg.Primary.MerchantID, SecretKey: cfg.Primary.SecretKey}
+	where := fmt.Sprintf("POST %s%s", cfg.BaseURL, authtoken.Path)
 	for attempt := 1; ; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, cfg.BaseURL+"/auth/token", bytes.NewReader(body))
-		if err != nil {
-			return nil, nil, &PreflightError{fmt.Sprintf("base URL %s: %v", cfg.BaseURL, err)}
-		}
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := hc.Do(req)
-		if err != nil {
-			return nil, nil, &PreflightError{describeTransportError(cfg.BaseURL, err)}
-		}
-		raw, err := httpclient.ReadBody(resp.Body, preflightMaxBody)
-		resp.Body.Close()
+		ans, err := authtoken.Exchange(ctx, hc, cfg.BaseURL, creds, authtoken.Options{MaxBody: preflightMaxBody, Timeout: cfg.Timeout})
 		switch {
+		case ans == nil && err != nil:
+			return nil, &PreflightError{describeTransportError(cfg.BaseURL, err)}
 		case errors.Is(err, httpclient.ErrBodyTooLarge):
-			return nil, nil, &PreflightError{fmt.Sprintf("POST %s/auth/token answered %d with a body larger than %d bytes: is this the Merchant Payments API?", cfg.BaseURL, resp.StatusCode, preflightMaxBody)}
-		case err != nil:
-			return nil, nil, &PreflightError{fmt.Sprintf("POST %s/auth/token answered %d but reading its body failed: %v", cfg.BaseURL, resp.StatusCode, err)}
-		case resp.StatusCode != http.StatusTooManyRequests || attempt >= preflightAttempts:
-			return resp, raw, nil
+			return nil, &PreflightError{fmt.Sprintf("%s answered %d with a body larger than %d bytes: is this the Merchant Payments API?", where, ans.Status, preflightMaxBody)}
+		case err != nil && !errors.Is(err, authtoken.ErrNoToken) && !isStatusError(err):
+			return nil, &PreflightError{fmt.Sprintf("%s answered %d but reading its body failed: %v", where, ans.Status, err)}
+		case ans.Status != http.StatusTooManyRequests || attempt >= preflightAttempts:
+			return ans, nil
 		}
-		wait, ok, err := httpclient.RetryAfterHeader(resp.Header, cfg.RetryAfterMax)
+		wait, ok, err := httpclient.RetryAfterHeader(ans.Header, cfg.RetryAfterMax)
 		if err != nil {
-			return nil, nil, &PreflightError{fmt.Sprintf("POST %s/auth/token answered 429: %v", cfg.BaseURL, err)}
+			return nil, &PreflightError{fmt.Sprintf("%s answered 429: %v", where, err)}
 		}
 		if !ok {
 			wait = time.Second
@@ -78,10 +71,15 @@ func preflightToken(ctx context.Context, hc *http.Client, cfg *Config) (*http.Re
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, nil, &PreflightError{fmt.Sprintf("POST %s/auth/token answered 429; interrupted while waiting", cfg.BaseURL)}
+			return nil, &PreflightError{fmt.Sprintf("%s answered 429; interrupted while waiting", where)}
 		case <-t.C:
 		}
 	}
+}
+
+func isStatusError(err error) bool {
+	var se *authtoken.StatusError
+	return errors.As(err, &se)
 }
 
 // PreflightError says in one sentence why the run cannot start.
@@ -107,15 +105,15 @@ type Facts struct {
 func Preflight(ctx context.Context, cfg *Config) (Facts, error) {
 	var f Facts
 	hc := cfg.HTTPClient()
-	resp, raw, err := preflightToken(ctx, hc, cfg)
+	ans, err := preflightToken(ctx, hc, cfg)
 	if err != nil {
 		return f, err
 	}
-	if f, err = tokenVerdict(cfg, resp.StatusCode, raw); err != nil {
+	if f, err = tokenVerdict(cfg, ans); err != nil {
 		return f, err
 	}
 
-	f.Controls, f.ControlList, err = discoverControls(ctx, hc, cfg, resp.Header.Get(InstanceHeader))
+	f.Controls, f.ControlList, err = discoverControls(ctx, hc, cfg, ans.Header.Get(InstanceHeader))
 	return f, err
 }
 

@@ -1,11 +1,11 @@
 package target
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 
+	"github.com/merchant-harness/mph/authtoken"
 	"github.com/merchant-harness/mph/schemas"
 )
 
@@ -16,35 +16,27 @@ import (
 // all. A token answer that carries a token but breaks the token schema is
 // the target breaking a rule: the run goes on (the token specs fail) and the
 // problem is kept in Facts.TokenProblem.
-func tokenVerdict(cfg *Config, status int, raw []byte) (Facts, error) {
+func tokenVerdict(cfg *Config, ans *authtoken.Answer) (Facts, error) {
 	var f Facts
+	status, where := ans.Status, fmt.Sprintf("POST %s%s", cfg.BaseURL, authtoken.Path)
 	switch {
 	case status == http.StatusUnauthorized:
-		return f, &PreflightError{fmt.Sprintf("the target rejected the credentials of merchant %q (401 at POST /auth/token): check %s and %s", cfg.Primary.MerchantID, EnvMerchantID, EnvSecretKey)}
+		return f, &PreflightError{fmt.Sprintf("the target rejected the credentials of merchant %q (401 at POST %s): check %s and %s", cfg.Primary.MerchantID, authtoken.Path, EnvMerchantID, EnvSecretKey)}
 	case status == http.StatusForbidden:
-		return f, &PreflightError{fmt.Sprintf("the target refused merchant %q (403 at POST /auth/token): this machine's IP may not be whitelisted, or the merchant lacks KYB Tier 2 for LIVE", cfg.Primary.MerchantID)}
+		return f, &PreflightError{fmt.Sprintf("the target refused merchant %q (403 at POST %s): this machine's IP may not be whitelisted, or the merchant lacks KYB Tier 2 for LIVE", cfg.Primary.MerchantID, authtoken.Path)}
 	case status == http.StatusNotFound:
-		return f, &PreflightError{fmt.Sprintf("POST %s/auth/token answered 404: is %s the merchant root (ending in /v1/merchant)?", cfg.BaseURL, cfg.BaseURL)}
-	}
-	var doc map[string]any
-	_ = json.Unmarshal(raw, &doc)
-	data, _ := doc["data"].(map[string]any)
-	tok, _ := data["accessToken"].(string)
-	if tok == "" {
-		tok, _ = doc["accessToken"].(string)
-	}
-	if tok == "" {
-		if status < 200 || status > 299 {
-			return f, &PreflightError{fmt.Sprintf("POST %s/auth/token answered %d: the target is not ready", cfg.BaseURL, status)}
-		}
-		return f, &PreflightError{fmt.Sprintf("POST %s/auth/token answered %d but not with an access token (no accessToken): is this the Merchant Payments API?", cfg.BaseURL, status)}
+		return f, &PreflightError{fmt.Sprintf("%s answered 404: is %s the merchant root (ending in /v1/merchant)?", where, cfg.BaseURL)}
+	case status < 200 || status > 299:
+		return f, &PreflightError{fmt.Sprintf("%s answered %d: the target is not ready", where, status)}
+	case ans.Token.AccessToken == "":
+		return f, &PreflightError{fmt.Sprintf("%s answered %d but not with an access token (no accessToken): is this the Merchant Payments API?", where, status)}
 	}
 	if status != http.StatusOK {
 		f.TokenProblem = fmt.Sprintf("the token answer has HTTP status %d, not 200", status)
-	} else if err := schemas.Validate(schemas.TokenResponse, raw); err != nil {
+	} else if err := schemas.Validate(schemas.TokenResponse, ans.Body); err != nil {
 		f.TokenProblem = "the token answer breaks the token schema: " + err.Error()
 	}
-	f.Environment, _ = data["environment"].(string)
+	f.Environment = ans.Token.Environment
 	if f.Environment != "TEST" && f.Environment != "LIVE" {
 		f.Environment = environmentFromKey(cfg.Primary.SecretKey)
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/merchant-harness/mph/authtoken"
 )
 
 func TestTokenVerdictRefusesOnlyWhatCannotBeTested(t *testing.T) {
@@ -20,6 +22,7 @@ func TestTokenVerdictRefusesOnlyWhatCannotBeTested(t *testing.T) {
 		{"forbidden", "sk_test_x", `{}`, 403, true, false, ""},
 		{"wrong root", "sk_test_x", `{}`, 404, true, false, ""},
 		{"server error without token", "sk_test_x", `oops`, 500, true, false, ""},
+		{"server error with a token", "sk_test_x", good, 503, true, false, ""},
 		{"not JSON", "sk_test_x", `<html>`, 200, true, false, ""},
 		{"no access token", "sk_test_x", `{"status":"success","data":{"environment":"TEST"}}`, 200, true, false, ""},
 		{"token without environment", "sk_test_x", `{"status":"success","data":{"accessToken":"a.b.c","tokenType":"Bearer","expiresIn":900}}`, 200, false, true, "TEST"},
@@ -30,7 +33,8 @@ func TestTokenVerdictRefusesOnlyWhatCannotBeTested(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := &Config{BaseURL: "http://x/v1/merchant", Primary: Credentials{"m", c.key}}
-			f, err := tokenVerdict(cfg, c.status, []byte(c.body))
+			tok, _ := authtoken.Decode(c.status, nil, []byte(c.body))
+			f, err := tokenVerdict(cfg, &authtoken.Answer{Status: c.status, Body: []byte(c.body), Token: tok})
 			var pe *PreflightError
 			if c.refused != errors.As(err, &pe) {
 				t.Fatalf("refused = %v, want %v (err %v)", err != nil, c.refused, err)

@@ -1,6 +1,6 @@
 // Command echod is the benchmark's bare endpoint: a minimal Go JSON handler
 // that speaks just enough of the Merchant Payments API for `mph load` (a
-// token exchange and a card listing), so that wrk, the vegeta CLI and
+// token exchange and a card listing), so that wrk, the vegeta CLI, k6 and
 // `mph load` can be compared on the same cheap endpoint, where the load
 // generator, not the server, is the bottleneck. It prints its base URL.
 package main

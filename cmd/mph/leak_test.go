@@ -18,6 +18,7 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
+	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -57,7 +58,7 @@ func TestLeakyTargetLeaksNothing(t *testing.T) {
 	runLeaky(t, bin, env, arts, "conform", "conform", "--no-color", "-v", "--out", filepath.Join(dir, "conform"))
 	env, px2 := leakyTarget(t, sandbox.Options{EchoRequests: true, AdminKey: leakAdminKey, DisableRateLimits: true})
 	px.also = px2
-	for _, sc := range []string{"token", "list", "secure", "mixed"} {
+	for _, sc := range loadtest.ScenarioNames() { // every registered scenario
 		args := []string{"load", "--scenario", sc, "--rate", "20", "--duration", "1s", "--pool-size", "3",
 			"--out", filepath.Join(dir, "load-"+sc)}
 		if sc == "list" {

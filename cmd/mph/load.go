@@ -202,8 +202,8 @@ type loadRunFlags struct {
 }
 
 func (f *loadRunFlags) bind(fs *pflag.FlagSet, withRate bool) {
-	fs.StringVar(&f.scenario, "scenario", "secure", "scenario: token, list, secure or mixed")
-	fs.StringVar(&f.mix, "mix", "list=6,secure=3,token=1", "weights of the mixed scenario")
+	fs.StringVar(&f.scenario, "scenario", "secure", "scenario: "+strings.Join(loadtest.ScenarioNames(), ", ")+" (see mph load --list-scenarios)")
+	fs.StringVar(&f.mix, "mix", "", "weights of a composite scenario's parts, e.g. list=6,secure=3,token=1 (default: the scenario's own)")
 	if withRate {
 		fs.Float64Var(&f.rate, "rate", 100, "requests per second (whole run, all shards together)")
 		fs.DurationVar(&f.duration, "duration", 30*time.Second, "measured duration (after --warmup)")
@@ -248,19 +248,15 @@ func (f *loadRunFlags) attack(timeout time.Duration, insecure bool) loadtest.Att
 
 func (f *loadRunFlags) scenarioOptions(logf func(string, ...any)) (loadtest.ScenarioOptions, error) {
 	o := loadtest.ScenarioOptions{Name: f.scenario, PoolSize: f.poolSize, CardIDs: f.cardIDs, ListQuery: f.listQuery, Teardown: f.teardown, Logf: logf}
-	valid := false
-	for _, s := range loadtest.Scenarios {
-		valid = valid || s == f.scenario
+	def, err := lookupScenario(f.scenario)
+	if err != nil || f.mix == "" {
+		return o, err
 	}
-	if !valid {
-		return o, usageErr("unknown --scenario %q (want %s)", f.scenario, strings.Join(loadtest.Scenarios, ", "))
+	if !def.Composite() {
+		return o, usageErr("--mix: scenario %s is not a composite of other scenarios (see mph load --list-scenarios)", f.scenario)
 	}
-	if f.scenario == "mixed" {
-		m, err := loadtest.ParseMix(f.mix)
-		if err != nil {
-			return o, usageErr("%v", err)
-		}
-		o.Mix = m
+	if o.Mix, err = def.ParseMix(f.mix); err != nil {
+		return o, usageErr("%v", err)
 	}
 	return o, nil
 }
@@ -306,10 +302,11 @@ func logfTo(w io.Writer, quiet bool) func(string, ...any) {
 func init() {
 	var tf loadTargetFlags
 	var rf loadRunFlags
-	var probe bool
+	var probe, listScenarios bool
+	var listFormat string
 	cmd := &cobra.Command{
 		Use:   "load",
-		Short: "Load-test the hot paths (token, list, secure, mixed) with vegeta: honest latency, thresholds, 429 analysis",
+		Short: "Load-test the hot paths (" + strings.Join(loadtest.ScenarioNames(), ", ") + ") with vegeta: honest latency, thresholds, 429 analysis",
 		Long: `load drives the Merchant Payments API v1 with vegeta's attacker and our own
 pacers, against the embedded sandbox unless --base-url (or MPH_BASE_URL) names a
 target. Latency is measured from each request's intended send time (open model)
@@ -326,9 +323,12 @@ scenarios and secure with --card-ids only read.
 A threshold on an endpoint the scenario never sends to is refused at start.
 --junit-report writes one JUnit test case per threshold; --markdown-report a
 copy of summary.md (e.g. to $GITHUB_STEP_SUMMARY). A refused LIVE write is a
-usage error (exit 2). See docs/load.md.`,
+usage error (exit 2). --list-scenarios lists the scenarios. See docs/load.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if listScenarios {
+				return printScenarios(cmd.OutOrStdout(), listFormat)
+			}
 			if probe {
 				return runProbeCmd(cmd, &tf, &rf, probeFlags{})
 			}
@@ -337,6 +337,8 @@ usage error (exit 2). See docs/load.md.`,
 	}
 	tf.bind(cmd.Flags())
 	rf.bind(cmd.Flags(), true)
+	cmd.Flags().BoolVar(&listScenarios, "list-scenarios", false, "list the scenarios (name, endpoints, summary) and exit")
+	cmd.Flags().StringVar(&listFormat, "format", "text", "format of --list-scenarios: text, or markdown (the README's scenario list)")
 	cmd.Flags().BoolVar(&probe, "probe-rate-limit", false, "characterise the rate limit of the scenario's endpoint instead of a timed run (see 'mph load probe-rate-limit')")
 	rootCmd.AddCommand(cmd)
 	loadCmd = cmd

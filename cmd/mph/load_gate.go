@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -60,29 +59,14 @@ func writeFile(path string, b []byte) error {
 	return os.WriteFile(path, b, 0o644)
 }
 
-// scenarioEndpoints are the endpoints a scenario sends requests to.
-func scenarioEndpoints(scenario, mix string) []string {
-	if scenario != "mixed" {
-		return []string{scenario}
-	}
-	m, err := loadtest.ParseMix(mix)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for ep, w := range m {
-		if w > 0 {
-			out = append(out, ep)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 // checkThresholdEndpoints refuses a threshold on an endpoint the scenario
 // never hits: it could never be measured, and would pass or fail vacuously.
-func checkThresholdEndpoints(ths []threshold.Threshold, scenario, mix string) error {
-	eps := scenarioEndpoints(scenario, mix)
+func checkThresholdEndpoints(ths []threshold.Threshold, so loadtest.ScenarioOptions) error {
+	def, err := lookupScenario(so.Name)
+	if err != nil {
+		return err
+	}
+	eps := def.EndpointNames(so.Mix)
 	for _, t := range ths {
 		if t.Endpoint == "" || t.Endpoint == "all" {
 			continue
@@ -92,7 +76,7 @@ func checkThresholdEndpoints(ths []threshold.Threshold, scenario, mix string) er
 			hit = hit || ep == t.Endpoint
 		}
 		if !hit {
-			return usageErr("--threshold %q: scenario %s never sends %s requests (it sends %s)", t.Raw, scenario, t.Endpoint, strings.Join(eps, ", "))
+			return usageErr("--threshold %q: scenario %s never sends %s requests (it sends %s)", t.Raw, so.Name, t.Endpoint, strings.Join(eps, ", "))
 		}
 	}
 	return nil

@@ -43,13 +43,13 @@ func init() {
 	cmd := &cobra.Command{
 		Use:   "probe-rate-limit",
 		Short: "Characterise 429 behaviour per path: onset rate, accepted ceiling, burst, envelope, headers, Retry-After, recovery",
-		Long: `probe-rate-limit steps the rate up on each path of --scenario (token, list,
-secure; mixed probes all three in turn) until 429s appear, then measures the
-burst allowance and the accepted ceiling under a saturating blast, samples and
-schema-validates 429 bodies (error envelope), records Retry-After / RateLimit* /
-X-RateLimit-* headers, checks that waiting out Retry-After is honoured and how
-fast the path recovers, and finds the onset precisely with a fine ladder whose
-steps each start from a drained limiter. The measuring generator never retries;
+		Long: `probe-rate-limit steps the rate up on the path of --scenario (a composite
+such as mixed probes each of its parts in turn) until 429s appear, then
+measures the burst allowance and the accepted ceiling under a saturating
+blast, samples and schema-validates 429 bodies (error envelope), records
+Retry-After / RateLimit* / X-RateLimit-* headers, checks that waiting out
+Retry-After is honoured and how fast the path recovers, and finds the onset
+precisely with a fine ladder whose steps each start from a drained limiter. The measuring generator never retries;
 a separate polite client (exponential backoff with full jitter, honouring
 Retry-After) shows a well-behaved client completes its work.
 
@@ -112,18 +112,17 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 	return loadVerdict(rep.Interrupted, false, "probe", "")
 }
 
-// paths checks the probe flags and names the paths to probe.
+// paths checks the probe flags and names the scenarios to probe, one path
+// each: a composite's parts, else the scenario itself.
 func (pf probeFlags) paths(scenario string) ([]string, error) {
 	if pf.startRate <= 0 || pf.factor <= 1 || pf.maxRate < pf.startRate || pf.stepDur <= 0 || pf.onset <= 0 || pf.onset >= 1 {
 		return nil, usageErr("probe: need --start-rate > 0, --factor > 1, --max-rate >= --start-rate, --step-duration > 0, 0 < --onset-share < 1")
 	}
-	if scenario == "mixed" {
-		return []string{loadtest.EPToken, loadtest.EPList, loadtest.EPSecure}, nil
+	def, err := lookupScenario(scenario)
+	if err != nil {
+		return nil, err
 	}
-	if scenario != loadtest.EPToken && scenario != loadtest.EPList && scenario != loadtest.EPSecure {
-		return nil, usageErr("unknown --scenario %q (want token, list, secure or mixed)", scenario)
-	}
-	return []string{scenario}, nil
+	return def.ProbeParts(), nil
 }
 
 // probeRun is one `mph load probe`: the report its steps fill.

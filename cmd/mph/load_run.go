@@ -27,7 +27,7 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := checkThresholdEndpoints(plan.thresholds, rf.scenario, rf.mix); err != nil {
+	if err := checkThresholdEndpoints(plan.thresholds, so); err != nil {
 		return err
 	}
 	out := rf.outDir

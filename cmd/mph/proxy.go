@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/proxy"
+	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/target"
 )
 
@@ -96,7 +97,7 @@ func runProxy(cmd *cobra.Command, _ []string) error {
 	interim := func() {
 		rep := px.NewReport(ln.Addr().String(), f.failOn, started, time.Now(), false)
 		rep.InProgress = true
-		if _, err := proxy.WriteAll(f.out, rep); err != nil {
+		if _, err := report.WriteProxy(f.out, rep); err != nil {
 			fmt.Fprintln(cmd.ErrOrStderr(), "mph proxy: writing interim reports:", err)
 		}
 	}
@@ -172,7 +173,7 @@ func newProxyFromFlags(cmd *cobra.Command) (*proxy.Proxy, func(), error) {
 // finishProxy writes the reports and turns the session into an exit code.
 func finishProxy(cmd *cobra.Command, rep proxy.Report, interrupted bool, serveErr error) error {
 	f := &proxyOpts
-	paths, err := proxy.WriteAll(f.out, rep)
+	paths, err := report.WriteProxy(f.out, rep)
 	if err != nil {
 		return &exitError{code: exitHarness, err: fmt.Errorf("writing reports: %w", err)}
 	}

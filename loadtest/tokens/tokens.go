@@ -6,9 +6,7 @@
 package tokens
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -16,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/merchant-harness/mph/authtoken"
 	"github.com/merchant-harness/mph/httpclient"
 )
 
@@ -30,55 +29,22 @@ type Token struct {
 // Fetcher obtains a new token.
 type Fetcher func(ctx context.Context) (Token, error)
 
-// HTTPFetcher exchanges credentials at baseURL+"/auth/token".
+// HTTPFetcher exchanges the credentials through authtoken (each exchange
+// bounded by authtoken's timeout and the client's).
 func HTTPFetcher(client *http.Client, baseURL, merchantID, secretKey string) Fetcher {
-	body, _ := json.Marshal(map[string]string{"merchantId": merchantID, "secretKey": secretKey})
+	creds := authtoken.Credentials{MerchantID: merchantID, SecretKey: secretKey}
 	return func(ctx context.Context) (Token, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, baseURL+"/auth/token", bytes.NewReader(body))
+		ans, err := authtoken.Exchange(ctx, client, baseURL, creds, authtoken.Options{})
 		if err != nil {
 			return Token{}, err
 		}
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := client.Do(req)
-		if err != nil {
-			return Token{}, err
-		}
-		defer resp.Body.Close()
-		b, rerr := httpclient.ReadBody(resp.Body, maxTokenBody)
-		if resp.StatusCode != http.StatusOK {
-			return Token{}, &StatusError{Code: resp.StatusCode, RetryAfter: resp.Header.Get("Retry-After")}
-		}
-		if rerr != nil {
-			return Token{}, fmt.Errorf("token exchange answered 200 but reading its body failed: %w", rerr)
-		}
-		var env struct {
-			Data struct {
-				AccessToken string  `json:"accessToken"`
-				ExpiresIn   float64 `json:"expiresIn"`
-				Environment string  `json:"environment"`
-			} `json:"data"`
-		}
-		if err := json.Unmarshal(b, &env); err != nil || env.Data.AccessToken == "" {
-			return Token{}, fmt.Errorf("token exchange: unexpected answer (no data.accessToken)")
-		}
-		exp := time.Duration(env.Data.ExpiresIn * float64(time.Second))
-		if exp <= 0 {
-			exp = 900 * time.Second
-		}
-		return Token{Value: env.Data.AccessToken, ExpiresIn: exp, Obtained: time.Now(), Environment: env.Data.Environment}, nil
+		t := ans.Token
+		return Token{Value: t.AccessToken, ExpiresIn: t.Lifetime(), Obtained: time.Now(), Environment: t.Environment}, nil
 	}
 }
 
-// maxTokenBody bounds a token answer (a few hundred bytes when sane).
-const maxTokenBody = 64 << 10
-
-// StatusError is a non-200 token exchange.
-type StatusError struct {
-	Code       int
-	RetryAfter string
-}
-
-func (e *StatusError) Error() string { return fmt.Sprintf("token exchange answered %d", e.Code) }
+// StatusError is a non-2xx token exchange (its Retry-After drives the waits).
+type StatusError = authtoken.StatusError
 
 type state struct {
 	tok    Token

@@ -25,7 +25,7 @@ func SettingOf(d Declaration) Setting {
 	s := PlainTest
 	for _, n := range d.Needs {
 		switch {
-		case n == CapSandboxControls || controlNames[n] != "":
+		case n.IsControl():
 			return ControlsOnly
 		case n == CapLiveTier2 || n == CapLiveLowKYB || n == CapNotWhitelisted:
 			s = max(s, LiveCreds)

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -27,37 +28,28 @@ type ReqIDs []string
 // verifies. Every ConformanceIt needs it; an unknown ID fails the run at start.
 func Reqs(ids ...string) ReqIDs { return ReqIDs(ids) }
 
-// Capability is a precondition a spec needs beyond one TEST merchant.
-type Capability string
+// Capability is a precondition a spec needs beyond one TEST merchant: the
+// one vocabulary of requirements.Capability, which the catalogue's needs:
+// use too. A spec that Needs one the target lacks is skipped with the reason.
+type Capability = requirements.Capability
 
-// Capabilities. A spec that Needs one the target lacks is skipped with the reason.
+// The capabilities, under the names the specs use.
 const (
-	CapSandboxControls Capability = "sandbox-controls"     // any /_sandbox test control
-	CapClock           Capability = "clock-control"        // /_sandbox/clock/advance
-	CapTransactions    Capability = "transaction-control"  // /_sandbox/cards/{id}/transactions (+ settle)
-	CapBalances        Capability = "balances-control"     // read/set merchant balances
-	CapWebhookConfig   Capability = "webhook-config"       // set a merchant's webhook URL
-	CapGiftHold        Capability = "gift-hold-control"    // hold a gift order in PROCESSING
-	CapRateLimitCtl    Capability = "rate-limit-control"   // change rate limits
-	CapIPWhitelistCtl  Capability = "ip-whitelist-control" // change IP whitelists
-	CapSecondMerchant  Capability = "second-merchant"      // a second TEST merchant
-	CapLiveTier2       Capability = "live-credentials"     // LIVE key of a merchant at KYB Tier 2+
-	CapLiveLowKYB      Capability = "live-below-tier2"     // LIVE key of a merchant below KYB Tier 2
-	CapNotWhitelisted  Capability = "non-whitelisted-merchant"
-	CapWebhookReceiver Capability = "webhook-receiver" // the target can reach the harness's receiver
-	CapTestEnvironment Capability = "test-environment" // primary credentials are TEST
+	CapSandboxControls = requirements.CapSandboxControls
+	CapClock           = requirements.CapClock
+	CapTransactions    = requirements.CapTransactions
+	CapBalances        = requirements.CapBalances
+	CapWebhookConfig   = requirements.CapWebhookConfig
+	CapGiftHold        = requirements.CapGiftHold
+	CapRateLimitCtl    = requirements.CapRateLimitCtl
+	CapIPWhitelistCtl  = requirements.CapIPWhitelistCtl
+	CapSecondMerchant  = requirements.CapSecondMerchant
+	CapLiveTier2       = requirements.CapLiveTier2
+	CapLiveLowKYB      = requirements.CapLiveLowKYB
+	CapNotWhitelisted  = requirements.CapNotWhitelisted
+	CapWebhookReceiver = requirements.CapWebhookReceiver
+	CapTestEnvironment = requirements.CapTestEnvironment
 )
-
-// controlNames maps a control capability to the name /_sandbox/capabilities lists.
-var controlNames = map[Capability]string{
-	CapClock:          "clock",
-	CapTransactions:   "transactions",
-	CapBalances:       "balances",
-	CapWebhookConfig:  "webhook",
-	CapGiftHold:       "gift-hold",
-	CapRateLimitCtl:   "rate-limits",
-	CapIPWhitelistCtl: "ip-whitelist",
-}
 
 // NeedList lists the capabilities a spec needs (see Needs).
 type NeedList []Capability
@@ -114,11 +106,52 @@ func specID(area, fullText string) string {
 }
 
 // DeclarationErrors returns malformed ConformanceIt declarations found while
-// building the spec tree (the run fails at start when there are any).
+// building the spec tree, and the catalogue needs no spec takes (the run
+// fails at start when there are any).
 func DeclarationErrors() []string {
 	declMu.Lock()
 	defer declMu.Unlock()
-	return append([]string(nil), declErrors...)
+	return append(append([]string(nil), declErrors...), unmetNeeds(declarations)...)
+}
+
+// unmetNeeds checks the catalogue's needs against the specs: a requirement's
+// needs: name what checking it takes, so at least one spec citing it must
+// declare them all (a need is met by itself or, for the sandbox controls,
+// by any one control). Other specs may check it another way.
+func unmetNeeds(decls []Declaration) []string {
+	var cited []string
+	met := map[string]bool{}
+	for _, d := range decls {
+		for _, id := range d.Reqs {
+			r, ok := requirements.Lookup(id)
+			if !ok {
+				continue // an unknown ID is reported with its declaration
+			}
+			was, seen := met[id]
+			if !seen {
+				cited = append(cited, id)
+			}
+			met[id] = was || declares(d.Needs, r.Needs)
+		}
+	}
+	var out []string
+	for _, id := range cited {
+		if !met[id] {
+			r, _ := requirements.Lookup(id)
+			out = append(out, fmt.Sprintf("%s needs %v (requirements/catalog.yaml) but no spec citing it declares Needs for them all", id, r.Needs))
+		}
+	}
+	return out
+}
+
+// declares reports whether have implies every capability of want.
+func declares(have, want []Capability) bool {
+	for _, w := range want {
+		if !slices.ContainsFunc(have, func(h Capability) bool { return h.Implies(w) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // Declarations returns every spec declared so far (after tree construction).
@@ -195,21 +228,40 @@ func (p *declParts) labelSet() map[string]bool {
 	}
 	for _, n := range p.needs {
 		switch {
-		case n == CapSandboxControls || controlNames[n] != "":
+		case !n.Known():
+			p.errorf("unknown capability %q", n)
+		case n.IsControl():
 			set[string(SandboxControls)] = true
 		case n == CapLiveTier2 || n == CapLiveLowKYB:
 			set[string(Live)] = true
 		case n == CapWebhookReceiver:
 			set[string(Webhooks)] = true
-		case n == CapSecondMerchant || n == CapNotWhitelisted || n == CapTestEnvironment:
-		default:
-			p.errorf("unknown capability %q", n)
 		}
 	}
 	for _, t := range p.tags {
 		set[string(t)] = true
 	}
 	return set
+}
+
+// SlowPriority is the Ginkgo SpecPriority a Slow spec gets unless it declares
+// its own: the long poles start first, so a parallel run ends sooner.
+const SlowPriority = SpecPriority(1)
+
+// priority returns the Ginkgo decorators with the spec priority its tags
+// imply (Slow → SlowPriority) appended, unless one is declared.
+func (p *declParts) priority() []any {
+	for _, d := range p.deco {
+		if _, ok := d.(SpecPriority); ok {
+			return p.deco
+		}
+	}
+	for _, t := range p.tags {
+		if t == Slow {
+			return append(p.deco, SlowPriority)
+		}
+	}
+	return p.deco
 }
 
 // parseDecl validates a declaration; problems are returned, not recorded.
@@ -243,7 +295,7 @@ func parseDecl(text, where string, containers []string, args []any) (d Declarati
 	labels = append(labels, report.IDLabelPrefix+id)
 	sort.Strings(labels)
 	d = Declaration{ID: id, Text: text, Reqs: p.reqs, Needs: p.needs, Tags: p.tags, Labels: labels, Where: where}
-	return d, p.body, p.deco, p.problems
+	return d, p.body, p.priority(), p.problems
 }
 
 // ConformanceIt declares one spec, as Ginkgo's It does, and records what it
@@ -270,14 +322,27 @@ func ConformanceIt(text string, args ...any) bool {
 	containers := CurrentTreeConstructionNodeReport().ContainerHierarchyTexts
 	d, body, deco, problems := parseDecl(text, where, containers, args)
 	recordDecl(strings.Join(containers, "\x00")+"\x00"+where, d, problems)
-	needs, labels := d.Needs, d.Labels
+	guard := specGuard(d)
+	run := func(ctx SpecContext) {
+		guard()
+		body(ctx)
+	}
+	itArgs := append([]any{Label(d.Labels...)}, deco...)
+	itArgs = append(itArgs, run, cl)
+	return It(text, itArgs...)
+}
+
+// specGuard returns the check every spec body runs first: it skips with the
+// reason when a Need is unmet or when the spec would write with LIVE
+// credentials that --allow-live did not release.
+func specGuard(d Declaration) func() {
 	labelSet := map[string]bool{}
-	for _, l := range labels {
+	for _, l := range d.Labels {
 		labelSet[l] = true
 	}
 	destructive := labelSet[string(Destructive)]
-	run := func(ctx SpecContext) {
-		if reason := missing(needs); reason != "" {
+	return func() {
+		if reason := missing(d.Needs); reason != "" {
 			Skip(reason)
 		}
 		if destructive && h.liveRefused() {
@@ -286,11 +351,7 @@ func ConformanceIt(text string, args ...any) bool {
 		if destructive && labelSet[string(Live)] && !h.liveWritesAllowed() {
 			Skip("refused: this spec writes with LIVE credentials (MPH_LIVE_*), which can spend real money; pass --allow-live (MPH_ALLOW_LIVE=1) to run it")
 		}
-		body(ctx)
 	}
-	itArgs := append([]any{Label(labels...)}, deco...)
-	itArgs = append(itArgs, run, cl)
-	return It(text, itArgs...)
 }
 
 // recordDecl keeps one declaration per key (the tree may be built twice:

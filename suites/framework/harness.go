@@ -435,7 +435,7 @@ func missingReason(c Capability) string {
 			return "needs a webhook receiver the target can reach: set " + target.EnvWebhookReceiverURL + " to a public URL forwarding to this machine"
 		}
 	default:
-		if name, ok := controlNames[c]; ok {
+		if name, ok := c.Control(); ok {
 			if r := ctrl(); r != "" {
 				return r
 			}
