@@ -192,8 +192,8 @@ func (c *poolConn) exchange(t *vegeta.Target, d *dest, deadline time.Time, maxBo
 	}
 	c.n++
 	host := d.u.Host
-	if h := t.Header.Get("Host"); h != "" {
-		host = h
+	if h := t.Header["Host"]; len(h) > 0 && h[0] != "" { // as vegeta's Header.Get("Host")
+		host = h[0]
 	}
 	method := t.Method
 	if method == "" {
