@@ -126,7 +126,7 @@ func TestAttackerRequestOnTheWire(t *testing.T) {
 	var mu sync.Mutex
 	var got []*http.Request
 	var bodies []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		mu.Lock()
 		got, bodies = append(got, r), append(bodies, string(b))
@@ -143,6 +143,7 @@ func TestAttackerRequestOnTheWire(t *testing.T) {
 			mu.Unlock()
 		}
 	}
+	srv.Start()
 	tg := vegeta.Target{Method: "POST", URL: srv.URL + "/v1/merchant/cards?limit=20", Body: []byte(`{"a":1}`),
 		Header: http.Header{"Authorization": {"Bearer T"}, "Host": {"api.example"}}}
 	for name, o := range paths {
@@ -177,7 +178,7 @@ func TestAttackerRequestOnTheWire(t *testing.T) {
 // A stalled answer ends at the timeout with an error, and big headers are
 // refused without reading them all.
 func TestAttackerBoundsTimeAndHeaders(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/headers" {
 			for i := range 3000 {
 				w.Header().Set(fmt.Sprintf("X-H%d", i), strings.Repeat("v", 500))
@@ -190,8 +191,9 @@ func TestAttackerBoundsTimeAndHeaders(t *testing.T) {
 		case <-time.After(5 * time.Second):
 		}
 	}))
-	defer srv.Close()
 	srv.Config.MaxHeaderBytes = 4 << 20
+	srv.Start()
+	defer srv.Close()
 	for name, o := range paths {
 		o.Timeout = 300 * time.Millisecond
 		start := time.Now()
