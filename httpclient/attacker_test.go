@@ -306,3 +306,67 @@ func TestAttackerReusesConnectionIdlePastTimeout(t *testing.T) {
 		t.Fatalf("%d connections for 3 requests on a keep-alive server", n)
 	}
 }
+
+// rawServer answers each request with the bytes answers[path] and closes
+// the connection after an HTTP/1.0 answer.
+func rawServer(t *testing.T, answers map[string]string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				br := bufio.NewReader(c)
+				for {
+					req, err := http.ReadRequest(br)
+					if err != nil {
+						return
+					}
+					a := answers[req.URL.Path]
+					if _, err := io.WriteString(c, a); err != nil || strings.HasPrefix(a, "HTTP/1.0") {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String()
+}
+
+// Answers without a body, with an informational answer first, or
+// delimited by the connection's end are read right and leave the
+// connection usable (or closed) as they should.
+func TestAttackerAnswerFraming(t *testing.T) {
+	base := rawServer(t, map[string]string{
+		"/head":   "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n",
+		"/204":    "HTTP/1.1 204 No Content\r\n\r\n",
+		"/100":    "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}",
+		"/http10": "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n{\"a\":1}",
+		"/chunk":  "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+	})
+	c := NewAttackClient(AttackOptions{Timeout: 2 * time.Second})
+	defer c.Close()
+	for _, tc := range []struct {
+		method, path, body string
+		code               uint16
+	}{
+		{"HEAD", "/head", "", 200}, {"GET", "/204", "", 204}, {"GET", "/100", "{}", 200},
+		{"GET", "/http10", `{"a":1}`, 200}, {"GET", "/chunk", "{}", 200},
+	} {
+		for i := range 2 { // the second request shows the connection's state is right
+			r := &vegeta.Result{}
+			c.Hit(&vegeta.Target{Method: tc.method, URL: base + tc.path}, r)
+			if r.Code != tc.code || string(r.Body) != tc.body || r.Error != "" {
+				t.Fatalf("%s %s #%d: code %d body %q error %q", tc.method, tc.path, i, r.Code, r.Body, r.Error)
+			}
+		}
+	}
+}
