@@ -140,6 +140,11 @@ func (s *Server) storeIssued(rc *reqCtx, c *card, amt money.Amount) {
 		s.writeError(rc, http.StatusNotFound, msgCustNotFound)
 		return
 	}
+	if cu := st.custByID[c.customerID]; cu != nil && cu.rec.KYCStatus != "APPROVED" {
+		st.mu.Unlock()
+		s.writeError(rc, http.StatusBadRequest, "Customer identity verification is not approved")
+		return
+	}
 	if prev := st.cardByRef[c.ref]; prev != nil && s.variants.on(vCardDupReplay) {
 		out := prev.json()
 		st.mu.Unlock()
@@ -274,6 +279,9 @@ func (s *Server) handleListCards(rc *reqCtx) {
 		}
 	}
 	v.oneOf("status", status, "ACTIVE", "FROZEN", "ALL")
+	if s.faults.on(fListAllActiveOnly) && q.Get("status") == "ALL" {
+		status = "ACTIVE"
+	}
 	limit := int64(50)
 	if ls, has := q["limit"]; has {
 		maxLimit := int64(100)

@@ -46,6 +46,9 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 	}
 	c.IDNumberLast4 = last(idNumber, 4)
 	c.KYCStatus = "APPROVED"
+	if s.faults.on(fCustNotApproved) {
+		c.KYCStatus = "PENDING"
+	}
 	c.CustomerID = "cus_" + randHex(12)
 	c.CreatedAt = ts(rc.now)
 

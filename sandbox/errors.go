@@ -58,11 +58,14 @@ func (s *Server) badRequest(rc *reqCtx, msgs []string) {
 }
 
 func (s *Server) writeGiftNotFound(rc *reqCtx, ref string) {
-	writeJSON(rc.w, http.StatusNotFound, giftNotFound{
-		StatusCode: http.StatusNotFound,
-		Message:    "Gift card order with reference '" + ref + "' not found",
-		Error:      "Not Found",
-	})
+	code, msg := http.StatusNotFound, "Gift card order with reference '"+ref+"' not found"
+	if s.faults.on(fGiftNotFound400) {
+		code = http.StatusBadRequest
+	}
+	if s.faults.on(fGiftNotFoundNoRef) {
+		msg = "Gift card order not found"
+	}
+	writeJSON(rc.w, code, giftNotFound{StatusCode: code, Message: msg, Error: http.StatusText(code)})
 }
 
 // Messages fixed by docs/sandbox.md.

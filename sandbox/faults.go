@@ -75,4 +75,6 @@ func buildFaults(names []string) (faultSet, error) {
 }
 
 // rewrites reports whether a fault changes answers after the handler.
-func (f faultSet) rewrites() bool { return f.on(fCreatedStatusPending) || f.on(fNotFoundMsgGeneric) }
+func (f faultSet) rewrites() bool {
+	return f.on(fCreatedStatusPending) || f.on(fNotFoundMsgGeneric) || f.rewritesMembers()
+}

@@ -1,5 +1,10 @@
 package sandbox
 
+import (
+	"fmt"
+	"net/http"
+)
+
 // Faults of the area "Card configuration" (the registry: faults.go).
 
 var (
@@ -8,3 +13,18 @@ var (
 	fConfigVaultStale = declareFault("Card configuration", "config-vault-stale", "GET /cards/config reports the seed vault balance, never the live one.",
 		"CONFIG-08")
 )
+
+// configAmountsAsStrings gives every amount of the card configuration
+// (but minFunding) as a string: each member's own rule fails.
+var configAmountMembers = []string{"creationFee", "fundFee", "withdrawalFee", "exchangeRate", "vaultBalance"}
+
+var _ = declareMemberFault("Card configuration", "config-amounts-as-strings",
+	"GET /cards/config gives creationFee, fundFee, withdrawalFee, exchangeRate and vaultBalance as strings instead of numbers.",
+	http.MethodGet, pathIs("/cards/config"),
+	func(top map[string]any) {
+		if d := dataMember(top); d != nil {
+			for _, m := range configAmountMembers {
+				d[m] = fmt.Sprint(d[m])
+			}
+		}
+	}, "CONFIG-03", "CONFIG-04", "CONFIG-05", "CONFIG-07", "CONFIG-08")

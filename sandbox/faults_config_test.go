@@ -1,5 +1,7 @@
 package sandbox
 
+import "encoding/json"
+
 // Probes of the faults of faults_config.go: each returns true when it
 // observes the violated rule.
 var _ = addProbes(map[string]func(h *sbx) bool{
@@ -10,5 +12,19 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 	"config-vault-stale": func(h *sbx) bool {
 		tok, _ := setupCard(h, "2")
 		return h.api("GET", "/cards/config", tok, nil).num("data.vaultBalance") != "9997.00"
+	},
+})
+
+// The probe of config-amounts-as-strings: every amount but minFunding is
+// not a JSON number.
+var _ = addProbes(map[string]func(h *sbx) bool{
+	"config-amounts-as-strings": func(h *sbx) bool {
+		r := h.api("GET", "/cards/config", h.token(alpha, alphaTest), nil).want(200)
+		for _, m := range configAmountMembers {
+			if _, isNum := r.get("data." + m).(json.Number); isNum {
+				return false
+			}
+		}
+		return true
 	},
 })

@@ -1,5 +1,7 @@
 package sandbox
 
+import "net/http"
+
 // Faults of the area "Customers" (the registry: faults.go).
 
 var (
@@ -7,4 +9,15 @@ var (
 		"CUST-02")
 	fCustListDropsNewest = declareFault("Customers", "customer-list-drops-newest", "GET /cards/customers leaves out the most recent registration.",
 		"CUST-07")
+	fCustNotApproved = declareFault("Customers", "customer-not-approved", "Registration leaves the customer's verification PENDING, so its customerId cannot issue cards.",
+		"CUST-06")
 )
+
+var _ = declareMemberFault("Customers", "customer-id-missing", "The registration answer carries no customerId.",
+	http.MethodPost, pathIs("/cards/customers"),
+	func(top map[string]any) {
+		if d := dataMember(top); d != nil {
+			delete(d, "customerId")
+		}
+		delete(top, "customerId")
+	}, "CUST-01")

@@ -21,3 +21,15 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 		return !strings.Contains(string(h.api("GET", "/cards/customers", tok, nil).want(200).body), id)
 	},
 })
+
+var _ = addProbes(map[string]func(h *sbx) bool{
+	"customer-not-approved": func(h *sbx) bool {
+		tok := h.token(alpha, alphaTest)
+		cust := h.api("POST", "/cards/customers", tok, validCustomer).want(201).s("data.customerId")
+		body := `{"customerId":"` + cust + `","nameOnCard":"Ada Lovelace","amount":1}`
+		return h.api("POST", "/cards", tok, body).code != 201
+	},
+	"customer-id-missing": func(h *sbx) bool {
+		return !h.api("POST", "/cards/customers", h.token(alpha, alphaTest), validCustomer).want(201).has("data.customerId")
+	},
+})

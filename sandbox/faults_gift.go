@@ -1,5 +1,10 @@
 package sandbox
 
+import (
+	"fmt"
+	"net/http"
+)
+
 // Faults of the area "Gift cards and quotes" (the registry: faults.go).
 
 var (
@@ -20,3 +25,34 @@ var (
 	fGiftNeverReconciles = declareFault("Gift cards and quotes", "gift-verify-never-reconciles", "Verify leaves a PROCESSING gift order PROCESSING with the voucher locked.",
 		"GIFT-11")
 )
+
+var (
+	fGiftNotFound400 = declareFault("Gift cards and quotes", "gift-not-found-400", "Verify and transaction lookup of a reference no order matches answer 400 instead of 404.",
+		"GIFT-14", "GIFT-18", "ERR-10")
+	fGiftNotFoundNoRef = declareFault("Gift cards and quotes", "gift-not-found-message-no-reference", "The gift order 404 says the order was not found without naming the reference.",
+		"ERR-19")
+)
+
+var fGiftPurchase201 = declareFault("Gift cards and quotes", "gift-purchase-answers-201", "A successful gift card purchase answers 201 instead of 200.",
+	"GIFT-01")
+
+// The verified gift order (GET /gift-cards/verify/{reference}) with its
+// members wrong: each member's own rule fails.
+var _ = declareMemberFault("Gift cards and quotes", "gift-order-members-wrong",
+	"The verified order gives its transactionId as reference, faceValue and isSuccessful as strings, the recipient's name and email swapped and the other environment.",
+	http.MethodGet, pathEnds("/gift-cards/verify/", ""),
+	func(o map[string]any) {
+		if _, isOrder := o["orderStatus"]; !isOrder {
+			return
+		}
+		o["reference"] = o["transactionId"]
+		o["faceValue"], o["isSuccessful"] = fmt.Sprint(o["faceValue"]), fmt.Sprint(o["isSuccessful"])
+		if r, ok := o["recipient"].(map[string]any); ok {
+			r["email"], r["name"] = r["name"], r["email"]
+		}
+		if o["environment"] == "TEST" {
+			o["environment"] = "LIVE"
+		} else {
+			o["environment"] = "TEST"
+		}
+	}, "GIFT-06", "GIFT-07", "GIFT-08", "GIFT-09", "GIFT-10")

@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Probes of the faults of faults_gift.go: each returns true when it
@@ -47,3 +49,31 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 		return h.api("GET", "/gift-cards/verify/g1", tok, nil).want(200).s("orderStatus") != "SUCCESS"
 	},
 })
+
+// Probes of the gift 404, gift-purchase-answers-201 and the verified
+// order's member faults.
+var _ = addProbes(map[string]func(h *sbx) bool{
+	"gift-not-found-400": func(h *sbx) bool {
+		return h.api("GET", "/gift-cards/verify/nosuch", h.token(alpha, alphaTest), nil).code != 404
+	},
+	"gift-not-found-message-no-reference": func(h *sbx) bool {
+		return !strings.Contains(msgOf(h.api("GET", "/gift-cards/verify/nosuch", h.token(alpha, alphaTest), nil)), "nosuch")
+	},
+	"gift-purchase-answers-201": func(h *sbx) bool {
+		return h.api("POST", "/gift-cards/purchase", h.token(alpha, alphaTest), fmt.Sprintf(giftBody, "g1")).code != 200
+	},
+	"gift-order-members-wrong": func(h *sbx) bool {
+		r := verifiedGift(h)
+		_, numFace := r.get("faceValue").(json.Number)
+		_, boolOK := r.get("isSuccessful").(bool)
+		return r.s("reference") != "g1" || !numFace || !boolOK || r.s("recipient.email") != "a@b.co" || r.s("recipient.name") != "A" ||
+			r.s("environment") != "TEST"
+	},
+})
+
+// verifiedGift purchases the order g1 as the main TEST merchant and verifies it.
+func verifiedGift(h *sbx) *resp {
+	tok := h.token(alpha, alphaTest)
+	h.api("POST", "/gift-cards/purchase", tok, fmt.Sprintf(giftBody, "g1")).want(200)
+	return h.api("GET", "/gift-cards/verify/g1", tok, nil).want(200)
+}

@@ -1,5 +1,12 @@
 package sandbox
 
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
 // Faults of the area "Card issuance" (the registry: faults.go).
 
 var (
@@ -18,3 +25,34 @@ var (
 	fIssueVaultMsgNoTotal = declareFault("Card issuance", "issue-vault-message-no-total", "The vault shortfall 400 states only the available amount, not the required total.",
 		"ERR-14", "ISSUE-05")
 )
+
+// issueAnswerFaults corrupt members of the card in the issuance
+// answer (POST /cards): each member's own rule fails.
+var issueAnswerFaults = []struct {
+	name, desc string
+	reqs       []string
+	mutate     func(card map[string]any)
+}{
+	{"issue-answer-id-unknown", "The issuance answer names a card id that does not exist (the card issued is stored under another).", []string{"ISSUE-01"},
+		func(c map[string]any) { c["id"] = "crd_" + randHex(12) }},
+	{"issue-answer-not-as-given", "The issued card carries the nameOnCard given in upper case, a generated reference instead of the one given and a balance of 0.",
+		[]string{"ISSUE-08", "GET-14", "ISSUE-06"},
+		func(c map[string]any) {
+			c["nameOnCard"] = strings.ToUpper(fmt.Sprint(c["nameOnCard"]))
+			c["reference"] = "card_" + randHex(8)
+			c["balanceAmount"] = json.Number("0.00")
+		}},
+}
+
+var _ = func() bool {
+	for _, f := range issueAnswerFaults {
+		mutate := f.mutate
+		declareMemberFault("Card issuance", f.name, f.desc, http.MethodPost, pathIs("/cards"),
+			func(top map[string]any) {
+				if d := dataMember(top); d != nil {
+					mutate(d)
+				}
+			}, f.reqs...)
+	}
+	return true
+}()

@@ -46,3 +46,21 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 		return r.code == 400 && !strings.Contains(msgOf(r), "6.00")
 	},
 })
+
+// Probes of the issuance answer faults: a card issued with name, reference
+// and funding, compared with what was given and with a fresh GET.
+var _ = addProbes(map[string]func(h *sbx) bool{
+	"issue-answer-id-unknown": func(h *sbx) bool {
+		tok, id := setupCard(h, "1")
+		return h.api("GET", "/cards/"+id, tok, nil).code != 200
+	},
+	"issue-answer-not-as-given": func(h *sbx) bool {
+		r := issuedCard(h)
+		return r.s("data.nameOnCard") != "Ada Lovelace" || r.s("data.reference") != "given-ref-1" || r.num("data.balanceAmount") != "2.50"
+	},
+})
+
+func issuedCard(h *sbx) *resp {
+	tok := h.token(alpha, alphaTest)
+	return h.card(tok, h.customer(tok), "2.50", `,"reference":"given-ref-1"`)
+}

@@ -11,4 +11,6 @@ var (
 		"LIST-07")
 	fListStatusIgnored = declareFault("Card listing", "card-list-status-filter-ignored", "GET /cards?status=ACTIVE or FROZEN returns cards of both statuses.",
 		"LIST-02", "LIST-03")
+	fListAllActiveOnly = declareFault("Card listing", "card-list-all-active-only", "GET /cards?status=ALL returns the ACTIVE cards only.",
+		"LIST-04")
 )

@@ -7,6 +7,16 @@ import (
 // Probes of the faults of faults_listing.go: each returns true when it
 // observes the violated rule.
 var _ = addProbes(map[string]func(h *sbx) bool{
+	"card-list-all-active-only": func(h *sbx) bool {
+		tok, id := setupCard(h, "1")
+		h.api("PATCH", "/cards/"+id+"/status", tok, `{"status":"FROZEN"}`).want(200)
+		for _, c := range h.api("GET", "/cards?status=ALL", tok, nil).want(200).list("data") {
+			if c.(map[string]any)["id"] == id {
+				return false
+			}
+		}
+		return true
+	},
 	"card-list-ignores-limit": func(h *sbx) bool {
 		tok := h.token(alpha, alphaTest)
 		cust := h.customer(tok)

@@ -1,5 +1,7 @@
 package sandbox
 
+import "net/http"
+
 // Faults of the area "Card status" (the registry: faults.go).
 
 var (
@@ -10,3 +12,11 @@ var (
 	fStatusUnfreezeNotPersisted = declareFault("Card status", "status-unfreeze-not-persisted", "PATCH status=ACTIVE answers ACTIVE but a FROZEN card stays FROZEN.",
 		"STATUS-04")
 )
+
+var _ = declareMemberFault("Card status", "status-message-silent", "PATCH status answers the message \"Request completed\", stating no status.",
+	http.MethodPatch, pathEnds("/cards/", "/status"),
+	func(top map[string]any) {
+		if d := dataMember(top); d != nil {
+			d["message"] = "Request completed"
+		}
+	}, "STATUS-01")

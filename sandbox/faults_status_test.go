@@ -1,5 +1,7 @@
 package sandbox
 
+import "strings"
+
 // Probes of the faults of faults_status.go: each returns true when it
 // observes the violated rule.
 var _ = addProbes(map[string]func(h *sbx) bool{
@@ -18,5 +20,13 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 		h.api("PATCH", "/cards/"+id+"/status", tok, `{"status":"FROZEN"}`).want(200)
 		h.api("PATCH", "/cards/"+id+"/status", tok, `{"status":"ACTIVE"}`).want(200)
 		return h.api("GET", "/cards/"+id, tok, nil).s("data.status") != "ACTIVE"
+	},
+})
+
+var _ = addProbes(map[string]func(h *sbx) bool{
+	"status-message-silent": func(h *sbx) bool {
+		tok, id := setupCard(h, "1")
+		msg := h.api("PATCH", "/cards/"+id+"/status", tok, `{"status":"FROZEN"}`).want(200).s("data.message")
+		return !strings.Contains(strings.ToLower(msg), "frozen")
 	},
 })

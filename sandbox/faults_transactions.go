@@ -1,5 +1,7 @@
 package sandbox
 
+import "net/http"
+
 // Faults of the area "Spend limits and card transactions" (the registry: faults.go).
 
 var (
@@ -23,4 +25,20 @@ var (
 		"TXN-02")
 	fTxnUnfreezeStillDeclines = declareFault("Spend limits and card transactions", "txn-unfreeze-still-declines", "A card unfrozen after FROZEN keeps declining transactions.",
 		"TXN-03")
+	fTxnApprovedNotDebited = declareFault("Spend limits and card transactions", "txn-approved-not-debited", "An approved card transaction leaves the card's balance unchanged.",
+		"TXN-10")
+	fLimitMonthlyNotCumulative = declareFault("Spend limits and card transactions", "limit-monthly-not-cumulative", "The monthlyLimit is compared with the single amount, not the month's total.",
+		"TXN-07")
+	fLimitAllTimeNotCumulative = declareFault("Spend limits and card transactions", "limit-alltime-not-cumulative", "The allTimeLimit is compared with the single amount, not the lifetime total.",
+		"TXN-09")
 )
+
+var _ = declareMemberFault("Spend limits and card transactions", "limits-echo-wrong", "PUT spend-limits echoes a transactionLimit of 0 whatever was set.",
+	http.MethodPut, pathEnds("/cards/", "/spend-limits"),
+	func(top map[string]any) {
+		if d := dataMember(top); d != nil {
+			if sl, ok := d["spendLimits"].(map[string]any); ok {
+				sl["transactionLimit"] = 0
+			}
+		}
+	}, "LIMITS-02")

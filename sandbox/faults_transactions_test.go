@@ -47,6 +47,22 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 		txnApproved(h, id, "2")
 		return txnApproved(h, id, "2")
 	},
+	"limit-monthly-not-cumulative": func(h *sbx) bool {
+		tok, id := setupCard(h, "10")
+		h.api("PUT", "/cards/"+id+"/spend-limits", tok, `{"monthlyLimit":3}`).want(200)
+		txnApproved(h, id, "2")
+		return txnApproved(h, id, "2")
+	},
+	"limit-alltime-not-cumulative": func(h *sbx) bool {
+		tok, id := setupCard(h, "10")
+		h.api("PUT", "/cards/"+id+"/spend-limits", tok, `{"allTimeLimit":3}`).want(200)
+		txnApproved(h, id, "2")
+		return txnApproved(h, id, "2")
+	},
+	"limits-echo-wrong": func(h *sbx) bool {
+		tok, id := setupCard(h, "10")
+		return h.api("PUT", "/cards/"+id+"/spend-limits", tok, `{"transactionLimit":3}`).want(200).num("data.spendLimits.transactionLimit") != "3.00"
+	},
 	"limits-not-applied": func(h *sbx) bool {
 		tok, id := setupCard(h, "10")
 		h.api("PUT", "/cards/"+id+"/spend-limits", tok, `{"transactionLimit":1}`).want(200)
@@ -57,6 +73,11 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 		h.api("PATCH", "/cards/"+id+"/status", tok, `{"status":"FROZEN"}`).want(200)
 		txnApproved(h, id, "1")
 		return h.api("GET", "/cards/"+id, tok, nil).num("data.balanceAmount") != "5.00"
+	},
+	"txn-approved-not-debited": func(h *sbx) bool {
+		tok, id := setupCard(h, "5")
+		txnApproved(h, id, "1")
+		return h.api("GET", "/cards/"+id, tok, nil).want(200).num("data.balanceAmount") != "4.00"
 	},
 	"txn-unfreeze-still-declines": func(h *sbx) bool {
 		tok, id := setupCard(h, "5")

@@ -212,7 +212,11 @@ func (s *Server) storeGiftOrder(rc *reqCtx, o *giftOrder) {
 	st.orderTxID[o.transactionID] = o
 	out := o.json()
 	st.mu.Unlock()
-	s.writeA(rc, http.StatusOK, out)
+	code := http.StatusOK
+	if s.faults.on(fGiftPurchase201) {
+		code = http.StatusCreated
+	}
+	s.writeA(rc, code, out)
 }
 
 // json renders the order in the flat shape; the caller holds the state lock.

@@ -62,7 +62,9 @@ func (s *Server) authorize(rc *reqCtx, st *envState, c *card, t *txn) (reason st
 	defer st.mu.Unlock()
 	reason = s.declineReason(rc, c, a)
 	if reason == "" {
-		c.balance -= a
+		if !s.faults.on(fTxnApprovedNotDebited) {
+			c.balance -= a
+		}
 		c.daySpent += a
 		c.monthSpent += a
 		c.allTimeSpent += a
@@ -91,9 +93,15 @@ func (s *Server) declineReason(rc *reqCtx, c *card, a int64) string {
 			c.allTimeSpent = 0
 		}
 	}
-	daySpent := c.daySpent
+	daySpent, monthSpent, allTimeSpent := c.daySpent, c.monthSpent, c.allTimeSpent
 	if s.faults.on(fLimitDailyNotCumulative) {
 		daySpent = 0
+	}
+	if s.faults.on(fLimitMonthlyNotCumulative) {
+		monthSpent = 0
+	}
+	if s.faults.on(fLimitAllTimeNotCumulative) {
+		allTimeSpent = 0
 	}
 	switch {
 	case (c.frozen || (s.faults.on(fTxnUnfreezeStillDeclines) && c.frozenOnce)) && !s.faults.on(fFrozenCardApproves):
@@ -104,9 +112,9 @@ func (s *Server) declineReason(rc *reqCtx, c *card, a int64) string {
 		return "transaction_limit"
 	case c.limits[limDaily] > 0 && daySpent+a > c.limits[limDaily]:
 		return "daily_limit"
-	case c.limits[limMonthly] > 0 && c.monthSpent+a > c.limits[limMonthly]:
+	case c.limits[limMonthly] > 0 && monthSpent+a > c.limits[limMonthly]:
 		return "monthly_limit"
-	case c.limits[limAllTime] > 0 && c.allTimeSpent+a > c.limits[limAllTime]:
+	case c.limits[limAllTime] > 0 && allTimeSpent+a > c.limits[limAllTime]:
 		return "all_time_limit"
 	}
 	return ""

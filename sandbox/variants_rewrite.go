@@ -56,6 +56,7 @@ func (s *Server) rewriteAnswer(r *http.Request, rest string, code int, h http.He
 	}
 	top, _ := doc.(map[string]any)
 	if top != nil {
+		s.applyMemberFaults(r, rest, code, top)
 		code = s.rewriteTop(r, rest, code, top)
 		if v.on(vGiftQuoteFlat) && code == http.StatusOK && rest == "/gift-cards/quote" {
 			doc = top["data"]

@@ -12,7 +12,10 @@ import (
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
-var _ = Describe("One card: GET /cards/{id}", func() {
+// oneCard is the container of this file's specs (Describe blocks of one text).
+const oneCard = "One card: GET /cards/{id}"
+
+var _ = Describe(oneCard, func() {
 	issued := Shared(fetchIssuedCard)
 	ConformanceTable("answers with the Card addressed by its id",
 		func(ctx SpecContext, rule func(fetchedCard)) { rule(issued(ctx)) },
@@ -78,7 +81,9 @@ var _ = Describe("One card: GET /cards/{id}", func() {
 			}
 		}, Reqs("GET-17", "ENV-06")),
 	)
+})
 
+var _ = Describe(oneCard, func() {
 	ConformanceIt("addresses the same card by its reference as by its id",
 		Reqs("GET-02"), Destructive,
 		func(ctx SpecContext) {

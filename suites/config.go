@@ -13,15 +13,24 @@ import (
 )
 
 var _ = Describe("Card configuration: GET /cards/config", func() {
-	ConformanceIt("answers 200 in Envelope A with the card configuration: environment, creationFee, fundFee, withdrawalFee, minFunding, exchangeRate and vaultBalance as numbers",
-		Reqs("CONFIG-01", "CONFIG-03", "CONFIG-04", "CONFIG-05", "CONFIG-07", "ENV-01", "ENV-02", "ENV-05", "ENV-08"),
-		func(ctx SpecContext) {
-			resp := Must(API().Get(ctx, "/cards/config", nil))
-			d := Data(ExpectEnvelopeA(resp, schemas.ConfigResponse))
-			for _, f := range []string{"creationFee", "fundFee", "withdrawalFee", "minFunding", "exchangeRate", "vaultBalance"} {
-				ExpectMoney(d[f], f)
+	config := Shared(func(ctx SpecContext) Answer {
+		return ReadAnswer(Must(API().Get(ctx, "/cards/config", nil)), schemas.ConfigResponse)
+	})
+	ConformanceTable("answers with the card configuration",
+		func(ctx SpecContext, rule func(Answer)) { rule(config(ctx)) },
+		ConformanceEntry("answers 200 in Envelope A whose data is the card configuration", func(a Answer) {
+			owned := make([]string, 0, len(configMembers))
+			for _, m := range configMembers {
+				owned = append(owned, "/data/"+m)
 			}
-		})
+			a.ExpectEnvelopeA(schemas.ConfigResponse, owned)
+		}, Reqs("CONFIG-01", "ENV-01", "ENV-02", "ENV-05", "ENV-08")),
+		configAmountEntry("gives creationFee, the issuance fee, as a number", "creationFee", "CONFIG-03"),
+		configAmountEntry("gives fundFee, the funding fee, as a number", "fundFee", "CONFIG-04"),
+		configAmountEntry("gives withdrawalFee, the fee of a sweep to the vault, as a number", "withdrawalFee", "CONFIG-05"),
+		configAmountEntry("gives exchangeRate as a number", "exchangeRate", "CONFIG-07"),
+		configAmountEntry("gives vaultBalance, the vault's available balance, as a number", "vaultBalance", "CONFIG-08"),
+	)
 
 	// VER-01 from the target's own answers: the API it serves places the
 	// configuration at <version root>/cards/config, the root being
@@ -72,3 +81,16 @@ var _ = Describe("Card configuration: GET /cards/config", func() {
 			ExpectError(Must(Anonymous().Get(ctx, "/cards/config", nil)), http.StatusUnauthorized)
 		})
 })
+
+var configMembers = []string{"environment", "creationFee", "fundFee", "withdrawalFee", "minFunding", "exchangeRate", "vaultBalance"}
+
+// configAmountEntry is a table entry proving that one member of the
+// configuration is a number (read exactly, never as a float).
+func configAmountEntry(text, member, req string) TableRule {
+	return ConformanceEntry(text, func(a Answer) {
+		GinkgoHelper()
+		a.ExpectNoViolationUnder("/data/" + member)
+		data, _ := a.Body["data"].(JSON)
+		ExpectMoney(data[member], member)
+	}, Reqs(req))
+}

@@ -6,6 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
@@ -21,20 +22,34 @@ func customerField(logical string) string {
 	return f
 }
 
-var _ = Describe("Cardholder customers: POST and GET /cards/customers", func() {
-	ConformanceIt("registers and approves a customer whose customerId can issue a card",
-		Reqs("CUST-01", "CUST-06", "ISSUE-01", "ERR-06"), Destructive,
-		func(ctx SpecContext) {
-			resp := Must(API().Post(ctx, "/cards/customers", CustomerBody()))
+// cardholderCustomers is the container of this file's specs (Describe blocks of one text).
+const cardholderCustomers = "Cardholder customers: POST and GET /cards/customers"
+
+var _ = Describe(cardholderCustomers, func() {
+	registered := Shared(func(ctx SpecContext) *client.Response {
+		return Must(API().Post(ctx, "/cards/customers", CustomerBody()))
+	})
+	ConformanceTable("registers and approves a customer",
+		func(ctx SpecContext, rule func(SpecContext, *client.Response)) { rule(ctx, registered(ctx)) },
+		Destructive,
+		ConformanceEntry("answers a registration with 200 or 201 and the customerId", func(_ SpecContext, resp *client.Response) {
 			ExpectStatus(resp, http.StatusOK, http.StatusCreated)
 			ExpectSchema(resp, schemas.CustomerResponse)
-			v, ok := Ptr(Decode(resp), Profile().Customers.CustomerIDPointer)
-			Expect(ok).To(BeTrue(), "no customerId at %s", Profile().Customers.CustomerIDPointer)
-			id, _ := v.(string)
-			Expect(id).NotTo(BeEmpty(), "customerId")
-			card := NewCard(ctx, WithCustomer(id), WithAmount(M("1.00")))
-			Expect(card.ID).NotTo(BeEmpty())
-		})
+			Expect(registeredCustomerID(resp)).NotTo(BeEmpty(), "customerId at %s (profile customers.customerIdPointer)", Profile().Customers.CustomerIDPointer)
+		}, Reqs("CUST-01", "ERR-06")),
+		ConformanceEntry("approves the customer: its customerId issues a card", func(ctx SpecContext, resp *client.Response) {
+			id := registeredCustomerID(resp)
+			if id == "" {
+				HarnessError("fixture: the registration answer (HTTP %d) carries no customerId at %s", resp.Status, Profile().Customers.CustomerIDPointer)
+			}
+			r, _ := IssueCard(ctx, WithCustomer(id), WithAmount(M("1.00")))
+			ExpectStatus(r, http.StatusOK, http.StatusCreated)
+			ExpectSchema(r, schemas.CardIssuanceResponse)
+			v, _ := Ptr(Decode(r), Profile().Issuance.CardPointer)
+			c, _ := v.(JSON)
+			Expect(CardFrom(c).ID).NotTo(BeEmpty(), "the card issued for the customer (profile issuance.cardPointer %s)", Profile().Issuance.CardPointer)
+		}, Reqs("CUST-06", "ISSUE-01")),
+	)
 
 	for _, f := range []string{"firstName", "lastName", "email", "phoneNumber"} {
 		ConformanceIt("refuses a registration without "+f+" with 400 and a validation message array",
@@ -45,7 +60,9 @@ var _ = Describe("Cardholder customers: POST and GET /cards/customers", func() {
 				ExpectValidationError(Must(API().Post(ctx, "/cards/customers", body)))
 			})
 	}
+})
 
+var _ = Describe(cardholderCustomers, func() {
 	ConformanceIt("accepts each identity document type national_id, passport and drivers_license",
 		Reqs("CUST-03"), Destructive,
 		func(ctx SpecContext) {
@@ -73,7 +90,9 @@ var _ = Describe("Cardholder customers: POST and GET /cards/customers", func() {
 				ExpectRefusal(Must(API().Post(ctx, "/cards/customers", body)), "invalidValue")
 			}
 		})
+})
 
+var _ = Describe(cardholderCustomers, func() {
 	// The document gives the form (YYYY-MM-DD) but not that other forms are
 	// refused: run only when the profile says the target refuses them.
 	ConformanceIt("refuses a date of birth not in YYYY-MM-DD form with a 4xx error, when the profile says the target refuses other forms",
@@ -134,3 +153,14 @@ var _ = Describe("Cardholder customers: POST and GET /cards/customers", func() {
 			Expect(ids).To(ContainElement(id), "the new customer is missing from the listing")
 		})
 })
+
+// registeredCustomerID is the customerId of a registration answer, where the
+// profile says (customers.customerIdPointer); "" when absent.
+func registeredCustomerID(resp *client.Response) string {
+	if resp.Status != http.StatusOK && resp.Status != http.StatusCreated {
+		return ""
+	}
+	v, _ := Ptr(Decode(resp), Profile().Customers.CustomerIDPointer)
+	id, _ := v.(string)
+	return id
+}

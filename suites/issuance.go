@@ -2,50 +2,76 @@ package suites
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
-var _ = Describe("Card issuance: POST /cards", func() {
-	ConformanceIt("issues an ACTIVE USD virtual card with createdStatus COMPLETED carrying the nameOnCard and reference given, its balance per the profile's initialBalance rule",
-		Reqs("ISSUE-01", "ISSUE-06", "ISSUE-08", "GET-05", "GET-06", "GET-11", "GET-13", "ENV-06"), Destructive,
-		func(ctx SpecContext) {
-			name := "Grace " + strings.ToUpper(Cfg().RunID)
-			ref := Ref("card")
-			fundFee := GetConfig(ctx).FundFee
-			resp, _ := IssueCard(ctx, WithName(name), WithReference(ref), WithAmount(M("2.50")))
-			ExpectStatus(resp, http.StatusOK, http.StatusCreated)
-			ExpectSchema(resp, schemas.CardIssuanceResponse)
-			v, ok := Ptr(Decode(resp), Profile().Issuance.CardPointer)
-			Expect(ok).To(BeTrue(), "no card at %s", Profile().Issuance.CardPointer)
-			raw, _ := json.Marshal(v)
-			Expect(schemas.Validate(schemas.Card, raw)).To(Succeed(), "the issued card is not a Card")
-			c := CardFrom(v.(JSON))
-			Expect(c.Raw["cardType"]).To(Equal("VIRTUAL"))
-			Expect(c.Raw["currency"]).To(Equal("USD"))
-			Expect(c.Status).To(Equal("ACTIVE"))
-			ExpectCardFields(c.Raw)
-			// Fields the answer carries (which are always present is not
-			// stated; profile strict.allCardFields) must be the ones given.
-			if c.Raw["nameOnCard"] != nil {
-				Expect(c.NameOnCard).To(Equal(name))
-			}
-			if Profile().Issuance.ReferenceField != "" && c.Raw["reference"] != nil {
-				Expect(c.Reference).To(Equal(ref))
-			}
-			if want, ok := initialBalance(M("2.50"), fundFee); ok {
-				Expect(c.Balance).To(EqualMoney(want), "balanceAmount of a card funded with 2.50 (profile issuance.initialBalance %s)", Profile().Issuance.InitialBalance)
-			}
-			// The card exists afterwards.
-			Expect(GetCard(ctx, c.ID).ID).To(Equal(c.ID))
-		})
+// cardIssuance is the container of this file's specs (Describe blocks of one text).
+const cardIssuance = "Card issuance: POST /cards"
 
+var _ = Describe(cardIssuance, func() {
+	issued := Shared(issueGivenCard)
+	ConformanceTable("issues a card for a customer",
+		func(ctx SpecContext, rule func(SpecContext, issuedCard)) { rule(ctx, issued(ctx)) },
+		Destructive,
+		ConformanceEntry("answers 200 or 201 with the Card issued, which a fresh GET finds by its id", func(ctx SpecContext, i issuedCard) {
+			ExpectStatus(i.resp, http.StatusOK, http.StatusCreated)
+			ExpectSchema(i.resp, schemas.CardIssuanceResponse)
+			Expect(i.card).NotTo(BeNil(), "no card at %s (profile issuance.cardPointer)", Profile().Issuance.CardPointer)
+			expectNoCardViolationOutside(i.violations, CardTableFields)
+			Expect(GetCard(ctx, CardFrom(i.card).ID).ID).To(Equal(CardFrom(i.card).ID))
+		}, Reqs("ISSUE-01")),
+		issuedCardEntry("gives the card an id of the form crd_", "id", Reqs("GET-05"), nil),
+		issuedCardEntry("issues a virtual card: cardType VIRTUAL", "cardType", Reqs("ISSUE-06", "GET-06"), func(i issuedCard) {
+			Expect(i.card["cardType"]).To(Equal("VIRTUAL"))
+		}),
+		issuedCardEntry("issues a USD card: currency USD", "currency", Reqs("ISSUE-06", "GET-11"), func(i issuedCard) {
+			Expect(i.card["currency"]).To(Equal("USD"))
+		}),
+		issuedCardEntry("creates the card ACTIVE with createdStatus COMPLETED", "status", Reqs("ISSUE-06", "GET-13"), func(i issuedCard) {
+			i.expectNoViolationUnder("createdStatus")
+			Expect(i.card["status"]).To(Equal("ACTIVE"))
+			ExpectCardFields(i.card)
+		}),
+		// Which fields the answer carries is not stated (profile
+		// strict.allCardFields); those it carries must be the ones given.
+		issuedCardEntry("carries the nameOnCard given", "nameOnCard", Reqs("ISSUE-08"), func(i issuedCard) {
+			if i.card["nameOnCard"] != nil {
+				Expect(i.card["nameOnCard"]).To(Equal(i.name))
+			}
+		}),
+		issuedCardEntry("carries the merchant reference given", "reference", Reqs("GET-14"), func(i issuedCard) {
+			if Profile().Issuance.ReferenceField == "" {
+				Skip("the profile says issuance takes no reference (issuance.referenceField empty)")
+			}
+			if i.card["reference"] != nil {
+				Expect(i.card["reference"]).To(Equal(i.ref))
+			}
+		}),
+		issuedCardEntry("funds the card from the vault with the amount given (the profile's initialBalance rule)", "balanceAmount", Reqs("ISSUE-06"), func(i issuedCard) {
+			want, ok := initialBalance(i.amount, i.fundFee)
+			if !ok {
+				Skip("the profile states no initial balance rule (issuance.initialBalance)")
+			}
+			Expect(CardFrom(i.card).Balance).To(EqualMoney(want), "balanceAmount of a card funded with %s (profile issuance.initialBalance %s)", i.amount, Profile().Issuance.InitialBalance)
+		}),
+		ConformanceEntry("gives createdAt and updatedAt as ISO 8601 UTC timestamps", func(_ SpecContext, i issuedCard) {
+			Expect(i.card).NotTo(BeNil(), "no card at %s (profile issuance.cardPointer)", Profile().Issuance.CardPointer)
+			i.expectNoViolationUnder("createdAt")
+			i.expectNoViolationUnder("updatedAt")
+		}, Reqs("ENV-06")),
+	)
+})
+
+var _ = Describe(cardIssuance, func() {
 	ConformanceIt("debits the vault by exactly creationFee + amount",
 		Reqs("ISSUE-04", "CONFIG-03", "CONFIG-08"), Destructive, Serial,
 		func(ctx SpecContext) {
@@ -98,7 +124,9 @@ var _ = Describe("Card issuance: POST /cards", func() {
 			resp, _ := IssueCard(ctx, WithCustomer("cus_"+Cfg().RunID+"nosuchcustomer"))
 			ExpectError(resp, http.StatusNotFound)
 		})
+})
 
+var _ = Describe(cardIssuance, func() {
 	ConformanceIt("refuses funding beyond the vault with 400 stating the required total (funding + fee) and the available amount, debiting nothing",
 		Reqs("ISSUE-05", "ERR-14"), Destructive, Serial,
 		func(ctx SpecContext) {
@@ -147,3 +175,74 @@ var _ = Describe("Card issuance: POST /cards", func() {
 			Expect(GetConfig(ctx).VaultBalance).To(EqualMoney(M("0")), "the vault after using it exactly")
 		})
 })
+
+// issuedCard is a card issued with a name, reference and amount of its own;
+// the entries of the table each check their own part of the answer.
+type issuedCard struct {
+	name, ref  string
+	amount     Money
+	fundFee    Money
+	resp       *client.Response
+	card       JSON                // the card at the profile's issuance.cardPointer (nil when absent)
+	violations []schemas.Violation // of the card against the Card schema
+}
+
+func issueGivenCard(ctx SpecContext) issuedCard {
+	i := issuedCard{name: "Grace " + strings.ToUpper(Cfg().RunID), ref: Ref("card"), amount: M("2.50"), fundFee: GetConfig(ctx).FundFee}
+	i.resp, _ = IssueCard(ctx, WithName(i.name), WithReference(i.ref), WithAmount(i.amount))
+	if v, ok := Ptr(Decode(i.resp), Profile().Issuance.CardPointer); ok {
+		i.card, _ = v.(JSON)
+	}
+	if i.card != nil {
+		raw, _ := json.Marshal(i.card)
+		var ve *schemas.ValidationError
+		if err := schemas.Validate(schemas.Card, raw); errors.As(err, &ve) {
+			i.violations = ve.Violations
+		} else if err != nil {
+			HarnessError("schema %s: %v", schemas.Card, err)
+		}
+	}
+	return i
+}
+
+// expectNoViolationUnder asserts that the card's member has no schema violation.
+func (i issuedCard) expectNoViolationUnder(member string) {
+	GinkgoHelper()
+	var found []string
+	for _, v := range i.violations {
+		if v.Pointer == "/"+member || strings.HasPrefix(v.Pointer, "/"+member+"/") {
+			found = append(found, v.String())
+		}
+	}
+	Expect(found).To(BeEmpty(), "schema violations of the issued Card under /%s", member)
+}
+
+// expectNoCardViolationOutside asserts that every violation of the card lies
+// under one of the members (those the table's other entries own).
+func expectNoCardViolationOutside(vs []schemas.Violation, members []string) {
+	GinkgoHelper()
+	var found []string
+	for _, v := range vs {
+		owned := false
+		for _, m := range members {
+			owned = owned || v.Pointer == "/"+m || strings.HasPrefix(v.Pointer, "/"+m+"/")
+		}
+		if !owned {
+			found = append(found, v.String())
+		}
+	}
+	Expect(found).To(BeEmpty(), "schema violations of the issued Card")
+}
+
+// issuedCardEntry is a table entry proving one rule of the issued card: no
+// schema violation under its member, then the rule itself (when given).
+func issuedCardEntry(text, member string, reqs ReqIDs, rule func(issuedCard)) TableRule {
+	return ConformanceEntry(text, func(_ SpecContext, i issuedCard) {
+		GinkgoHelper()
+		Expect(i.card).NotTo(BeNil(), "no card at %s (profile issuance.cardPointer)", Profile().Issuance.CardPointer)
+		i.expectNoViolationUnder(member)
+		if rule != nil {
+			rule(i)
+		}
+	}, reqs)
+}

@@ -49,7 +49,10 @@ func last4(maskedPan string) string {
 	return d[len(d)-4:]
 }
 
-var _ = Describe("Card listing: GET /cards", func() {
+// cardListing is the container of this file's specs (Describe blocks of one text).
+const cardListing = "Card listing: GET /cards"
+
+var _ = Describe(cardListing, func() {
 	ConformanceIt("answers 200 in Envelope A with an array of Cards when no parameter is given",
 		Reqs("LIST-01", "ENV-01", "ENV-02"), Destructive,
 		func(ctx SpecContext) {
@@ -88,29 +91,24 @@ var _ = Describe("Card listing: GET /cards", func() {
 			}
 			Expect(listCards(ctx, nil)).To(HaveLen(50), "default limit")
 		})
+})
 
-	ConformanceIt("filters by status: ACTIVE only ACTIVE cards, FROZEN only FROZEN cards, ALL both",
-		Reqs("LIST-02", "LIST-03", "LIST-04"), Destructive,
-		func(ctx SpecContext) {
-			name := "Status " + Cfg().RunID + " " + Ref("st")[len(Cfg().RunID)+1:]
-			active := NewCard(ctx, WithName(name), WithAmount(M("1.00")))
-			frozen := NewCard(ctx, WithName(name), WithAmount(M("1.00")))
-			SetCardStatus(ctx, frozen.ID, "FROZEN")
-			max := strconv.Itoa(Profile().Cards.ListMaxLimit)
-			for _, st := range []string{"ACTIVE", "FROZEN"} {
-				for _, c := range listCards(ctx, url.Values{"status": {st}, "limit": {max}}) {
-					Expect(c.Status).To(Equal(st), "status=%s returned card %s in status %s", st, c.ID, c.Status)
-				}
-			}
-			got := ids(listCards(ctx, url.Values{"status": {"ACTIVE"}, "search": {name}}))
-			Expect(got).To(ContainElement(active.ID))
-			Expect(got).NotTo(ContainElement(frozen.ID))
-			got = ids(listCards(ctx, url.Values{"status": {"FROZEN"}, "search": {name}}))
-			Expect(got).To(ContainElement(frozen.ID))
-			Expect(got).NotTo(ContainElement(active.ID))
-			got = ids(listCards(ctx, url.Values{"status": {"ALL"}, "search": {name}}))
-			Expect(got).To(ContainElements(active.ID, frozen.ID))
-		})
+var _ = Describe(cardListing, func() {
+	statuses := Shared(newStatusPair)
+	ConformanceTable("filters by status",
+		func(ctx SpecContext, rule func(SpecContext, statusPair)) { rule(ctx, statuses(ctx)) },
+		Destructive,
+		ConformanceEntry("returns only ACTIVE cards for status=ACTIVE", func(ctx SpecContext, p statusPair) {
+			p.expectOnly(ctx, "ACTIVE", p.active, p.frozen)
+		}, Reqs("LIST-02")),
+		ConformanceEntry("returns only FROZEN cards for status=FROZEN", func(ctx SpecContext, p statusPair) {
+			p.expectOnly(ctx, "FROZEN", p.frozen, p.active)
+		}, Reqs("LIST-03")),
+		ConformanceEntry("returns cards of both statuses for status=ALL", func(ctx SpecContext, p statusPair) {
+			got := ids(listCards(ctx, url.Values{"status": {"ALL"}, "search": {p.name}}))
+			Expect(got).To(ContainElements(p.active.ID, p.frozen.ID))
+		}, Reqs("LIST-04")),
+	)
 
 	ConformanceIt("finds a card by search on its cardholder name",
 		Reqs("LIST-05"), Destructive,
@@ -157,3 +155,31 @@ var _ = Describe("Card listing: GET /cards", func() {
 			ExpectError(Must(Anonymous().Get(ctx, "/cards", url.Values{"limit": {"1"}})), http.StatusUnauthorized)
 		})
 })
+
+// statusPair is an ACTIVE and a FROZEN card of one cardholder name, made once
+// and only listed by the entries that share it.
+type statusPair struct {
+	name           string
+	active, frozen Card
+}
+
+func newStatusPair(ctx SpecContext) statusPair {
+	p := statusPair{name: "Status " + Cfg().RunID + " " + Ref("st")[len(Cfg().RunID)+1:]}
+	p.active = NewCard(ctx, WithName(p.name), WithAmount(M("1.00")))
+	p.frozen = NewCard(ctx, WithName(p.name), WithAmount(M("1.00")))
+	SetCardStatus(ctx, p.frozen.ID, "FROZEN")
+	return p
+}
+
+// expectOnly asserts that status=st lists cards of that status only: the
+// card in it, not the other.
+func (p statusPair) expectOnly(ctx SpecContext, st string, in, out Card) {
+	GinkgoHelper()
+	max := strconv.Itoa(Profile().Cards.ListMaxLimit)
+	for _, c := range listCards(ctx, url.Values{"status": {st}, "limit": {max}}) {
+		Expect(c.Status).To(Equal(st), "status=%s returned card %s in status %s", st, c.ID, c.Status)
+	}
+	got := ids(listCards(ctx, url.Values{"status": {st}, "search": {p.name}}))
+	Expect(got).To(ContainElement(in.ID))
+	Expect(got).NotTo(ContainElement(out.ID))
+}

@@ -64,7 +64,7 @@ var _ = Describe("Quotes: GET /gift-cards/quote and GET /betting/quote", func() 
 		})
 
 	ConformanceIt("charges a gift purchase exactly the quoted total: the verified order's costNgn equals it",
-		Reqs("QUOTE-03", "QUOTE-01", "GIFT-07"), Destructive, Needs(CapTestEnvironment),
+		Reqs("QUOTE-03"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
 			q := Profile().GiftCards.Quote
 			quote := readQuote(Must(API().Get(ctx, "/gift-cards/quote", giftQuoteQuery())), schemas.GiftQuoteResponse, q, "subtotal", q.SubtotalPointer)

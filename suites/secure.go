@@ -15,51 +15,133 @@ import (
 
 var groupedPAN = regexp.MustCompile(`^[0-9]{4} [0-9]{4} [0-9]{4} [0-9]{4}$`)
 
-// checkSecure asserts the secure details of card c (validated by schema first).
+// secureRule asserts one rule of the secure details d of card c.
+type secureRule func(c Card, d JSON)
+
+// The rules of the secure details, one per requirement; checkSecure applies
+// them all, the table of the spec below one per entry.
+var (
+	secureIdentifiesCard secureRule = func(c Card, d JSON) {
+		GinkgoHelper()
+		Expect(d["cardId"]).To(Equal(c.ID), "cardId names the card revealed")
+		if c.Reference != "" {
+			Expect(d["reference"]).To(Equal(c.Reference), "reference of the card revealed")
+		}
+	}
+	secureMaskedPan secureRule = func(c Card, d JSON) {
+		GinkgoHelper()
+		sm, _ := d["maskedPan"].(string)
+		Expect(NonDigit.ReplaceAllString(sm, "")).To(Equal(NonDigit.ReplaceAllString(c.MaskedPan, "")), "maskedPan %q shows the digits of the card's %q", sm, c.MaskedPan)
+	}
+	// Never print the PAN itself: compare and report only masked forms.
+	secureCardNumber secureRule = func(c Card, d JSON) {
+		GinkgoHelper()
+		num, _ := d["cardNumber"].(string)
+		Expect(groupedPAN.MatchString(num)).To(BeTrue(), "cardNumber is not 16 digits grouped in fours with spaces")
+		digits := strings.ReplaceAll(num, " ", "")
+		md := NonDigit.ReplaceAllString(c.MaskedPan, "")
+		Expect(len(md)).To(BeNumerically(">=", 10), "maskedPan %q does not show 10 digits", c.MaskedPan)
+		Expect(digits[:6] == md[:6]).To(BeTrue(), "the first 6 digits of cardNumber do not agree with maskedPan %s", c.MaskedPan)
+		Expect(digits[12:] == md[len(md)-4:]).To(BeTrue(), "the last 4 digits of cardNumber do not agree with maskedPan %s", c.MaskedPan)
+	}
+	securePan secureRule = func(_ Card, d JSON) {
+		GinkgoHelper()
+		pan, _ := d["pan"].(string)
+		num, _ := d["cardNumber"].(string)
+		Expect(groupedPAN.MatchString(pan)).To(BeTrue(), "pan is not in the form of cardNumber (16 digits grouped in fours with spaces)")
+		Expect(pan == num).To(BeTrue(), "pan differs from cardNumber")
+	}
+	secureCvv secureRule = func(_ Card, d JSON) {
+		GinkgoHelper()
+		_, isStr := d["cvv"].(string)
+		Expect(isStr).To(BeTrue(), "cvv is a string")
+	}
+	secureExpiryMonth secureRule = func(_ Card, d JSON) {
+		GinkgoHelper()
+		Expect(d["expiryMonth"]).To(MatchRegexp(`^(0[1-9]|1[0-2])$`), "expiryMonth is a 2-digit string")
+	}
+	secureExpiryYear secureRule = func(_ Card, d JSON) {
+		GinkgoHelper()
+		Expect(d["expiryYear"]).To(MatchRegexp(`^[0-9]{4}$`), "expiryYear is a 4-digit string")
+	}
+	secureExpirationDate secureRule = func(_ Card, d JSON) {
+		GinkgoHelper()
+		mm, _ := d["expiryMonth"].(string)
+		yyyy, _ := d["expiryYear"].(string)
+		Expect(d["expirationDate"]).To(MatchRegexp(`^[0-9]{2}/[0-9]{2}$`), "expirationDate is MM/YY")
+		if len(yyyy) == 4 {
+			Expect(d["expirationDate"]).To(Equal(mm+"/"+yyyy[2:]), "expirationDate agrees with expiryMonth/expiryYear")
+		}
+	}
+	secureHolder secureRule = func(c Card, d JSON) {
+		GinkgoHelper()
+		Expect(d["nameOnCard"]).To(BeAssignableToTypeOf(""), "nameOnCard is a string")
+		if c.NameOnCard != "" {
+			Expect(d["nameOnCard"]).To(Equal(c.NameOnCard), "nameOnCard agrees with the card's")
+		}
+		Expect(d["billingAddress"]).To(BeAssignableToTypeOf(JSON{}), "billingAddress is an object")
+	}
+)
+
+// checkSecure asserts every rule of the secure details of card c (validated
+// by schema first).
 func checkSecure(c Card, d JSON) {
 	GinkgoHelper()
-	Expect(d["cardId"]).To(Equal(c.ID), "cardId names the card revealed")
-	if c.Reference != "" {
-		Expect(d["reference"]).To(Equal(c.Reference), "reference of the card revealed")
+	for _, rule := range []secureRule{secureIdentifiesCard, secureMaskedPan, secureCardNumber, securePan, secureCvv,
+		secureExpiryMonth, secureExpiryYear, secureExpirationDate, secureHolder} {
+		rule(c, d)
 	}
-	sm, _ := d["maskedPan"].(string)
-	Expect(NonDigit.ReplaceAllString(sm, "")).To(Equal(NonDigit.ReplaceAllString(c.MaskedPan, "")), "maskedPan %q shows the digits of the card's %q", sm, c.MaskedPan)
-	num, _ := d["cardNumber"].(string)
-	// Never print the PAN itself: compare and report only masked forms.
-	Expect(groupedPAN.MatchString(num)).To(BeTrue(), "cardNumber is not 16 digits grouped in fours with spaces")
-	pan, _ := d["pan"].(string)
-	Expect(pan == num).To(BeTrue(), "pan differs from cardNumber")
-	digits := strings.ReplaceAll(num, " ", "")
-	md := strings.Map(func(r rune) rune {
-		if r >= '0' && r <= '9' {
-			return r
-		}
-		return -1
-	}, c.MaskedPan)
-	Expect(len(md)).To(BeNumerically(">=", 10), "maskedPan %q does not show 10 digits", c.MaskedPan)
-	Expect(digits[:6] == md[:6]).To(BeTrue(), "the first 6 digits of cardNumber do not agree with maskedPan %s", c.MaskedPan)
-	Expect(digits[12:] == md[len(md)-4:]).To(BeTrue(), "the last 4 digits of cardNumber do not agree with maskedPan %s", c.MaskedPan)
-	_, isStr := d["cvv"].(string)
-	Expect(isStr).To(BeTrue(), "cvv is a string")
-	mm, _ := d["expiryMonth"].(string)
-	yyyy, _ := d["expiryYear"].(string)
-	Expect(mm).To(MatchRegexp(`^(0[1-9]|1[0-2])$`), "expiryMonth")
-	Expect(yyyy).To(MatchRegexp(`^[0-9]{4}$`), "expiryYear")
-	Expect(d["expirationDate"]).To(Equal(mm+"/"+yyyy[2:]), "expirationDate agrees with expiryMonth/expiryYear")
-	if c.NameOnCard != "" {
-		Expect(d["nameOnCard"]).To(Equal(c.NameOnCard), "nameOnCard agrees with the card's")
-	}
-	Expect(d["billingAddress"]).To(BeAssignableToTypeOf(JSON{}))
 }
 
+// revealedCard is a card issued then revealed with GET /cards/{id}/secure;
+// the entries of the table each check their own part of the answer.
+type revealedCard struct {
+	card   Card
+	answer Answer
+}
+
+func revealIssuedCard(ctx SpecContext) revealedCard {
+	c := NewCard(ctx, WithAmount(M("1.00")))
+	return revealedCard{card: c, answer: ReadAnswer(Must(API().Get(ctx, "/cards/"+client.Seg(c.ID)+"/secure", nil)), schemas.SecureResponse)}
+}
+
+// secureEntry is a table entry proving one rule: no schema violation under
+// the members it owns, then the rule itself.
+func secureEntry(text string, rule secureRule, req string, members ...string) TableRule {
+	return ConformanceEntry(text, func(r revealedCard) {
+		GinkgoHelper()
+		for _, m := range members {
+			r.answer.ExpectNoViolationUnder("/data/" + m)
+		}
+		data, _ := r.answer.Body["data"].(JSON)
+		rule(r.card, data)
+	}, Reqs(req))
+}
+
+var secureMembers = []string{"cardId", "reference", "maskedPan", "cardNumber", "pan", "cvv", "expiryMonth", "expiryYear", "expirationDate", "nameOnCard", "billingAddress"}
+
 var _ = Describe("Secure card details: GET /cards/{id}/secure", func() {
-	ConformanceIt("reveals an ACTIVE card's full credentials agreeing with its maskedPan (first 6, last 4) and expiry fields",
-		Reqs("SECURE-01", "SECURE-02", "SECURE-03", "SECURE-04", "SECURE-05", "SECURE-06", "SECURE-07", "SECURE-08", "SECURE-09", "SECURE-10"), Destructive,
-		func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("1.00")))
-			resp := Must(API().Get(ctx, "/cards/"+client.Seg(c.ID)+"/secure", nil))
-			checkSecure(c, Data(ExpectEnvelopeA(resp, schemas.SecureResponse)))
-		})
+	revealed := Shared(revealIssuedCard)
+	ConformanceTable("reveals an ACTIVE card's full credentials",
+		func(ctx SpecContext, rule func(revealedCard)) { rule(revealed(ctx)) },
+		Destructive,
+		ConformanceEntry("answers 200 in Envelope A whose data is the secure card details", func(r revealedCard) {
+			owned := make([]string, 0, len(secureMembers))
+			for _, m := range secureMembers {
+				owned = append(owned, "/data/"+m)
+			}
+			r.answer.ExpectEnvelopeA(schemas.SecureResponse, owned)
+		}, Reqs("SECURE-01")),
+		secureEntry("gives cardId and reference as strings naming the card revealed", secureIdentifiesCard, "SECURE-02", "cardId", "reference"),
+		secureEntry("gives maskedPan, the card's masked PAN", secureMaskedPan, "SECURE-03", "maskedPan"),
+		secureEntry("gives cardNumber as the full 16-digit PAN grouped in fours, agreeing with maskedPan (first 6, last 4)", secureCardNumber, "SECURE-04", "cardNumber"),
+		secureEntry("gives pan in the same form as cardNumber, the same PAN", securePan, "SECURE-05", "pan"),
+		secureEntry("gives cvv as a string", secureCvv, "SECURE-06", "cvv"),
+		secureEntry("gives expiryMonth as a 2-digit string", secureExpiryMonth, "SECURE-07", "expiryMonth"),
+		secureEntry("gives expiryYear as a 4-digit string", secureExpiryYear, "SECURE-08", "expiryYear"),
+		secureEntry("gives expirationDate as MM/YY agreeing with expiryMonth and expiryYear", secureExpirationDate, "SECURE-09", "expirationDate"),
+		secureEntry("gives nameOnCard as a string and billingAddress shaped as in Card", secureHolder, "SECURE-10", "nameOnCard", "billingAddress"),
+	)
 
 	ConformanceIt("reveals the same card when addressed by its reference",
 		Reqs("SECURE-01", "GET-02"), Destructive,

@@ -18,8 +18,9 @@ func patchStatus(ctx context.Context, id string, body any) *client.Response {
 	return Must(API().Patch(ctx, "/cards/"+client.Seg(id)+"/status", body))
 }
 
-// transition sets the status and checks the answer and a fresh GET.
-func transition(ctx context.Context, c Card, to string) {
+// expectStatusAnswer sets the status of c and checks the answer: Envelope A,
+// a message stating the new status and the card with it.
+func expectStatusAnswer(ctx context.Context, c Card, to string) Card {
 	GinkgoHelper()
 	d := Data(ExpectEnvelopeA(patchStatus(ctx, c.ID, JSON{"status": to}), schemas.StatusResponse))
 	msg, _ := d["message"].(string)
@@ -27,11 +28,8 @@ func transition(ctx context.Context, c Card, to string) {
 	card, _ := d["card"].(JSON)
 	Expect(card).NotTo(BeNil(), "data.card")
 	got := CardFrom(card)
-	Expect(got.ID).To(Equal(c.ID))
 	Expect(got.Status).To(Equal(to), "card status in the answer")
-	fresh := GetCard(ctx, c.ID)
-	Expect(fresh.Status).To(Equal(to), "card status in a fresh GET")
-	Expect(fresh.Balance).To(EqualMoney(c.Balance), "the balance is kept")
+	return got
 }
 
 // statesStatus reports whether a message states the new status, in any of
@@ -50,18 +48,36 @@ func statesStatus(msg, status string) bool {
 }
 
 var _ = Describe("Card status: PATCH /cards/{id}/status", func() {
-	ConformanceIt("moves ACTIVE → FROZEN → ACTIVE, each step confirmed by a fresh GET, keeping the balance",
-		Reqs("STATUS-01", "STATUS-03", "STATUS-04", "STATUS-05"), Destructive,
-		func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("3.33")))
-			Expect(GetCard(ctx, c.ID).Status).To(Equal("ACTIVE"))
-			transition(ctx, c, "FROZEN")
-			// Not terminated: still listed and readable, by reference too.
-			if Profile().Issuance.ReferenceField != "" {
-				Expect(GetCard(ctx, c.Reference).Status).To(Equal("FROZEN"))
+	// Each entry changes the status of a card of its own.
+	ConformanceTable("moves a card between ACTIVE and FROZEN",
+		func(ctx SpecContext, rule func(SpecContext, Card)) { rule(ctx, NewCard(ctx, WithAmount(M("3.33")))) },
+		Destructive,
+		ConformanceEntry("answers 200 in Envelope A with a message stating the new status and the Card with it", func(ctx SpecContext, c Card) {
+			for _, to := range []string{"FROZEN", "ACTIVE"} {
+				got := expectStatusAnswer(ctx, c, to)
+				Expect(got.ID).To(Equal(c.ID))
 			}
-			transition(ctx, c, "ACTIVE")
-		})
+		}, Reqs("STATUS-01")),
+		ConformanceEntry("freezes an ACTIVE card, persisted: a fresh GET shows FROZEN", func(ctx SpecContext, c Card) {
+			Expect(GetCard(ctx, c.ID).Status).To(Equal("ACTIVE"))
+			expectStatusAnswer(ctx, c, "FROZEN")
+			Expect(GetCard(ctx, c.ID).Status).To(Equal("FROZEN"), "card status in a fresh GET")
+			if Profile().Issuance.ReferenceField != "" {
+				Expect(GetCard(ctx, c.Reference).Status).To(Equal("FROZEN"), "card status in a fresh GET by reference")
+			}
+		}, Reqs("STATUS-03")),
+		ConformanceEntry("unfreezes a FROZEN card, persisted: a fresh GET shows ACTIVE", func(ctx SpecContext, c Card) {
+			SetCardStatus(ctx, c.ID, "FROZEN")
+			expectStatusAnswer(ctx, c, "ACTIVE")
+			Expect(GetCard(ctx, c.ID).Status).To(Equal("ACTIVE"), "card status in a fresh GET")
+		}, Reqs("STATUS-04")),
+		ConformanceEntry("keeps a frozen card, not terminated, with its balance", func(ctx SpecContext, c Card) {
+			SetCardStatus(ctx, c.ID, "FROZEN")
+			fresh := GetCard(ctx, c.ID)
+			Expect(fresh.Status).To(Equal("FROZEN"), "a frozen card is not terminated: it stays FROZEN")
+			Expect(fresh.Balance).To(EqualMoney(c.Balance), "the balance is kept")
+		}, Reqs("STATUS-05")),
+	)
 
 	// A missing or empty status is a missing parameter / payload validation
 	// failure (documented: 400, message an array). A value other than exactly

@@ -228,7 +228,11 @@ func (f *conformFlags) outcome(stdout, stderr io.Writer, cfg *target.Config, opt
 		}
 		return failuresErr("%d specs not run: the run deadline (--deadline %s) passed; %d failed, %d harness errors", res.NotRun, f.deadline, res.Summary.Failed, res.Summary.HarnessErrors)
 	}
-	return conformVerdict(res.Summary, f.strictWaivers)
+	if err := conformVerdict(res.Summary, f.strictWaivers); err != nil || len(res.ReportErrors) == 0 {
+		return err
+	}
+	// Nothing failed, but the artifacts a CI gate reads are incomplete.
+	return harnessErr("nothing failed, but %d report(s) could not be written: %s", len(res.ReportErrors), strings.Join(res.ReportErrors, "; "))
 }
 
 // conformVerdict maps a summary to the exit-code contract.

@@ -73,18 +73,20 @@ func runCapacity(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, cf *
 	cr, err := loadtest.Capacity(ctx, scn, o)
 	rep := &loadtest.Report{Tool: "mph load " + versionString(), Kind: "capacity", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
 		Start: start, End: time.Now(), Capacity: cr, Interrupted: ctx.Err() != nil, Notes: scn.Notes}
-	if werr := report.WriteLoad(out, rep); werr != nil {
-		return fmt.Errorf("capacity: %w", werr)
+	werr := report.WriteLoad(out, rep)
+	if werr == nil {
+		werr = rf.gate.write(rep)
 	}
-	if werr := rf.gate.write(rep); werr != nil {
-		return fmt.Errorf("capacity: %w", werr)
+	if werr != nil {
+		werr = fmt.Errorf("capacity: writing reports: %w", werr)
 	}
 	if cr != nil {
 		_ = report.CapacityMarkdown(cr)(cmd.OutOrStdout())
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "\nreports: %s/{summary.json,summary.md,report.html}\n", out)
 	if err != nil && ctx.Err() == nil {
-		return fmt.Errorf("capacity: %w", err)
+		// The search did not finish: no verdict.
+		return keepVerdict(cmd.ErrOrStderr(), nil, fmt.Errorf("capacity: %w", err), werr)
 	}
-	return loadVerdict(ctx.Err() != nil, cr != nil && !cr.Confirmed, "capacity", "no rate meets the SLO")
+	return keepVerdict(cmd.ErrOrStderr(), loadVerdict(ctx.Err() != nil, cr != nil && !cr.Confirmed, "capacity", "no rate meets the SLO"), werr)
 }

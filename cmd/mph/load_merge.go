@@ -69,21 +69,23 @@ func runMerge(cmd *cobra.Command, args []string, f *mergeFlags) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	if err := report.WriteLoad(out, rep); err != nil {
-		return fmt.Errorf("merge: %w", err)
+	werr := report.WriteLoad(out, rep)
+	if werr == nil {
+		werr = f.gate.write(rep)
 	}
-	if err := f.gate.write(rep); err != nil {
-		return fmt.Errorf("merge: %w", err)
+	if werr != nil {
+		werr = fmt.Errorf("merge: writing reports: %w", werr)
 	}
 	if len(rep.ForcedMerge) > 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "merge: FORCED despite: %s\n", strings.Join(rep.ForcedMerge, "; "))
 	}
 	_ = report.LoadConsole(rep)(cmd.OutOrStdout())
 	fmt.Fprintf(cmd.OutOrStdout(), "merged %d inputs: %s\n", len(inputs), filepath.Join(out, "summary.json"))
+	var verdict error
 	if rep.Breached {
-		return failuresErr("%s", breachReason(rep))
+		verdict = failuresErr("%s", breachReason(rep))
 	}
-	return nil
+	return keepVerdict(cmd.ErrOrStderr(), verdict, werr)
 }
 
 // expandGlobs expands glob arguments itself (container images have no

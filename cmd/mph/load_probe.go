@@ -58,7 +58,11 @@ one path, watch another), what a limiter is keyed by (a second token of the
 same merchant and, with MPH_MERCHANT2_ID/MPH_SECRET_KEY2, a second merchant
 call the saturated path), and each limiter's burst and refill rate, with the
 Retry-After, RateLimit, RateLimit-Policy and X-RateLimit-* headers seen. The
-limiter groups go to the report and summary.json (probe.topology).`,
+limiter groups go to the report and summary.json (probe.topology).
+
+Exit 1 when a sampled 429 answer lacks the error envelope, statusCode 429 or
+the reason phrase Too Many Requests (RATE-02); the rest is measured and
+reported, not judged.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runProbeCmd(cmd, &tf, &rf, pf) },
 	}
@@ -98,18 +102,23 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 	if out == "" {
 		out = defaultOutDir("probe-" + rf.scenario)
 	}
-	if err := report.WriteLoad(out, rep); err != nil {
-		return fmt.Errorf("probe: writing reports: %w", err)
+	werr := report.WriteLoad(out, rep)
+	if werr == nil {
+		werr = rf.gate.write(rep)
 	}
-	if err := rf.gate.write(rep); err != nil {
-		return fmt.Errorf("probe: %w", err)
+	if werr != nil {
+		werr = fmt.Errorf("probe: writing reports: %w", werr)
 	}
 	_ = report.ProbeMarkdown(rep.Probe)(cmd.OutOrStdout())
 	fmt.Fprintf(cmd.OutOrStdout(), "\nreports: %s/{summary.json,summary.md,report.html}\n", out)
 	if runErr != nil && !rep.Interrupted {
-		return fmt.Errorf("probe: %w", runErr)
+		runErr = fmt.Errorf("probe: %w", runErr)
+	} else {
+		runErr = nil
 	}
-	return loadVerdict(rep.Interrupted, false, "probe", "")
+	// A broken rule seen before the probe stopped stands (exit 1).
+	why := probeBreaches(rep.Probe)
+	return keepVerdict(cmd.ErrOrStderr(), loadVerdict(rep.Interrupted, why != "", "probe", why), runErr, werr)
 }
 
 // paths checks the probe flags and names the scenarios to probe, one path

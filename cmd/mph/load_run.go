@@ -74,10 +74,8 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 		return fmt.Errorf("load: %w", err)
 	}
 	rep := rf.report(o, t, scn, plan, resultsPath != "")
-	if err := rf.writeReports(cmd, rep, o, spec, out, resultsPath); err != nil {
-		return err
-	}
-	return loadVerdict(o.Interrupted || ctx.Err() != nil, rep.Breached, "load", breachReason(rep))
+	werr := rf.writeReports(cmd, rep, o, spec, out, resultsPath)
+	return keepVerdict(errw, loadVerdict(o.Interrupted || ctx.Err() != nil, rep.Breached, "load", breachReason(rep)), werr)
 }
 
 // startCPUProfile profiles the attack into path ("" = no profile) and

@@ -173,26 +173,28 @@ func newProxyFromFlags(cmd *cobra.Command) (*proxy.Proxy, func(), error) {
 // finishProxy writes the reports and turns the session into an exit code.
 func finishProxy(cmd *cobra.Command, rep proxy.Report, interrupted bool, serveErr error) error {
 	f := &proxyOpts
-	paths, err := report.WriteProxy(f.out, rep)
-	if err != nil {
-		return &exitError{code: exitHarness, err: fmt.Errorf("writing reports: %w", err)}
+	paths, werr := report.WriteProxy(f.out, rep)
+	if werr != nil {
+		werr = fmt.Errorf("writing reports: %w", werr)
+	} else {
+		fmt.Fprintf(cmd.OutOrStdout(), "mph proxy: %d exchanges, %d server-side and %d client-side violations\n  %s\n  %s\n  %s\n  %s\n",
+			rep.Exchanges, rep.Server, rep.Client, paths.JUnit, paths.JSON, paths.HTML, paths.Markdown)
+		if f.har != "" {
+			fmt.Fprintf(cmd.OutOrStdout(), "  %s\n", f.har)
+		}
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "mph proxy: %d exchanges, %d server-side and %d client-side violations\n  %s\n  %s\n  %s\n  %s\n",
-		rep.Exchanges, rep.Server, rep.Client, paths.JUnit, paths.JSON, paths.HTML, paths.Markdown)
-	if f.har != "" {
-		fmt.Fprintf(cmd.OutOrStdout(), "  %s\n", f.har)
-	}
+	var verdict, checkErr error
 	switch {
-	case serveErr != nil:
-		return &exitError{code: exitHarness, err: serveErr}
 	case interrupted:
-		return &exitError{code: exitInterrupted, err: errors.New("interrupted; reports written")}
+		verdict = &exitError{code: exitInterrupted, err: errors.New("interrupted; reports written")}
 	case rep.Failed:
-		return failuresErr("violations on the %s side", f.failOn)
-	case rep.CheckErrors > 0:
-		return &exitError{code: exitHarness, err: fmt.Errorf("%d exchanges could not be checked (internal error)", rep.CheckErrors)}
+		verdict = failuresErr("violations on the %s side", f.failOn)
 	}
-	return nil
+	if rep.CheckErrors > 0 {
+		checkErr = fmt.Errorf("%d exchanges could not be checked (internal error)", rep.CheckErrors)
+	}
+	// Violations seen and an interrupt stand over the harness's own errors.
+	return keepVerdict(cmd.ErrOrStderr(), verdict, serveErr, werr, checkErr)
 }
 
 // waitProxy blocks until a signal (interrupted), the duration, or a server

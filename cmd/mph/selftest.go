@@ -81,13 +81,15 @@ func runSelftest(cmd *cobra.Command, f selftestFlags) error {
 	}
 	fmt.Fprintln(out)
 	m.WriteText(out)
+	var werr error
 	if f.jsonPath != "" {
-		if err := writeMatrix(m, f.jsonPath); err != nil {
-			return harnessErr("self-test: %v", err)
+		if werr = writeMatrix(m, f.jsonPath); werr != nil {
+			werr = fmt.Errorf("self-test: %w", werr)
+		} else {
+			fmt.Fprintf(out, "kill matrix JSON: %s\n", f.jsonPath)
 		}
-		fmt.Fprintf(out, "kill matrix JSON: %s\n", f.jsonPath)
 	}
-	return selftestVerdict(m)
+	return keepVerdict(cmd.ErrOrStderr(), selftestVerdict(m), werr)
 }
 
 // selectFaults is the catalogue, or only the named faults ("none": none).
@@ -138,8 +140,9 @@ func progressPrinter(out io.Writer, total int) func(selftest.Run) {
 }
 
 // selftestVerdict maps the matrix to the exit-code contract: 1 when the
-// suites are wrong (clean run failed, a fault survived, a variant failed),
-// 3 when only runs broke (no verdict), 130 when interrupted.
+// suites are wrong (a spec failed the clean sandbox, a fault survived, a
+// variant failed), 3 when only runs broke (no verdict: the clean run among
+// them when it broke or had harness errors only), 130 when interrupted.
 func selftestVerdict(m *selftest.Matrix) error {
 	if m.Interrupted {
 		return interruptedErr("self-test: interrupted; child runs stopped, the matrix covers the %d runs that finished", m.Total)
@@ -147,13 +150,17 @@ func selftestVerdict(m *selftest.Matrix) error {
 	if m.OK() {
 		return nil
 	}
+	cleanFailed := len(m.Clean.Failed) > 0
 	code := failuresErr
-	if m.CleanOK && len(m.Survivors) == 0 && len(m.FalsePositives) == 0 {
+	if !cleanFailed && len(m.Survivors) == 0 && len(m.FalsePositives) == 0 {
 		code = harnessErr // only runs that broke: no verdict on the suites
 	}
 	var why []string
-	if !m.CleanOK {
+	switch {
+	case cleanFailed:
 		why = append(why, "the clean sandbox did not pass")
+	case !m.CleanOK:
+		why = append(why, "the clean run broke")
 	}
 	for _, c := range []struct {
 		n    int

@@ -57,6 +57,9 @@ type Result struct {
 	Passed  bool
 	// NotRun counts the specs the deadline kept from running.
 	NotRun int
+	// ReportErrors are the reports that could not be written (one line
+	// each): a harness error, as the run's artifacts are incomplete.
+	ReportErrors []string
 }
 
 var (
@@ -72,6 +75,8 @@ var (
 	// interrupting is set at the first signal: the specs still running
 	// finish unreported while the teardown sweeps the money back.
 	interrupting atomic.Bool
+	// writeErrs are the reports writeReports could not write.
+	writeErrs []string
 )
 
 // The reports are written from here so that they are complete under
@@ -193,6 +198,8 @@ func specKey(s types.SpecReport) string {
 func writeReports(r types.Report, opts RunOptions) report.Summary {
 	sum := report.Build(r, opts.Report)
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var failed []string
 	for _, w := range []struct {
 		path, env string
 		fn        func(string) error
@@ -214,10 +221,17 @@ func writeReports(r types.Report, opts RunOptions) report.Summary {
 			defer wg.Done()
 			if err := fn(path); err != nil {
 				fmt.Fprintf(os.Stderr, "mph: writing %s: %v\n", path, err)
+				mu.Lock()
+				failed = append(failed, fmt.Sprintf("%s: %v", path, err))
+				mu.Unlock()
 			}
 		}(path, w.fn)
 	}
 	wg.Wait()
+	sort.Strings(failed)
+	runMu.Lock()
+	writeErrs = append(writeErrs, failed...)
+	runMu.Unlock()
 	return sum
 }
 
@@ -360,7 +374,7 @@ func Run(ctx context.Context, cfg *target.Config, opts RunOptions) (Result, erro
 	passed := RunSpecs(t, SuiteName, sc, rc)
 	runMu.Lock()
 	running = false
-	res := Result{Passed: passed && !t.failed}
+	res := Result{Passed: passed && !t.failed, ReportErrors: writeErrs}
 	if lastReport != nil {
 		res.Report = *lastReport
 		res.Summary = report.Build(*lastReport, opts.Report)

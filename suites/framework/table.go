@@ -7,6 +7,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/merchant-harness/mph/client"
 )
 
 // TableRule is one entry of a ConformanceTable: a spec of its own that names
@@ -107,20 +109,30 @@ func hasOwnReqs(args []any) bool {
 // (the entries of a table that only read it): the first successful make is
 // kept; a failed one is retried by the next caller. Only for fixtures no
 // spec changes. It runs inside a spec body, after its guard, so a skipped
-// or refused spec never creates it.
+// or refused spec never creates it. The HTTP exchanges that made it are
+// recorded again in every spec that uses it, so each failure report shows
+// (and can reproduce) the requests its verdict rests on.
 func Shared[T any](make func(SpecContext) T) func(SpecContext) T {
 	var (
 		mu   sync.Mutex
 		done bool
 		v    T
+		made []*client.Exchange
 	)
 	return func(ctx SpecContext) T {
 		mu.Lock()
 		defer mu.Unlock()
-		if !done {
-			v = make(ctx)
-			done = true
+		rec := h.recorder()
+		if done {
+			for _, e := range made {
+				rec.Add(e)
+			}
+			return v
 		}
+		before := len(rec.Exchanges())
+		v = make(ctx)
+		made = rec.Exchanges()[before:]
+		done = true
 		return v
 	}
 }
