@@ -5,18 +5,20 @@ import (
 	"net"
 	"net/http"
 	"time"
-
-	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // DefaultAttackMaxBody is the most of each answer body an attack reads.
 const DefaultAttackMaxBody = 64 << 10
 
+// defaultAttackConnections is the default cap on idle connections per host
+// (vegeta's).
+const defaultAttackConnections = 10000
+
 // AttackOptions are the load generator's knobs.
 type AttackOptions struct {
-	Workers        uint64        // initial workers (default vegeta's 10)
+	Workers        uint64        // initial workers of an open-model run (default vegeta's 10)
 	MaxWorkers     uint64        // 0 = unbounded
-	Connections    int           // max idle connections per host (default vegeta's 10000)
+	Connections    int           // max idle connections per host (default 10000)
 	MaxConnections int           // max connections per host (0 = unbounded)
 	HTTP2          bool          // allow HTTP/2 over TLS (default HTTP/1.1 only)
 	H2C            bool          // HTTP/2 cleartext (prior knowledge)
@@ -32,38 +34,9 @@ type AttackOptions struct {
 	FollowRedirects bool
 }
 
-// NewAttacker returns a vegeta attacker whose client is built here: the
-// timeout, TLS choice and connection limits of o, the body cap enforced
-// both by vegeta (what it keeps) and by the transport (what it reads), and
-// the redirect policy of the other clients.
-func NewAttacker(o AttackOptions) *vegeta.Attacker {
-	to := o.Timeout
-	if to <= 0 {
-		to = DefaultTimeout
-	}
-	maxBody := o.MaxBody
-	if maxBody <= 0 {
-		maxBody = DefaultAttackMaxBody
-	}
-	c := &http.Client{
-		Timeout:   to,
-		Transport: &limitTransport{next: attackTransport(o), max: maxBody},
-	}
-	if o.FollowRedirects {
-		c.CheckRedirect = CheckRedirect(true)
-	} else {
-		c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	}
-	opts := []func(*vegeta.Attacker){vegeta.Client(c), vegeta.MaxBody(maxBody)}
-	if o.Workers > 0 {
-		opts = append(opts, vegeta.Workers(o.Workers))
-	}
-	if o.MaxWorkers > 0 {
-		opts = append(opts, vegeta.MaxWorkers(o.MaxWorkers))
-	}
-	return vegeta.NewAttacker(opts...)
-}
-
+// attackTransport is the net/http transport of AttackClient's shared
+// path: o's connection limits and protocols, no Accept-Encoding added
+// (answers are read as sent, like the lean path's).
 func attackTransport(o AttackOptions) *http.Transport {
 	keepAlive := o.KeepAlive == nil || *o.KeepAlive
 	d := &net.Dialer{Timeout: o.Timeout, KeepAlive: 30 * time.Second}
@@ -72,7 +45,7 @@ func attackTransport(o AttackOptions) *http.Transport {
 	}
 	idle := o.Connections
 	if idle <= 0 {
-		idle = vegeta.DefaultConnections
+		idle = defaultAttackConnections
 	}
 	tr := &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
@@ -80,6 +53,7 @@ func attackTransport(o AttackOptions) *http.Transport {
 		MaxIdleConnsPerHost: idle,
 		MaxConnsPerHost:     o.MaxConnections,
 		DisableKeepAlives:   !keepAlive,
+		DisableCompression:  true,
 		TLSClientConfig:     &tls.Config{InsecureSkipVerify: o.InsecureTLS}, //nolint:gosec // opted in by the operator
 	}
 	p := new(http.Protocols)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/loadtest/metrics"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/loadtest/threshold"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
@@ -126,6 +127,7 @@ func mergeReports(reps []*Report, paths []string, ths []threshold.Threshold) (*R
 	}
 	rep.WindowSeconds = window
 	rep.Endpoints = m.Summaries(time.Duration(window * float64(time.Second)))
+	rep.GeneratorBound = summary.GeneratorBound(rep.Endpoints)
 	rep.Thresholds = threshold.Evaluate(ths, rep.Endpoints)
 	rep.Breached = threshold.Breached(rep.Thresholds)
 	return rep, resultFiles, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/loadtest/threshold"
 )
 
@@ -15,6 +16,7 @@ func FromOutcome(o *Outcome) *Report {
 		WindowSeconds: o.Window.Seconds(), WarmupN: o.WarmupN, Interrupted: o.Interrupted,
 		Aborted: o.Aborted, Unsent: o.Unsent, TokenFetches: o.TokenFetch,
 		Thresholds: o.Thresholds, Breached: threshold.Breached(o.Thresholds), Endpoints: o.Summaries,
+		GeneratorBound: summary.GeneratorBound(o.Summaries),
 	}
 }
 

@@ -72,7 +72,7 @@ func (o *Outcome) Summary(ep string) (metrics.Summary, bool) {
 	return metrics.Summary{}, false
 }
 
-// Run executes one run with a fresh vegeta.Attacker. Cancelling ctx stops the
+// Run executes one run with a fresh attacker (attack.go). Cancelling ctx stops the
 // attack cleanly: in-flight requests finish, and the outcome covers
 // everything collected.
 func Run(ctx context.Context, spec RunSpec) (*Outcome, error) {
@@ -83,7 +83,7 @@ func Run(ctx context.Context, spec RunSpec) (*Outcome, error) {
 		return nil, err
 	}
 	r := newRun(spec)
-	results := r.atk.Attack(spec.Scenario.Targeter, pacer.Precise(r.sched), 0, r.out.Name) // precise.go: OS-timer sleeps
+	results := r.atk.attack(pacer.Precise(r.sched), r.sched.Unlimited()) // precise.go: OS-timer sleeps
 	r.collect(ctx, results)
 	r.finish()
 	return r.out, nil
@@ -112,10 +112,11 @@ func waitUntil(ctx context.Context, at time.Time) error {
 type run struct {
 	spec     RunSpec
 	sched    *pacer.Schedule
-	atk      *vegeta.Attacker
+	atk      *attacker
 	rec      *metrics.Recorder
 	val      *validator
 	enc      vegeta.Encoder
+	scrub    *scrub.Memo
 	bw       *bufio.Writer
 	out      *Outcome
 	began    time.Time
@@ -131,11 +132,12 @@ func newRun(spec RunSpec) *run {
 	if name == "" {
 		name = spec.Scenario.Name
 	}
-	r := &run{spec: spec, sched: spec.Schedule, atk: httpclient.NewAttacker(spec.Scenario.attackOptions(spec.Attack)),
+	r := &run{spec: spec, sched: spec.Schedule, atk: newAttacker(spec.Scenario.attackOptions(spec.Attack), spec.Scenario.Targeter, name),
 		val: newValidator(spec.SchemaSample), total: spec.Schedule.TotalHits()}
 	if spec.Results != nil {
 		r.bw = bufio.NewWriterSize(spec.Results, 256<<10)
 		r.enc = vegeta.NewEncoder(r.bw)
+		r.scrub = scrub.NewMemo()
 	}
 	if spec.Scenario.Tokens != nil {
 		r.fetch0 = spec.Scenario.Tokens.Fetches()
@@ -166,13 +168,13 @@ func (r *run) hardStop() time.Duration {
 func (r *run) stop() {
 	if !r.stopped {
 		r.stopped = true
-		r.atk.Stop()
+		r.atk.stop()
 	}
 }
 
 // collect records every result until the attack ends, stopping it on
 // cancellation, on the hard stop or on a breach that cannot recover.
-func (r *run) collect(ctx context.Context, results <-chan *vegeta.Result) {
+func (r *run) collect(ctx context.Context, results <-chan []vegeta.Result) {
 	hardT := time.NewTimer(r.hardStop())
 	defer hardT.Stop()
 	tick := time.NewTicker(250 * time.Millisecond)
@@ -180,11 +182,13 @@ func (r *run) collect(ctx context.Context, results <-chan *vegeta.Result) {
 	done := ctx.Done()
 	for {
 		select {
-		case res, ok := <-results:
+		case batch, ok := <-results:
 			if !ok {
 				return
 			}
-			r.record(res)
+			for i := range batch {
+				r.record(&batch[i])
+			}
 		case <-done:
 			done = nil // a closed channel would spin the loop while draining
 			if !r.stopped {
@@ -220,7 +224,7 @@ func (r *run) record(res *vegeta.Result) {
 		if m, ok := r.spec.Scenario.urlMask[res.URL]; ok {
 			res.URL = m
 		}
-		scrub.Result(res)
+		r.scrub.Result(res)
 		if err := r.enc.Encode(res); err != nil {
 			r.out.ResultsErr = err
 		}

@@ -51,7 +51,7 @@ func (v *validator) check(ep string, r *vegeta.Result) string {
 	if known && success && int(r.Code) != rule.status {
 		return fmt.Sprintf("status %d, want %d", r.Code, rule.status)
 	}
-	if why := checkContentType(r.Headers.Get("Content-Type")); why != "" {
+	if why := checkContentType(contentType(r.Headers)); why != "" {
 		return why
 	}
 	n := v.seen[ep]
@@ -67,6 +67,15 @@ func (v *validator) check(ep string, r *vegeta.Result) string {
 		return ""
 	}
 	return schemaReason(schema, schemas.Validate(schema, r.Body))
+}
+
+// contentType is h's Content-Type; answers' header keys are canonical, so
+// the map is read directly before falling back to Get.
+func contentType(h http.Header) string {
+	if v := h["Content-Type"]; len(v) > 0 {
+		return v[0]
+	}
+	return h.Get("Content-Type")
 }
 
 // checkContentType accepts application/json with any parameters.

@@ -15,7 +15,7 @@ import (
 
 var (
 	tokenBody = []byte(`{"status":"success","data":{"accessToken":"bench.token.value","tokenType":"Bearer","expiresIn":900,"environment":"TEST","merchantId":"mer_bench"},"timestamp":"2026-01-01T00:00:00Z","path":"/v1/merchant/auth/token"}`)
-	listBody  = []byte(`{"status":"success","data":[{"id":"crd_bench0001","cardType":"VIRTUAL","cardBrand":"VISA","maskedPan":"424242******4242","nameOnCard":"Bench","balanceAmount":1.00,"currency":"USD","status":"ACTIVE","createdStatus":"ACTIVE"}],"timestamp":"2026-01-01T00:00:00Z","path":"/v1/merchant/cards"}`)
+	listBody  = []byte(`{"status":"success","data":[{"id":"crd_bench0001","cardType":"VIRTUAL","cardBrand":"VISA","maskedPan":"424242******4242","nameOnCard":"Bench","balanceAmount":1.00,"currency":"USD","status":"ACTIVE","createdStatus":"COMPLETED"}],"timestamp":"2026-01-01T00:00:00Z","path":"/v1/merchant/cards"}`)
 )
 
 func main() {

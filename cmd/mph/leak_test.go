@@ -99,12 +99,20 @@ func TestLeakyTargetLeaksNothing(t *testing.T) {
 			}
 		}
 		for what, re := range patterns {
-			if m := re.FindString(text); m != "" {
+			for _, m := range re.FindAllString(text, -1) {
+				if specIDAfterWord.MatchString(m) {
+					continue // a spec text ending in "Bearer" before its ID
+				}
 				t.Errorf("%s: %s leaked: %.24q", name, what, m)
+				break
 			}
 		}
 	}
 }
+
+// specIDAfterWord is a word followed by a spec ID (area.6hex), as a report's
+// search text puts them: not a credential.
+var specIDAfterWord = regexp.MustCompile(`^\S+\s+[a-z-]+\.[0-9a-f]{6}$`)
 
 // leakyTarget starts an echoing sandbox behind a leak proxy and returns the
 // environment that points mph at it: a password in the URLs' userinfo, the

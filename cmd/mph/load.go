@@ -194,6 +194,7 @@ type loadRunFlags struct {
 	connections, maxConnections, poolSize                  int
 	http2, h2c, noKeepAlive, quiet, noResults, teardown    bool
 	noPlot                                                 bool
+	cpuProfile                                             string
 	plotMax                                                uint64
 	abortOnBreach                                          bool
 	thresholds, cardIDs                                    []string
@@ -225,6 +226,7 @@ func (f *loadRunFlags) bind(fs *pflag.FlagSet, withRate bool) {
 	fs.BoolVar(&f.noPlot, "no-plot", false, "do not render vegeta's latency plot (plot.html) from the raw results")
 	fs.Uint64Var(&f.plotMax, "plot-max-results", 250000, "skip plot.html above this many results (vegeta's plot holds every point while rendering: about 75 bytes each)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress output")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the attack to this file (go tool pprof)")
 	fs.IntVar(&f.poolSize, "pool-size", 20, "cards created for the secure scenario")
 	fs.StringSliceVar(&f.cardIDs, "card-ids", nil, "existing ACTIVE card ids for secure (nothing is created)")
 	fs.StringVar(&f.listQuery, "list-query", "limit=20", "query string of GET /cards")

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"time"
 
@@ -60,7 +61,12 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 		spec.Progress = loadtest.NewProgress(errw)
 		announceLoad(errw, rf.scenario, t, plan)
 	}
+	stopProfile, err := startCPUProfile(rf.cpuProfile)
+	if err != nil {
+		return err
+	}
 	o, err := loadtest.Run(ctx, spec)
+	stopProfile()
 	if err != nil {
 		if ctx.Err() != nil {
 			return interruptedErr("load: interrupted before the attack started")
@@ -70,6 +76,23 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	rep := rf.report(o, t, scn, plan, resultsPath != "")
 	werr := rf.writeReports(cmd, rep, o, spec, out, resultsPath)
 	return keepVerdict(errw, loadVerdict(o.Interrupted || ctx.Err() != nil, rep.Breached, "load", breachReason(rep)), werr)
+}
+
+// startCPUProfile profiles the attack into path ("" = no profile) and
+// returns the function that stops it.
+func startCPUProfile(path string) (func(), error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, usageErr("--cpuprofile: %v", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close()
+		return nil, usageErr("--cpuprofile: %v", err)
+	}
+	return func() { pprof.StopCPUProfile(); _ = f.Close() }, nil
 }
 
 // writeReports writes the run's reports and plot and lists them.

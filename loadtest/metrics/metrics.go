@@ -227,8 +227,35 @@ type Summary struct {
 	LastSent       time.Time         `json:"lastSend"`
 	LastDone       time.Time         `json:"lastDone"`
 	Window         float64           `json:"windowSeconds"` // measured window used for the offered rate
-	Series         []Point           `json:"series"`
-	State          *State            `json:"state,omitempty"` // mergeable raw state
+	// GeneratorBound: the send lag is at least LagShareLimit of the
+	// open-model latency at p50 or p99, so that latency describes the
+	// generator more than the server (LagShare says which).
+	GeneratorBound bool    `json:"generatorBound"`
+	Series         []Point `json:"series"`
+	State          *State  `json:"state,omitempty"` // mergeable raw state
+}
+
+// LagShareLimit: when the send lag is at least this share of the
+// open-model latency (at p50 or p99), the figure describes the generator
+// more than the server.
+const LagShareLimit = 0.25
+
+// LagShare returns the first of p50 and p99 at which the send lag is at
+// least LagShareLimit of the open-model latency, and that share ("" and 0
+// when neither is).
+func (s Summary) LagShare() (quantile string, share float64) {
+	if s.Requests == 0 {
+		return "", 0
+	}
+	for _, q := range []struct {
+		name     string
+		lag, lat float64
+	}{{"p50", s.SendLag.P50, s.Latency.P50}, {"p99", s.SendLag.P99, s.Latency.P99}} {
+		if q.lat > 0 && q.lag/q.lat >= LagShareLimit {
+			return q.name, q.lag / q.lat
+		}
+	}
+	return "", 0
 }
 
 // R429Count is the number of 429 answers.
@@ -330,6 +357,8 @@ func (e *Endpoint) Summary(window time.Duration) Summary {
 			s.Throughput = float64(e.OK) / span
 		}
 	}
+	q, _ := s.LagShare()
+	s.GeneratorBound = q != ""
 	s.Series = e.Series.Points()
 	e.Series.freeze()
 	s.State = &State{

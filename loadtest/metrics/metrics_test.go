@@ -198,3 +198,45 @@ func TestInvalidAnswersAreNotSuccesses(t *testing.T) {
 		t.Fatalf("merged invalid %d success %.2f", ms.Invalid, ms.SuccessRatio)
 	}
 }
+
+// An endpoint whose open-model latency is mostly send lag carries
+// generatorBound in its summary (and the aggregate does too); one with a
+// small lag does not.
+func TestGeneratorBoundFlag(t *testing.T) {
+	start := time.Unix(1000, 0)
+	cases := []struct {
+		name     string
+		lag, svc time.Duration
+		want     bool
+	}{
+		{"lag 0.6ms of 0.8ms", 600 * time.Microsecond, 200 * time.Microsecond, true},
+		{"lag exactly a quarter", 250 * time.Microsecond, 750 * time.Microsecond, true},
+		{"lag 50µs of 1ms", 50 * time.Microsecond, 950 * time.Microsecond, false},
+		{"no lag", 0, time.Millisecond, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := NewRecorder(start, 0)
+			for i := 0; i < 100; i++ {
+				off := time.Duration(i) * time.Millisecond
+				r.Add("list", res(start, uint64(i), off+c.lag, c.svc, 200), off)
+			}
+			for _, s := range r.Summaries(time.Second) {
+				if s.GeneratorBound != c.want {
+					t.Errorf("%s: generatorBound %v, want %v (lag p50 %v, latency p50 %v)", s.Endpoint, s.GeneratorBound, c.want, s.SendLag.P50, s.Latency.P50)
+				}
+				b, err := json.Marshal(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var m map[string]any
+				if err := json.Unmarshal(b, &m); err != nil {
+					t.Fatal(err)
+				}
+				if m["generatorBound"] != c.want {
+					t.Errorf("%s: summary.json generatorBound %v, want %v", s.Endpoint, m["generatorBound"], c.want)
+				}
+			}
+		})
+	}
+}

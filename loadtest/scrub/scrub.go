@@ -56,6 +56,13 @@ func IsSecure(url string) bool {
 // Result scrubs r in place.
 func Result(r *vegeta.Result) {
 	secure := IsSecure(r.URL)
+	r.URL = URL(redact.Safe(r.URL))
+	result(r, secure)
+}
+
+// result scrubs the body, headers and error of r (its URL is done; secure
+// says whether it was a secure-reveal call).
+func result(r *vegeta.Result, secure bool) {
 	if secure || (r.Code >= 200 && r.Code < 300) || r.Code == 0 {
 		r.Body = nil
 	} else if len(r.Body) > 0 {
@@ -67,7 +74,6 @@ func Result(r *vegeta.Result) {
 		r.Headers = Headers(r.Headers)
 	}
 	// `vegeta report` prints URLs and errors on a terminal: escaped too.
-	r.URL = URL(redact.Safe(r.URL))
 	if r.Error != "" {
 		r.Error = URL(redact.Safe(r.Error))
 	}

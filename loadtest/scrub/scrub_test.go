@@ -49,36 +49,52 @@ func TestResult(t *testing.T) {
 			leaks: []string{"crd_0123456789abcdef", jwt}, bodyNil: true,
 		},
 	}
+	// Result, a Memo's first scrub of a result and its remembered one must
+	// all scrub alike.
+	warm := NewMemo()
+	scrubbers := map[string]func(*vegeta.Result){
+		"Result": Result,
+		"Memo":   func(r *vegeta.Result) { NewMemo().Result(r) },
+		"Memo remembered": func(r *vegeta.Result) {
+			again := *r
+			again.Headers = r.Headers.Clone()
+			warm.Result(&again)
+			warm.Result(r)
+		},
+	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			r := c.in
-			Result(&r)
-			all := r.URL + "|" + r.Error + "|" + string(r.Body)
-			for k, v := range r.Headers {
-				all += "|" + k + ":" + strings.Join(v, ",")
-			}
-			for _, l := range c.leaks {
-				if strings.Contains(all, l) {
-					t.Errorf("leaked %q in %s", l, all)
+		for sname, scrub := range scrubbers {
+			t.Run(c.name+"/"+sname, func(t *testing.T) {
+				r := c.in
+				r.Headers = c.in.Headers.Clone()
+				scrub(&r)
+				all := r.URL + "|" + r.Error + "|" + string(r.Body)
+				for k, v := range r.Headers {
+					all += "|" + k + ":" + strings.Join(v, ",")
 				}
-			}
-			for _, k := range c.keeps {
-				if !strings.Contains(all, k) {
-					t.Errorf("lost %q in %s", k, all)
+				for _, l := range c.leaks {
+					if strings.Contains(all, l) {
+						t.Errorf("leaked %q in %s", l, all)
+					}
 				}
-			}
-			if c.bodyNil && r.Body != nil {
-				t.Errorf("body kept: %s", r.Body)
-			}
-			for _, h := range c.headerOK {
-				if r.Headers.Get(h) == "" {
-					t.Errorf("header %s dropped", h)
+				for _, k := range c.keeps {
+					if !strings.Contains(all, k) {
+						t.Errorf("lost %q in %s", k, all)
+					}
 				}
-			}
-			if _, ok := r.Headers["Set-Cookie"]; ok {
-				t.Error("Set-Cookie kept")
-			}
-		})
+				if c.bodyNil && r.Body != nil {
+					t.Errorf("body kept: %s", r.Body)
+				}
+				for _, h := range c.headerOK {
+					if r.Headers.Get(h) == "" {
+						t.Errorf("header %s dropped", h)
+					}
+				}
+				if _, ok := r.Headers["Set-Cookie"]; ok {
+					t.Error("Set-Cookie kept")
+				}
+			})
+		}
 	}
 }
 

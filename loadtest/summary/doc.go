@@ -26,27 +26,35 @@ func Ms(v float64) string {
 
 // LagShareLimit: when the send lag is at least this share of the
 // open-model latency (at p50 or p99), the figure describes the generator
-// more than the server.
-const LagShareLimit = 0.25
+// more than the server (metrics.Summary.GeneratorBound).
+const LagShareLimit = metrics.LagShareLimit
+
+// GeneratorBound reports whether any endpoint's (or the aggregate's)
+// open-model latency is largely the generator's own send lag.
+func GeneratorBound(eps []metrics.Summary) bool {
+	for _, s := range eps {
+		if s.GeneratorBound {
+			return true
+		}
+	}
+	return false
+}
 
 // LagWarnings names the endpoints whose open-model latency is largely the
 // generator's own send lag.
 func LagWarnings(eps []metrics.Summary) []string {
 	var out []string
 	for _, s := range eps {
-		if s.Requests == 0 {
+		q, share := s.LagShare()
+		if q == "" {
 			continue
 		}
-		for _, q := range []struct {
-			name     string
-			lag, lat float64
-		}{{"p50", s.SendLag.P50, s.Latency.P50}, {"p99", s.SendLag.P99, s.Latency.P99}} {
-			if q.lat > 0 && q.lag/q.lat >= LagShareLimit {
-				out = append(out, fmt.Sprintf("%s: send lag %s is %.0f%% of the open-model %s %s; that latency describes the generator more than the server (service %s %s)",
-					s.Endpoint, Ms(q.lag), 100*q.lag/q.lat, q.name, Ms(q.lat), q.name, Ms(map[string]float64{"p50": s.ServiceLatency.P50, "p99": s.ServiceLatency.P99}[q.name])))
-				break
-			}
+		lag, lat, svc := s.SendLag.P50, s.Latency.P50, s.ServiceLatency.P50
+		if q == "p99" {
+			lag, lat, svc = s.SendLag.P99, s.Latency.P99, s.ServiceLatency.P99
 		}
+		out = append(out, fmt.Sprintf("%s: send lag %s is %.0f%% of the open-model %s %s; that latency describes the generator more than the server (service %s %s)",
+			s.Endpoint, Ms(lag), 100*share, q, Ms(lat), q, Ms(svc)))
 	}
 	return out
 }

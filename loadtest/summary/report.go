@@ -32,10 +32,13 @@ type Report struct {
 	Sources       []string           `json:"sources,omitempty"` // merged inputs
 	Thresholds    []threshold.Result `json:"thresholds,omitempty"`
 	Breached      bool               `json:"breached"`
-	Endpoints     []metrics.Summary  `json:"endpoints"`
-	Probe         *ProbeReport       `json:"probe,omitempty"`
-	Capacity      *CapacityReport    `json:"capacity,omitempty"`
-	ResultsFile   string             `json:"resultsFile,omitempty"`
+	// GeneratorBound: some endpoint's open-model latency is largely the
+	// generator's send lag (each endpoint says which in its own flag).
+	GeneratorBound bool              `json:"generatorBound"`
+	Endpoints      []metrics.Summary `json:"endpoints"`
+	Probe          *ProbeReport      `json:"probe,omitempty"`
+	Capacity       *CapacityReport   `json:"capacity,omitempty"`
+	ResultsFile    string            `json:"resultsFile,omitempty"`
 }
 
 // RunPlan is what a run was asked to do: the schedule's parameters, the

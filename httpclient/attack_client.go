@@ -1,0 +1,164 @@
+package httpclient
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+)
+
+// AttackClient sends the load generator's requests. Plain HTTP/1.1 with
+// keep-alive and no proxy, redirect-following or connection cap (the
+// default of `mph load`) goes over connections the client dials itself and
+// lends to one worker at a time (conn_pool.go): the request is written and
+// the answer read in the worker's own goroutine, without the two goroutines
+// and channel hand-offs per connection of net/http's Transport, which were
+// the generator's largest cost. Everything else (HTTP/2, h2c, proxies, no
+// keep-alive, --max-connections, --follow-redirects, URLs with userinfo)
+// goes through the http.Client of NewAttackClient's options. Both paths
+// obey the same rules: a timeout on the whole exchange (body included), at
+// most MaxBody bytes of an answer read, no redirect followed unless
+// FollowRedirects (then same-origin only), no Accept-Encoding (answers are
+// read as sent).
+type AttackClient struct {
+	hc      *http.Client
+	pool    *connPool // nil: every request goes through hc
+	maxBody int64
+	proxy   func(*http.Request) (*url.URL, error)
+	mu      sync.Mutex
+	dests   map[string]*dest // target URL -> parsed
+}
+
+// NewAttackClient builds the attack's client from o.
+func NewAttackClient(o AttackOptions) *AttackClient {
+	to := o.Timeout
+	if to <= 0 {
+		to = DefaultTimeout
+	}
+	maxBody := o.MaxBody
+	if maxBody <= 0 {
+		maxBody = DefaultAttackMaxBody
+	}
+	c := &AttackClient{hc: attackHTTPClient(o, to, maxBody), maxBody: maxBody,
+		proxy: http.ProxyFromEnvironment, dests: map[string]*dest{}}
+	keepAlive := o.KeepAlive == nil || *o.KeepAlive
+	if keepAlive && !o.HTTP2 && !o.H2C && !o.FollowRedirects && o.MaxConnections <= 0 {
+		c.pool = newConnPool(o, to)
+	}
+	return c
+}
+
+// attackHTTPClient is the net/http path: the transport of attackTransport,
+// bodies capped, redirects refused or followed within the origin.
+func attackHTTPClient(o AttackOptions, to time.Duration, maxBody int64) *http.Client {
+	c := &http.Client{Timeout: to, Transport: &limitTransport{next: attackTransport(o), max: maxBody}}
+	if o.FollowRedirects {
+		c.CheckRedirect = CheckRedirect(true)
+	} else {
+		c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	}
+	return c
+}
+
+// Close closes the idle connections of both paths.
+func (c *AttackClient) Close() {
+	if c.pool != nil {
+		c.pool.close()
+	}
+	c.hc.CloseIdleConnections()
+}
+
+// Hit sends t and fills res as vegeta's attacker does: Method, URL, Code,
+// Body (at most MaxBody bytes), Headers, BytesIn, BytesOut and Error (the
+// transport error, or the status line of a code outside 200..399). The
+// caller stamps Timestamp before and Latency after. Safe for concurrent use.
+func (c *AttackClient) Hit(t *vegeta.Target, res *vegeta.Result) {
+	res.Method, res.URL = t.Method, t.URL
+	d, err := c.dest(t.URL)
+	if err != nil {
+		res.Error = err.Error()
+		return
+	}
+	var resp *http.Response
+	if d.lean {
+		resp, res.Body, err = c.pool.do(t, d, c.maxBody)
+	} else {
+		resp, res.Body, err = c.doShared(t)
+	}
+	res.BytesOut = uint64(len(t.Body))
+	res.BytesIn = uint64(len(res.Body))
+	if err != nil {
+		res.Error = err.Error()
+		return
+	}
+	if res.Code = uint16(resp.StatusCode); res.Code < 200 || res.Code >= 400 {
+		res.Error = resp.Status
+	}
+	res.Headers = resp.Header
+}
+
+// maxDests bounds the cache of parsed target URLs.
+const maxDests = 4096
+
+// dest parses a target URL once (a run's targets are few) and says
+// whether it goes over the client's own connections: plain http or https,
+// no userinfo (http.Client turns it into Basic auth) and no proxy from the
+// environment for its origin.
+func (c *AttackClient) dest(raw string) (*dest, error) {
+	c.mu.Lock()
+	d, ok := c.dests[raw]
+	c.mu.Unlock()
+	if ok {
+		return d, nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	d = &dest{u: u, key: u.Scheme + "://" + u.Host, requestURI: u.RequestURI()}
+	if c.pool != nil && u.User == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		p, err := c.proxy(&http.Request{URL: &url.URL{Scheme: u.Scheme, Host: u.Host}})
+		d.lean = err == nil && p == nil
+	}
+	c.mu.Lock()
+	if len(c.dests) < maxDests {
+		c.dests[raw] = d
+	}
+	c.mu.Unlock()
+	return d, nil
+}
+
+// doShared sends t through the http.Client and reads the body as vegeta
+// does: at most maxBody bytes kept, the rest drained through the
+// transport's cap (a larger body is an error).
+func (c *AttackClient) doShared(t *vegeta.Target) (*http.Response, []byte, error) {
+	req, err := t.Request() // a copy of the header: http.Client may add to it
+	if err != nil {
+		return nil, nil, err
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody))
+	if err != nil {
+		return nil, b, err
+	}
+	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+		return nil, b, err
+	}
+	return resp, b, nil
+}
+
+// methodTitle is how net/http names a method in its errors ("Get").
+func methodTitle(m string) string {
+	if m == "" {
+		return "Get"
+	}
+	return m[:1] + strings.ToLower(m[1:])
+}

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package httpclient
+
+import "net"
+
+// closedByPeer cannot peek here: an idle connection is trusted until
+// idleLimit.
+func closedByPeer(net.Conn) bool { return false }
