@@ -20,7 +20,7 @@ func ExecRunner(exe string) Runner {
 		// The self-test needs a verdict, not a minimal failing case: cap the
 		// model spec's shrinking (a user's own RAPID_SHRINKTIME still wins,
 		// as later entries of the environment override earlier ones).
-		env := append([]string{"RAPID_SHRINKTIME=" + modelShrinkTime}, os.Environ()...)
+		env := append([]string{"RAPID_SHRINKTIME=" + modelShrinkTime}, inherited()...)
 		cmd.Env = append(env, Environ(j.Config)...)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
@@ -40,6 +40,19 @@ func ExecRunner(exe string) Runner {
 		}
 		return o, nil
 	}
+}
+
+// inherited is this process's environment without its MPH_* variables: a
+// child is configured by its Job alone, so a user's own settings (a
+// provider's MPH_PROFILE, MPH_TIMEOUT, LIVE keys) never change the verdict.
+func inherited() []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "MPH_") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // modelShrinkTime bounds the model spec's shrinking in a child run. Each

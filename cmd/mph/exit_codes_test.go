@@ -11,6 +11,7 @@ import (
 
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/selftest"
 )
 
 // The exit-code contract (0 passed, 1 a rule failed or a threshold was
@@ -209,12 +210,14 @@ func variantProfile(t *testing.T, name string) string {
 	return ""
 }
 
-// TestSelftestFailureAndHarnessExitCodes: selftest exits 1 when a spec fails
-// the clean sandbox (also when its --json cannot be written), and 3 when
+// TestSelftestIgnoresTheUsersEnvironmentAndExitsOnBrokenRuns: a user's
+// MPH_* settings (here a profile that misdescribes the clean sandbox) never
+// reach the child runs, so the verdict stands (0); selftest exits 3 when
 // only runs broke: the work directory cannot be made, the clean run's report
 // cannot be written, or a variant's profile cannot be written. Each run is
-// the clean suite (about 2 s) at most.
-func TestSelftestFailureAndHarnessExitCodes(t *testing.T) {
+// the clean suite (about 2 s) at most. Exit 1 (a spec failed the clean
+// sandbox, a fault survived, a variant failed) is TestSelftestVerdict's.
+func TestSelftestIgnoresTheUsersEnvironmentAndExitsOnBrokenRuns(t *testing.T) {
 	const variant = "frozen-secure-403"
 	dir := t.TempDir()
 	mkdir := func(p string) string {
@@ -223,21 +226,12 @@ func TestSelftestFailureAndHarnessExitCodes(t *testing.T) {
 		}
 		return p
 	}
-	// The children are configured through the environment, as a user
-	// points conform at any server: a profile describing the variant's
-	// behaviour (403 for the secure details of a FROZEN card) misdescribes
-	// the clean sandbox, whose specs then fail.
 	profile := filepath.Join(dir, "variant.yaml")
 	if err := os.WriteFile(profile, []byte(variantProfile(t, variant)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// The matrix JSON cannot be written either: the failure stands.
-	r := gateRun(t, []string{"MPH_PROFILE=" + profile}, 0, 0, "selftest", "--fault", "none", "--variant", "none",
-		"--json", filepath.Join(unwritable(t), "km.json"))
-	expectCode(t, "selftest: the clean sandbox fails a spec", r, 1)
-	if !strings.Contains(r.stderr, "the clean sandbox did not pass") || !strings.Contains(r.stderr, "a-file") {
-		t.Errorf("selftest failure does not say why, or not that the JSON was not written:\n%s", r.stderr)
-	}
+	r := gateRun(t, []string{"MPH_PROFILE=" + profile, "MPH_TIMEOUT=1ms"}, 0, 0, "selftest", "--fault", "none", "--variant", "none")
+	expectCode(t, "selftest with the user's MPH_PROFILE and MPH_TIMEOUT set", r, 0)
 
 	cleanBlocked := mkdir(filepath.Join(dir, "clean-blocked"))
 	mkdir(filepath.Join(cleanBlocked, "clean.json")) // the child cannot write its report there
@@ -386,6 +380,57 @@ func TestExitKeepVerdict(t *testing.T) {
 		}
 		if printed := strings.Contains(stderr.String(), "disk full"); printed != c.printed {
 			t.Errorf("%s: stderr %q", c.name, stderr.String())
+		}
+	}
+}
+
+// TestSelftestVerdict: the self-test's matrix → exit code. 1 when the suites
+// are wrong (a spec failed the clean sandbox, a fault survived, a variant
+// failed), also beside broken runs; 3 when only runs broke; 130 when
+// interrupted; 0 when everything holds.
+func TestSelftestVerdict(t *testing.T) {
+	ok := func() *selftest.Matrix {
+		return &selftest.Matrix{CleanOK: true, Killed: 2, Total: 2,
+			Specificity: selftest.Specificity{VariantsPassed: 1, VariantsTotal: 1}}
+	}
+	broken := selftest.Entry{Run: selftest.Run{Error: "exit status 2"}}
+	for _, c := range []struct {
+		name   string
+		change func(m *selftest.Matrix)
+		want   int
+		says   string
+	}{
+		{"all holds", func(*selftest.Matrix) {}, exitOK, ""},
+		{"clean sandbox failed a spec", func(m *selftest.Matrix) {
+			m.CleanOK, m.Clean.Failed = false, []string{"spec A"}
+		}, exitFailures, "the clean sandbox did not pass"},
+		{"a fault survived", func(m *selftest.Matrix) {
+			m.Killed, m.Survivors = 1, []selftest.Entry{{}}
+		}, exitFailures, "1 fault(s) survived"},
+		{"a variant failed", func(m *selftest.Matrix) {
+			m.VariantsPassed, m.FalsePositives = 0, []selftest.VariantEntry{{}}
+		}, exitFailures, "false positives"},
+		{"a survivor beside a broken run", func(m *selftest.Matrix) {
+			m.Killed, m.Survivors, m.Errors = 0, []selftest.Entry{{}}, []selftest.Entry{broken}
+		}, exitFailures, "1 run(s) broke"},
+		{"only a run broke", func(m *selftest.Matrix) {
+			m.Killed, m.Errors = 1, []selftest.Entry{broken}
+		}, exitHarness, "1 run(s) broke"},
+		{"the clean run broke", func(m *selftest.Matrix) { m.CleanOK = false }, exitHarness, "the clean run broke"},
+		{"interrupted", func(m *selftest.Matrix) { m.Interrupted, m.Killed = true, 0 }, exitInterrupted, "interrupted"},
+	} {
+		m := ok()
+		c.change(m)
+		err := selftestVerdict(m)
+		got := exitOK
+		var ee *exitError
+		if errors.As(err, &ee) {
+			got = ee.code
+		} else if err != nil {
+			got = -1
+		}
+		if got != c.want || (err != nil && !strings.Contains(err.Error(), c.says)) {
+			t.Errorf("%s: %v (exit %d), want exit %d saying %q", c.name, err, got, c.want, c.says)
 		}
 	}
 }
