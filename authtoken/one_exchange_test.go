@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/merchant-harness/mph/internal/modroot"
 )
 
 // wireNames are the literals that build or read an exchange: the path, the
@@ -109,20 +111,11 @@ func tagNamesWire(s string) bool {
 }
 
 func moduleRoot(t *testing.T) string {
-	dir, err := os.Getwd()
+	root, err := modroot.Dir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test")
-		}
-		dir = parent
-	}
+	return root
 }
 
 // TestWireLiteralsFindsThem proves the scanner sees a hand-made exchange.

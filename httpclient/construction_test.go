@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/merchant-harness/mph/internal/modroot"
 )
 
 // forbidden are the ways to get an HTTP client, transport or attacker
@@ -120,20 +122,11 @@ func constructions(t *testing.T, path, rel string) []string {
 }
 
 func moduleRoot(t *testing.T) string {
-	dir, err := os.Getwd()
+	root, err := modroot.Dir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test")
-		}
-		dir = parent
-	}
+	return root
 }
 
 // TestConstructionsFindsOne proves the scanner sees a construction.

@@ -26,6 +26,14 @@ func lowerReadLimit(ctx context.Context) bool {
 	if !Has(CapRateLimitCtl) {
 		return false
 	}
+	limitForSpec(ctx, "read", controls.RateLimit{Rate: 5, Burst: 5})
+	return true
+}
+
+// limitForSpec sets one rate-limit group through the sandbox controls and
+// restores the previous limits when the spec ends.
+func limitForSpec(ctx context.Context, group string, l controls.RateLimit) {
+	GinkgoHelper()
 	saved, err := Controls().RateLimits(ctx)
 	if err != nil {
 		HarnessError("sandbox control rate-limits: %v", err)
@@ -35,10 +43,9 @@ func lowerReadLimit(ctx context.Context) bool {
 			HarnessError("restoring the rate limits: %v", err)
 		}
 	})
-	if err := Controls().SetRateLimits(ctx, map[string]controls.RateLimit{"read": {Rate: 5, Burst: 5}}); err != nil {
+	if err := Controls().SetRateLimits(ctx, map[string]controls.RateLimit{group: l}); err != nil {
 		HarnessError("sandbox control rate-limits: %v", err)
 	}
-	return true
 }
 
 // burstUntil429 sends raw (never retried) GET /cards/config calls, with the
@@ -177,18 +184,7 @@ func rateLimitTable() {
 // sandbox controls (restored when the spec ends) and bursts token exchanges
 // until a 429.
 func tokenBurst(ctx SpecContext) *client.Response {
-	saved, err := Controls().RateLimits(ctx)
-	if err != nil {
-		HarnessError("sandbox control rate-limits: %v", err)
-	}
-	DeferCleanup(func(ctx SpecContext) {
-		if err := Controls().SetRateLimits(ctx, saved); err != nil {
-			HarnessError("restoring the rate limits: %v", err)
-		}
-	})
-	if err := Controls().SetRateLimits(ctx, map[string]controls.RateLimit{"token": {Rate: 2, Burst: 2}}); err != nil {
-		HarnessError("sandbox control rate-limits: %v", err)
-	}
+	limitForSpec(ctx, "token", controls.RateLimit{Rate: 2, Burst: 2})
 	p := Cfg().Primary
 	anon := Anonymous().Raw().RawAuth()
 	resp, _ := burstWith(ctx, 100, 4, func(ctx context.Context) (*client.Response, error) {
