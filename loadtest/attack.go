@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -116,6 +117,7 @@ func (a *attacker) pace(p vegeta.Pacer, ticks chan uint64) {
 			select {
 			case ticks <- count:
 				count++
+				handOver()
 				continue
 			case <-a.stopch:
 				return
@@ -131,8 +133,15 @@ func (a *attacker) pace(p vegeta.Pacer, ticks chan uint64) {
 		case <-a.stopch:
 			return
 		}
+		handOver()
 	}
 }
+
+// handOver yields the pacer's P right after a hand-off: the worker it woke
+// waits in this P's run queue and would otherwise start only when the
+// pacer's next precise sleep (a blocking syscall) gives the P up, or
+// another thread steals it, which is the send lag at low rates.
+func handOver() { runtime.Gosched() }
 
 func (a *attacker) openWorker(ticks <-chan uint64) {
 	defer a.wg.Done()
