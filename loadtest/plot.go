@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 	"github.com/tsenart/vegeta/v12/lib/plot"
@@ -46,8 +47,16 @@ func VegetaPlot(resultsPath, outPath, title string) error {
 	// (service latency), not the open-model latency of report.html.
 	title += " — service latency (from actual send, vegeta's definition; open-model latency and send lag in report.html)"
 	p := plot.New(plot.Title(title), plot.Downsample(4000), plot.Label(statusLabel))
-	for i := range pts {
-		if err := p.Add(&pts[i]); err != nil {
+	// vegeta's plot orders each attack's points by Seq and wants their send
+	// times increasing in that order; a hit's Seq here is its place in the
+	// schedule, and two workers may start hits N and N+1 the other way
+	// round. Renumbered in send order, each attack's Seq runs 0, 1, 2...
+	next := make([]uint64, len(pts.attacks))
+	for i := range pts.pts {
+		a := pts.pts[i].attack
+		r := pts.result(i, next[a])
+		next[a]++
+		if err := p.Add(&r); err != nil {
 			return err
 		}
 	}
@@ -63,9 +72,39 @@ func VegetaPlot(resultsPath, outPath, title string) error {
 	return f.Close()
 }
 
-// readPlotPoints decodes a results file into results holding only what the
-// plot reads, sorted by send time.
-func readPlotPoints(resultsPath string) ([]vegeta.Result, error) {
+// plotPoint is what the plot reads of one result, in 32 bytes: a run's
+// results are held until they are sorted (vegeta.Result with its strings
+// and slices is about 200).
+type plotPoint struct {
+	ts      int64 // send time, Unix ns
+	latency time.Duration
+	code    uint16
+	failed  bool
+	url     uint32 // index into the interned URLs
+	attack  uint32 // index into the interned attack names
+}
+
+// plotPoints are a run's points and the strings they index.
+type plotPoints struct {
+	pts     []plotPoint
+	urls    []string
+	attacks []string
+}
+
+// result rebuilds the i-th point as a result the plot can add, numbered seq.
+func (p *plotPoints) result(i int, seq uint64) vegeta.Result {
+	pt := p.pts[i]
+	r := vegeta.Result{Attack: p.attacks[pt.attack], Seq: seq, Code: pt.code, Latency: pt.latency,
+		Timestamp: time.Unix(0, pt.ts), URL: p.urls[pt.url]}
+	if pt.failed {
+		r.Error = "error"
+	}
+	return r
+}
+
+// readPlotPoints decodes a results file into compact points sorted by send
+// time.
+func readPlotPoints(resultsPath string) (*plotPoints, error) {
 	in, err := os.Open(resultsPath)
 	if err != nil {
 		return nil, err
@@ -75,8 +114,17 @@ func readPlotPoints(resultsPath string) ([]vegeta.Result, error) {
 	if dec == nil {
 		return nil, fmt.Errorf("%s: no results", resultsPath)
 	}
-	urls := map[string]string{}
-	var pts []vegeta.Result
+	p := &plotPoints{}
+	urls, attacks := map[string]uint32{}, map[string]uint32{}
+	intern := func(m map[string]uint32, list *[]string, s string) uint32 {
+		i, ok := m[s]
+		if !ok {
+			i = uint32(len(*list))
+			m[s] = i
+			*list = append(*list, s)
+		}
+		return i
+	}
 	for {
 		var r vegeta.Result
 		if err := dec.Decode(&r); err != nil {
@@ -85,30 +133,9 @@ func readPlotPoints(resultsPath string) ([]vegeta.Result, error) {
 			}
 			return nil, err
 		}
-		u, ok := urls[r.URL]
-		if !ok {
-			u = r.URL
-			urls[u] = u
-		}
-		pts = append(pts, vegeta.Result{Attack: r.Attack, Seq: r.Seq, Code: r.Code, Timestamp: r.Timestamp, Latency: r.Latency, URL: u, Error: plotError(r.Error)})
+		p.pts = append(p.pts, plotPoint{ts: r.Timestamp.UnixNano(), latency: r.Latency, code: r.Code, failed: r.Error != "",
+			url: intern(urls, &p.urls, r.URL), attack: intern(attacks, &p.attacks, r.Attack)})
 	}
-	sort.SliceStable(pts, func(i, j int) bool { return pts[i].Timestamp.Before(pts[j].Timestamp) })
-	// vegeta's plot orders each attack's points by Seq and wants their send
-	// times increasing in that order; a hit's Seq here is its place in the
-	// schedule, and two workers may start hits N and N+1 the other way
-	// round. Renumbered in send order, each attack's Seq runs 0, 1, 2...
-	next := map[string]uint64{}
-	for i := range pts {
-		pts[i].Seq = next[pts[i].Attack]
-		next[pts[i].Attack]++
-	}
-	return pts, nil
-}
-
-// plotError keeps whether a result failed, not its (large, varied) text.
-func plotError(e string) string {
-	if e == "" {
-		return ""
-	}
-	return "error"
+	sort.SliceStable(p.pts, func(i, j int) bool { return p.pts[i].ts < p.pts[j].ts })
+	return p, nil
 }

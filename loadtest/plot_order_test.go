@@ -45,9 +45,15 @@ func TestVegetaPlotTakesResultsOutOfOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 1; i < len(pts); i++ {
-		if pts[i].Timestamp.Before(pts[i-1].Timestamp) || pts[i].Seq != uint64(i) {
-			t.Fatalf("point %d: %v seq %d after %v", i, pts[i].Timestamp, pts[i].Seq, pts[i-1].Timestamp)
+	for i := 1; i < len(pts.pts); i++ {
+		if pts.pts[i].ts < pts.pts[i-1].ts {
+			t.Fatalf("point %d sent at %d after %d", i, pts.pts[i].ts, pts.pts[i-1].ts)
 		}
+	}
+	if r := pts.result(0, 7); r.Seq != 7 || r.Latency != 2*time.Millisecond || r.Code != 200 || r.URL == "" || r.Attack != "a" {
+		t.Fatalf("first point rebuilt as %+v", r)
+	}
+	if r := pts.result(1, 8); r.Error == "" {
+		t.Fatalf("the failed result lost its failure: %+v", r)
 	}
 }
