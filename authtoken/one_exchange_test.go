@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -33,23 +32,9 @@ var callers = []string{"client/tokens.go", "loadtest/tokens/tokens.go", "target/
 // exchange request or decodes its answer by hand, and when a known caller
 // stops going through Exchange.
 func TestOneTokenExchange(t *testing.T) {
-	root := moduleRoot(t)
 	var found []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || exempt(rel) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
-			found = append(found, wireLiterals(t, path, rel)...)
-		}
+	err := modroot.Sources(mayNameTheWire, func(path, rel string) error {
+		found = append(found, wireLiterals(t, path, rel)...)
 		return nil
 	})
 	if err != nil {
@@ -57,6 +42,10 @@ func TestOneTokenExchange(t *testing.T) {
 	}
 	if len(found) > 0 {
 		t.Errorf("the token exchange's wire form spelled outside authtoken (use authtoken.Exchange, Credentials.Body, Decode, Path):\n  %s", strings.Join(found, "\n  "))
+	}
+	root, err := modroot.Dir()
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, c := range callers {
 		b, err := os.ReadFile(filepath.Join(root, c))
@@ -67,15 +56,6 @@ func TestOneTokenExchange(t *testing.T) {
 			t.Errorf("%s no longer exchanges through authtoken.Exchange", c)
 		}
 	}
-}
-
-func exempt(rel string) bool {
-	for _, a := range mayNameTheWire {
-		if rel == a || strings.HasPrefix(rel, a+"/") {
-			return true
-		}
-	}
-	return false
 }
 
 // wireLiterals lists the string literals and struct tags of one file that
@@ -108,14 +88,6 @@ func wireLiterals(t *testing.T, path, rel string) []string {
 func tagNamesWire(s string) bool {
 	name, _, _ := strings.Cut(reflect.StructTag(s).Get("json"), ",")
 	return name != "" && wireNames[name]
-}
-
-func moduleRoot(t *testing.T) string {
-	root, err := modroot.Dir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
 }
 
 // TestWireLiteralsFindsThem proves the scanner sees a hand-made exchange.

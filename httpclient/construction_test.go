@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -32,22 +31,8 @@ var allowedOutside = []string{"httpclient", "sandbox"}
 // http.Transport or vegeta attacker (or use of the default client) outside
 // httpclient, so the redirect, timeout and body rules cannot diverge again.
 func TestOneBuilderOfClients(t *testing.T) {
-	root := moduleRoot(t)
 	var found []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || allowed(rel) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
+	err := modroot.Sources(allowedOutside, func(path, rel string) error {
 		found = append(found, constructions(t, path, rel)...)
 		return nil
 	})
@@ -57,15 +42,6 @@ func TestOneBuilderOfClients(t *testing.T) {
 	if len(found) > 0 {
 		t.Fatalf("HTTP clients, transports or attackers built outside httpclient (use httpclient.New / NewAttacker):\n  %s", strings.Join(found, "\n  "))
 	}
-}
-
-func allowed(rel string) bool {
-	for _, a := range allowedOutside {
-		if rel == a {
-			return true
-		}
-	}
-	return false
 }
 
 // constructions lists the forbidden selectors used in one file.
@@ -119,14 +95,6 @@ func constructions(t *testing.T, path, rel string) []string {
 		return true
 	})
 	return out
-}
-
-func moduleRoot(t *testing.T) string {
-	root, err := modroot.Dir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root
 }
 
 // TestConstructionsFindsOne proves the scanner sees a construction.

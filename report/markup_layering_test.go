@@ -3,11 +3,11 @@ package report_test
 import (
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/merchant-harness/mph/internal/modroot"
 )
 
 // Commands and engines produce data; package report renders every output.
@@ -16,17 +16,8 @@ import (
 func TestOnlyReportRendersMarkup(t *testing.T) {
 	markup := map[string]bool{"html": true, "html/template": true, "text/template": true, "golang.org/x/net/html": true}
 	var files int
-	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "report" || strings.HasPrefix(d.Name(), ".")) && path != ".." {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		engine := strings.HasPrefix(filepath.ToSlash(path), "../loadtest/") || strings.HasPrefix(filepath.ToSlash(path), "../proxy/")
+	err := modroot.Sources([]string{"report"}, func(path, rel string) error {
+		engine := strings.HasPrefix(rel, "loadtest/") || strings.HasPrefix(rel, "proxy/")
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
 		if err != nil {
 			return err
@@ -35,7 +26,7 @@ func TestOnlyReportRendersMarkup(t *testing.T) {
 		for _, im := range f.Imports {
 			p, _ := strconv.Unquote(im.Path.Value)
 			if markup[p] || (engine && p == "github.com/merchant-harness/mph/report") {
-				t.Errorf("%s imports %s: rendering belongs in package report", path, p)
+				t.Errorf("%s imports %s: rendering belongs in package report", rel, p)
 			}
 		}
 		return nil
