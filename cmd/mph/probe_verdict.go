@@ -24,18 +24,9 @@ func probeBreaches(p *loadtest.ProbeReport) string {
 		}
 		first := ""
 		if len(pp.EnvelopeErrors) > 0 {
-			first = " (first: " + oneLine(pp.EnvelopeErrors[0], 200) + ")"
+			first = " (first: " + truncate(strings.Join(strings.Fields(pp.EnvelopeErrors[0]), " "), 200) + ")"
 		}
 		why = append(why, fmt.Sprintf("%s: %d of %d sampled 429 answers break the error envelope (RATE-02)%s", pp.Endpoint, bad, pp.Sampled429, first))
 	}
 	return strings.Join(why, "; ")
-}
-
-// oneLine is s on one line, cut to at most n runes.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		s = string(r[:n-1]) + "…"
-	}
-	return s
 }
