@@ -106,15 +106,19 @@ func ExpectEnvelopeA(resp *client.Response, schemaName string, status ...int) JS
 		status = []int{http.StatusOK}
 	}
 	ExpectStatus(resp, status...)
-	v := ExpectSchema(resp, schemaName)
-	if schemaName != schemas.EnvelopeA {
-		Expect(schemas.Validate(schemas.EnvelopeA, resp.Body)).To(Succeed(), "not Envelope A")
-	}
-	body, _ := v.(JSON)
+	body, _ := ExpectSchema(resp, schemaName).(JSON)
+	expectEnvelopeAFrame(resp, body)
+	return body
+}
+
+// expectEnvelopeAFrame asserts what makes a success answer Envelope A: its
+// schema, an object body, status "success" and the request path echoed.
+func expectEnvelopeAFrame(resp *client.Response, body JSON) {
+	GinkgoHelper()
+	Expect(schemas.Validate(schemas.EnvelopeA, resp.Body)).To(Succeed(), "not Envelope A")
 	Expect(body).NotTo(BeNil(), "Envelope A must be an object")
 	Expect(body["status"]).To(Equal("success"))
 	ExpectEchoedPath(resp, body)
-	return body
 }
 
 // ExpectEnvelopeB asserts a 200 answer in Envelope B matching the schema.
