@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/url"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -73,7 +72,7 @@ func Register(values ...string) {
 			continue
 		}
 		if len(v) < MinSecretLen {
-			for _, f := range []string{v, url.QueryEscape(v), strings.Trim(strconv.Quote(v), `"`)} {
+			for _, f := range escapedForms(v) {
 				changed = changed || !reg.forms[f]
 				reg.forms[f] = true
 			}
@@ -273,13 +272,18 @@ func (r *registry) rebuildLocked() {
 	r.rep.Store(strings.NewReplacer(pairs...))
 }
 
-// valueForms are the renderings of one secret value that Text masks.
-func valueForms(v string, cores bool) []string {
+// escapedForms are v as it stands and as a URL or a JSON string escape it.
+func escapedForms(v string) []string {
 	forms := []string{v, url.QueryEscape(v), url.PathEscape(v)}
 	if b, err := json.Marshal(v); err == nil {
 		forms = append(forms, strings.Trim(string(b), `"`))
 	}
-	forms = append(forms, base64Forms(v)...)
+	return forms
+}
+
+// valueForms are the renderings of one secret value that Text masks.
+func valueForms(v string, cores bool) []string {
+	forms := append(escapedForms(v), base64Forms(v)...)
 	if cores {
 		forms = append(forms, base64Cores(v)...)
 	}
