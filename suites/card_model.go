@@ -325,7 +325,29 @@ func (r *modelRun) setLimits(i int, limits map[string]Money) {
 		}
 		c.limits[k] = v
 	}
+	r.followUnsupplied(c, limits, sl, step)
 	r.checkCard(c, step, "LIMITS-02", "LIMITS-02")
+}
+
+// followUnsupplied takes the limits a PUT did not supply from the answer:
+// whether a PUT merges into the set limits or replaces them is not shown.
+// A limit the answer still shows at the value set before is kept; one it
+// shows absent, null or 0 (the model never sets 0) is unset; any other
+// value was never set by the merchant.
+func (r *modelRun) followUnsupplied(c *modelCard, limits map[string]Money, sl JSON, step string) {
+	for _, k := range limitNames {
+		prev, had := c.limits[k]
+		if _, supplied := limits[k]; supplied || !had {
+			continue
+		}
+		got, ok := MoneyOf(sl[k])
+		switch {
+		case !ok || got.Eq(M("0")):
+			delete(c.limits, k)
+		case !got.Eq(prev):
+			r.failf("%s: spendLimits.%s is %v, neither the %s set before nor unset", step, k, sl[k], prev)
+		}
+	}
 }
 
 func (r *modelRun) transact(i int, amount Money) {
