@@ -1,4 +1,4 @@
-// Package discover proposes a target profile (target/profile.default.yaml)
+// Package discover proposes a target profile (api/profile.default.yaml)
 // for a new server: it sends a small, documented set of requests as the main
 // TEST merchant and reads from the answers what the API document leaves "not
 // shown": where the customer id, the card, the gift order, its reference and

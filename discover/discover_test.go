@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/discover/discovertest"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
@@ -17,10 +18,10 @@ import (
 
 // discoverAgainst runs a discovery against base and returns the proposed
 // profile as the suites would load it.
-func discoverAgainst(t *testing.T, base, controlsURL string) (*target.Profile, *Result, string) {
+func discoverAgainst(t *testing.T, base, controlsURL string) (*api.Profile, *Result, string) {
 	t.Helper()
 	cfg := &target.Config{BaseURL: base, ControlsURL: controlsURL, AdminKey: sandbox.DefaultAdminKey, Primary: target.Credentials{MerchantID: sandbox.DemoMerchants()[0].ID, SecretKey: sandbox.DemoMerchants()[0].TestKey},
-		Profile: target.DefaultProfile(), Timeout: 10e9, RunID: "mphdisc"}
+		Profile: api.DefaultProfile(), Timeout: 10e9, RunID: "mphdisc"}
 	res, err := Run(context.Background(), Options{Config: cfg})
 	if err != nil {
 		t.Fatalf("discover: %v", err)
@@ -33,7 +34,7 @@ func discoverAgainst(t *testing.T, base, controlsURL string) (*target.Profile, *
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, err := target.LoadProfile(path)
+	p, err := api.LoadProfile(path)
 	if err != nil {
 		t.Fatalf("the proposed profile does not load: %v\n%s", err, b)
 	}
@@ -51,14 +52,14 @@ func startSandbox(t *testing.T, opts sandbox.Options) *sandbox.Running {
 }
 
 // TestDiscoveredProfileOfTheSandboxIsTheDefault: the embedded sandbox's
-// discovered profile equals target/profile.default.yaml, and the keys were
+// discovered profile equals api/profile.default.yaml, and the keys were
 // found, not left at their defaults.
 func TestDiscoveredProfileOfTheSandboxIsTheDefault(t *testing.T) {
 	for _, basePath := range []string{"", "/api/v1/merchant"} {
 		t.Run("base path "+basePath, func(t *testing.T) {
 			r := startSandbox(t, sandbox.Options{BasePath: basePath})
 			p, res, text := discoverAgainst(t, r.BaseURL, r.ControlsURL)
-			if !reflect.DeepEqual(p, target.DefaultProfile()) {
+			if !reflect.DeepEqual(p, api.DefaultProfile()) {
 				t.Fatalf("discovered profile differs from the default:\n%s", text)
 			}
 			for _, k := range []string{"webhooks.deliveryKindPointer", "webhooks.deliveryReferencePointer", "webhooks.signature.header", "webhooks.signature.prefix", "webhooks.signature.key", "webhooks.callbackUrlMatch"} {
@@ -85,7 +86,7 @@ func TestDiscoveryFindsAlternativeChoices(t *testing.T) {
 	ts := httptest.NewServer(discovertest.Alternative(srv, base))
 	defer ts.Close()
 	p, _, text := discoverAgainst(t, ts.URL+base, ts.URL+"/_sandbox")
-	want := target.DefaultProfile()
+	want := api.DefaultProfile()
 	want.Auth.MerchantIDHeader = "none"
 	want.Cards.ListMaxLimit = discovertest.MaxLimit
 	want.GiftCards.Quote.SubtotalPointer = "/subtotalNgn"
@@ -125,7 +126,7 @@ func TestDiscoveryOfPreconfiguredWebhooks(t *testing.T) {
 	t.Setenv(target.EnvWebhooksPreconfigured, "1")
 	t.Setenv(target.EnvWebhookReceiverURL, hookURL)
 	cfg := &target.Config{BaseURL: r.BaseURL, WebhookReceiverURL: hookURL, Primary: target.Credentials{MerchantID: sandbox.DemoMerchants()[0].ID, SecretKey: sandbox.DemoMerchants()[0].TestKey},
-		Profile: target.DefaultProfile(), Timeout: 10e9, RunID: "mphdisc"}
+		Profile: api.DefaultProfile(), Timeout: 10e9, RunID: "mphdisc"}
 	res, err := Run(context.Background(), Options{Config: cfg, SkipPurchase: true})
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +135,7 @@ func TestDiscoveryOfPreconfiguredWebhooks(t *testing.T) {
 	for _, f := range res.Found {
 		got[f.Key] = f.Value
 	}
-	want := map[string]any{"webhooks.signature.key": target.KeyMerchantSecretKey, "webhooks.signature.header": "X-MPH-Signature",
+	want := map[string]any{"webhooks.signature.key": api.KeyMerchantSecretKey, "webhooks.signature.header": "X-MPH-Signature",
 		"webhooks.deliveryKindPointer": "/type", "webhooks.callbackUrlMatch": "exact"}
 	for k, v := range want {
 		if got[k] != v {
@@ -160,7 +161,7 @@ func TestDiscoveryRecoversEveryVariantProfile(t *testing.T) {
 			if err := os.WriteFile(path, []byte(v.Profile), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			want, err := target.LoadProfile(path)
+			want, err := api.LoadProfile(path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,8 +9,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
-	"github.com/merchant-harness/mph/target"
 )
 
 const mismatchMerchant = "mer_discovery_mismatch"
@@ -93,7 +93,7 @@ func customerValues() map[string]string {
 // once when the refusal's messages name other candidates) and finds where
 // the answer carries its id and where the listing carries it.
 func (p *prober) customers(ctx context.Context) error {
-	names := target.DefaultProfile().Customers.Fields
+	names := api.DefaultProfile().Customers.Fields
 	vals := customerValues()
 	resp, err := p.register(ctx, names, vals)
 	if err != nil {

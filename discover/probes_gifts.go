@@ -9,8 +9,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
-	"github.com/merchant-harness/mph/target"
 )
 
 // Parameter sets tried for the gift quote, the profile's first; values are
@@ -79,7 +79,7 @@ func quoteMembers(doc any, baseNames []string, sent string) (base, fee, total st
 }
 
 func (p *prober) giftQuote(ctx context.Context) error {
-	g := target.DefaultProfile().GiftCards
+	g := api.DefaultProfile().GiftCards
 	set, doc, i, err := p.quote(ctx, "/gift-cards/quote", giftQuoteParams, g.ProductCode, g.FaceValue)
 	if err != nil || set == nil {
 		p.undetermined("giftCards.quote.params", "no tried parameter set was accepted")
@@ -146,7 +146,7 @@ func (p *prober) giftPurchase(ctx context.Context) error {
 		}
 		return nil
 	}
-	g := target.DefaultProfile().GiftCards
+	g := api.DefaultProfile().GiftCards
 	ref := p.ref("gift")
 	var resp *client.Response
 	for _, face := range []string{"5.00", g.FaceValue} {

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
 	"github.com/merchant-harness/mph/redact"
@@ -201,9 +202,9 @@ func (p *prober) callbackMatch(cb, hookURL string) {
 // signature finds the header carrying prefix + hex(HMAC-SHA256(key, body))
 // for a key the discovery knows.
 func (p *prober) signature(d delivery, secret string) {
-	keys := map[string]string{target.KeyMerchantSecretKey: p.cfg.Primary.SecretKey}
+	keys := map[string]string{api.KeyMerchantSecretKey: p.cfg.Primary.SecretKey}
 	if secret != "" {
-		keys[target.KeyWebhookSecret] = secret
+		keys[api.KeyWebhookSecret] = secret
 	}
 	names := make([]string, 0, len(d.header))
 	for h := range d.header {
@@ -217,7 +218,7 @@ func (p *prober) signature(d delivery, secret string) {
 			m.Write(d.body)
 			sum := hex.EncodeToString(m.Sum(nil))
 			if i := strings.Index(strings.ToLower(v), sum); i >= 0 && i+len(sum) == len(v) {
-				if def := target.DefaultProfile().Webhooks.Signature.Header; http.CanonicalHeaderKey(def) == h {
+				if def := api.DefaultProfile().Webhooks.Signature.Header; http.CanonicalHeaderKey(def) == h {
 					h = def // the same header, spelt as the default profile spells it
 				}
 				p.found("webhooks.signature.header", h, "the header carrying the hex HMAC-SHA256 of the delivery", "high")

@@ -7,9 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/merchant-harness/mph/api"
 	"gopkg.in/yaml.v3"
-
-	"github.com/merchant-harness/mph/target"
 )
 
 // Finding is one profile key the discovery settled, how and how surely.
@@ -30,7 +29,7 @@ type Undetermined struct {
 // settled annotated as such, and the others marked as not discovered.
 func Render(header []string, found []Finding, undetermined []Undetermined) ([]byte, error) {
 	var doc yaml.Node
-	if err := yaml.Unmarshal(target.DefaultProfileYAML(), &doc); err != nil {
+	if err := yaml.Unmarshal(api.DefaultProfileYAML(), &doc); err != nil {
 		return nil, err
 	}
 	root := doc.Content[0]

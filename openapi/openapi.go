@@ -1,6 +1,6 @@
 // Package openapi writes the Merchant Payments API v1, as the harness
 // understands it, as an OpenAPI 3.1 document: the endpoints the proxy
-// checks (proxy.Endpoints), the embedded JSON Schemas (schemas/) as
+// checks (api.Endpoints), the embedded JSON Schemas (schemas/) as
 // components, the requirement catalogue, and the target profile for what
 // the API document does not show. Every part that comes from the profile
 // rather than the document is marked `x-mph-not-shown: true`, so a reader
@@ -16,10 +16,9 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/merchant-harness/mph/proxy"
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/requirements"
 	"github.com/merchant-harness/mph/schemas"
-	"github.com/merchant-harness/mph/target"
 )
 
 // Version is the OpenAPI version written.
@@ -33,9 +32,9 @@ const NotShown = "x-mph-not-shown"
 
 // Options of a generated document.
 type Options struct {
-	Profile     *target.Profile // nil = the default profile (the sandbox's choices)
-	ProfileName string          // shown in info, e.g. the file name ("" = default)
-	Server      string          // servers[0].url ("" = DefaultServer)
+	Profile     *api.Profile // nil = the default profile (the sandbox's choices)
+	ProfileName string       // shown in info, e.g. the file name ("" = default)
+	Server      string       // servers[0].url ("" = DefaultServer)
 }
 
 type obj = map[string]any
@@ -43,7 +42,7 @@ type obj = map[string]any
 // Generate returns the document as a JSON-compatible tree.
 func Generate(o Options) (obj, error) {
 	if o.Profile == nil {
-		o.Profile = target.DefaultProfile()
+		o.Profile = api.DefaultProfile()
 	}
 	if o.Server == "" {
 		o.Server = DefaultServer
@@ -56,7 +55,7 @@ func Generate(o Options) (obj, error) {
 		return nil, err
 	}
 	paths := obj{}
-	for _, ep := range proxy.Endpoints(o.Profile) {
+	for _, ep := range api.Endpoints(o.Profile) {
 		item, _ := paths[ep.Template].(obj)
 		if item == nil {
 			item = obj{}

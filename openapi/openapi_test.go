@@ -8,10 +8,10 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/openapi"
 	"github.com/merchant-harness/mph/openapi/openapitest"
 	"github.com/merchant-harness/mph/proxy"
-	"github.com/merchant-harness/mph/target"
 )
 
 // TestDocumentLoadsAsOpenAPI31: kin-openapi loads and validates it.
@@ -55,7 +55,7 @@ func TestYAMLLoadsToo(t *testing.T) {
 // TestNotShownMarksFollowTheProfile: profile-driven names are marked, and
 // another profile changes them.
 func TestNotShownMarksFollowTheProfile(t *testing.T) {
-	p := target.DefaultProfile()
+	p := api.DefaultProfile()
 	p.Issuance.Path = "/cards/issue"
 	p.GiftCards.Quote.Params = map[string]string{"sku": "{productCode}"}
 	raw, err := openapi.JSON(openapi.Options{Profile: p})

@@ -4,17 +4,16 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/merchant-harness/mph/proxy"
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/requirements"
-	"github.com/merchant-harness/mph/target"
 )
 
 // opInfo is what the document says of one operation beyond its answer.
 type opInfo struct {
 	id, summary string
 	reqs        []string // requirement ID prefixes or IDs covering it
-	params      func(*target.Profile) []any
-	body        func(*target.Profile) obj
+	params      func(*api.Profile) []any
+	body        func(*api.Profile) obj
 	success     []string // success statuses
 }
 
@@ -43,7 +42,7 @@ func idParam(name, desc string) any {
 	return obj{"name": name, "in": "path", "required": true, "description": desc, "schema": str()}
 }
 
-var cardID = func(*target.Profile) []any {
+var cardID = func(*api.Profile) []any {
 	return []any{idParam("id", "Card id (crd_...) or its merchant reference.")}
 }
 
@@ -51,13 +50,13 @@ var cardID = func(*target.Profile) []any {
 // keyed "POST issuance" because its path comes from the profile.
 var ops = map[string]opInfo{
 	"POST /auth/token": {id: "getAccessToken", summary: "Obtain access token", reqs: []string{"AUTH"},
-		body: func(*target.Profile) obj {
+		body: func(*api.Profile) obj {
 			return objectSchema(obj{"merchantId": str(), "secretKey": str()}, "merchantId", "secretKey")
 		}},
 	"GET /cards/config":     {id: "getCardConfig", summary: "Fees, minimum funding, vault balance", reqs: []string{"CONFIG"}},
 	"POST /cards/customers": {id: "registerCustomer", summary: "Register cardholder customer", reqs: []string{"CUST"}, body: customerBody, success: []string{"200", "201"}},
 	"GET /cards/customers":  {id: "listCustomers", summary: "List cardholder customers", reqs: []string{"CUST-07", "ISO-05"}},
-	"GET /cards": {id: "listCards", summary: "List cards", reqs: []string{"LIST", "ISO-04"}, params: func(*target.Profile) []any {
+	"GET /cards": {id: "listCards", summary: "List cards", reqs: []string{"LIST", "ISO-04"}, params: func(*api.Profile) []any {
 		return []any{
 			obj{"name": "status", "in": "query", "schema": obj{"type": "string", "enum": []any{"ACTIVE", "FROZEN", "ALL"}}},
 			obj{"name": "search", "in": "query", "description": "Cardholder name, reference, or last 4 digits of the PAN.", "schema": str()},
@@ -73,16 +72,16 @@ var ops = map[string]opInfo{
 	"PATCH /cards/{id}/contact":         {id: "updateContact", summary: "Update cardholder contact", reqs: []string{"CONTACT"}, params: cardID, body: contactBody},
 	"POST /cards/{id}/simulate-webhook": {id: "simulateWebhook", summary: "Simulate card webhook (TEST only)", reqs: []string{"WEBHOOK"}, params: cardID, body: webhookBody},
 	"GET /gift-cards/quote": {id: "quoteGiftCard", summary: "Gift card price quote (parameters and answer: not shown)", reqs: []string{"QUOTE-01", "QUOTE-03", "QUOTE-04"},
-		params: func(p *target.Profile) []any { return profileParams(p.GiftCards.Quote.Params) }},
+		params: func(p *api.Profile) []any { return profileParams(p.GiftCards.Quote.Params) }},
 	"POST /gift-cards/purchase": {id: "purchaseGiftCard", summary: "Buy gift card", reqs: []string{"GIFT-01", "GIFT-02", "GIFT-03", "GIFT-04", "GIFT-19"}, body: purchaseBody},
 	"GET /gift-cards/verify/{reference}": {id: "verifyGiftOrder", summary: "Verify order, retrieve voucher", reqs: []string{"GIFT-05", "GIFT-06", "GIFT-07", "GIFT-08", "GIFT-09", "GIFT-10", "GIFT-11", "GIFT-12", "GIFT-13", "GIFT-14", "GIFT-15", "GIFT-16", "ISO-03"},
-		params: func(*target.Profile) []any {
+		params: func(*api.Profile) []any {
 			return []any{idParam("reference", "Client order reference or internal transaction reference.")}
 		}},
 	"GET /gift-cards/transactions/{reference}": {id: "lookupGiftTransaction", summary: "Look up order by transaction reference (answer: not shown)", reqs: []string{"GIFT-17", "GIFT-18"},
-		params: func(*target.Profile) []any { return []any{idParam("reference", "Transaction reference.")} }},
+		params: func(*api.Profile) []any { return []any{idParam("reference", "Transaction reference.")} }},
 	"GET /betting/quote": {id: "quoteBettingDeposit", summary: "Betting deposit quote (parameters and answer: not shown)", reqs: []string{"QUOTE-02"},
-		params: func(p *target.Profile) []any { return profileParams(p.Betting.Quote.Params) }},
+		params: func(p *api.Profile) []any { return profileParams(p.Betting.Quote.Params) }},
 }
 
 func profileParams(m map[string]string) []any {
@@ -98,7 +97,7 @@ func profileParams(m map[string]string) []any {
 	return out
 }
 
-func customerBody(p *target.Profile) obj {
+func customerBody(p *api.Profile) obj {
 	props := obj{"firstName": str(), "lastName": str(), "email": str(), "phoneNumber": str()}
 	extra := map[string]obj{
 		"dateOfBirth": {"type": "string", "pattern": `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`, "description": "YYYY-MM-DD"},
@@ -115,7 +114,7 @@ func customerBody(p *target.Profile) obj {
 	return objectSchema(props, "firstName", "lastName", "email", "phoneNumber")
 }
 
-func issuanceBody(p *target.Profile) obj {
+func issuanceBody(p *api.Profile) obj {
 	props := obj{
 		p.Issuance.CustomerIDField: notShown(str()),
 		"nameOnCard":               obj{"type": "string", "minLength": 1},
@@ -131,27 +130,27 @@ func issuanceBody(p *target.Profile) obj {
 	return objectSchema(props, req...)
 }
 
-func amountBody(*target.Profile) obj {
+func amountBody(*api.Profile) obj {
 	return objectSchema(obj{"amount": money(0.10)}, "amount")
 }
 
-func limitsBody(*target.Profile) obj {
+func limitsBody(*api.Profile) obj {
 	return objectSchema(obj{"transactionLimit": money(0), "dailyLimit": money(0), "monthlyLimit": money(0), "allTimeLimit": money(0)})
 }
 
-func statusBody(*target.Profile) obj {
+func statusBody(*api.Profile) obj {
 	return objectSchema(obj{"status": obj{"type": "string", "enum": []any{"ACTIVE", "FROZEN"}}}, "status")
 }
 
-func contactBody(*target.Profile) obj {
+func contactBody(*api.Profile) obj {
 	return objectSchema(obj{"email": str(), "mobile": obj{"type": "string", "description": "local form, or international form with a leading +"}})
 }
 
-func webhookBody(*target.Profile) obj {
+func webhookBody(*api.Profile) obj {
 	return objectSchema(obj{"event_type": obj{"type": "string", "enum": []any{"authorization", "settlement", "reversal", "decline"}}}, "event_type")
 }
 
-func purchaseBody(p *target.Profile) obj {
+func purchaseBody(p *api.Profile) obj {
 	props := obj{"amount": obj{"type": "number", "description": "face value"}, "recipientEmail": str(), "recipientName": str()}
 	for _, wire := range p.GiftCards.Purchase.Fields {
 		props[wire] = notShown(str())
@@ -173,7 +172,7 @@ func reqIDs(specs []string) []string {
 	return out
 }
 
-func operation(ep proxy.Endpoint, p *target.Profile) obj {
+func operation(ep api.Endpoint, p *api.Profile) obj {
 	key := ep.Key()
 	if ep.Order == "issuance" {
 		key = "POST issuance"
@@ -210,7 +209,7 @@ func operation(ep proxy.Endpoint, p *target.Profile) obj {
 
 // merchantHeader is the X-Merchant-Id header where the profile says the
 // target checks it (where it is sent: not shown).
-func merchantHeader(ep proxy.Endpoint, p *target.Profile) any {
+func merchantHeader(ep api.Endpoint, p *api.Profile) any {
 	w := p.Auth.MerchantIDHeader
 	if w == "none" || (w == "token" && !ep.Token()) || (w == "requests" && ep.Token()) {
 		return nil
@@ -219,7 +218,7 @@ func merchantHeader(ep proxy.Endpoint, p *target.Profile) any {
 		"description": "Must match the credentials' merchant (Authentication 8)."})
 }
 
-func responses(ep proxy.Endpoint, info opInfo) obj {
+func responses(ep api.Endpoint, info opInfo) obj {
 	out := obj{}
 	success := info.success
 	if len(success) == 0 {

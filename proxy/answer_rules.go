@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"net/url"
 	"strconv"
+
+	"github.com/merchant-harness/mph/api"
 )
 
 // answerRules check that a success answer agrees with its own request, as
@@ -63,7 +65,7 @@ func (c *checker) addressedCardRule(x *exCtx, data any) {
 	if !ok {
 		return
 	}
-	segs := splitPath(x.rel)
+	segs := api.Segments(x.rel)
 	if len(segs) < 2 {
 		return
 	}

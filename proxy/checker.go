@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/redact"
 )
 
@@ -16,19 +17,19 @@ import (
 // state of the client rules needs no locking.
 type checker struct {
 	p      *Proxy
-	router router
+	router api.Router
 	st     *streamState
 }
 
 func newChecker(p *Proxy) *checker {
-	return &checker{p: p, router: router{Endpoints(p.opts.Profile)}, st: newStreamState(p.opts.Profile)}
+	return &checker{p: p, router: api.NewRouter(api.Endpoints(p.opts.Profile)), st: newStreamState(p.opts.Profile)}
 }
 
 // exCtx is one exchange being checked.
 type exCtx struct {
 	c    *checker
 	ex   *exchange
-	ep   Endpoint
+	ep   api.Endpoint
 	rel  string // path below the merchant root, e.g. /cards/crd_1
 	json any    // parsed response body (nil when absent or not JSON)
 	ok   bool   // response body parsed as JSON
@@ -46,7 +47,7 @@ func (c *checker) check(ex *exchange) {
 		c.p.har.write(ex, "")
 		return
 	}
-	ep, known := c.router.match(ex.method, rel)
+	ep, known := c.router.Match(ex.method, rel)
 	if !known {
 		t.add(func(t *Tally) { t.Unknown++ })
 		c.p.har.write(ex, "")

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/redact"
-	"github.com/merchant-harness/mph/target"
 )
 
 // Bounds of the stream state, so that a week behind a busy test
@@ -85,7 +85,7 @@ type refInfo struct {
 
 // streamState holds what the client rules learn across exchanges.
 type streamState struct {
-	prof    *target.Profile
+	prof    *api.Profile
 	tokens  map[[32]byte]*tokenInfo
 	latest  map[string][32]byte // client|merchant → newest token
 	secrets map[string]bool     // secret keys seen at the token exchange (memory only)
@@ -93,7 +93,7 @@ type streamState struct {
 	refs    map[string]refInfo
 }
 
-func newStreamState(p *target.Profile) *streamState {
+func newStreamState(p *api.Profile) *streamState {
 	return &streamState{
 		prof: p, tokens: map[[32]byte]*tokenInfo{}, latest: map[string][32]byte{},
 		secrets: map[string]bool{}, retries: map[string]*retryInfo{}, refs: map[string]refInfo{},
@@ -308,7 +308,7 @@ func decodeObject(b []byte) map[string]any {
 }
 
 // referenceField returns the profile's reference member of an order call.
-func (c *checker) referenceField(ep Endpoint) string {
+func (c *checker) referenceField(ep api.Endpoint) string {
 	switch ep.Order {
 	case "issuance":
 		return c.st.prof.Issuance.ReferenceField

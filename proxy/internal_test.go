@@ -8,11 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/requirements"
 )
 
 func TestRouterPrefersLiteralSegments(t *testing.T) {
-	r := router{Endpoints(nil)}
+	r := api.NewRouter(api.Endpoints(nil))
 	cases := []struct{ method, path, want string }{
 		{"GET", "/cards/config", "GET /cards/config"},
 		{"GET", "/cards/customers", "GET /cards/customers"},
@@ -27,7 +28,7 @@ func TestRouterPrefersLiteralSegments(t *testing.T) {
 		{"GET", "/cards//secure", ""},
 	}
 	for _, tc := range cases {
-		ep, ok := r.match(tc.method, tc.path)
+		ep, ok := r.Match(tc.method, tc.path)
 		got := ""
 		if ok {
 			got = ep.Key()

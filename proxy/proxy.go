@@ -35,9 +35,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/clock"
 	"github.com/merchant-harness/mph/httpclient"
-	"github.com/merchant-harness/mph/target"
 )
 
 // DefaultBodyCap is how much of each body is inspected.
@@ -50,9 +50,9 @@ type Options struct {
 	// scheme and host change, so clients use the proxy's origin with the same
 	// base path.
 	Upstream string
-	Profile  *target.Profile // "not shown" choices (issuance path, reference fields); nil = default
-	Clock    clock.Clock     // nil = real clock
-	BodyCap  int             // bytes of each body inspected; 0 = DefaultBodyCap
+	Profile  *api.Profile // "not shown" choices (issuance path, reference fields); nil = default
+	Clock    clock.Clock  // nil = real clock
+	BodyCap  int          // bytes of each body inspected; 0 = DefaultBodyCap
 	// Timeout bounds the wait for the upstream's response headers (0 = 30 s).
 	Timeout time.Duration
 	// InsecureTLS skips verification of the upstream's certificate.
@@ -138,7 +138,7 @@ func New(opts Options) (*Proxy, error) {
 		return nil, fmt.Errorf("proxy: upstream %q must end in /v1/merchant (the merchant root)", opts.Upstream)
 	}
 	if opts.Profile == nil {
-		opts.Profile = target.DefaultProfile()
+		opts.Profile = api.DefaultProfile()
 	}
 	if opts.Clock == nil {
 		opts.Clock = clock.Real{}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/proxy"
 	"github.com/merchant-harness/mph/sandbox"
 )
@@ -73,7 +74,7 @@ func TestCleanSandboxHasNoViolations(t *testing.T) {
 	for _, e := range s.Endpoints {
 		seen[e.Endpoint] = e.Exchanges > 0
 	}
-	for _, ep := range proxy.Endpoints(nil) {
+	for _, ep := range api.Endpoints(nil) {
 		if !seen[ep.Key()] {
 			t.Errorf("endpoint %s not exercised", ep.Key())
 		}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/schemas"
 )
 
@@ -76,11 +77,11 @@ func head(b []byte) string {
 func (c *checker) schemaRule(x *exCtx) {
 	covered := map[string]bool{x.ep.Requirement: true}
 	switch x.ep.Envelope {
-	case EnvelopeA:
+	case api.EnvelopeA:
 		covered["ENV-01"], covered["ENV-05"] = true, true
-	case EnvelopeB:
+	case api.EnvelopeB:
 		covered["ENV-03"], covered["ENV-05"] = true, true
-	case EnvelopeFlat:
+	case api.EnvelopeFlat:
 		covered["ENV-04"], covered["ENV-06"] = true, true
 	}
 	failed := map[string][]string{}
@@ -115,9 +116,9 @@ func (c *checker) schemaRule(x *exCtx) {
 
 // envelopeMembers are the top-level members each envelope defines.
 var envelopeMembers = map[string]map[string]string{
-	EnvelopeA:    {"": "ENV-01", "status": "ENV-01", "data": "ENV-01", "path": "ENV-01", "timestamp": "ENV-05"},
-	EnvelopeB:    {"": "ENV-03", "success": "ENV-03", "message": "ENV-03", "data": "ENV-03", "timestamp": "ENV-05"},
-	EnvelopeFlat: {"": "ENV-04", "data": "ENV-04"},
+	api.EnvelopeA:    {"": "ENV-01", "status": "ENV-01", "data": "ENV-01", "path": "ENV-01", "timestamp": "ENV-05"},
+	api.EnvelopeB:    {"": "ENV-03", "success": "ENV-03", "message": "ENV-03", "data": "ENV-03", "timestamp": "ENV-05"},
+	api.EnvelopeFlat: {"": "ENV-04", "data": "ENV-04"},
 }
 
 // memberRequirement attributes a member's violation to its own requirement.
@@ -127,7 +128,7 @@ var memberRequirement = map[string]string{
 }
 
 // attribute maps a schema violation to a requirement ID.
-func (c *checker) attribute(ep Endpoint, v schemas.Violation) string {
+func (c *checker) attribute(ep api.Endpoint, v schemas.Violation) string {
 	if v.Rule == "json" {
 		return "ENV-07"
 	}
@@ -270,7 +271,7 @@ var versionRoots = []string{"/api/v1/merchant", "/v1/merchant"}
 // shown roots (VER-03). The value is informational: either root is
 // accepted, and a query string echoed with it is ignored.
 func (c *checker) pathRule(x *exCtx) {
-	if x.ex.status < 400 && x.ep.Envelope != EnvelopeA {
+	if x.ex.status < 400 && x.ep.Envelope != api.EnvelopeA {
 		return // only Envelope A and the error envelope carry the request path
 	}
 	raw, ok := member(x.json, "path")

@@ -24,6 +24,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
@@ -75,7 +76,7 @@ type Options struct {
 	Progress func(r Run)
 
 	// set per variant run (runVariant): the variant's profile and its file.
-	profile     *target.Profile
+	profile     *api.Profile
 	profilePath string
 }
 
@@ -323,7 +324,7 @@ func runOne(ctx context.Context, o Options, fault string, opts sandbox.Options, 
 	if name == "" {
 		name = "clean"
 	}
-	var profile *target.Profile
+	var profile *api.Profile
 	if len(opts.Variants) > 0 {
 		name = "variant-" + strings.Join(opts.Variants, "+")
 		label = "variant:" + strings.Join(opts.Variants, "+")

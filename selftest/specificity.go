@@ -10,8 +10,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/sandbox"
-	"github.com/merchant-harness/mph/target"
 )
 
 // VariantEntry is one row of the specificity matrix: a document-allowed
@@ -72,7 +72,7 @@ func runVariant(ctx context.Context, o Options, v sandbox.Variant) Run {
 		if err := os.WriteFile(path, []byte(v.Profile), 0o600); err != nil {
 			return fail("writing the variant's profile: " + err.Error())
 		}
-		p, err := target.LoadProfile(path)
+		p, err := api.LoadProfile(path)
 		if err != nil {
 			return fail("the variant's profile: " + err.Error())
 		}

@@ -10,13 +10,13 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/sandbox"
-	"github.com/merchant-harness/mph/target"
 )
 
 // Every variant's profile overlay is a valid profile that changes something.
 func TestVariantProfilesParse(t *testing.T) {
-	def := target.DefaultProfile()
+	def := api.DefaultProfile()
 	for _, v := range sandbox.Variants() {
 		if v.Profile == "" {
 			continue
@@ -25,7 +25,7 @@ func TestVariantProfilesParse(t *testing.T) {
 		if err := os.WriteFile(path, []byte(v.Profile), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		p, err := target.LoadProfile(path)
+		p, err := api.LoadProfile(path)
 		if err != nil {
 			t.Errorf("%s: %v", v.Name, err)
 			continue
@@ -36,7 +36,7 @@ func TestVariantProfilesParse(t *testing.T) {
 	}
 }
 
-func equalProfiles(a, b *target.Profile) bool {
+func equalProfiles(a, b *api.Profile) bool {
 	return strings.EqualFold(mustYAML(a), mustYAML(b))
 }
 
@@ -49,7 +49,7 @@ func TestSpecificityCountsFalsePositives(t *testing.T) {
 	}
 }
 
-func mustYAML(p *target.Profile) string {
+func mustYAML(p *api.Profile) string {
 	b, err := yaml.Marshal(p)
 	if err != nil {
 		panic(err)

@@ -7,17 +7,17 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
 	. "github.com/merchant-harness/mph/suites/framework"
-	"github.com/merchant-harness/mph/target"
 )
 
 // quoteAmounts reads a quote answer's amounts at the profile's pointers
 // (an empty pointer is not read) and checks the declared arithmetic.
 type quoteAmounts struct{ base, fee, total Money }
 
-func readQuote(resp *client.Response, schema string, q target.QuoteProfile, baseName string, basePointer string) quoteAmounts {
+func readQuote(resp *client.Response, schema string, q api.QuoteProfile, baseName string, basePointer string) quoteAmounts {
 	GinkgoHelper()
 	// The quote sections fix no status: the document's success statuses.
 	ExpectStatus(resp, http.StatusOK, http.StatusCreated)

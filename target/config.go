@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/merchant-harness/mph/api"
 )
 
 // Credentials of one merchant in one environment.
@@ -50,7 +52,7 @@ type Config struct {
 	// target runs on this machine).
 	WebhookReceiverURL string
 
-	Profile     *Profile
+	Profile     *api.Profile
 	ProfilePath string
 	Timeout     time.Duration // per HTTP request
 	AllowLive   bool          // allow writes with LIVE credentials (see README, LIVE credentials and money)
@@ -95,6 +97,9 @@ const (
 	EnvFollowRedirects    = "MPH_FOLLOW_REDIRECTS"
 	EnvMaxBody            = "MPH_MAX_BODY"
 	EnvRetryAfterMax      = "MPH_RETRY_AFTER_MAX"
+
+	EnvWebhooksPreconfigured = "MPH_WEBHOOKS_PRECONFIGURED"
+	EnvWebhookSecret         = "MPH_WEBHOOK_SECRET"
 )
 
 // Settings are the unresolved inputs: what the user said, before the

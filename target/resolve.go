@@ -3,6 +3,8 @@ package target
 import (
 	"strings"
 	"time"
+
+	"github.com/merchant-harness/mph/api"
 )
 
 // Local is a sandbox running in this process (package target/embedded
@@ -20,7 +22,7 @@ type Local struct {
 // faulty demo merchant.
 func Resolve(s Settings, local *Local) (*Config, error) {
 	registerSettings(s)
-	profile, err := LoadProfile(s.ProfilePath)
+	profile, err := api.LoadProfile(s.ProfilePath)
 	if err != nil {
 		return nil, usage("%v", err)
 	}
@@ -59,9 +61,9 @@ func Resolve(s Settings, local *Local) (*Config, error) {
 
 // FromLocal describes a local sandbox with its demo credentials and the
 // given profile (nil: the default one).
-func FromLocal(l Local, profile *Profile) *Config {
+func FromLocal(l Local, profile *api.Profile) *Config {
 	if profile == nil {
-		profile = DefaultProfile()
+		profile = api.DefaultProfile()
 	}
 	cfg := &Config{Profile: profile, Timeout: 10 * time.Second, RunID: newRunID(), Embedded: true}
 	cfg.useLocal(l)

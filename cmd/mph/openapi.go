@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/openapi"
 	"github.com/merchant-harness/mph/target"
 )
@@ -46,7 +47,7 @@ func runOpenAPI(cmd *cobra.Command, _ []string) error {
 	if f.profile == "" {
 		f.profile = os.Getenv(target.EnvProfile)
 	}
-	prof, err := target.LoadProfile(f.profile)
+	prof, err := api.LoadProfile(f.profile)
 	if err != nil {
 		return usageErr("%v", err)
 	}

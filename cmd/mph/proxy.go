@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/proxy"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/target"
@@ -127,7 +128,7 @@ func newProxyFromFlags(cmd *cobra.Command) (*proxy.Proxy, func(), error) {
 	if f.profile == "" {
 		f.profile = os.Getenv(target.EnvProfile)
 	}
-	prof, err := target.LoadProfile(f.profile)
+	prof, err := api.LoadProfile(f.profile)
 	if err != nil {
 		return nil, nil, usageErr("%v", err)
 	}

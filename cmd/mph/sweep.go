@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sweep"
@@ -138,7 +139,7 @@ func sweepRun(ctx context.Context, api *client.Client, cfg *target.Config, merch
 	return t, nil
 }
 
-func sweepRules(ctx context.Context, api *client.Client, p *target.Profile) (sweep.Rules, error) {
+func sweepRules(ctx context.Context, api *client.Client, p *api.Profile) (sweep.Rules, error) {
 	if p.Cards.WithdrawVaultCredit == "amount" {
 		return sweep.Rules{}, nil
 	}

@@ -16,6 +16,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
 	"github.com/merchant-harness/mph/httpclient"
@@ -363,7 +364,7 @@ func Controls() *controls.Client {
 }
 
 // Profile is the target profile (the "not shown" choices).
-func Profile() *target.Profile { mustReady(); return h.cfg.Profile }
+func Profile() *api.Profile { mustReady(); return h.cfg.Profile }
 
 // Cfg is the resolved target configuration.
 func Cfg() *target.Config { mustReady(); return h.cfg }

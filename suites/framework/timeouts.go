@@ -39,7 +39,7 @@ type TimeoutConfig struct {
 
 // DefaultTimeoutConfig is the configuration before the profile is applied:
 // the profile-fed fields are zero (their defaults are the embedded profile's,
-// target/profile.default.yaml).
+// api/profile.default.yaml).
 func DefaultTimeoutConfig() TimeoutConfig {
 	return TimeoutConfig{
 		Fixture:           20 * time.Second,

@@ -24,6 +24,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/target"
 )
@@ -103,7 +104,7 @@ func signingKey(controlSecret string) (string, error) {
 	if sig.Header == "" {
 		return "", nil
 	}
-	if sig.Key == target.KeyMerchantSecretKey {
+	if sig.Key == api.KeyMerchantSecretKey {
 		return Cfg().Primary.SecretKey, nil
 	}
 	if controlSecret != "" {
@@ -143,7 +144,7 @@ func ExpectSigned(d WebhookDelivery, key string) {
 // verifySignature checks d against the profile's scheme: the header holds
 // prefix + hex(HMAC-SHA256(key, payload)), payload being the body or
 // "<timestamp>.<body>" when a timestamp header is configured.
-func verifySignature(sig target.SignatureProfile, d WebhookDelivery, key string, now time.Time) error {
+func verifySignature(sig api.SignatureProfile, d WebhookDelivery, key string, now time.Time) error {
 	v := d.Header.Get(sig.Header)
 	if v == "" {
 		return fmt.Errorf("the delivery carries no %s header", sig.Header)
@@ -207,7 +208,7 @@ func WithReceiverThroughControls(ctx context.Context) *HookSink {
 	mid := Cfg().Primary.MerchantID
 	secret := "whsec_" + hookRandomHex(12)
 	redact.Register(secret)
-	if Profile().Webhooks.Signature.Key == target.KeyMerchantSecretKey {
+	if Profile().Webhooks.Signature.Key == api.KeyMerchantSecretKey {
 		secret = Cfg().Primary.SecretKey
 	}
 	if err := Controls().SetWebhook(ctx, mid, r.URL(), secret); err != nil {

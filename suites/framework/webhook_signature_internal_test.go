@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/merchant-harness/mph/target"
+	"github.com/merchant-harness/mph/api"
 )
 
 func TestVerifySignature(t *testing.T) {
@@ -22,14 +22,14 @@ func TestVerifySignature(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	ts := strconv.FormatInt(now.Unix(), 10)
 	old := strconv.FormatInt(now.Add(-10*time.Minute).Unix(), 10)
-	plain := target.SignatureProfile{Header: "X-Sig", Scheme: "hmac-sha256-hex", Prefix: "sha256="}
+	plain := api.SignatureProfile{Header: "X-Sig", Scheme: "hmac-sha256-hex", Prefix: "sha256="}
 	bare := plain
 	bare.Prefix = ""
 	timed := plain
 	timed.TimestampHeader, timed.ToleranceSeconds = "X-Ts", 300
 	cases := []struct {
 		name   string
-		sig    target.SignatureProfile
+		sig    api.SignatureProfile
 		header map[string]string
 		body   []byte
 		ok     bool

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
 )
@@ -50,7 +51,7 @@ func ResolveWith(ctx context.Context, s target.Settings, opts sandbox.Options) (
 
 // FromSandbox describes an already running sandbox (for example one started
 // by a test with injected faults) as a Config with the demo credentials.
-func FromSandbox(r *sandbox.Running, profile *target.Profile) *target.Config {
+func FromSandbox(r *sandbox.Running, profile *api.Profile) *target.Config {
 	return target.FromLocal(*Local(r), profile)
 }
 

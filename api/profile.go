@@ -1,4 +1,4 @@
-package target
+package api
 
 import (
 	_ "embed"

@@ -1,4 +1,4 @@
-package target
+package api
 
 import "fmt"
 
@@ -17,12 +17,6 @@ type SignatureProfile struct {
 const (
 	KeyWebhookSecret     = "webhook-secret"
 	KeyMerchantSecretKey = "merchant-secret-key"
-)
-
-// Environment of the webhook options.
-const (
-	EnvWebhooksPreconfigured = "MPH_WEBHOOKS_PRECONFIGURED"
-	EnvWebhookSecret         = "MPH_WEBHOOK_SECRET"
 )
 
 func (w WebhooksProfile) validate() error {

@@ -1,10 +1,9 @@
-package proxy
+package api
 
 import (
 	"strings"
 
 	"github.com/merchant-harness/mph/schemas"
-	"github.com/merchant-harness/mph/target"
 )
 
 // Envelope kinds of the API document's "Response envelopes".
@@ -42,9 +41,9 @@ func (e Endpoint) Secure() bool { return strings.HasSuffix(e.Template, "/secure"
 
 // Endpoints returns the 17 endpoints of the document plus card issuance,
 // whose path comes from the profile (its shape is not shown).
-func Endpoints(p *target.Profile) []Endpoint {
+func Endpoints(p *Profile) []Endpoint {
 	if p == nil {
-		p = target.DefaultProfile()
+		p = DefaultProfile()
 	}
 	issuance := "/" + strings.Trim(p.Issuance.Path, "/")
 	return []Endpoint{
@@ -69,19 +68,22 @@ func Endpoints(p *target.Profile) []Endpoint {
 	}
 }
 
-// router matches a path relative to the merchant root to an endpoint.
-type router struct{ eps []Endpoint }
+// Router matches a path relative to the merchant root to an endpoint.
+type Router struct{ eps []Endpoint }
 
-// match returns the endpoint for method and rel ("/cards/crd_1/secure"). A
+// NewRouter routes to the endpoints given.
+func NewRouter(eps []Endpoint) Router { return Router{eps} }
+
+// Match returns the endpoint for method and rel ("/cards/crd_1/secure"). A
 // literal segment beats a parameter, so /cards/config is never GET /cards/{id}.
-func (r router) match(method, rel string) (Endpoint, bool) {
-	segs := splitPath(rel)
+func (r Router) Match(method, rel string) (Endpoint, bool) {
+	segs := Segments(rel)
 	best, bestScore := Endpoint{}, -1
 	for _, e := range r.eps {
 		if e.Method != method {
 			continue
 		}
-		tsegs := splitPath(e.Template)
+		tsegs := Segments(e.Template)
 		if len(tsegs) != len(segs) {
 			continue
 		}
@@ -103,7 +105,8 @@ func (r router) match(method, rel string) (Endpoint, bool) {
 	return best, bestScore >= 0
 }
 
-func splitPath(p string) []string {
+// Segments splits a path into its segments ("/cards/x/secure": cards, x, secure).
+func Segments(p string) []string {
 	p = strings.Trim(p, "/")
 	if p == "" {
 		return nil
