@@ -62,7 +62,7 @@ type IssuanceProfile struct {
 	Path            string         `yaml:"path"`
 	CustomerIDField string         `yaml:"customerIdField"`
 	ReferenceField  string         `yaml:"referenceField"`
-	Extra           map[string]any `yaml:"extra"`
+	Extra           map[string]any `yaml:"extra" profile:"open"`
 	CardPointer     string         `yaml:"cardPointer"`
 	InitialBalance  string         `yaml:"initialBalance"`
 	// DuplicateReference: how a second issuance with an existing reference
@@ -81,7 +81,7 @@ type CardsProfile struct {
 }
 
 type QuoteProfile struct {
-	Params          map[string]string `yaml:"params"`
+	Params          map[string]string `yaml:"params" profile:"open"`
 	AmountPointer   string            `yaml:"amountPointer"`
 	SubtotalPointer string            `yaml:"subtotalPointer"`
 	FeePointer      string            `yaml:"feePointer"`
@@ -171,6 +171,9 @@ func parseProfile(overlay []byte) (*Profile, error) {
 		return nil, err
 	}
 	if len(overlay) > 0 {
+		if err := checkKeys(overlay, &p); err != nil {
+			return nil, err
+		}
 		// Decoding onto the defaults merges: absent keys keep their value.
 		if err := yaml.Unmarshal(overlay, &p); err != nil {
 			return nil, err

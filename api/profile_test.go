@@ -3,6 +3,7 @@ package api
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -36,5 +37,28 @@ func TestProfileRejectsBadValues(t *testing.T) {
 				t.Fatal("want an error")
 			}
 		})
+	}
+}
+
+func TestProfileRefusesUnknownKeys(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{"webhooks:\n  deliveryWaitSeconds: 30\n", `"webhooks.deliveryWaitSeconds": did you mean "webhooks.deliveryWait"?`},
+		{"strict:\n  allcardfields: true\n", `did you mean "strict.allCardFields"?`},
+		{"card:\n  listMaxLimit: 60\n", `did you mean "cards"?`},
+		{"errors:\n  status:\n    withdrawAboveBalanse: 422\n", `did you mean "errors.status.withdrawAboveBalance"?`},
+		{"customers:\n  fields:\n    zip: postcode\n", `unknown profile key "customers.fields.zip"`},
+	} {
+		path := filepath.Join(t.TempDir(), "p.yaml")
+		os.WriteFile(path, []byte(tc.body), 0o600)
+		_, err := LoadProfile(path)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: got %v, want an error containing %s", tc.body, err, tc.want)
+		}
+	}
+	// Open maps take any key: the target's own body members and query parameters.
+	path := filepath.Join(t.TempDir(), "p.yaml")
+	os.WriteFile(path, []byte("issuance:\n  extra:\n    brand: VISA\ngiftCards:\n  quote:\n    params:\n      sku: \"{productCode}\"\n"), 0o600)
+	if _, err := LoadProfile(path); err != nil {
+		t.Fatalf("open maps refused: %v", err)
 	}
 }
