@@ -1,5 +1,6 @@
 // Package httpclient is the one place that builds the harness's http.Clients,
-// http.Transports and vegeta attackers, so that every call to a target obeys
+// http.Transports, dialers and TLS configurations (those of the load
+// attack's own connections, loadtest/wire, included), so that every call to a target obeys
 // the same rules: a timeout on every exchange, TLS verification unless the
 // operator opted out, no redirect followed by default (a redirect is an error
 // naming where it pointed), and an opt-in mode that follows same-origin

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	pathpkg "path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,18 +15,30 @@ import (
 	"github.com/merchant-harness/mph/internal/modroot"
 )
 
-// forbidden are the ways to get an HTTP client, transport or attacker
-// without this package's rules (package path -> names).
+// forbidden are the ways to get an HTTP client, transport, attacker or
+// connection without this package's rules (package path -> names): its
+// dial timeout, TLS verification, redirect and body policies.
 var forbidden = map[string]map[string]bool{
 	"net/http": {"Client": true, "Transport": true, "DefaultClient": true, "DefaultTransport": true,
 		"Get": true, "Post": true, "Head": true, "PostForm": true},
 	"github.com/tsenart/vegeta/v12/lib": {"NewAttacker": true, "Client": true},
+	"net":                               {"Dial": true, "DialTimeout": true, "Dialer": true},
+	"crypto/tls":                        {"Config": true, "Dial": true, "DialWithDialer": true, "Client": true},
 }
+
+// builtOnly are the forbidden names that are fine as types (parameters,
+// fields): only building one is flagged.
+var builtOnly = map[string]bool{"net/http.Client": true, "net/http.Transport": true, "net.Dialer": true, "crypto/tls.Config": true}
 
 // allowedOutside lists the directories (relative to the module root) that
 // may build their own: the reference sandbox's webhook sender talks to the
 // harness's receiver, not to a target.
 var allowedOutside = []string{"httpclient", "sandbox"}
+
+// allowedIn lets one directory use one forbidden name: the load attack's
+// own HTTP/1.1 connections (loadtest/wire) dial with httpclient's dialer
+// and run the TLS handshake with httpclient's configuration.
+var allowedIn = map[string]string{"crypto/tls.Client": "loadtest/wire"}
 
 // TestOneBuilderOfClients fails on any construction of an http.Client,
 // http.Transport or vegeta attacker (or use of the default client) outside
@@ -88,7 +101,7 @@ func constructions(t *testing.T, path, rel string) []string {
 			return true
 		}
 		pkg, name := local[id.Name], sel.Sel.Name
-		if !forbidden[pkg][name] || (pkg == "net/http" && (name == "Client" || name == "Transport") && !built[sel]) {
+		if !forbidden[pkg][name] || (builtOnly[pkg+"."+name] && !built[sel]) || allowedIn[pkg+"."+name] == pathpkg.Dir(rel) {
 			return true
 		}
 		out = append(out, fmt.Sprintf("%s:%d: %s.%s", rel, fset.Position(sel.Pos()).Line, id.Name, name))
@@ -100,13 +113,15 @@ func constructions(t *testing.T, path, rel string) []string {
 // TestConstructionsFindsOne proves the scanner sees a construction.
 func TestConstructionsFindsOne(t *testing.T) {
 	dir := t.TempDir()
-	src := "package x\nimport (\n\tnh \"net/http\"\n\tvegeta \"github.com/tsenart/vegeta/v12/lib\"\n)\nvar c = &nh.Client{}\nvar a = vegeta.NewAttacker()\nvar d = nh.DefaultClient\nvar t = new(nh.Transport)\nvar ok *nh.Client\n"
+	src := "package x\nimport (\n\tnh \"net/http\"\n\t\"net\"\n\t\"crypto/tls\"\n\tvegeta \"github.com/tsenart/vegeta/v12/lib\"\n)\n" +
+		"var c = &nh.Client{}\nvar a = vegeta.NewAttacker()\nvar d = nh.DefaultClient\nvar t = new(nh.Transport)\nvar ok *nh.Client\n" +
+		"var dl = &net.Dialer{}\nvar cf = &tls.Config{}\nvar tc = tls.Client\nvar okd *net.Dialer\nvar okc *tls.Config\n"
 	p := filepath.Join(dir, "x.go")
 	if err := os.WriteFile(p, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	got := constructions(t, p, "x.go")
-	if len(got) != 4 {
-		t.Fatalf("want the client, the attacker, the default client and the transport, got %v", got)
+	if len(got) != 7 {
+		t.Fatalf("want the client, the attacker, the default client, the transport, the dialer, the TLS configuration and the TLS client, got %v", got)
 	}
 }

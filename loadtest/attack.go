@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/merchant-harness/mph/httpclient"
+	"github.com/merchant-harness/mph/loadtest/wire"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
@@ -21,7 +21,7 @@ import (
 //   - Closed model (--rate 0): MaxWorkers workers each send their next
 //     request as soon as their previous answer is read; no pacer goroutine
 //     and no hand-off per hit.
-//   - Workers send through httpclient.AttackClient (its own connections for
+//   - Workers send through wire.Client (its own connections for
 //     plain HTTP/1.1) and pass their results to the run's consumer in
 //     batches, not one channel send per result. A batch is handed over when
 //     full, when it is older than batchAge, or before a worker waits for its
@@ -34,7 +34,7 @@ const (
 )
 
 type attacker struct {
-	client     *httpclient.AttackClient
+	client     *wire.Client
 	tr         vegeta.Targeter
 	name       string
 	workers    uint64
@@ -49,7 +49,7 @@ type attacker struct {
 }
 
 func newAttacker(o AttackOptions, tr vegeta.Targeter, name string) *attacker {
-	a := &attacker{client: httpclient.NewAttackClient(o), tr: tr, name: name,
+	a := &attacker{client: wire.New(o.LoadOptions), tr: tr, name: name,
 		workers: o.Workers, maxWorkers: o.MaxWorkers, stopch: make(chan struct{})}
 	if a.workers == 0 {
 		a.workers = vegeta.DefaultWorkers

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/loadtest/threshold"
 	"github.com/merchant-harness/mph/report"
@@ -111,7 +112,7 @@ func TestProbeDetectsConfiguredRateLimit(t *testing.T) {
 			scn := prepare(t, tg, "secure", 5)
 			pp, err := Probe(context.Background(), scn, ProbeOptions{
 				StartRate: R / 2, StepDur: 2 * time.Second, Quiet: 1200 * time.Millisecond, FineFrom: 0.9, FineMinReq: 60,
-				Attack: AttackOptions{MaxConnections: 256},
+				Attack: AttackOptions{LoadOptions: httpclient.LoadOptions{MaxConnections: 256}},
 			})
 			if err != nil {
 				t.Fatal(err)

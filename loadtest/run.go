@@ -17,9 +17,13 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
-// AttackOptions are the generator's knobs; httpclient builds the attacker
-// (timeouts, TLS, body cap, redirect policy).
-type AttackOptions = httpclient.AttackOptions
+// AttackOptions are the generator's knobs: its workers, and its
+// connections' (timeouts, TLS, body cap, redirect policy: httpclient's).
+type AttackOptions struct {
+	Workers    uint64 // initial workers of an open-model run (default vegeta's 10)
+	MaxWorkers uint64 // 0 = unbounded
+	httpclient.LoadOptions
+}
 
 // RunSpec is one timed run (or one step of a probe or capacity search).
 type RunSpec struct {

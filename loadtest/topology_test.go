@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 )
@@ -74,7 +75,7 @@ func TestTopologyOnSharedLimiters(t *testing.T) {
 		{Endpoint: EPList, LimitFound: true, Ceiling: 36, Burst: 18},
 		{Endpoint: EPSecure, LimitFound: true, Ceiling: 36, Burst: 18},
 	}
-	topo, err := ProbeTopology(context.Background(), tg, probes, TopologyOptions{Attack: AttackOptions{MaxConnections: 64}, Logf: t.Logf})
+	topo, err := ProbeTopology(context.Background(), tg, probes, TopologyOptions{Attack: AttackOptions{LoadOptions: httpclient.LoadOptions{MaxConnections: 64}}, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestTopologyFindsTokenKey(t *testing.T) {
 		RateLimitTopology: sandbox.RateLimitTopology{Key: sandbox.LimitKeyToken},
 	})
 	topo, err := ProbeTopology(context.Background(), tg, []PathProbe{{Endpoint: EPList, LimitFound: true, Ceiling: 30, Burst: 30}},
-		TopologyOptions{Attack: AttackOptions{MaxConnections: 64}, Logf: t.Logf})
+		TopologyOptions{Attack: AttackOptions{LoadOptions: httpclient.LoadOptions{MaxConnections: 64}}, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}

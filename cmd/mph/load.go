@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
@@ -235,10 +236,9 @@ func (f *loadRunFlags) bind(fs *pflag.FlagSet, withRate bool) {
 }
 
 func (f *loadRunFlags) attack(timeout time.Duration, insecure bool) loadtest.AttackOptions {
-	o := loadtest.AttackOptions{
-		Workers: f.workers, MaxWorkers: f.maxWorkers, Connections: f.connections, MaxConnections: f.maxConnections,
-		HTTP2: f.http2, H2C: f.h2c, Timeout: timeout, InsecureTLS: insecure,
-	}
+	o := loadtest.AttackOptions{Workers: f.workers, MaxWorkers: f.maxWorkers, LoadOptions: httpclient.LoadOptions{
+		Connections: f.connections, MaxConnections: f.maxConnections, HTTP2: f.http2, H2C: f.h2c, Timeout: timeout, InsecureTLS: insecure,
+	}}
 	if f.noKeepAlive {
 		ka := false
 		o.KeepAlive = &ka

@@ -1,4 +1,4 @@
-package httpclient
+package wire
 
 import (
 	"bufio"
@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/merchant-harness/mph/httpclient"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
@@ -57,16 +58,10 @@ type poolConn struct {
 	n    int       // requests sent on it
 }
 
-func newConnPool(o AttackOptions, to time.Duration) *connPool {
-	idle := o.Connections
-	if idle <= 0 {
-		idle = defaultAttackConnections
-	}
-	return &connPool{
-		dialer:  &net.Dialer{Timeout: to, KeepAlive: 30 * time.Second},
-		tls:     &tls.Config{InsecureSkipVerify: o.InsecureTLS, NextProtos: []string{"http/1.1"}}, //nolint:gosec // opted in by the operator
-		timeout: to, maxIdle: idle, idle: map[string][]*poolConn{},
-	}
+// newConnPool takes o with its defaults set (httpclient.LoadOptions.Defaults).
+func newConnPool(o httpclient.LoadOptions) *connPool {
+	return &connPool{dialer: httpclient.LoadDialer(o), tls: httpclient.LoadTLS(o),
+		timeout: o.Timeout, maxIdle: o.Connections, idle: map[string][]*poolConn{}}
 }
 
 // get returns an idle connection to key (the freshest), or nil.
@@ -247,14 +242,14 @@ func (c *poolConn) readResponse(req *http.Request) (*http.Response, error) {
 }
 
 // readCappedBody reads at most maxBody bytes of the body. A longer body is
-// a *BodyTooLargeError, read no further (its connection is not reused);
+// a *httpclient.BodyTooLargeError, read no further (its connection is not reused);
 // complete says the body was read to its end.
 func readCappedBody(resp *http.Response, maxBody int64) ([]byte, bool, error) {
 	if resp.Body == http.NoBody || resp.Request.Method == http.MethodHead {
 		return nil, true, nil
 	}
 	if resp.ContentLength > maxBody {
-		return nil, false, &BodyTooLargeError{Limit: maxBody}
+		return nil, false, &httpclient.BodyTooLargeError{Limit: maxBody}
 	}
 	if resp.ContentLength >= 0 {
 		b := make([]byte, resp.ContentLength)
@@ -264,7 +259,7 @@ func readCappedBody(resp *http.Response, maxBody int64) ([]byte, bool, error) {
 		// At Content-Length the body reader is at its end: no read needed.
 		return b, true, nil
 	}
-	b, err := ReadBody(resp.Body, maxBody)
+	b, err := httpclient.ReadBody(resp.Body, maxBody)
 	if err != nil {
 		return nil, false, err
 	}
@@ -320,7 +315,7 @@ func wrapErr(t *vegeta.Target, err error) error {
 	if errors.As(err, &ne) && ne.Timeout() {
 		err = fmt.Errorf("%w (Client.Timeout exceeded)", err)
 	}
-	var tooLarge *BodyTooLargeError
+	var tooLarge *httpclient.BodyTooLargeError
 	if errors.As(err, &tooLarge) {
 		return err // "body larger than N bytes", as the net/http path says
 	}

@@ -1,4 +1,4 @@
-package httpclient
+package wire
 
 import (
 	"bufio"

@@ -1,4 +1,4 @@
-package httpclient
+package wire
 
 import (
 	"bufio"
@@ -15,13 +15,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/merchant-harness/mph/httpclient"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // attackOnce sends tg n times from 4 goroutines, as the attack's workers do.
-func attackOnce(t *testing.T, o AttackOptions, tg vegeta.Target, n int) []*vegeta.Result {
+func attackOnce(t *testing.T, o httpclient.LoadOptions, tg vegeta.Target, n int) []*vegeta.Result {
 	t.Helper()
-	c := NewAttackClient(o)
+	c := New(o)
 	defer c.Close()
 	out := make([]*vegeta.Result, n)
 	var wg sync.WaitGroup
@@ -43,12 +44,12 @@ func attackOnce(t *testing.T, o AttackOptions, tg vegeta.Target, n int) []*veget
 
 // Both paths (the lean one by default, net/http's with --max-connections)
 // keep the same rules.
-var paths = map[string]AttackOptions{"lean": {}, "net/http": {MaxConnections: 100}}
+var paths = map[string]httpclient.LoadOptions{"lean": {}, "net/http": {MaxConnections: 100}}
 
 func TestAttackerPathChoice(t *testing.T) {
-	for name, o := range map[string]AttackOptions{"default": {}, "h2c": {H2C: true}, "http2": {HTTP2: true},
+	for name, o := range map[string]httpclient.LoadOptions{"default": {}, "h2c": {H2C: true}, "http2": {HTTP2: true},
 		"follow": {FollowRedirects: true}, "max-connections": {MaxConnections: 4}, "no-keepalive": {KeepAlive: new(bool)}} {
-		if got, want := NewAttackClient(o).pool != nil, name == "default"; got != want {
+		if got, want := New(o).pool != nil, name == "default"; got != want {
 			t.Errorf("%s: own connections %v, want %v", name, got, want)
 		}
 	}
@@ -61,7 +62,7 @@ func TestAttackerCapsBodies(t *testing.T) {
 			w.(http.Flusher).Flush() // no Content-Length: chunked
 		}
 		if strings.HasSuffix(r.URL.Path, "/small") {
-			_, _ = w.Write(big[:DefaultAttackMaxBody])
+			_, _ = w.Write(big[:httpclient.DefaultLoadMaxBody])
 			return
 		}
 		_, _ = w.Write(big)
@@ -71,7 +72,7 @@ func TestAttackerCapsBodies(t *testing.T) {
 		for _, path := range []string{"/small", "/big", "/chunked/small", "/chunked/big"} {
 			wantErr := strings.HasSuffix(path, "/big")
 			for _, r := range attackOnce(t, o, vegeta.Target{Method: "GET", URL: srv.URL + path}, 4) {
-				if len(r.Body) > DefaultAttackMaxBody || (r.Error == "body larger than 65536 bytes") != wantErr || (!wantErr && (r.Code != 200 || len(r.Body) != DefaultAttackMaxBody)) {
+				if len(r.Body) > httpclient.DefaultLoadMaxBody || (r.Error == "body larger than 65536 bytes") != wantErr || (!wantErr && (r.Code != 200 || len(r.Body) != httpclient.DefaultLoadMaxBody)) {
 					t.Fatalf("%s %s: %d bytes kept, code %d, error %q", name, path, len(r.Body), r.Code, r.Error)
 				}
 			}
@@ -87,7 +88,7 @@ func TestAttackerSendsNothingElsewhere(t *testing.T) {
 	tg := vegeta.Target{Method: "POST", URL: src.URL + "/v1/merchant/auth/token", Body: []byte(`{"secretKey":"sk_test_SECRET"}`),
 		Header: http.Header{"Authorization": {"Bearer TOKEN"}}}
 	for _, follow := range []bool{false, true} {
-		for _, r := range attackOnce(t, AttackOptions{FollowRedirects: follow}, tg, 4) {
+		for _, r := range attackOnce(t, httpclient.LoadOptions{FollowRedirects: follow}, tg, 4) {
 			if !follow && (r.Code != http.StatusTemporaryRedirect || r.Error != "") {
 				t.Fatalf("not following: want the 307 recorded, got %d %q", r.Code, r.Error)
 			}
@@ -111,7 +112,7 @@ func TestAttackerH2C(t *testing.T) {
 	srv.Start()
 	defer srv.Close()
 	for h2c, want := range map[bool]string{false: "HTTP/1.1", true: "HTTP/2.0"} {
-		for _, r := range attackOnce(t, AttackOptions{H2C: h2c}, vegeta.Target{Method: "GET", URL: srv.URL}, 2) {
+		for _, r := range attackOnce(t, httpclient.LoadOptions{H2C: h2c}, vegeta.Target{Method: "GET", URL: srv.URL}, 2) {
 			if string(r.Body) != want {
 				t.Fatalf("h2c=%v: got %q (%s)", h2c, r.Body, r.Error)
 			}
@@ -156,7 +157,7 @@ func TestAttackerRequestOnTheWire(t *testing.T) {
 	mu.Lock()
 	conns = 0
 	mu.Unlock()
-	rs := attackOnce(t, AttackOptions{}, tg, 40)
+	rs := attackOnce(t, httpclient.LoadOptions{}, tg, 40)
 	for _, r := range rs {
 		if r.Code != 201 || r.Error != "" || r.BytesOut != 7 || r.Headers.Get("X-Ratelimit-Remaining") != "7" || r.Method != "POST" || r.URL != tg.URL {
 			t.Fatalf("result %+v", r)
@@ -202,7 +203,7 @@ func TestAttackerBoundsTimeAndHeaders(t *testing.T) {
 			t.Fatalf("%s: slow answer: %v, code %d, error %q", name, d, r.Code, r.Error)
 		}
 	}
-	r := attackOnce(t, AttackOptions{}, vegeta.Target{Method: "GET", URL: srv.URL + "/headers"}, 1)[0]
+	r := attackOnce(t, httpclient.LoadOptions{}, vegeta.Target{Method: "GET", URL: srv.URL + "/headers"}, 1)[0]
 	if r.Code != 0 || !strings.Contains(r.Error, "answer headers larger than") {
 		t.Fatalf("huge headers: code %d, error %q", r.Code, r.Error)
 	}
@@ -244,7 +245,7 @@ func closingServer(t *testing.T, pause time.Duration) (string, *atomic.Int64) {
 // nor a POST (which must never be sent twice) fails because of it.
 func TestAttackerIdleConnectionClosedByServer(t *testing.T) {
 	base, accepted := closingServer(t, 0)
-	c := NewAttackClient(AttackOptions{})
+	c := New(httpclient.LoadOptions{})
 	defer c.Close()
 	for i, m := range []string{"GET", "POST", "POST", "GET"} {
 		r := &vegeta.Result{}
@@ -270,10 +271,10 @@ func TestAttackerTLS(t *testing.T) {
 	srv.StartTLS()
 	defer srv.Close()
 	tg := vegeta.Target{Method: "GET", URL: srv.URL + "/x"}
-	if r := attackOnce(t, AttackOptions{}, tg, 1)[0]; r.Code != 0 || !strings.Contains(r.Error, "certificate") {
+	if r := attackOnce(t, httpclient.LoadOptions{}, tg, 1)[0]; r.Code != 0 || !strings.Contains(r.Error, "certificate") {
 		t.Fatalf("unverified certificate accepted: code %d, error %q", r.Code, r.Error)
 	}
-	for _, r := range attackOnce(t, AttackOptions{InsecureTLS: true}, tg, 8) {
+	for _, r := range attackOnce(t, httpclient.LoadOptions{InsecureTLS: true}, tg, 8) {
 		if r.Code != 200 || string(r.Body) != "HTTP/1.1" {
 			t.Fatalf("code %d body %q error %q", r.Code, r.Body, r.Error)
 		}
@@ -292,7 +293,7 @@ func TestAttackerReusesConnectionIdlePastTimeout(t *testing.T) {
 	}
 	srv.Start()
 	defer srv.Close()
-	c := NewAttackClient(AttackOptions{Timeout: 50 * time.Millisecond})
+	c := New(httpclient.LoadOptions{Timeout: 50 * time.Millisecond})
 	defer c.Close()
 	for i := range 3 {
 		r := &vegeta.Result{}
@@ -352,7 +353,7 @@ func TestAttackerAnswerFraming(t *testing.T) {
 		"/http10": "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n{\"a\":1}",
 		"/chunk":  "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
 	})
-	c := NewAttackClient(AttackOptions{Timeout: 2 * time.Second})
+	c := New(httpclient.LoadOptions{Timeout: 2 * time.Second})
 	defer c.Close()
 	for _, tc := range []struct {
 		method, path, body string
@@ -370,3 +371,38 @@ func TestAttackerAnswerFraming(t *testing.T) {
 		}
 	}
 }
+
+// sink records every request it receives with its credentials.
+type sink struct {
+	mu   sync.Mutex
+	hits []string
+}
+
+func (s *sink) handler() http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		s.mu.Lock()
+		s.hits = append(s.hits, r.Method+" "+r.URL.Path+" auth="+r.Header.Get("Authorization")+" body="+string(b))
+		s.mu.Unlock()
+		_, _ = io.WriteString(w, `{"data":{}}`)
+	}
+}
+
+func (s *sink) all() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.hits...)
+}
+
+// redirector answers every request with code to loc+path.
+func redirector(t *testing.T, code int, loc string) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Location", loc+r.URL.Path)
+		w.WriteHeader(code)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// otherHost rewrites 127.0.0.1 to localhost: another origin on another port.
+func otherHost(u string) string { return strings.Replace(u, "127.0.0.1", "localhost", 1) }

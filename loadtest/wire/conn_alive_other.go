@@ -1,6 +1,6 @@
 //go:build !unix
 
-package httpclient
+package wire
 
 import "net"
 

@@ -1,4 +1,8 @@
-package httpclient
+// Package wire is the load attack's HTTP client: its own HTTP/1.1
+// connections for the common case (request writer, answer reader,
+// connection pool) and httpclient's load client for the rest. The policy
+// (dial and TLS settings, body cap, redirect rule) is httpclient's.
+package wire
 
 import (
 	"io"
@@ -6,12 +10,12 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"time"
 
+	"github.com/merchant-harness/mph/httpclient"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
-// AttackClient sends the load generator's requests. Plain HTTP/1.1 with
+// Client sends the load generator's requests. Plain HTTP/1.1 with
 // keep-alive and no proxy, redirect-following or connection cap (the
 // default of `mph load`) goes over connections the client dials itself and
 // lends to one worker at a time (conn_pool.go): the request is written and
@@ -19,12 +23,12 @@ import (
 // and channel hand-offs per connection of net/http's Transport, which were
 // the generator's largest cost. Everything else (HTTP/2, h2c, proxies, no
 // keep-alive, --max-connections, --follow-redirects, URLs with userinfo)
-// goes through the http.Client of NewAttackClient's options. Both paths
+// goes through httpclient's load client (httpclient.NewLoadClient). Both paths
 // obey the same rules: a timeout on the whole exchange (body included), at
 // most MaxBody bytes of an answer read, no redirect followed unless
 // FollowRedirects (then same-origin only), no Accept-Encoding (answers are
 // read as sent).
-type AttackClient struct {
+type Client struct {
 	hc      *http.Client
 	pool    *connPool // nil: every request goes through hc
 	maxBody int64
@@ -33,39 +37,19 @@ type AttackClient struct {
 	dests   map[string]*dest // target URL -> parsed
 }
 
-// NewAttackClient builds the attack's client from o.
-func NewAttackClient(o AttackOptions) *AttackClient {
-	to := o.Timeout
-	if to <= 0 {
-		to = DefaultTimeout
-	}
-	maxBody := o.MaxBody
-	if maxBody <= 0 {
-		maxBody = DefaultAttackMaxBody
-	}
-	c := &AttackClient{hc: attackHTTPClient(o, to, maxBody), maxBody: maxBody,
+// New builds the attack's client from o.
+func New(o httpclient.LoadOptions) *Client {
+	o = o.Defaults()
+	c := &Client{hc: httpclient.NewLoadClient(o), maxBody: o.MaxBody,
 		proxy: http.ProxyFromEnvironment, dests: map[string]*dest{}}
-	keepAlive := o.KeepAlive == nil || *o.KeepAlive
-	if keepAlive && !o.HTTP2 && !o.H2C && !o.FollowRedirects && o.MaxConnections <= 0 {
-		c.pool = newConnPool(o, to)
-	}
-	return c
-}
-
-// attackHTTPClient is the net/http path: the transport of attackTransport,
-// bodies capped, redirects refused or followed within the origin.
-func attackHTTPClient(o AttackOptions, to time.Duration, maxBody int64) *http.Client {
-	c := &http.Client{Timeout: to, Transport: &limitTransport{next: attackTransport(o), max: maxBody}}
-	if o.FollowRedirects {
-		c.CheckRedirect = CheckRedirect(true)
-	} else {
-		c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	if o.KeepsAlive() && !o.HTTP2 && !o.H2C && !o.FollowRedirects && o.MaxConnections <= 0 {
+		c.pool = newConnPool(o)
 	}
 	return c
 }
 
 // Close closes the idle connections of both paths.
-func (c *AttackClient) Close() {
+func (c *Client) Close() {
 	if c.pool != nil {
 		c.pool.close()
 	}
@@ -76,7 +60,7 @@ func (c *AttackClient) Close() {
 // Body (at most MaxBody bytes), Headers, BytesIn, BytesOut and Error (the
 // transport error, or the status line of a code outside 200..399). The
 // caller stamps Timestamp before and Latency after. Safe for concurrent use.
-func (c *AttackClient) Hit(t *vegeta.Target, res *vegeta.Result) {
+func (c *Client) Hit(t *vegeta.Target, res *vegeta.Result) {
 	res.Method, res.URL = t.Method, t.URL
 	d, err := c.dest(t.URL)
 	if err != nil {
@@ -108,7 +92,7 @@ const maxDests = 4096
 // whether it goes over the client's own connections: plain http or https,
 // no userinfo (http.Client turns it into Basic auth) and no proxy from the
 // environment for its origin.
-func (c *AttackClient) dest(raw string) (*dest, error) {
+func (c *Client) dest(raw string) (*dest, error) {
 	c.mu.Lock()
 	d, ok := c.dests[raw]
 	c.mu.Unlock()
@@ -135,7 +119,7 @@ func (c *AttackClient) dest(raw string) (*dest, error) {
 // doShared sends t through the http.Client and reads the body as vegeta
 // does: at most maxBody bytes kept, the rest drained through the
 // transport's cap (a larger body is an error).
-func (c *AttackClient) doShared(t *vegeta.Target) (*http.Response, []byte, error) {
+func (c *Client) doShared(t *vegeta.Target) (*http.Response, []byte, error) {
 	req, err := t.Request() // a copy of the header: http.Client may add to it
 	if err != nil {
 		return nil, nil, err
