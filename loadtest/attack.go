@@ -26,7 +26,9 @@ import (
 //     batches, not one channel send per result. A batch is handed over when
 //     full, when it is older than batchAge, or before a worker waits for its
 //     next hit, so progress and abort-on-breach see results within
-//     batchAge.
+//     batchAge. The consumer gives each batch back once it has recorded it
+//     (recycle): a batch's results and the slab holding their bodies are
+//     reused, not allocated anew for every 32 results.
 
 const (
 	batchSize = 32
@@ -44,8 +46,16 @@ type attacker struct {
 	stopped    atomic.Bool
 	began      time.Time
 	seq        atomic.Uint64 // closed model: next sequence number
-	results    chan []vegeta.Result
+	results    chan *resultBatch
+	free       sync.Pool // *resultBatch given back by the consumer
 	wg         sync.WaitGroup
+}
+
+// resultBatch is results handed over together and the slab their bodies
+// live in (wire.Client.Hit).
+type resultBatch struct {
+	res  []vegeta.Result
+	slab []byte
 }
 
 func newAttacker(o AttackOptions, tr vegeta.Targeter, name string) *attacker {
@@ -72,9 +82,9 @@ func (a *attacker) stop() {
 // attack runs p (closed: every worker sends back to back until p says
 // stop) and returns the batches of results, closed when every worker is
 // done.
-func (a *attacker) attack(p vegeta.Pacer, closed bool) <-chan []vegeta.Result {
+func (a *attacker) attack(p vegeta.Pacer, closed bool) <-chan *resultBatch {
 	a.began = time.Now()
-	a.results = make(chan []vegeta.Result, min(a.maxWorkers, 256))
+	a.results = make(chan *resultBatch, min(a.maxWorkers, 256))
 	if closed {
 		for range a.maxWorkers {
 			a.wg.Add(1)
@@ -145,7 +155,7 @@ func handOver() { runtime.Gosched() }
 
 func (a *attacker) openWorker(ticks <-chan uint64) {
 	defer a.wg.Done()
-	b := newBatch()
+	b := a.newBatch(new(vegeta.Target))
 	for {
 		var seq uint64
 		var ok bool
@@ -165,7 +175,7 @@ func (a *attacker) openWorker(ticks <-chan uint64) {
 
 func (a *attacker) closedWorker(p vegeta.Pacer) {
 	defer a.wg.Done()
-	b := newBatch()
+	b := a.newBatch(new(vegeta.Target))
 	for !a.stopped.Load() {
 		if _, stop := p.Pace(time.Since(a.began), 0); stop {
 			break
@@ -177,20 +187,33 @@ func (a *attacker) closedWorker(p vegeta.Pacer) {
 
 // batch is a worker's results not yet handed over, and its target.
 type batch struct {
-	res   []vegeta.Result
+	*resultBatch
 	since time.Time      // first result's send time
 	tgt   *vegeta.Target // the worker's, reused hit after hit
 }
 
-func newBatch() batch {
-	return batch{res: make([]vegeta.Result, 0, batchSize), tgt: new(vegeta.Target)}
+// newBatch takes a batch the consumer gave back, or a new one.
+func (a *attacker) newBatch(tgt *vegeta.Target) batch {
+	rb, _ := a.free.Get().(*resultBatch)
+	if rb == nil {
+		rb = &resultBatch{res: make([]vegeta.Result, 0, batchSize)}
+	}
+	return batch{resultBatch: rb, tgt: tgt}
+}
+
+// recycle gives a recorded batch back: nothing may use its results or
+// their bodies any more.
+func (a *attacker) recycle(rb *resultBatch) {
+	clear(rb.res)
+	rb.res, rb.slab = rb.res[:0], rb.slab[:0]
+	a.free.Put(rb)
 }
 
 // add sends hit seq and hands the batch over when it is full or old.
 func (a *attacker) add(b batch, seq uint64) batch {
 	b.res = append(b.res, vegeta.Result{})
 	r := &b.res[len(b.res)-1]
-	a.hit(r, b.tgt, seq)
+	b.slab = a.hit(r, b.tgt, seq, b.slab)
 	if len(b.res) == 1 {
 		b.since = r.Timestamp
 	}
@@ -204,13 +227,14 @@ func (a *attacker) flush(b batch) batch {
 	if len(b.res) == 0 {
 		return b
 	}
-	a.results <- b.res
-	return batch{res: make([]vegeta.Result, 0, batchSize), tgt: b.tgt}
+	a.results <- b.resultBatch
+	return a.newBatch(b.tgt)
 }
 
 // hit sends one request as vegeta's attacker does: the timestamp is taken
-// before the targeter runs, the latency after the body is read.
-func (a *attacker) hit(r *vegeta.Result, tgt *vegeta.Target, seq uint64) {
+// before the targeter runs, the latency after the body is read. The body
+// goes into slab (wire.Client.Hit), which hit returns.
+func (a *attacker) hit(r *vegeta.Result, tgt *vegeta.Target, seq uint64, slab []byte) []byte {
 	r.Attack, r.Seq = a.name, seq
 	r.Timestamp = time.Now()
 	*tgt = vegeta.Target{}
@@ -218,7 +242,8 @@ func (a *attacker) hit(r *vegeta.Result, tgt *vegeta.Target, seq uint64) {
 		r.Error = err.Error()
 		a.stop()
 	} else {
-		a.client.Hit(tgt, r)
+		slab = a.client.Hit(tgt, r, slab)
 	}
 	r.Latency = time.Since(r.Timestamp)
+	return slab
 }

@@ -1,9 +1,14 @@
 package loadtest
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -29,12 +34,52 @@ func attackServer(t *testing.T) (string, *atomic.Int64) {
 	return srv.URL, &conns
 }
 
-func collectAll(ch <-chan []vegeta.Result) []vegeta.Result {
+// collectAll gathers the results (their bodies copied) and gives every
+// batch back, as the run's consumer does.
+func collectAll(a *attacker, ch <-chan *resultBatch) []vegeta.Result {
 	var out []vegeta.Result
 	for b := range ch {
-		out = append(out, b...)
+		for _, r := range b.res {
+			r.Body = append([]byte(nil), r.Body...)
+			out = append(out, r)
+		}
+		a.recycle(b)
 	}
 	return out
+}
+
+// Bodies share recycled slabs: each result's body is its own answer's
+// while the consumer holds its batch, however the slabs are reused.
+func TestAttackBodiesSurviveRecycling(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		k := n.Add(1)
+		body := fmt.Sprintf(`{"n":%d,"pad":%q}`, k, strings.Repeat("x", int(k%700)))
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		_, _ = io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	sched, _ := pacer.Max(300 * time.Millisecond)
+	a := newAttacker(AttackOptions{MaxWorkers: 8}, vegeta.NewStaticTargeter(vegeta.Target{Method: "GET", URL: srv.URL}), "")
+	seen := map[int]bool{}
+	total := 0
+	for b := range a.attack(sched, true) {
+		for _, r := range b.res {
+			var v struct {
+				N   int    `json:"n"`
+				Pad string `json:"pad"`
+			}
+			if err := json.Unmarshal(r.Body, &v); err != nil || seen[v.N] || len(v.Pad) != v.N%700 || int(r.BytesIn) != len(r.Body) {
+				t.Fatalf("body %q (%d bytes in): %v, or seen twice", r.Body, r.BytesIn, err)
+			}
+			seen[v.N] = true
+			total++
+		}
+		a.recycle(b)
+	}
+	if total < 100 {
+		t.Fatalf("only %d results", total)
+	}
 }
 
 // Open model: every scheduled hit is sent once, with the schedule's
@@ -46,7 +91,7 @@ func TestAttackOpenModelSendsEachHitAtItsTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := newAttacker(AttackOptions{}, vegeta.NewStaticTargeter(vegeta.Target{Method: "GET", URL: u}), "t")
-	res := collectAll(a.attack(pacer.Precise(sched), false))
+	res := collectAll(a, a.attack(pacer.Precise(sched), false))
 	if uint64(len(res)) != sched.TotalHits() {
 		t.Fatalf("%d results, want %d", len(res), sched.TotalHits())
 	}
@@ -76,7 +121,7 @@ func TestAttackClosedModelBoundsWorkersAndStops(t *testing.T) {
 	}
 	a := newAttacker(AttackOptions{MaxWorkers: 3}, tr, "")
 	start := time.Now()
-	res := collectAll(a.attack(sched, true))
+	res := collectAll(a, a.attack(sched, true))
 	if d := time.Since(start); d < 400*time.Millisecond || d > 5*time.Second {
 		t.Fatalf("closed run lasted %v, want about 400ms", d)
 	}
@@ -95,7 +140,7 @@ func TestAttackClosedModelBoundsWorkersAndStops(t *testing.T) {
 	ch := b.attack(long, true)
 	time.AfterFunc(100*time.Millisecond, b.stop)
 	start = time.Now()
-	collectAll(ch)
+	collectAll(b, ch)
 	if d := time.Since(start); d > 5*time.Second {
 		t.Fatalf("stop took %v", d)
 	}

@@ -40,7 +40,8 @@ type RunSpec struct {
 	// worse is breached (checked once per second on the running figures).
 	AbortOnBreach bool
 	// OnResult sees every result before scrubbing, in the consumer goroutine
-	// (keep it cheap). measured is false for warm-up results.
+	// (keep it cheap). measured is false for warm-up results. The result
+	// and its body are reused once OnResult returns: copy what it keeps.
 	OnResult func(endpoint string, r *vegeta.Result, measured bool)
 	// HardStop bounds the whole run (default: schedule + 2×timeout).
 	HardStop time.Duration
@@ -178,7 +179,7 @@ func (r *run) stop() {
 
 // collect records every result until the attack ends, stopping it on
 // cancellation, on the hard stop or on a breach that cannot recover.
-func (r *run) collect(ctx context.Context, results <-chan []vegeta.Result) {
+func (r *run) collect(ctx context.Context, results <-chan *resultBatch) {
 	hardT := time.NewTimer(r.hardStop())
 	defer hardT.Stop()
 	tick := time.NewTicker(250 * time.Millisecond)
@@ -190,9 +191,10 @@ func (r *run) collect(ctx context.Context, results <-chan []vegeta.Result) {
 			if !ok {
 				return
 			}
-			for i := range batch {
-				r.record(&batch[i])
+			for i := range batch.res {
+				r.record(&batch.res[i])
 			}
+			r.atk.recycle(batch)
 		case <-done:
 			done = nil // a closed channel would spin the loop while draining
 			if !r.stopped {

@@ -59,22 +59,42 @@ func (c *Client) Close() {
 // Hit sends t and fills res as vegeta's attacker does: Method, URL, Code,
 // Body (at most MaxBody bytes), Headers, BytesIn, BytesOut and Error (the
 // transport error, or the status line of a code outside 200..399). The
-// caller stamps Timestamp before and Latency after. Safe for concurrent use.
-func (c *Client) Hit(t *vegeta.Target, res *vegeta.Result) {
+// caller stamps Timestamp before and Latency after. A body framed by
+// Content-Length on the client's own connections is read into slab's
+// spare room (or a new slab), which Hit returns: res.Body aliases it, so
+// the caller keeps slab's bytes untouched while it uses res. res.Headers
+// may be shared with other results: read it, never change it. Safe for
+// concurrent use (each caller with its own slab).
+func (c *Client) Hit(t *vegeta.Target, res *vegeta.Result, slab []byte) []byte {
 	res.Method, res.URL = t.Method, t.URL
 	d, err := c.dest(t.URL)
 	if err != nil {
 		res.Error = err.Error()
-		return
-	}
-	var resp *http.Response
-	if d.lean {
-		resp, res.Body, err = c.pool.do(t, d, c.maxBody)
-	} else {
-		resp, res.Body, err = c.doShared(t)
+		return slab
 	}
 	res.BytesOut = uint64(len(t.Body))
+	if !d.lean {
+		c.hitShared(t, res)
+		return slab
+	}
+	var h head
+	h, res.Body, slab, err = c.pool.do(t, d, c.maxBody, slab)
 	res.BytesIn = uint64(len(res.Body))
+	if err != nil {
+		res.Error = err.Error()
+		return slab
+	}
+	if res.Code = uint16(h.code); res.Code < 200 || res.Code >= 400 {
+		res.Error = string(h.status)
+	}
+	res.Headers = h.f.header
+	return slab
+}
+
+// hitShared is Hit over the net/http client.
+func (c *Client) hitShared(t *vegeta.Target, res *vegeta.Result) {
+	resp, body, err := c.doShared(t)
+	res.Body, res.BytesIn = body, uint64(len(body))
 	if err != nil {
 		res.Error = err.Error()
 		return

@@ -33,7 +33,7 @@ func attackOnce(t *testing.T, o httpclient.LoadOptions, tg vegeta.Target, n int)
 			defer wg.Done()
 			for i := next.Add(1) - 1; i < int64(n); i = next.Add(1) - 1 {
 				r := &vegeta.Result{}
-				c.Hit(&tg, r)
+				c.Hit(&tg, r, nil)
 				out[i] = r
 			}
 		}()
@@ -249,7 +249,7 @@ func TestAttackerIdleConnectionClosedByServer(t *testing.T) {
 	defer c.Close()
 	for i, m := range []string{"GET", "POST", "POST", "GET"} {
 		r := &vegeta.Result{}
-		c.Hit(&vegeta.Target{Method: m, URL: base + "/x", Body: []byte("{}")}, r)
+		c.Hit(&vegeta.Target{Method: m, URL: base + "/x", Body: []byte("{}")}, r, nil)
 		if r.Code != 200 || r.Error != "" {
 			t.Fatalf("request %d (%s): code %d error %q", i, m, r.Code, r.Error)
 		}
@@ -297,7 +297,7 @@ func TestAttackerReusesConnectionIdlePastTimeout(t *testing.T) {
 	defer c.Close()
 	for i := range 3 {
 		r := &vegeta.Result{}
-		c.Hit(&vegeta.Target{Method: "GET", URL: srv.URL}, r)
+		c.Hit(&vegeta.Target{Method: "GET", URL: srv.URL}, r, nil)
 		if r.Code != 200 {
 			t.Fatalf("request %d: code %d error %q", i, r.Code, r.Error)
 		}
@@ -364,7 +364,7 @@ func TestAttackerAnswerFraming(t *testing.T) {
 	} {
 		for i := range 2 { // the second request shows the connection's state is right
 			r := &vegeta.Result{}
-			c.Hit(&vegeta.Target{Method: tc.method, URL: base + tc.path}, r)
+			c.Hit(&vegeta.Target{Method: tc.method, URL: base + tc.path}, r, nil)
 			if r.Code != tc.code || string(r.Body) != tc.body || r.Error != "" {
 				t.Fatalf("%s %s #%d: code %d body %q error %q", tc.method, tc.path, i, r.Code, r.Body, r.Error)
 			}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/http/httputil"
 	"sync"
 	"time"
 
@@ -18,10 +19,8 @@ import (
 )
 
 // The attack's own HTTP/1.1 connections. A worker takes a connection, writes
-// one request (http.Request.Write: the standard encoder, which turns any
-// newline in a header value into a space), reads the answer
-// (http.ReadResponse) and the body in its own goroutine, and gives the
-// connection back. Bounds: the connection's deadline covers the whole
+// one request (request_write.go), reads the answer's head (answer.go) and
+// its body in its own goroutine, and gives the connection back. Bounds: the connection's deadline covers the whole
 // exchange (Timeout); the status line and headers may not exceed
 // maxHeaderBytes; at most maxBody bytes of a body are read (a larger one is
 // an error and its connection is closed unread). A server may close an idle
@@ -47,15 +46,16 @@ type connPool struct {
 }
 
 type poolConn struct {
-	key  string
-	nc   net.Conn
-	raw  net.Conn     // the TCP connection under TLS (nc itself for http)
-	req  http.Request // what http.ReadResponse is told of the request
-	lr   *budgetReader
-	br   *bufio.Reader
-	bw   *bufio.Writer
-	used time.Time // when it was last given back
-	n    int       // requests sent on it
+	key     string
+	nc      net.Conn
+	raw     net.Conn // the TCP connection under TLS (nc itself for http)
+	lr      *budgetReader
+	br      *bufio.Reader
+	bw      *bufio.Writer
+	used    time.Time // when it was last given back
+	n       int       // requests sent on it
+	scratch []byte    // the last answer head read
+	last    *fields   // the last header section parsed (answer.go)
 }
 
 // newConnPool takes o with its defaults set (httpclient.LoadOptions.Defaults).
@@ -138,12 +138,13 @@ func (p *connPool) dial(d *dest, deadline time.Time) (*poolConn, error) {
 	return &poolConn{key: d.key, nc: nc, raw: raw, lr: lr, br: bufio.NewReaderSize(lr, connBufSize), bw: bufio.NewWriterSize(nc, connBufSize)}, nil
 }
 
-// do sends t to d and reads its answer and body. A request on a reused
-// connection that fails before any answer arrives is sent once more on a
-// new connection when its method is idempotent, as net/http does.
-func (p *connPool) do(t *vegeta.Target, d *dest, maxBody int64) (*http.Response, []byte, error) {
+// do sends t to d and reads its answer and body, the body appended to
+// slab (see Client.Hit). A request on a reused connection that fails before
+// any answer arrives is sent once more on a new connection when its method
+// is idempotent, as net/http does.
+func (p *connPool) do(t *vegeta.Target, d *dest, maxBody int64, slab []byte) (head, []byte, []byte, error) {
 	if err := checkHeader(t.Header); err != nil {
-		return nil, nil, wrapErr(t, err)
+		return head{}, nil, slab, wrapErr(t, err)
 	}
 	now := time.Now()
 	deadline := now.Add(p.timeout)
@@ -153,10 +154,11 @@ func (p *connPool) do(t *vegeta.Target, d *dest, maxBody int64) (*http.Response,
 		if !reused {
 			var err error
 			if c, err = p.dial(d, deadline); err != nil {
-				return nil, nil, wrapErr(t, err)
+				return head{}, nil, slab, wrapErr(t, err)
 			}
 		}
-		resp, body, keep, err := c.exchange(t, d, deadline, maxBody)
+		h, body, grown, keep, err := c.exchange(t, d, deadline, maxBody, slab)
+		slab = grown
 		if keep {
 			p.put(c, time.Now())
 		} else {
@@ -166,9 +168,9 @@ func (p *connPool) do(t *vegeta.Target, d *dest, maxBody int64) (*http.Response,
 			continue
 		}
 		if err != nil {
-			return nil, body, wrapErr(t, err)
+			return head{}, body, slab, wrapErr(t, err)
 		}
-		return resp, body, nil
+		return h, body, slab, nil
 	}
 }
 
@@ -179,91 +181,107 @@ type noAnswer struct{ err error }
 func (e *noAnswer) Error() string { return e.err.Error() }
 func (e *noAnswer) Unwrap() error { return e.err }
 
-// exchange writes req and reads the answer on c; keep says whether c may
-// be reused.
-func (c *poolConn) exchange(t *vegeta.Target, d *dest, deadline time.Time, maxBody int64) (*http.Response, []byte, bool, error) {
+// exchange writes the request and reads the answer on c; keep says whether
+// c may be reused.
+func (c *poolConn) exchange(t *vegeta.Target, d *dest, deadline time.Time, maxBody int64, slab []byte) (h head, body, grown []byte, keep bool, err error) {
 	if err := c.nc.SetDeadline(deadline); err != nil {
-		return nil, nil, false, err
+		return h, nil, slab, false, err
 	}
 	c.n++
 	host := d.u.Host
-	if h := t.Header["Host"]; len(h) > 0 && h[0] != "" { // as vegeta's Header.Get("Host")
-		host = h[0]
+	if hv := t.Header["Host"]; len(hv) > 0 && hv[0] != "" { // as vegeta's Header.Get("Host")
+		host = hv[0]
 	}
 	method := t.Method
 	if method == "" {
 		method = http.MethodGet
 	}
 	if err := writeRequest(c.bw, method, d, host, t.Header, t.Body); err != nil {
-		return nil, nil, false, err
+		return h, nil, slab, false, err
 	}
 	if err := c.bw.Flush(); err != nil {
-		return nil, nil, false, &noAnswer{err}
+		return h, nil, slab, false, &noAnswer{err}
 	}
+	if h, err = c.readFinalHead(); err != nil {
+		return h, nil, slab, false, err
+	}
+	body, slab, complete, err := c.readBody(h, method, maxBody, slab)
+	if err != nil {
+		return h, body, slab, false, err
+	}
+	return h, body, slab, complete && h.reusable(), nil
+}
+
+// readFinalHead reads the answer's head, skipping informational (1xx)
+// answers; the heads together may not exceed maxHeaderBytes.
+func (c *poolConn) readFinalHead() (head, error) {
 	c.lr.left = maxHeaderBytes
-	c.req.Method, c.req.URL = method, d.u
-	resp, err := c.readResponse(&c.req)
-	if err != nil {
-		return nil, nil, false, err
-	}
-	c.lr.left = math.MaxInt64
-	body, complete, err := readCappedBody(resp, maxBody)
-	if err != nil {
-		return nil, body, false, err
-	}
-	return resp, body, complete && !resp.Close, nil
-}
-
-// readResponse reads the answer's status line and headers, skipping
-// informational (1xx) answers.
-func (c *poolConn) readResponse(req *http.Request) (*http.Response, error) {
+	defer func() { c.lr.left = math.MaxInt64 }()
 	for i := 0; i < 5; i++ {
-		if _, err := c.br.Peek(1); err != nil {
-			if errors.Is(err, io.EOF) || isReset(err) {
-				return nil, &noAnswer{err}
-			}
-			return nil, err
-		}
-		resp, err := http.ReadResponse(c.br, req)
-		if err != nil {
-			if errors.Is(err, errBudget) {
-				return nil, fmt.Errorf("answer headers larger than %d bytes", maxHeaderBytes)
-			}
-			return nil, err
-		}
-		if resp.StatusCode >= 200 || resp.StatusCode == http.StatusSwitchingProtocols {
-			if resp.StatusCode == http.StatusSwitchingProtocols {
-				return nil, fmt.Errorf("unexpected %s", resp.Status)
-			}
-			return resp, nil
+		h, err := c.readHead(i == 0)
+		switch {
+		case err != nil:
+			return h, err
+		case h.code == http.StatusSwitchingProtocols:
+			return h, fmt.Errorf("unexpected %s", h.status)
+		case h.code >= 200:
+			return h, nil
 		}
 	}
-	return nil, errors.New("too many informational (1xx) answers")
+	return head{}, errors.New("too many informational (1xx) answers")
 }
 
-// readCappedBody reads at most maxBody bytes of the body. A longer body is
-// a *httpclient.BodyTooLargeError, read no further (its connection is not reused);
-// complete says the body was read to its end.
-func readCappedBody(resp *http.Response, maxBody int64) ([]byte, bool, error) {
-	if resp.Body == http.NoBody || resp.Request.Method == http.MethodHead {
-		return nil, true, nil
-	}
-	if resp.ContentLength > maxBody {
-		return nil, false, &httpclient.BodyTooLargeError{Limit: maxBody}
-	}
-	if resp.ContentLength >= 0 {
-		b := make([]byte, resp.ContentLength)
-		if _, err := io.ReadFull(resp.Body, b); err != nil {
-			return nil, false, err
+// minSlab is the least a new body slab holds.
+const minSlab = 16 << 10
+
+// readBody reads at most maxBody bytes of the body. One framed by
+// Content-Length is read into slab's spare room (a new slab when it lacks
+// room: the bodies already in the old one stay where they are); others
+// are read into a buffer of their own. A longer body is a
+// *httpclient.BodyTooLargeError, read no further (its connection is not
+// reused); complete says the body was read to its end.
+func (c *poolConn) readBody(h head, method string, maxBody int64, slab []byte) (body, grown []byte, complete bool, err error) {
+	switch {
+	case bodyless(method, h.code):
+		return nil, slab, true, nil
+	case h.f.chunked:
+		b, err := httpclient.ReadBody(httputil.NewChunkedReader(c.br), maxBody)
+		if err != nil {
+			return b, slab, false, err
 		}
-		// At Content-Length the body reader is at its end: no read needed.
-		return b, true, nil
+		return b, slab, c.readTrailer() == nil, nil
+	case h.f.length > maxBody:
+		return nil, slab, false, &httpclient.BodyTooLargeError{Limit: maxBody}
+	case h.f.length >= 0:
+		n := int(h.f.length)
+		if cap(slab)-len(slab) < n {
+			slab = make([]byte, 0, max(2*cap(slab), n, minSlab))
+		}
+		at := len(slab)
+		if _, err := io.ReadFull(c.br, slab[at:at+n]); err != nil {
+			return nil, slab, false, err
+		}
+		return slab[at : at+n : at+n], slab[:at+n], true, nil
 	}
-	b, err := httpclient.ReadBody(resp.Body, maxBody)
-	if err != nil {
-		return nil, false, err
+	// Delimited by the end of the connection.
+	b, err := httpclient.ReadBody(c.br, maxBody)
+	return b, slab, false, err
+}
+
+// readTrailer reads the trailer section after a chunked body, to its empty
+// line, within maxHeaderBytes.
+func (c *poolConn) readTrailer() error {
+	c.lr.left = maxHeaderBytes
+	defer func() { c.lr.left = math.MaxInt64 }()
+	for {
+		line, err := c.br.ReadSlice('\n')
+		if err != nil {
+			return err
+		}
+		if len(trimCR(line[:len(line)-1])) == 0 {
+			return nil
+		}
 	}
-	return b, true, nil
 }
 
 // budgetReader fails once more than left bytes are read.
