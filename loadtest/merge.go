@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/loadtest/metrics"
+	"github.com/merchant-harness/mph/loadtest/resultsbin"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/loadtest/threshold"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -142,7 +143,7 @@ func MergeResults(dst string, srcs []string) (uint64, error) {
 	}
 	defer f.Close()
 	bw := bufio.NewWriterSize(f, 256<<10)
-	enc := vegeta.NewEncoder(bw)
+	enc := resultsbin.NewEncoder(bw)
 	var n uint64
 	for _, src := range srcs {
 		in, err := os.Open(src)

@@ -12,6 +12,7 @@ import (
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/pacer"
+	"github.com/merchant-harness/mph/loadtest/resultsbin"
 	"github.com/merchant-harness/mph/loadtest/scrub"
 	"github.com/merchant-harness/mph/loadtest/threshold"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -120,7 +121,7 @@ type run struct {
 	atk      *attacker
 	rec      *metrics.Recorder
 	val      *validator
-	enc      vegeta.Encoder
+	enc      *resultsbin.Encoder
 	scrub    *scrub.Memo
 	bw       *bufio.Writer
 	out      *Outcome
@@ -141,7 +142,7 @@ func newRun(spec RunSpec) *run {
 		val: newValidator(spec.SchemaSample), total: spec.Schedule.TotalHits()}
 	if spec.Results != nil {
 		r.bw = bufio.NewWriterSize(spec.Results, 256<<10)
-		r.enc = vegeta.NewEncoder(r.bw)
+		r.enc = resultsbin.NewEncoder(r.bw)
 		r.scrub = scrub.NewMemo()
 	}
 	if spec.Scenario.Tokens != nil {
