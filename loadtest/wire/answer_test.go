@@ -2,10 +2,16 @@ package wire
 
 import (
 	"bufio"
+	"bytes"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -150,5 +156,89 @@ func TestAttackerRefusesMalformedAnswers(t *testing.T) {
 		if ok.Code != 200 || string(ok.Body) != "{}" {
 			t.Fatalf("after %s: code %d body %q error %q", tc.path, ok.Code, ok.Body, ok.Error)
 		}
+	}
+}
+
+// A request larger than the socket takes at once is finished by a plain
+// write; back-to-back GETs on connections the server closes after each
+// answer are sent again on a new connection, never failed.
+func TestAttackerSendsWholeRequests(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, _ := io.Copy(io.Discard, r.Body)
+		_, _ = fmt.Fprintf(w, "%d", n)
+	}))
+	defer srv.Close()
+	c := New(httpclient.LoadOptions{Timeout: 5 * time.Second})
+	defer c.Close()
+	big := bytes.Repeat([]byte("x"), 8<<20)
+	for range 2 {
+		r := &vegeta.Result{}
+		c.Hit(&vegeta.Target{Method: "POST", URL: srv.URL, Body: big}, r, nil)
+		if r.Code != 200 || string(r.Body) != strconv.Itoa(len(big)) {
+			t.Fatalf("big POST: code %d body %q error %q", r.Code, r.Body, r.Error)
+		}
+	}
+	base, accepted := closingServer(t, 0)
+	for i := range 20 {
+		r := &vegeta.Result{}
+		c.Hit(&vegeta.Target{Method: "GET", URL: base + "/x"}, r, nil)
+		if r.Code != 200 || r.Error != "" {
+			t.Fatalf("GET %d: code %d error %q", i, r.Code, r.Error)
+		}
+	}
+	if n := accepted.Load(); n < 20 {
+		t.Fatalf("%d connections for 20 answers each followed by a close", n)
+	}
+}
+
+// A connection the server reset right after its answer fails the next
+// request's send: a GET is sent again on a new connection, a POST is
+// never sent twice (its error is the result).
+func TestAttackerResetConnection(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	var posts atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				req, err := http.ReadRequest(bufio.NewReader(c))
+				if err == nil {
+					if req.Method == "POST" {
+						posts.Add(1)
+					}
+					_, _ = io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
+				}
+				_ = c.(*net.TCPConn).SetLinger(0) // close with a reset
+				_ = c.Close()
+			}()
+		}
+	}()
+	base := "http://" + ln.Addr().String()
+	c := New(httpclient.LoadOptions{Timeout: 2 * time.Second})
+	defer c.Close()
+	var postErrs int
+	for i, m := range []string{"GET", "GET", "POST", "GET", "POST", "POST"} {
+		time.Sleep(2 * time.Millisecond) // the reset arrives; below peekAfter, so no peek
+		r := &vegeta.Result{}
+		c.Hit(&vegeta.Target{Method: m, URL: base + "/x", Body: []byte("{}")}, r, nil)
+		switch {
+		case m == "GET" && (r.Code != 200 || r.Error != ""):
+			t.Fatalf("request %d (GET): code %d error %q", i, r.Code, r.Error)
+		case m == "POST" && r.Code != 200:
+			postErrs++
+			if r.Code != 0 || r.Error == "" {
+				t.Fatalf("request %d (POST): code %d error %q", i, r.Code, r.Error)
+			}
+		}
+	}
+	if sent := posts.Load(); sent+int64(postErrs) != 3 || postErrs == 0 {
+		t.Fatalf("3 POSTs: %d reached the server, %d failed; want none sent twice and the reset ones failed", sent, postErrs)
 	}
 }

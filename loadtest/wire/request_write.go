@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bufio"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -47,38 +46,36 @@ func checkHeader(h http.Header) error {
 	return nil
 }
 
-// writeRequest writes one request to w (not flushed); h has passed
-// checkHeader.
-func writeRequest(w *bufio.Writer, method string, d *dest, host string, h http.Header, body []byte) error {
+// appendRequest appends one request to b; h has passed checkHeader.
+func appendRequest(b []byte, method string, d *dest, host string, h http.Header, body []byte) ([]byte, error) {
 	if !httpguts.ValidHostHeader(host) {
-		return fmt.Errorf("net/http: invalid Host header %q", host)
+		return b, fmt.Errorf("net/http: invalid Host header %q", host)
 	}
-	w.WriteString(method)
-	w.WriteByte(' ')
-	w.WriteString(d.requestURI)
-	w.WriteString(" HTTP/1.1\r\nHost: ")
-	w.WriteString(host)
-	w.WriteString("\r\n")
+	b = append(b, method...)
+	b = append(b, ' ')
+	b = append(b, d.requestURI...)
+	b = append(b, " HTTP/1.1\r\nHost: "...)
+	b = append(b, host...)
+	b = append(b, "\r\n"...)
 	if _, ok := h["User-Agent"]; !ok {
-		w.WriteString("User-Agent: " + defaultUserAgent + "\r\n")
+		b = append(b, "User-Agent: "+defaultUserAgent+"\r\n"...)
 	}
 	for k, vs := range h {
 		if ownHeaders[k] {
 			continue
 		}
 		for _, v := range vs {
-			w.WriteString(k)
-			w.WriteString(": ")
-			w.WriteString(v)
-			w.WriteString("\r\n")
+			b = append(b, k...)
+			b = append(b, ": "...)
+			b = append(b, v...)
+			b = append(b, "\r\n"...)
 		}
 	}
 	if len(body) > 0 || (method != http.MethodGet && method != http.MethodHead && method != http.MethodDelete && method != http.MethodOptions) {
-		w.WriteString("Content-Length: ")
-		w.WriteString(strconv.Itoa(len(body)))
-		w.WriteString("\r\n")
+		b = append(b, "Content-Length: "...)
+		b = strconv.AppendInt(b, int64(len(body)), 10)
+		b = append(b, "\r\n"...)
 	}
-	w.WriteString("\r\n")
-	_, err := w.Write(body)
-	return err
+	b = append(b, "\r\n"...)
+	return append(b, body...), nil
 }
