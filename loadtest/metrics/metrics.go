@@ -138,6 +138,10 @@ func (r *Recorder) AddChecked(name string, res *vegeta.Result, intended time.Dur
 		iv.MaxUs = totUs
 	}
 	iv.sketch()[sketchIndex(totUs)]++
+	iv.LagMaxUs = max(iv.LagMaxUs, lagUs)
+	if lag > LateSend {
+		iv.LateSends++
+	}
 	e.Series.at(res.Timestamp.Sub(e.Series.Start)).Sent++
 	switch {
 	case invalid != "":
@@ -234,6 +238,12 @@ type Summary struct {
 	Series         []Point `json:"series"`
 	State          *State  `json:"state,omitempty"` // mergeable raw state
 }
+
+// LateSend is the send lag above which a send counts as late in the time
+// series (Interval.LateSends): the generator's goal for the lag's p99, so
+// that a run's late sends can be set beside what else happened on the
+// machine in the same seconds.
+const LateSend = 500 * time.Microsecond
 
 // LagShareLimit: when the send lag is at least this share of the
 // open-model latency (at p50 or p99), the figure describes the generator

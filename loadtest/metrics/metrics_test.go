@@ -240,3 +240,33 @@ func TestGeneratorBoundFlag(t *testing.T) {
 		})
 	}
 }
+
+// Each interval keeps its largest send lag and counts its late sends, and
+// both survive a merge.
+func TestSeriesLateSends(t *testing.T) {
+	start := time.Unix(1000, 0)
+	rec := NewRecorder(start, 0)
+	for i, lag := range []time.Duration{100 * time.Microsecond, 600 * time.Microsecond, 2 * time.Millisecond, 0} {
+		intended := time.Duration(i) * 400 * time.Millisecond // intervals 0, 0, 0, 1
+		rec.Add("list", &vegeta.Result{Code: 200, Timestamp: start.Add(intended + lag), Latency: time.Millisecond}, intended)
+	}
+	s := rec.Endpoints()[0].Summary(2)
+	if len(s.Series) != 2 || s.Series[0].LateSends != 2 || s.Series[0].LagMaxMs != 2 || s.Series[1].LateSends != 0 {
+		t.Fatalf("series %+v", s.Series)
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, c Summary
+	if json.Unmarshal(b, &a) != nil || json.Unmarshal(b, &c) != nil {
+		t.Fatal("summary does not read back")
+	}
+	m, err := Merge([][]Summary{{a}, {c}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Endpoints()[0].Summary(2).Series[0]; got.LateSends != 4 || got.LagMaxMs != 2 {
+		t.Fatalf("merged interval %+v", got)
+	}
+}

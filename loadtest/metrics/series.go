@@ -52,7 +52,9 @@ type Interval struct {
 	Other     uint64         `json:"other"` // any other status or transport error
 	SumUs     uint64         `json:"sumUs"`
 	MaxUs     int64          `json:"maxUs"`
-	Sketch    map[int]uint32 `json:"sketch,omitempty"` // sparse latency sketch (merge input)
+	LagMaxUs  int64          `json:"lagMaxUs,omitempty"`  // largest send lag
+	LateSends uint64         `json:"lateSends,omitempty"` // sends whose lag exceeded LateSend
+	Sketch    map[int]uint32 `json:"sketch,omitempty"`    // sparse latency sketch (merge input)
 	dense     *[sketchBuckets]uint32
 }
 
@@ -76,9 +78,9 @@ func (iv *Interval) merge(o *Interval) {
 	iv.R429 += o.R429
 	iv.Other += o.Other
 	iv.SumUs += o.SumUs
-	if o.MaxUs > iv.MaxUs {
-		iv.MaxUs = o.MaxUs
-	}
+	iv.MaxUs = max(iv.MaxUs, o.MaxUs)
+	iv.LagMaxUs = max(iv.LagMaxUs, o.LagMaxUs)
+	iv.LateSends += o.LateSends
 	a, b := iv.sketch(), o.sketch()
 	for i := range a {
 		a[i] += b[i]
@@ -206,6 +208,8 @@ type Point struct {
 	P50Ms     float64 `json:"p50Ms"`
 	P99Ms     float64 `json:"p99Ms"`
 	MaxMs     float64 `json:"maxMs"`
+	LagMaxMs  float64 `json:"lagMaxMs"`
+	LateSends uint64  `json:"lateSends"` // sends whose lag exceeded LateSend (a count, not a rate)
 }
 
 // Points renders the series as per-second rates and latency figures.
@@ -223,6 +227,8 @@ func (s *Series) Points() []Point {
 			P50Ms:     float64(iv.quantile(0.50)) / 1000,
 			P99Ms:     float64(iv.quantile(0.99)) / 1000,
 			MaxMs:     float64(iv.MaxUs) / 1000,
+			LagMaxMs:  float64(iv.LagMaxUs) / 1000,
+			LateSends: iv.LateSends,
 		})
 	}
 	return out
