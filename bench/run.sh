@@ -9,7 +9,9 @@
 #   pinned module, k6 built from the Go module proxy (closed: VUs looping),
 #   `mph load --rate 0` with raw results written and with --no-results;
 #   ROUNDS interleaved rounds, medians, the ratios mph/wrk and mph/vegeta.
-# - Open model at fixed rates: mph's open-model, service latency and send lag;
+# - Open model at fixed rates: mph's open-model, service latency and send lag,
+#   with bench/stallmon watching the machine in the same seconds (a separate
+#   process waking every 1 ms: its late wake-ups are the machine's stalls);
 #   the vegeta CLI at the same rates; k6 constant-arrival-rate at K6_OPEN_RATES.
 # - The sandbox's throughput on its three hot paths; peak RSS of a longer run.
 #
@@ -46,9 +48,10 @@ cleanup() { for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || 
 trap cleanup EXIT
 export PATH="$WORK/bin:$PATH" # the commands below, as recorded, name the drivers without a path
 
-echo "== building mph, echod, sandboxd; the vegeta CLI (the version go.mod pins) and k6 $K6_VERSION from the Go module proxy"
+echo "== building mph, echod, stallmon, sandboxd; the vegeta CLI (the version go.mod pins) and k6 $K6_VERSION from the Go module proxy"
 go build -o "$WORK/bin/mph" ./cmd/mph
 go build -o "$WORK/bin/echod" ./bench/echod
+go build -o "$WORK/bin/stallmon" ./bench/stallmon
 go build -o "$WORK/bin/sandboxd" ./loadtest/internal/sandboxd
 # The CLIs outside this module (go install pkg@version ignores go.mod, whose
 # graph holds vegeta's library, not its CLI's dependencies), into the temp bin.
@@ -149,7 +152,9 @@ done
 for r in $(seq "$ROUNDS"); do
   for RATE in $OPEN_RATES; do
     echo "== open model, round $r/$ROUNDS: $RATE req/s for $DUR: mph, vegeta$([[ " $K6_OPEN_RATES " == *" $RATE "* ]] && echo ", k6")"
+    stallmon > "$RAW/open/$RATE-stall-$r.json" & SM=$!; PIDS+=($SM)
     run_mph "$T_OPEN_MPH" "$RAW/open/$RATE-mph-$r"
+    kill "$SM" && wait "$SM" || true
     run "$T_OPEN_VEG" "$RAW/open/$RATE-vegeta-$r.json"
     if [[ " $K6_OPEN_RATES " == *" $RATE "* ]]; then run "$T_OPEN_K6" "$RAW/open/$RATE-k6-$r.json"; fi
   done

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"time"
 )
 
 // collectOpen reads the fixed-rate rounds: mph at every rate, vegeta and k6
@@ -21,6 +25,11 @@ func collectOpen(r *Results, dir string) error {
 		for i := 1; i <= r.Settings.Rounds; i++ {
 			e, err := readMph(file("mph", i))
 			if err != nil {
+				return err
+			}
+			if st, err := readStalls(file("stall", i), e); err == nil {
+				o.Stalls = append(o.Stalls, st)
+			} else if !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
 			open = append(open, Round{P50: e.Latency.P50, P99: e.Latency.P99})
@@ -99,4 +108,47 @@ func collectMemory(r *Results, dir string, meta map[string]string) error {
 	r.Memory = Memory{PeakMB: kb / 1024, SamplesMB: words(meta["rss_samples_mb"]), Requests: e.Requests}
 	r.Memory.ResultsMB, _ = strconv.Atoi(meta["rss_results_mb"])
 	return nil
+}
+
+// stallSecond is one line of bench/stallmon's output.
+type stallSecond struct {
+	T      int64 `json:"t"`
+	Stalls int   `json:"stalls"`
+}
+
+// readStalls sets the late sends of an mph round (its time series) beside
+// the seconds bench/stallmon saw stall during that round.
+func readStalls(path string, e mphEndpoint) (StallRound, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return StallRound{}, err
+	}
+	stalled := map[int64]bool{}
+	var st StallRound
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var s stallSecond
+		if err := json.Unmarshal([]byte(line), &s); err != nil {
+			return st, fmt.Errorf("%s: %w", path, err)
+		}
+		st.Seconds++
+		if s.Stalls > 0 {
+			st.StallSeconds++
+			stalled[s.T] = true
+		}
+	}
+	if e.State == nil || e.State.Series == nil || e.State.Series.Width <= 0 {
+		return st, fmt.Errorf("%s: the mph round has no time series", path)
+	}
+	se := e.State.Series
+	for i, iv := range se.Intervals {
+		st.LateSends += iv.LateSends
+		from := se.Start.Add(time.Duration(i) * se.Width)
+		for t := from.Unix(); t <= from.Add(se.Width-1).Unix(); t++ {
+			if stalled[t] {
+				st.InStalls += iv.LateSends
+				break
+			}
+		}
+	}
+	return st, nil
 }

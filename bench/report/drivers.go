@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Each driver's own output format, read for the figures the tables need.
@@ -148,6 +149,19 @@ type mphEndpoint struct {
 	Latency        mphLatency `json:"latency"`
 	ServiceLatency mphLatency `json:"serviceLatency"`
 	SendLag        mphLatency `json:"sendLag"`
+	State          *struct {
+		Series *mphSeries `json:"series"`
+	} `json:"state"`
+}
+
+// mphSeries is the run's time series (loadtest/metrics.Series): its
+// intervals' late sends (send lag above 0.5 ms).
+type mphSeries struct {
+	Start     time.Time     `json:"start"`
+	Width     time.Duration `json:"width"`
+	Intervals []struct {
+		LateSends uint64 `json:"lateSends"`
+	} `json:"intervals"`
 }
 
 type mphLatency struct {

@@ -34,13 +34,20 @@ func renderReadme(r *Results) string {
 		}
 		fmt.Fprintf(&b, "%s %s **%s**", sep, x.Name, ratio(x.Value))
 		if x.Goal > 0 {
-			fmt.Fprintf(&b, " (goal ≥ %.1f: %s)", x.Goal, strings.Trim(metWord(x.Met()), "*"))
+			every := ""
+			if x.EveryRound {
+				every = " in every round"
+			}
+			fmt.Fprintf(&b, " (goal ≥ %.1f%s: %s)", x.Goal, every, strings.Trim(metWord(x.Met()), "*"))
 		}
 	}
 	b.WriteString(".")
 	for _, o := range r.Open {
-		fmt.Fprintf(&b, " At %d req/s mph's send lag is %.3f ms at p50 and %.3f ms at p99 (goal ≤ %.1f and ≤ %.1f ms: %s).",
-			o.Rate, o.MphLag.P50, o.MphLag.P99, lagGoalP50, lagGoalP99, strings.Trim(metWord(o.LagMet()), "*"))
+		fmt.Fprintf(&b, " At %d req/s mph's send lag is %.3f ms at p50 and %s ms at p99 in the rounds (goal ≤ %.1f, and ≤ %.1f in every round: %s).",
+			o.Rate, o.MphLag.P50, floats(o.MphLag.RoundsP99, "%.3f"), lagGoalP50, lagGoalP99, strings.Trim(metWord(o.LagMet()), "*"))
+		if v := o.lagVerdict(); v != "" {
+			b.WriteString(" " + strings.ReplaceAll(v, "**", ""))
+		}
 	}
 	if m := r.Memory; m.Requests > 0 {
 		fmt.Fprintf(&b, " Peak RSS %d MB over %s at %d req/s with raw results written.", m.PeakMB, s.RSSDuration, s.RSSRate)

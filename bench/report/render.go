@@ -72,6 +72,9 @@ func renderClosed(b *strings.Builder, r *Results) {
 		goal, verdict := "", ""
 		if x.Goal > 0 {
 			goal, verdict = fmt.Sprintf("≥ %.1f", x.Goal), metWord(x.Met())
+			if x.EveryRound {
+				goal += " in every round"
+			}
 		}
 		var per []string
 		for _, v := range x.PerRound {
@@ -86,7 +89,7 @@ func renderOpen(b *strings.Builder, r *Results) {
 	b.WriteString("## Open model (fixed rates)\n\n")
 	b.WriteString("mph measures latency from each request's *intended* send time (open model) and reports apart the latency from the actual send " +
 		"(what vegeta and k6 report) and the send lag (actual − intended send: the generator's own delay). " +
-		fmt.Sprintf("Goal for the send lag: p50 ≤ %.1f ms and p99 ≤ %.1f ms.\n\n", lagGoalP50, lagGoalP99))
+		fmt.Sprintf("Goal for the send lag: p50 ≤ %.1f ms (median of the rounds) and p99 ≤ %.1f ms in every round.\n\n", lagGoalP50, lagGoalP99))
 	for _, o := range r.Open {
 		fmt.Fprintf(b, "### %d req/s\n\n| driver and measure | p50 | p99 | rounds p50 | rounds p99 | |\n| :- | -: | -: | :- | :- | :- |\n", o.Rate)
 		openRow(b, "mph load: open model (from intended send)", o.MphOpen, fmt.Sprintf("achieved %.1f/s", o.MphAchieved))
@@ -100,7 +103,31 @@ func renderOpen(b *strings.Builder, r *Results) {
 				fmt.Sprintf("achieved %.1f/s, dropped iterations %s", o.K6Achieved, ints(o.K6Dropped)))
 		}
 		b.WriteString("\n")
+		renderStalls(b, o)
 	}
+}
+
+// renderStalls sets each round's late sends beside the machine's stalls.
+func renderStalls(b *strings.Builder, o OpenRate) {
+	if len(o.Stalls) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "Late sends (lag > %.1f ms) and the machine: bench/stallmon, a separate process waking every 1 ms, "+
+		"counts the seconds in which it woke more than 0.5 ms late (no core was free). ", lagGoalP99)
+	var parts []string
+	for i, st := range o.Stalls {
+		p := fmt.Sprintf("round %d: no late send (%d of %d s stalled)", i+1, st.StallSeconds, st.Seconds)
+		if st.LateSends > 0 {
+			p = fmt.Sprintf("round %d: %d late sends, %d of them in stalled seconds (%d of %d s stalled): %s", i+1, st.LateSends, st.InStalls,
+				st.StallSeconds, st.Seconds, map[bool]string{true: "the machine", false: "**mph**"}[st.Machine()])
+		}
+		parts = append(parts, p)
+	}
+	b.WriteString(strings.Join(parts, "; ") + ".")
+	if v := o.lagVerdict(); v != "" {
+		b.WriteString(" " + v)
+	}
+	b.WriteString("\n\n")
 }
 
 func openRow(b *strings.Builder, name string, l Latency, note string) {
