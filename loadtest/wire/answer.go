@@ -42,9 +42,20 @@ type fields struct {
 // head is one answer's status line and fields.
 type head struct {
 	code   int
-	status []byte // "404 Not Found": status code and reason as sent (for the result's error)
+	status []byte // "404 Not Found": status code and reason as sent, in the connection's buffer
+	err    string // errorStatus, copied before the connection is given back
 	http11 bool
 	f      *fields
+}
+
+// errorStatus is the status as sent for a code outside 200..399 (the
+// result's error, as vegeta's), "" otherwise. It is a copy: the
+// connection's buffer is reused once the connection is given back.
+func (h head) errorStatus() string {
+	if h.code >= 200 && h.code < 400 {
+		return ""
+	}
+	return string(h.status)
 }
 
 // errHead is a malformed answer head.

@@ -242,3 +242,20 @@ func TestAttackerResetConnection(t *testing.T) {
 		t.Fatalf("3 POSTs: %d reached the server, %d failed; want none sent twice and the reset ones failed", sent, postErrs)
 	}
 }
+
+// The status of an error answer is the result's own, however soon its
+// connection carries the next request (it was read from the connection's
+// buffer: run with -race).
+func TestAttackerErrorStatusIsCopied(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-N", strconv.FormatInt(n.Add(1), 10))
+		w.WriteHeader(http.StatusNotFound)
+	}))
+	defer srv.Close()
+	for _, r := range attackOnce(t, httpclient.LoadOptions{}, vegeta.Target{Method: "GET", URL: srv.URL}, 400) {
+		if r.Code != 404 || r.Error != "404 Not Found" {
+			t.Fatalf("code %d error %q", r.Code, r.Error)
+		}
+	}
+}

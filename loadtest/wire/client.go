@@ -84,10 +84,7 @@ func (c *Client) Hit(t *vegeta.Target, res *vegeta.Result, slab []byte) []byte {
 		res.Error = err.Error()
 		return slab
 	}
-	if res.Code = uint16(h.code); res.Code < 200 || res.Code >= 400 {
-		res.Error = string(h.status)
-	}
-	res.Headers = h.f.header
+	res.Code, res.Error, res.Headers = uint16(h.code), h.err, h.f.header
 	return slab
 }
 

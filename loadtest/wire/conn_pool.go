@@ -215,6 +215,7 @@ func (c *poolConn) exchange(t *vegeta.Target, d *dest, deadline time.Time, maxBo
 		return h, nil, slab, false, err
 	}
 	body, slab, complete, err := c.readBody(h, method, maxBody, slab)
+	h.err, h.status = h.errorStatus(), nil // nothing may point into the connection's buffer once it is given back
 	if err != nil {
 		return h, body, slab, false, err
 	}
