@@ -32,10 +32,13 @@ type Target struct {
 	MaxBody int64
 	// RetryAfterMax is the longest Retry-After setup and the probe wait (default 30 s).
 	RetryAfterMax time.Duration
-	Embedded      bool
-	AllowLive     bool // --allow-live: writes allowed when the token states LIVE (see live.go)
-	RunID         string
-	Setup         SetupProfile
+	// RefusedBy is the profile's rateLimits.refusedBy: who answers a 429,
+	// and so how a 429 is judged (rate429.go; "" for the default).
+	RefusedBy string
+	Embedded  bool
+	AllowLive bool // --allow-live: writes allowed when the token states LIVE (see live.go)
+	RunID     string
+	Setup     SetupProfile
 }
 
 // SetupProfile says how to register a customer and issue cards on the target

@@ -117,16 +117,16 @@ func TestProbeDetectsConfiguredRateLimit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("R=%v onset=%.1f ceiling=%.1f burst=%.0f honoured=%v envelope %d/%d headers=%v",
-				R, pp.OnsetRate, pp.Ceiling, pp.Burst, pp.Honoured, pp.EnvelopeOK, pp.Sampled429, pp.Headers)
+			t.Logf("R=%v onset=%.1f ceiling=%.1f burst=%.0f honoured=%v 429s %+v headers=%v",
+				R, pp.OnsetRate, pp.Ceiling, pp.Burst, pp.Honoured, pp.RATE02, pp.Headers)
 			if !pp.LimitFound || math.Abs(pp.OnsetRate-R)/R > 0.10 {
 				t.Fatalf("onset %.1f req/s, want %v ± 10%% (steps %+v)", pp.OnsetRate, R, pp.Steps)
 			}
 			if math.Abs(pp.Ceiling-R)/R > 0.10 {
 				t.Errorf("accepted ceiling %.1f, want %v ± 10%%", pp.Ceiling, R)
 			}
-			if pp.Sampled429 == 0 || pp.EnvelopeOK != pp.Sampled429 {
-				t.Errorf("429 envelopes: %d/%d valid: %v", pp.EnvelopeOK, pp.Sampled429, pp.EnvelopeErrors)
+			if j := pp.RATE02; j.Seen == 0 || j.Envelope != j.Seen || pp.Sampled429 == 0 {
+				t.Errorf("429s by RATE-02: %+v, want every one in the error envelope (%d headers sampled)", j, pp.Sampled429)
 			}
 			if pp.RetryAfter == "" || pp.HeaderPresence["X-Ratelimit-Limit"] != 1 {
 				t.Errorf("rate-limit headers not seen: %v", pp.HeaderPresence)

@@ -2,8 +2,6 @@ package loadtest
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"net/http"
@@ -12,7 +10,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/httpclient"
-	"github.com/merchant-harness/mph/schemas"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
@@ -76,46 +74,31 @@ func (o *ProbeOptions) defaults() {
 var rlHeaders = []string{"Retry-After", "Ratelimit", "Ratelimit-Policy", "Ratelimit-Limit", "Ratelimit-Remaining", "Ratelimit-Reset",
 	"X-Ratelimit-Limit", "X-Ratelimit-Remaining", "X-Ratelimit-Reset"}
 
-// checkEnvelope validates a 429 body against the error envelope schema and
-// the 429 specifics (statusCode 429, reason phrase).
-func checkEnvelope(body []byte) error {
-	if err := schemas.Validate(schemas.ErrorEnvelope, body); err != nil {
-		return err
-	}
-	var env struct {
-		StatusCode int    `json:"statusCode"`
-		Error      string `json:"error"`
-	}
-	_ = json.Unmarshal(body, &env)
-	if env.StatusCode != 429 {
-		return fmt.Errorf("statusCode %d, want 429", env.StatusCode)
-	}
-	if env.Error != http.StatusText(429) {
-		return fmt.Errorf("error %q, want %q", env.Error, http.StatusText(429))
-	}
-	return nil
-}
-
-// singleMaxBody bounds what single reads of an answer (it only needs the status).
+// singleMaxBody bounds what single reads of an answer.
 const singleMaxBody = 64 << 10
 
-// single sends one request of the scenario outside the attack.
-func single(ctx context.Context, hc *http.Client, scn *Scenario) (int, http.Header) {
+// single sends one request of the scenario outside the attack; the body of
+// a 429 is read (to judge it by RATE-02), any other drained.
+func single(ctx context.Context, hc *http.Client, scn *Scenario) (int, http.Header, []byte) {
 	var tgt vegeta.Target
 	if err := scn.Targeter(&tgt); err != nil {
-		return 0, nil
+		return 0, nil, nil
 	}
 	req, err := tgt.Request()
 	if err != nil {
-		return 0, nil
+		return 0, nil, nil
 	}
 	resp, err := hc.Do(req.WithContext(ctx))
 	if err != nil {
-		return 0, nil
+		return 0, nil, nil
 	}
-	httpclient.Drain(resp.Body, singleMaxBody)
-	resp.Body.Close()
-	return resp.StatusCode, resp.Header
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusTooManyRequests {
+		httpclient.Drain(resp.Body, singleMaxBody)
+		return resp.StatusCode, resp.Header, nil
+	}
+	b, _ := httpclient.ReadBody(resp.Body, singleMaxBody)
+	return resp.StatusCode, resp.Header, b
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
@@ -133,9 +116,10 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 }
 
 // PoliteRun completes `work` requests with `conc` concurrent workers, retrying
-// 429s with exponential backoff and full jitter, never sooner than Retry-After.
-func PoliteRun(ctx context.Context, scn *Scenario, work, conc int) PoliteResult {
-	p := &politeClient{ctx: ctx, scn: scn, hc: scn.client(), raMax: scn.retryAfterMax()}
+// 429s with exponential backoff and full jitter, never sooner than
+// Retry-After. Every 429 it meets is judged by RATE-02 into judged.
+func PoliteRun(ctx context.Context, scn *Scenario, work, conc int, judged *summary.Judged429) PoliteResult {
+	p := &politeClient{ctx: ctx, scn: scn, hc: scn.client(), raMax: scn.retryAfterMax(), judged: judged}
 	start := time.Now()
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -180,6 +164,8 @@ type politeClient struct {
 	raMax                    time.Duration
 	attempts, got429, maxAtt atomic.Int64
 	completed, failed        atomic.Int64
+	mu                       sync.Mutex
+	judged                   *summary.Judged429
 }
 
 // item completes one request in at most 12 attempts and returns the
@@ -188,7 +174,7 @@ func (p *politeClient) item() (int64, bool) {
 	var a int64
 	for a = 1; a <= 12; a++ {
 		p.attempts.Add(1)
-		code, h := single(p.ctx, p.hc, p.scn)
+		code, h, body := single(p.ctx, p.hc, p.scn)
 		if code >= 200 && code < 300 {
 			p.completed.Add(1)
 			return a, false
@@ -202,6 +188,9 @@ func (p *politeClient) item() (int64, bool) {
 		}
 		if code == http.StatusTooManyRequests {
 			p.got429.Add(1)
+			p.mu.Lock()
+			judgeOne(p.judged, p.scn.refusedBy(), h, body)
+			p.mu.Unlock()
 		}
 		capd := math.Min(5000, 50*math.Pow(2, float64(a-1))) // ms
 		wait := time.Duration(rand.Float64()*capd) * time.Millisecond

@@ -9,7 +9,7 @@ import (
 )
 
 // blastTally gathers what a saturating blast shows: the 2xx over time, the
-// first and last 429, and a sample of 429 headers and envelopes.
+// first and last 429, and a sample of 429 headers.
 type blastTally struct {
 	pp                *PathProbe
 	hits              []blastHit
@@ -44,6 +44,8 @@ func (t *blastTally) add(r *vegeta.Result) {
 	}
 }
 
+// sample records which rate-limit headers a 429 carries (RATE-02 is judged
+// on every 429 by the run's validator, rate429.go).
 func (t *blastTally) sample(r *vegeta.Result) {
 	pp := t.pp
 	t.sampled++
@@ -52,13 +54,6 @@ func (t *blastTally) sample(r *vegeta.Result) {
 			t.presence[h]++
 			pp.Headers[h] = v
 		}
-	}
-	if err := checkEnvelope(r.Body); err != nil {
-		if len(pp.EnvelopeErrors) < 5 {
-			pp.EnvelopeErrors = append(pp.EnvelopeErrors, err.Error())
-		}
-	} else {
-		pp.EnvelopeOK++
 	}
 }
 

@@ -46,7 +46,7 @@ func Probe(ctx context.Context, scn *Scenario, o ProbeOptions) (*PathProbe, erro
 		if err := sleepCtx(ctx, o.Quiet); err != nil {
 			return p.pp, err
 		}
-		pr := PoliteRun(ctx, scn, o.Polite, o.PoliteConc)
+		pr := PoliteRun(ctx, scn, o.Polite, o.PoliteConc, &p.pp.RATE02)
 		p.pp.Polite = &pr
 	}
 	return p.pp, nil
@@ -61,6 +61,16 @@ type pathProber struct {
 	pp  *PathProbe
 }
 
+// single sends one request of the path outside a run, judging a 429 by
+// RATE-02, and returns the answer's status.
+func (p *pathProber) single(hc *http.Client) int {
+	code, h, body := single(p.ctx, hc, p.scn)
+	if code == http.StatusTooManyRequests {
+		judgeOne(&p.pp.RATE02, p.scn.refusedBy(), h, body)
+	}
+	return code
+}
+
 // measure runs one schedule and states it as a ladder step.
 func (p *pathProber) measure(phase string, rate float64, spec RunSpec) (*Outcome, ProbeStep, error) {
 	spec.Name, spec.Scenario, spec.Attack = p.ep+"-"+phase, p.scn, p.o.Attack
@@ -68,6 +78,7 @@ func (p *pathProber) measure(phase string, rate float64, spec RunSpec) (*Outcome
 	if err != nil {
 		return nil, ProbeStep{}, err
 	}
+	tally429(&p.pp.RATE02, out)
 	s, _ := out.Summary(p.ep)
 	ps := ProbeStep{Phase: phase, Offered: rate, Requests: s.Requests, Share429: s.Rate429, P99Ms: s.Latency.P99}
 	ps.Window = out.Window.Seconds()
@@ -121,6 +132,7 @@ func (p *pathProber) blast(rate float64) (time.Time, string, error) {
 		return time.Time{}, "", err
 	}
 	end := time.Now()
+	tally429(&pp.RATE02, out)
 	t.finish(out)
 	if s, ok := out.Summary(p.ep); ok {
 		pp.Series = s.Series
@@ -132,13 +144,13 @@ func (p *pathProber) blast(rate float64) (time.Time, string, error) {
 // 2xx, then checks that waiting out Retry-After is enough.
 func (p *pathProber) recovery(blastEnd time.Time, blast float64, lastRA string) error {
 	pp, hc := p.pp, p.scn.client()
-	code, _ := single(p.ctx, hc, p.scn)
+	code := p.single(hc)
 	pp.FirstAfterLoad = code
 	for code == http.StatusTooManyRequests && time.Since(blastEnd) < 30*time.Second {
 		if err := sleepCtx(p.ctx, 10*time.Millisecond); err != nil {
 			return err
 		}
-		code, _ = single(p.ctx, hc, p.scn)
+		code = p.single(hc)
 	}
 	pp.RecoveryMs = float64(time.Since(blastEnd).Microseconds()) / 1000
 	ra, raOK, raErr := httpclient.RetryAfter(lastRA, time.Now(), p.scn.retryAfterMax())
@@ -160,14 +172,16 @@ func (p *pathProber) retryAfter(blast float64, ra time.Duration) error {
 	sch, _ := pacer.Constant(blast, 500*time.Millisecond)
 	var l429 time.Time
 	var ra2 string
-	if _, err := Run(p.ctx, RunSpec{Name: p.ep + "-retry-after", Scenario: p.scn, Schedule: sch, Attack: p.o.Attack,
+	out, err := Run(p.ctx, RunSpec{Name: p.ep + "-retry-after", Scenario: p.scn, Schedule: sch, Attack: p.o.Attack,
 		OnResult: func(_ string, r *vegeta.Result, _ bool) {
 			if r.Code == http.StatusTooManyRequests && r.Timestamp.After(l429) {
 				l429, ra2 = r.Timestamp, r.Headers.Get("Retry-After")
 			}
-		}}); err != nil {
+		}})
+	if err != nil {
 		return err
 	}
+	tally429(&pp.RATE02, out)
 	if v, ok, err := httpclient.RetryAfter(ra2, l429, p.scn.retryAfterMax()); err != nil {
 		pp.Notes = append(pp.Notes, "Retry-After not waited out: "+err.Error())
 		return nil
@@ -181,7 +195,7 @@ func (p *pathProber) retryAfter(blast float64, ra time.Duration) error {
 	if err := sleepCtx(p.ctx, time.Until(l429.Add(ra).Add(20*time.Millisecond))); err != nil {
 		return err
 	}
-	pp.AfterWait, _ = single(p.ctx, p.scn.client(), p.scn)
+	pp.AfterWait = p.single(p.scn.client())
 	pp.Honoured = pp.AfterWait >= 200 && pp.AfterWait < 300
 	return nil
 }

@@ -61,6 +61,14 @@ func (s *Scenario) attackOptions(o AttackOptions) AttackOptions {
 	return s.target.attackOptions(o)
 }
 
+// refusedBy is the target profile's rateLimits.refusedBy ("" for its default).
+func (s *Scenario) refusedBy() string {
+	if s.target == nil {
+		return ""
+	}
+	return s.target.RefusedBy
+}
+
 func (s *Scenario) retryAfterMax() time.Duration {
 	if s.target == nil {
 		return 0

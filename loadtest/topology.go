@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/loadtest/pacer"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
@@ -45,6 +46,16 @@ type topoProber struct {
 	mu    sync.Mutex
 	hdrs  map[string]map[string]string // path -> rate-limit headers seen
 	seq   int                          // scenarios prepared
+	rate2 summary.Judged429            // every 429 of the topology's runs, by RATE-02 (under mu)
+}
+
+// run is one attack of the topology, its 429s judged by RATE-02.
+func (p *topoProber) run(spec RunSpec) (*Outcome, error) {
+	out, err := Run(p.ctx, spec)
+	p.mu.Lock()
+	tally429(&p.rate2, out)
+	p.mu.Unlock()
+	return out, err
 }
 
 // ProbeTopology finds which of the probed paths share a limiter (saturate
@@ -64,6 +75,7 @@ func ProbeTopology(ctx context.Context, t *Target, probes []PathProbe, o Topolog
 	}
 	tp := &Topology{}
 	p := &topoProber{o: o, ctx: ctx, paths: map[string]*topoPath{}, hdrs: map[string]map[string]string{}}
+	defer func() { tp.RATE02 = p.rate2 }()
 	names := p.limitedPaths(tp, probes)
 	if len(names) == 0 {
 		return tp, nil
@@ -257,9 +269,9 @@ func (p *topoProber) saturateOnce(sat string, boost float64, watch *Scenario, wa
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		satOut, satErr = Run(p.ctx, RunSpec{Name: sat + "-saturate", Scenario: s.scn, Schedule: satSch, Attack: p.o.Attack, StartAt: start, OnResult: p.record(sat)})
+		satOut, satErr = p.run(RunSpec{Name: sat + "-saturate", Scenario: s.scn, Schedule: satSch, Attack: p.o.Attack, StartAt: start, OnResult: p.record(sat)})
 	}()
-	out, err := Run(p.ctx, RunSpec{Name: watchPath + "-watch", Scenario: watch, Schedule: wSch, Attack: p.o.Attack, StartAt: start.Add(drain), OnResult: p.record(watchPath)})
+	out, err := p.run(RunSpec{Name: watchPath + "-watch", Scenario: watch, Schedule: wSch, Attack: p.o.Attack, StartAt: start.Add(drain), OnResult: p.record(watchPath)})
 	wg.Wait()
 	if err == nil {
 		err = satErr
@@ -392,7 +404,7 @@ func (p *topoProber) burstRefill(g *LimiterGroup, path string) error {
 	var last429, lastSent time.Time
 	var ra string
 	rec := p.record(path)
-	if _, err := Run(p.ctx, RunSpec{Name: path + "-drain", Scenario: s.scn, Schedule: sch, Attack: p.o.Attack, OnResult: func(ep string, r *vegeta.Result, m bool) {
+	if _, err := p.run(RunSpec{Name: path + "-drain", Scenario: s.scn, Schedule: sch, Attack: p.o.Attack, OnResult: func(ep string, r *vegeta.Result, m bool) {
 		rec(ep, r, m)
 		if r.Timestamp.After(lastSent) {
 			lastSent = r.Timestamp
@@ -444,7 +456,7 @@ func (p *topoProber) fastBurst(s *topoPath, n int) (int, float64, time.Time, err
 	var ok int
 	var first, last time.Time
 	rec := p.record(s.name)
-	_, err = Run(p.ctx, RunSpec{Name: s.name + "-burst", Scenario: s.scn, Schedule: sch, Attack: p.o.Attack, OnResult: func(ep string, r *vegeta.Result, m bool) {
+	_, err = p.run(RunSpec{Name: s.name + "-burst", Scenario: s.scn, Schedule: sch, Attack: p.o.Attack, OnResult: func(ep string, r *vegeta.Result, m bool) {
 		rec(ep, r, m)
 		if first.IsZero() || r.Timestamp.Before(first) {
 			first = r.Timestamp

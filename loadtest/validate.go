@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/merchant-harness/mph/api"
+	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/schemas"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
@@ -13,7 +15,8 @@ import (
 // Answer validation under load. Every answer's status and Content-Type are
 // checked; the body's JSON schema is checked for a sample (one in
 // DefaultSchemaSample answers per endpoint, the first included) and for every
-// answer that is neither 2xx nor 429. Transport errors and 429s are counted
+// answer that is not 2xx. Every 429 is judged by RATE-02 (rate429.go): one
+// that breaks it is invalid (and still a 429). Transport errors are counted
 // apart, never as invalid. An invalid answer is not a success, so a target
 // answering 200 text/html scores 0% success.
 
@@ -29,23 +32,38 @@ type answerRule struct {
 
 // validator checks answers in the run's consumer goroutine (not concurrent).
 type validator struct {
-	every int
-	seen  map[string]uint64
+	every     int
+	refusedBy string // the profile's rateLimits.refusedBy
+	seen      map[string]uint64
 }
 
-func newValidator(every int) *validator {
+// newValidator validates the schema of one in every 2xx answers; refusedBy
+// is the profile's rateLimits.refusedBy ("" for its default).
+func newValidator(every int, refusedBy string) *validator {
 	if every <= 0 {
 		every = DefaultSchemaSample
 	}
-	return &validator{every: every, seen: map[string]uint64{}}
+	if refusedBy == "" {
+		refusedBy = api.RefusedByAPIOrGateway
+	}
+	return &validator{every: every, refusedBy: refusedBy, seen: map[string]uint64{}}
 }
 
-// check returns why the answer is invalid, "" when it is valid or is a
-// transport error or a 429. The reason never quotes the body.
-func (v *validator) check(ep string, r *vegeta.Result) string {
-	if r.Code == 0 || r.Code == http.StatusTooManyRequests {
-		return ""
+// check says whether the answer is invalid and why (never quoting the
+// body), and whether a 429 was taken as a gateway's. A transport error is
+// not checked.
+func (v *validator) check(ep string, r *vegeta.Result) metrics.Check {
+	switch r.Code {
+	case 0:
+		return metrics.Check{}
+	case http.StatusTooManyRequests:
+		return judge429(v.refusedBy, contentType(r.Headers), r.Body)
 	}
+	return metrics.Check{Invalid: v.reason(ep, r)}
+}
+
+// reason is why an answer other than a 429 is invalid ("" when it is not).
+func (v *validator) reason(ep string, r *vegeta.Result) string {
 	rule, known := scenarios.rules[ep]
 	success := r.Code >= 200 && r.Code < 300
 	if known && success && int(r.Code) != rule.status {

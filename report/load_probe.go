@@ -36,7 +36,7 @@ func probeMarkdown(p *summary.ProbeReport) string {
 }
 
 func probeTable(p *summary.ProbeReport) table {
-	t := table{Head: []string{"path", "onset req/s", "accepted ceiling 2xx/s", "burst ≈", "coarse first 429", "envelope valid",
+	t := table{Head: []string{"path", "onset req/s", "accepted ceiling 2xx/s", "burst ≈", "coarse first 429", "429s by RATE-02",
 		"Retry-After", "honoured", "recovery", "headers"}, Align: "| :- | -: | -: | -: | -: | :- | :- | :- | -: | :- |"}
 	for _, pp := range p.Paths {
 		if !pp.LimitFound {
@@ -49,7 +49,7 @@ func probeTable(p *summary.ProbeReport) table {
 		}
 		sort.Strings(hs)
 		t.Rows = append(t.Rows, row(pp.Endpoint, fmt.Sprintf("%.1f", pp.OnsetRate), fmt.Sprintf("%.1f", pp.Ceiling),
-			fmt.Sprintf("%.0f", pp.Burst), fmt.Sprintf("%.1f", pp.CoarseOnset), fmt.Sprintf("%d/%d", pp.EnvelopeOK, pp.Sampled429),
+			fmt.Sprintf("%.0f", pp.Burst), fmt.Sprintf("%.1f", pp.CoarseOnset), judged429(pp.RATE02),
 			targetText(pp.RetryAfter), fmt.Sprintf("%v (%d, then %d after waiting)", pp.Honoured, pp.JustBefore, pp.AfterWait),
 			fmt.Sprintf("%.0fms (first status %d)", pp.RecoveryMs, pp.FirstAfterLoad), strings.Join(hs, ", ")))
 	}
@@ -67,8 +67,8 @@ func stepTable(pp summary.PathProbe) table {
 
 func pathFacts(pp summary.PathProbe) []fact {
 	var out []fact
-	for _, e := range pp.EnvelopeErrors {
-		out = append(out, fact{Text: "envelope problem: " + e})
+	for _, e := range pp.RATE02.Reasons {
+		out = append(out, fact{Text: "429 breaking RATE-02: " + e})
 	}
 	for _, n := range pp.Notes {
 		out = append(out, fact{Text: n})
@@ -142,7 +142,10 @@ type headerLine struct {
 }
 
 func topologyFacts(t *summary.Topology) []string {
-	var out []string
+	out := []string{"429s of the topology's runs by RATE-02: " + judged429(t.RATE02)}
+	for _, e := range t.RATE02.Reasons {
+		out = append(out, "429 breaking RATE-02: "+e)
+	}
 	for _, h := range topologyHeaders(t) {
 		out = append(out, fmt.Sprintf("headers seen on %s: `%s`", h.On, strings.Join(h.Values, "`, `")))
 	}
@@ -188,6 +191,21 @@ func targetText(s string) string {
 	}, s)
 	if r := []rune(s); len(r) > 120 {
 		s = string(r[:120]) + "…"
+	}
+	return s
+}
+
+// judged429 states how the 429s of a probe fared by RATE-02.
+func judged429(j summary.Judged429) string {
+	if j.Seen == 0 {
+		return "none seen"
+	}
+	s := fmt.Sprintf("%d of %d in the error envelope", j.Envelope, j.Seen)
+	if j.Gateway > 0 {
+		s += fmt.Sprintf(", %d a gateway's", j.Gateway)
+	}
+	if j.Broken > 0 {
+		s += fmt.Sprintf(", %d breaking it", j.Broken)
 	}
 	return s
 }

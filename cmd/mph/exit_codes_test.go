@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/selftest"
 )
@@ -67,24 +68,39 @@ func readLoadReport(t *testing.T, dir string) *loadtest.Report {
 	return r
 }
 
-// TestProbeExitCodes: a probe that sees 429 answers in plain text breaks
-// RATE-02 and exits 1 (the list group limited to 200/s, burst 10, so the
-// ladder finds it at its third step; about 13 s); a probe that finds no
-// limit up to --max-rate has nothing to judge and exits 0; one that cannot
-// write its reports exits 3. TestProbeExitBreaches covers a found limit with
-// valid envelopes.
+// TestProbeExitCodes: 429 answers in plain text are a gateway's under the
+// profile's default (rateLimits.refusedBy: api-or-gateway): counted apart,
+// exit 0; under refusedBy: api they break RATE-02 and the probe exits 1 (the
+// list group limited to 200/s, burst 10, so the ladder finds it at its
+// third step; about 13 s each); a probe that finds no limit up to
+// --max-rate has nothing to judge and exits 0; one that cannot write its
+// reports exits 3. TestProbeExitBreaches covers the verdict's parts.
 func TestProbeExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	env := sandboxEnv(t, []string{"rate-limit-bare-429"}, nil)
 	sandboxPut(t, env, "/rate-limits", `{"read":{"rate":200,"burst":10}}`)
-	out := filepath.Join(dir, "bare")
-	r := gateRun(t, env, 0, 0, "load", "probe-rate-limit", "--scenario", "list", "--quiet", "--out", out,
-		"--start-rate", "100", "--factor", "2", "--max-rate", "800", "--step-duration", "300ms",
-		"--quiet-period", "300ms", "--polite", "0", "--topology=false")
-	expectCode(t, "probe: bare 429", r, 1)
+	strict := filepath.Join(dir, "strict.yaml")
+	if err := os.WriteFile(strict, []byte("rateLimits:\n  refusedBy: api\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	probe := func(out string, extra ...string) runResult {
+		return gateRun(t, env, 0, 0, append([]string{"load", "probe-rate-limit", "--scenario", "list", "--quiet", "--out", out,
+			"--start-rate", "100", "--factor", "2", "--max-rate", "800", "--step-duration", "300ms",
+			"--quiet-period", "300ms", "--polite", "0", "--topology=false"}, extra...)...)
+	}
+	out := filepath.Join(dir, "gateway")
+	expectCode(t, "probe: bare 429, api-or-gateway", probe(out), 0)
+	if rep := readLoadReport(t, out); rep.Probe == nil || len(rep.Probe.Paths) != 1 || rep.Probe.Paths[0].RATE02.Gateway == 0 ||
+		rep.Probe.Paths[0].RATE02.Gateway != rep.Probe.Paths[0].RATE02.Seen {
+		t.Errorf("probe of bare 429s, api-or-gateway: %+v", rep.Probe)
+	}
+	out = filepath.Join(dir, "bare")
+	r := probe(out, "--profile", strict)
+	expectCode(t, "probe: bare 429, api", r, 1)
 	rep := readLoadReport(t, out)
-	if rep.Probe == nil || len(rep.Probe.Paths) != 1 || !rep.Probe.Paths[0].LimitFound || rep.Probe.Paths[0].EnvelopeOK != 0 {
-		t.Errorf("probe of bare 429s: %+v", rep.Probe)
+	if rep.Probe == nil || len(rep.Probe.Paths) != 1 || !rep.Probe.Paths[0].LimitFound || rep.Probe.Paths[0].RATE02.Envelope != 0 ||
+		rep.Probe.Paths[0].RATE02.Broken != rep.Probe.Paths[0].RATE02.Seen {
+		t.Errorf("probe of bare 429s, api: %+v", rep.Probe)
 	}
 	if !strings.Contains(r.stderr, "break the error envelope (RATE-02)") || strings.Count(r.stderr, "\n") > 3 {
 		t.Errorf("probe failure does not say why on one line:\n%s", r.stderr)
@@ -103,8 +119,12 @@ func TestProbeExitCodes(t *testing.T) {
 }
 
 func TestProbeExitBreaches(t *testing.T) {
-	path := func(sampled, ok int, errs ...string) loadtest.PathProbe {
-		return loadtest.PathProbe{Endpoint: "list", LimitFound: sampled > 0, Sampled429: sampled, EnvelopeOK: ok, EnvelopeErrors: errs}
+	path := func(seen, envelope, gateway uint64, errs ...string) loadtest.PathProbe {
+		return loadtest.PathProbe{Endpoint: "list", LimitFound: seen > 0, RATE02: summary.Judged429{Seen: seen, Envelope: envelope,
+			Gateway: gateway, Broken: seen - envelope - gateway, Reasons: errs}}
+	}
+	topo := func(broken uint64) *loadtest.Topology {
+		return &loadtest.Topology{RATE02: summary.Judged429{Seen: 50, Envelope: 50 - broken, Broken: broken, Reasons: []string{"statusCode is not 429"}}}
 	}
 	for _, c := range []struct {
 		name string
@@ -112,10 +132,13 @@ func TestProbeExitBreaches(t *testing.T) {
 		says string // "" = no breach
 	}{
 		{"no probe", nil, ""},
-		{"no limit found", &loadtest.ProbeReport{Paths: []loadtest.PathProbe{path(0, 0)}}, ""},
-		{"every envelope valid", &loadtest.ProbeReport{Paths: []loadtest.PathProbe{path(20, 20)}}, ""},
-		{"one envelope broken", &loadtest.ProbeReport{Paths: []loadtest.PathProbe{path(20, 20), path(20, 19, "statusCode 200,\nwant 429")}},
-			"list: 1 of 20 sampled 429 answers break the error envelope (RATE-02) (first: statusCode 200, want 429)"},
+		{"no limit found", &loadtest.ProbeReport{Paths: []loadtest.PathProbe{path(0, 0, 0)}}, ""},
+		{"every envelope valid", &loadtest.ProbeReport{Paths: []loadtest.PathProbe{path(20, 20, 0)}, Topology: topo(0)}, ""},
+		{"a gateway's 429s", &loadtest.ProbeReport{Paths: []loadtest.PathProbe{path(20, 5, 15)}}, ""},
+		{"one envelope broken", &loadtest.ProbeReport{Paths: []loadtest.PathProbe{path(20, 20, 0), path(20, 19, 0, "statusCode is not\n429")}},
+			"list: 1 of 20 429 answers break the error envelope (RATE-02) (first: statusCode is not 429)"},
+		{"broken in the topology", &loadtest.ProbeReport{Paths: []loadtest.PathProbe{path(20, 20, 0)}, Topology: topo(2)},
+			"topology: 2 of 50 429 answers break the error envelope (RATE-02) (first: statusCode is not 429)"},
 	} {
 		if got := probeBreaches(c.rep); got != c.says {
 			t.Errorf("%s: %q, want %q", c.name, got, c.says)

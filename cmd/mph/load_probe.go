@@ -46,8 +46,7 @@ func init() {
 		Long: `probe-rate-limit steps the rate up on the path of --scenario (a composite
 such as mixed probes each of its parts in turn) until 429s appear, then
 measures the burst allowance and the accepted ceiling under a saturating
-blast, samples and schema-validates 429 bodies (error envelope), records
-Retry-After / RateLimit* / X-RateLimit-* headers, checks that waiting out
+blast, records Retry-After / RateLimit* / X-RateLimit-* headers, checks that waiting out
 Retry-After is honoured and how fast the path recovers, and finds the onset
 precisely with a fine ladder whose steps each start from a drained limiter. The measuring generator never retries;
 a separate polite client (exponential backoff with full jitter, honouring
@@ -60,9 +59,11 @@ call the saturated path), and each limiter's burst and refill rate, with the
 Retry-After, RateLimit, RateLimit-Policy and X-RateLimit-* headers seen. The
 limiter groups go to the report and summary.json (probe.topology).
 
-Exit 1 when a sampled 429 answer lacks the error envelope, statusCode 429 or
-the reason phrase Too Many Requests (RATE-02); the rest is measured and
-reported, not judged.`,
+Every 429 of every phase is judged by RATE-02 (the error envelope,
+statusCode 429, the reason phrase Too Many Requests) as the profile's
+rateLimits.refusedBy reads it: api-or-gateway (default) takes a 429 not in
+the envelope's form as a gateway's, api requires the envelope on every 429.
+Exit 1 when one breaks it; the rest is measured and reported, not judged.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runProbeCmd(cmd, &tf, &rf, pf) },
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"time"
 
@@ -185,7 +186,10 @@ func (f *loadRunFlags) report(o *loadtest.Outcome, t *loadtest.Target, scn *load
 	rep.Scenario = f.scenario
 	rep.Target = t.BaseURL
 	rep.Embedded = t.Embedded
-	rep.Notes = scn.Notes
+	rep.Notes = slices.Clone(scn.Notes)
+	if n := loadtest.Gateway429Note(o.Summaries); n != "" {
+		rep.Notes = append(rep.Notes, n)
+	}
 	if f.warmup > 0 {
 		rep.Warmup = f.warmup.String()
 	}

@@ -5,28 +5,42 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/summary"
 )
 
 // probeBreaches names the rules of the API document a rate-limit probe saw
-// broken ("" when none): a sampled 429 answer without the error envelope,
-// statusCode 429 and the reason phrase Too Many Requests (RATE-02). What the
-// probe measures beyond that (onset, ceiling, burst, Retry-After, recovery)
-// the document does not state, so it is reported, never a failure.
+// broken ("" when none): a 429 answer of any phase (ladders, blast,
+// recovery, Retry-After, polite client, topology) without the error
+// envelope, statusCode 429 and the reason phrase Too Many Requests
+// (RATE-02), as the profile's rateLimits.refusedBy reads it. What the probe
+// measures beyond that (onset, ceiling, burst, Retry-After, recovery) the
+// document does not state, so it is reported, never a failure.
 func probeBreaches(p *loadtest.ProbeReport) string {
 	if p == nil {
 		return ""
 	}
 	var why []string
 	for _, pp := range p.Paths {
-		bad := pp.Sampled429 - pp.EnvelopeOK
-		if bad <= 0 {
-			continue
+		if b := breach429(pp.Endpoint, pp.RATE02); b != "" {
+			why = append(why, b)
 		}
-		first := ""
-		if len(pp.EnvelopeErrors) > 0 {
-			first = " (first: " + truncate(strings.Join(strings.Fields(pp.EnvelopeErrors[0]), " "), 200) + ")"
+	}
+	if p.Topology != nil {
+		if b := breach429("topology", p.Topology.RATE02); b != "" {
+			why = append(why, b)
 		}
-		why = append(why, fmt.Sprintf("%s: %d of %d sampled 429 answers break the error envelope (RATE-02)%s", pp.Endpoint, bad, pp.Sampled429, first))
 	}
 	return strings.Join(why, "; ")
+}
+
+// breach429 states the 429s of one part of the probe that broke RATE-02.
+func breach429(where string, j summary.Judged429) string {
+	if j.Broken == 0 {
+		return ""
+	}
+	first := ""
+	if len(j.Reasons) > 0 {
+		first = " (first: " + truncate(strings.Join(strings.Fields(j.Reasons[0]), " "), 200) + ")"
+	}
+	return fmt.Sprintf("%s: %d of %d 429 answers break the error envelope (RATE-02)%s", where, j.Broken, j.Seen, first)
 }

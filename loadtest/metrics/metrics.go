@@ -37,15 +37,19 @@ type Endpoint struct {
 	Requests uint64
 	OK       uint64 // 2xx answers that passed validation (the successes)
 	R429     uint64
-	Invalid  uint64            // answers that failed validation (status, Content-Type or schema)
-	Codes    map[uint16]uint64 // 0 = transport error / timeout
-	Errors   map[string]uint64
-	BytesIn  uint64
-	BytesOut uint64
-	First    time.Time // first actual send
-	LastSent time.Time
-	LastDone time.Time
-	Series   *Series
+	Invalid  uint64 // answers that failed validation (status, Content-Type or schema)
+	// Of the 429 answers: those that broke RATE-02 (counted in Invalid
+	// too), and those taken as a gateway's (not in the error envelope's
+	// form, under the profile's rateLimits.refusedBy: api-or-gateway).
+	Invalid429, Gateway429 uint64
+	Codes                  map[uint16]uint64 // 0 = transport error / timeout
+	Errors                 map[string]uint64
+	BytesIn                uint64
+	BytesOut               uint64
+	First                  time.Time // first actual send
+	LastSent               time.Time
+	LastDone               time.Time
+	Series                 *Series
 }
 
 func newEndpoint(name string, start time.Time) *Endpoint {
@@ -94,13 +98,23 @@ func (r *Recorder) Endpoints() []*Endpoint {
 // Start+intended. It reports whether the result was measured (false for
 // warm-up).
 func (r *Recorder) Add(name string, res *vegeta.Result, intended time.Duration) bool {
-	return r.AddChecked(name, res, intended, "")
+	return r.AddChecked(name, res, intended, Check{})
 }
 
-// AddChecked is Add for an answer whose validation failed with reason
-// invalid ("" for a valid answer): it counts as invalid, not as a success,
-// and its reason is kept among the endpoint's errors.
-func (r *Recorder) AddChecked(name string, res *vegeta.Result, intended time.Duration, invalid string) bool {
+// Check is what answer validation found.
+type Check struct {
+	// Invalid is why the answer failed validation ("" when it passed): it
+	// counts as invalid, not as a success, and the reason is kept among the
+	// endpoint's errors. An invalid 429 is counted as a 429 too.
+	Invalid string
+	// Gateway429: a 429 not in the error envelope's form, taken as a
+	// gateway's answer.
+	Gateway429 bool
+}
+
+// AddChecked is Add for an answer that validation checked.
+func (r *Recorder) AddChecked(name string, res *vegeta.Result, intended time.Duration, c Check) bool {
+	invalid := c.Invalid
 	if intended < r.Warmup {
 		r.WarmupN++
 		return false
@@ -143,18 +157,24 @@ func (r *Recorder) AddChecked(name string, res *vegeta.Result, intended time.Dur
 		iv.LateSends++
 	}
 	e.Series.at(res.Timestamp.Sub(e.Series.Start)).Sent++
-	switch {
-	case invalid != "":
+	if invalid != "" {
 		e.Invalid++
-		iv.Other++
 		e.addError("invalid answer: " + invalid)
-	case res.Code >= 200 && res.Code < 300:
-		e.OK++
-		iv.OK++
+	}
+	switch {
 	case res.Code == 429:
 		e.R429++
 		iv.R429++
-		iv.Other += 0
+		if invalid != "" {
+			e.Invalid429++
+		} else if c.Gateway429 {
+			e.Gateway429++
+		}
+	case invalid != "":
+		iv.Other++
+	case res.Code >= 200 && res.Code < 300:
+		e.OK++
+		iv.OK++
 	default:
 		iv.Other++
 	}
@@ -212,15 +232,17 @@ func stats(h *hdr.Histogram) LatencyStats {
 type Summary struct {
 	Endpoint       string            `json:"endpoint"`
 	Requests       uint64            `json:"requests"`
-	OfferedRate    float64           `json:"offeredRate"`  // scheduled requests / measured window
-	AchievedRate   float64           `json:"achievedRate"` // requests / span of actual sends
-	Throughput     float64           `json:"throughput"`   // 2xx / (first send .. last completion)
-	SuccessRatio   float64           `json:"successRatio"` // valid 2xx / requests
-	Rate429        float64           `json:"rate429"`      // 429 / requests
-	ErrorRatio     float64           `json:"errorRatio"`   // 1 - successRatio: non-2xx (incl. transport errors) and invalid answers
-	Invalid        uint64            `json:"invalid"`      // answers that failed validation (status, Content-Type, sampled schema)
-	InvalidRatio   float64           `json:"invalidRatio"` // invalid / requests
-	StatusCodes    map[string]uint64 `json:"statusCodes"`  // "0" = transport error or timeout
+	OfferedRate    float64           `json:"offeredRate"`          // scheduled requests / measured window
+	AchievedRate   float64           `json:"achievedRate"`         // requests / span of actual sends
+	Throughput     float64           `json:"throughput"`           // 2xx / (first send .. last completion)
+	SuccessRatio   float64           `json:"successRatio"`         // valid 2xx / requests
+	Rate429        float64           `json:"rate429"`              // 429 / requests
+	ErrorRatio     float64           `json:"errorRatio"`           // 1 - successRatio: non-2xx (incl. transport errors) and invalid answers
+	Invalid        uint64            `json:"invalid"`              // answers that failed validation (status, Content-Type, sampled schema, a 429's envelope)
+	Invalid429     uint64            `json:"invalid429,omitempty"` // 429 answers that broke RATE-02 (in invalid too)
+	Gateway429     uint64            `json:"gateway429,omitempty"` // 429 answers taken as a gateway's (not in the error envelope's form)
+	InvalidRatio   float64           `json:"invalidRatio"`         // invalid / requests
+	StatusCodes    map[string]uint64 `json:"statusCodes"`          // "0" = transport error or timeout
 	Errors         map[string]uint64 `json:"errors,omitempty"`
 	Latency        LatencyStats      `json:"latency"`        // open model: from intended send time
 	ServiceLatency LatencyStats      `json:"serviceLatency"` // from actual send (what vegeta reports)
@@ -279,6 +301,8 @@ type State struct {
 	OK      uint64            `json:"ok"`
 	R429    uint64            `json:"r429"`
 	Invalid uint64            `json:"invalid,omitempty"`
+	Inv429  uint64            `json:"invalid429,omitempty"`
+	Gw429   uint64            `json:"gateway429,omitempty"`
 	Codes   map[string]uint64 `json:"codes"`
 	Series  *Series           `json:"series"`
 }
@@ -310,6 +334,8 @@ func (e *Endpoint) mergeFrom(o *Endpoint) {
 	e.OK += o.OK
 	e.R429 += o.R429
 	e.Invalid += o.Invalid
+	e.Invalid429 += o.Invalid429
+	e.Gateway429 += o.Gateway429
 	for k, v := range o.Codes {
 		e.Codes[k] += v
 	}
@@ -342,7 +368,7 @@ func (e *Endpoint) Summary(window time.Duration) Summary {
 		Endpoint: e.Name, Requests: e.Requests, StatusCodes: map[string]uint64{},
 		Latency: stats(e.Latency), ServiceLatency: stats(e.Service), SendLag: stats(e.Lag),
 		BytesIn: e.BytesIn, BytesOut: e.BytesOut, First: e.First, LastSent: e.LastSent, LastDone: e.LastDone,
-		Window: window.Seconds(), Invalid: e.Invalid,
+		Window: window.Seconds(), Invalid: e.Invalid, Invalid429: e.Invalid429, Gateway429: e.Gateway429,
 	}
 	for c, n := range e.Codes {
 		s.StatusCodes[strconv.Itoa(int(c))] = n
@@ -373,7 +399,7 @@ func (e *Endpoint) Summary(window time.Duration) Summary {
 	e.Series.freeze()
 	s.State = &State{
 		Latency: encode(e.Latency), Service: encode(e.Service), Lag: encode(e.Lag),
-		OK: e.OK, R429: e.R429, Invalid: e.Invalid, Codes: s.StatusCodes, Series: e.Series,
+		OK: e.OK, R429: e.R429, Invalid: e.Invalid, Inv429: e.Invalid429, Gw429: e.Gateway429, Codes: s.StatusCodes, Series: e.Series,
 	}
 	return s
 }
@@ -414,6 +440,7 @@ func FromSummary(s Summary) (*Endpoint, error) {
 		return nil, fmt.Errorf("%s lag histogram: %w", s.Endpoint, err)
 	}
 	e.Requests, e.OK, e.R429, e.Invalid = s.Requests, s.State.OK, s.State.R429, s.State.Invalid
+	e.Invalid429, e.Gateway429 = s.State.Inv429, s.State.Gw429
 	for k, v := range s.State.Codes {
 		c, err := strconv.Atoi(k)
 		if err != nil {

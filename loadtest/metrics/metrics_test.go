@@ -170,17 +170,21 @@ func TestSketch(t *testing.T) {
 	}
 }
 
-// An invalid 2xx is not a success; invalid answers survive a merge.
+// An invalid 2xx is not a success, an invalid 429 is a 429 and invalid, a
+// gateway's 429 is counted apart; all survive a merge.
 func TestInvalidAnswersAreNotSuccesses(t *testing.T) {
 	start := time.Unix(1000, 0)
 	r := NewRecorder(start, 0)
-	r.AddChecked("list", res(start, 0, 0, time.Millisecond, 200), 0, "")
-	r.AddChecked("list", res(start, 1, 0, time.Millisecond, 200), 0, "Content-Type text/html, want application/json")
-	r.AddChecked("list", res(start, 2, 0, time.Millisecond, 200), 0, "Content-Type text/html, want application/json")
-	r.AddChecked("list", res(start, 3, 0, time.Millisecond, 429), 0, "")
+	html := Check{Invalid: "Content-Type text/html, want application/json"}
+	r.AddChecked("list", res(start, 0, 0, time.Millisecond, 200), 0, Check{})
+	r.AddChecked("list", res(start, 1, 0, time.Millisecond, 200), 0, html)
+	r.AddChecked("list", res(start, 2, 0, time.Millisecond, 200), 0, html)
+	r.AddChecked("list", res(start, 3, 0, time.Millisecond, 429), 0, Check{})
+	r.AddChecked("list", res(start, 4, 0, time.Millisecond, 429), 0, Check{Invalid: "429 breaks RATE-02: no error envelope"})
+	r.AddChecked("list", res(start, 5, 0, time.Millisecond, 429), 0, Check{Gateway429: true})
 	s := r.Summaries(time.Second)[1]
-	if s.Invalid != 2 || s.InvalidRatio != 0.5 || s.SuccessRatio != 0.25 || s.Rate429 != 0.25 || s.ErrorRatio != 0.75 {
-		t.Fatalf("invalid %d (%.2f) success %.2f 429 %.2f errors %.2f", s.Invalid, s.InvalidRatio, s.SuccessRatio, s.Rate429, s.ErrorRatio)
+	if s.Invalid != 3 || s.InvalidRatio != 0.5 || s.SuccessRatio != 1.0/6 || s.Rate429 != 0.5 || s.Invalid429 != 1 || s.Gateway429 != 1 {
+		t.Fatalf("invalid %d (%.2f, 429s %d) success %.2f 429 %.2f (gateway %d)", s.Invalid, s.InvalidRatio, s.Invalid429, s.SuccessRatio, s.Rate429, s.Gateway429)
 	}
 	if s.Errors["invalid answer: Content-Type text/html, want application/json"] != 2 {
 		t.Fatalf("errors %v", s.Errors)
@@ -194,8 +198,8 @@ func TestInvalidAnswersAreNotSuccesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ms := m.Summaries(time.Second)[1]; ms.Invalid != 4 || ms.SuccessRatio != 0.25 {
-		t.Fatalf("merged invalid %d success %.2f", ms.Invalid, ms.SuccessRatio)
+	if ms := m.Summaries(time.Second)[1]; ms.Invalid != 6 || ms.SuccessRatio != 1.0/6 || ms.Invalid429 != 2 || ms.Gateway429 != 2 {
+		t.Fatalf("merged invalid %d (429s %d) success %.2f gateway 429s %d", ms.Invalid, ms.Invalid429, ms.SuccessRatio, ms.Gateway429)
 	}
 }
 

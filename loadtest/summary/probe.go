@@ -26,9 +26,8 @@ type PathProbe struct {
 	BlastRate      float64            `json:"blastRate"`
 	BlastSeconds   float64            `json:"blastSeconds"`
 	Steps          []ProbeStep        `json:"steps"`
-	Sampled429     int                `json:"sampled429"`
-	EnvelopeOK     int                `json:"envelopeValid"`
-	EnvelopeErrors []string           `json:"envelopeErrors,omitempty"`
+	RATE02         Judged429          `json:"rate02"`         // every 429 of every phase, judged by RATE-02
+	Sampled429     int                `json:"sampled429"`     // 429s of the blast whose headers were sampled
 	Headers        map[string]string  `json:"headers"`        // example values of rate-limit headers seen on 429s
 	HeaderPresence map[string]float64 `json:"headerPresence"` // share of sampled 429s carrying each header
 	RetryAfter     string             `json:"retryAfter,omitempty"`
@@ -40,6 +39,17 @@ type PathProbe struct {
 	Polite         *PoliteResult      `json:"polite,omitempty"`
 	Series         []metrics.Point    `json:"blastSeries,omitempty"`
 	Notes          []string           `json:"notes,omitempty"`
+}
+
+// Judged429 counts the 429 answers judged by RATE-02 ("A 429 carries the
+// error envelope, statusCode 429 and the reason phrase Too Many
+// Requests"), as the profile's rateLimits.refusedBy reads it.
+type Judged429 struct {
+	Seen     uint64   `json:"seen"`
+	Envelope uint64   `json:"envelope"`          // a whole error envelope
+	Gateway  uint64   `json:"gateway"`           // not in the envelope's form: taken as a gateway's (api-or-gateway)
+	Broken   uint64   `json:"broken"`            // break RATE-02
+	Reasons  []string `json:"reasons,omitempty"` // why, the first few
 }
 
 // ProbeReport holds every probed path.
@@ -103,6 +113,7 @@ type LimiterGroup struct {
 // Topology is what the probe found about how limiters are laid out.
 type Topology struct {
 	Groups []LimiterGroup `json:"groups"`
+	RATE02 Judged429      `json:"rate02"` // every 429 of the topology's runs, judged by RATE-02
 	Pairs  []PairCheck    `json:"pairs,omitempty"`
 	Keys   []KeyCheck     `json:"keys,omitempty"`
 	Notes  []string       `json:"notes,omitempty"`

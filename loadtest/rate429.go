@@ -1,0 +1,145 @@
+package loadtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/merchant-harness/mph/api"
+	"github.com/merchant-harness/mph/loadtest/metrics"
+	"github.com/merchant-harness/mph/loadtest/summary"
+	"github.com/merchant-harness/mph/schemas"
+)
+
+// RATE-02, judged on every 429 the driver sees, in every run and every
+// phase of the probe: "A 429 carries the error envelope, statusCode 429 and
+// the reason phrase Too Many Requests." Who answers a 429 is not shown
+// ("numeric rate limits: not shown"), and a gateway in front of the API may
+// refuse a call in its own format; the profile's rateLimits.refusedBy says
+// which reading applies:
+//
+//   - api-or-gateway (the default, the lenient reading): a 429 in the error
+//     envelope's form, a JSON object whose status is "error" (the envelope's
+//     own marker), is the API's and must be a whole envelope; a 429 of any
+//     other form is a gateway's, counted apart and not judged;
+//   - api: every 429 is the API's and must carry the error envelope.
+//
+// The API's 429 is also an API answer like any other: its Content-Type is
+// application/json. The reason phrase is compared without regard to case
+// (the HTTP standard gives reason phrases as text for people, not tokens).
+
+// reason429 prefixes the reason of every 429 that breaks RATE-02.
+const reason429 = "429 breaks RATE-02: "
+
+// judge429 checks one 429 answer: why it breaks RATE-02 ("" when it does
+// not), and whether it was taken as a gateway's.
+func judge429(refusedBy, contentType string, body []byte) metrics.Check {
+	var form struct {
+		Status any `json:"status"`
+	}
+	enveloped := json.Unmarshal(body, &form) == nil && form.Status == "error"
+	if !enveloped && refusedBy != api.RefusedByAPI {
+		return metrics.Check{Gateway429: true}
+	}
+	if why := checkContentType(contentType); why != "" {
+		return metrics.Check{Invalid: reason429 + why}
+	}
+	if why := schemaReason(schemas.ErrorEnvelope, schemas.Validate(schemas.ErrorEnvelope, body)); why != "" {
+		return metrics.Check{Invalid: reason429 + why}
+	}
+	if err := check429Members(body); err != nil {
+		return metrics.Check{Invalid: reason429 + err.Error()}
+	}
+	return metrics.Check{}
+}
+
+// check429Members checks what the schema leaves to each status: statusCode
+// 429 and the reason phrase Too Many Requests. The values are not quoted
+// (target text).
+func check429Members(body []byte) error {
+	var env struct {
+		StatusCode json.Number `json:"statusCode"`
+		Error      string      `json:"error"`
+	}
+	d := json.NewDecoder(strings.NewReader(string(body)))
+	d.UseNumber()
+	if err := d.Decode(&env); err != nil {
+		return fmt.Errorf("unreadable envelope")
+	}
+	if n, err := env.StatusCode.Float64(); err != nil || n != http.StatusTooManyRequests {
+		return fmt.Errorf("statusCode is not 429")
+	}
+	if !strings.EqualFold(strings.Join(strings.Fields(env.Error), " "), http.StatusText(http.StatusTooManyRequests)) {
+		return fmt.Errorf("error is not the reason phrase %q", http.StatusText(http.StatusTooManyRequests))
+	}
+	return nil
+}
+
+// maxReasons429 bounds the reasons a tally keeps.
+const maxReasons429 = 5
+
+// tally429 adds the judgements of a run's 429 answers (its endpoints'
+// counts and RATE-02 reasons) to t.
+func tally429(t *summary.Judged429, out *Outcome) {
+	if out == nil {
+		return
+	}
+	for _, s := range out.Summaries {
+		if s.Endpoint == "all" {
+			continue
+		}
+		n := s.R429Count()
+		t.Seen += n
+		t.Broken += s.Invalid429
+		t.Gateway += s.Gateway429
+		t.Envelope += n - s.Invalid429 - s.Gateway429
+		for k := range s.Errors {
+			if why, ok := strings.CutPrefix(k, "invalid answer: "+reason429); ok {
+				addReason429(t, why)
+			}
+		}
+	}
+}
+
+// judgeOne adds one 429 answer read outside a run (the probe's single
+// requests and polite client) to t.
+func judgeOne(t *summary.Judged429, refusedBy string, h http.Header, body []byte) {
+	c := judge429(orDefault429(refusedBy), h.Get("Content-Type"), body)
+	t.Seen++
+	switch {
+	case c.Invalid != "":
+		t.Broken++
+		addReason429(t, strings.TrimPrefix(c.Invalid, reason429))
+	case c.Gateway429:
+		t.Gateway++
+	default:
+		t.Envelope++
+	}
+}
+
+func addReason429(t *summary.Judged429, why string) {
+	if len(t.Reasons) < maxReasons429 && !slices.Contains(t.Reasons, why) {
+		t.Reasons = append(t.Reasons, why)
+	}
+}
+
+func orDefault429(refusedBy string) string {
+	if refusedBy == "" {
+		return api.RefusedByAPIOrGateway
+	}
+	return refusedBy
+}
+
+// Gateway429Note says how many 429 answers of a run were taken as a
+// gateway's ("" when none were): they are counted as 429s, not judged.
+func Gateway429Note(ss []metrics.Summary) string {
+	for _, s := range ss {
+		if s.Endpoint == "all" && s.Gateway429 > 0 {
+			return fmt.Sprintf("%d of %d 429 answers were not in the error envelope's form and were taken as a gateway's, not judged by RATE-02 "+
+				"(profile rateLimits.refusedBy: %s; set it to %s when every 429 comes from the API)", s.Gateway429, s.R429Count(), api.RefusedByAPIOrGateway, api.RefusedByAPI)
+		}
+	}
+	return ""
+}
