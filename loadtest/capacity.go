@@ -133,16 +133,15 @@ func (s SLO) misses(achieved, rate, p99Ms, errRatio float64) string {
 // step failed).
 func (c *capacitySearch) stepUp() (lo, hi float64, err error) {
 	o := c.o
-	for r := o.StartRate; r <= o.MaxRate; r *= o.Factor {
+	hi, err = climb(o.StartRate, o.Factor, o.MaxRate, func(r float64) (bool, error) {
 		ok, err := c.trial("step-up", r, o.StepDur)
-		if err != nil {
-			return 0, 0, err
+		if ok {
+			lo = r
 		}
-		if !ok {
-			hi = r
-			break
-		}
-		lo = r
+		return !ok, err
+	})
+	if err != nil {
+		return 0, 0, err
 	}
 	if hi == 0 {
 		c.rep.Note = fmt.Sprintf("SLO met up to --max-rate %.0f/s", o.MaxRate)

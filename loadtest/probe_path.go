@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -88,18 +89,21 @@ func (p *pathProber) measure(phase string, rate float64, spec RunSpec) (*Outcome
 	return out, ps, nil
 }
 
+// errInterrupted stops a ladder whose step was interrupted.
+var errInterrupted = errors.New("interrupted")
+
 // coarseLadder raises the rate until 429s clearly appear and returns that
 // rate (0: no limit found up to the maximum rate).
 func (p *pathProber) coarseLadder() (float64, error) {
 	o, pp := p.o, p.pp
-	for r := o.StartRate; r <= o.MaxRate; r *= o.Factor {
+	hi, err := climb(o.StartRate, o.Factor, o.MaxRate, func(r float64) (bool, error) {
 		sch, err := pacer.Constant(r, o.StepDur)
 		if err != nil {
-			return 0, err
+			return false, err
 		}
 		out, ps, err := p.measure("coarse", r, RunSpec{Schedule: sch})
 		if err != nil {
-			return 0, err
+			return false, err
 		}
 		pp.Steps = append(pp.Steps, ps)
 		o.Logf("probe %s: coarse %.0f/s: 429 share %.1f%%", p.ep, r, ps.Share429*100)
@@ -107,14 +111,20 @@ func (p *pathProber) coarseLadder() (float64, error) {
 			pp.CoarseOnset = r
 		}
 		if out.Interrupted || p.ctx.Err() != nil {
-			return 0, p.ctx.Err()
+			return false, errInterrupted
 		}
-		if ps.Share429 > 0.05 {
-			return r, nil
-		}
+		return ps.Share429 > 0.05, nil
+	})
+	if errors.Is(err, errInterrupted) {
+		return 0, p.ctx.Err()
 	}
-	pp.Notes = append(pp.Notes, fmt.Sprintf("no rate limit found up to %.0f req/s", o.MaxRate))
-	return 0, nil
+	if err != nil {
+		return 0, err
+	}
+	if hi == 0 {
+		pp.Notes = append(pp.Notes, fmt.Sprintf("no rate limit found up to %.0f req/s", o.MaxRate))
+	}
+	return hi, nil
 }
 
 // blast measures burst, ceiling, envelopes and headers under a saturating
