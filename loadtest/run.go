@@ -49,6 +49,18 @@ type RunSpec struct {
 	// SchemaSample validates the schema of one in SchemaSample 2xx answers
 	// per endpoint (default DefaultSchemaSample); see validate.go.
 	SchemaSample int
+	// Live receives the running figures (e.g. a Prometheus remote-write
+	// pusher, loadtest/promrw); nil = none.
+	Live LiveSink
+}
+
+// LiveSink receives a run's running figures: Observe on every tick of the
+// run's consumer (every 250 ms), Finish once when the run ends, both in the
+// consumer goroutine with the recorder's endpoints, which they copy and
+// never keep or change.
+type LiveSink interface {
+	Observe(now time.Time, eps []*metrics.Endpoint)
+	Finish(eps []*metrics.Endpoint)
 }
 
 // Outcome of a run.
@@ -243,6 +255,9 @@ func (r *run) tick(now time.Time) {
 	if spec.Progress != nil {
 		spec.Progress.update(now, r.rec, r.received, r.total)
 	}
+	if spec.Live != nil {
+		spec.Live.Observe(now, r.rec.Endpoints())
+	}
 	if spec.AbortOnBreach && len(spec.Thresholds) > 0 && now.Sub(r.lastEval) >= time.Second && !r.stopped {
 		r.lastEval = now
 		if b := monotoneBreach(spec.Thresholds, r.rec); b != "" {
@@ -271,6 +286,9 @@ func (r *run) finish() {
 	}
 	out.Window = max(win, 0)
 	out.WarmupN = r.rec.WarmupN
+	if spec.Live != nil {
+		spec.Live.Finish(r.rec.Endpoints())
+	}
 	out.Summaries = r.rec.Summaries(out.Window)
 	if src := spec.Scenario.Tokens; src != nil {
 		out.TokenFetch = src.Fetches() - r.fetch0

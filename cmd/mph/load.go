@@ -201,6 +201,7 @@ type loadRunFlags struct {
 	abortOnBreach                                          bool
 	thresholds, cardIDs                                    []string
 	gate                                                   loadGateFlags
+	live                                                   liveFlags
 }
 
 func (f *loadRunFlags) bind(fs *pflag.FlagSet, withRate bool) {
@@ -215,6 +216,7 @@ func (f *loadRunFlags) bind(fs *pflag.FlagSet, withRate bool) {
 		fs.BoolVar(&f.abortOnBreach, "abort-on-breach", false, "stop the run as soon as a threshold is clearly breached")
 		fs.StringVar(&f.shard, "shard", "", "run shard i of n (i/n, 0-based) of the rate; all shards need the same --start-at")
 		fs.StringVar(&f.startAt, "start-at", "", "wall-clock start of the attack (RFC 3339 or unix seconds), common to all shards")
+		f.live.bind(fs)
 	}
 	fs.Uint64Var(&f.workers, "workers", 10, "initial generator workers (more are spawned when needed, up to --max-workers)")
 	fs.Uint64Var(&f.maxWorkers, "max-workers", 0, "maximum generator workers (0 = unbounded, the open model)")

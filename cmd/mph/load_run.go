@@ -31,6 +31,9 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	if err := checkThresholdEndpoints(plan.thresholds, so); err != nil {
 		return err
 	}
+	if err := rf.live.check(); err != nil {
+		return err
+	}
 	out := rf.outDir
 	if out == "" {
 		out = plan.outDir(rf.scenario)
@@ -43,24 +46,20 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return usageErr("--out: %v", err)
 	}
-	spec := loadtest.RunSpec{
-		Name: rf.scenario, Scenario: scn, Schedule: plan.sched, Warmup: rf.warmup,
-		Attack: rf.attack(t.Timeout, t.InsecureTLS), StartAt: plan.startAt,
-		Thresholds: plan.thresholds, AbortOnBreach: rf.abortOnBreach,
+	spec, resultsPath, err := rf.runSpec(scn, t, plan, out)
+	if err != nil {
+		return err
 	}
-	var resultsPath string
-	if !rf.noResults {
-		resultsPath = filepath.Join(out, "results.bin")
-		f, err := os.Create(resultsPath)
-		if err != nil {
-			return fmt.Errorf("load: %w", err)
-		}
+	if f, ok := spec.Results.(*os.File); ok {
 		defer f.Close()
-		spec.Results = f
 	}
 	if !rf.quiet {
 		spec.Progress = loadtest.NewProgress(errw)
 		announceLoad(errw, rf.scenario, t, plan)
+	}
+	pusher, labels := rf.live.start(errw, rf.quiet, rf.scenario, plan, t)
+	if pusher != nil {
+		spec.Live = pusher
 	}
 	stopProfile, err := startCPUProfile(rf.cpuProfile)
 	if err != nil {
@@ -68,6 +67,7 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	}
 	o, err := loadtest.Run(ctx, spec)
 	stopProfile()
+	liveNote := stopLive(pusher, labels, rf.live.url, errw)
 	if err != nil {
 		if ctx.Err() != nil {
 			return interruptedErr("load: interrupted before the attack started")
@@ -75,8 +75,31 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 		return fmt.Errorf("load: %w", err)
 	}
 	rep := rf.report(o, t, scn, plan, resultsPath != "")
+	if liveNote != "" {
+		rep.Notes = append(rep.Notes, liveNote)
+	}
 	werr := rf.writeReports(cmd, rep, o, spec, out, resultsPath)
 	return keepVerdict(errw, loadVerdict(o.Interrupted || ctx.Err() != nil, rep.Breached, "load", breachReason(rep)), werr)
+}
+
+// runSpec is the run the flags ask for, with its raw results file (none
+// with --no-results).
+func (f *loadRunFlags) runSpec(scn *loadtest.Scenario, t *loadtest.Target, plan loadPlan, out string) (loadtest.RunSpec, string, error) {
+	spec := loadtest.RunSpec{
+		Name: f.scenario, Scenario: scn, Schedule: plan.sched, Warmup: f.warmup,
+		Attack: f.attack(t.Timeout, t.InsecureTLS), StartAt: plan.startAt,
+		Thresholds: plan.thresholds, AbortOnBreach: f.abortOnBreach,
+	}
+	if f.noResults {
+		return spec, "", nil
+	}
+	path := filepath.Join(out, "results.bin")
+	file, err := os.Create(path)
+	if err != nil {
+		return spec, "", fmt.Errorf("load: %w", err)
+	}
+	spec.Results = file
+	return spec, path, nil
 }
 
 // startCPUProfile profiles the attack into path ("" = no profile) and
