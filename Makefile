@@ -12,7 +12,7 @@ FUZZMINIMIZETIME ?= 0
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
 LDFLAGS := $(if $(VERSION),-X main.version=$(VERSION))
 
-.PHONY: all build run test vet unit fuzz suites-parallel selftest selftest-full bench clean
+.PHONY: all build run test vet unit fuzz suites-parallel selftest selftest-full bench integration clean
 
 all: build
 
@@ -60,6 +60,14 @@ selftest-full: build
 ## BENCH_QUICK=1: a one-round smoke run of the script, marked as such.
 bench:
 	bash bench/run.sh
+
+## integration: tests against real third-party servers: mph load's Prometheus remote write and the
+## generated Grafana dashboard's queries against a real Prometheus (installs the Debian package if missing)
+integration:
+	@command -v prometheus >/dev/null 2>&1 || apt-get install -y prometheus >/dev/null 2>&1 || \
+	  (apt-get update >/dev/null 2>&1 && apt-get install -y prometheus >/dev/null 2>&1) || \
+	  { echo "prometheus could not be installed (apt-get install -y prometheus)"; exit 1; }
+	$(GO) test -count=1 -run 'TestPrometheusRemoteWrite' -v ./cmd/mph
 
 clean:
 	rm -rf bin $(OUT)
