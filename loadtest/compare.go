@@ -24,10 +24,17 @@ const CompareMethod = "Percentiles: distribution-free 95% confidence interval of
 	"intervals in each run, a 95% block-bootstrap interval (whole intervals resampled, 400 replicates, fixed " +
 	"seed) that counts a stall slowing many neighbouring requests as one event; a change is significant when " +
 	"the two runs' intervals are disjoint by both methods (each about a 0.5% test). Whole distribution: Mann-Whitney rank test " +
-	"computed from the HDR buckets (ties as mid-ranks, normal approximation with tie correction). Success, " +
-	"error and 429 ratios: two-proportion z-test; throughput: Poisson rate test on the 2xx counts; both " +
-	"one-sided at α = 0.01. A regression is a change that is significant, in the worse direction and beyond " +
-	"its --max-regression limit; metrics without a limit are reported, never gated."
+	"computed from the HDR buckets (ties as mid-ranks, normal approximation with tie correction) and, with at least 8 " +
+	"intervals in each run, the same test over the intervals' mean latencies, which must agree. Success, " +
+	"error and 429 ratios: two-proportion z-test; throughput: Poisson rate test on the 2xx counts; the rank " +
+	"test, these and throughput one-sided at α = 0.01. A regression is a change that is significant, in the worse " +
+	"direction and beyond its --max-regression limit (for the rank test: P(current slower) above one half by more " +
+	"than the limit); metrics without a limit are reported, never gated."
+
+// DefaultRegression is compare's default gate: what a reviewer would call a
+// regression. Each limit is the tolerated worsening of a significant
+// change; docs/load.md gives the false-alarm rate measured over A/A pairs.
+const DefaultRegression = "p50=10%,p90=10%,p99=10%,rank=5pp,success=-0.1pp,rate429=0.1pp"
 
 // compareZ is the one-sided critical value at α = 0.01.
 const compareZ = 2.326
@@ -41,12 +48,13 @@ type RegressionLimit struct {
 }
 
 var compareRelative = map[string]bool{"p50": true, "p90": true, "p99": true, "p99.9": true, "throughput": true}
-var comparePoints = map[string]bool{"success": true, "errors": true, "rate429": true}
+var comparePoints = map[string]bool{"success": true, "errors": true, "rate429": true, "rank": true}
 
 // ParseRegressionLimits parses "p99=10%,success=-0.1pp,secure:p50=5%". The
 // magnitude is the tolerated worsening whatever its sign: latency, error and
 // 429 ratios worsen upwards, success and throughput downwards. Latency and
-// throughput take a relative limit (%), ratios percentage points (pp).
+// throughput take a relative limit (%), ratios percentage points (pp), the
+// rank test percentage points of P(current slower) above one half.
 // "none" (or "") sets no limit.
 func ParseRegressionLimits(s string) ([]RegressionLimit, error) {
 	s = strings.TrimSpace(s)
@@ -88,7 +96,7 @@ func ParseRegressionLimits(s string) ([]RegressionLimit, error) {
 		case comparePoints[l.Metric]:
 			return nil, fmt.Errorf("--max-regression %q: %s takes percentage points (e.g. %s=0.1pp)", part, l.Metric, l.Metric)
 		default:
-			return nil, fmt.Errorf("--max-regression %q: unknown metric %q (want p50, p90, p99, p99.9, throughput, success, errors, rate429)", part, l.Metric)
+			return nil, fmt.Errorf("--max-regression %q: unknown metric %q (want p50, p90, p99, p99.9, throughput, rank, success, errors, rate429)", part, l.Metric)
 		}
 		l.Allowed = math.Abs(f) / 100
 		out = append(out, l)
@@ -197,6 +205,7 @@ func compareEndpoint(b, c metrics.Summary, limits []RegressionLimit) (EndpointCo
 		return ec, fmt.Errorf("compare: current: %w", err)
 	}
 	ec.Superiority, ec.RankZ, ec.RankP = RankTest(be.Latency, ce.Latency)
+	ec.Metrics = append(ec.Metrics, rankDelta(ec.Superiority, ec.RankZ, be.Series, ce.Series))
 	for i, q := range []struct {
 		name string
 		q    float64
@@ -242,6 +251,57 @@ func applyLimit(m *MetricDelta, ep string, limits []RegressionLimit) {
 		}
 	}
 	m.Regression = m.Worse && m.Significant && worsening > lim.Allowed+1e-12
+}
+
+// rankDelta states the rank test as a metric: P(current slower) against
+// one half over every request, significant when the one-sided test rejects
+// at α = 0.01. Requests are not independent (a stall slows many
+// neighbours), so with at least MinBlocks intervals in each run the same
+// test must also reject over the intervals' mean latencies, one figure per
+// second, as the block bootstrap does for percentiles.
+func rankDelta(sup, z float64, b, c *metrics.Series) MetricDelta {
+	m := MetricDelta{Metric: "rank", Unit: "P(slower)", Baseline: 0.5, Current: sup, Delta: sup - 0.5}
+	m.Worse = m.Delta > 0
+	m.Significant = math.Abs(z) > compareZ
+	m.Evidence = fmt.Sprintf("Mann-Whitney z = %.2f over requests", z)
+	bm, cm := b.IntervalMeans(), c.IntervalMeans()
+	if len(bm) < metrics.MinBlocks || len(cm) < metrics.MinBlocks {
+		m.Evidence += fmt.Sprintf("; %d and %d intervals: too few for the test over intervals", len(bm), len(cm))
+		return m
+	}
+	isup, iz := rankOfSamples(bm, cm)
+	m.Significant = m.Significant && math.Abs(iz) > compareZ && (iz > 0) == (z > 0)
+	m.Evidence += fmt.Sprintf("; z = %.2f over the %d and %d intervals' means (P(slower) %.3f)", iz, len(bm), len(cm), isup)
+	return m
+}
+
+// rankOfSamples is the Mann-Whitney test of two small samples: P(current
+// above baseline) + ½P(tie) and the z of the normal approximation with a
+// continuity correction.
+func rankOfSamples(base, cur []float64) (superiority, z float64) {
+	var u float64
+	for _, c := range cur {
+		for _, b := range base {
+			switch {
+			case c > b:
+				u++
+			case c == b:
+				u += 0.5
+			}
+		}
+	}
+	n1, n2 := float64(len(base)), float64(len(cur))
+	mean, sd := n1*n2/2, math.Sqrt(n1*n2*(n1+n2+1)/12)
+	d := u - mean
+	switch {
+	case d > 0.5:
+		d -= 0.5
+	case d < -0.5:
+		d += 0.5
+	default:
+		d = 0
+	}
+	return u / (n1 * n2), d / sd
 }
 
 // percentileDelta compares one percentile with order-statistic intervals.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -234,4 +235,74 @@ func rendered(t *testing.T, r report.Reporter) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// The default gate passes A/A pairs on a busy machine (each second slowed
+// by up to 100% and one in 20 stalled 3×, each run as a whole up to 10%
+// slower than the other), and fails a 10% slowdown and 1 ms more (median
+// 430 µs) on a calm one (seconds within 5%), each on the metrics a
+// reviewer would name. Without the rank test over intervals, the busy
+// machine's A/A pairs are flagged.
+func TestCompareDefaults(t *testing.T) {
+	limits, err := ParseRegressionLimits(DefaultRegression)
+	if err != nil || len(limits) != 6 {
+		t.Fatalf("default limits %v: %v", limits, err)
+	}
+	machine := func(seed uint64, wobble, stalls float64) func(int, float64) float64 {
+		r := rand.New(rand.NewPCG(seed, 77))
+		drift := 1 + 0.1*r.Float64()
+		f := make([]float64, 30)
+		for i := range f {
+			f[i] = drift * (1 + wobble*r.Float64())
+			if r.Float64() < stalls {
+				f[i] = 3
+			}
+		}
+		return func(sec int, us float64) float64 { return us * f[sec] }
+	}
+	busy := func(seed uint64) func(int, float64) float64 { return machine(seed, 1, 0.05) }
+	calm := func(seed uint64) func(int, float64) float64 { return machine(seed, 0.05, 0) }
+	regressed := func(c *Comparison) []string {
+		var out []string
+		for _, e := range c.Endpoints {
+			for _, m := range e.Metrics {
+				if m.Regression {
+					out = append(out, e.Endpoint+" "+m.Metric)
+				}
+			}
+		}
+		return out
+	}
+	var alarms int
+	for pair := range uint64(20) {
+		a, b := syntheticRun(100+2*pair, 430, busy(100+2*pair)), syntheticRun(101+2*pair, 430, busy(101+2*pair))
+		c, err := Compare(a, b, "a", "b", limits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Regressed {
+			alarms++
+			t.Logf("A/A pair %d flagged: %v", pair, regressed(c))
+		}
+	}
+	if alarms > 0 {
+		t.Errorf("%d of 20 A/A pairs flagged by the default gate", alarms)
+	}
+	base := syntheticRun(7, 430, calm(7))
+	for name, slow := range map[string]func(int, float64) float64{
+		"10% slower": func(sec int, us float64) float64 { return calm(8)(sec, us) * 1.1 },
+		"1 ms more":  func(sec int, us float64) float64 { return calm(8)(sec, us) + 1000 },
+	} {
+		c, err := Compare(base, syntheticRun(8, 430, slow), "base", name, limits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := regressed(c)
+		if !c.Regressed || !slices.Contains(got, "list rank") {
+			t.Errorf("%s: regressions %v, want the rank test among them", name, got)
+		}
+		if name == "1 ms more" && !slices.Contains(got, "list p50") {
+			t.Errorf("%s: p50 not flagged: %v", name, got)
+		}
+	}
 }

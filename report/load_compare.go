@@ -51,7 +51,11 @@ func compareMarkdown(c *summary.Comparison) string {
 		fmt.Fprintf(&b, "- %s: `%s` — %s, %s, started %s, window %.1fs\n", r.label, r.ri.Path, r.ri.Scenario, r.ri.Schedule, r.ri.Start, r.ri.Window)
 	}
 	if len(c.Limits) > 0 {
-		fmt.Fprintf(&b, "- limits: `%s`\n", strings.Join(c.Limits, ","))
+		def := ""
+		if c.Defaults {
+			def = " (the defaults; --max-regression overrides them)"
+		}
+		fmt.Fprintf(&b, "- limits: `%s`%s\n", strings.Join(c.Limits, ","), def)
 	}
 	for _, w := range c.Warnings {
 		fmt.Fprintf(&b, "- warning: %s\n", w)

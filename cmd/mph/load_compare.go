@@ -24,7 +24,10 @@ change is significant, in the worse direction and beyond its limit:
   --max-regression p99=10%,success=-0.1pp,secure:p50=5%
 
 Latency and throughput take relative limits (%), success/errors/rate429
-percentage points (pp); the magnitude is the tolerated worsening. The
+percentage points (pp), rank (the whole distribution, Mann-Whitney)
+percentage points of P(current slower) above one half; the magnitude is
+the tolerated worsening. The default, printed with every comparison, is
+` + loadtest.DefaultRegression + `. The
 Markdown comparison is printed (fit for a CI step summary) and written with
 compare.html and compare.json to --out.
 
@@ -47,6 +50,7 @@ Exit 0 without regression, 1 on a regression, 2 on usage errors.`,
 			if err != nil {
 				return usageErr("%v", err)
 			}
+			c.Defaults = !cmd.Flags().Changed("max-regression")
 			if out == "" {
 				out = defaultOutDir("compare")
 			}
@@ -62,7 +66,7 @@ Exit 0 without regression, 1 on a regression, 2 on usage errors.`,
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "output directory (default mph-results/<time>-compare)")
-	cmd.Flags().StringVar(&maxReg, "max-regression", "p99=10%,success=-0.1pp", `tolerated worsening per metric ([endpoint:]metric=limit, comma-separated; "none" reports only)`)
+	cmd.Flags().StringVar(&maxReg, "max-regression", loadtest.DefaultRegression, `tolerated worsening per metric ([endpoint:]metric=limit, comma-separated; "none" reports only)`)
 	loadCmd.AddCommand(cmd)
 }
 

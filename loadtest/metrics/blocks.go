@@ -70,3 +70,19 @@ func (s *Series) BlockQuantileCI(q float64, reps int, rng *rand.Rand) (lo, hi fl
 	sort.Float64s(est)
 	return est[int(0.025*float64(reps))], est[int(0.975*float64(reps-1))], len(bs), true
 }
+
+// IntervalMeans are the mean latencies (µs) of the series' non-empty
+// intervals, in time order: one figure per interval, so that a test over
+// them treats a stall slowing a whole interval as one observation.
+func (s *Series) IntervalMeans() []float64 {
+	if s == nil {
+		return nil
+	}
+	var out []float64
+	for _, iv := range s.Intervals {
+		if iv.Scheduled > 0 {
+			out = append(out, float64(iv.SumUs)/float64(iv.Scheduled))
+		}
+	}
+	return out
+}

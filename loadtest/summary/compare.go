@@ -7,7 +7,7 @@ import (
 // MetricDelta is one metric of one endpoint in both runs.
 type MetricDelta struct {
 	Metric      string        `json:"metric"`
-	Unit        string        `json:"unit"` // ms, ratio, req/s
+	Unit        string        `json:"unit"` // ms, ratio, req/s, P(slower)
 	Baseline    float64       `json:"baseline"`
 	Current     float64       `json:"current"`
 	Delta       float64       `json:"delta"`              // current - baseline
@@ -49,6 +49,7 @@ type Comparison struct {
 	Current     RunInfo              `json:"current"`
 	Method      string               `json:"method"`
 	Limits      []string             `json:"limits"`
+	Defaults    bool                 `json:"defaultLimits"` // the limits are compare's defaults (no --max-regression)
 	Warnings    []string             `json:"warnings,omitempty"`
 	Endpoints   []EndpointComparison `json:"endpoints"`
 	Regressions []string             `json:"regressions"`
@@ -58,6 +59,8 @@ type Comparison struct {
 // Change states the metric's move from baseline to current in its unit.
 func (m MetricDelta) Change() string {
 	switch m.Unit {
+	case "P(slower)":
+		return fmt.Sprintf("P(current slower) = %.3f (%+.1fpp from ½)", m.Current, m.Delta*100)
 	case "ms":
 		return fmt.Sprintf("%s → %s (%+.1f%%)", Ms(m.Baseline), Ms(m.Current), m.Relative*100)
 	case "req/s":
