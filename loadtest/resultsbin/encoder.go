@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net/http"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -128,14 +129,7 @@ func (e *Encoder) message(r *vegeta.Result) []byte {
 	}
 	if len(r.Headers) > 0 {
 		field(11)
-		b = appendUint(b, uint64(len(r.Headers)))
-		for k, vs := range r.Headers {
-			b = appendString(b, k)
-			b = appendUint(b, uint64(len(vs)))
-			for _, v := range vs {
-				b = appendString(b, v)
-			}
-		}
+		b = appendHeaders(b, r.Headers)
 	}
 	b = append(b, 0)
 	e.buf = b
@@ -144,6 +138,20 @@ func (e *Encoder) message(r *vegeta.Result) []byte {
 	start := room - len(n)
 	copy(b[start:], n)
 	return b[start:]
+}
+
+// appendHeaders appends a map as gob does: its length, then each key and
+// value (a []string: its length, then each string).
+func appendHeaders(b []byte, h http.Header) []byte {
+	b = appendUint(b, uint64(len(h)))
+	for k, vs := range h {
+		b = appendString(b, k)
+		b = appendUint(b, uint64(len(vs)))
+		for _, v := range vs {
+			b = appendString(b, v)
+		}
+	}
+	return b
 }
 
 // appendTime appends the timestamp as gob sends a GobEncoder: its
