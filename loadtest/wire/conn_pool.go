@@ -241,8 +241,10 @@ func (c *poolConn) readFinalHead() (head, error) {
 	return head{}, errors.New("too many informational (1xx) answers")
 }
 
-// minSlab is the least a new body slab holds.
-const minSlab = 16 << 10
+// minSlab is the least a new body slab holds: room for a few bodies. It is
+// small because an open-model run holds one batch, and so one slab, per
+// worker, and an overloaded target makes workers by the thousand.
+const minSlab = 4 << 10
 
 // readBody reads at most maxBody bytes of the body. One framed by
 // Content-Length is read into slab's spare room (a new slab when it lacks
