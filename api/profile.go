@@ -137,17 +137,9 @@ type RateLimitsProfile struct {
 	// MaxRetryAfter is the longest Retry-After a spec waits out; a longer
 	// window skips the recovery check with the reason.
 	MaxRetryAfter time.Duration `yaml:"maxRetryAfter"`
-	// RefusedBy says who answers a 429: RefusedByAPIOrGateway (a 429 in the
-	// error envelope's form must be a whole one, any other is a gateway's)
-	// or RefusedByAPI (every 429 carries the error envelope).
-	RefusedBy string `yaml:"refusedBy"`
+	// Envelope: whether a 429 carries the error envelope (optional or required).
+	Envelope string `yaml:"envelope"`
 }
-
-// The values of rateLimits.refusedBy.
-const (
-	RefusedByAPIOrGateway = "api-or-gateway"
-	RefusedByAPI          = "api"
-)
 
 // DefaultProfile returns the profile matching the reference sandbox.
 func DefaultProfile() *Profile {
@@ -248,8 +240,8 @@ func (p *Profile) validate() error {
 	if p.RateLimits.MaxRetryAfter < 0 {
 		return fmt.Errorf("rateLimits.maxRetryAfter must not be negative")
 	}
-	if r := p.RateLimits.RefusedBy; r != RefusedByAPIOrGateway && r != RefusedByAPI {
-		return fmt.Errorf("rateLimits.refusedBy must be %s or %s, not %q", RefusedByAPIOrGateway, RefusedByAPI, r)
+	if e := p.RateLimits.Envelope; e != "optional" && e != "required" {
+		return fmt.Errorf("rateLimits.envelope must be optional or required, not %q", e)
 	}
 	if err := p.Webhooks.validate(); err != nil {
 		return err

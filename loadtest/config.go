@@ -32,13 +32,14 @@ type Target struct {
 	MaxBody int64
 	// RetryAfterMax is the longest Retry-After setup and the probe wait (default 30 s).
 	RetryAfterMax time.Duration
-	// RefusedBy is the profile's rateLimits.refusedBy: who answers a 429,
-	// and so how a 429 is judged (rate429.go; "" for the default).
-	RefusedBy string
-	Embedded  bool
-	AllowLive bool // --allow-live: writes allowed when the token states LIVE (see live.go)
-	RunID     string
-	Setup     SetupProfile
+	// Envelope429 is the profile's rateLimits.envelope: whether every 429
+	// carries the error envelope, and so how a 429 is judged (rate429.go;
+	// "" for the default).
+	Envelope429 string
+	Embedded    bool
+	AllowLive   bool // --allow-live: writes allowed when the token states LIVE (see live.go)
+	RunID       string
+	Setup       SetupProfile
 }
 
 // SetupProfile says how to register a customer and issue cards on the target

@@ -189,7 +189,7 @@ func (p *politeClient) item() (int64, bool) {
 		if code == http.StatusTooManyRequests {
 			p.got429.Add(1)
 			p.mu.Lock()
-			judgeOne(p.judged, p.scn.refusedBy(), h, body)
+			judgeOne(p.judged, p.scn.envelope429(), h, body)
 			p.mu.Unlock()
 		}
 		capd := math.Min(5000, 50*math.Pow(2, float64(a-1))) // ms

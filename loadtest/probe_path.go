@@ -67,7 +67,7 @@ type pathProber struct {
 func (p *pathProber) single(hc *http.Client) int {
 	code, h, body := single(p.ctx, hc, p.scn)
 	if code == http.StatusTooManyRequests {
-		judgeOne(&p.pp.RATE02, p.scn.refusedBy(), h, body)
+		judgeOne(&p.pp.RATE02, p.scn.envelope429(), h, body)
 	}
 	return code
 }

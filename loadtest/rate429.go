@@ -7,40 +7,49 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/schemas"
 )
 
 // RATE-02, judged on every 429 the driver sees, in every run and every
-// phase of the probe: "A 429 carries the error envelope, statusCode 429 and
-// the reason phrase Too Many Requests." Who answers a 429 is not shown
-// ("numeric rate limits: not shown"), and a gateway in front of the API may
-// refuse a call in its own format; the profile's rateLimits.refusedBy says
-// which reading applies:
+// phase of the probe: a 429 of the API is an error answer, in the error
+// envelope with statusCode 429 and a reason phrase of 429. Who answers a
+// 429 is not shown ("numeric rate limits: not shown"; the open point
+// OPEN-GATEWAY-429), and a gateway in front of the API may refuse a call in
+// its own format; the profile's rateLimits.envelope says which reading
+// applies, as it does for the suites:
 //
-//   - api-or-gateway (the default, the lenient reading): a 429 in the error
-//     envelope's form, a JSON object whose status is "error" (the envelope's
-//     own marker), is the API's and must be a whole envelope; a 429 of any
-//     other form is a gateway's, counted apart and not judged;
-//   - api: every 429 is the API's and must carry the error envelope.
+//   - optional (the default, the lenient reading): a 429 whose body is JSON
+//     (by its Content-Type) carrying statusCode is the API's error envelope
+//     and must be a whole one; any other 429 is a gateway's, counted apart
+//     and not judged;
+//   - required: every 429 carries the error envelope.
 //
-// The API's 429 is also an API answer like any other: its Content-Type is
-// application/json. The reason phrase is compared without regard to case
-// (the HTTP standard gives reason phrases as text for people, not tokens).
+// The reason phrase is compared without regard to case or runs of white
+// space (the HTTP standard gives reason phrases as text for people), and
+// statusCode as a number (429.0 is 429).
+
+// The values of rateLimits.envelope.
+const (
+	envelopeOptional = "optional"
+	envelopeRequired = "required"
+)
+
+func envelope429OrDefault(e string) string {
+	if e == "" {
+		return envelopeOptional
+	}
+	return e
+}
 
 // reason429 prefixes the reason of every 429 that breaks RATE-02.
 const reason429 = "429 breaks RATE-02: "
 
 // judge429 checks one 429 answer: why it breaks RATE-02 ("" when it does
 // not), and whether it was taken as a gateway's.
-func judge429(refusedBy, contentType string, body []byte) metrics.Check {
-	var form struct {
-		Status any `json:"status"`
-	}
-	enveloped := json.Unmarshal(body, &form) == nil && form.Status == "error"
-	if !enveloped && refusedBy != api.RefusedByAPI {
+func judge429(envelope, contentType string, body []byte) metrics.Check {
+	if envelope != envelopeRequired && !errorShaped(contentType, body) {
 		return metrics.Check{Gateway429: true}
 	}
 	if why := checkContentType(contentType); why != "" {
@@ -53,6 +62,20 @@ func judge429(refusedBy, contentType string, body []byte) metrics.Check {
 		return metrics.Check{Invalid: reason429 + err.Error()}
 	}
 	return metrics.Check{}
+}
+
+// errorShaped says whether a 429 is the API's error envelope by its form:
+// JSON by its Content-Type, an object carrying statusCode.
+func errorShaped(contentType string, body []byte) bool {
+	if checkContentType(contentType) != "" {
+		return false
+	}
+	var form map[string]json.RawMessage
+	if json.Unmarshal(body, &form) != nil {
+		return false
+	}
+	_, ok := form["statusCode"]
+	return ok
 }
 
 // check429Members checks what the schema leaves to each status: statusCode
@@ -105,8 +128,8 @@ func tally429(t *summary.Judged429, out *Outcome) {
 
 // judgeOne adds one 429 answer read outside a run (the probe's single
 // requests and polite client) to t.
-func judgeOne(t *summary.Judged429, refusedBy string, h http.Header, body []byte) {
-	c := judge429(orDefault429(refusedBy), h.Get("Content-Type"), body)
+func judgeOne(t *summary.Judged429, envelope string, h http.Header, body []byte) {
+	c := judge429(envelope429OrDefault(envelope), h.Get("Content-Type"), body)
 	t.Seen++
 	switch {
 	case c.Invalid != "":
@@ -125,20 +148,13 @@ func addReason429(t *summary.Judged429, why string) {
 	}
 }
 
-func orDefault429(refusedBy string) string {
-	if refusedBy == "" {
-		return api.RefusedByAPIOrGateway
-	}
-	return refusedBy
-}
-
 // Gateway429Note says how many 429 answers of a run were taken as a
 // gateway's ("" when none were): they are counted as 429s, not judged.
 func Gateway429Note(ss []metrics.Summary) string {
 	for _, s := range ss {
 		if s.Endpoint == "all" && s.Gateway429 > 0 {
-			return fmt.Sprintf("%d of %d 429 answers were not in the error envelope's form and were taken as a gateway's, not judged by RATE-02 "+
-				"(profile rateLimits.refusedBy: %s; set it to %s when every 429 comes from the API)", s.Gateway429, s.R429Count(), api.RefusedByAPIOrGateway, api.RefusedByAPI)
+			return fmt.Sprintf("%d of %d 429 answers were not JSON carrying statusCode and were taken as a gateway's, not judged by RATE-02 "+
+				"(profile rateLimits.envelope: %s; set it to %s when every 429 comes from the API)", s.Gateway429, s.R429Count(), envelopeOptional, envelopeRequired)
 		}
 	}
 	return ""

@@ -151,7 +151,7 @@ func newRun(spec RunSpec) *run {
 		name = spec.Scenario.Name
 	}
 	r := &run{spec: spec, sched: spec.Schedule, atk: newAttacker(spec.Scenario.attackOptions(spec.Attack), spec.Scenario.Targeter, name),
-		val: newValidator(spec.SchemaSample, spec.Scenario.refusedBy()), total: spec.Schedule.TotalHits()}
+		val: newValidator(spec.SchemaSample, spec.Scenario.envelope429()), total: spec.Schedule.TotalHits()}
 	if spec.Results != nil {
 		r.bw = bufio.NewWriterSize(spec.Results, 256<<10)
 		r.enc = resultsbin.NewEncoder(r.bw)

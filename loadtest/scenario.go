@@ -61,12 +61,12 @@ func (s *Scenario) attackOptions(o AttackOptions) AttackOptions {
 	return s.target.attackOptions(o)
 }
 
-// refusedBy is the target profile's rateLimits.refusedBy ("" for its default).
-func (s *Scenario) refusedBy() string {
+// envelope429 is the target profile's rateLimits.envelope ("" for its default).
+func (s *Scenario) envelope429() string {
 	if s.target == nil {
 		return ""
 	}
-	return s.target.RefusedBy
+	return s.target.Envelope429
 }
 
 func (s *Scenario) retryAfterMax() time.Duration {

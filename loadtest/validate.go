@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/schemas"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -32,21 +31,18 @@ type answerRule struct {
 
 // validator checks answers in the run's consumer goroutine (not concurrent).
 type validator struct {
-	every     int
-	refusedBy string // the profile's rateLimits.refusedBy
-	seen      map[string]uint64
+	every    int
+	envelope string // the profile's rateLimits.envelope
+	seen     map[string]uint64
 }
 
-// newValidator validates the schema of one in every 2xx answers; refusedBy
-// is the profile's rateLimits.refusedBy ("" for its default).
-func newValidator(every int, refusedBy string) *validator {
+// newValidator validates the schema of one in every 2xx answers; envelope
+// is the profile's rateLimits.envelope ("" for its default).
+func newValidator(every int, envelope string) *validator {
 	if every <= 0 {
 		every = DefaultSchemaSample
 	}
-	if refusedBy == "" {
-		refusedBy = api.RefusedByAPIOrGateway
-	}
-	return &validator{every: every, refusedBy: refusedBy, seen: map[string]uint64{}}
+	return &validator{every: every, envelope: envelope429OrDefault(envelope), seen: map[string]uint64{}}
 }
 
 // check says whether the answer is invalid and why (never quoting the
@@ -57,7 +53,7 @@ func (v *validator) check(ep string, r *vegeta.Result) metrics.Check {
 	case 0:
 		return metrics.Check{}
 	case http.StatusTooManyRequests:
-		return judge429(v.refusedBy, contentType(r.Headers), r.Body)
+		return judge429(v.envelope, contentType(r.Headers), r.Body)
 	}
 	return metrics.Check{Invalid: v.reason(ep, r)}
 }

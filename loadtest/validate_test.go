@@ -60,35 +60,36 @@ func TestValidatorVerdicts(t *testing.T) {
 	}
 }
 
-// RATE-02 on every 429: under api-or-gateway (the default) a 429 in the
-// error envelope's form must be a whole one and any other form is a
-// gateway's; under api every 429 must carry the envelope. Numbers are
-// compared as numbers and the reason phrase without regard to case.
+// RATE-02 on every 429: under rateLimits.envelope: optional (the default) a
+// 429 that is JSON carrying statusCode must be a whole error envelope and
+// any other is a gateway's; under required every 429 must carry it.
+// Numbers are compared as numbers and the reason phrase without regard to
+// case.
 func TestValidatorJudgesEvery429(t *testing.T) {
 	const env = `{"status":"error","statusCode":429,"message":"slow down","error":"Too Many Requests","timestamp":"2026-03-15T12:00:00Z","path":"/v1/merchant/cards"}`
 	swap := func(from, to string) string { return strings.Replace(env, from, to, 1) }
 	for _, c := range []struct {
-		name, refusedBy, ct, body string
-		invalid                   string // substring of the reason; "" for valid
-		gateway                   bool
+		name, envelope, ct, body string
+		invalid                  string // substring of the reason; "" for valid
+		gateway                  bool
 	}{
 		{"whole envelope", "", "application/json", env, "", false},
-		{"whole envelope, strict", "api", "application/json", env, "", false},
+		{"whole envelope, required", "required", "application/json", env, "", false},
 		{"statusCode 429.0", "", "application/json", swap(`429,`, `429.0,`), "", false},
 		{"reason phrase in another case", "", "application/json", swap("Too Many Requests", "too many  requests"), "", false},
 		{"gateway text", "", "text/plain", "rate limited", "", true},
 		{"gateway JSON", "", "application/json", `{"message":"Too Many Requests"}`, "", true},
 		{"gateway empty body", "", "", "", "", true},
-		{"gateway text, strict", "api", "text/plain", "rate limited", "429 breaks RATE-02: Content-Type", false},
-		{"gateway JSON, strict", "api", "application/json", `{"message":"Too Many Requests"}`, "429 breaks RATE-02: schema error.json", false},
+		{"envelope in text/html: a gateway's", "", "text/html", env, "", true},
+		{"gateway text, required", "required", "text/plain", "rate limited", "429 breaks RATE-02: Content-Type", false},
+		{"gateway JSON, required", "required", "application/json", `{"message":"Too Many Requests"}`, "429 breaks RATE-02: schema error.json", false},
 		{"envelope with statusCode 500", "", "application/json", swap(`429,`, `500,`), "statusCode is not 429", false},
 		{"envelope with statusCode as text", "", "application/json", swap(`429,`, `"429",`), "schema error.json", false},
 		{"envelope with another phrase", "", "application/json", swap("Too Many Requests", "Slow Down"), "reason phrase", false},
 		{"envelope without error", "", "application/json", swap(`"error":"Too Many Requests",`, ``), "schema error.json", false},
-		{"envelope in text/html", "", "text/html", env, "Content-Type", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := newValidator(100, c.refusedBy).check(EPList, answer(429, c.ct, c.body))
+			got := newValidator(100, c.envelope).check(EPList, answer(429, c.ct, c.body))
 			if (c.invalid == "") != (got.Invalid == "") || !strings.Contains(got.Invalid, c.invalid) || got.Gateway429 != c.gateway {
 				t.Fatalf("check %+v, want reason %q gateway %v", got, c.invalid, c.gateway)
 			}
@@ -140,8 +141,8 @@ func TestHTML200IsNeverSuccess(t *testing.T) {
 }
 
 // A run counts every 429 as a 429 and judges it: a gateway's under the
-// default reading, invalid (RATE-02) when the profile says the API answers
-// every 429.
+// default reading, invalid (RATE-02) when the profile requires the envelope
+// on every 429.
 func TestRunJudgesEvery429(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
@@ -149,8 +150,8 @@ func TestRunJudgesEvery429(t *testing.T) {
 		_, _ = w.Write([]byte("rate limited"))
 	}))
 	defer srv.Close()
-	for _, refusedBy := range []string{"", "api"} {
-		tg := &Target{BaseURL: srv.URL + "/v1/merchant", Creds: []Credential{{MerchantID: "m", SecretKey: "sk_test_x"}}, Timeout: 5 * time.Second, RefusedBy: refusedBy}
+	for _, envelope := range []string{"", "required"} {
+		tg := &Target{BaseURL: srv.URL + "/v1/merchant", Creds: []Credential{{MerchantID: "m", SecretKey: "sk_test_x"}}, Timeout: 5 * time.Second, Envelope429: envelope}
 		scn, err := Prepare(context.Background(), tg, ScenarioOptions{Name: "token"})
 		if err != nil {
 			t.Fatal(err)
@@ -162,12 +163,12 @@ func TestRunJudgesEvery429(t *testing.T) {
 			t.Fatal(err)
 		}
 		s, _ := o.Summary("all")
-		want := map[string][2]uint64{"": {50, 0}, "api": {0, 50}}[refusedBy] // gateway, invalid
+		want := map[string][2]uint64{"": {50, 0}, "required": {0, 50}}[envelope] // gateway, invalid
 		if s.R429Count() != 50 || s.Rate429 != 1 || s.Gateway429 != want[0] || s.Invalid429 != want[1] || s.Invalid != want[1] {
-			t.Fatalf("refusedBy %q: 429s %d (share %.2f), gateway %d, invalid %d (%d 429s), errors %v", refusedBy, s.R429Count(), s.Rate429, s.Gateway429, s.Invalid, s.Invalid429, s.Errors)
+			t.Fatalf("envelope %q: 429s %d (share %.2f), gateway %d, invalid %d (%d 429s), errors %v", envelope, s.R429Count(), s.Rate429, s.Gateway429, s.Invalid, s.Invalid429, s.Errors)
 		}
-		if note := Gateway429Note(o.Summaries); (note != "") != (refusedBy == "") {
-			t.Fatalf("refusedBy %q: note %q", refusedBy, note)
+		if note := Gateway429Note(o.Summaries); (note != "") != (envelope == "") {
+			t.Fatalf("envelope %q: note %q", envelope, note)
 		}
 	}
 }

@@ -69,8 +69,8 @@ func readLoadReport(t *testing.T, dir string) *loadtest.Report {
 }
 
 // TestProbeExitCodes: 429 answers in plain text are a gateway's under the
-// profile's default (rateLimits.refusedBy: api-or-gateway): counted apart,
-// exit 0; under refusedBy: api they break RATE-02 and the probe exits 1 (the
+// profile's default (rateLimits.envelope: optional): counted apart, exit 0;
+// under envelope: required they break RATE-02 and the probe exits 1 (the
 // list group limited to 200/s, burst 10, so the ladder finds it at its
 // third step; about 13 s each); a probe that finds no limit up to
 // --max-rate has nothing to judge and exits 0; one that cannot write its
@@ -80,7 +80,7 @@ func TestProbeExitCodes(t *testing.T) {
 	env := sandboxEnv(t, []string{"rate-limit-bare-429"}, nil)
 	sandboxPut(t, env, "/rate-limits", `{"read":{"rate":200,"burst":10}}`)
 	strict := filepath.Join(dir, "strict.yaml")
-	if err := os.WriteFile(strict, []byte("rateLimits:\n  refusedBy: api\n"), 0o644); err != nil {
+	if err := os.WriteFile(strict, []byte("rateLimits:\n  envelope: required\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	probe := func(out string, extra ...string) runResult {
@@ -89,18 +89,18 @@ func TestProbeExitCodes(t *testing.T) {
 			"--quiet-period", "300ms", "--polite", "0", "--topology=false"}, extra...)...)
 	}
 	out := filepath.Join(dir, "gateway")
-	expectCode(t, "probe: bare 429, api-or-gateway", probe(out), 0)
+	expectCode(t, "probe: bare 429, envelope optional", probe(out), 0)
 	if rep := readLoadReport(t, out); rep.Probe == nil || len(rep.Probe.Paths) != 1 || rep.Probe.Paths[0].RATE02.Gateway == 0 ||
 		rep.Probe.Paths[0].RATE02.Gateway != rep.Probe.Paths[0].RATE02.Seen {
-		t.Errorf("probe of bare 429s, api-or-gateway: %+v", rep.Probe)
+		t.Errorf("probe of bare 429s, envelope optional: %+v", rep.Probe)
 	}
 	out = filepath.Join(dir, "bare")
 	r := probe(out, "--profile", strict)
-	expectCode(t, "probe: bare 429, api", r, 1)
+	expectCode(t, "probe: bare 429, envelope required", r, 1)
 	rep := readLoadReport(t, out)
 	if rep.Probe == nil || len(rep.Probe.Paths) != 1 || !rep.Probe.Paths[0].LimitFound || rep.Probe.Paths[0].RATE02.Envelope != 0 ||
 		rep.Probe.Paths[0].RATE02.Broken != rep.Probe.Paths[0].RATE02.Seen {
-		t.Errorf("probe of bare 429s, api: %+v", rep.Probe)
+		t.Errorf("probe of bare 429s, envelope required: %+v", rep.Probe)
 	}
 	if !strings.Contains(r.stderr, "break the error envelope (RATE-02)") || strings.Count(r.stderr, "\n") > 3 {
 		t.Errorf("probe failure does not say why on one line:\n%s", r.stderr)

@@ -165,7 +165,7 @@ func loadTarget(cfg *target.Config) *loadtest.Target {
 	if p == nil {
 		return t
 	}
-	t.RefusedBy = p.RateLimits.RefusedBy
+	t.Envelope429 = p.RateLimits.Envelope
 	sp := &t.Setup
 	if len(p.Customers.Fields) > 0 {
 		sp.CustomerFields = p.Customers.Fields

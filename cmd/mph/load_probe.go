@@ -61,8 +61,9 @@ limiter groups go to the report and summary.json (probe.topology).
 
 Every 429 of every phase is judged by RATE-02 (the error envelope,
 statusCode 429, the reason phrase Too Many Requests) as the profile's
-rateLimits.refusedBy reads it: api-or-gateway (default) takes a 429 not in
-the envelope's form as a gateway's, api requires the envelope on every 429.
+rateLimits.envelope reads it: optional (default) takes a 429 that is not
+JSON carrying statusCode as a gateway's, required wants the envelope on
+every 429.
 Exit 1 when one breaks it; the rest is measured and reported, not judged.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runProbeCmd(cmd, &tf, &rf, pf) },

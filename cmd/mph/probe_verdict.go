@@ -12,7 +12,7 @@ import (
 // broken ("" when none): a 429 answer of any phase (ladders, blast,
 // recovery, Retry-After, polite client, topology) without the error
 // envelope, statusCode 429 and the reason phrase Too Many Requests
-// (RATE-02), as the profile's rateLimits.refusedBy reads it. What the probe
+// (RATE-02), as the profile's rateLimits.envelope reads it. What the probe
 // measures beyond that (onset, ceiling, burst, Retry-After, recovery) the
 // document does not state, so it is reported, never a failure.
 func probeBreaches(p *loadtest.ProbeReport) string {

@@ -40,7 +40,7 @@ type Endpoint struct {
 	Invalid  uint64 // answers that failed validation (status, Content-Type or schema)
 	// Of the 429 answers: those that broke RATE-02 (counted in Invalid
 	// too), and those taken as a gateway's (not in the error envelope's
-	// form, under the profile's rateLimits.refusedBy: api-or-gateway).
+	// form, under the profile's rateLimits.envelope: optional).
 	Invalid429, Gateway429 uint64
 	Codes                  map[uint16]uint64 // 0 = transport error / timeout
 	Errors                 map[string]uint64

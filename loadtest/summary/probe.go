@@ -43,11 +43,11 @@ type PathProbe struct {
 
 // Judged429 counts the 429 answers judged by RATE-02 ("A 429 carries the
 // error envelope, statusCode 429 and the reason phrase Too Many
-// Requests"), as the profile's rateLimits.refusedBy reads it.
+// Requests"), as the profile's rateLimits.envelope reads it.
 type Judged429 struct {
 	Seen     uint64   `json:"seen"`
 	Envelope uint64   `json:"envelope"`          // a whole error envelope
-	Gateway  uint64   `json:"gateway"`           // not in the envelope's form: taken as a gateway's (api-or-gateway)
+	Gateway  uint64   `json:"gateway"`           // not in the envelope's form: taken as a gateway's (envelope: optional)
 	Broken   uint64   `json:"broken"`            // break RATE-02
 	Reasons  []string `json:"reasons,omitempty"` // why, the first few
 }
