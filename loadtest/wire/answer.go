@@ -89,10 +89,7 @@ func (c *poolConn) readHead(first bool) (head, error) {
 				continue
 			}
 			c.scratch = buf
-			var na *noAnswer
 			switch {
-			case errors.As(err, &na): // the request could not be sent
-				return head{}, err
 			case errors.Is(err, errBudget):
 				return head{}, fmt.Errorf("answer headers larger than %d bytes", maxHeaderBytes)
 			case first && len(buf) == 0 && (errors.Is(err, io.EOF) || isReset(err)):

@@ -159,9 +159,9 @@ func TestAttackerRefusesMalformedAnswers(t *testing.T) {
 	}
 }
 
-// A request larger than the socket takes at once is finished by a plain
-// write; back-to-back GETs on connections the server closes after each
-// answer are sent again on a new connection, never failed.
+// A request larger than the socket's buffer is written whole; back-to-back
+// GETs on connections the server closes after each answer are sent again on
+// a new connection, never failed.
 func TestAttackerSendsWholeRequests(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n, _ := io.Copy(io.Discard, r.Body)

@@ -51,12 +51,11 @@ type poolConn struct {
 	raw     net.Conn // the TCP connection under TLS (nc itself for http)
 	lr      *budgetReader
 	br      *bufio.Reader
-	sr      *sendReader // plain TCP: writes each request inside the answer's read (send_unix.go)
-	wbuf    []byte      // the request being sent
-	used    time.Time   // when it was last given back
-	n       int         // requests sent on it
-	scratch []byte      // the last answer head read
-	last    *fields     // the last header section parsed (answer.go)
+	wbuf    []byte    // the request being sent
+	used    time.Time // when it was last given back
+	n       int       // requests sent on it
+	scratch []byte    // the last answer head read
+	last    *fields   // the last header section parsed (answer.go)
 }
 
 // newConnPool takes o with its defaults set (httpclient.LoadOptions.Defaults).
@@ -136,11 +135,6 @@ func (p *connPool) dial(d *dest, deadline time.Time) (*poolConn, error) {
 		nc = tc
 	}
 	c := &poolConn{key: d.key, nc: nc, raw: raw, lr: &budgetReader{r: nc}}
-	if nc == raw {
-		if c.sr = newSendReader(nc); c.sr != nil {
-			c.lr.r = c.sr
-		}
-	}
 	c.br = bufio.NewReaderSize(c.lr, connBufSize)
 	return c, nil
 }
@@ -206,9 +200,7 @@ func (c *poolConn) exchange(t *vegeta.Target, d *dest, deadline time.Time, maxBo
 	if c.wbuf, err = appendRequest(c.wbuf[:0], method, d, host, t.Header, t.Body); err != nil {
 		return h, nil, slab, false, err
 	}
-	if c.sr != nil {
-		c.sr.send(c.wbuf) // written by the answer's first read
-	} else if _, err := c.nc.Write(c.wbuf); err != nil {
+	if _, err := c.nc.Write(c.wbuf); err != nil {
 		return h, nil, slab, false, &noAnswer{err}
 	}
 	if h, err = c.readFinalHead(); err != nil {
