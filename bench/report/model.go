@@ -171,8 +171,10 @@ func (o OpenRate) lagVerdict() string {
 	switch {
 	case missed == 0 || len(o.Stalls) == 0:
 		return ""
+	case machine == missed && missed == 1:
+		return fmt.Sprintf("The round over the p99 goal had at least %.0f%% of its late sends in seconds when the machine stalled: the lag came from the machine.", 100*machineShare)
 	case machine == missed:
-		return fmt.Sprintf("Every round over the p99 goal (%d) had at least %.0f%% of its late sends in seconds when the machine stalled: the lag came from the machine.", missed, 100*machineShare)
+		return fmt.Sprintf("All %d rounds over the p99 goal had at least %.0f%% of their late sends in seconds when the machine stalled: the lag came from the machine.", missed, 100*machineShare)
 	}
 	return fmt.Sprintf("%d of the %d rounds over the p99 goal had late sends outside the machine's stalls: the lag came from mph.", missed-machine, missed)
 }
