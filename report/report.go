@@ -43,7 +43,7 @@ const (
 )
 
 // IDLabelPrefix marks the label carrying a spec's stable short ID
-// ("id:withdraw.3f9a2c"); the area is the ID's part before the dot.
+// ("id:withdraw.accepts-minimum-withdrawal"); the area is the ID's part before the dot.
 const IDLabelPrefix = "id:"
 
 // InterruptedReason is the suite failure reason of an interrupted run.
@@ -95,7 +95,7 @@ func SpecID(s types.SpecReport) string {
 	return ""
 }
 
-// AreaOf is the area part of a spec ID ("withdraw" of "withdraw.3f9a2c").
+// AreaOf is the area part of a spec ID ("withdraw" of "withdraw.accepts-minimum-withdrawal").
 func AreaOf(id string) string {
 	area, _, _ := strings.Cut(id, ".")
 	return area

@@ -38,7 +38,7 @@ var _ = Describe("Malformed requests: identifiers and bodies", func() {
 
 // identifierSpecs: paths that name no card.
 func identifierSpecs() {
-	ConformanceIt("answers malformed card identifiers (id/id, ?x=1, %00, very long, {}) on every card endpoint with 400 or 404 and the error envelope, never 5xx nor another card's data",
+	ConformanceIt("answers malformed card identifiers (id/id, ?x=1, %00, very long, {}) on every card endpoint with 400 or 404 and the error envelope, never 5xx nor another card's data", SpecID("errors.answers-malformed-card"),
 		Reqs("ERR-23"), Destructive,
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("2.00")))
@@ -67,7 +67,7 @@ func identifierSpecs() {
 			expectUnchanged(ctx, c)
 		})
 
-	ConformanceIt("never answers /cards/{id}?x=1 with another card or a 5xx: either the card itself or a 400/404 error envelope",
+	ConformanceIt("never answers /cards/{id}?x=1 with another card or a 5xx: either the card itself or a 400/404 error envelope", SpecID("errors.never-answers-cards-id"),
 		Reqs("ERR-23"),
 		func(ctx SpecContext) {
 			c := SharedCard(ctx)
@@ -206,17 +206,17 @@ func malformedBodyTable() {
 	ConformanceTable("refuses malformed bodies (400, or per the profile a 4xx), never 5xx, the card unchanged",
 		expectMalformedBodiesRefused,
 		Destructive, Needs(CapTestEnvironment),
-		ConformanceEntry("on POST /cards/{id}/withdraw", eps["POST /cards/{id}/withdraw"], Reqs("ERR-22")),
-		ConformanceEntry("on PUT /cards/{id}/spend-limits", eps["PUT /cards/{id}/spend-limits"], Reqs("ERR-22")),
-		ConformanceEntry("on PATCH /cards/{id}/status", eps["PATCH /cards/{id}/status"], Reqs("ERR-22")),
-		ConformanceEntry("on PATCH /cards/{id}/contact", eps["PATCH /cards/{id}/contact"], Reqs("ERR-22")),
-		ConformanceEntry("on POST /cards/{id}/simulate-webhook", eps["POST /cards/{id}/simulate-webhook"], Reqs("ERR-22")),
+		ConformanceEntry("on POST /cards/{id}/withdraw", SpecID("errors.post-cards-id-withdraw"), eps["POST /cards/{id}/withdraw"], Reqs("ERR-22")),
+		ConformanceEntry("on PUT /cards/{id}/spend-limits", SpecID("errors.put-cards-id-spend"), eps["PUT /cards/{id}/spend-limits"], Reqs("ERR-22")),
+		ConformanceEntry("on PATCH /cards/{id}/status", SpecID("errors.patch-cards-id-status"), eps["PATCH /cards/{id}/status"], Reqs("ERR-22")),
+		ConformanceEntry("on PATCH /cards/{id}/contact", SpecID("errors.patch-cards-id-contact"), eps["PATCH /cards/{id}/contact"], Reqs("ERR-22")),
+		ConformanceEntry("on POST /cards/{id}/simulate-webhook", SpecID("errors.post-cards-id-simulate"), eps["POST /cards/{id}/simulate-webhook"], Reqs("ERR-22")),
 	)
 }
 
 // creationBodySpecs: malformed bodies of the calls that create something.
 func creationBodySpecs() {
-	ConformanceIt("refuses malformed issuance, registration and purchase bodies with 400 (a negative gift amount, per the profile, with a 4xx), never 5xx, debiting nothing",
+	ConformanceIt("refuses malformed issuance, registration and purchase bodies with 400 (a negative gift amount, per the profile, with a 4xx), never 5xx, debiting nothing", SpecID("errors.refuses-malformed-issuance"),
 		Reqs("ERR-22"), Destructive, Serial,
 		func(ctx SpecContext) {
 			before := GetConfig(ctx)

@@ -55,7 +55,7 @@ func bettingQuery() url.Values {
 }
 
 var _ = Describe("Quotes: GET /gift-cards/quote and GET /betting/quote", func() {
-	ConformanceIt("answers a gift card quote with success (200 or 201): the total NGN charge for the product and face value, with its fee",
+	ConformanceIt("answers a gift card quote with success (200 or 201): the total NGN charge for the product and face value, with its fee", SpecID("quotes.answers-gift-card-quote"),
 		Reqs("QUOTE-01", "QUOTE-04"),
 		func(ctx SpecContext) {
 			q := Profile().GiftCards.Quote
@@ -63,7 +63,7 @@ var _ = Describe("Quotes: GET /gift-cards/quote and GET /betting/quote", func() 
 			readQuote(resp, schemas.GiftQuoteResponse, q, "subtotal", q.SubtotalPointer)
 		})
 
-	ConformanceIt("charges a gift purchase exactly the quoted total: the verified order's costNgn equals it",
+	ConformanceIt("charges a gift purchase exactly the quoted total: the verified order's costNgn equals it", SpecID("quotes.charges-gift-purchase-exactly"),
 		Reqs("QUOTE-03"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
 			q := Profile().GiftCards.Quote
@@ -73,7 +73,7 @@ var _ = Describe("Quotes: GET /gift-cards/quote and GET /betting/quote", func() 
 			Expect(ExpectMoney(v["costNgn"], "costNgn")).To(EqualMoney(quote.total), "costNgn (the total NGN charge) equals the quoted total")
 		})
 
-	ConformanceIt("answers a betting deposit quote with success (200 or 201): processing fee and total vault debit",
+	ConformanceIt("answers a betting deposit quote with success (200 or 201): processing fee and total vault debit", SpecID("quotes.answers-betting-deposit-quote"),
 		Reqs("QUOTE-02"),
 		func(ctx SpecContext) {
 			q := Profile().Betting.Quote

@@ -20,6 +20,7 @@ import (
 
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/requirements"
+	"github.com/merchant-harness/mph/suites"
 	_ "github.com/merchant-harness/mph/suites" // the specs register themselves
 	"github.com/merchant-harness/mph/suites/framework"
 	"github.com/merchant-harness/mph/target"
@@ -274,8 +275,11 @@ func (f *conformFlags) reportOptions() (report.Options, error) {
 		for _, d := range framework.Declarations() {
 			ids[d.ID] = true
 		}
-		ws, err := report.LoadWaivers(f.waivers, func(id string) bool { return ids[id] },
-			func(id string) bool { _, ok := requirements.Lookup(id); return ok })
+		ws, err := report.LoadWaivers(f.waivers, report.KnownIDs{
+			Spec:        func(id string) bool { return ids[id] },
+			Requirement: func(id string) bool { _, ok := requirements.Lookup(id); return ok },
+			Renamed:     suites.Renamed(),
+		})
 		if err != nil {
 			return ro, err
 		}
@@ -285,6 +289,13 @@ func (f *conformFlags) reportOptions() (report.Options, error) {
 		b, err := report.LoadSummary(f.baseline)
 		if err != nil {
 			return ro, err
+		}
+		ids := map[string]bool{}
+		for _, d := range framework.Declarations() {
+			ids[d.ID] = true
+		}
+		if err := b.RenameSpecs(suites.Renamed(), func(id string) bool { return ids[id] }); err != nil {
+			return ro, fmt.Errorf("baseline %s: %w", f.baseline, err)
 		}
 		ro.Baseline = b
 	}
