@@ -132,7 +132,7 @@ func TestInvalidSamples(t *testing.T) {
 		{"gift: SUCCESS without voucher code", GiftOrder, with(processing(), "/voucher/code", ""), []want{{"/voucher/code", "minLength"}}},
 		{"gift: SUCCESS without voucher pin", GiftOrder, with(processing(), "/voucher/pin", ""), []want{{"/voucher/pin", "minLength"}}},
 		{"gift: environment SANDBOX", GiftOrder, with(giftOrder(), "/environment", "SANDBOX"), []want{{"/environment", "enum"}}},
-		{"gift: createdAt not UTC", GiftOrder, with(giftOrder(), "/createdAt", "2026-11-22T04:16:18+01:00"), []want{{"/createdAt", "pattern"}}},
+		{"gift: createdAt not UTC", GiftOrder, with(giftOrder(), "/createdAt", "2026-11-22T04:16:18+01:00"), []want{{"/createdAt", "format"}}},
 		// Card
 		{"card: missing maskedPan", Card, without(card(), "/maskedPan"), []want{{"/maskedPan", "required"}}},
 		{"card: id without crd_", Card, with(card(), "/id", "card_8f2c01ab"), []want{{"/id", "pattern"}}},
@@ -153,7 +153,7 @@ func TestInvalidSamples(t *testing.T) {
 		{"card: maskedPan last 4 only", Card, with(card(), "/maskedPan", "************1234"), []want{{"/maskedPan", "pattern"}}},
 		{"card: maskedPan double space", Card, with(card(), "/maskedPan", "4111  11** **** 1234"), []want{{"/maskedPan", "pattern"}}},
 		{"card: createdAt with a blank", Card, with(card(), "/createdAt", "2026-11-22 03:16:18"), []want{{"/createdAt", "format"}}},
-		{"card: updatedAt not UTC", Card, with(card(), "/updatedAt", "2026-11-22T04:16:18+01:00"), []want{{"/updatedAt", "pattern"}}},
+		{"card: updatedAt not UTC", Card, with(card(), "/updatedAt", "2026-11-22T04:16:18+01:00"), []want{{"/updatedAt", "format"}}},
 		{"card: country USA", Card, with(card(), "/billingAddress/country", "USA"), []want{{"/billingAddress/country", "pattern"}}},
 		{"card: billing city missing", Card, without(card(), "/billingAddress/city"), []want{{"/billingAddress/city", "required"}}},
 		{"card: billing not an object", Card, with(card(), "/billingAddress", "1 Sandbox Way"), []want{{"/billingAddress", "type"}}},

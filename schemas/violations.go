@@ -114,6 +114,10 @@ func messageFor(k jsonschema.ErrorKind, val any, parent, key string) string {
 		msg = "does not match pattern " + k.Want
 	case *kind.Format:
 		msg = "is not a valid " + k.Want
+		if k.Err != nil && strings.HasPrefix(k.Want, "iso8601") {
+			_, why, _ := strings.Cut(k.Err.Error(), ": ")
+			msg += ": " + why // which part of ISO 8601 it misses
+		}
 	default:
 		msg = k.LocalizedString(printer)
 		if s, ok := val.(string); ok && s != "" && isSensitive(parent, key) {

@@ -2,7 +2,6 @@ package suites
 
 import (
 	"net/http"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -76,8 +75,9 @@ var _ = Describe(oneCard, func() {
 					continue // presence is not stated (profile strict.allCardFields)
 				}
 				s, _ := f.got.Raw[name].(string)
-				_, err := time.Parse(time.RFC3339Nano, s)
+				ts, err := schemas.ParseISO8601(s)
 				Expect(err).NotTo(HaveOccurred(), "%s %q is not an ISO 8601 timestamp", name, s)
+				Expect(ts.UTC).To(BeTrue(), "%s %q is not in UTC (Z or a zero offset)", name, s)
 			}
 		}, Reqs("GET-17", "ENV-06")),
 	)

@@ -35,9 +35,9 @@ func withdrawOK(ctx context.Context, id string, amount Money) Card {
 
 func parseTS(s string) time.Time {
 	GinkgoHelper()
-	t, err := time.Parse(time.RFC3339Nano, s)
+	ts, err := schemas.ParseISO8601(s)
 	Expect(err).NotTo(HaveOccurred(), "timestamp %q is not ISO 8601", s)
-	return t
+	return ts.Time
 }
 
 // withdrawal is one withdrawal of 1.37 from a card issued with 5.00: its
