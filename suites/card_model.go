@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	"pgregory.net/rapid"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
 	"github.com/merchant-harness/mph/redact"
@@ -111,7 +112,7 @@ func (r *modelRun) expectRefused(resp *client.Response, what string, statuses ..
 		r.failf("%s: want a refusal %v, got HTTP %d: %s", what, statuses, resp.Status, truncateBody(resp.Body))
 	}
 	body := r.decode(resp, schemas.ErrorEnvelope, what)
-	if Num(body["statusCode"]) != fmt.Sprint(resp.Status) || body["error"] != http.StatusText(resp.Status) {
+	if phrase, _ := body["error"].(string); !schemas.NumberIs(body["statusCode"], int64(resp.Status)) || !api.IsReasonPhrase(resp.Status, phrase) {
 		r.failf("%s: statusCode %v / error %v do not match HTTP %d", what, body["statusCode"], body["error"], resp.Status)
 	}
 }

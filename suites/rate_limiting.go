@@ -167,7 +167,7 @@ func expect429(resp *client.Response) {
 func expect429Envelope(resp *client.Response) {
 	GinkgoHelper()
 	body := ExpectErrorWithPath(resp, http.StatusTooManyRequests)
-	Expect(body["error"]).To(Equal("Too Many Requests"))
+	ExpectReasonPhrase(body, http.StatusTooManyRequests)
 }
 
 func rateLimitTable() {

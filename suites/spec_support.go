@@ -248,8 +248,8 @@ func expectGiftNotFound(resp *client.Response) JSON {
 	ExpectStatus(resp, http.StatusNotFound)
 	v := ExpectSchema(resp, schemas.GiftNotFound)
 	body, _ := v.(JSON)
-	Expect(Num(body["statusCode"])).To(Equal("404"), "statusCode must equal the HTTP status")
-	Expect(body["error"]).To(Equal(http.StatusText(http.StatusNotFound)), "error must be the reason phrase")
+	ExpectStatusCodeField(body, http.StatusNotFound)
+	ExpectReasonPhrase(body, http.StatusNotFound)
 	return body
 }
 

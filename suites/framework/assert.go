@@ -8,12 +8,12 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
 )
@@ -145,9 +145,27 @@ func ExpectError(resp *client.Response, status int) JSON {
 	ExpectStatus(resp, status)
 	v := ExpectSchema(resp, schemas.ErrorEnvelope)
 	body := v.(JSON)
-	Expect(Num(body["statusCode"])).To(Equal(strconv.Itoa(status)), "statusCode must equal the HTTP status")
-	Expect(body["error"]).To(Equal(http.StatusText(status)), "error must be the reason phrase")
+	ExpectStatusCodeField(body, status)
+	ExpectReasonPhrase(body, status)
 	return body
+}
+
+// ExpectStatusCodeField asserts an error body's statusCode is the HTTP status
+// ("statusCode | number | HTTP status"), compared as a number: 400.0 is 400.
+func ExpectStatusCodeField(body JSON, status int) {
+	GinkgoHelper()
+	Expect(schemas.NumberIs(body["statusCode"], int64(status))).To(BeTrue(),
+		"statusCode %v must be the HTTP status %d", body["statusCode"], status)
+}
+
+// ExpectReasonPhrase asserts an error body's error is a reason phrase of the
+// status ("error | string | reason phrase, e.g. Bad Request, ..."): any
+// spelling an HTTP standard gives it, in any case (api.IsReasonPhrase).
+func ExpectReasonPhrase(body JSON, status int) {
+	GinkgoHelper()
+	s, _ := body["error"].(string)
+	Expect(api.IsReasonPhrase(status, s)).To(BeTrue(),
+		"error %q must be a reason phrase of %d (%s)", s, status, strings.Join(api.ReasonPhrases(status), ", "))
 }
 
 // ExpectValidationError asserts a 400 whose message is an array of
