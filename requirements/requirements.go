@@ -25,8 +25,10 @@ type Requirement struct {
 	Section string `yaml:"section" json:"section"`
 	// Text may paraphrase; Quote holds the document's own words for it,
 	// verbatim (white space normalised), checked against the document.
-	Text     string       `yaml:"text" json:"text"`
-	Quote    []string     `yaml:"quote" json:"quote"`
+	Text  string   `yaml:"text" json:"text"`
+	Quote []string `yaml:"quote" json:"quote"`
+	// Parts names the separate rules of a requirement that is several.
+	Parts    []string     `yaml:"parts,omitempty" json:"parts,omitempty"`
 	Testable bool         `yaml:"testable" json:"testable"`
 	Why      string       `yaml:"why,omitempty" json:"why,omitempty"`
 	Needs    []Capability `yaml:"needs,omitempty" json:"needs,omitempty"`
@@ -123,6 +125,7 @@ func Lookup(id string) (Requirement, bool) {
 
 func (r Requirement) clone() Requirement {
 	r.Quote = slices.Clone(r.Quote)
+	r.Parts = slices.Clone(r.Parts)
 	r.Needs = slices.Clone(r.Needs)
 	return r
 }
@@ -183,6 +186,9 @@ func Validate(reqs []Requirement) error {
 			problems = append(problems, fmt.Sprintf("%s: no text", r.ID))
 		}
 		problems = append(problems, quoteProblems(r.ID, r.Quote)...)
+		if len(r.Parts) == 1 {
+			problems = append(problems, fmt.Sprintf("%s: one part is the requirement itself (parts name two or more rules)", r.ID))
+		}
 		if !r.Testable && strings.TrimSpace(r.Why) == "" {
 			problems = append(problems, fmt.Sprintf("%s: not testable but no why", r.ID))
 		}

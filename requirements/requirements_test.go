@@ -96,6 +96,7 @@ func TestValidateRejectsBadCatalogues(t *testing.T) {
 		{{ID: "AUTH-01", Section: "s", Text: "t", Quote: q, Testable: false}},
 		{{ID: "AUTH-01", Section: "s", Text: "t", Quote: q, Testable: true, Needs: []Capability{"magic"}}},
 		{{ID: "AUTH-01", Section: "", Text: "t", Quote: q, Testable: true}},
+		{{ID: "AUTH-01", Section: "s", Text: "t", Quote: q, Parts: []string{"only one"}, Testable: true}},
 	}
 	for i, c := range bad {
 		if Validate(c) == nil {
