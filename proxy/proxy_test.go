@@ -103,9 +103,9 @@ func TestFaultsAreReported(t *testing.T) {
 		{"envelope-a-status-ok", "ENV-01", func(r *rig) { r.do(call{method: "GET", path: "/cards/config"}) }},
 		{"envelope-b-success-string", "ENV-03", func(r *rig) { everyEndpoint(r, "f1") }},
 		{"envelope-path-no-version-root", "VER-03", func(r *rig) { r.do(call{method: "GET", path: "/cards/config"}) }},
-		{"gift-verify-enveloped", "GIFT-05", func(r *rig) { everyEndpoint(r, "f2") }},
+		{"gift-verify-enveloped", "ENV-04", func(r *rig) { everyEndpoint(r, "f2") }},
 		{"error-reason-phrase-wrong", "ERR-03", func(r *rig) { r.do(call{method: "GET", path: "/cards/crd_missing"}) }},
-		{"error-envelope-no-path", "ERR-01", func(r *rig) { r.do(call{method: "GET", path: "/cards/crd_missing"}) }},
+		{"error-timestamp-http-date", "ERR-01", func(r *rig) { r.do(call{method: "GET", path: "/cards/crd_missing"}) }},
 		{"malformed-json-422", "ERR-21", func(r *rig) {
 			r.do(call{method: "POST", path: "/cards/crd_x/withdraw", body: `{"amount":`})
 		}},

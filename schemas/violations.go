@@ -54,6 +54,9 @@ func violations(root *jsonschema.ValidationError, inst any) []Violation {
 func leaf(e *jsonschema.ValidationError, inst any) []Violation {
 	loc := e.InstanceLocation
 	rule := strings.Join(e.ErrorKind.KeywordPath(), "/")
+	if _, ok := e.ErrorKind.(*kind.Not); ok && rule == "" {
+		rule = "not" // the library names no keyword path for it
+	}
 	schemaLoc := strings.TrimPrefix(e.SchemaURL, BaseURI)
 	if !strings.Contains(schemaLoc, "#") {
 		schemaLoc += "#"
