@@ -27,11 +27,11 @@ type OpenPoint struct {
 	// Proposed lists keys the profile does not have yet.
 	Profile  []string `yaml:"profile,omitempty" json:"profile,omitempty"`
 	Proposed []string `yaml:"proposed,omitempty" json:"proposed,omitempty"`
-	// Dimension names the sandbox dimension that varies the point, or
-	// NoDimension (then Why says why nothing the harness asserts depends on
-	// it); Settings are the settings the dimension should offer, the
-	// reference behaviour first.
-	Dimension string   `yaml:"dimension" json:"dimension"`
+	// Dimension names the sandbox dimensions that vary the point (in YAML
+	// one name or a list), or NoDimension alone (then Why says why nothing
+	// the harness asserts depends on it); Settings are the settings they
+	// should offer, the reference behaviour first.
+	Dimension Names    `yaml:"dimension" json:"dimension"`
 	Settings  []string `yaml:"settings,omitempty" json:"settings,omitempty"`
 	Why       string   `yaml:"why,omitempty" json:"why,omitempty"`
 	// Affects lists the requirements whose checks depend on the point.
@@ -40,6 +40,26 @@ type OpenPoint struct {
 
 // NoDimension is the Dimension of an open point no harness check depends on.
 const NoDimension = "none"
+
+// Names is a list of names written in YAML as one scalar or a sequence.
+type Names []string
+
+// UnmarshalYAML reads a scalar as a list of one.
+func (n *Names) UnmarshalYAML(v *yaml.Node) error {
+	if v.Kind == yaml.ScalarNode {
+		*n = Names{v.Value}
+		return nil
+	}
+	var list []string
+	if err := v.Decode(&list); err != nil {
+		return err
+	}
+	*n = list
+	return nil
+}
+
+// None reports whether the point is varied by no dimension.
+func (n Names) None() bool { return len(n) == 1 && n[0] == NoDimension }
 
 // Kinds of open points.
 var kinds = []string{
@@ -118,6 +138,7 @@ func (o OpenPoint) clone() OpenPoint {
 	o.Profile = slices.Clone(o.Profile)
 	o.Proposed = slices.Clone(o.Proposed)
 	o.Settings = slices.Clone(o.Settings)
+	o.Dimension = slices.Clone(o.Dimension)
 	o.Affects = slices.Clone(o.Affects)
 	return o
 }
@@ -147,16 +168,7 @@ func ValidateOpen(points []OpenPoint) error {
 		if strings.TrimSpace(o.Reading) == "" {
 			add(id, "no reading")
 		}
-		switch {
-		case o.Dimension == NoDimension && strings.TrimSpace(o.Why) == "":
-			add(id, "dimension none without a why")
-		case o.Dimension != NoDimension && o.Why != "":
-			add(id, "a why is only for dimension none")
-		case o.Dimension != NoDimension && !dimensionPattern.MatchString(o.Dimension):
-			add(id, "malformed dimension %q (want lower-kebab)", o.Dimension)
-		case o.Dimension != NoDimension && len(o.Settings) < 2:
-			add(id, "dimension %s names fewer than 2 settings", o.Dimension)
-		}
+		problems = append(problems, dimensionProblems(id, o)...)
 		for _, k := range append(slices.Clone(o.Profile), o.Proposed...) {
 			if !profileKeyRE.MatchString(k) {
 				add(id, "malformed profile key %q", k)
@@ -172,6 +184,32 @@ func ValidateOpen(points []OpenPoint) error {
 		return fmt.Errorf("requirements: invalid open points:\n  %s", strings.Join(problems, "\n  "))
 	}
 	return nil
+}
+
+// dimensionProblems checks a point's dimensions: well-formed names, at least
+// two settings, or none alone with a why.
+func dimensionProblems(id string, o OpenPoint) []string {
+	var out []string
+	add := func(f string, a ...any) { out = append(out, id+": "+fmt.Sprintf(f, a...)) }
+	switch {
+	case len(o.Dimension) == 0:
+		add("no dimension")
+	case o.Dimension.None():
+		if strings.TrimSpace(o.Why) == "" {
+			add("dimension none without a why")
+		}
+		return out
+	case o.Why != "":
+		add("a why is only for dimension none")
+	case len(o.Settings) < 2:
+		add("fewer than 2 settings")
+	}
+	for _, d := range o.Dimension {
+		if d == NoDimension || !dimensionPattern.MatchString(d) {
+			add("malformed dimension %q (want lower-kebab; none only alone)", d)
+		}
+	}
+	return out
 }
 
 // quoteProblems reports quotes that are missing or not verbatim words of

@@ -77,26 +77,33 @@ func TestOpenPointProfileKeys(t *testing.T) {
 
 func TestValidateOpenRejectsBadPoints(t *testing.T) {
 	good := requirements.OpenPoint{ID: "OPEN-X", Kind: "format", Quote: []string{"| cvv | string |"},
-		Reading: "r", Dimension: "cvv-form", Settings: []string{"a", "b"}, Affects: []string{"SECURE-06"}}
+		Reading: "r", Dimension: requirements.Names{"cvv-form"}, Settings: []string{"a", "b"}, Affects: []string{"SECURE-06"}}
 	if err := requirements.ValidateOpen([]requirements.OpenPoint{good}); err != nil {
 		t.Fatalf("a good point is refused: %v", err)
 	}
 	mutations := map[string]func(*requirements.OpenPoint){
-		"id":               func(o *requirements.OpenPoint) { o.ID = "open-x" },
-		"kind":             func(o *requirements.OpenPoint) { o.Kind = "style" },
-		"no quote":         func(o *requirements.OpenPoint) { o.Quote = nil },
-		"foreign quote":    func(o *requirements.OpenPoint) { o.Quote = []string{"| cvv | number |"} },
-		"no reading":       func(o *requirements.OpenPoint) { o.Reading = " " },
-		"no dimension":     func(o *requirements.OpenPoint) { o.Dimension = "" },
-		"one setting":      func(o *requirements.OpenPoint) { o.Settings = []string{"a"} },
-		"none without why": func(o *requirements.OpenPoint) { o.Dimension = requirements.NoDimension; o.Settings = nil },
-		"why with a dim":   func(o *requirements.OpenPoint) { o.Why = "w" },
-		"bad profile key":  func(o *requirements.OpenPoint) { o.Profile = []string{"Strict.x"} },
-		"unknown affects":  func(o *requirements.OpenPoint) { o.Affects = []string{"NOPE-01"} },
+		"id":            func(o *requirements.OpenPoint) { o.ID = "open-x" },
+		"kind":          func(o *requirements.OpenPoint) { o.Kind = "style" },
+		"no quote":      func(o *requirements.OpenPoint) { o.Quote = nil },
+		"foreign quote": func(o *requirements.OpenPoint) { o.Quote = []string{"| cvv | number |"} },
+		"no reading":    func(o *requirements.OpenPoint) { o.Reading = " " },
+		"no dimension":  func(o *requirements.OpenPoint) { o.Dimension = nil },
+		"bad dimension": func(o *requirements.OpenPoint) { o.Dimension = requirements.Names{"cvv-form", "Cvv"} },
+		"none among dims": func(o *requirements.OpenPoint) {
+			o.Dimension = requirements.Names{"cvv-form", requirements.NoDimension}
+		},
+		"one setting": func(o *requirements.OpenPoint) { o.Settings = []string{"a"} },
+		"none without why": func(o *requirements.OpenPoint) {
+			o.Dimension = requirements.Names{requirements.NoDimension}
+			o.Settings = nil
+		},
+		"why with a dim":  func(o *requirements.OpenPoint) { o.Why = "w" },
+		"bad profile key": func(o *requirements.OpenPoint) { o.Profile = []string{"Strict.x"} },
+		"unknown affects": func(o *requirements.OpenPoint) { o.Affects = []string{"NOPE-01"} },
 	}
 	for name, mutate := range mutations {
 		o := good
-		o.Quote, o.Settings, o.Affects = slices.Clone(good.Quote), slices.Clone(good.Settings), slices.Clone(good.Affects)
+		o.Quote, o.Settings, o.Affects, o.Dimension = slices.Clone(good.Quote), slices.Clone(good.Settings), slices.Clone(good.Affects), slices.Clone(good.Dimension)
 		mutate(&o)
 		if requirements.ValidateOpen([]requirements.OpenPoint{o}) == nil {
 			t.Errorf("%s: accepted %+v", name, o)
@@ -109,7 +116,7 @@ func TestValidateOpenRejectsBadPoints(t *testing.T) {
 
 func TestLookupOpen(t *testing.T) {
 	o, ok := requirements.LookupOpen("OPEN-TIMESTAMP-FORM")
-	if !ok || o.Dimension == "" || len(o.Quote) == 0 {
+	if !ok || len(o.Dimension) == 0 || len(o.Quote) == 0 {
 		t.Fatalf("LookupOpen(OPEN-TIMESTAMP-FORM) = %+v, %v", o, ok)
 	}
 	o.Quote[0] = "changed"
@@ -118,5 +125,21 @@ func TestLookupOpen(t *testing.T) {
 	}
 	if _, ok := requirements.LookupOpen("OPEN-NOPE"); ok {
 		t.Error("an unknown id is found")
+	}
+}
+
+func TestDimensionIsOneNameOrAList(t *testing.T) {
+	var doc struct {
+		A requirements.Names `yaml:"a"`
+		B requirements.Names `yaml:"b"`
+	}
+	if err := yaml.Unmarshal([]byte("a: one\nb: [one, two]\n"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(doc.A, []string{"one"}) || !slices.Equal(doc.B, []string{"one", "two"}) {
+		t.Errorf("got %v and %v", doc.A, doc.B)
+	}
+	if !(requirements.Names{requirements.NoDimension}).None() || (requirements.Names{"x"}).None() {
+		t.Error("None is wrong")
 	}
 }

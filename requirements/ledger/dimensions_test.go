@@ -11,8 +11,8 @@ import (
 )
 
 // The open points and the sandbox's dimensions name each other: every open
-// point (but those no check depends on) is varied by an existing dimension
-// that lists it, and every dimension varies at least one open point that
+// point (but those no check depends on) is varied by existing dimensions
+// that list it, and every dimension varies at least one open point that
 // exists and names it back. Built with -tags dimensions until
 // sandbox.Dimensions() is on main.
 func TestOpenPointsAndDimensionsAgree(t *testing.T) {
@@ -27,21 +27,23 @@ func TestOpenPointsAndDimensionsAgree(t *testing.T) {
 			switch {
 			case !ok:
 				t.Errorf("dimension %s names %s, which is no open point of requirements/open.yaml", d.Name, id)
-			case o.Dimension != d.Name:
-				t.Errorf("dimension %s names %s, whose dimension is %q", d.Name, id, o.Dimension)
+			case !slices.Contains(o.Dimension, d.Name):
+				t.Errorf("dimension %s names %s, whose dimensions are %v", d.Name, id, o.Dimension)
 			}
 		}
 	}
 	for _, o := range requirements.OpenPoints() {
-		if o.Dimension == requirements.NoDimension {
+		if o.Dimension.None() {
 			continue
 		}
-		points, ok := dims[o.Dimension]
-		switch {
-		case !ok:
-			t.Errorf("%s: no sandbox dimension %s", o.ID, o.Dimension)
-		case !slices.Contains(points, o.ID):
-			t.Errorf("%s: dimension %s does not list it", o.ID, o.Dimension)
+		for _, d := range o.Dimension {
+			points, ok := dims[d]
+			switch {
+			case !ok:
+				t.Errorf("%s: no sandbox dimension %s", o.ID, d)
+			case !slices.Contains(points, o.ID):
+				t.Errorf("%s: dimension %s does not list it", o.ID, d)
+			}
 		}
 	}
 }

@@ -58,8 +58,10 @@ func (l *Ledger) summary(b *strings.Builder) {
 	dims := map[string]bool{}
 	for _, o := range l.OpenPoints {
 		kinds[o.Kind]++
-		if o.Dimension != requirements.NoDimension {
-			dims[o.Dimension] = true
+		if !o.Dimension.None() {
+			for _, d := range o.Dimension {
+				dims[d] = true
+			}
 		}
 	}
 	fmt.Fprintf(b, "| | count |\n| :- | -: |\n")
@@ -106,10 +108,10 @@ func (l *Ledger) openPoint(b *strings.Builder, o requirements.OpenPoint) {
 		fmt.Fprintf(b, "; proposed: %s", codeList(o.Proposed))
 	}
 	b.WriteString("\n")
-	if o.Dimension == requirements.NoDimension {
+	if o.Dimension.None() {
 		fmt.Fprintf(b, "- Dimension: none (%s)\n", o.Why)
 	} else {
-		fmt.Fprintf(b, "- Dimension: `%s` (settings: %s)\n", o.Dimension, strings.Join(o.Settings, ", "))
+		fmt.Fprintf(b, "- Dimension: %s (settings: %s)\n", codeList(o.Dimension), strings.Join(o.Settings, ", "))
 	}
 	fmt.Fprintf(b, "- Requirements: %s\n", orNone(strings.Join(o.Affects, ", ")))
 	fmt.Fprintf(b, "- Schema constraints: %s\n", constraintList(l.ConstraintsCiting(o.ID)))
