@@ -1,6 +1,9 @@
 package requirements_test
 
 import (
+	"flag"
+	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -52,11 +55,17 @@ func profileKeys(t *testing.T) map[string]bool {
 	return keys
 }
 
+var fixProposed = flag.Bool("fix-proposed", false, "move proposed keys the profile now has to profile: in open.yaml")
+
 // A profile key names a key of the profile; a proposed key one it does not
-// have yet (move it to profile: once the framework adds it); a proposed
-// value (key=value) a key it has.
+// have yet (move it to profile: once the framework adds it: -fix-proposed
+// does); a proposed value (key=value) a key it has.
 func TestOpenPointProfileKeys(t *testing.T) {
 	keys := profileKeys(t)
+	if *fixProposed {
+		moveExistingProposed(t, keys)
+		return
+	}
 	for _, o := range requirements.OpenPoints() {
 		for _, k := range o.Profile {
 			if !keys[k] {
@@ -142,4 +151,67 @@ func TestDimensionIsOneNameOrAList(t *testing.T) {
 	if !(requirements.Names{requirements.NoDimension}).None() || (requirements.Names{"x"}).None() {
 		t.Error("None is wrong")
 	}
+}
+
+var (
+	entryRE    = regexp.MustCompile(`(?m)^- id: `)
+	flowListRE = regexp.MustCompile(`(?m)^  (profile|proposed): \[(.*)\]\n`)
+)
+
+// moveExistingProposed rewrites open.yaml: every proposed key the profile
+// now has moves to the point's profile: list.
+func moveExistingProposed(t *testing.T, keys map[string]bool) {
+	raw, err := os.ReadFile("open.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(raw)
+	starts := entryRE.FindAllStringIndex(src, -1)
+	var b strings.Builder
+	b.WriteString(src[:starts[0][0]])
+	for i, st := range starts {
+		end := len(src)
+		if i+1 < len(starts) {
+			end = starts[i+1][0]
+		}
+		b.WriteString(moveInEntry(src[st[0]:end], keys))
+	}
+	if err := os.WriteFile("open.yaml", []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func moveInEntry(e string, keys map[string]bool) string {
+	lists := map[string][]string{}
+	for _, m := range flowListRE.FindAllStringSubmatch(e, -1) {
+		for _, k := range strings.Split(m[2], ",") {
+			if k = strings.TrimSpace(k); k != "" {
+				lists[m[1]] = append(lists[m[1]], k)
+			}
+		}
+	}
+	var stay []string
+	moved := false
+	for _, k := range lists["proposed"] {
+		if !strings.Contains(k, "=") && keys[k] {
+			if !slices.Contains(lists["profile"], k) {
+				lists["profile"] = append(lists["profile"], k)
+			}
+			moved = true
+			continue
+		}
+		stay = append(stay, k)
+	}
+	if !moved {
+		return e
+	}
+	e = flowListRE.ReplaceAllString(e, "")
+	line := func(name string, ks []string) string {
+		if len(ks) == 0 {
+			return ""
+		}
+		return "  " + name + ": [" + strings.Join(ks, ", ") + "]\n"
+	}
+	at := strings.Index(e, "  dimension: ")
+	return e[:at] + line("profile", lists["profile"]) + line("proposed", stay) + e[at:]
 }
