@@ -88,22 +88,36 @@ func bodyRules() []crossRule {
 				}
 				return out
 			}),
-		bodyRule("body.below-minimum", "refuses an amount below its documented minimum with 400",
-			"business constraint failure (for example insufficient vault funds; initial card funding below the minimum of 1.00 USD", "ERR-22", hasMinimum,
-			func(e api.Endpoint, s map[string]any) []bodyCase {
-				var out []bodyCase
-				for _, f := range e.Body.Fields {
-					if f.Min != "" {
-						w, min := f.Wire(Profile()), M(f.Min)
-						for _, v := range []Money{min.Sub(M("0.01")), M("0"), M("0").Sub(min)} {
-							out = append(out, rawCase(w+" "+v.String()+" (minimum "+f.Min+")", with(s, w, v.JSON())))
-						}
-					}
-				}
-				return out
-			}),
+		belowMinimumRule(),
 		validationRule(),
 	}
+}
+
+// belowMinimumRule: an amount below the minimum the document gives
+// ("minimum 0.10", "at least 1 USD") is refused with 400, under the
+// endpoint's own requirement of its minimum.
+func belowMinimumRule() crossRule {
+	r := bodyRule("body.below-minimum", "refuses an amount below its documented minimum with 400",
+		"initial card funding below the minimum of 1.00 USD", "ERR-22", hasMinimum,
+		func(e api.Endpoint, s map[string]any) []bodyCase {
+			var out []bodyCase
+			for _, f := range e.Body.Fields {
+				if f.Min != "" {
+					w, least := f.Wire(Profile()), M(f.Min)
+					for _, v := range []Money{least.Sub(M("0.01")), M("0"), M("0").Sub(least)} {
+						out = append(out, rawCase(w+" "+v.String()+" (minimum "+f.Min+")", with(s, w, v.JSON())))
+					}
+				}
+			}
+			return out
+		})
+	r.reqsFor = func(e api.Endpoint) []string {
+		if e.Order == "issuance" {
+			return []string{"ISSUE-03"}
+		}
+		return []string{"WITHDRAW-03"}
+	}
+	return r
 }
 
 func hasTypedMember(e api.Endpoint) bool {
