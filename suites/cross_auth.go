@@ -50,7 +50,8 @@ func authRules() []crossRule {
 		func(ctx SpecContext) []credential {
 			return []credential{bearerValue("a token past its 900 seconds", agedToken(ctx))}
 		})
-	expired.parts = func(api.Endpoint) []any { return []any{Serial, SpecTimeout(DefaultTimeoutConfig().SlowSpec)} }
+	// One real wait of 15 minutes without the clock control: Slow.
+	expired.parts = func(api.Endpoint) []any { return []any{Slow, Serial, SpecTimeout(DefaultTimeoutConfig().SlowSpec)} }
 	return []crossRule{
 		authRule("auth.no-header", "refuses a call without an Authorization header with 401",
 			"Send `Authorization: Bearer <ACCESS_TOKEN>` on every other request.", []string{"AUTH-09"},

@@ -69,14 +69,7 @@ func bodyRules() []crossRule {
 			}),
 		bodyRule("body.empty", "refuses a call without its body with 400 (a no-op 200 where every member is optional)", malformed, "ERR-22", takesBody,
 			func(api.Endpoint, map[string]any) []bodyCase { return []bodyCase{{what: "no body", empty: true}} }),
-		bodyRule("body.missing-member", "refuses a body missing a required member with 400", malformed, "ERR-07", hasRequired,
-			func(e api.Endpoint, s map[string]any) []bodyCase {
-				var out []bodyCase
-				for _, f := range e.Body.Required() {
-					out = append(out, rawCase("without "+f.Wire(Profile()), without(s, f.Wire(Profile()))))
-				}
-				return out
-			}),
+		missingMemberRule(),
 		bodyRule("body.wrong-type", "refuses a member of another JSON type than documented (an object) with 400", malformed, "ERR-22", hasTypedMember,
 			func(e api.Endpoint, s map[string]any) []bodyCase {
 				var out []bodyCase
@@ -91,6 +84,27 @@ func bodyRules() []crossRule {
 		belowMinimumRule(),
 		validationRule(),
 	}
+}
+
+// missingMemberRule: a required member missing is "missing parameters"
+// (400); at the token exchange "secret key ... missing" may be 401 (AUTH-08).
+func missingMemberRule() crossRule {
+	r := bodyRule("body.missing-member", "refuses a body missing a required member with 400 (at the token exchange 400 or 401)",
+		"400 | missing parameters, malformed payload, or business constraint failure", "ERR-07", hasRequired,
+		func(e api.Endpoint, s map[string]any) []bodyCase {
+			var out []bodyCase
+			for _, f := range e.Body.Required() {
+				out = append(out, rawCase("without "+f.Wire(Profile()), without(s, f.Wire(Profile()))))
+			}
+			return out
+		})
+	r.reqsFor = func(e api.Endpoint) []string {
+		if e.Token() {
+			return []string{"AUTH-08"}
+		}
+		return []string{"ERR-07"}
+	}
+	return r
 }
 
 // belowMinimumRule: an amount below the minimum the document gives
