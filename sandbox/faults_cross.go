@@ -157,7 +157,7 @@ var (
 		fBodyUnchecked500TokenPurchase, fBodyUnchecked500Cards, fBodyNotObject500, fBodyWrongType500,
 		fBodyContentTypeUnchecked, fAmountOverflow500, fGiftAmountSignIgnored)
 	crossAnswerFaults = faultMask(fValidationStringPurchase, fGift401NotEnveloped, fSecureCachePublic, fPurchaseNoVoucher,
-		fPurchaseSuccessProcessing, fLookupFlagInverted, fVerifyFlagStale, fCustListFirstPage, fCardListFirstPage)
+		fPurchaseSuccessProcessing, fLookupFlagInverted, fVerifyFlagStale, fCustListFirstPage, fCardListFirstPage, fUnknownCard500)
 )
 
 // faultMask is the set of the faults ids.

@@ -31,6 +31,8 @@ var (
 		"CUST-07")
 	fCardListFirstPage = declareFault(crossArea, "card-list-first-page-only", "GET /cards returns at most 20 cards whatever the limit.",
 		"LIST-04", "LIST-09")
+	fUnknownCard500 = declareFault(crossArea, "unknown-card-500", "Every /cards/{id} route fails with 500 when the id or reference names no card (the handler reads the card it did not find).",
+		"ERR-10")
 )
 
 // crossCapture holds an answer for crossFlush to bend.
@@ -53,6 +55,11 @@ func (s *Server) crossFlush(w http.ResponseWriter, r *http.Request, c *crossCapt
 	dec.UseNumber()
 	if dec.Decode(&top) == nil && top != nil {
 		if s.bendAnswer(r.Method, rest, c.code, c.h, top) {
+			body, _ = json.Marshal(top)
+		}
+		if c.code == http.StatusNotFound && s.faults.on(fUnknownCard500) && strings.Contains(crossRoute(r.Method, rest), "/cards/{id}") {
+			c.code = http.StatusInternalServerError
+			top["statusCode"], top["error"], top["message"] = c.code, http.StatusText(c.code), "Cannot read properties of null (reading 'balance')"
 			body, _ = json.Marshal(top)
 		}
 	}

@@ -205,6 +205,11 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 		}
 		return len(h.api("GET", "/cards/customers", tok, nil).want(200).list("data")) < 11
 	},
+	"unknown-card-500": func(h *sbx) bool {
+		tok := h.token(alpha, alphaTest)
+		c, _, _ := h.status("PATCH", "/cards/crd_nosuch/status", tok, `{"status":"FROZEN"}`)
+		return c >= 500
+	},
 	"card-list-first-page-only": func(h *sbx) bool {
 		tok := h.token(alpha, alphaTest)
 		cus := h.customer(tok)
