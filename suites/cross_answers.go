@@ -24,6 +24,18 @@ func answerRules() []crossRule {
 	return []crossRule{
 		{id: "errors.envelope", title: "answers a refusal (401) in the error envelope: status error, statusCode, message, the reason phrase, an ISO 8601 timestamp and the request path, as JSON",
 			reqs: []string{"ERR-01", "ERR-02", "ERR-03", "ENV-08"}, cite: "Error envelope:", applies: every, check: envelopeCheck},
+		{id: "notfound.unknown", title: "answers a path parameter naming nothing with 404 in the endpoint's 404 form, never 5xx",
+			reqs: []string{"ERR-10"}, cite: "404 | card, customer or transaction does not exist (or belongs to another merchant); gift order not found",
+			applies: func(e api.Endpoint) bool { return e.NotFound != api.NotFoundNone }, check: notFoundCheck,
+			reqsFor: func(e api.Endpoint) []string {
+				switch e.Params[0].Of {
+				case api.ResGiftOrder:
+					return []string{"GIFT-14"}
+				case api.ResGiftTransaction:
+					return []string{"GIFT-18"}
+				}
+				return []string{"ERR-10"}
+			}},
 		{id: "pci.shared-cache", title: "does not mark the secure card details storable by a shared cache (RFC 9111 §3 and §3.5)",
 			reqs: []string{"SECURE-11"}, cite: "This data is PCI-sensitive; it must never reach public clients or unauthenticated browsers.",
 			applies: carries(api.CarriesSecure), check: sharedCacheCheck},
@@ -59,6 +71,30 @@ func envelopeCheck(ctx SpecContext, e api.Endpoint) {
 	resp := p.do(ctx, cl)
 	body := p.judge(resp, "a refused call", false, http.StatusUnauthorized)
 	ExpectEchoedPath(resp, body)
+}
+
+// notFoundCheck addresses what does not exist (a card by an unknown id and
+// an unknown reference; an unknown gift reference) with the endpoint's
+// valid body: 404 in the error envelope, or for a gift order in the form
+// the document shows ("only statusCode, message and error"; the full
+// envelope is an envelope too). A card id the target finds malformed may
+// be refused with 400 first ("404 (or 400)" for a path naming no card).
+func notFoundCheck(ctx SpecContext, e api.Endpoint) {
+	p := newProbe(ctx, e)
+	unknown := []string{Ref("nosuch")}
+	if e.Params[0].Of == api.ResCard {
+		unknown = []string{"crd_" + Ref("nosuch"), Ref("nosuchref")}
+		p.others = append(p.others, http.StatusBadRequest)
+	}
+	for _, id := range unknown {
+		By(e.Key() + " for " + id)
+		resp := p.do(ctx, API(), func(r *client.Request) { r.Path = e.Path(id) })
+		if e.NotFound == api.NotFoundGift && resp.Status == http.StatusNotFound {
+			expectGiftNotFound(resp)
+			continue
+		}
+		ExpectEchoedPath(resp, p.judge(resp, "a parameter naming nothing", false, http.StatusNotFound))
+	}
 }
 
 // sharedCacheCheck: the secure details reach only the authenticated caller
