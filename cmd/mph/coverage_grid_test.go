@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -77,6 +78,25 @@ func TestGridVerdict(t *testing.T) {
 		var ee *exitError
 		if err := gridVerdict(g); !errors.As(err, &ee) || ee.code != exitFailures || !strings.Contains(err.Error(), map[string]string{"uncovered": "auth.alg-none × config", "stray": "STRAY"}[name]) {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestCrossRulesCiteTheDocument: every rule of the table carries the API
+// document's words (whitespace normalised).
+func TestCrossRulesCiteTheDocument(t *testing.T) {
+	b, err := os.ReadFile("../../../shared/merchant-payments-api.md")
+	if err != nil {
+		t.Skip("the API document is not next to the checkout")
+	}
+	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	doc := norm(string(b))
+	for _, r := range suites.CrossRules() {
+		if r.Cite == "" || !strings.Contains(doc, norm(r.Cite)) {
+			t.Errorf("rule %s cites %q, not the document's words", r.ID, r.Cite)
+		}
+		if len(r.Reqs) == 0 || len(r.Endpoints) == 0 {
+			t.Errorf("rule %s names no requirement or applies to no endpoint", r.ID)
 		}
 	}
 }
