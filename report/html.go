@@ -23,6 +23,8 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"assertion":   func(m string) string { a, _ := splitExchanges(m); return a },
 	"exchanges":   exchangesOf,
 	"row":         func(sp Spec, open bool) rowData { return rowData{Spec: sp, Open: open} },
+	"grid":        func(s Summary) *Grid { return GridOf(s.Cells) },
+	"inc":         func(i int) int { return i + 1 },
 }).Parse(pageSource))
 
 // exchangesOf is every recorded exchange of a spec, in order: the earlier

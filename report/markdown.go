@@ -60,6 +60,9 @@ func Markdown(s Summary) string {
 	if bl := s.Baseline; bl != nil {
 		fmt.Fprintf(&b, "Compared with baseline run `%s`: %d new failures, %d fixed, %d still failing.\n\n", mdCode(bl.From), len(bl.NewFailures), len(bl.Fixed), len(bl.StillFailing))
 	}
+	if g := GridOf(s.Cells); g != nil {
+		b.WriteString(g.Markdown())
+	}
 	return b.String()
 }
 

@@ -171,6 +171,9 @@ type Summary struct {
 	// RequirementsChecked are the requirement IDs a passed or failed spec
 	// of this run verified (skipped specs check nothing), sorted.
 	RequirementsChecked []string `json:"requirementsChecked"`
+	// Cells are the rule × endpoint cells the selected specs check, with
+	// their outcome (cells.go).
+	Cells []CellOutcome `json:"cells,omitempty"`
 	// Money is the test money spent and swept back (money.go).
 	Money *Money `json:"money,omitempty"`
 }
@@ -256,6 +259,7 @@ func Build(r types.Report, o Options) Summary {
 	applyWaivers(&sum, o.Waivers, o.Now)
 	sum.count()
 	sum.RequirementsChecked = sortedKeys(checked)
+	sum.Cells = cellsOf(sum.Specs)
 	for r, specs := range reasons {
 		sum.SkipReasons = append(sum.SkipReasons, Reason{Reason: r, Specs: specs})
 	}

@@ -44,11 +44,6 @@ var _ = Describe("Authentication", func() {
 		tokenRefusalSpecs()
 	})
 
-	Describe("bearer token on every protected endpoint", func() {
-		noBearerTable()
-		bearerValueSpecs()
-	})
-
 	Describe("token lifetime", tokenLifetimeSpecs)
 
 	Describe("access refusals", accessRefusalSpecs)
@@ -160,76 +155,6 @@ func tokenRefusalSpecs() {
 		})
 }
 
-// bearerValueSpecs: bearer values other than a valid token are refused.
-func bearerValueSpecs() {
-	ConformanceIt("refuses a non-Bearer scheme (Basic with the merchant credentials) with 401", SpecID("auth.refuses-non-bearer-scheme"),
-		Reqs("AUTH-10"),
-		func(ctx SpecContext) {
-			c := Cfg().Primary
-			basic := base64.StdEncoding.EncodeToString([]byte(c.MerchantID + ":" + c.SecretKey))
-			resp := Must(Anonymous().Do(ctx, client.Request{Method: http.MethodGet, Path: "/cards", Header: http.Header{"Authorization": {"Basic " + basic}}}))
-			ExpectError(resp, http.StatusUnauthorized)
-		})
-
-	ConformanceIt("refuses malformed bearer values (not a JWT, a bare JWT header, oversized, empty) with 401", SpecID("auth.refuses-malformed-bearer"),
-		Reqs("AUTH-11"),
-		func(ctx SpecContext) {
-			for _, bad := range []string{"not-a-jwt", "a.b.c", "eyJhbGciOiJIUzI1NiJ9", strings.Repeat("x", 2048)} {
-				resp := Must(Anonymous().WithToken(bad).Get(ctx, "/cards", nil))
-				ExpectError(resp, http.StatusUnauthorized)
-			}
-			resp := Must(Anonymous().Do(ctx, client.Request{Method: http.MethodGet, Path: "/cards", Header: http.Header{"Authorization": {"Bearer"}}}))
-			ExpectError(resp, http.StatusUnauthorized)
-		})
-
-	ConformanceIt("refuses a forged token (valid token with a tampered signature, payload or alg none) with 401", SpecID("auth.refuses-forged-token-valid"),
-		Reqs("AUTH-11"),
-		func(ctx SpecContext) {
-			tok := freshToken(ctx)
-			parts := strings.Split(tok, ".")
-			if len(parts) != 3 {
-				HarnessError("the access token is not a JWT; cannot forge one")
-			}
-			// Flip the signature.
-			sig := []byte(parts[2])
-			if sig[0] == 'A' {
-				sig[0] = 'B'
-			} else {
-				sig[0] = 'A'
-			}
-			tamperedSig := parts[0] + "." + parts[1] + "." + string(sig)
-			// Change the payload (push exp a day later) and keep the signature.
-			payload, _ := base64.RawURLEncoding.DecodeString(parts[1])
-			var claims map[string]any
-			_ = json.Unmarshal(payload, &claims)
-			if claims == nil {
-				claims = map[string]any{}
-			}
-			claims["exp"] = time.Now().Add(24 * time.Hour).Unix()
-			claims["iat"] = time.Now().Unix()
-			nb, _ := json.Marshal(claims)
-			tamperedPayload := parts[0] + "." + base64.RawURLEncoding.EncodeToString(nb) + "." + parts[2]
-			none := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"JWT"}`)) + "." + base64.RawURLEncoding.EncodeToString(nb) + "."
-			for _, forged := range []string{tamperedSig, tamperedPayload, none} {
-				ExpectError(Must(Anonymous().WithToken(forged).Get(ctx, "/cards", nil)), http.StatusUnauthorized)
-			}
-			// The genuine token is accepted (the refusals were about the forgery).
-			ExpectEnvelopeA(Must(Anonymous().WithToken(tok).Get(ctx, "/cards/config", nil)), schemas.ConfigResponse)
-		})
-
-	ConformanceIt("refuses an authenticated request whose X-Merchant-Id does not match the token's merchant with 401", SpecID("auth.refuses-authenticated-request"),
-		Reqs("AUTH-20"),
-		func(ctx SpecContext) {
-			if h := Profile().Auth.MerchantIDHeader; h != "both" && h != "requests" {
-				Skip("the profile says the target does not check X-Merchant-Id on authenticated requests (auth.merchantIdHeader: " + h + ")")
-			}
-			tok := freshToken(ctx)
-			c := Anonymous().WithToken(tok)
-			ExpectError(Must(c.WithHeader("X-Merchant-Id", Cfg().Primary.MerchantID+"_other").Get(ctx, "/cards/config", nil)), http.StatusUnauthorized)
-			ExpectEnvelopeA(Must(c.WithHeader("X-Merchant-Id", Cfg().Primary.MerchantID).Get(ctx, "/cards/config", nil)), schemas.ConfigResponse)
-		})
-}
-
 // tokenLifetimeTable: a token's lifetime on the sandbox clock; each entry
 // starts from a token just issued and accepted.
 func tokenLifetimeTable() {
@@ -284,42 +209,10 @@ func tokenLifetimeSpecs() {
 		})
 }
 
-// accessRefusalSpecs: the 403 refusals (KYB tier, IP whitelist).
+// accessRefusalSpecs: the IP whitelist refusing a token issued before it
+// excluded the caller (the KYB tier and the whitelist on every route are
+// cells of the cross-cutting rules, cross_access.go).
 func accessRefusalSpecs() {
-	ConformanceIt("refuses live operations of a merchant below KYB Tier 2 with 403", SpecID("auth.refuses-live-operations"),
-		Reqs("AUTH-19", "ERR-09"), Needs(CapLiveLowKYB),
-		func(ctx SpecContext) {
-			resp := tokenFor(ctx, *Cfg().LiveLowKYB)
-			if resp.Status == http.StatusForbidden {
-				ExpectError(resp, http.StatusForbidden)
-				return
-			}
-			d := Data(ExpectEnvelopeA(resp, schemas.TokenResponse))
-			Expect(d["environment"]).To(Equal("LIVE"))
-			tok, _ := d["accessToken"].(string)
-			c := Anonymous().WithToken(tok)
-			for _, p := range []string{"/cards/config", "/cards", "/cards/customers"} {
-				ExpectError(Must(c.Get(ctx, p, nil)), http.StatusForbidden)
-			}
-			ExpectError(Must(c.Post(ctx, "/cards/customers", CustomerBody())), http.StatusForbidden)
-		})
-
-	ConformanceIt("refuses a caller whose IP address is not whitelisted with 403", SpecID("auth.refuses-caller-ip-address"),
-		Reqs("AUTH-18", "ERR-09"), Needs(CapNotWhitelisted),
-		func(ctx SpecContext) {
-			resp := tokenFor(ctx, *Cfg().NotWhitelisted)
-			if resp.Status == http.StatusForbidden {
-				ExpectError(resp, http.StatusForbidden)
-				return
-			}
-			d := Data(ExpectEnvelopeA(resp, schemas.TokenResponse))
-			tok, _ := d["accessToken"].(string)
-			c := Anonymous().WithToken(tok)
-			for _, p := range []string{"/cards/config", "/cards"} {
-				ExpectError(Must(c.Get(ctx, p, nil)), http.StatusForbidden)
-			}
-		})
-
 	// A merchant refused at the token exchange already says nothing about
 	// the per-call check: this one is excluded after its token was issued.
 	ConformanceIt("refuses with 403 an authenticated call from an IP outside the merchant's whitelist, also with a token obtained before the whitelist excluded the caller",

@@ -46,13 +46,8 @@ func readQuote(resp *client.Response, schema string, q api.QuoteProfile, baseNam
 	return a
 }
 
-func bettingQuery() url.Values {
-	q := url.Values{}
-	for k, v := range Profile().Betting.Quote.Params {
-		q.Set(k, v)
-	}
-	return q
-}
+// bettingQuery is the betting quote query of the profile.
+func bettingQuery() url.Values { return api.BettingQuoteQuery(Profile()) }
 
 var _ = Describe("Quotes: GET /gift-cards/quote and GET /betting/quote", func() {
 	ConformanceIt("answers a gift card quote with success (200 or 201): the total NGN charge for the product and face value, with its fee", SpecID("quotes.answers-gift-card-quote"),

@@ -14,6 +14,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
 	"github.com/merchant-harness/mph/schemas"
@@ -109,17 +110,23 @@ type cardEndpoint struct {
 	body   func() any
 }
 
-// cardEndpoints lists every endpoint of the document that addresses a card.
+// cardEndpoints are the endpoints of the table (api.Endpoints) whose path
+// names a card, each with its valid sample body; a change it makes freezes
+// the card (the specs addressing another merchant's or no card look for
+// changes).
 func cardEndpoints() []cardEndpoint {
-	return []cardEndpoint{
-		{"GET /cards/{id}", "GET-01", http.MethodGet, "", nil},
-		{"GET /cards/{id}/secure", "SECURE-01", http.MethodGet, "/secure", nil},
-		{"POST /cards/{id}/withdraw", "WITHDRAW-01", http.MethodPost, "/withdraw", func() any { return JSON{"amount": M("0.50").JSON()} }},
-		{"PUT /cards/{id}/spend-limits", "LIMITS-01", http.MethodPut, "/spend-limits", func() any { return JSON{"transactionLimit": M("0.50").JSON()} }},
-		{"PATCH /cards/{id}/status", "STATUS-01", http.MethodPatch, "/status", func() any { return JSON{"status": "FROZEN"} }},
-		{"PATCH /cards/{id}/contact", "CONTACT-01", http.MethodPatch, "/contact", func() any { return JSON{"email": "intruder@example.com"} }},
-		{"POST /cards/{id}/simulate-webhook", "WEBHOOK-01", http.MethodPost, "/simulate-webhook", func() any { return JSON{"event_type": "authorization"} }},
+	var out []cardEndpoint
+	for _, e := range api.Endpoints(nil) {
+		if len(e.Params) != 1 || e.Params[0].Of != api.ResCard {
+			continue
+		}
+		ce := cardEndpoint{name: e.Key(), req: e.Requirement, method: e.Method, suffix: strings.TrimPrefix(e.Template, "/cards/{id}")}
+		if b := e.Body; b != nil {
+			ce.body = func() any { return b.Sample(api.SampleInput{Profile: Profile(), Ref: Ref("x"), Status: "FROZEN"}) }
+		}
+		out = append(out, ce)
 	}
+	return out
 }
 
 func (e cardEndpoint) request(idOrRef string) client.Request {
@@ -254,16 +261,7 @@ func expectGiftNotFound(resp *client.Response) JSON {
 }
 
 // giftQuoteQuery is the gift quote query for the profile's product and face value.
-func giftQuoteQuery() url.Values {
-	g := Profile().GiftCards
-	q := url.Values{}
-	for k, v := range g.Quote.Params {
-		v = strings.ReplaceAll(v, "{productCode}", g.ProductCode)
-		v = strings.ReplaceAll(v, "{amount}", g.FaceValue)
-		q.Set(k, v)
-	}
-	return q
-}
+func giftQuoteQuery() url.Values { return api.GiftQuoteQuery(Profile()) }
 
 // ngnBalance reads the primary merchant's test NGN balance via the controls.
 func ngnBalance(ctx context.Context) Money {

@@ -112,9 +112,9 @@ func init() {
 	fs.StringSliceVar(&f.focus, "focus", nil, "run only specs whose text matches this regular expression (repeatable)")
 	fs.StringSliceVar(&f.skip, "skip", nil, "skip specs whose text matches this regular expression (repeatable)")
 	f.reports.bind(conformCmd, "mph-results")
-	fs.BoolVar(&f.coverage, "coverage", false, "print requirement → specs and the uncovered testable requirements (exit 1 if any), without running")
+	fs.BoolVar(&f.coverage, "coverage", false, "print requirement → specs, the uncovered testable requirements and the rule × endpoint grid of the cross-cutting rules (exit 1 if a requirement or an applicable cell has no spec), without running")
 	fs.BoolVar(&f.list, "list", false, "list the selected specs (ID, text, labels), without running")
-	fs.BoolVar(&f.listJSON, "json", false, "with --list: print the selected specs as JSON")
+	fs.BoolVar(&f.listJSON, "json", false, "with --list: print the selected specs as JSON; with --coverage: the rule × endpoint grid as JSON")
 	fs.BoolVar(&f.allowEmpty, "allow-empty", false, "accept a selection of 0 specs (exit 0 instead of 2)")
 	fs.StringVar(&f.waivers, "waivers", "", "YAML file of waivers: known deviations reported as waived until they expire")
 	fs.BoolVar(&f.strictWaivers, "strict-waivers", false, "exit 1 when a waived spec now passes (the waiver should be removed)")
@@ -134,8 +134,8 @@ func conformSettings(cmd *cobra.Command) (target.Settings, error) {
 func runConform(cmd *cobra.Command, _ []string) error {
 	f := &conformOpts
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if f.listJSON && !f.list {
-		return usageErr("--json goes with --list")
+	if f.listJSON && !f.list && !f.coverage {
+		return usageErr("--json goes with --list or --coverage")
 	}
 	opts := framework.RunOptions{LabelFilter: f.labelFilter, Focus: f.focus, Skip: f.skip, Verbose: f.verbose, NoColor: !useColor(os.Stdout), Deadline: f.deadline}
 	pv, err := framework.Preview(opts)
@@ -143,7 +143,7 @@ func runConform(cmd *cobra.Command, _ []string) error {
 		return usageErr("%v", err)
 	}
 	if f.coverage {
-		return printCoverage()
+		return printCoverage(f.listJSON)
 	}
 	selected := framework.Selected(pv)
 	if len(selected) == 0 && !f.allowEmpty {

@@ -83,6 +83,9 @@ type Declaration struct {
 	Tags     []Tag
 	Labels   []string
 	Where    string
+	// Endpoints and Rule: the cell of the rule × endpoint grid (cells.go).
+	Endpoints []string
+	Rule      string
 }
 
 var (
@@ -162,6 +165,7 @@ type declParts struct {
 	body     func(SpecContext)
 	deco     []any
 	problems []string
+	cell     cellParts
 }
 
 func (p *declParts) errorf(format string, a ...any) {
@@ -202,7 +206,9 @@ func (p *declParts) add(a any) {
 	case func():
 		p.errorf("the body must be func(ctx SpecContext)")
 	default:
-		p.deco = append(p.deco, a)
+		if !p.addCell(a) {
+			p.deco = append(p.deco, a)
+		}
 	}
 }
 
@@ -235,6 +241,7 @@ func (p *declParts) labelSet() map[string]bool {
 	for _, t := range p.tags {
 		set[string(t)] = true
 	}
+	p.cellLabels(set)
 	return set
 }
 
@@ -286,7 +293,7 @@ func parseDecl(text, where string, containers []string, args []any) (d Declarati
 	labels = append(labels, report.IDLabelPrefix+id)
 	sort.Strings(labels)
 	full := strings.TrimSpace(strings.Join(append(append([]string{}, containers...), text), " "))
-	d = Declaration{ID: id, Text: text, FullText: full, Reqs: p.reqs, Needs: p.needs, Tags: p.tags, Labels: labels, Where: where}
+	d = p.withCell(Declaration{ID: id, Text: text, FullText: full, Reqs: p.reqs, Needs: p.needs, Tags: p.tags, Labels: labels, Where: where})
 	return d, p.body, p.priority(), p.problems
 }
 

@@ -54,6 +54,7 @@ type ledger struct {
 	gifts     int
 	lastGift  int64 // NGN cost of the last purchase: the estimate of the next
 	customers int
+	custIDs   []createdCard // the customers registered, and by whom (run_resources.go)
 	reserved  map[string]int64
 	refused   int
 	byArea    map[string]*areaSpend
@@ -250,6 +251,7 @@ func (l *ledger) record(kind spendKind, who target.Credentials, reqBody, respBod
 		}
 	case spendCustomer:
 		l.customers++
+		l.noteCustomer(who, doc)
 	}
 }
 
