@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,6 +44,7 @@ func SpecProfileKeys(ids []string, dirs ...string) (map[string][]string, error) 
 		nodes  []ast.Node
 	}
 	var dynamic []prefixed // SpecID("prefix-" + expr): IDs built in a loop
+	var stems []prefixed   // "area.rule" literals: IDs built from a rule table's field
 	for _, f := range s.files {
 		var stack []ast.Node
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -55,6 +57,8 @@ func SpecProfileKeys(ids []string, dirs ...string) (map[string][]string, error) 
 					if _, done := out[id]; !done {
 						out[id] = s.keysOf(declaration(f, stack, lit))
 					}
+				} else if err == nil && idStem.MatchString(id) {
+					stems = append(stems, prefixed{id + "-", declaration(f, stack, lit)})
 				}
 			}
 			if c, ok := n.(*ast.CallExpr); ok && calleeName(c.Fun) == "SpecID" && len(c.Args) == 1 {
@@ -70,18 +74,26 @@ func SpecProfileKeys(ids []string, dirs ...string) (map[string][]string, error) 
 		if _, done := out[id]; done {
 			continue
 		}
-		best := -1
-		for i, d := range dynamic {
-			if strings.HasPrefix(id, d.prefix) && (best < 0 || len(d.prefix) > len(dynamic[best].prefix)) {
-				best = i
+		// A loop's literal prefix first; else the rule whose ID the spec's
+		// starts with (SpecID(rule.id + "-" + endpoint)).
+		for _, cands := range [][]prefixed{dynamic, stems} {
+			best := -1
+			for i, d := range cands {
+				if strings.HasPrefix(id, d.prefix) && (best < 0 || len(d.prefix) > len(cands[best].prefix)) {
+					best = i
+				}
 			}
-		}
-		if best >= 0 {
-			out[id] = s.keysOf(dynamic[best].nodes)
+			if best >= 0 {
+				out[id] = s.keysOf(cands[best].nodes)
+				break
+			}
 		}
 	}
 	return out, nil
 }
+
+// idStem is the form of a spec ID's stem in a rule table ("access.ip-whitelist").
+var idStem = regexp.MustCompile(`^[a-z0-9-]+\.[a-z0-9-]+$`)
 
 // literalPrefix returns the string literal an ID expression built by
 // concatenation starts with ("" for a plain literal or anything else).
