@@ -58,7 +58,7 @@ var _ = Describe("Quotes: GET /gift-cards/quote and GET /betting/quote", func() 
 	ConformanceIt("answers a gift card quote with success (200 or 201): the total NGN charge for the product and face value, with its fee", SpecID("quotes.answers-gift-card-quote"),
 		Reqs("QUOTE-01", "QUOTE-04"),
 		func(ctx SpecContext) {
-			q := Profile().GiftCards.Quote
+			q := Profile().GiftCards.Quote.QuoteProfile
 			resp := Must(API().Get(ctx, "/gift-cards/quote", giftQuoteQuery()))
 			readQuote(resp, schemas.GiftQuoteResponse, q, "subtotal", q.SubtotalPointer)
 		})
@@ -66,7 +66,7 @@ var _ = Describe("Quotes: GET /gift-cards/quote and GET /betting/quote", func() 
 	ConformanceIt("charges a gift purchase exactly the quoted total: the verified order's costNgn equals it", SpecID("quotes.charges-gift-purchase-exactly"),
 		Reqs("QUOTE-03"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
-			q := Profile().GiftCards.Quote
+			q := Profile().GiftCards.Quote.QuoteProfile
 			quote := readQuote(Must(API().Get(ctx, "/gift-cards/quote", giftQuoteQuery())), schemas.GiftQuoteResponse, q, "subtotal", q.SubtotalPointer)
 			o := purchaseGift(ctx)
 			v := verifySettled(ctx, API(), o.Reference)
