@@ -7,7 +7,6 @@ import (
 	"math/big"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -360,31 +359,6 @@ func (o OmegaMatcherMoney) FailureMessage(actual any) string {
 func (o OmegaMatcherMoney) NegatedFailureMessage(actual any) string {
 	return fmt.Sprintf("Expected amount %v not to equal %v", actual, o.want)
 }
-
-// Amounts appearing in free text (e.g. an error message), exactly.
-func amountsIn(s string) []Money {
-	var out []Money
-	for _, f := range numRe.FindAllString(s, -1) {
-		f = strings.ReplaceAll(f, ",", "")
-		if r, ok := new(big.Rat).SetString(f); ok {
-			out = append(out, Money{r})
-		}
-	}
-	return out
-}
-
-// ContainsAmount reports whether the text states the amount (in any decimal
-// form: "10", "10.0", "10.00", "1,010.00").
-func ContainsAmount(text string, m Money) bool {
-	for _, a := range amountsIn(text) {
-		if a.Eq(m) {
-			return true
-		}
-	}
-	return false
-}
-
-var numRe = regexp.MustCompile(`[0-9][0-9,]*(?:\.[0-9]+)?`)
 
 // skipIfStillRateLimited ends a spec without a verdict when its call was
 // still refused with 429 after the client backed off within its bound: the
