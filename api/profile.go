@@ -348,8 +348,8 @@ func (t TestDataProfile) validate() error {
 	if t.EmailDomain == "" || strings.ContainsAny(t.EmailDomain, "@ /") {
 		return fmt.Errorf("testData.emailDomain must be a domain name, not %q", t.EmailDomain)
 	}
-	if t.NameMaxLength < 8 {
-		return fmt.Errorf("testData.nameMaxLength must be at least 8 (a first name, a space and a unique token), not %d", t.NameMaxLength)
+	if t.NameMaxLength < 9 {
+		return fmt.Errorf("testData.nameMaxLength must be at least 9 (an initial, a space and a unique seven-letter token), not %d", t.NameMaxLength)
 	}
 	if t.CardsPerCustomer < 1 {
 		return fmt.Errorf("testData.cardsPerCustomer must be positive, not %d", t.CardsPerCustomer)
