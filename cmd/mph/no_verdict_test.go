@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,5 +55,29 @@ func TestConformNoVerdictExitCodes(t *testing.T) {
 	expectCode(t, "unknown ID accepted", r, 2)
 	if !strings.Contains(r.stderr, "unknown spec ID") {
 		t.Errorf("unknown ID: stderr %s", r.stderr)
+	}
+}
+
+// TestConformUndeterminedKeyIsNoVerdict: a spec whose profile key discovery
+// left undetermined reaches no verdict naming the key (exit 3), instead of
+// judging by a default the target may not share.
+func TestConformUndeterminedKeyIsNoVerdict(t *testing.T) {
+	dir := t.TempDir()
+	profile := filepath.Join(dir, "p.yaml")
+	if err := os.WriteFile(profile, []byte("undetermined: [giftCards.quote.totalPointer]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	r := gateRun(t, nil, 0, 0, "conform", "--out", out, "--profile", profile, "--label-filter", "quotes && !destructive")
+	expectCode(t, "undetermined key", r, 3)
+	s := readSummary(t, filepath.Join(out, "report.summary.json"))
+	var gift report.Spec
+	for _, sp := range s.Specs {
+		if sp.ID == "quotes.answers-gift-card-quote" {
+			gift = sp
+		}
+	}
+	if gift.Outcome != report.NoVerdict || !strings.Contains(gift.Message, "giftCards.quote.totalPointer is undetermined") || s.Passed == 0 {
+		t.Errorf("the gift quote spec: %+v (passed %d)", gift, s.Passed)
 	}
 }
