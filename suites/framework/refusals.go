@@ -157,3 +157,30 @@ func OverVaultAmount(ctx context.Context) (amount Money, cfg Config) {
 	}
 	return WithinProbeBound(need, "funding beyond the vault"), cfg
 }
+
+// ExpectRateLimitEnvelope checks the error envelope of a 429 ("429 | rate
+// limit exceeded"; the error envelope is the document's for errors). A
+// gateway in front of the API may answer 429 in its own form, so under the
+// profile's rateLimits.envelope: optional (the default) the envelope is
+// judged only when the answer is JSON carrying statusCode; anything else
+// is no verdict on the envelope. Under required it is always judged. The
+// echoed path is checked as ExpectEchoedPath does.
+func ExpectRateLimitEnvelope(resp *client.Response) JSON {
+	GinkgoHelper()
+	Expect(resp).NotTo(BeNil(), "no response")
+	Expect(resp.Status).To(Equal(http.StatusTooManyRequests), "a 429 was expected")
+	if Profile().RateLimits.Envelope != "required" {
+		var body JSON
+		hasCode := false
+		if resp.JSON(&body) == nil {
+			_, hasCode = body["statusCode"]
+		}
+		if !IsJSONContentType(resp.Header.Get("Content-Type")) || !hasCode {
+			NoVerdict(fmt.Sprintf("the 429 of %s %s is not in the error envelope (Content-Type %q): a gateway's answer, which rateLimits.envelope: optional accepts",
+				resp.Exchange.Method, resp.Exchange.URL, resp.Header.Get("Content-Type")))
+		}
+	}
+	body := ExpectError(resp, http.StatusTooManyRequests)
+	ExpectEchoedPath(resp, body)
+	return body
+}
