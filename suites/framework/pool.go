@@ -51,12 +51,13 @@ func (p *customerPool) wire(id string) any {
 }
 
 // current returns the pool's customer, registering the next one when it
-// holds testData.cardsPerCustomer cards (or none is registered yet).
+// holds testData.cardsPerCustomer cards (or none is registered yet; an
+// interrupted run registers no one: its specs are abandoned).
 func (p *customerPool) current(ctx context.Context) string {
 	GinkgoHelper()
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.cur == "" || p.cards >= Profile().TestData.CardsPerCustomer {
+	if p.cur == "" || p.cards >= Profile().TestData.CardsPerCustomer && !interrupting.Load() {
 		p.cur, p.cards = NewCustomer(ctx), 0
 	}
 	return p.cur
