@@ -76,3 +76,46 @@ func IDString(v any) (string, bool) {
 	}
 	return "", false
 }
+
+// ListedCustomerIDs reads the customer ids of a customer listing ("Customer
+// record returned by registration and listing: not shown"): the
+// listIdField of each element of the array at the profile's
+// customers.listPointer; when that pointer holds no array, every member
+// named as the listIdField or customerId anywhere in the answer. Ids are
+// strings or numbers (rendered as IDString does).
+func ListedCustomerIDs(doc any) []string {
+	c := Profile().Customers
+	var out []string
+	if v, ok := Ptr(doc, c.ListPointer); ok {
+		if list, isList := v.([]any); isList {
+			for _, e := range list {
+				obj, _ := e.(map[string]any)
+				if id, ok := IDString(obj[c.ListIDField]); ok {
+					out = append(out, id)
+				}
+			}
+			return out
+		}
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, m := range x {
+				if k == c.ListIDField || k == "customerId" {
+					if id, ok := IDString(m); ok {
+						out = append(out, id)
+						continue
+					}
+				}
+				walk(m)
+			}
+		case []any:
+			for _, m := range x {
+				walk(m)
+			}
+		}
+	}
+	walk(doc)
+	return out
+}
