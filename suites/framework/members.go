@@ -119,3 +119,13 @@ func ListedCustomerIDs(doc any) []string {
 	walk(doc)
 	return out
 }
+
+// PurchaseVoucher reads the voucher details of a gift purchase answer
+// ("Successful outcome is status 200 with voucher details"; the answer is
+// not shown): at giftCards.purchase.voucherPointer, else the first member
+// named voucher anywhere; ok is false when there is none (or it is null).
+func PurchaseVoucher(doc any) (JSON, bool) {
+	v, _ := AtPointerOrNamed(doc, Profile().GiftCards.Purchase.VoucherPointer, "voucher")
+	obj, ok := v.(map[string]any)
+	return obj, ok && obj != nil
+}
