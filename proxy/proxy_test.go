@@ -163,7 +163,16 @@ func TestFaultsAreReported(t *testing.T) {
 			if tc.rule == "RATE-02" {
 				opts.RateLimits = map[string]sandbox.RateLimit{sandbox.GroupRead: {Rate: 1, Burst: 1}}
 			}
-			r := newRig(t, opts, proxy.Options{})
+			var popts proxy.Options
+			if tc.rule == "AUTH-20" {
+				// Where X-Merchant-Id is checked is not shown: the lenient
+				// default judges no single place, so the sandbox's choice
+				// (both places) is declared.
+				p := api.DefaultProfile()
+				p.Auth.MerchantIDHeader = "both"
+				popts.Profile = p
+			}
+			r := newRig(t, opts, popts)
 			r.login()
 			tc.drive(r)
 			s := r.finish()

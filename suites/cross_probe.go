@@ -23,12 +23,12 @@ import (
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
-// noVerdict ends a cell without a verdict: another documented refusal came
-// first, or the rule could not be judged. The one place to switch to the
-// framework's NoVerdict once it exists.
+// noVerdict ends a cell without a verdict (the framework's NoVerdict, which
+// counts towards exit 3): another documented refusal came first, or the
+// rule could not be judged.
 func noVerdict(format string, a ...any) {
 	GinkgoHelper()
-	Skip("no verdict: " + fmt.Sprintf(format, a...))
+	NoVerdict(fmt.Sprintf(format, a...))
 }
 
 // notApplicable skips a cell the target's declared choices leave without a

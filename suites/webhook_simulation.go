@@ -40,15 +40,19 @@ func expectSimulation(resp *client.Response, kind string) JSON {
 }
 
 // matchDelivery matches the delivery of a simulation by its reference, or by
-// its kind when the delivery carries no reference at the profile's pointer.
+// its kind when the delivery carries no reference at the profile's pointer;
+// with neither pointer set (the payload is not shown), by the reference
+// anywhere in its body.
 func matchDelivery(ref, kind string) func(WebhookDelivery) bool {
 	wp := Profile().Webhooks
 	return func(del WebhookDelivery) bool {
 		if r, ok := deliveryField(del, wp.DeliveryReferencePointer); ok {
 			return r == ref
 		}
-		k, _ := deliveryField(del, wp.DeliveryKindPointer)
-		return k == kind
+		if k, ok := deliveryField(del, wp.DeliveryKindPointer); ok {
+			return k == kind
+		}
+		return ref != "" && strings.Contains(string(del.Body), `"`+ref+`"`)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/requirements"
 )
@@ -27,6 +28,18 @@ type ReqIDs []string
 // Reqs names the catalogue requirements (requirements/catalog.yaml) a spec
 // verifies. Every ConformanceIt needs it; an unknown ID fails the run at start.
 func Reqs(ids ...string) ReqIDs { return ReqIDs(ids) }
+
+// ProfileKeyList names the target-profile keys a spec's verdict depends on
+// (see ProfileKeys).
+type ProfileKeyList []string
+
+// ProfileKeys declares the profile keys (dotted, e.g.
+// "giftCards.quote.totalPointer") whose value the spec's verdict depends
+// on: a key listed as undetermined in the profile (discovery could not
+// settle it) makes the spec end as no verdict naming it, instead of judging
+// by a default the target may not share; the ledger lists them per
+// requirement. An unknown key is a declaration error.
+func ProfileKeys(keys ...string) ProfileKeyList { return ProfileKeyList(keys) }
 
 // Capability is a precondition a spec needs beyond one TEST merchant: the
 // one vocabulary of requirements.Capability, which the catalogue's needs:
@@ -86,6 +99,8 @@ type Declaration struct {
 	// Endpoints and Rule: the cell of the rule × endpoint grid (cells.go).
 	Endpoints []string
 	Rule      string
+	// ProfileKeys are the profile keys the verdict depends on.
+	ProfileKeys []string
 }
 
 var (
@@ -160,6 +175,7 @@ type declParts struct {
 	where    string
 	reqs     []string
 	needs    []Capability
+	keys     []string
 	tags     []Tag
 	declared SpecID
 	body     func(SpecContext)
@@ -187,6 +203,13 @@ func (p *declParts) add(a any) {
 		p.reqs = append(p.reqs, v...)
 	case NeedList:
 		p.needs = append(p.needs, v...)
+	case ProfileKeyList:
+		for _, k := range v {
+			if !api.KnownKey(k) {
+				p.errorf("unknown profile key %q in ProfileKeys (see api/profile.default.yaml)", k)
+			}
+		}
+		p.keys = append(p.keys, v...)
 	case Capability:
 		p.needs = append(p.needs, v)
 	case Tag:
@@ -293,7 +316,7 @@ func parseDecl(text, where string, containers []string, args []any) (d Declarati
 	labels = append(labels, report.IDLabelPrefix+id)
 	sort.Strings(labels)
 	full := strings.TrimSpace(strings.Join(append(append([]string{}, containers...), text), " "))
-	d = p.withCell(Declaration{ID: id, Text: text, FullText: full, Reqs: p.reqs, Needs: p.needs, Tags: p.tags, Labels: labels, Where: where})
+	d = p.withCell(Declaration{ID: id, Text: text, FullText: full, Reqs: p.reqs, Needs: p.needs, Tags: p.tags, Labels: labels, Where: where, ProfileKeys: p.keys})
 	return d, p.body, p.priority(), p.problems
 }
 
@@ -344,6 +367,7 @@ func specGuard(d Declaration) func() {
 		if reason := missing(d.Needs); reason != "" {
 			Skip(reason)
 		}
+		NeedDetermined(d.ProfileKeys...)
 		if destructive && h.liveRefused() {
 			Skip("refused: the primary credentials are LIVE and this spec is destructive; pass --allow-live (" + "MPH_ALLOW_LIVE=1) to run it")
 		}

@@ -31,12 +31,20 @@ func TestParseDeclLabelsAndProblems(t *testing.T) {
 		"unexpected string argument":    {"AUTH-09", func(SpecContext) {}},
 		"is not of the form area.slug":  {Reqs("AUTH-09"), SpecID("Bad ID"), func(SpecContext) {}},
 		"no spec ID":                    {Reqs("AUTH-09"), func(SpecContext) {}},
+		"unknown profile key":           {Reqs("AUTH-09"), SpecID("auth.xy"), ProfileKeys("cards.listMaxLimt"), func(SpecContext) {}},
 	}
 	for want, args := range cases {
 		_, _, _, problems := parseDecl("x", "here", nil, args)
 		if len(problems) == 0 || !strings.Contains(strings.Join(problems, "\n"), want) {
 			t.Errorf("%s: problems %v", want, problems)
 		}
+	}
+}
+
+func TestProfileKeysAreDeclared(t *testing.T) {
+	d, _, _, problems := parseDecl("x", "here", nil, []any{Reqs("QUOTE-01"), SpecID("quotes.xy"), ProfileKeys("giftCards.quote.totalPointer", "customers.fields.dateOfBirth"), func(SpecContext) {}})
+	if len(problems) != 0 || strings.Join(d.ProfileKeys, ",") != "giftCards.quote.totalPointer,customers.fields.dateOfBirth" {
+		t.Fatalf("profile keys %v, problems %v", d.ProfileKeys, problems)
 	}
 }
 

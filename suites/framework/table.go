@@ -70,7 +70,7 @@ func splitTableArgs(args []any) (shared, containerDeco []any, rules []TableRule)
 		switch v := a.(type) {
 		case TableRule:
 			rules = append(rules, v)
-		case ReqIDs, NeedList, Capability, Tag, Labels, string, func(SpecContext), func(), EndpointSlugs, RuleID:
+		case ReqIDs, NeedList, ProfileKeyList, Capability, Tag, Labels, string, func(SpecContext), func(), EndpointSlugs, RuleID:
 			shared = append(shared, v)
 		default:
 			containerDeco = append(containerDeco, v)
