@@ -1,9 +1,8 @@
 package api
 
 import (
+	"net/url"
 	"strings"
-
-	"github.com/merchant-harness/mph/schemas"
 )
 
 // Envelope kinds of the API document's "Response envelopes".
@@ -14,7 +13,59 @@ const (
 	EnvelopeNone = ""     // not shown
 )
 
-// Endpoint is one operation of the API, relative to the merchant root.
+// Effect is what a successful call does to the target's state: the
+// cross-cutting specs send a write only with a harmless body, and a LIVE
+// write only with --allow-live.
+type Effect int
+
+// Effects.
+const (
+	Read       Effect = iota // reads only
+	Write                    // changes test state: a customer, a card's limits, status or contact, a webhook
+	MoneyWrite               // moves money: card issuance, withdrawal, gift card purchase
+)
+
+// Resource is what a path parameter names.
+type Resource string
+
+// Resources named by path parameters.
+const (
+	ResCard            Resource = "card"             // "card id or reference"
+	ResGiftOrder       Resource = "gift-order"       // "the client order reference or the internal transaction reference"
+	ResGiftTransaction Resource = "gift-transaction" // "transaction reference"
+)
+
+// Param is a path parameter and what it names.
+type Param struct {
+	Name string // the template's name: "id", "reference"
+	Of   Resource
+}
+
+// NotFound is the form of the endpoint's 404 when its parameter names nothing.
+type NotFound int
+
+// 404 forms.
+const (
+	NotFoundNone     NotFound = iota // no path parameter: no 404 of the endpoint's own
+	NotFoundEnvelope                 // the error envelope ("404 | card, customer or transaction does not exist")
+	NotFoundGift                     // "shown with only statusCode, message and error" (the full envelope is allowed too)
+)
+
+// Carries is what a successful answer carries that a cross-cutting rule
+// looks at (a set).
+type Carries uint
+
+// What answers carry.
+const (
+	CarriesCard      Carries = 1 << iota // a Card
+	CarriesSecure                        // the secure card details (PCI-sensitive)
+	CarriesGiftOrder                     // a gift order (purchase, verification, lookup)
+	ListsCards                           // the card listing
+	ListsCustomers                       // the customer listing
+)
+
+// Endpoint is one operation of the API, relative to the merchant root, with
+// what the cross-cutting rules need to know about it.
 type Endpoint struct {
 	Method   string
 	Template string // e.g. "/cards/{id}/secure"
@@ -28,6 +79,22 @@ type Endpoint struct {
 	// Order names the profile's reference field of an order-creating call
 	// ("issuance", "gift"), "" otherwise.
 	Order string
+
+	// Slug is the endpoint's short stable name in spec IDs and labels
+	// ("card-secure"); a test keeps it unique and of the spec ID alphabet.
+	Slug   string
+	Params []Param // path parameters, in order
+	// Query is a valid query of the call (the quotes' parameters are the
+	// profile's: "Query parameters ... not shown"); nil: none.
+	Query    func(*Profile) url.Values
+	Effect   Effect
+	TestOnly bool  // "simulate card webhook (TEST only)"
+	Body     *Body // nil: the call takes no body
+	Carries  Carries
+	NotFound NotFound
+	// OrderAt is where the answer carries the gift order ("" the top
+	// level), for endpoints carrying one.
+	OrderAt func(*Profile) string
 }
 
 // Key is "METHOD /template", the endpoint's name in reports.
@@ -36,8 +103,32 @@ func (e Endpoint) Key() string { return e.Method + " " + e.Template }
 // Token reports whether this is the token exchange (the one unauthenticated call).
 func (e Endpoint) Token() bool { return e.Method == "POST" && e.Template == "/auth/token" }
 
+// Bearer reports whether the call needs "Authorization: Bearer
+// <ACCESS_TOKEN>" ("All endpoints except the token exchange").
+func (e Endpoint) Bearer() bool { return !e.Token() }
+
 // Secure reports whether the answer carries the secure card details.
-func (e Endpoint) Secure() bool { return strings.HasSuffix(e.Template, "/secure") }
+func (e Endpoint) Secure() bool { return e.Carries&CarriesSecure != 0 }
+
+// Has reports whether the answer carries all of c.
+func (e Endpoint) Has(c Carries) bool { return e.Carries&c == c }
+
+// Writes reports whether the call changes state (Write or MoneyWrite).
+func (e Endpoint) Writes() bool { return e.Effect != Read }
+
+// Path returns the request path with the parameters' values escaped, in
+// order ("/cards/crd_1/secure" for "/cards/{id}/secure" and "crd_1").
+func (e Endpoint) Path(values ...string) string {
+	segs := Segments(e.Template)
+	i := 0
+	for k, s := range segs {
+		if strings.HasPrefix(s, "{") && i < len(values) {
+			segs[k] = url.PathEscape(values[i])
+			i++
+		}
+	}
+	return "/" + strings.Join(segs, "/")
+}
 
 // Endpoints returns the 17 endpoints of the document plus card issuance,
 // whose path comes from the profile (its shape is not shown).
@@ -45,27 +136,17 @@ func Endpoints(p *Profile) []Endpoint {
 	if p == nil {
 		p = DefaultProfile()
 	}
-	issuance := "/" + strings.Trim(p.Issuance.Path, "/")
-	return []Endpoint{
-		{"POST", "/auth/token", schemas.TokenResponse, "AUTH-01", EnvelopeA, false, ""},
-		{"GET", "/cards/config", schemas.ConfigResponse, "CONFIG-01", EnvelopeA, false, ""},
-		{"POST", "/cards/customers", schemas.CustomerResponse, "ENV-02", EnvelopeA, true, ""},
-		{"GET", "/cards/customers", schemas.CustomerListResponse, "ENV-02", EnvelopeA, true, ""},
-		{"GET", "/cards", schemas.CardListResponse, "LIST-01", EnvelopeA, false, ""},
-		{"POST", issuance, schemas.CardIssuanceResponse, "ENV-02", EnvelopeA, true, "issuance"},
-		{"GET", "/cards/{id}", schemas.CardResponse, "GET-01", EnvelopeA, false, ""},
-		{"GET", "/cards/{id}/secure", schemas.SecureResponse, "SECURE-01", EnvelopeA, false, ""},
-		{"POST", "/cards/{id}/withdraw", schemas.WithdrawResponse, "WITHDRAW-01", EnvelopeA, false, ""},
-		{"PUT", "/cards/{id}/spend-limits", schemas.SpendLimitsResponse, "LIMITS-01", EnvelopeA, false, ""},
-		{"PATCH", "/cards/{id}/status", schemas.StatusResponse, "STATUS-01", EnvelopeA, false, ""},
-		{"PATCH", "/cards/{id}/contact", schemas.ContactResponse, "CONTACT-01", EnvelopeB, false, ""},
-		{"POST", "/cards/{id}/simulate-webhook", schemas.WebhookSimulationResponse, "WEBHOOK-01", EnvelopeB, false, ""},
-		{"GET", "/gift-cards/quote", schemas.GiftQuoteResponse, "QUOTE-01", EnvelopeNone, true, ""},
-		{"POST", "/gift-cards/purchase", schemas.GiftPurchaseResponse, "GIFT-01", EnvelopeNone, true, "gift"},
-		{"GET", "/gift-cards/verify/{reference}", schemas.GiftOrderResponse, "GIFT-05", EnvelopeFlat, false, ""},
-		{"GET", "/gift-cards/transactions/{reference}", schemas.GiftLookupResponse, "GIFT-17", EnvelopeNone, true, ""},
-		{"GET", "/betting/quote", schemas.BettingQuoteResponse, "QUOTE-02", EnvelopeNone, true, ""},
+	return endpointTable("/" + strings.Trim(p.Issuance.Path, "/"))
+}
+
+// EndpointBySlug returns the endpoint of the table with that slug.
+func EndpointBySlug(p *Profile, slug string) (Endpoint, bool) {
+	for _, e := range Endpoints(p) {
+		if e.Slug == slug {
+			return e, true
+		}
 	}
+	return Endpoint{}, false
 }
 
 // Router matches a path relative to the merchant root to an endpoint.

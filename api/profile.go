@@ -3,7 +3,10 @@ package api
 import (
 	_ "embed"
 	"fmt"
+	"math/big"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -12,8 +15,8 @@ import (
 //go:embed profile.default.yaml
 var defaultProfileYAML []byte
 
-// DefaultProfileYAML is the embedded default profile, which matches the
-// reference sandbox; `mph conform --print-profile` shows it as a template.
+// DefaultProfileYAML is the embedded default profile, the lenient reading of
+// every open point; `mph conform --print-profile` shows it as a template.
 func DefaultProfileYAML() []byte { return defaultProfileYAML }
 
 // Profile holds every choice the API document leaves "not shown". See
@@ -28,9 +31,30 @@ type Profile struct {
 	Webhooks   WebhooksProfile   `yaml:"webhooks"`
 	RateLimits RateLimitsProfile `yaml:"rateLimits"`
 	Errors     ErrorsProfile     `yaml:"errors"`
+	// TestData sizes the harness's own data to business rules the document
+	// leaves open.
+	TestData TestDataProfile `yaml:"testData"`
 	// Strictness of readings where the document leaves room: lenient by
 	// default, strict when the provider declares it.
 	Strict StrictProfile `yaml:"strict"`
+	// Undetermined lists the keys discovery could not settle: a spec
+	// depending on one reaches no verdict naming it.
+	Undetermined []string `yaml:"undetermined"`
+}
+
+// TestDataProfile sizes what the harness sends so that no business rule the
+// document leaves open refuses it.
+type TestDataProfile struct {
+	// EmailDomain is the domain of every e-mail address the harness sends.
+	EmailDomain string `yaml:"emailDomain"`
+	// NameMaxLength bounds the nameOnCard the harness sends.
+	NameMaxLength int `yaml:"nameMaxLength"`
+	// CardsPerCustomer is how many cards the fixtures issue to one customer
+	// before they register the next.
+	CardsPerCustomer int `yaml:"cardsPerCustomer"`
+	// MaxProbeAmount (USD, major units) is the most a spec spends to provoke
+	// a refusal through an unknown without the balances control.
+	MaxProbeAmount string `yaml:"maxProbeAmount"`
 }
 
 // StrictProfile switches the lenient readings of the document to strict ones.
@@ -45,6 +69,20 @@ type StrictProfile struct {
 	// MinimumAsValidation: an amount below a documented minimum is a payload
 	// validation failure whose message is an array of strings.
 	MinimumAsValidation bool `yaml:"minimumAsValidation"`
+	// CreatedStatusCompleted: createdStatus is COMPLETED.
+	CreatedStatusCompleted bool `yaml:"createdStatusCompleted"`
+	// MessageWording: messages are checked for their wording (keyword
+	// families), beyond their documented meaning.
+	MessageWording bool `yaml:"messageWording"`
+	// ApplicationJSON: answers are labelled exactly application/json.
+	ApplicationJSON bool `yaml:"applicationJson"`
+	// ListingFreshness: a listing still missing a write after
+	// cards.listingFreshness is a failure, not no verdict.
+	ListingFreshness bool `yaml:"listingFreshness"`
+	// KYBRefusesReads: a merchant below KYB Tier 2 is refused reads too.
+	KYBRefusesReads bool `yaml:"kybRefusesReads"`
+	// ContactSuccessTrue: the contact update answers success true.
+	ContactSuccessTrue bool `yaml:"contactSuccessTrue"`
 }
 
 type AuthProfile struct {
@@ -56,6 +94,9 @@ type CustomersProfile struct {
 	CustomerIDPointer string            `yaml:"customerIdPointer"`
 	ListPointer       string            `yaml:"listPointer"`
 	ListIDField       string            `yaml:"listIdField"`
+	// ApprovalWait bounds how long a new customer may take to be approved:
+	// the first issuance to it is retried within it while refused.
+	ApprovalWait time.Duration `yaml:"approvalWait"`
 }
 
 type IssuanceProfile struct {
@@ -72,9 +113,19 @@ type IssuanceProfile struct {
 }
 
 type CardsProfile struct {
-	ListMaxLimit        int    `yaml:"listMaxLimit"`
+	ListMaxLimit int `yaml:"listMaxLimit"`
+	// ListingFreshness bounds how long listings and the vault balance may
+	// take to show a write.
+	ListingFreshness time.Duration `yaml:"listingFreshness"`
+	// WithdrawVaultCredit and WithdrawCardDebit: which side pays the
+	// withdrawalFee (either, or one reading, or unchecked).
 	WithdrawVaultCredit string `yaml:"withdrawVaultCredit"`
-	SpendLimitTimezone  string `yaml:"spendLimitTimezone"`
+	WithdrawCardDebit   string `yaml:"withdrawCardDebit"`
+	// FundFeeUnit: whether fundFee is an amount, a percentage or either.
+	FundFeeUnit string `yaml:"fundFeeUnit"`
+	// SpendLimitTimezone: the IANA zone of the limits' calendar day and
+	// month, "" when unknown.
+	SpendLimitTimezone string `yaml:"spendLimitTimezone"`
 	// SameStatus: the answer to PATCH status with the card's current status:
 	// ok (200), refused (4xx) or any.
 	SameStatus string `yaml:"sameStatus"`
@@ -89,16 +140,26 @@ type QuoteProfile struct {
 	TotalIsSum      bool              `yaml:"totalIsSum"`
 }
 
+// GiftQuoteProfile is the gift quote: a quote, and whether a purchase right
+// after it costs exactly the quoted total.
+type GiftQuoteProfile struct {
+	QuoteProfile `yaml:",inline"`
+	HoldsPrice   bool `yaml:"holdsPrice"`
+}
+
 type GiftCardsProfile struct {
-	ProductCode string       `yaml:"productCode"`
-	FaceValue   string       `yaml:"faceValue"`
-	Quote       QuoteProfile `yaml:"quote"`
+	ProductCode string           `yaml:"productCode"`
+	FaceValue   string           `yaml:"faceValue"`
+	Quote       GiftQuoteProfile `yaml:"quote"`
 	Purchase    struct {
 		Fields               map[string]string `yaml:"fields"`
 		OrderPointer         string            `yaml:"orderPointer"`
 		ReferencePointer     string            `yaml:"referencePointer"`
 		TransactionIDPointer string            `yaml:"transactionIdPointer"`
-		DuplicateReference   string            `yaml:"duplicateReference"`
+		// VoucherPointer: where the purchase answer carries the voucher
+		// ("" finds a member named voucher anywhere).
+		VoucherPointer     string `yaml:"voucherPointer"`
+		DuplicateReference string `yaml:"duplicateReference"`
 	} `yaml:"purchase"`
 	LookupOrderPointer string `yaml:"lookupOrderPointer"`
 	// LookupVoucher: pointers, inside the looked-up order, to the voucher's
@@ -119,6 +180,8 @@ type WebhooksProfile struct {
 	DeliveryReferencePointer string `yaml:"deliveryReferencePointer"`
 	// DeliveryWait bounds how long a spec waits for a delivery.
 	DeliveryWait time.Duration `yaml:"deliveryWait"`
+	// DispatchedMeans: what dispatched:true means: either, sent or queued.
+	DispatchedMeans string `yaml:"dispatchedMeans"`
 
 	// Pre-configured deliveries and authenticity (profile_webhooks.go).
 	Preconfigured    bool             `yaml:"preconfigured"`
@@ -135,13 +198,14 @@ type RateLimitsProfile struct {
 	ProbeMaxRequests int `yaml:"probeMaxRequests"`
 	ProbeConcurrency int `yaml:"probeConcurrency"`
 	// MaxRetryAfter is the longest Retry-After a spec waits out; a longer
-	// window skips the recovery check with the reason.
+	// window is no verdict on the recovery check.
 	MaxRetryAfter time.Duration `yaml:"maxRetryAfter"`
 	// Envelope: whether a 429 carries the error envelope (optional or required).
 	Envelope string `yaml:"envelope"`
 }
 
-// DefaultProfile returns the profile matching the reference sandbox.
+// DefaultProfile returns the default profile: the lenient reading of every
+// open point.
 func DefaultProfile() *Profile {
 	p, err := parseProfile(nil)
 	if err != nil {
@@ -167,6 +231,10 @@ func LoadProfile(path string) (*Profile, error) {
 	return p, nil
 }
 
+// ParseProfile reads a profile overlay (YAML) over the defaults, as
+// LoadProfile reads a file: e.g. an embedded profile of the sandbox.
+func ParseProfile(overlay []byte) (*Profile, error) { return parseProfile(overlay) }
+
 func parseProfile(overlay []byte) (*Profile, error) {
 	var p Profile
 	if err := yaml.Unmarshal(defaultProfileYAML, &p); err != nil {
@@ -185,46 +253,24 @@ func parseProfile(overlay []byte) (*Profile, error) {
 }
 
 func (p *Profile) validate() error {
-	switch p.Cards.WithdrawVaultCredit {
-	case "amount-minus-fee", "amount", "unchecked":
-	default:
-		return fmt.Errorf("cards.withdrawVaultCredit must be amount-minus-fee, amount or unchecked, not %q", p.Cards.WithdrawVaultCredit)
+	if err := p.validateChoices(); err != nil {
+		return err
 	}
-	switch p.Issuance.InitialBalance {
-	case "amount", "amount-minus-fund-fee", "unchecked":
-	default:
-		return fmt.Errorf("issuance.initialBalance must be amount, amount-minus-fund-fee or unchecked, not %q", p.Issuance.InitialBalance)
-	}
-	if _, err := time.LoadLocation(p.Cards.SpendLimitTimezone); err != nil || p.Cards.SpendLimitTimezone == "" {
-		return fmt.Errorf("cards.spendLimitTimezone must be an IANA time zone name such as UTC, not %q", p.Cards.SpendLimitTimezone)
+	if p.Cards.SpendLimitTimezone != "" {
+		if _, err := time.LoadLocation(p.Cards.SpendLimitTimezone); err != nil {
+			return fmt.Errorf("cards.spendLimitTimezone must be an IANA time zone name such as UTC, or \"\" (unknown), not %q", p.Cards.SpendLimitTimezone)
+		}
 	}
 	for k, st := range p.Errors.Status {
 		if st != 0 && (st < 400 || st > 499) {
 			return fmt.Errorf("errors.status.%s must be 0 (any 4xx) or a 4xx status, not %d", k, st)
 		}
 	}
-	switch p.Auth.MerchantIDHeader {
-	case "both", "token", "requests", "none":
-	default:
-		return fmt.Errorf("auth.merchantIdHeader must be both, token, requests or none, not %q", p.Auth.MerchantIDHeader)
-	}
 	if p.Cards.ListMaxLimit < 50 {
 		return fmt.Errorf("cards.listMaxLimit must be at least the documented default of 50, not %d", p.Cards.ListMaxLimit)
 	}
 	if p.Issuance.Path == "" || p.Issuance.CustomerIDField == "" {
 		return fmt.Errorf("issuance.path and issuance.customerIdField are required")
-	}
-	for what, v := range map[string]string{"issuance.duplicateReference": p.Issuance.DuplicateReference, "giftCards.purchase.duplicateReference": p.GiftCards.Purchase.DuplicateReference} {
-		switch v {
-		case "conflict", "replay", "either":
-		default:
-			return fmt.Errorf("%s must be conflict, replay or either, not %q", what, v)
-		}
-	}
-	switch p.Cards.SameStatus {
-	case "ok", "refused", "any":
-	default:
-		return fmt.Errorf("cards.sameStatus must be ok, refused or any, not %q", p.Cards.SameStatus)
 	}
 	if p.GiftCards.VerifyAttempts < 1 || p.GiftCards.VerifyInterval < 0 || p.GiftCards.VerifyInterval > time.Minute {
 		return fmt.Errorf("giftCards.verifyAttempts must be positive and giftCards.verifyInterval between 0 and 1m")
@@ -234,14 +280,8 @@ func (p *Profile) validate() error {
 			return fmt.Errorf("giftCards.lookupVoucher.%s is required", k)
 		}
 	}
-	if p.Webhooks.DeliveryWait <= 0 || p.Webhooks.DeliveryWait > 5*time.Minute {
-		return fmt.Errorf("webhooks.deliveryWait must be between 0 and 5m, not %s", p.Webhooks.DeliveryWait)
-	}
-	if p.RateLimits.MaxRetryAfter < 0 {
-		return fmt.Errorf("rateLimits.maxRetryAfter must not be negative")
-	}
-	if e := p.RateLimits.Envelope; e != "optional" && e != "required" {
-		return fmt.Errorf("rateLimits.envelope must be optional or required, not %q", e)
+	if err := p.validateWaits(); err != nil {
+		return err
 	}
 	if err := p.Webhooks.validate(); err != nil {
 		return err
@@ -249,5 +289,81 @@ func (p *Profile) validate() error {
 	if p.RateLimits.ProbeMaxRequests < 1 || p.RateLimits.ProbeConcurrency < 1 {
 		return fmt.Errorf("rateLimits.probeMaxRequests and probeConcurrency must be positive")
 	}
+	if err := p.TestData.validate(); err != nil {
+		return err
+	}
+	for _, k := range p.Undetermined {
+		if !KnownKey(k) {
+			return fmt.Errorf("undetermined: %q is not a profile key%s", k, nearest(k, allKeys()))
+		}
+	}
 	return nil
+}
+
+// validateChoices checks every key whose value is one of a few words.
+func (p *Profile) validateChoices() error {
+	for _, c := range []struct {
+		key, value string
+		allowed    []string
+	}{
+		{"auth.merchantIdHeader", p.Auth.MerchantIDHeader, []string{"either", "both", "token", "requests", "none"}},
+		{"issuance.initialBalance", p.Issuance.InitialBalance, []string{"either", "amount", "amount-minus-fund-fee", "unchecked"}},
+		{"issuance.duplicateReference", p.Issuance.DuplicateReference, []string{"conflict", "replay", "either"}},
+		{"giftCards.purchase.duplicateReference", p.GiftCards.Purchase.DuplicateReference, []string{"conflict", "replay", "either"}},
+		{"cards.withdrawVaultCredit", p.Cards.WithdrawVaultCredit, []string{"either", "amount-minus-fee", "amount", "unchecked"}},
+		{"cards.withdrawCardDebit", p.Cards.WithdrawCardDebit, []string{"either", "amount", "amount-plus-fee", "unchecked"}},
+		{"cards.fundFeeUnit", p.Cards.FundFeeUnit, []string{"either", "amount", "percent"}},
+		{"cards.sameStatus", p.Cards.SameStatus, []string{"ok", "refused", "any"}},
+		{"webhooks.dispatchedMeans", p.Webhooks.DispatchedMeans, []string{"either", "sent", "queued"}},
+		{"rateLimits.envelope", p.RateLimits.Envelope, []string{"optional", "required"}},
+	} {
+		if !slices.Contains(c.allowed, c.value) {
+			return fmt.Errorf("%s must be %s, not %q", c.key, orList(c.allowed), c.value)
+		}
+	}
+	return nil
+}
+
+// validateWaits checks the bounds of every wait the profile sets.
+func (p *Profile) validateWaits() error {
+	for _, w := range []struct {
+		key     string
+		v, most time.Duration
+	}{
+		{"webhooks.deliveryWait", p.Webhooks.DeliveryWait, 5 * time.Minute},
+		{"cards.listingFreshness", p.Cards.ListingFreshness, 5 * time.Minute},
+		{"customers.approvalWait", p.Customers.ApprovalWait, 5 * time.Minute},
+	} {
+		if w.v <= 0 || w.v > w.most {
+			return fmt.Errorf("%s must be between 0 and %s, not %s", w.key, w.most, w.v)
+		}
+	}
+	if p.RateLimits.MaxRetryAfter < 0 {
+		return fmt.Errorf("rateLimits.maxRetryAfter must not be negative")
+	}
+	return nil
+}
+
+func (t TestDataProfile) validate() error {
+	if t.EmailDomain == "" || strings.ContainsAny(t.EmailDomain, "@ /") {
+		return fmt.Errorf("testData.emailDomain must be a domain name, not %q", t.EmailDomain)
+	}
+	if t.NameMaxLength < 9 {
+		return fmt.Errorf("testData.nameMaxLength must be at least 9 (an initial, a space and a unique seven-letter token), not %d", t.NameMaxLength)
+	}
+	if t.CardsPerCustomer < 1 {
+		return fmt.Errorf("testData.cardsPerCustomer must be positive, not %d", t.CardsPerCustomer)
+	}
+	if r, ok := new(big.Rat).SetString(t.MaxProbeAmount); !ok || r.Sign() <= 0 {
+		return fmt.Errorf("testData.maxProbeAmount must be a positive amount such as \"50.00\", not %q", t.MaxProbeAmount)
+	}
+	return nil
+}
+
+// orList renders allowed values as "a, b or c".
+func orList(allowed []string) string {
+	if len(allowed) == 1 {
+		return allowed[0]
+	}
+	return strings.Join(allowed[:len(allowed)-1], ", ") + " or " + allowed[len(allowed)-1]
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -60,7 +61,13 @@ func keysOf(v reflect.Value) map[string]reflect.Value {
 		out := map[string]reflect.Value{}
 		t := v.Type()
 		for i := 0; i < t.NumField(); i++ {
-			name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+			name, opts, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+			if opts == "inline" {
+				for k, c := range keysOf(v.Field(i)) {
+					out[k] = c
+				}
+				continue
+			}
 			if name == "" || name == "-" {
 				continue
 			}
@@ -79,6 +86,30 @@ func keysOf(v reflect.Value) map[string]reflect.Value {
 		return out
 	}
 	return nil
+}
+
+// KnownKey reports whether path (dotted, e.g. "cards.listMaxLimit" or
+// "customers.fields.dateOfBirth") names a key of the profile.
+func KnownKey(path string) bool {
+	return slices.Contains(allKeys(), path)
+}
+
+// allKeys lists every key path of the default profile, sections included.
+func allKeys() []string {
+	var out []string
+	var walk func(v reflect.Value, path string)
+	walk = func(v reflect.Value, path string) {
+		for k, child := range keysOf(v) {
+			p := join(path, k)
+			out = append(out, p)
+			if child.IsValid() {
+				walk(child, p)
+			}
+		}
+	}
+	walk(reflect.ValueOf(DefaultProfile()).Elem(), "")
+	sort.Strings(out)
+	return out
 }
 
 func join(path, key string) string {

@@ -21,9 +21,9 @@ const (
 
 func (w WebhooksProfile) validate() error {
 	switch w.CallbackURLMatch {
-	case "exact", "prefix":
+	case "normalized", "exact", "prefix":
 	default:
-		return fmt.Errorf("webhooks.callbackUrlMatch must be exact or prefix, not %q", w.CallbackURLMatch)
+		return fmt.Errorf("webhooks.callbackUrlMatch must be normalized, exact or prefix, not %q", w.CallbackURLMatch)
 	}
 	s := w.Signature
 	if s.Header == "" {

@@ -40,6 +40,7 @@ func Render(header []string, found []Finding, undetermined []Undetermined) ([]by
 		}
 		touched[f.Key] = true
 	}
+	var open []string
 	for _, u := range undetermined {
 		if touched[u.Key] {
 			continue
@@ -48,7 +49,15 @@ func Render(header []string, found []Finding, undetermined []Undetermined) ([]by
 			return nil, err
 		}
 		touched[u.Key] = true
+		open = append(open, u.Key)
 	}
+	// The keys left undetermined are listed: a spec depending on one
+	// reaches no verdict naming it, instead of judging by the default.
+	sort.Strings(open)
+	if err := setKey(root, "undetermined", open, fmt.Sprintf("%d keys could not be settled", len(open))); err != nil {
+		return nil, err
+	}
+	touched["undetermined"] = true
 	markRest(root, "", touched)
 	doc.HeadComment = strings.Join(header, "\n")
 	root.HeadComment = ""
@@ -102,6 +111,11 @@ func setKey(root *yaml.Node, key string, value any, comment string) error {
 		}
 		k.LineComment = comment
 		return nil
+	case []string:
+		*v = yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle}
+		for _, e := range x {
+			v.Content = append(v.Content, str(e))
+		}
 	case string:
 		*v = *str(x)
 	case int:

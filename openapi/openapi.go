@@ -127,6 +127,15 @@ func rewriteRefs(v any, file string) (any, error) {
 			switch k {
 			case "$id", "$schema":
 				continue
+			case "format":
+				// The ISO 8601 formats are the harness's own names: other
+				// tools get their forms as a pattern.
+				switch e {
+				case schemas.FormatTimestamp:
+					out["pattern"] = schemas.ISO8601Pattern
+				case schemas.FormatUTCTimestamp:
+					out["pattern"] = schemas.ISO8601UTCPattern
+				}
 			case "$ref":
 				s, _ := e.(string)
 				m := refRe.FindStringSubmatch(s)

@@ -106,7 +106,8 @@ func TestDocumentRejectsWrongAnswers(t *testing.T) {
 		{"status ok instead of success", strings.Replace(ok, `"success"`, `"ok"`, 1), 200, true},
 		{"timestamp not ISO 8601", strings.Replace(ok, "2026-01-01T00:00:00Z", "yesterday", 1), 200, true},
 		{"minFunding not 1", strings.Replace(ok, `"minFunding":1`, `"minFunding":2`, 1), 200, true},
-		{"error without path", `{"status":"error","statusCode":404,"message":"x","error":"Not Found","timestamp":"2026-01-01T00:00:00Z"}`, 404, true},
+		{"error without statusCode", `{"status":"error","message":"x","error":"Not Found","timestamp":"2026-01-01T00:00:00Z","path":"/v1/merchant/cards/config"}`, 404, true},
+		{"error with the three members the document shows", `{"statusCode":404,"message":"x","error":"Not Found"}`, 404, false},
 		{"undocumented status", ok, 418, true},
 	}
 	for _, tc := range cases {

@@ -103,9 +103,9 @@ func TestFaultsAreReported(t *testing.T) {
 		{"envelope-a-status-ok", "ENV-01", func(r *rig) { r.do(call{method: "GET", path: "/cards/config"}) }},
 		{"envelope-b-success-string", "ENV-03", func(r *rig) { everyEndpoint(r, "f1") }},
 		{"envelope-path-no-version-root", "VER-03", func(r *rig) { r.do(call{method: "GET", path: "/cards/config"}) }},
-		{"gift-verify-enveloped", "GIFT-05", func(r *rig) { everyEndpoint(r, "f2") }},
+		{"gift-verify-enveloped", "ENV-04", func(r *rig) { everyEndpoint(r, "f2") }},
 		{"error-reason-phrase-wrong", "ERR-03", func(r *rig) { r.do(call{method: "GET", path: "/cards/crd_missing"}) }},
-		{"error-envelope-no-path", "ERR-01", func(r *rig) { r.do(call{method: "GET", path: "/cards/crd_missing"}) }},
+		{"error-timestamp-http-date", "ERR-01", func(r *rig) { r.do(call{method: "GET", path: "/cards/crd_missing"}) }},
 		{"malformed-json-422", "ERR-21", func(r *rig) {
 			r.do(call{method: "POST", path: "/cards/crd_x/withdraw", body: `{"amount":`})
 		}},
@@ -163,7 +163,16 @@ func TestFaultsAreReported(t *testing.T) {
 			if tc.rule == "RATE-02" {
 				opts.RateLimits = map[string]sandbox.RateLimit{sandbox.GroupRead: {Rate: 1, Burst: 1}}
 			}
-			r := newRig(t, opts, proxy.Options{})
+			var popts proxy.Options
+			if tc.rule == "AUTH-20" {
+				// Where X-Merchant-Id is checked is not shown: the lenient
+				// default judges no single place, so the sandbox's choice
+				// (both places) is declared.
+				p := api.DefaultProfile()
+				p.Auth.MerchantIDHeader = "both"
+				popts.Profile = p
+			}
+			r := newRig(t, opts, popts)
 			r.login()
 			tc.drive(r)
 			s := r.finish()

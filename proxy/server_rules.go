@@ -213,7 +213,7 @@ func (c *checker) errorRule(x *exCtx) {
 
 	code, hasCode := member(x.json, "statusCode")
 	if hasCode {
-		bad := fmt.Sprint(code) != fmt.Sprint(st)
+		bad := !schemas.NumberIs(code, int64(st))
 		rid := "ERR-02"
 		if id == "RATE-02" {
 			rid = id
@@ -226,8 +226,8 @@ func (c *checker) errorRule(x *exCtx) {
 		if id == "RATE-02" {
 			rid = id
 		}
-		x.verdict(s != http.StatusText(st), Server, rid, "response body /error",
-			"error %s is not the reason phrase %q of %d", quote(reason), http.StatusText(st), st)
+		x.verdict(!api.IsReasonPhrase(st, s), Server, rid, "response body /error",
+			"error %s is not a reason phrase of %d (%s)", quote(reason), st, strings.Join(api.ReasonPhrases(st), ", "))
 	}
 }
 

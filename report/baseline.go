@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 )
 
 // Baseline compares a run with an earlier one (its report.summary.json).
@@ -29,6 +30,28 @@ func LoadSummary(path string) (*Summary, error) {
 		return nil, fmt.Errorf("baseline %s: not a report.summary.json: %w", path, err)
 	}
 	return &s, nil
+}
+
+// RenameSpecs translates the former spec IDs of an earlier run's summary to
+// the current ones (the inventory's formerly) and refuses IDs that are
+// neither current nor former: a comparison by an ID that matches nothing
+// would silently report a spec as gone and its failure as new.
+func (s *Summary) RenameSpecs(renamed map[string]string, known func(string) bool) error {
+	var unknown []string
+	for i, sp := range s.Specs {
+		if to, ok := renamed[sp.ID]; ok {
+			s.Specs[i].ID = to
+			continue
+		}
+		if sp.ID != "" && !known(sp.ID) {
+			unknown = append(unknown, sp.ID)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return fmt.Errorf("%d spec IDs are neither current nor former IDs of a spec (suites/inventory.yaml): %s", len(unknown), strings.Join(unknown, ", "))
+	}
+	return nil
 }
 
 func failing(o Outcome) bool { return o == Failed || o == HarnessError || o == Waived }

@@ -11,7 +11,11 @@ import (
 // headline), harness errors, waivers, skip reasons, the baseline comparison
 // and the report paths.
 func (s Summary) WriteConsole(w io.Writer, reportPaths ...string) {
-	fmt.Fprintf(w, "\n== Conformance summary: %d passed, %d failed, %d skipped, %d harness errors", s.Passed, s.Failed, s.Skipped, s.HarnessErrors)
+	fmt.Fprintf(w, "\n== Conformance summary: %d passed, %d failed, %d no verdict", s.Passed, s.Failed, s.NoVerdict)
+	if s.NoVerdictAccepted > 0 {
+		fmt.Fprintf(w, " (%d accepted)", s.NoVerdictAccepted)
+	}
+	fmt.Fprintf(w, ", %d not applicable, %d harness errors", s.Skipped, s.HarnessErrors)
 	if s.Waived > 0 {
 		fmt.Fprintf(w, ", %d waived", s.Waived)
 	}
@@ -37,8 +41,9 @@ func (s Summary) WriteConsole(w io.Writer, reportPaths ...string) {
 			fmt.Fprintf(w, "  + %s\n", id)
 		}
 	}
+	s.writeNoVerdicts(w)
 	if len(s.SkipReasons) > 0 {
-		fmt.Fprintln(w, "Skipped, by reason:")
+		fmt.Fprintln(w, "Not applicable (skipped), by reason:")
 		for _, r := range s.SkipReasons {
 			fmt.Fprintf(w, "  %3d × %s\n", len(r.Specs), r.Reason)
 		}
@@ -72,5 +77,33 @@ func (s Summary) writeGroup(w io.Writer, o Outcome, title, mark string) {
 			line = firstLine(sp.Message)
 		}
 		fmt.Fprintf(w, "  %s [%s] %s\n      %s\n", mark, sp.ID, sp.Text, strings.TrimPrefix(line, HarnessErrorPrefix))
+	}
+}
+
+// writeNoVerdicts lists the specs that reached no verdict, by reason, and
+// how many of them the run accepts by name.
+func (s Summary) writeNoVerdicts(w io.Writer) {
+	if len(s.NoVerdictReasons) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "No verdict (the check could not decide; exit 3 unless accepted with --accept-no-verdict), by reason:")
+	accepted := map[string]bool{}
+	for _, sp := range s.Specs {
+		if sp.Outcome == NoVerdict && sp.Accepted {
+			accepted[sp.Text] = true
+		}
+	}
+	for _, r := range s.NoVerdictReasons {
+		n := 0
+		for _, t := range r.Specs {
+			if accepted[t] {
+				n++
+			}
+		}
+		note := ""
+		if n > 0 {
+			note = fmt.Sprintf(" (%d accepted)", n)
+		}
+		fmt.Fprintf(w, "  ? %3d × %s%s\n", len(r.Specs), r.Reason, note)
 	}
 }

@@ -23,6 +23,9 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"assertion":   func(m string) string { a, _ := splitExchanges(m); return a },
 	"exchanges":   exchangesOf,
 	"row":         func(sp Spec, open bool) rowData { return rowData{Spec: sp, Open: open} },
+	"grid":        func(s Summary) *Grid { return GridOf(s.Cells) },
+	"inc":         func(i int) int { return i + 1 },
+	"outcome":     outcomeName,
 }).Parse(pageSource))
 
 // exchangesOf is every recorded exchange of a spec, in order: the earlier
@@ -70,9 +73,20 @@ func verdict(s Summary) string {
 	case ExitFailed:
 		return fmt.Sprintf("FAILED: %d failed", s.Failed)
 	case ExitHarness:
-		return fmt.Sprintf("HARNESS ERRORS: %d checks could not run", s.HarnessErrors+len(s.SuiteErrors))
+		if n := s.HarnessErrors + len(s.SuiteErrors); n > 0 {
+			return fmt.Sprintf("HARNESS ERRORS: %d checks could not run", n) + noVerdictTail(s)
+		}
+		return fmt.Sprintf("NO VERDICT: %d checks could not decide", s.Undecided())
 	}
 	return fmt.Sprintf("PASSED: %d specs", s.Passed)
+}
+
+// noVerdictTail adds the no verdicts not accepted to a verdict line.
+func noVerdictTail(s Summary) string {
+	if n := s.Undecided(); n > 0 {
+		return fmt.Sprintf(", %d reached no verdict", n)
+	}
+	return ""
 }
 
 func bannerClass(s Summary) string {
@@ -86,7 +100,19 @@ func bannerClass(s Summary) string {
 }
 
 func searchText(sp Spec) string {
-	return strings.ToLower(strings.Join(append([]string{sp.Text, sp.ID, sp.Area, string(sp.Outcome)}, sp.Labels...), " "))
+	return strings.ToLower(strings.Join(append([]string{sp.Text, sp.ID, sp.Area, string(sp.Outcome), outcomeName(sp.Outcome)}, sp.Labels...), " "))
+}
+
+// outcomeName is how the reports name an outcome: a skip is "not
+// applicable", kept apart from "no verdict".
+func outcomeName(o Outcome) string {
+	switch o {
+	case Skipped:
+		return "not applicable"
+	case NoVerdict:
+		return "no verdict"
+	}
+	return string(o)
 }
 
 // RenderHTML renders the self-contained HTML page of a run: failures and
@@ -96,7 +122,7 @@ func RenderHTML(s Summary) ([]byte, error) {
 	d := htmlData{S: s, Target: StripUserinfo(s.Target)}
 	byArea := map[string][]Spec{}
 	for _, sp := range s.Ordered() {
-		if sp.Outcome == Failed || sp.Outcome == HarnessError {
+		if sp.Outcome == Failed || sp.Outcome == HarnessError || sp.Outcome == NoVerdict && !sp.Accepted {
 			d.Problems = append(d.Problems, sp)
 		}
 		byArea[orUnknown(sp.Area)] = append(byArea[orUnknown(sp.Area)], sp)
@@ -113,9 +139,9 @@ func RenderHTML(s Summary) ([]byte, error) {
 			counts[sp.Outcome]++
 		}
 		var parts []string
-		for _, o := range []Outcome{Failed, HarnessError, Interrupted, Waived, Skipped, Pending, Passed} {
+		for _, o := range []Outcome{Failed, HarnessError, NoVerdict, Interrupted, Waived, Skipped, Pending, Passed} {
 			if counts[o] > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s", counts[o], o))
+				parts = append(parts, fmt.Sprintf("%d %s", counts[o], outcomeName(o)))
 			}
 		}
 		specs := make([]Spec, len(byArea[n]))

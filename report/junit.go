@@ -92,6 +92,13 @@ func JUnit(s Summary) JUnitSuites {
 	if s.Filter != "" {
 		ts.Properties = append(ts.Properties, JUnitProperty{"selection", s.Filter})
 	}
+	// The two kinds of skip, counted apart: a no verdict not accepted is an
+	// <error type="no-verdict"> (the run exits 3), an accepted one and a
+	// not-applicable spec are <skipped>.
+	ts.Properties = append(ts.Properties,
+		JUnitProperty{"not-applicable", fmt.Sprint(s.Skipped)},
+		JUnitProperty{"no-verdict", fmt.Sprint(s.NoVerdict)},
+		JUnitProperty{"no-verdict-accepted", fmt.Sprint(s.NoVerdictAccepted)})
 	for _, sp := range s.Ordered() {
 		ts.Cases = append(ts.Cases, junitCase(sp, &ts))
 	}
@@ -115,7 +122,21 @@ func junitCase(sp Spec, ts *JUnitSuite) JUnitCase {
 	case HarnessError:
 		ts.Errors++
 		c.Error = &JUnitProblem{Message: oneLine(sp.Headline), Type: string(HarnessError), Body: failureBody(sp)}
-	case Skipped, Pending:
+	case NoVerdict:
+		msg := oneLine(cut("no verdict: "+sp.Message, MaxHeadline))
+		c.Properties = append(c.Properties, JUnitProperty{"outcome", string(NoVerdict)})
+		if sp.Accepted {
+			ts.Skipped++
+			c.Skipped = &JUnitSkipped{Message: oneLine(cut("no verdict (accepted): "+sp.Message, MaxHeadline))}
+			break
+		}
+		ts.Errors++
+		c.Error = &JUnitProblem{Message: msg, Type: string(NoVerdict), Body: redact.Text(fmt.Sprintf("spec %s (%s)\n\n%s\n", sp.ID, sp.Location, sp.Message))}
+	case Skipped:
+		ts.Skipped++
+		c.Properties = append(c.Properties, JUnitProperty{"outcome", "not-applicable"})
+		c.Skipped = &JUnitSkipped{Message: oneLine(cut("not applicable: "+sp.Message, MaxHeadline))}
+	case Pending:
 		ts.Skipped++
 		c.Skipped = &JUnitSkipped{Message: oneLine(cut(sp.Message, MaxHeadline))}
 	case Waived:

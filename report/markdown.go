@@ -14,8 +14,12 @@ const MarkdownRows = 50
 func Markdown(s Summary) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s: %s\n\n", mdEscape(s.Suite), verdict(s))
-	fmt.Fprintf(&b, "| passed | failed | harness errors | skipped | waived | interrupted |\n|---:|---:|---:|---:|---:|---:|\n")
-	fmt.Fprintf(&b, "| %d | %d | %d | %d | %d | %d |\n\n", s.Passed, s.Failed, s.HarnessErrors, s.Skipped, s.Waived, s.NotRun)
+	fmt.Fprintf(&b, "| passed | failed | no verdict | harness errors | not applicable | waived | interrupted |\n|---:|---:|---:|---:|---:|---:|---:|\n")
+	nv := fmt.Sprint(s.NoVerdict)
+	if s.NoVerdictAccepted > 0 {
+		nv += fmt.Sprintf(" (%d accepted)", s.NoVerdictAccepted)
+	}
+	fmt.Fprintf(&b, "| %d | %d | %s | %d | %d | %d | %d |\n\n", s.Passed, s.Failed, nv, s.HarnessErrors, s.Skipped, s.Waived, s.NotRun)
 	fmt.Fprintf(&b, "Target `%s` · run id `%s` · harness `%s` · profile `%s`", mdCode(StripUserinfo(s.Target)), mdCode(s.RunID), mdCode(s.Version), mdCode(s.Profile))
 	if s.ProfileDigest != "" {
 		fmt.Fprintf(&b, " (`%s`)", mdCode(s.ProfileDigest))
@@ -39,8 +43,13 @@ func Markdown(s Summary) string {
 				first = false
 			}
 			what := sp.Headline
-			if o == Waived {
+			switch {
+			case o == Waived:
 				what = sp.Note
+			case o == NoVerdict && sp.Accepted:
+				what = "(accepted) " + sp.Message
+			case o == NoVerdict:
+				what = sp.Message
 			}
 			fmt.Fprintf(&b, "| %s | `%s` | %s |\n", mdEscape(sp.Text), mdCode(sp.ID), mdEscape(what))
 		}
@@ -53,12 +62,16 @@ func Markdown(s Summary) string {
 	}
 	rows("Failed", Failed)
 	rows("Harness errors", HarnessError)
+	rows("No verdict", NoVerdict)
 	rows("Waived", Waived)
 	if len(s.FixedWaivers) > 0 {
 		fmt.Fprintf(&b, "**Fixed: remove the waivers of** %s\n\n", mdCode(strings.Join(s.FixedWaivers, ", ")))
 	}
 	if bl := s.Baseline; bl != nil {
 		fmt.Fprintf(&b, "Compared with baseline run `%s`: %d new failures, %d fixed, %d still failing.\n\n", mdCode(bl.From), len(bl.NewFailures), len(bl.Fixed), len(bl.StillFailing))
+	}
+	if g := GridOf(s.Cells); g != nil {
+		b.WriteString(g.Markdown())
 	}
 	return b.String()
 }

@@ -3,10 +3,15 @@
 // summaries: a console summary, JUnit, JSON, HTML and Markdown files. For
 // the load commands (load.go and load_*.go) it renders the results of
 // package loadtest/summary as Reporters: summary.json, summary.md,
-// report.html, JUnit and the comparison pages. The outcomes are never mixed: failed (the target broke a rule),
-// skipped (a precondition is missing, with the reason), harness error (the
-// harness could not run the check), waived (a failure covered by a waiver)
-// and interrupted (the run stopped before the spec finished).
+// report.html, JUnit and the comparison pages. The outcomes are never mixed:
+// failed (the target broke a rule), skipped as not applicable (a capability,
+// credential, consent or declared profile choice the check needs is absent,
+// with the reason), no verdict (the check ran but could not decide: rate
+// limited beyond the wait, a wait beyond its bound, another documented
+// refusal came first, an undetermined profile key, the run's deadline),
+// harness error (the harness could not run the check), waived (a failure
+// covered by a waiver) and interrupted (the run stopped before the spec
+// finished).
 package report
 
 import (
@@ -26,9 +31,17 @@ type Outcome string
 
 // Outcomes.
 const (
-	Passed       Outcome = "passed"
-	Failed       Outcome = "failed"
-	Skipped      Outcome = "skipped"
+	Passed Outcome = "passed"
+	Failed Outcome = "failed"
+	// Skipped is "not applicable": the check does not apply to this target
+	// or run (a capability or credential it lacks, a LIVE spec without
+	// consent, a choice the profile declares).
+	Skipped Outcome = "skipped"
+	// NoVerdict: the check could not decide (rate limited beyond the wait,
+	// a wait beyond its bound, another documented refusal came first, an
+	// undetermined profile key, the run's deadline). Never a pass: the run
+	// exits 3 unless the spec's no verdict is accepted by name.
+	NoVerdict    Outcome = "no-verdict"
 	HarnessError Outcome = "harness-error"
 	Pending      Outcome = "pending"
 	Interrupted  Outcome = "interrupted"
@@ -42,8 +55,18 @@ const (
 	HarnessErrorEntry  = "harness-error"
 )
 
+// NoVerdictPrefix starts the skip message of a spec that reached no verdict,
+// and NoVerdictEntry names the report entry the suites attach to one.
+const (
+	NoVerdictPrefix = "[no-verdict] "
+	NoVerdictEntry  = "no-verdict"
+)
+
+// AcceptAll in an accepted no-verdict list accepts every no verdict.
+const AcceptAll = "all"
+
 // IDLabelPrefix marks the label carrying a spec's stable short ID
-// ("id:withdraw.3f9a2c"); the area is the ID's part before the dot.
+// ("id:withdraw.accepts-minimum-withdrawal"); the area is the ID's part before the dot.
 const IDLabelPrefix = "id:"
 
 // InterruptedReason is the suite failure reason of an interrupted run.
@@ -55,6 +78,9 @@ func Classify(s types.SpecReport) Outcome {
 	case types.SpecStatePassed:
 		return Passed
 	case types.SpecStateSkipped:
+		if isNoVerdict(s) {
+			return NoVerdict
+		}
 		return Skipped
 	case types.SpecStatePending:
 		return Pending
@@ -71,6 +97,18 @@ func Classify(s types.SpecReport) Outcome {
 	// Panicked, aborted, interrupted (by a timeout; Build tells a run the
 	// user interrupted apart): the harness could not run the check.
 	return HarnessError
+}
+
+func isNoVerdict(s types.SpecReport) bool {
+	if strings.HasPrefix(s.Failure.Message, NoVerdictPrefix) {
+		return true
+	}
+	for _, e := range s.ReportEntries {
+		if e.Name == NoVerdictEntry {
+			return true
+		}
+	}
+	return false
 }
 
 func isHarness(s types.SpecReport) bool {
@@ -95,7 +133,7 @@ func SpecID(s types.SpecReport) string {
 	return ""
 }
 
-// AreaOf is the area part of a spec ID ("withdraw" of "withdraw.3f9a2c").
+// AreaOf is the area part of a spec ID ("withdraw" of "withdraw.accepts-minimum-withdrawal").
 func AreaOf(id string) string {
 	area, _, _ := strings.Cut(id, ".")
 	return area
@@ -126,6 +164,8 @@ type Spec struct {
 	Details  string        `json:"details,omitempty"` // redacted HTTP exchanges of a failure
 	Waiver   *Waiver       `json:"waiver,omitempty"`  // the waiver that applied
 	Note     string        `json:"note,omitempty"`    // e.g. "fixed: remove the waiver"
+	// Accepted: a no verdict the run accepts by name (--accept-no-verdict).
+	Accepted bool `json:"accepted,omitempty"`
 }
 
 // Reason groups skipped specs by their reason.
@@ -149,20 +189,27 @@ type Meta struct {
 type Summary struct {
 	Suite string `json:"suite"`
 	Meta
-	Start         time.Time     `json:"start"`
-	Duration      time.Duration `json:"durationNs"`
-	Interrupted   bool          `json:"interrupted"`
-	Selected      int           `json:"selected"`
-	Passed        int           `json:"passed"`
-	Failed        int           `json:"failed"`
-	Skipped       int           `json:"skipped"`
-	HarnessErrors int           `json:"harnessErrors"`
-	Waived        int           `json:"waived"`
-	NotRun        int           `json:"interruptedSpecs"` // selected specs the interrupt stopped or never started
-	Pending       int           `json:"pending"`
-	NotSelected   int           `json:"notSelected"` // filtered out by label filter or focus
-	SkipReasons   []Reason      `json:"skipReasons,omitempty"`
-	Specs         []Spec        `json:"specs"`
+	Start       time.Time     `json:"start"`
+	Duration    time.Duration `json:"durationNs"`
+	Interrupted bool          `json:"interrupted"`
+	Selected    int           `json:"selected"`
+	Passed      int           `json:"passed"`
+	Failed      int           `json:"failed"`
+	// Skipped counts the specs not applicable to the target or run.
+	Skipped int `json:"skipped"`
+	// NoVerdict counts the specs that reached no verdict, NoVerdictAccepted
+	// those of them the run accepts by name (not counted towards exit 3).
+	NoVerdict         int      `json:"noVerdict"`
+	NoVerdictAccepted int      `json:"noVerdictAccepted"`
+	HarnessErrors     int      `json:"harnessErrors"`
+	Waived            int      `json:"waived"`
+	NotRun            int      `json:"interruptedSpecs"` // selected specs the interrupt stopped or never started
+	Pending           int      `json:"pending"`
+	NotSelected       int      `json:"notSelected"` // filtered out by label filter or focus
+	SkipReasons       []Reason `json:"skipReasons,omitempty"`
+	// NoVerdictReasons group the no-verdict specs by their reason.
+	NoVerdictReasons []Reason `json:"noVerdictReasons,omitempty"`
+	Specs            []Spec   `json:"specs"`
 	// FixedWaivers are specs that pass although a waiver covers them.
 	FixedWaivers []string `json:"fixedWaivers,omitempty"`
 	// SuiteErrors are failures outside any spec (set-up, pre-flight).
@@ -171,14 +218,21 @@ type Summary struct {
 	// RequirementsChecked are the requirement IDs a passed or failed spec
 	// of this run verified (skipped specs check nothing), sorted.
 	RequirementsChecked []string `json:"requirementsChecked"`
+	// Cells are the rule × endpoint cells the selected specs check, with
+	// their outcome (cells.go).
+	Cells []CellOutcome `json:"cells,omitempty"`
 	// Money is the test money spent and swept back (money.go).
 	Money *Money `json:"money,omitempty"`
 }
 
-// OK reports whether nothing failed and no harness error occurred.
+// OK reports whether nothing failed, no harness error occurred and every
+// no verdict was accepted.
 func (s Summary) OK() bool {
-	return s.Failed == 0 && s.HarnessErrors == 0 && len(s.SuiteErrors) == 0 && !s.Interrupted
+	return s.Failed == 0 && s.HarnessErrors == 0 && s.Undecided() == 0 && len(s.SuiteErrors) == 0 && !s.Interrupted
 }
+
+// Undecided is the number of no-verdict specs the run does not accept.
+func (s Summary) Undecided() int { return s.NoVerdict - s.NoVerdictAccepted }
 
 // Exit codes of a conformance run (see the CLI's exit-code contract).
 const (
@@ -189,14 +243,15 @@ const (
 )
 
 // ExitCode is the run's verdict: interrupted, else failed (a fixed waiver
-// counts when strictWaivers), else harness errors only, else passed.
+// counts when strictWaivers), else harness errors or no verdicts not
+// accepted, else passed. A no verdict is never a pass.
 func (s Summary) ExitCode(strictWaivers bool) int {
 	switch {
 	case s.Interrupted:
 		return ExitInterrupted
 	case s.Failed > 0, strictWaivers && len(s.FixedWaivers) > 0:
 		return ExitFailed
-	case s.HarnessErrors > 0 || len(s.SuiteErrors) > 0:
+	case s.HarnessErrors > 0 || len(s.SuiteErrors) > 0 || s.Undecided() > 0:
 		return ExitHarness
 	}
 	return ExitOK
@@ -213,20 +268,23 @@ type Options struct {
 	Waivers  *Waivers // nil: none
 	Now      time.Time
 	Baseline *Summary // the summary of an earlier run to compare with
+	// AcceptNoVerdict names the specs (by ID, or AcceptAll) whose no
+	// verdict the run accepts: reported, not counted towards exit 3.
+	AcceptNoVerdict []string
 }
 
 // Summarize builds the summary of a suite report without meta data.
 func Summarize(r types.Report) Summary { return Build(r, Options{}) }
 
 // Build builds the summary of a suite report.
-func Build(r types.Report, o Options) Summary {
-	sum := Summary{Suite: r.SuiteDescription, Meta: o.Meta, Start: r.StartTime, Duration: r.RunTime}
+func Build(r types.Report, opts Options) Summary {
+	sum := Summary{Suite: r.SuiteDescription, Meta: opts.Meta, Start: r.StartTime, Duration: r.RunTime}
 	for _, reason := range r.SpecialSuiteFailureReasons {
 		if strings.Contains(reason, InterruptedReason) {
 			sum.Interrupted = true
 		}
 	}
-	reasons := map[string][]string{}
+	reasons, undecided := map[string][]string{}, map[string][]string{}
 	checked := map[string]bool{}
 	for _, s := range r.SpecReports {
 		if s.LeafNodeType != types.NodeTypeIt {
@@ -245,31 +303,54 @@ func Build(r types.Report, o Options) Summary {
 		}
 		sum.Selected++
 		sp := specOf(s, o)
-		if o == Skipped {
+		switch o {
+		case Skipped:
 			reasons[sp.Message] = append(reasons[sp.Message], sp.Text)
+		case NoVerdict:
+			sp.Accepted = accepts(opts.AcceptNoVerdict, sp.ID)
+			undecided[sp.Message] = append(undecided[sp.Message], sp.Text)
 		}
 		sum.Specs = append(sum.Specs, sp)
 		if o == Passed || o == Failed {
 			checked = addRequirementIDs(checked, sp.Labels)
 		}
 	}
-	applyWaivers(&sum, o.Waivers, o.Now)
+	applyWaivers(&sum, opts.Waivers, opts.Now)
 	sum.count()
 	sum.RequirementsChecked = sortedKeys(checked)
-	for r, specs := range reasons {
-		sum.SkipReasons = append(sum.SkipReasons, Reason{Reason: r, Specs: specs})
-	}
-	sort.Slice(sum.SkipReasons, func(i, j int) bool {
-		if len(sum.SkipReasons[i].Specs) != len(sum.SkipReasons[j].Specs) {
-			return len(sum.SkipReasons[i].Specs) > len(sum.SkipReasons[j].Specs)
-		}
-		return sum.SkipReasons[i].Reason < sum.SkipReasons[j].Reason
-	})
+	sum.Cells = cellsOf(sum.Specs)
+	sum.SkipReasons = byReason(reasons)
+	sum.NoVerdictReasons = byReason(undecided)
 	sum.Money = moneyOf(r)
-	if o.Baseline != nil {
-		sum.Baseline = Compare(*o.Baseline, sum)
+	if opts.Baseline != nil {
+		sum.Baseline = Compare(*opts.Baseline, sum)
 	}
 	return sum
+}
+
+// accepts reports whether the accepted list names the spec (or all).
+func accepts(list []string, id string) bool {
+	for _, a := range list {
+		if a == AcceptAll || a == id {
+			return true
+		}
+	}
+	return false
+}
+
+// byReason lists the reasons, the most frequent first.
+func byReason(reasons map[string][]string) []Reason {
+	var out []Reason
+	for r, specs := range reasons {
+		out = append(out, Reason{Reason: r, Specs: specs})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if len(out[i].Specs) != len(out[j].Specs) {
+			return len(out[i].Specs) > len(out[j].Specs)
+		}
+		return out[i].Reason < out[j].Reason
+	})
+	return out
 }
 
 // specOf is the summary line of one selected spec.
@@ -294,7 +375,7 @@ func specOf(s types.SpecReport, o Outcome) Spec {
 		}
 	}
 	if o != Passed && o != Pending {
-		sp.Message = redact.Safe(msg)
+		sp.Message = redact.Safe(strings.TrimPrefix(msg, NoVerdictPrefix))
 	}
 	for _, e := range s.ReportEntries {
 		if e.Name == "http-exchanges" {
@@ -310,8 +391,14 @@ func specOf(s types.SpecReport, o Outcome) Spec {
 // count sets the outcome counters from the spec lines.
 func (s *Summary) count() {
 	s.Passed, s.Failed, s.Skipped, s.HarnessErrors, s.Waived, s.NotRun, s.Pending = 0, 0, 0, 0, 0, 0, 0
+	s.NoVerdict, s.NoVerdictAccepted = 0, 0
 	for _, sp := range s.Specs {
 		switch sp.Outcome {
+		case NoVerdict:
+			s.NoVerdict++
+			if sp.Accepted {
+				s.NoVerdictAccepted++
+			}
 		case Passed:
 			s.Passed++
 		case Failed:
@@ -347,10 +434,11 @@ func firstLine(s string) string {
 	return s
 }
 
-// Ordered returns the specs with failures first, then harness errors,
-// interrupted, waived, skipped, pending and passed; by area and text within.
+// Ordered returns the specs with failures first, then harness errors, no
+// verdicts, interrupted, waived, skipped, pending and passed; by area and
+// text within.
 func (s Summary) Ordered() []Spec {
-	rank := map[Outcome]int{Failed: 0, HarnessError: 1, Interrupted: 2, Waived: 3, Skipped: 4, Pending: 5, Passed: 6}
+	rank := map[Outcome]int{Failed: 0, HarnessError: 1, NoVerdict: 2, Interrupted: 3, Waived: 4, Skipped: 5, Pending: 6, Passed: 7}
 	out := append([]Spec(nil), s.Specs...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]

@@ -31,22 +31,28 @@ func sample() types.Report {
 		spec("skipped", types.SpecStateSkipped, "needs a second TEST merchant"),
 		spec("skipped2", types.SpecStateSkipped, "needs a second TEST merchant"),
 		spec("filtered", types.SpecStateSkipped, ""),
+		spec("rate limited", types.SpecStateSkipped, NoVerdictPrefix+"rate limited: GET /cards still answered 429", NoVerdictEntry),
 		{LeafNodeType: types.NodeTypeBeforeSuite, State: types.SpecStatePassed},
 	}}
 }
 
 func TestSummaryKeepsOutcomesApart(t *testing.T) {
 	s := Summarize(sample())
-	if s.Passed != 1 || s.Failed != 1 || s.HarnessErrors != 2 || s.Skipped != 2 || s.NotSelected != 1 || s.Selected != 6 {
+	if s.Passed != 1 || s.Failed != 1 || s.HarnessErrors != 2 || s.Skipped != 2 || s.NoVerdict != 1 || s.NotSelected != 1 || s.Selected != 7 {
 		t.Fatalf("counts %+v", s)
 	}
 	if len(s.SkipReasons) != 1 || len(s.SkipReasons[0].Specs) != 2 {
 		t.Fatalf("skip reasons %+v", s.SkipReasons)
 	}
+	if len(s.NoVerdictReasons) != 1 || s.NoVerdictReasons[0].Reason != "rate limited: GET /cards still answered 429" {
+		t.Fatalf("no-verdict reasons %+v", s.NoVerdictReasons)
+	}
 	var b strings.Builder
 	s.WriteConsole(&b)
-	if !strings.Contains(b.String(), "1 failed, 2 skipped, 2 harness errors") {
-		t.Fatalf("console: %s", b.String())
+	for _, want := range []string{"1 failed, 1 no verdict, 2 not applicable, 2 harness errors", "No verdict (", "1 × rate limited", "Not applicable (skipped), by reason:"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("console lacks %q: %s", want, b.String())
+		}
 	}
 	for _, sp := range s.Specs {
 		if sp.Location != "suites/x.go:7" || sp.Area != "area" {
@@ -70,11 +76,96 @@ func TestExitCodeOfASummary(t *testing.T) {
 		{"fixed waiver", Summary{Passed: 1, FixedWaivers: []string{"a.b"}}, false, ExitOK},
 		{"fixed waiver strict", Summary{Passed: 1, FixedWaivers: []string{"a.b"}}, true, ExitFailed},
 		{"waived only", Summary{Passed: 1, Waived: 1}, true, ExitOK},
+		{"not applicable only", Summary{Passed: 1, Skipped: 4}, false, ExitOK},
+		{"no verdict", Summary{Passed: 3, NoVerdict: 1}, false, ExitHarness},
+		{"no verdict accepted", Summary{Passed: 3, NoVerdict: 2, NoVerdictAccepted: 2}, false, ExitOK},
+		{"no verdict partly accepted", Summary{Passed: 3, NoVerdict: 2, NoVerdictAccepted: 1}, false, ExitHarness},
+		{"no verdict and failed", Summary{Failed: 1, NoVerdict: 1}, false, ExitFailed},
+		{"no verdict, interrupted", Summary{NoVerdict: 1, Interrupted: true}, false, ExitInterrupted},
 	}
 	for _, c := range cases {
 		if got := c.s.ExitCode(c.strict); got != c.want {
 			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
 		}
+	}
+}
+
+// TestNoVerdictAcceptedByName: a run's exit code follows its mix of
+// outcomes as Build counts them from the spec reports; a no verdict counts
+// towards exit 3 unless --accept-no-verdict names its spec ID (or all).
+func TestNoVerdictAcceptedByName(t *testing.T) {
+	noVerdict := func(text string) types.SpecReport {
+		return spec(text, types.SpecStateSkipped, NoVerdictPrefix+"another documented refusal came first", NoVerdictEntry)
+	}
+	for _, c := range []struct {
+		name   string
+		specs  []types.SpecReport
+		accept []string
+		want   int
+	}{
+		{"passed and not applicable", []types.SpecReport{spec("a", types.SpecStatePassed, ""), spec("b", types.SpecStateSkipped, "needs a second TEST merchant")}, nil, ExitOK},
+		{"a no verdict", []types.SpecReport{spec("a", types.SpecStatePassed, ""), noVerdict("b")}, nil, ExitHarness},
+		{"the no verdict accepted", []types.SpecReport{spec("a", types.SpecStatePassed, ""), noVerdict("b")}, []string{"area.b"}, ExitOK},
+		{"another spec accepted", []types.SpecReport{noVerdict("b"), noVerdict("c")}, []string{"area.b"}, ExitHarness},
+		{"all accepted", []types.SpecReport{noVerdict("b"), noVerdict("c")}, []string{AcceptAll}, ExitOK},
+		{"failed beats no verdict", []types.SpecReport{spec("a", types.SpecStateFailed, "Expected"), noVerdict("b")}, []string{AcceptAll}, ExitFailed},
+		{"harness error stays", []types.SpecReport{spec("a", types.SpecStateFailed, HarnessErrorPrefix+"x", HarnessErrorEntry), noVerdict("b")}, []string{AcceptAll}, ExitHarness},
+		{"entry alone marks it", []types.SpecReport{spec("b", types.SpecStateSkipped, "rate limited", NoVerdictEntry)}, nil, ExitHarness},
+	} {
+		s := Build(types.Report{SpecReports: c.specs}, Options{AcceptNoVerdict: c.accept})
+		if got := s.ExitCode(false); got != c.want {
+			t.Errorf("%s: exit %d, want %d (%+v)", c.name, got, c.want, s)
+		}
+	}
+}
+
+func TestReportsCountTheTwoSkipKindsApart(t *testing.T) {
+	s := Build(sample(), Options{})
+	j := JUnit(s)
+	props := map[string]string{}
+	for _, p := range j.Suites[0].Properties {
+		props[p.Name] = p.Value
+	}
+	if props["not-applicable"] != "2" || props["no-verdict"] != "1" || props["no-verdict-accepted"] != "0" {
+		t.Errorf("JUnit properties %v", props)
+	}
+	if j.Errors != 3 || j.Skipped != 2 {
+		t.Errorf("JUnit: %d errors (2 harness + 1 no verdict), %d skipped (2 not applicable)", j.Errors, j.Skipped)
+	}
+	var nv *JUnitCase
+	for i, c := range j.Suites[0].Cases {
+		if c.Name == "rate limited" {
+			nv = &j.Suites[0].Cases[i]
+		}
+	}
+	if nv == nil || nv.Error == nil || nv.Error.Type != "no-verdict" || !strings.HasPrefix(nv.Error.Message, "no verdict: rate limited") {
+		t.Errorf("JUnit no-verdict case %+v", nv)
+	}
+	md := Markdown(s)
+	for _, want := range []string{"| no verdict |", "| not applicable |", "### No verdict", "| rate limited |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	html, err := RenderHTML(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"1 no verdict", "2 not applicable", `class="no-verdict">no verdict`} {
+		if !bytes.Contains(html, []byte(want)) {
+			t.Errorf("HTML lacks %q", want)
+		}
+	}
+	accepted := Build(sample(), Options{AcceptNoVerdict: []string{"area.rate-limited"}})
+	if accepted.NoVerdictAccepted != 1 || !strings.Contains(Markdown(accepted), "(accepted) rate limited") {
+		t.Errorf("accepted no verdict: %+v", accepted)
+	}
+	if j := JUnit(accepted); j.Errors != 2 || j.Skipped != 3 {
+		t.Errorf("JUnit of an accepted no verdict: %d errors, %d skipped", j.Errors, j.Skipped)
+	}
+	only := Build(types.Report{SpecReports: []types.SpecReport{spec("rate limited", types.SpecStateSkipped, NoVerdictPrefix+"x")}}, Options{})
+	if v := verdict(only); v != "NO VERDICT: 1 checks could not decide" {
+		t.Errorf("verdict %q", v)
 	}
 }
 
@@ -91,7 +182,7 @@ func TestReportsAreWrittenAndSelfContained(t *testing.T) {
 		t.Fatal(err)
 	}
 	html, _ := os.ReadFile(filepath.Join(dir, "r.html"))
-	for _, want := range []string{"api.example.com", "mph123", "v1.2.3", "default", "Failures and harness errors", `id="filter"`, "<h3 class=\"area\">area"} {
+	for _, want := range []string{"api.example.com", "mph123", "v1.2.3", "default", "Failures, harness errors and no verdicts", `id="filter"`, "<h3 class=\"area\">area"} {
 		if !bytes.Contains(html, []byte(want)) {
 			t.Errorf("HTML lacks %q", want)
 		}
@@ -150,7 +241,7 @@ func TestJUnitOfASummary(t *testing.T) {
 	b, _ := os.ReadFile(p)
 	j := strictJUnit(t, b)
 	ts := j.Suites[0]
-	if j.Tests != 6 || ts.Tests != 6 || ts.Failures != 1 || ts.Errors != 2 || ts.Skipped != 2 {
+	if j.Tests != 7 || ts.Tests != 7 || ts.Failures != 1 || ts.Errors != 3 || ts.Skipped != 2 {
 		t.Fatalf("counts: %+v", ts)
 	}
 	props := map[string]string{}

@@ -14,7 +14,7 @@ import (
 // the specs it names (by spec ID, or every spec verifying a requirement ID)
 // is reported as waived instead of failed until it expires.
 type Waiver struct {
-	ID      string `yaml:"id" json:"id"` // spec ID (withdraw.3f9a2c) or requirement ID (WITHDRAW-03)
+	ID      string `yaml:"id" json:"id"` // spec ID (withdraw.accepts-minimum-withdrawal) or requirement ID (WITHDRAW-03)
 	Reason  string `yaml:"reason" json:"reason"`
 	Ticket  string `yaml:"ticket" json:"ticket"`
 	Expires string `yaml:"expires" json:"expires"` // YYYY-MM-DD, the last day it applies
@@ -38,10 +38,17 @@ type Waivers struct {
 
 var reqIDPattern = regexp.MustCompile(`^[A-Z]+-[0-9]{2}$`)
 
-// LoadWaivers reads and validates a waiver file. knownSpec and knownReq say
-// whether an ID exists, so that a typo fails the start instead of waiving
-// nothing.
-func LoadWaivers(path string, knownSpec, knownReq func(string) bool) (*Waivers, error) {
+// KnownIDs says which spec and requirement IDs exist, and which former spec
+// IDs were renamed to what (the inventory's formerly).
+type KnownIDs struct {
+	Spec, Requirement func(string) bool
+	Renamed           map[string]string
+}
+
+// LoadWaivers reads and validates a waiver file. known says whether an ID
+// exists, so that a typo fails the start instead of waiving nothing; a former
+// ID is refused with the spec's current one.
+func LoadWaivers(path string, known KnownIDs) (*Waivers, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("waivers: %w", err)
@@ -59,9 +66,11 @@ func LoadWaivers(path string, knownSpec, knownReq func(string) bool) (*Waivers, 
 		switch {
 		case w.ID == "":
 			problems = append(problems, where+": no id")
-		case reqIDPattern.MatchString(w.ID) && !knownReq(w.ID):
+		case reqIDPattern.MatchString(w.ID) && !known.Requirement(w.ID):
 			problems = append(problems, where+": unknown requirement ID")
-		case !reqIDPattern.MatchString(w.ID) && !knownSpec(w.ID):
+		case !reqIDPattern.MatchString(w.ID) && known.Renamed[w.ID] != "":
+			problems = append(problems, where+": the spec's ID is now "+known.Renamed[w.ID]+" (suites/inventory.yaml): waive it by that ID")
+		case !reqIDPattern.MatchString(w.ID) && !known.Spec(w.ID):
 			problems = append(problems, where+": unknown spec ID (see mph conform --list)")
 		}
 		if seen[w.ID] {

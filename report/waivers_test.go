@@ -26,7 +26,7 @@ func TestWaiversWaiveFixAndExpire(t *testing.T) {
   - {id: area.fails, reason: r, ticket: T-1, expires: 2030-01-31}
   - {id: area.passes, reason: r, ticket: T-2, expires: 2030-01-31}
   - {id: GET-04, reason: r, ticket: T-3, expires: 2020-01-01}
-`), known, known)
+`), KnownIDs{Spec: known, Requirement: known})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,9 +64,10 @@ func TestLoadWaiversRefusesMistakes(t *testing.T) {
 		"reason and ticket":      "waivers:\n  - {id: area.a, ticket: T, expires: 2030-01-01}\n",
 		"expires must be a date": "waivers:\n  - {id: area.a, reason: r, ticket: T, expires: soon}\n",
 		"waived twice":           "waivers:\n  - {id: area.a, reason: r, ticket: T, expires: 2030-01-01}\n  - {id: area.a, reason: r, ticket: T, expires: 2030-01-01}\n",
+		"is now area.new-id":     "waivers:\n  - {id: area.0a1b2c, reason: r, ticket: T, expires: 2030-01-01}\n",
 		"field":                  "waivers:\n  - {id: area.a, reason: r, ticket: T, expires: 2030-01-01, until: x}\n",
 	} {
-		if _, err := LoadWaivers(writeWaivers(t, body), known, known); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := LoadWaivers(writeWaivers(t, body), KnownIDs{Spec: known, Requirement: known, Renamed: map[string]string{"area.0a1b2c": "area.new-id"}}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err %v", want, err)
 		}
 	}

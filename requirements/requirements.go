@@ -11,6 +11,7 @@ import (
 	_ "embed"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -20,9 +21,14 @@ import (
 
 // Requirement is one rule the API document states.
 type Requirement struct {
-	ID       string       `yaml:"id" json:"id"`
-	Section  string       `yaml:"section" json:"section"`
-	Text     string       `yaml:"text" json:"text"`
+	ID      string `yaml:"id" json:"id"`
+	Section string `yaml:"section" json:"section"`
+	// Text may paraphrase; Quote holds the document's own words for it,
+	// verbatim (white space normalised), checked against the document.
+	Text  string   `yaml:"text" json:"text"`
+	Quote []string `yaml:"quote" json:"quote"`
+	// Parts names the separate rules of a requirement that is several.
+	Parts    []string     `yaml:"parts,omitempty" json:"parts,omitempty"`
 	Testable bool         `yaml:"testable" json:"testable"`
 	Why      string       `yaml:"why,omitempty" json:"why,omitempty"`
 	Needs    []Capability `yaml:"needs,omitempty" json:"needs,omitempty"`
@@ -94,8 +100,7 @@ func All() []Requirement {
 	mustLoad()
 	out := make([]Requirement, len(all))
 	for i, r := range all {
-		r.Needs = append([]Capability(nil), r.Needs...)
-		out[i] = r
+		out[i] = r.clone()
 	}
 	return out
 }
@@ -115,10 +120,14 @@ func Testable() []Requirement {
 func Lookup(id string) (Requirement, bool) {
 	mustLoad()
 	r, ok := byID[id]
-	if ok {
-		r.Needs = append([]Capability(nil), r.Needs...)
-	}
-	return r, ok
+	return r.clone(), ok
+}
+
+func (r Requirement) clone() Requirement {
+	r.Quote = slices.Clone(r.Quote)
+	r.Parts = slices.Clone(r.Parts)
+	r.Needs = slices.Clone(r.Needs)
+	return r
 }
 
 // Area returns the label of the area of id ("AUTH-03" → "auth"), or "" when
@@ -151,8 +160,8 @@ func AreaLabels() []string {
 }
 
 // Validate checks a catalogue: well-formed unique IDs in known areas, a
-// section and text on each, a why on every non-testable requirement and only
-// known capabilities as needs.
+// section, text and quotes found verbatim in the document on each, a why on
+// every non-testable requirement and only known capabilities as needs.
 func Validate(reqs []Requirement) error {
 	var problems []string
 	seen := map[string]bool{}
@@ -175,6 +184,10 @@ func Validate(reqs []Requirement) error {
 		}
 		if strings.TrimSpace(r.Text) == "" {
 			problems = append(problems, fmt.Sprintf("%s: no text", r.ID))
+		}
+		problems = append(problems, quoteProblems(r.ID, r.Quote)...)
+		if len(r.Parts) == 1 {
+			problems = append(problems, fmt.Sprintf("%s: one part is the requirement itself (parts name two or more rules)", r.ID))
 		}
 		if !r.Testable && strings.TrimSpace(r.Why) == "" {
 			problems = append(problems, fmt.Sprintf("%s: not testable but no why", r.ID))

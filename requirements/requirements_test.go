@@ -88,13 +88,15 @@ func TestLookupAndArea(t *testing.T) {
 }
 
 func TestValidateRejectsBadCatalogues(t *testing.T) {
+	q := []string{"Wrong credentials give 401."} // valid words: each case fails for its own defect
 	bad := [][]Requirement{
-		{{ID: "AUTH-1", Section: "s", Text: "t", Testable: true}},
-		{{ID: "FOO-01", Section: "s", Text: "t", Testable: true}},
-		{{ID: "AUTH-01", Section: "s", Text: "t", Testable: true}, {ID: "AUTH-01", Section: "s", Text: "t", Testable: true}},
-		{{ID: "AUTH-01", Section: "s", Text: "t", Testable: false}},
-		{{ID: "AUTH-01", Section: "s", Text: "t", Testable: true, Needs: []Capability{"magic"}}},
-		{{ID: "AUTH-01", Section: "", Text: "t", Testable: true}},
+		{{ID: "AUTH-1", Section: "s", Text: "t", Quote: q, Testable: true}},
+		{{ID: "FOO-01", Section: "s", Text: "t", Quote: q, Testable: true}},
+		{{ID: "AUTH-01", Section: "s", Text: "t", Quote: q, Testable: true}, {ID: "AUTH-01", Section: "s", Text: "t", Quote: q, Testable: true}},
+		{{ID: "AUTH-01", Section: "s", Text: "t", Quote: q, Testable: false}},
+		{{ID: "AUTH-01", Section: "s", Text: "t", Quote: q, Testable: true, Needs: []Capability{"magic"}}},
+		{{ID: "AUTH-01", Section: "", Text: "t", Quote: q, Testable: true}},
+		{{ID: "AUTH-01", Section: "s", Text: "t", Quote: q, Parts: []string{"only one"}, Testable: true}},
 	}
 	for i, c := range bad {
 		if Validate(c) == nil {

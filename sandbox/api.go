@@ -41,6 +41,11 @@ var (
 // serveAPI runs a merchant API request routed to rt (nil: no endpoint):
 // latency, auth, rate limit, handler.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
+	if s.faults.anyOf(crossAnswerFaults) {
+		c := &crossCapture{h: http.Header{}, code: http.StatusOK}
+		defer s.crossFlush(w, r, c)
+		w = c
+	}
 	rc := &reqCtx{w: w, r: r, path: r.URL.Path, world: s.world.Load()}
 	rest := r.URL.Path[len(s.base):]
 	ok := rt != nil
@@ -66,6 +71,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 	if s.faults.on(fAuthQuotesNoToken) && r.Header.Get("Authorization") == "" &&
 		(rest == "/gift-cards/quote" || rest == "/betting/quote") {
 		rt.h(s, rc) // the quote handlers use no merchant state
+		return
+	}
+	if s.faults.anyOf(crossRequestFaults) && s.crossServe(rc, rt, rest) {
 		return
 	}
 	if rt.noAuth {

@@ -114,16 +114,23 @@ func TestEveryRefResolves(t *testing.T) {
 	}
 }
 
-// Every name in "required" is also declared in the sibling "properties"
-// (catches typos that would make a field impossible to satisfy or unchecked).
+// Every name in "required" is declared in the sibling "properties" or in
+// those of the schema the object $refs (catches typos that would make a
+// field impossible to satisfy or unchecked).
 func TestRequiredAreDeclared(t *testing.T) {
-	for name, doc := range embedded(t) {
-		walk(doc, "", func(ptr string, m map[string]any) {
+	docs := embedded(t)
+	for name, doc := range docs {
+		walkSchema(doc, "", func(ptr string, m map[string]any) {
 			req, ok := m["required"].([]any)
 			if !ok {
 				return
 			}
 			props, _ := m["properties"].(map[string]any)
+			if ref, ok := m["$ref"].(string); ok {
+				target, _, _ := strings.Cut(ref, "#")
+				refProps, _ := docs[target]["properties"].(map[string]any)
+				props = mergeProps(props, refProps)
+			}
 			for _, r := range req {
 				if _, ok := props[r.(string)]; !ok {
 					t.Errorf("%s%s: required %q not in properties", name, ptr, r)
@@ -131,6 +138,17 @@ func TestRequiredAreDeclared(t *testing.T) {
 			}
 		})
 	}
+}
+
+func mergeProps(a, b map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
 }
 
 // No schema forbids unknown fields: the document never does.

@@ -133,6 +133,9 @@ func compileAll() compiled {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
+	for _, f := range timestampFormats {
+		c.RegisterFormat(f)
+	}
 	c.UseLoader(noRemote{})
 	entries, err := fs.ReadDir(files, ".")
 	if err != nil {

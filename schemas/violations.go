@@ -54,6 +54,9 @@ func violations(root *jsonschema.ValidationError, inst any) []Violation {
 func leaf(e *jsonschema.ValidationError, inst any) []Violation {
 	loc := e.InstanceLocation
 	rule := strings.Join(e.ErrorKind.KeywordPath(), "/")
+	if _, ok := e.ErrorKind.(*kind.Not); ok && rule == "" {
+		rule = "not" // the library names no keyword path for it
+	}
 	schemaLoc := strings.TrimPrefix(e.SchemaURL, BaseURI)
 	if !strings.Contains(schemaLoc, "#") {
 		schemaLoc += "#"
@@ -114,6 +117,10 @@ func messageFor(k jsonschema.ErrorKind, val any, parent, key string) string {
 		msg = "does not match pattern " + k.Want
 	case *kind.Format:
 		msg = "is not a valid " + k.Want
+		if k.Err != nil && strings.HasPrefix(k.Want, "iso8601") {
+			_, why, _ := strings.Cut(k.Err.Error(), ": ")
+			msg += ": " + why // which part of ISO 8601 it misses
+		}
 	default:
 		msg = k.LocalizedString(printer)
 		if s, ok := val.(string); ok && s != "" && isSensitive(parent, key) {

@@ -93,10 +93,13 @@ type Run struct {
 	// HarnessErrors are specs the harness could not run (fixture failures,
 	// panics in harness code); they are neither kills nor passes.
 	HarnessErrors []string `json:"harnessErrors,omitempty"`
-	Preflight     bool     `json:"preflight,omitempty"` // stopped by pre-flight (exit 2)
-	Error         string   `json:"error,omitempty"`     // the run itself broke
-	Duration      Millis   `json:"durationMs"`
-	CPU           Millis   `json:"cpuMs,omitempty"` // the child's user and system CPU time
+	// NoVerdict are specs that ran but could not decide (rate limited, a
+	// wait beyond its bound, ...): neither kills nor passes either.
+	NoVerdict []string `json:"noVerdict,omitempty"`
+	Preflight bool     `json:"preflight,omitempty"` // stopped by pre-flight (exit 2)
+	Error     string   `json:"error,omitempty"`     // the run itself broke
+	Duration  Millis   `json:"durationMs"`
+	CPU       Millis   `json:"cpuMs,omitempty"` // the child's user and system CPU time
 }
 
 // Killed reports whether the suites noticed the fault.
@@ -353,8 +356,8 @@ func verdict(r *Run, code int, out []byte, reportPath string) {
 			return
 		}
 		tally(r, rep)
-		if code == 3 && len(r.HarnessErrors) == 0 {
-			r.Error = "conform exited 3 but the report shows no harness error; output: " + tail(out, 2000)
+		if code == 3 && len(r.HarnessErrors) == 0 && len(r.NoVerdict) == 0 {
+			r.Error = "conform exited 3 but the report shows no harness error and no verdict missing; output: " + tail(out, 2000)
 		}
 		if code == 1 && len(r.Failed) == 0 && len(r.HarnessErrors) == 0 {
 			r.Error = "conform exited 1 but the report shows no failed spec; output: " + tail(out, 2000)
@@ -397,6 +400,8 @@ func tally(r *Run, rep types.Report) {
 			// The harness could not run the check: not a verdict on the
 			// server, so it neither kills a fault nor passes a clean run.
 			r.HarnessErrors = append(r.HarnessErrors, text)
+		case report.NoVerdict:
+			r.NoVerdict = append(r.NoVerdict, text)
 		}
 	}
 	sort.Strings(r.Failed)

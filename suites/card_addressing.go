@@ -33,7 +33,7 @@ func byReferenceTable() {
 	ConformanceTable("addresses a card by its reference on the writes",
 		func(ctx SpecContext, rule func(SpecContext)) { needReference(); rule(ctx) },
 		Destructive,
-		ConformanceEntry("withdraws from a card addressed by its reference: the same card's balance falls", func(ctx SpecContext) {
+		ConformanceEntry("withdraws from a card addressed by its reference: the same card's balance falls", SpecID("cards.withdraws-card-addressed"), func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("3.00")))
 			got := withdrawOK(ctx, c.Reference, M("1.10"))
 			Expect(got.ID).To(Equal(c.ID), "the answer's card is the one addressed by reference")
@@ -41,7 +41,7 @@ func byReferenceTable() {
 			Expect(got.Balance).To(EqualMoney(want), "balance in the answer")
 			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(want), "balance in a fresh GET by id")
 		}, Reqs("GET-02")),
-		ConformanceEntry("freezes and unfreezes a card addressed by its reference, confirmed by a fresh GET by id", func(ctx SpecContext) {
+		ConformanceEntry("freezes and unfreezes a card addressed by its reference, confirmed by a fresh GET by id", SpecID("cards.freezes-unfreezes-card"), func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("1.00")))
 			for _, to := range []string{"FROZEN", "ACTIVE"} {
 				d := Data(ExpectEnvelopeA(patchStatus(ctx, c.Reference, JSON{"status": to}), schemas.StatusResponse))
@@ -76,12 +76,12 @@ func unknownCardTable() {
 	}
 	ConformanceTable("answers an unknown card with 404 whose message says the virtual card was not found",
 		expectCardNotFound,
-		ConformanceEntry("on GET /cards/{id}/secure", eps["GET /cards/{id}/secure"], Reqs("ERR-18")),
-		ConformanceEntry("on POST /cards/{id}/withdraw", eps["POST /cards/{id}/withdraw"], Reqs("ERR-18")),
-		ConformanceEntry("on PUT /cards/{id}/spend-limits", eps["PUT /cards/{id}/spend-limits"], Reqs("ERR-18")),
-		ConformanceEntry("on PATCH /cards/{id}/status", eps["PATCH /cards/{id}/status"], Reqs("ERR-18")),
-		ConformanceEntry("on PATCH /cards/{id}/contact", eps["PATCH /cards/{id}/contact"], Reqs("ERR-18")),
-		ConformanceEntry("on POST /cards/{id}/simulate-webhook", eps["POST /cards/{id}/simulate-webhook"], Reqs("ERR-18"), Needs(CapTestEnvironment)),
+		ConformanceEntry("on GET /cards/{id}/secure", SpecID("errors.get-cards-id-secure"), eps["GET /cards/{id}/secure"], Reqs("ERR-18")),
+		ConformanceEntry("on POST /cards/{id}/withdraw", SpecID("errors.post-cards-id-withdraw-2"), eps["POST /cards/{id}/withdraw"], Reqs("ERR-18")),
+		ConformanceEntry("on PUT /cards/{id}/spend-limits", SpecID("errors.put-cards-id-spend-2"), eps["PUT /cards/{id}/spend-limits"], Reqs("ERR-18")),
+		ConformanceEntry("on PATCH /cards/{id}/status", SpecID("errors.patch-cards-id-status-2"), eps["PATCH /cards/{id}/status"], Reqs("ERR-18")),
+		ConformanceEntry("on PATCH /cards/{id}/contact", SpecID("errors.patch-cards-id-contact-2"), eps["PATCH /cards/{id}/contact"], Reqs("ERR-18")),
+		ConformanceEntry("on POST /cards/{id}/simulate-webhook", SpecID("errors.post-cards-id-simulate-2"), eps["POST /cards/{id}/simulate-webhook"], Reqs("ERR-18"), Needs(CapTestEnvironment)),
 	)
 }
 
@@ -89,7 +89,7 @@ func unknownCardTable() {
 func pciSpecs() {
 	// "This data is PCI-sensitive; it must never reach public clients": the
 	// revealed PAN and CVV appear in no other answer about the card.
-	ConformanceIt("keeps a card's full number and CVV out of every answer but the secure details (issuance, get, list, withdraw, limits, status, contact, webhook simulation)",
+	ConformanceIt("keeps a card's full number and CVV out of every answer but the secure details (issuance, get, list, withdraw, limits, status, contact, webhook simulation)", SpecID("secure-reveal.keeps-card-s-full"),
 		Reqs("SECURE-11"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
 			resp, _ := IssueCard(ctx, WithAmount(M("2.00")))

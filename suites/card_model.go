@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	"pgregory.net/rapid"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
 	"github.com/merchant-harness/mph/redact"
@@ -111,7 +112,7 @@ func (r *modelRun) expectRefused(resp *client.Response, what string, statuses ..
 		r.failf("%s: want a refusal %v, got HTTP %d: %s", what, statuses, resp.Status, truncateBody(resp.Body))
 	}
 	body := r.decode(resp, schemas.ErrorEnvelope, what)
-	if Num(body["statusCode"]) != fmt.Sprint(resp.Status) || body["error"] != http.StatusText(resp.Status) {
+	if phrase, _ := body["error"].(string); !schemas.NumberIs(body["statusCode"], int64(resp.Status)) || !api.IsReasonPhrase(resp.Status, phrase) {
 		r.failf("%s: statusCode %v / error %v do not match HTTP %d", what, body["statusCode"], body["error"], resp.Status)
 	}
 }
@@ -473,25 +474,26 @@ func (r *modelRun) run() {
 // sequences decline at every limit, but which limit binds first is chance
 // (each limit has a targeted spec of its own); a failure names its rule.
 var modelRules = []struct {
+	id   SpecID
 	text string
 	reqs []string
 }{
-	{"refuses an issuance below minFunding with 400", []string{"ISSUE-03"}},
-	{"debits the vault by creationFee + amount per issuance", []string{"ISSUE-04"}},
-	{"issues ACTIVE cards funded with the amount given", []string{"ISSUE-06"}},
-	{"refuses a withdrawal below 0.10 with 400", []string{"WITHDRAW-03"}},
-	{"lowers the card balance by exactly each withdrawal", []string{"WITHDRAW-04"}},
-	{"sweeps each withdrawal back to the vault", []string{"WITHDRAW-05"}},
-	{"refuses a withdrawal above the balance, keeping it", []string{"WITHDRAW-07"}},
-	{"freezes ACTIVE cards, persisted", []string{"STATUS-03"}},
-	{"unfreezes FROZEN cards, persisted", []string{"STATUS-04"}},
-	{"keeps a card's balance when its status changes", []string{"STATUS-05"}},
-	{"echoes the spend limits set and keeps the card otherwise unchanged", []string{"LIMITS-02"}},
-	{"declines the transactions of FROZEN cards", []string{"TXN-01"}},
-	{"keeps a FROZEN card's balance through declined transactions", []string{"TXN-02"}},
-	{"approves transactions again once a card is unfrozen", []string{"TXN-03"}},
-	{"declines transactions above each spend limit set, single or cumulative, and approves those within", []string{"TXN-04", "TXN-05", "TXN-07", "TXN-09"}},
-	{"lowers the balance by approved transactions, seen at once by GET", []string{"TXN-10"}},
+	{"model.issuance-minimum", "refuses an issuance below minFunding with 400", []string{"ISSUE-03"}},
+	{"model.issuance-vault-debit", "debits the vault by creationFee + amount per issuance", []string{"ISSUE-04"}},
+	{"model.issuance-active-funded", "issues ACTIVE cards funded with the amount given", []string{"ISSUE-06"}},
+	{"model.withdraw-minimum", "refuses a withdrawal below 0.10 with 400", []string{"WITHDRAW-03"}},
+	{"model.withdraw-balance", "lowers the card balance by exactly each withdrawal", []string{"WITHDRAW-04"}},
+	{"model.withdraw-vault-credit", "sweeps each withdrawal back to the vault", []string{"WITHDRAW-05"}},
+	{"model.withdraw-above-balance", "refuses a withdrawal above the balance, keeping it", []string{"WITHDRAW-07"}},
+	{"model.freeze-persisted", "freezes ACTIVE cards, persisted", []string{"STATUS-03"}},
+	{"model.unfreeze-persisted", "unfreezes FROZEN cards, persisted", []string{"STATUS-04"}},
+	{"model.status-keeps-balance", "keeps a card's balance when its status changes", []string{"STATUS-05"}},
+	{"model.spend-limits-echo", "echoes the spend limits set and keeps the card otherwise unchanged", []string{"LIMITS-02"}},
+	{"model.frozen-declines", "declines the transactions of FROZEN cards", []string{"TXN-01"}},
+	{"model.frozen-keeps-balance", "keeps a FROZEN card's balance through declined transactions", []string{"TXN-02"}},
+	{"model.unfrozen-approves", "approves transactions again once a card is unfrozen", []string{"TXN-03"}},
+	{"model.spend-limits-decline", "declines transactions above each spend limit set, single or cumulative, and approves those within", []string{"TXN-04", "TXN-05", "TXN-07", "TXN-09"}},
+	{"model.transactions-balance", "lowers the balance by approved transactions, seen at once by GET", []string{"TXN-10"}},
 }
 
 // modelOutcome is one model-based run: whether it failed, the requirement
@@ -537,7 +539,7 @@ func modelEntries() []any {
 	out := make([]any, 0, len(modelRules))
 	for i, m := range modelRules {
 		i := i
-		out = append(out, ConformanceEntry(m.text, func(o modelOutcome) {
+		out = append(out, ConformanceEntry(m.text, m.id, func(o modelOutcome) {
 			if o.harnessErr != nil {
 				HarnessError("model-based check: %v\n%s", o.harnessErr, o.out)
 			}

@@ -80,17 +80,17 @@ var _ = Describe(cardTransactions, func() {
 	ConformanceTable("approves or declines by the card's status",
 		func(ctx SpecContext, rule func(SpecContext, Card)) { rule(ctx, NewCard(ctx, WithAmount(M("10.00")))) },
 		Destructive, Needs(CapTransactions),
-		ConformanceEntry("lowers the card's available balance by an approved transaction, seen at once by GET", func(ctx SpecContext, c Card) {
+		ConformanceEntry("lowers the card's available balance by an approved transaction, seen at once by GET", SpecID("transactions.lowers-card-s-available"), func(ctx SpecContext, c Card) {
 			expectApproved(ctx, c, M("1.00"), "an ACTIVE card with funds")
 		}, Reqs("TXN-10")),
-		ConformanceEntry("declines every transaction of a FROZEN card at once", func(ctx SpecContext, c Card) {
+		ConformanceEntry("declines every transaction of a FROZEN card at once", SpecID("transactions.declines-every-transaction"), func(ctx SpecContext, c Card) {
 			SetCardStatus(ctx, c.ID, "FROZEN")
 			for _, amt := range []string{"0.01", "1.00", "9.00"} {
 				t := transact(ctx, c.ID, M(amt))
 				Expect(t.Approved).To(BeFalse(), "a transaction of %s on a FROZEN card should be declined", amt)
 			}
 		}, Reqs("TXN-01")),
-		ConformanceEntry("keeps a FROZEN card's balance: declined transactions do not change it", func(ctx SpecContext, c Card) {
+		ConformanceEntry("keeps a FROZEN card's balance: declined transactions do not change it", SpecID("transactions.keeps-frozen-card-s"), func(ctx SpecContext, c Card) {
 			SetCardStatus(ctx, c.ID, "FROZEN")
 			for _, amt := range []string{"0.01", "1.00", "9.00"} {
 				transact(ctx, c.ID, M(amt))
@@ -99,14 +99,14 @@ var _ = Describe(cardTransactions, func() {
 			Expect(frozen.Status).To(Equal("FROZEN"), "a frozen card is not terminated: it stays FROZEN")
 			Expect(frozen.Balance).To(EqualMoney(c.Balance), "a frozen card keeps its balance")
 		}, Reqs("TXN-02")),
-		ConformanceEntry("makes a card unfrozen after FROZEN usable again: transactions are approved", func(ctx SpecContext, c Card) {
+		ConformanceEntry("makes a card unfrozen after FROZEN usable again: transactions are approved", SpecID("transactions.makes-card-unfrozen-after"), func(ctx SpecContext, c Card) {
 			SetCardStatus(ctx, c.ID, "FROZEN")
 			SetCardStatus(ctx, c.ID, "ACTIVE")
 			expectApproved(ctx, c, M("2.50"), "the card was unfrozen")
 		}, Reqs("TXN-03")),
 	)
 
-	ConformanceIt("declines a transaction above transactionLimit and approves one at or below it",
+	ConformanceIt("declines a transaction above transactionLimit and approves one at or below it", SpecID("transactions.declines-transaction-above"),
 		Reqs("TXN-04", "TXN-11", "LIMITS-04"),
 		Destructive, Needs(CapTransactions),
 		func(ctx SpecContext) {
@@ -119,7 +119,7 @@ var _ = Describe(cardTransactions, func() {
 			expectDeclined(ctx, c, M("5.01"), "above the transactionLimit of 5.00")
 		})
 
-	ConformanceIt("counts dailyLimit cumulatively over the day: a single transaction above it and one taking the day's total above it are declined",
+	ConformanceIt("counts dailyLimit cumulatively over the day: a single transaction above it and one taking the day's total above it are declined", SpecID("transactions.counts-dailylimit-cumulatively"),
 		Reqs("TXN-05", "TXN-11", "LIMITS-04"),
 		Destructive, Needs(CapTransactions),
 		func(ctx SpecContext) {
@@ -135,7 +135,7 @@ var _ = Describe(cardTransactions, func() {
 })
 
 var _ = Describe(cardTransactions, func() {
-	ConformanceIt("starts the daily total again on the next calendar day (sandbox clock)",
+	ConformanceIt("starts the daily total again on the next calendar day (sandbox clock)", SpecID("transactions.starts-daily-total-again"),
 		Reqs("TXN-06", "TXN-05"),
 		Destructive, Serial, Needs(CapTransactions, CapClock),
 		func(ctx SpecContext) {
@@ -154,7 +154,7 @@ var _ = Describe(cardTransactions, func() {
 			expectDeclined(ctx, c, M("0.01"), "the new day's total is at the dailyLimit")
 		})
 
-	ConformanceIt("counts monthlyLimit cumulatively over the month, across days, and starts again in the next calendar month (sandbox clock)",
+	ConformanceIt("counts monthlyLimit cumulatively over the month, across days, and starts again in the next calendar month (sandbox clock)", SpecID("transactions.counts-monthlylimit"),
 		Reqs("TXN-07", "TXN-08", "TXN-11"),
 		Destructive, Serial, Needs(CapTransactions, CapClock),
 		func(ctx SpecContext) {
@@ -180,7 +180,7 @@ var _ = Describe(cardTransactions, func() {
 			expectDeclined(ctx, c, M("0.01"), "the new month's total is at the monthlyLimit")
 		})
 
-	ConformanceIt("counts allTimeLimit over the card's lifetime: declined above it, and not reset by a new day or month (sandbox clock)",
+	ConformanceIt("counts allTimeLimit over the card's lifetime: declined above it, and not reset by a new day or month (sandbox clock)", SpecID("transactions.counts-alltimelimit-over-card"),
 		Reqs("TXN-09", "TXN-11"),
 		Destructive, Serial, Needs(CapTransactions, CapClock),
 		func(ctx SpecContext) {

@@ -2,7 +2,6 @@ package suites
 
 import (
 	"net/http"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -20,71 +19,72 @@ var _ = Describe(oneCard, func() {
 	ConformanceTable("answers with the Card addressed by its id",
 		func(ctx SpecContext, rule func(fetchedCard)) { rule(issued(ctx)) },
 		Destructive,
-		ConformanceEntry("answers 200 in Envelope A whose data is the Card addressed", func(f fetchedCard) {
+		ConformanceEntry("answers 200 in Envelope A whose data is the Card addressed", SpecID("cards.answers-200-envelope-data"), func(f fetchedCard) {
 			f.answer.ExpectEnvelopeA(schemas.CardResponse, cardFieldPointers())
 			Expect(f.got.ID).To(Equal(f.issued.ID))
 		}, Reqs("GET-01")),
-		ConformanceEntry("gives id as a crd_ string", func(f fetchedCard) {
+		ConformanceEntry("gives id as a crd_ string", SpecID("cards.gives-id-crd-string"), func(f fetchedCard) {
 			f.expectField("id")
 		}, Reqs("GET-05")),
-		ConformanceEntry("gives cardType VIRTUAL", func(f fetchedCard) {
+		ConformanceEntry("gives cardType VIRTUAL", SpecID("cards.gives-cardtype-virtual"), func(f fetchedCard) {
 			f.expectField("cardType")
 			Expect(f.got.Raw["cardType"]).To(Equal("VIRTUAL"))
 		}, Reqs("GET-06")),
-		ConformanceEntry("gives cardBrand as a string", func(f fetchedCard) {
+		ConformanceEntry("gives cardBrand as a string", SpecID("cards.gives-cardbrand-string"), func(f fetchedCard) {
 			f.expectField("cardBrand")
 		}, Reqs("GET-07")),
-		ConformanceEntry("gives maskedPan, the issued card's masked number", func(f fetchedCard) {
+		ConformanceEntry("gives maskedPan, the issued card's masked number", SpecID("cards.gives-maskedpan-issued-card"), func(f fetchedCard) {
 			f.expectField("maskedPan")
 			Expect(f.got.MaskedPan).To(Equal(f.issued.MaskedPan))
 			ExpectMaskedPan16(f.got.Raw)
 		}, Reqs("GET-08")),
-		ConformanceEntry("gives nameOnCard, the name it was issued with", func(f fetchedCard) {
+		ConformanceEntry("gives nameOnCard, the name it was issued with", SpecID("cards.gives-nameoncard-name-was"), func(f fetchedCard) {
 			f.expectField("nameOnCard")
 			Expect(f.got.NameOnCard).To(Equal(f.issued.NameOnCard))
 		}, Reqs("GET-09")),
-		ConformanceEntry("gives balanceAmount, the balance the issuance answer stated", func(f fetchedCard) {
+		ConformanceEntry("gives balanceAmount, the balance the issuance answer stated", SpecID("cards.gives-balanceamount-balance"), func(f fetchedCard) {
 			f.expectField("balanceAmount")
 			Expect(f.got.Balance).To(EqualMoney(f.issued.Balance))
 		}, Reqs("GET-10")),
-		ConformanceEntry("gives currency USD", func(f fetchedCard) {
+		ConformanceEntry("gives currency USD", SpecID("cards.gives-currency-usd"), func(f fetchedCard) {
 			f.expectField("currency")
 			Expect(f.got.Raw["currency"]).To(Equal("USD"))
 		}, Reqs("GET-11")),
-		ConformanceEntry("gives status ACTIVE for a card just issued", func(f fetchedCard) {
+		ConformanceEntry("gives status ACTIVE for a card just issued", SpecID("cards.gives-status-active-card"), func(f fetchedCard) {
 			f.expectField("status")
 			Expect(f.got.Status).To(Equal("ACTIVE"))
 		}, Reqs("GET-12")),
-		ConformanceEntry("gives createdStatus COMPLETED", func(f fetchedCard) {
+		ConformanceEntry("gives createdStatus COMPLETED", SpecID("cards.gives-createdstatus-completed"), func(f fetchedCard) {
 			f.expectField("createdStatus")
 			Expect(f.got.Raw["createdStatus"]).To(Equal("COMPLETED"), "createdStatus: COMPLETED is the only value the document shows")
 		}, Reqs("GET-13")),
-		ConformanceEntry("gives reference, the merchant reference it was issued with", func(f fetchedCard) {
+		ConformanceEntry("gives reference, the merchant reference it was issued with", SpecID("cards.gives-reference-merchant"), func(f fetchedCard) {
 			f.expectField("reference")
 			Expect(f.got.Reference).To(Equal(f.issued.Reference))
 		}, Reqs("GET-14")),
-		ConformanceEntry("gives billingAddress as an object of strings with a 2-letter country", func(f fetchedCard) {
+		ConformanceEntry("gives billingAddress as an object of strings with a 2-letter country", SpecID("cards.gives-billingaddress-object"), func(f fetchedCard) {
 			f.expectField("billingAddress")
 		}, Reqs("GET-15")),
-		ConformanceEntry("gives colorTheme as a string", func(f fetchedCard) {
+		ConformanceEntry("gives colorTheme as a string", SpecID("cards.gives-colortheme-string"), func(f fetchedCard) {
 			f.expectField("colorTheme")
 		}, Reqs("GET-16")),
-		ConformanceEntry("gives createdAt and updatedAt as ISO 8601 UTC timestamps", func(f fetchedCard) {
+		ConformanceEntry("gives createdAt and updatedAt as ISO 8601 UTC timestamps", SpecID("cards.gives-createdat-updatedat-iso"), func(f fetchedCard) {
 			for _, name := range []string{"createdAt", "updatedAt"} {
 				f.expectField(name)
 				if f.got.Raw[name] == nil {
 					continue // presence is not stated (profile strict.allCardFields)
 				}
 				s, _ := f.got.Raw[name].(string)
-				_, err := time.Parse(time.RFC3339Nano, s)
+				ts, err := schemas.ParseISO8601(s)
 				Expect(err).NotTo(HaveOccurred(), "%s %q is not an ISO 8601 timestamp", name, s)
+				Expect(ts.UTC).To(BeTrue(), "%s %q is not in UTC (Z or a zero offset)", name, s)
 			}
 		}, Reqs("GET-17", "ENV-06")),
 	)
 })
 
 var _ = Describe(oneCard, func() {
-	ConformanceIt("addresses the same card by its reference as by its id",
+	ConformanceIt("addresses the same card by its reference as by its id", SpecID("cards.addresses-same-card-reference"),
 		Reqs("GET-02"), Destructive,
 		func(ctx SpecContext) {
 			if Profile().Issuance.ReferenceField == "" {
@@ -97,7 +97,7 @@ var _ = Describe(oneCard, func() {
 			Expect(byRef.MaskedPan).To(Equal(c.MaskedPan))
 		})
 
-	ConformanceIt("returns the real-time balance: a withdrawal shows at once in a fresh GET",
+	ConformanceIt("returns the real-time balance: a withdrawal shows at once in a fresh GET", SpecID("cards.returns-real-time-balance"),
 		Reqs("GET-03"), Destructive,
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("4.00")))
@@ -110,7 +110,7 @@ var _ = Describe(oneCard, func() {
 			}
 		})
 
-	ConformanceIt("returns the real-time balance after a card transaction",
+	ConformanceIt("returns the real-time balance after a card transaction", SpecID("cards.returns-real-time-balance-2"),
 		Reqs("GET-03"), Destructive, Needs(CapTransactions),
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("4.00")))
@@ -124,7 +124,7 @@ var _ = Describe(oneCard, func() {
 			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance.Sub(M("1.25"))))
 		})
 
-	ConformanceIt("answers 404 for a card that does not exist",
+	ConformanceIt("answers 404 for a card that does not exist", SpecID("cards.answers-404-card-does"),
 		Reqs("GET-04", "ERR-10"),
 		func(ctx SpecContext) {
 			ExpectError(Must(API().Get(ctx, "/cards/crd_"+Cfg().RunID+"nosuchcard", nil)), http.StatusNotFound)

@@ -18,24 +18,24 @@ var _ = Describe("Card configuration: GET /cards/config", func() {
 	})
 	ConformanceTable("answers with the card configuration",
 		func(ctx SpecContext, rule func(Answer)) { rule(config(ctx)) },
-		ConformanceEntry("answers 200 in Envelope A whose data is the card configuration", func(a Answer) {
+		ConformanceEntry("answers 200 in Envelope A whose data is the card configuration", SpecID("config.answers-200-envelope-data"), func(a Answer) {
 			owned := make([]string, 0, len(configMembers))
 			for _, m := range configMembers {
 				owned = append(owned, "/data/"+m)
 			}
 			a.ExpectEnvelopeA(schemas.ConfigResponse, owned)
 		}, Reqs("CONFIG-01", "ENV-01", "ENV-02", "ENV-05", "ENV-08")),
-		configAmountEntry("gives creationFee, the issuance fee, as a number", "creationFee", "CONFIG-03"),
-		configAmountEntry("gives fundFee, the funding fee, as a number", "fundFee", "CONFIG-04"),
-		configAmountEntry("gives withdrawalFee, the fee of a sweep to the vault, as a number", "withdrawalFee", "CONFIG-05"),
-		configAmountEntry("gives exchangeRate as a number", "exchangeRate", "CONFIG-07"),
-		configAmountEntry("gives vaultBalance, the vault's available balance, as a number", "vaultBalance", "CONFIG-08"),
+		configAmountEntry("gives creationFee, the issuance fee, as a number", "config.creation-fee-number", "creationFee", "CONFIG-03"),
+		configAmountEntry("gives fundFee, the funding fee, as a number", "config.fund-fee-number", "fundFee", "CONFIG-04"),
+		configAmountEntry("gives withdrawalFee, the fee of a sweep to the vault, as a number", "config.withdrawal-fee-number", "withdrawalFee", "CONFIG-05"),
+		configAmountEntry("gives exchangeRate as a number", "config.exchange-rate-number", "exchangeRate", "CONFIG-07"),
+		configAmountEntry("gives vaultBalance, the vault's available balance, as a number", "config.vault-balance-number", "vaultBalance", "CONFIG-08"),
 	)
 
 	// VER-01 from the target's own answers: the API it serves places the
 	// configuration at <version root>/cards/config, the root being
 	// /v1/merchant (or /api/v1/merchant), whatever base URL the harness uses.
-	ConformanceIt("places the API under the version root /v1/merchant: the answers echo /v1/merchant/cards/config and /v1/merchant/auth/token",
+	ConformanceIt("places the API under the version root /v1/merchant: the answers echo /v1/merchant/cards/config and /v1/merchant/auth/token", SpecID("versioning.places-api-under-version"),
 		Reqs("VER-01", "VER-03", "ENV-08"),
 		func(ctx SpecContext) {
 			for _, c := range []struct {
@@ -53,21 +53,21 @@ var _ = Describe("Card configuration: GET /cards/config", func() {
 			}
 		})
 
-	ConformanceIt("states the environment of the caller's credentials (the token's environment)",
+	ConformanceIt("states the environment of the caller's credentials (the token's environment)", SpecID("config.states-environment-caller-s"),
 		Reqs("CONFIG-02", "AUTH-05"),
 		func(ctx SpecContext) {
 			c := GetConfig(ctx)
 			Expect(c.Environment).To(Equal(Environment()), "config environment vs the token's environment")
 		})
 
-	ConformanceIt("returns minFunding 1.00 USD",
+	ConformanceIt("returns minFunding 1.00 USD", SpecID("config.returns-minfunding-1-00"),
 		Reqs("CONFIG-06", "ISSUE-09"),
 		func(ctx SpecContext) {
 			c := GetConfig(ctx)
 			Expect(c.MinFunding).To(EqualMoney(M("1.00")), "minFunding")
 		})
 
-	ConformanceIt("shows LIVE credentials the LIVE configuration",
+	ConformanceIt("shows LIVE credentials the LIVE configuration", SpecID("config.shows-live-credentials-live"),
 		Reqs("CONFIG-09"), Needs(CapLiveTier2),
 		func(ctx SpecContext) {
 			resp := Must(APIAs(*Cfg().LiveTier2).Get(ctx, "/cards/config", nil))
@@ -75,7 +75,7 @@ var _ = Describe("Card configuration: GET /cards/config", func() {
 			Expect(d["environment"]).To(Equal("LIVE"))
 		})
 
-	ConformanceIt("refuses the configuration without a bearer token",
+	ConformanceIt("refuses the configuration without a bearer token", SpecID("auth.refuses-configuration-without"),
 		Reqs("AUTH-09"),
 		func(ctx SpecContext) {
 			ExpectError(Must(Anonymous().Get(ctx, "/cards/config", nil)), http.StatusUnauthorized)
@@ -86,8 +86,8 @@ var configMembers = []string{"environment", "creationFee", "fundFee", "withdrawa
 
 // configAmountEntry is a table entry proving that one member of the
 // configuration is a number (read exactly, never as a float).
-func configAmountEntry(text, member, req string) TableRule {
-	return ConformanceEntry(text, func(a Answer) {
+func configAmountEntry(text string, id SpecID, member, req string) TableRule {
+	return ConformanceEntry(text, id, func(a Answer) {
 		GinkgoHelper()
 		a.ExpectNoViolationUnder("/data/" + member)
 		data, _ := a.Body["data"].(JSON)

@@ -40,16 +40,16 @@ func contactUpdateTable() {
 	ConformanceTable("answers 200 in Envelope B (data.success, data.message) and",
 		func(ctx SpecContext, rule func(SpecContext, Card)) { rule(ctx, NewCard(ctx, WithAmount(M("1.00")))) },
 		Destructive, Reqs("CONTACT-01"),
-		ConformanceEntry("updates the email alone", func(ctx SpecContext, c Card) {
+		ConformanceEntry("updates the email alone", SpecID("contact.updates-email-alone"), func(ctx SpecContext, c Card) {
 			expectContactUpdated(patchContact(ctx, c.ID, JSON{"email": Ref("mail") + "@example.com"}))
 		}, Reqs("CONTACT-02")),
-		ConformanceEntry("updates the mobile alone in local form", func(ctx SpecContext, c Card) {
+		ConformanceEntry("updates the mobile alone in local form", SpecID("contact.updates-mobile-alone-local"), func(ctx SpecContext, c Card) {
 			expectContactUpdated(patchContact(ctx, c.ID, JSON{"mobile": "08031234567"}))
 		}, Reqs("CONTACT-03")),
-		ConformanceEntry("updates the mobile alone in international form with a leading +", func(ctx SpecContext, c Card) {
+		ConformanceEntry("updates the mobile alone in international form with a leading +", SpecID("contact.updates-mobile-alone"), func(ctx SpecContext, c Card) {
 			expectContactUpdated(patchContact(ctx, c.ID, JSON{"mobile": "+2348031234567"}))
 		}, Reqs("CONTACT-04")),
-		ConformanceEntry("updates email and mobile together by the card's reference, keeping its status and balance", func(ctx SpecContext, c Card) {
+		ConformanceEntry("updates email and mobile together by the card's reference, keeping its status and balance", SpecID("contact.updates-email-mobile-together"), func(ctx SpecContext, c Card) {
 			expectContactUpdated(patchContact(ctx, c.Reference, JSON{"email": Ref("mail") + "@example.com", "mobile": "+14155550100"}))
 			after := GetCard(ctx, c.ID)
 			Expect(after.Status).To(Equal(c.Status))
@@ -60,7 +60,7 @@ func contactUpdateTable() {
 
 // contactRefusalSpecs: malformed contacts, LIVE credentials, unknown cards.
 func contactRefusalSpecs() {
-	ConformanceIt("refuses contact fields of the wrong type with 400 and the error envelope",
+	ConformanceIt("refuses contact fields of the wrong type with 400 and the error envelope", SpecID("contact.refuses-contact-fields-wrong"),
 		Reqs("CONTACT-06"), Destructive,
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("1.00")))
@@ -79,7 +79,7 @@ func contactRefusalSpecs() {
 	// leading +) but not that other forms are refused: run only when the
 	// profile says the target refuses them; the status is the profile's
 	// errors.status.invalidFormat, else any 4xx.
-	ConformanceIt("refuses a mobile in neither local nor + form with a 4xx error envelope, when the profile says the target refuses other forms",
+	ConformanceIt("refuses a mobile in neither local nor + form with a 4xx error envelope, when the profile says the target refuses other forms", SpecID("contact.refuses-mobile-neither-local"),
 		Reqs("CONTACT-06"), Destructive,
 		func(ctx SpecContext) {
 			skipUnlessRefuses("contactMobile")
@@ -90,7 +90,7 @@ func contactRefusalSpecs() {
 			}
 		})
 
-	ConformanceIt("works in LIVE too: a LIVE merchant at KYB Tier 2+ updates the contact of its LIVE card",
+	ConformanceIt("works in LIVE too: a LIVE merchant at KYB Tier 2+ updates the contact of its LIVE card", SpecID("contact.works-live-too-live"),
 		Reqs("CONTACT-08"), Destructive, Needs(CapLiveTier2),
 		func(ctx SpecContext) {
 			// Destructive + Live: runs only with --allow-live (it issues a
@@ -100,7 +100,7 @@ func contactRefusalSpecs() {
 			expectContactUpdated(Must(live.Patch(ctx, cardURL(card.ID, "/contact"), JSON{"email": Ref("live") + "@example.com", "mobile": "+14155550100"})))
 		})
 
-	ConformanceIt("answers 404 for an unknown card",
+	ConformanceIt("answers 404 for an unknown card", SpecID("errors.answers-404-unknown-card"),
 		Reqs("ERR-18"),
 		func(ctx SpecContext) {
 			body := ExpectErrorWithPath(patchContact(ctx, "crd_"+Ref("nosuch"), JSON{"email": "nobody@example.com"}), http.StatusNotFound)

@@ -2,6 +2,7 @@ package suites
 
 import (
 	"net/http"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -32,12 +33,12 @@ var _ = Describe(cardholderCustomers, func() {
 	ConformanceTable("registers and approves a customer",
 		func(ctx SpecContext, rule func(SpecContext, *client.Response)) { rule(ctx, registered(ctx)) },
 		Destructive,
-		ConformanceEntry("answers a registration with 200 or 201 and the customerId", func(_ SpecContext, resp *client.Response) {
+		ConformanceEntry("answers a registration with 200 or 201 and the customerId", SpecID("customers.answers-registration-200-201"), func(_ SpecContext, resp *client.Response) {
 			ExpectStatus(resp, http.StatusOK, http.StatusCreated)
 			ExpectSchema(resp, schemas.CustomerResponse)
 			Expect(registeredCustomerID(resp)).NotTo(BeEmpty(), "customerId at %s (profile customers.customerIdPointer)", Profile().Customers.CustomerIDPointer)
 		}, Reqs("CUST-01", "ERR-06")),
-		ConformanceEntry("approves the customer: its customerId issues a card", func(ctx SpecContext, resp *client.Response) {
+		ConformanceEntry("approves the customer: its customerId issues a card", SpecID("customers.approves-customer-customerid"), func(ctx SpecContext, resp *client.Response) {
 			id := registeredCustomerID(resp)
 			if id == "" {
 				HarnessError("fixture: the registration answer (HTTP %d) carries no customerId at %s", resp.Status, Profile().Customers.CustomerIDPointer)
@@ -52,7 +53,7 @@ var _ = Describe(cardholderCustomers, func() {
 	)
 
 	for _, f := range []string{"firstName", "lastName", "email", "phoneNumber"} {
-		ConformanceIt("refuses a registration without "+f+" with 400 and a validation message array",
+		ConformanceIt("refuses a registration without "+f+" with 400 and a validation message array", SpecID("customers.missing-"+strings.ToLower(f)),
 			Reqs("CUST-02", "ERR-04"), Destructive,
 			func(ctx SpecContext) {
 				body := CustomerBody()
@@ -63,7 +64,7 @@ var _ = Describe(cardholderCustomers, func() {
 })
 
 var _ = Describe(cardholderCustomers, func() {
-	ConformanceIt("accepts each identity document type national_id, passport and drivers_license",
+	ConformanceIt("accepts each identity document type national_id, passport and drivers_license", SpecID("customers.accepts-each-identity-document"),
 		Reqs("CUST-03"), Destructive,
 		func(ctx SpecContext) {
 			f := customerField("idType")
@@ -79,7 +80,7 @@ var _ = Describe(cardholderCustomers, func() {
 	// The document lists the allowed values, so other values are refused; which
 	// error it does not say (profile errors.status.invalidValue, else any 4xx).
 	// A case variant ("PASSPORT") is not tried: case handling is not shown.
-	ConformanceIt("refuses an identity document type outside national_id, passport, drivers_license with a 4xx error (the profile's status)",
+	ConformanceIt("refuses an identity document type outside national_id, passport, drivers_license with a 4xx error (the profile's status)", SpecID("customers.refuses-identity-document-type"),
 		Reqs("CUST-03"), Destructive,
 		func(ctx SpecContext) {
 			f := customerField("idType")
@@ -95,7 +96,7 @@ var _ = Describe(cardholderCustomers, func() {
 var _ = Describe(cardholderCustomers, func() {
 	// The document gives the form (YYYY-MM-DD) but not that other forms are
 	// refused: run only when the profile says the target refuses them.
-	ConformanceIt("refuses a date of birth not in YYYY-MM-DD form with a 4xx error, when the profile says the target refuses other forms",
+	ConformanceIt("refuses a date of birth not in YYYY-MM-DD form with a 4xx error, when the profile says the target refuses other forms", SpecID("customers.refuses-date-birth-not"),
 		Reqs("CUST-04"), Destructive,
 		func(ctx SpecContext) {
 			skipUnlessRefuses("customerDateOfBirth")
@@ -109,7 +110,7 @@ var _ = Describe(cardholderCustomers, func() {
 
 	// The document only says the input is "a 3-letter country code", not that
 	// other forms are refused: run only when the profile says the target does.
-	ConformanceIt("refuses a country that is not a 3-letter code with a 4xx error, when the profile says the target refuses other forms",
+	ConformanceIt("refuses a country that is not a 3-letter code with a 4xx error, when the profile says the target refuses other forms", SpecID("customers.refuses-country-not-3"),
 		Reqs("CUST-05"), Destructive,
 		func(ctx SpecContext) {
 			skipUnlessRefuses("customerCountry")
@@ -121,7 +122,7 @@ var _ = Describe(cardholderCustomers, func() {
 			}
 		})
 
-	ConformanceIt("accepts a 3-letter country code at registration",
+	ConformanceIt("accepts a 3-letter country code at registration", SpecID("customers.accepts-3-letter-country"),
 		Reqs("CUST-05"), Destructive,
 		func(ctx SpecContext) {
 			f := customerField("country")
@@ -132,7 +133,7 @@ var _ = Describe(cardholderCustomers, func() {
 			ExpectSchema(resp, schemas.CustomerResponse)
 		})
 
-	ConformanceIt("lists every customer registered under the merchant, including a new registration",
+	ConformanceIt("lists every customer registered under the merchant, including a new registration", SpecID("customers.lists-every-customer"),
 		Reqs("CUST-07"), Destructive,
 		func(ctx SpecContext) {
 			id := NewCustomer(ctx)

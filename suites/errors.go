@@ -44,7 +44,7 @@ var _ = Describe("Errors: the six scenarios, 409 and validation", func() {
 	Context("validation", func() {
 		validationTable()
 
-		ConformanceIt("answers success with 200 or 201 and an error status never with the success envelope",
+		ConformanceIt("answers success with 200 or 201 and an error status never with the success envelope", SpecID("errors.answers-success-200-201"),
 			Reqs("ERR-06", "ENV-01"),
 			func(ctx SpecContext) {
 				ok := Must(API().Get(ctx, "/cards/config", nil))
@@ -58,7 +58,7 @@ var _ = Describe("Errors: the six scenarios, 409 and validation", func() {
 
 // vaultScenario: scenario 1 of the Errors section.
 func vaultScenario() {
-	ConformanceIt("scenario 1: issuing a card for more than the vault balance answers 400 stating the required total (funding + issuance fee) and the available amount",
+	ConformanceIt("scenario 1: issuing a card for more than the vault balance answers 400 stating the required total (funding + issuance fee) and the available amount", SpecID("errors.scenario-1-issuing-card"),
 		Reqs("ERR-14"), Serial,
 		func(ctx SpecContext) {
 			cfg := GetConfig(ctx)
@@ -76,14 +76,14 @@ func vaultScenario() {
 
 // credentialScenarios: scenarios 2-4 of the Errors section (bearer, credentials, IP).
 func credentialScenarios() {
-	ConformanceIt("scenario 2: a call without a bearer header answers 401 whose message asks for the bearer token",
+	ConformanceIt("scenario 2: a call without a bearer header answers 401 whose message asks for the bearer token", SpecID("errors.scenario-2-call-without"),
 		Reqs("ERR-15"),
 		func(ctx SpecContext) {
 			body := ExpectErrorWithPath(Must(Anonymous().Get(ctx, "/cards", nil)), http.StatusUnauthorized)
 			Expect(lowerMsg(body)).To(Or(ContainSubstring("bearer"), ContainSubstring("token")), "the message asks for the bearer token")
 		})
 
-	ConformanceIt("scenario 2: a call with an expired token answers 401 whose message asks for the bearer token (sandbox clock)",
+	ConformanceIt("scenario 2: a call with an expired token answers 401 whose message asks for the bearer token (sandbox clock)", SpecID("errors.scenario-2-call-expired"),
 		Reqs("ERR-15"), Serial, Needs(CapClock),
 		func(ctx SpecContext) {
 			tok := freshToken(ctx)
@@ -93,7 +93,7 @@ func credentialScenarios() {
 			Expect(msg).To(Or(ContainSubstring("bearer"), ContainSubstring("token")), "the message asks for the bearer token")
 		})
 
-	ConformanceIt("scenario 3: a wrong secret key or merchant id at POST /auth/token answers 401 whose message reports invalid credentials",
+	ConformanceIt("scenario 3: a wrong secret key or merchant id at POST /auth/token answers 401 whose message reports invalid credentials", SpecID("errors.scenario-3-wrong-secret"),
 		Reqs("ERR-16"),
 		func(ctx SpecContext) {
 			p := Cfg().Primary
@@ -111,7 +111,7 @@ func credentialScenarios() {
 			}
 		})
 
-	ConformanceIt("scenario 4: a caller whose IP is outside the whitelist gets 403 whose message says the IP address is not allowed for the merchant account",
+	ConformanceIt("scenario 4: a caller whose IP is outside the whitelist gets 403 whose message says the IP address is not allowed for the merchant account", SpecID("errors.scenario-4-caller-ip"),
 		Reqs("ERR-17"), Needs(CapNotWhitelisted),
 		func(ctx SpecContext) {
 			nw := *Cfg().NotWhitelisted
@@ -130,7 +130,7 @@ func credentialScenarios() {
 
 // notFoundScenarios: scenarios 5 and 6 of the Errors section.
 func notFoundScenarios() {
-	ConformanceIt("scenario 5: an unknown card id answers 404 whose message says the virtual card was not found",
+	ConformanceIt("scenario 5: an unknown card id answers 404 whose message says the virtual card was not found", SpecID("errors.scenario-5-unknown-card"),
 		Reqs("ERR-18"),
 		func(ctx SpecContext) {
 			body := ExpectErrorWithPath(Must(API().Get(ctx, cardURL("crd_"+Ref("nosuch"), ""), nil)), http.StatusNotFound)
@@ -139,7 +139,7 @@ func notFoundScenarios() {
 			Expect(msg).To(saysNotFound(), "the message says the virtual card was not found")
 		})
 
-	ConformanceIt("scenario 6: an unknown gift order reference answers 404 whose message names the reference and says the order was not found",
+	ConformanceIt("scenario 6: an unknown gift order reference answers 404 whose message names the reference and says the order was not found", SpecID("errors.scenario-6-unknown-gift"),
 		Reqs("ERR-19"),
 		func(ctx SpecContext) {
 			ref := Ref("nogift")
@@ -157,7 +157,7 @@ func conflictSpecs() {
 	// The 409 names a "duplicate idempotency reference": a server may refuse
 	// the duplicate (409) or replay the original answer (the profile's
 	// issuance.duplicateReference); either way no second card exists.
-	ConformanceIt("answers a second card with the same merchant reference with 409 or a replay of the first card, never a second card",
+	ConformanceIt("answers a second card with the same merchant reference with 409 or a replay of the first card, never a second card", SpecID("errors.answers-second-card-same"),
 		Reqs("ERR-11"), Destructive,
 		func(ctx SpecContext) {
 			if Profile().Issuance.ReferenceField == "" {
@@ -175,7 +175,7 @@ func conflictSpecs() {
 			Expect(GetCard(ctx, ref).ID).To(Equal(first.ID), "the reference still addresses the first card")
 		})
 
-	ConformanceIt("answers a second gift order with the same order reference with 409 or a replay of the first order, never a second order",
+	ConformanceIt("answers a second gift order with the same order reference with 409 or a replay of the first order, never a second order", SpecID("errors.answers-second-gift-order"),
 		Reqs("ERR-11"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
 			g := Profile().GiftCards
@@ -195,7 +195,7 @@ func conflictSpecs() {
 			}
 		})
 
-	ConformanceIt("refuses settling a transaction already settled with 409",
+	ConformanceIt("refuses settling a transaction already settled with 409", SpecID("errors.refuses-settling-transaction"),
 		Reqs("ERR-12"), Destructive, Needs(CapTransactions),
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("2.00")))
@@ -222,20 +222,20 @@ func validationTable() {
 	ConformanceTable("refuses invalid payloads with 400",
 		func(ctx SpecContext, rule func(SpecContext)) { rule(ctx) },
 		Destructive,
-		ConformanceEntry("carrying an array of constraint-violation strings for an empty nameOnCard", func(ctx SpecContext) {
+		ConformanceEntry("carrying an array of constraint-violation strings for an empty nameOnCard", SpecID("errors.carrying-array-constraint"), func(ctx SpecContext) {
 			expectViolationStrings(Must(API().Post(ctx, Profile().Issuance.Path, IssuanceBody(SharedCustomer(ctx), "", M("1.00"), Ref("card")))))
 		}, Reqs("ERR-04")),
 		// An empty required field ("should not be empty"); a value outside
 		// the set is an "invalid status value", whose error is not shown.
-		ConformanceEntry("carrying an array of constraint-violation strings for an empty status, leaving the card ACTIVE", func(ctx SpecContext) {
+		ConformanceEntry("carrying an array of constraint-violation strings for an empty status, leaving the card ACTIVE", SpecID("errors.carrying-array-constraint-2"), func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("1.00")))
 			expectViolationStrings(Must(API().Patch(ctx, cardURL(c.ID, "/status"), JSON{"status": ""})))
 			Expect(GetCard(ctx, c.ID).Status).To(Equal("ACTIVE"))
 		}, Reqs("ERR-04")),
-		ConformanceEntry("for an initial funding of 0.99 (below the minimum 1.00)", func(ctx SpecContext) {
+		ConformanceEntry("for an initial funding of 0.99 (below the minimum 1.00)", SpecID("issuance.initial-funding-0-99"), func(ctx SpecContext) {
 			expectBelowMinimum(Must(API().Post(ctx, Profile().Issuance.Path, IssuanceBody(SharedCustomer(ctx), "Ada Harness", M("0.99"), Ref("card")))))
 		}, Reqs("ISSUE-03")),
-		ConformanceEntry("for a withdrawal of 0.09 (below the minimum 0.10), leaving the balance", func(ctx SpecContext) {
+		ConformanceEntry("for a withdrawal of 0.09 (below the minimum 0.10), leaving the balance", SpecID("withdraw.withdrawal-0-09-below"), func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("1.00")))
 			expectBelowMinimum(Must(API().Post(ctx, cardURL(c.ID, "/withdraw"), JSON{"amount": M("0.09").JSON()})))
 			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance), "a refused withdrawal changed the balance")

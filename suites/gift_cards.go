@@ -115,8 +115,8 @@ func purchaseAndVerify(ctx SpecContext) verifiedGiftOrder {
 
 // giftOrderEntry is a table entry proving one rule of the verified order:
 // no schema violation under the members it owns, then the rule itself.
-func giftOrderEntry(text string, rule giftOrderRule, reqs ReqIDs, members ...string) TableRule {
-	return ConformanceEntry(text, func(v verifiedGiftOrder) {
+func giftOrderEntry(text string, id SpecID, rule giftOrderRule, reqs ReqIDs, members ...string) TableRule {
+	return ConformanceEntry(text, id, func(v verifiedGiftOrder) {
 		GinkgoHelper()
 		if !v.verified {
 			HarnessError("fixture: the gift card purchase did not succeed (HTTP %d) or named no order reference", v.order.Purchase.Status)
@@ -139,14 +139,14 @@ var _ = Describe(giftCards, func() {
 	ConformanceTable("purchases with 200, then verify answers the flat order reconciled to SUCCESS",
 		func(ctx SpecContext, rule func(verifiedGiftOrder)) { rule(verified(ctx)) },
 		Destructive, Needs(CapTestEnvironment),
-		ConformanceEntry("answers a purchase with 200", func(v verifiedGiftOrder) {
+		ConformanceEntry("answers a purchase with 200", SpecID("gift-cards.answers-purchase-200"), func(v verifiedGiftOrder) {
 			ExpectStatus(v.order.Purchase, http.StatusOK)
 			ExpectSchema(v.order.Purchase, schemas.GiftPurchaseResponse)
 			if v.order.Reference == "" {
 				HarnessError("the purchase answer names no order reference (profile giftCards.purchase.referencePointer)")
 			}
 		}, Reqs("GIFT-01")),
-		ConformanceEntry("answers verify with 200 and the flat gift card order, no data member", func(v verifiedGiftOrder) {
+		ConformanceEntry("answers verify with 200 and the flat gift card order, no data member", SpecID("gift-cards.answers-verify-200-flat"), func(v verifiedGiftOrder) {
 			if !v.verified {
 				HarnessError("fixture: the gift card purchase did not succeed (HTTP %d) or named no order reference", v.order.Purchase.Status)
 			}
@@ -160,23 +160,23 @@ var _ = Describe(giftCards, func() {
 			}
 			v.answer.ExpectNoViolationOutside(owned...)
 		}, Reqs("GIFT-05", "ENV-04")),
-		giftOrderEntry("gives status success, the client reference, transactionId, productCode, productName and currency as strings",
+		giftOrderEntry("gives status success, the client reference, transactionId, productCode, productName and currency as strings", "gift-cards.order-identity-strings",
 			giftOrderIdentity, Reqs("GIFT-06"), "status", "reference", "transactionId", "productCode", "productName", "currency"),
-		giftOrderEntry("gives faceValue, the purchased face value, and costNgn, the NGN charge, as numbers",
+		giftOrderEntry("gives faceValue, the purchased face value, and costNgn, the NGN charge, as numbers", "gift-cards.order-amounts-numbers",
 			giftOrderAmounts, Reqs("GIFT-07"), "faceValue", "costNgn"),
-		giftOrderEntry("gives a voucher of string code, pin, serialNumber and instructions, and the purchase's recipient email and name",
+		giftOrderEntry("gives a voucher of string code, pin, serialNumber and instructions, and the purchase's recipient email and name", "gift-cards.order-voucher-recipient",
 			giftOrderVoucherRecipient, Reqs("GIFT-08"), "voucher", "recipient"),
-		giftOrderEntry("gives orderStatus as a string and isSuccessful as a boolean, true when fulfilled",
+		giftOrderEntry("gives orderStatus as a string and isSuccessful as a boolean, true when fulfilled", "gift-cards.order-fulfilment-fields",
 			giftOrderFulfilment, Reqs("GIFT-09"), "orderStatus", "isSuccessful"),
-		giftOrderEntry("gives the environment of the credentials and createdAt as an ISO 8601 UTC timestamp",
+		giftOrderEntry("gives the environment of the credentials and createdAt as an ISO 8601 UTC timestamp", "gift-cards.order-environment-created",
 			giftOrderEnvironment, Reqs("GIFT-10", "ENV-06"), "environment", "createdAt"),
-		giftOrderEntry("reconciles the order to SUCCESS with isSuccessful true and the unlocked simulated voucher code and PIN",
+		giftOrderEntry("reconciles the order to SUCCESS with isSuccessful true and the unlocked simulated voucher code and PIN", "gift-cards.order-reconciled-voucher",
 			giftOrderReconciled, Reqs("GIFT-11", "GIFT-19"), "voucher/code", "voucher/pin"),
 	)
 })
 
 var _ = Describe(giftCards, func() {
-	ConformanceIt("verifies an order by its internal transactionId as well as by its client reference: the same order",
+	ConformanceIt("verifies an order by its internal transactionId as well as by its client reference: the same order", SpecID("gift-cards.verifies-order-internal"),
 		Reqs("GIFT-12", "GIFT-05"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
 			o := purchaseGift(ctx)
@@ -196,7 +196,7 @@ var _ = Describe(giftCards, func() {
 	ConformanceTable("charges a purchase in NGN once",
 		func(ctx SpecContext, rule func(SpecContext)) { rule(ctx) },
 		Destructive, Serial, Needs(CapTestEnvironment, CapBalances),
-		ConformanceEntry("debits the NGN test balance by the order's costNgn", func(ctx SpecContext) {
+		ConformanceEntry("debits the NGN test balance by the order's costNgn", SpecID("gift-cards.debits-ngn-test-balance"), func(ctx SpecContext) {
 			before := ngnBalance(ctx)
 			o := purchaseGift(ctx)
 			afterPurchase := ngnBalance(ctx)
@@ -205,7 +205,7 @@ var _ = Describe(giftCards, func() {
 			Expect(afterPurchase.Cmp(before)).To(BeNumerically("<", 0), "the purchase is debited in NGN")
 			Expect(before.Sub(ngnBalance(ctx))).To(EqualMoney(cost), "purchase and verify together debit exactly costNgn (%s) from the NGN balance", cost)
 		}, Reqs("GIFT-03")),
-		ConformanceEntry("never charges again when the order is verified again", func(ctx SpecContext) {
+		ConformanceEntry("never charges again when the order is verified again", SpecID("gift-cards.never-charges-again-order"), func(ctx SpecContext) {
 			o := purchaseGift(ctx)
 			first := verifySettled(ctx, API(), o.Reference)
 			expectFulfilled(first, o)
@@ -226,12 +226,12 @@ var _ = Describe(giftCards, func() {
 			rule(ctx, o)
 		},
 		Destructive, Needs(CapTestEnvironment, CapGiftHold),
-		ConformanceEntry("keeps a held order PROCESSING with isSuccessful false", func(ctx SpecContext, o giftOrder) {
+		ConformanceEntry("keeps a held order PROCESSING with isSuccessful false", SpecID("gift-cards.keeps-held-order-processing"), func(ctx SpecContext, o giftOrder) {
 			held := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
 			Expect(held["orderStatus"]).To(Equal("PROCESSING"), "an order whose reconciliation has not completed stays PROCESSING")
 			Expect(held["isSuccessful"]).To(BeFalse(), "an unfulfilled order has isSuccessful false")
 		}, Reqs("GIFT-15")),
-		ConformanceEntry("reconciles a held order to SUCCESS with the unlocked voucher once released", func(ctx SpecContext, o giftOrder) {
+		ConformanceEntry("reconciles a held order to SUCCESS with the unlocked voucher once released", SpecID("gift-cards.reconciles-held-order-success"), func(ctx SpecContext, o giftOrder) {
 			expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
 			holdGiftOrder(ctx, o.Reference, false)
 			expectFulfilled(verifySettled(ctx, API(), o.Reference), o)
@@ -240,7 +240,7 @@ var _ = Describe(giftCards, func() {
 })
 
 var _ = Describe(giftCards, func() {
-	ConformanceIt("looks an order up by its transaction reference: the purchase with voucher code, PIN and instructions",
+	ConformanceIt("looks an order up by its transaction reference: the purchase with voucher code, PIN and instructions", SpecID("gift-cards.looks-order-up-transaction"),
 		Reqs("GIFT-17"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
 			o := purchaseGift(ctx)
@@ -274,13 +274,13 @@ var _ = Describe(giftCards, func() {
 	})
 	ConformanceTable("answers verify of an unknown reference with the gift 404",
 		func(ctx SpecContext, rule func(unknownGift)) { rule(unknown(ctx)) },
-		ConformanceEntry("answers 404 when no order matches", func(u unknownGift) {
+		ConformanceEntry("answers 404 when no order matches", SpecID("gift-cards.answers-404-no-order"), func(u unknownGift) {
 			ExpectStatus(u.resp, http.StatusNotFound)
 		}, Reqs("GIFT-14", "ERR-10")),
-		ConformanceEntry("carries statusCode 404, a message and error Not Found", func(u unknownGift) {
+		ConformanceEntry("carries statusCode 404, a message and error Not Found", SpecID("errors.carries-statuscode-404-message"), func(u unknownGift) {
 			expectGiftNotFound(u.resp)
 		}, Reqs("ERR-05")),
-		ConformanceEntry("says in its message that the gift card order was not found, naming the reference", func(u unknownGift) {
+		ConformanceEntry("says in its message that the gift card order was not found, naming the reference", SpecID("errors.says-message-gift-card"), func(u unknownGift) {
 			body, _ := ExpectSchema(u.resp, schemas.GiftNotFound).(JSON)
 			msg := strings.Join(Messages(body), " ")
 			Expect(msg).To(ContainSubstring(u.ref), "the message names the reference")
@@ -288,7 +288,7 @@ var _ = Describe(giftCards, func() {
 		}, Reqs("ERR-19")),
 	)
 
-	ConformanceIt("answers a transaction lookup of an unknown reference with 404",
+	ConformanceIt("answers a transaction lookup of an unknown reference with 404", SpecID("gift-cards.answers-transaction-lookup"),
 		Reqs("GIFT-18", "ERR-10"),
 		func(ctx SpecContext) {
 			expectGiftNotFound(Must(API().Get(ctx, "/gift-cards/transactions/"+client.Seg(Ref("nosuchtxn")), nil)))
@@ -296,7 +296,7 @@ var _ = Describe(giftCards, func() {
 
 	for _, missing := range []string{"amount", "recipientEmail", "recipientName"} {
 		missing := missing
-		ConformanceIt("refuses a purchase without "+missing+" with 400",
+		ConformanceIt("refuses a purchase without "+missing+" with 400", SpecID("gift-cards.purchase-missing-"+strings.ToLower(missing)),
 			Reqs("GIFT-02", "ERR-07", "ERR-01"), Needs(CapTestEnvironment),
 			func(ctx SpecContext) {
 				body := giftPurchaseBody(Ref("gift"))

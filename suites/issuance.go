@@ -22,33 +22,33 @@ var _ = Describe(cardIssuance, func() {
 	ConformanceTable("issues a card for a customer",
 		func(ctx SpecContext, rule func(SpecContext, issuedCard)) { rule(ctx, issued(ctx)) },
 		Destructive,
-		ConformanceEntry("answers 200 or 201 with the Card issued, which a fresh GET finds by its id", func(ctx SpecContext, i issuedCard) {
+		ConformanceEntry("answers 200 or 201 with the Card issued, which a fresh GET finds by its id", SpecID("issuance.answers-200-201-card"), func(ctx SpecContext, i issuedCard) {
 			ExpectStatus(i.resp, http.StatusOK, http.StatusCreated)
 			ExpectSchema(i.resp, schemas.CardIssuanceResponse)
 			Expect(i.card).NotTo(BeNil(), "no card at %s (profile issuance.cardPointer)", Profile().Issuance.CardPointer)
 			expectNoCardViolationOutside(i.violations, CardTableFields)
 			Expect(GetCard(ctx, CardFrom(i.card).ID).ID).To(Equal(CardFrom(i.card).ID))
 		}, Reqs("ISSUE-01")),
-		issuedCardEntry("gives the card an id of the form crd_", "id", Reqs("GET-05"), nil),
-		issuedCardEntry("issues a virtual card: cardType VIRTUAL", "cardType", Reqs("ISSUE-06", "GET-06"), func(i issuedCard) {
+		issuedCardEntry("gives the card an id of the form crd_", "issuance.card-id-form", "id", Reqs("GET-05"), nil),
+		issuedCardEntry("issues a virtual card: cardType VIRTUAL", "issuance.card-type-virtual", "cardType", Reqs("ISSUE-06", "GET-06"), func(i issuedCard) {
 			Expect(i.card["cardType"]).To(Equal("VIRTUAL"))
 		}),
-		issuedCardEntry("issues a USD card: currency USD", "currency", Reqs("ISSUE-06", "GET-11"), func(i issuedCard) {
+		issuedCardEntry("issues a USD card: currency USD", "issuance.currency-usd", "currency", Reqs("ISSUE-06", "GET-11"), func(i issuedCard) {
 			Expect(i.card["currency"]).To(Equal("USD"))
 		}),
-		issuedCardEntry("creates the card ACTIVE with createdStatus COMPLETED", "status", Reqs("ISSUE-06", "GET-13"), func(i issuedCard) {
+		issuedCardEntry("creates the card ACTIVE with createdStatus COMPLETED", "issuance.created-active-completed", "status", Reqs("ISSUE-06", "GET-13"), func(i issuedCard) {
 			i.expectNoViolationUnder("createdStatus")
 			Expect(i.card["status"]).To(Equal("ACTIVE"))
 			ExpectCardFields(i.card)
 		}),
 		// Which fields the answer carries is not stated (profile
 		// strict.allCardFields); those it carries must be the ones given.
-		issuedCardEntry("carries the nameOnCard given", "nameOnCard", Reqs("ISSUE-08"), func(i issuedCard) {
+		issuedCardEntry("carries the nameOnCard given", "issuance.name-on-card-given", "nameOnCard", Reqs("ISSUE-08"), func(i issuedCard) {
 			if i.card["nameOnCard"] != nil {
 				Expect(i.card["nameOnCard"]).To(Equal(i.name))
 			}
 		}),
-		issuedCardEntry("carries the merchant reference given", "reference", Reqs("GET-14"), func(i issuedCard) {
+		issuedCardEntry("carries the merchant reference given", "issuance.reference-given", "reference", Reqs("GET-14"), func(i issuedCard) {
 			if Profile().Issuance.ReferenceField == "" {
 				Skip("the profile says issuance takes no reference (issuance.referenceField empty)")
 			}
@@ -56,14 +56,14 @@ var _ = Describe(cardIssuance, func() {
 				Expect(i.card["reference"]).To(Equal(i.ref))
 			}
 		}),
-		issuedCardEntry("funds the card from the vault with the amount given (the profile's initialBalance rule)", "balanceAmount", Reqs("ISSUE-06"), func(i issuedCard) {
+		issuedCardEntry("funds the card from the vault with the amount given (the profile's initialBalance rule)", "issuance.funded-amount-given", "balanceAmount", Reqs("ISSUE-06"), func(i issuedCard) {
 			want, ok := initialBalance(i.amount, i.fundFee)
 			if !ok {
 				Skip("the profile states no initial balance rule (issuance.initialBalance)")
 			}
 			Expect(CardFrom(i.card).Balance).To(EqualMoney(want), "balanceAmount of a card funded with %s (profile issuance.initialBalance %s)", i.amount, Profile().Issuance.InitialBalance)
 		}),
-		ConformanceEntry("gives createdAt and updatedAt as ISO 8601 UTC timestamps", func(_ SpecContext, i issuedCard) {
+		ConformanceEntry("gives createdAt and updatedAt as ISO 8601 UTC timestamps", SpecID("envelopes.gives-createdat-updatedat-iso"), func(_ SpecContext, i issuedCard) {
 			Expect(i.card).NotTo(BeNil(), "no card at %s (profile issuance.cardPointer)", Profile().Issuance.CardPointer)
 			i.expectNoViolationUnder("createdAt")
 			i.expectNoViolationUnder("updatedAt")
@@ -72,7 +72,7 @@ var _ = Describe(cardIssuance, func() {
 })
 
 var _ = Describe(cardIssuance, func() {
-	ConformanceIt("debits the vault by exactly creationFee + amount",
+	ConformanceIt("debits the vault by exactly creationFee + amount", SpecID("issuance.debits-vault-exactly"),
 		Reqs("ISSUE-04", "CONFIG-03", "CONFIG-08"), Destructive, Serial,
 		func(ctx SpecContext) {
 			before := GetConfig(ctx)
@@ -83,7 +83,7 @@ var _ = Describe(cardIssuance, func() {
 				"vault debit (before %s, after %s, creationFee %s, amount %s)", before.VaultBalance, after.VaultBalance, before.CreationFee, amount)
 		})
 
-	ConformanceIt("accepts an initial funding of exactly minFunding (1.00 USD) and refuses one cent less with 400",
+	ConformanceIt("accepts an initial funding of exactly minFunding (1.00 USD) and refuses one cent less with 400", SpecID("issuance.accepts-initial-funding"),
 		Reqs("ISSUE-03", "ISSUE-09", "CONFIG-06"), Destructive,
 		func(ctx SpecContext) {
 			minF := GetConfig(ctx).MinFunding
@@ -102,7 +102,7 @@ var _ = Describe(cardIssuance, func() {
 			ExpectError(resp, http.StatusBadRequest)
 		})
 
-	ConformanceIt("refuses an initial funding below the minimum without debiting the vault",
+	ConformanceIt("refuses an initial funding below the minimum without debiting the vault", SpecID("issuance.refuses-initial-funding-below"),
 		Reqs("ISSUE-03", "CONFIG-08"), Destructive, Serial,
 		func(ctx SpecContext) {
 			before := GetConfig(ctx)
@@ -111,14 +111,14 @@ var _ = Describe(cardIssuance, func() {
 			Expect(GetConfig(ctx).VaultBalance).To(EqualMoney(before.VaultBalance), "the vault changed after a refused issuance")
 		})
 
-	ConformanceIt("refuses an empty nameOnCard with 400 and a validation message array",
+	ConformanceIt("refuses an empty nameOnCard with 400 and a validation message array", SpecID("issuance.refuses-empty-nameoncard-400"),
 		Reqs("ISSUE-02", "ERR-04"), Destructive,
 		func(ctx SpecContext) {
 			resp, _ := IssueCard(ctx, WithName(""))
 			ExpectValidationError(resp)
 		})
 
-	ConformanceIt("answers 404 for a customer that does not exist",
+	ConformanceIt("answers 404 for a customer that does not exist", SpecID("issuance.answers-404-customer-does"),
 		Reqs("ISSUE-07"), Destructive,
 		func(ctx SpecContext) {
 			resp, _ := IssueCard(ctx, WithCustomer("cus_"+Cfg().RunID+"nosuchcustomer"))
@@ -127,7 +127,7 @@ var _ = Describe(cardIssuance, func() {
 })
 
 var _ = Describe(cardIssuance, func() {
-	ConformanceIt("refuses funding beyond the vault with 400 stating the required total (funding + fee) and the available amount, debiting nothing",
+	ConformanceIt("refuses funding beyond the vault with 400 stating the required total (funding + fee) and the available amount, debiting nothing", SpecID("issuance.refuses-funding-beyond-vault"),
 		Reqs("ISSUE-05", "ERR-14"), Destructive, Serial,
 		func(ctx SpecContext) {
 			before := GetConfig(ctx)
@@ -145,7 +145,7 @@ var _ = Describe(cardIssuance, func() {
 			Expect(GetConfig(ctx).VaultBalance).To(EqualMoney(before.VaultBalance), "the vault changed after a refused issuance")
 		})
 
-	ConformanceIt("accepts funding that uses the vault exactly (vault = fee + amount) and refuses one cent more",
+	ConformanceIt("accepts funding that uses the vault exactly (vault = fee + amount) and refuses one cent more", SpecID("issuance.accepts-funding-uses-vault"),
 		Reqs("ISSUE-05", "ISSUE-04"), Destructive, Serial, Needs(CapBalances),
 		func(ctx SpecContext) {
 			env := Environment()
@@ -236,8 +236,8 @@ func expectNoCardViolationOutside(vs []schemas.Violation, members []string) {
 
 // issuedCardEntry is a table entry proving one rule of the issued card: no
 // schema violation under its member, then the rule itself (when given).
-func issuedCardEntry(text, member string, reqs ReqIDs, rule func(issuedCard)) TableRule {
-	return ConformanceEntry(text, func(_ SpecContext, i issuedCard) {
+func issuedCardEntry(text string, id SpecID, member string, reqs ReqIDs, rule func(issuedCard)) TableRule {
+	return ConformanceEntry(text, id, func(_ SpecContext, i issuedCard) {
 		GinkgoHelper()
 		Expect(i.card).NotTo(BeNil(), "no card at %s (profile issuance.cardPointer)", Profile().Issuance.CardPointer)
 		i.expectNoViolationUnder(member)

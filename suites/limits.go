@@ -44,7 +44,7 @@ func limitsAnswerTable() {
 	ConformanceTable("sets the four limits",
 		func(ctx SpecContext, rule func(limitsSet)) { rule(set(ctx)) },
 		Destructive,
-		ConformanceEntry("answers 200 in Envelope A whose data is message, cardId and spendLimits", func(l limitsSet) {
+		ConformanceEntry("answers 200 in Envelope A whose data is message, cardId and spendLimits", SpecID("spend-limits.answers-200-envelope-data"), func(l limitsSet) {
 			l.answer.ExpectEnvelopeA(schemas.SpendLimitsResponse, []string{"/data/cardId", "/data/spendLimits"})
 			d := Data(l.answer.Body)
 			_, isStr := d["message"].(string)
@@ -52,14 +52,14 @@ func limitsAnswerTable() {
 			Expect(d).To(HaveKey("cardId"))
 			Expect(d).To(HaveKey("spendLimits"))
 		}, Reqs("LIMITS-01")),
-		ConformanceEntry("echoes the limits set in spendLimits, as USD numbers", func(l limitsSet) {
+		ConformanceEntry("echoes the limits set in spendLimits, as USD numbers", SpecID("spend-limits.echoes-limits-set-spendlimits"), func(l limitsSet) {
 			l.answer.ExpectNoViolationUnder("/data/spendLimits")
 			sl, _ := Data(l.answer.Body)["spendLimits"].(JSON)
 			for k, v := range l.want {
 				Expect(ExpectMoney(sl[k], k)).To(EqualMoney(v), "spendLimits.%s", k)
 			}
 		}, Reqs("LIMITS-02")),
-		ConformanceEntry("gives cardId, the id of the card addressed (also when addressed by its reference)", func(l limitsSet) {
+		ConformanceEntry("gives cardId, the id of the card addressed (also when addressed by its reference)", SpecID("spend-limits.gives-cardid-id-card"), func(l limitsSet) {
 			l.answer.ExpectNoViolationUnder("/data/cardId")
 			Expect(Data(l.answer.Body)["cardId"]).To(Equal(l.card.ID))
 		}, Reqs("LIMITS-03")),
@@ -68,7 +68,7 @@ func limitsAnswerTable() {
 
 // limitsUpdateSpecs: limits set one at a time, read back, of unknown cards.
 func limitsUpdateSpecs() {
-	ConformanceIt("accepts each limit alone (all are optional) and echoes it",
+	ConformanceIt("accepts each limit alone (all are optional) and echoes it", SpecID("spend-limits.accepts-each-limit-alone"),
 		Reqs("LIMITS-02"), Destructive,
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("1.00")))
@@ -90,7 +90,7 @@ func limitsUpdateSpecs() {
 	// merges is not shown, so a limit not supplied keeps its value or is
 	// unset (null, or 0: how an unset limit is shown is not stated either),
 	// never anything else.
-	ConformanceIt("reads the stored limits back from a later PUT answer: a limit not supplied keeps its value or is unset",
+	ConformanceIt("reads the stored limits back from a later PUT answer: a limit not supplied keeps its value or is unset", SpecID("spend-limits.reads-stored-limits-back"),
 		Reqs("LIMITS-02"), Destructive,
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("1.00")))
@@ -107,7 +107,7 @@ func limitsUpdateSpecs() {
 			}
 		})
 
-	ConformanceIt("answers 404 for a card that does not exist",
+	ConformanceIt("answers 404 for a card that does not exist", SpecID("errors.answers-404-card-does-2"),
 		Reqs("ERR-10"),
 		func(ctx SpecContext) {
 			resp := Must(API().Put(ctx, "/cards/crd_"+Cfg().RunID+"nosuchcard/spend-limits", JSON{"transactionLimit": M("10.00").JSON()}))

@@ -53,7 +53,7 @@ func last4(maskedPan string) string {
 const cardListing = "Card listing: GET /cards"
 
 var _ = Describe(cardListing, func() {
-	ConformanceIt("answers 200 in Envelope A with an array of Cards when no parameter is given",
+	ConformanceIt("answers 200 in Envelope A with an array of Cards when no parameter is given", SpecID("listing.answers-200-envelope-array"),
 		Reqs("LIST-01", "ENV-01", "ENV-02"), Destructive,
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("1.00")))
@@ -63,7 +63,7 @@ var _ = Describe(cardListing, func() {
 			Expect(listCards(ctx, nil)).NotTo(BeEmpty())
 		})
 
-	ConformanceIt("returns at most limit records",
+	ConformanceIt("returns at most limit records", SpecID("listing.returns-most-limit-records"),
 		Reqs("LIST-08"), Destructive,
 		func(ctx SpecContext) {
 			for i := 0; i < 3; i++ {
@@ -74,7 +74,7 @@ var _ = Describe(cardListing, func() {
 			Expect(listCards(ctx, url.Values{"limit": {"3"}})).To(HaveLen(3))
 		})
 
-	ConformanceIt("returns 50 records by default when the merchant has more than 50 cards",
+	ConformanceIt("returns 50 records by default when the merchant has more than 50 cards", SpecID("listing.returns-50-records-default"),
 		Reqs("LIST-09"), Destructive,
 		func(ctx SpecContext) {
 			max := Profile().Cards.ListMaxLimit
@@ -98,19 +98,19 @@ var _ = Describe(cardListing, func() {
 	ConformanceTable("filters by status",
 		func(ctx SpecContext, rule func(SpecContext, statusPair)) { rule(ctx, statuses(ctx)) },
 		Destructive,
-		ConformanceEntry("returns only ACTIVE cards for status=ACTIVE", func(ctx SpecContext, p statusPair) {
+		ConformanceEntry("returns only ACTIVE cards for status=ACTIVE", SpecID("listing.returns-only-active-cards"), func(ctx SpecContext, p statusPair) {
 			p.expectOnly(ctx, "ACTIVE", p.active, p.frozen)
 		}, Reqs("LIST-02")),
-		ConformanceEntry("returns only FROZEN cards for status=FROZEN", func(ctx SpecContext, p statusPair) {
+		ConformanceEntry("returns only FROZEN cards for status=FROZEN", SpecID("listing.returns-only-frozen-cards"), func(ctx SpecContext, p statusPair) {
 			p.expectOnly(ctx, "FROZEN", p.frozen, p.active)
 		}, Reqs("LIST-03")),
-		ConformanceEntry("returns cards of both statuses for status=ALL", func(ctx SpecContext, p statusPair) {
+		ConformanceEntry("returns cards of both statuses for status=ALL", SpecID("listing.returns-cards-both-statuses"), func(ctx SpecContext, p statusPair) {
 			got := ids(listCards(ctx, url.Values{"status": {"ALL"}, "search": {p.name}}))
 			Expect(got).To(ContainElements(p.active.ID, p.frozen.ID))
 		}, Reqs("LIST-04")),
 	)
 
-	ConformanceIt("finds a card by search on its cardholder name",
+	ConformanceIt("finds a card by search on its cardholder name", SpecID("listing.finds-card-search-cardholder"),
 		Reqs("LIST-05"), Destructive,
 		func(ctx SpecContext) {
 			name := "Searchname " + strings.ReplaceAll(Ref("n"), "-", " ")
@@ -122,7 +122,7 @@ var _ = Describe(cardListing, func() {
 			Expect(got).NotTo(ContainElement(o.ID), "search by one name returned a card with another name")
 		})
 
-	ConformanceIt("finds a card by search on its reference",
+	ConformanceIt("finds a card by search on its reference", SpecID("listing.finds-card-search-reference"),
 		Reqs("LIST-06"), Destructive,
 		func(ctx SpecContext) {
 			if Profile().Issuance.ReferenceField == "" {
@@ -135,7 +135,7 @@ var _ = Describe(cardListing, func() {
 			Expect(got).NotTo(ContainElement(o.ID), "search by one reference returned another card")
 		})
 
-	ConformanceIt("finds a card by search on the last 4 digits of its PAN, returning only matching cards",
+	ConformanceIt("finds a card by search on the last 4 digits of its PAN, returning only matching cards", SpecID("listing.finds-card-search-last"),
 		Reqs("LIST-07"), Destructive,
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("1.00")))
@@ -149,7 +149,7 @@ var _ = Describe(cardListing, func() {
 			}
 		})
 
-	ConformanceIt("refuses the listing without a bearer token",
+	ConformanceIt("refuses the listing without a bearer token", SpecID("auth.refuses-listing-without-bearer"),
 		Reqs("AUTH-09", "LIST-01"),
 		func(ctx SpecContext) {
 			ExpectError(Must(Anonymous().Get(ctx, "/cards", url.Values{"limit": {"1"}})), http.StatusUnauthorized)

@@ -46,35 +46,30 @@ func readQuote(resp *client.Response, schema string, q api.QuoteProfile, baseNam
 	return a
 }
 
-func bettingQuery() url.Values {
-	q := url.Values{}
-	for k, v := range Profile().Betting.Quote.Params {
-		q.Set(k, v)
-	}
-	return q
-}
+// bettingQuery is the betting quote query of the profile.
+func bettingQuery() url.Values { return api.BettingQuoteQuery(Profile()) }
 
 var _ = Describe("Quotes: GET /gift-cards/quote and GET /betting/quote", func() {
-	ConformanceIt("answers a gift card quote with success (200 or 201): the total NGN charge for the product and face value, with its fee",
-		Reqs("QUOTE-01", "QUOTE-04"),
+	ConformanceIt("answers a gift card quote with success (200 or 201): the total NGN charge for the product and face value, with its fee", SpecID("quotes.answers-gift-card-quote"),
+		Reqs("QUOTE-01", "QUOTE-04"), ProfileKeys("giftCards.quote"),
 		func(ctx SpecContext) {
-			q := Profile().GiftCards.Quote
+			q := Profile().GiftCards.Quote.QuoteProfile
 			resp := Must(API().Get(ctx, "/gift-cards/quote", giftQuoteQuery()))
 			readQuote(resp, schemas.GiftQuoteResponse, q, "subtotal", q.SubtotalPointer)
 		})
 
-	ConformanceIt("charges a gift purchase exactly the quoted total: the verified order's costNgn equals it",
-		Reqs("QUOTE-03"), Destructive, Needs(CapTestEnvironment),
+	ConformanceIt("charges a gift purchase exactly the quoted total: the verified order's costNgn equals it", SpecID("quotes.charges-gift-purchase-exactly"),
+		Reqs("QUOTE-03"), Destructive, Needs(CapTestEnvironment), ProfileKeys("giftCards.quote", "giftCards.purchase"),
 		func(ctx SpecContext) {
-			q := Profile().GiftCards.Quote
+			q := Profile().GiftCards.Quote.QuoteProfile
 			quote := readQuote(Must(API().Get(ctx, "/gift-cards/quote", giftQuoteQuery())), schemas.GiftQuoteResponse, q, "subtotal", q.SubtotalPointer)
 			o := purchaseGift(ctx)
 			v := verifySettled(ctx, API(), o.Reference)
 			Expect(ExpectMoney(v["costNgn"], "costNgn")).To(EqualMoney(quote.total), "costNgn (the total NGN charge) equals the quoted total")
 		})
 
-	ConformanceIt("answers a betting deposit quote with success (200 or 201): processing fee and total vault debit",
-		Reqs("QUOTE-02"),
+	ConformanceIt("answers a betting deposit quote with success (200 or 201): processing fee and total vault debit", SpecID("quotes.answers-betting-deposit-quote"),
+		Reqs("QUOTE-02"), ProfileKeys("betting.quote"),
 		func(ctx SpecContext) {
 			q := Profile().Betting.Quote
 			a := readQuote(Must(API().Get(ctx, "/betting/quote", bettingQuery())), schemas.BettingQuoteResponse, q, "amount", q.AmountPointer)

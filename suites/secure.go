@@ -107,8 +107,8 @@ func revealIssuedCard(ctx SpecContext) revealedCard {
 
 // secureEntry is a table entry proving one rule: no schema violation under
 // the members it owns, then the rule itself.
-func secureEntry(text string, rule secureRule, req string, members ...string) TableRule {
-	return ConformanceEntry(text, func(r revealedCard) {
+func secureEntry(text string, id SpecID, rule secureRule, req string, members ...string) TableRule {
+	return ConformanceEntry(text, id, func(r revealedCard) {
 		GinkgoHelper()
 		for _, m := range members {
 			r.answer.ExpectNoViolationUnder("/data/" + m)
@@ -125,25 +125,25 @@ var _ = Describe("Secure card details: GET /cards/{id}/secure", func() {
 	ConformanceTable("reveals an ACTIVE card's full credentials",
 		func(ctx SpecContext, rule func(revealedCard)) { rule(revealed(ctx)) },
 		Destructive,
-		ConformanceEntry("answers 200 in Envelope A whose data is the secure card details", func(r revealedCard) {
+		ConformanceEntry("answers 200 in Envelope A whose data is the secure card details", SpecID("secure-reveal.answers-200-envelope-data"), func(r revealedCard) {
 			owned := make([]string, 0, len(secureMembers))
 			for _, m := range secureMembers {
 				owned = append(owned, "/data/"+m)
 			}
 			r.answer.ExpectEnvelopeA(schemas.SecureResponse, owned)
 		}, Reqs("SECURE-01")),
-		secureEntry("gives cardId and reference as strings naming the card revealed", secureIdentifiesCard, "SECURE-02", "cardId", "reference"),
-		secureEntry("gives maskedPan, the card's masked PAN", secureMaskedPan, "SECURE-03", "maskedPan"),
-		secureEntry("gives cardNumber as the full 16-digit PAN grouped in fours, agreeing with maskedPan (first 6, last 4)", secureCardNumber, "SECURE-04", "cardNumber"),
-		secureEntry("gives pan in the same form as cardNumber, the same PAN", securePan, "SECURE-05", "pan"),
-		secureEntry("gives cvv as a string", secureCvv, "SECURE-06", "cvv"),
-		secureEntry("gives expiryMonth as a 2-digit string", secureExpiryMonth, "SECURE-07", "expiryMonth"),
-		secureEntry("gives expiryYear as a 4-digit string", secureExpiryYear, "SECURE-08", "expiryYear"),
-		secureEntry("gives expirationDate as MM/YY agreeing with expiryMonth and expiryYear", secureExpirationDate, "SECURE-09", "expirationDate"),
-		secureEntry("gives nameOnCard as a string and billingAddress shaped as in Card", secureHolder, "SECURE-10", "nameOnCard", "billingAddress"),
+		secureEntry("gives cardId and reference as strings naming the card revealed", "secure-reveal.card-id-reference", secureIdentifiesCard, "SECURE-02", "cardId", "reference"),
+		secureEntry("gives maskedPan, the card's masked PAN", "secure-reveal.masked-pan", secureMaskedPan, "SECURE-03", "maskedPan"),
+		secureEntry("gives cardNumber as the full 16-digit PAN grouped in fours, agreeing with maskedPan (first 6, last 4)", "secure-reveal.card-number-form", secureCardNumber, "SECURE-04", "cardNumber"),
+		secureEntry("gives pan in the same form as cardNumber, the same PAN", "secure-reveal.pan-form", securePan, "SECURE-05", "pan"),
+		secureEntry("gives cvv as a string", "secure-reveal.cvv-string", secureCvv, "SECURE-06", "cvv"),
+		secureEntry("gives expiryMonth as a 2-digit string", "secure-reveal.expiry-month", secureExpiryMonth, "SECURE-07", "expiryMonth"),
+		secureEntry("gives expiryYear as a 4-digit string", "secure-reveal.expiry-year", secureExpiryYear, "SECURE-08", "expiryYear"),
+		secureEntry("gives expirationDate as MM/YY agreeing with expiryMonth and expiryYear", "secure-reveal.expiration-date", secureExpirationDate, "SECURE-09", "expirationDate"),
+		secureEntry("gives nameOnCard as a string and billingAddress shaped as in Card", "secure-reveal.holder-name-address", secureHolder, "SECURE-10", "nameOnCard", "billingAddress"),
 	)
 
-	ConformanceIt("reveals the same card when addressed by its reference",
+	ConformanceIt("reveals the same card when addressed by its reference", SpecID("secure-reveal.reveals-same-card-addressed"),
 		Reqs("SECURE-01", "GET-02"), Destructive,
 		func(ctx SpecContext) {
 			if Profile().Issuance.ReferenceField == "" {
@@ -156,7 +156,7 @@ var _ = Describe("Secure card details: GET /cards/{id}/secure", func() {
 
 	// The document: secure details apply to an active card; which error a
 	// FROZEN card gets is not shown (profile errors.status.frozenCardSecure, else any 4xx).
-	ConformanceIt("does not reveal a FROZEN card's credentials: a 4xx error (the profile's status)",
+	ConformanceIt("does not reveal a FROZEN card's credentials: a 4xx error (the profile's status)", SpecID("secure-reveal.does-not-reveal-frozen"),
 		Reqs("SECURE-01", "ERR-21"), Destructive,
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("1.00")))
@@ -170,7 +170,7 @@ var _ = Describe("Secure card details: GET /cards/{id}/secure", func() {
 			checkSecure(c, Data(ExpectEnvelopeA(resp, schemas.SecureResponse)))
 		})
 
-	ConformanceIt("answers 404 for a card that does not exist",
+	ConformanceIt("answers 404 for a card that does not exist", SpecID("cards.answers-404-card-does-2"),
 		Reqs("GET-04", "ERR-10"),
 		func(ctx SpecContext) {
 			ExpectError(Must(API().Get(ctx, "/cards/crd_"+Cfg().RunID+"nosuchcard/secure", nil)), http.StatusNotFound)

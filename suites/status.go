@@ -52,13 +52,13 @@ var _ = Describe("Card status: PATCH /cards/{id}/status", func() {
 	ConformanceTable("moves a card between ACTIVE and FROZEN",
 		func(ctx SpecContext, rule func(SpecContext, Card)) { rule(ctx, NewCard(ctx, WithAmount(M("3.33")))) },
 		Destructive,
-		ConformanceEntry("answers 200 in Envelope A with a message stating the new status and the Card with it", func(ctx SpecContext, c Card) {
+		ConformanceEntry("answers 200 in Envelope A with a message stating the new status and the Card with it", SpecID("card-status.answers-200-envelope-message"), func(ctx SpecContext, c Card) {
 			for _, to := range []string{"FROZEN", "ACTIVE"} {
 				got := expectStatusAnswer(ctx, c, to)
 				Expect(got.ID).To(Equal(c.ID))
 			}
 		}, Reqs("STATUS-01")),
-		ConformanceEntry("freezes an ACTIVE card, persisted: a fresh GET shows FROZEN", func(ctx SpecContext, c Card) {
+		ConformanceEntry("freezes an ACTIVE card, persisted: a fresh GET shows FROZEN", SpecID("card-status.freezes-active-card-persisted"), func(ctx SpecContext, c Card) {
 			Expect(GetCard(ctx, c.ID).Status).To(Equal("ACTIVE"))
 			expectStatusAnswer(ctx, c, "FROZEN")
 			Expect(GetCard(ctx, c.ID).Status).To(Equal("FROZEN"), "card status in a fresh GET")
@@ -66,12 +66,12 @@ var _ = Describe("Card status: PATCH /cards/{id}/status", func() {
 				Expect(GetCard(ctx, c.Reference).Status).To(Equal("FROZEN"), "card status in a fresh GET by reference")
 			}
 		}, Reqs("STATUS-03")),
-		ConformanceEntry("unfreezes a FROZEN card, persisted: a fresh GET shows ACTIVE", func(ctx SpecContext, c Card) {
+		ConformanceEntry("unfreezes a FROZEN card, persisted: a fresh GET shows ACTIVE", SpecID("card-status.unfreezes-frozen-card"), func(ctx SpecContext, c Card) {
 			SetCardStatus(ctx, c.ID, "FROZEN")
 			expectStatusAnswer(ctx, c, "ACTIVE")
 			Expect(GetCard(ctx, c.ID).Status).To(Equal("ACTIVE"), "card status in a fresh GET")
 		}, Reqs("STATUS-04")),
-		ConformanceEntry("keeps a frozen card, not terminated, with its balance", func(ctx SpecContext, c Card) {
+		ConformanceEntry("keeps a frozen card, not terminated, with its balance", SpecID("card-status.keeps-frozen-card-not"), func(ctx SpecContext, c Card) {
 			SetCardStatus(ctx, c.ID, "FROZEN")
 			fresh := GetCard(ctx, c.ID)
 			Expect(fresh.Status).To(Equal("FROZEN"), "a frozen card is not terminated: it stays FROZEN")
@@ -83,7 +83,7 @@ var _ = Describe("Card status: PATCH /cards/{id}/status", func() {
 	// failure (documented: 400, message an array). A value other than exactly
 	// ACTIVE or FROZEN must be refused, but which error is not shown ("an
 	// invalid status value"): the profile's errors.status.invalidValue, else any 4xx.
-	ConformanceIt("refuses a missing or empty status with 400 and a validation message array, and a status other than exactly ACTIVE or FROZEN with a 4xx error (the profile's status), keeping the status",
+	ConformanceIt("refuses a missing or empty status with 400 and a validation message array, and a status other than exactly ACTIVE or FROZEN with a 4xx error (the profile's status), keeping the status", SpecID("card-status.refuses-missing-empty-status"),
 		Reqs("STATUS-02", "ERR-04"), Destructive,
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("1.00")))
@@ -98,7 +98,7 @@ var _ = Describe("Card status: PATCH /cards/{id}/status", func() {
 			Expect(GetCard(ctx, c.ID).Status).To(Equal("ACTIVE"))
 		})
 
-	ConformanceIt("answers 404 for a card that does not exist",
+	ConformanceIt("answers 404 for a card that does not exist", SpecID("card-status.answers-404-card-does"),
 		Reqs("STATUS-06", "ERR-10"),
 		func(ctx SpecContext) {
 			ExpectError(patchStatus(ctx, "crd_"+Cfg().RunID+"nosuchcard", JSON{"status": "FROZEN"}), http.StatusNotFound)

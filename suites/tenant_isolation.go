@@ -99,20 +99,20 @@ func crossMerchantCardTable() {
 	ConformanceTable("answers another merchant 404 by the card's id and its reference, leaking and changing nothing",
 		expectUnreachableByB,
 		Destructive, Needs(CapSecondMerchant),
-		ConformanceEntry("on GET /cards/{id}", eps["GET /cards/{id}"], Reqs("ISO-01")),
-		ConformanceEntry("on GET /cards/{id}/secure", eps["GET /cards/{id}/secure"], Reqs("ISO-02")),
-		ConformanceEntry("on POST /cards/{id}/withdraw", eps["POST /cards/{id}/withdraw"], Reqs("ISO-02")),
-		ConformanceEntry("on PUT /cards/{id}/spend-limits", eps["PUT /cards/{id}/spend-limits"], Reqs("ISO-02")),
-		ConformanceEntry("on PATCH /cards/{id}/status", eps["PATCH /cards/{id}/status"], Reqs("ISO-02")),
-		ConformanceEntry("on PATCH /cards/{id}/contact", eps["PATCH /cards/{id}/contact"], Reqs("ISO-02")),
-		ConformanceEntry("on POST /cards/{id}/simulate-webhook", eps["POST /cards/{id}/simulate-webhook"], Reqs("ISO-02")),
+		ConformanceEntry("on GET /cards/{id}", SpecID("isolation.get-cards-id"), eps["GET /cards/{id}"], Reqs("ISO-01")),
+		ConformanceEntry("on GET /cards/{id}/secure", SpecID("isolation.get-cards-id-secure"), eps["GET /cards/{id}/secure"], Reqs("ISO-02")),
+		ConformanceEntry("on POST /cards/{id}/withdraw", SpecID("isolation.post-cards-id-withdraw"), eps["POST /cards/{id}/withdraw"], Reqs("ISO-02")),
+		ConformanceEntry("on PUT /cards/{id}/spend-limits", SpecID("isolation.put-cards-id-spend"), eps["PUT /cards/{id}/spend-limits"], Reqs("ISO-02")),
+		ConformanceEntry("on PATCH /cards/{id}/status", SpecID("isolation.patch-cards-id-status"), eps["PATCH /cards/{id}/status"], Reqs("ISO-02")),
+		ConformanceEntry("on PATCH /cards/{id}/contact", SpecID("isolation.patch-cards-id-contact"), eps["PATCH /cards/{id}/contact"], Reqs("ISO-02")),
+		ConformanceEntry("on POST /cards/{id}/simulate-webhook", SpecID("isolation.post-cards-id-simulate"), eps["POST /cards/{id}/simulate-webhook"], Reqs("ISO-02")),
 	)
 }
 
 // crossMerchantResourceSpecs: gift orders, listings and customers of
 // another merchant.
 func crossMerchantResourceSpecs() {
-	ConformanceIt("answers 404 to another merchant verifying or looking up the first one's gift order, by client reference and by transactionId",
+	ConformanceIt("answers 404 to another merchant verifying or looking up the first one's gift order, by client reference and by transactionId", SpecID("isolation.answers-404-another-merchant"),
 		Reqs("ISO-03"), Destructive, Needs(CapSecondMerchant, CapTestEnvironment),
 		func(ctx SpecContext) {
 			o := purchaseGift(ctx)
@@ -137,7 +137,7 @@ func crossMerchantResourceSpecs() {
 			}
 		})
 
-	ConformanceIt("never mixes merchants in card listings: neither sees the other's cards, also when searching by reference or name",
+	ConformanceIt("never mixes merchants in card listings: neither sees the other's cards, also when searching by reference or name", SpecID("isolation.never-mixes-merchants-card"),
 		Reqs("ISO-04"), Destructive, Needs(CapSecondMerchant),
 		func(ctx SpecContext) {
 			a := isolationCard(ctx)
@@ -154,7 +154,7 @@ func crossMerchantResourceSpecs() {
 			Expect(ids(listAs(ctx, API(), url.Values{"search": {a.Reference}}))).To(ContainElement(a.ID), "A's own search by reference must find A's card (else the check above proves nothing)")
 		})
 
-	ConformanceIt("never mixes merchants in customer listings",
+	ConformanceIt("never mixes merchants in customer listings", SpecID("isolation.never-mixes-merchants-customer"),
 		Reqs("ISO-05"), Destructive, Needs(CapSecondMerchant),
 		func(ctx SpecContext) {
 			aCust := NewCustomer(ctx)
@@ -181,7 +181,7 @@ func crossMerchantResourceSpecs() {
 			Expect(bList).NotTo(ContainElement(aCust), "B's customer listing shows A's customer")
 		})
 
-	ConformanceIt("answers 404 to a merchant issuing a card for another merchant's customer",
+	ConformanceIt("answers 404 to a merchant issuing a card for another merchant's customer", SpecID("isolation.answers-404-merchant-issuing"),
 		Reqs("ISO-06"), Destructive, Needs(CapSecondMerchant),
 		func(ctx SpecContext) {
 			aCust := SharedCustomer(ctx)
@@ -192,7 +192,7 @@ func crossMerchantResourceSpecs() {
 
 // separateVaultSpecs: the vault is per merchant and environment.
 func separateVaultSpecs() {
-	ConformanceIt("keeps vaults apart: another merchant's issuance does not change the first one's vault balance",
+	ConformanceIt("keeps vaults apart: another merchant's issuance does not change the first one's vault balance", SpecID("isolation.keeps-vaults-apart-another"),
 		Reqs("ISO-07"), Destructive, Serial, Needs(CapSecondMerchant),
 		func(ctx SpecContext) {
 			before := GetConfig(ctx).VaultBalance

@@ -40,15 +40,19 @@ func expectSimulation(resp *client.Response, kind string) JSON {
 }
 
 // matchDelivery matches the delivery of a simulation by its reference, or by
-// its kind when the delivery carries no reference at the profile's pointer.
+// its kind when the delivery carries no reference at the profile's pointer;
+// with neither pointer set (the payload is not shown), by the reference
+// anywhere in its body.
 func matchDelivery(ref, kind string) func(WebhookDelivery) bool {
 	wp := Profile().Webhooks
 	return func(del WebhookDelivery) bool {
 		if r, ok := deliveryField(del, wp.DeliveryReferencePointer); ok {
 			return r == ref
 		}
-		k, _ := deliveryField(del, wp.DeliveryKindPointer)
-		return k == kind
+		if k, ok := deliveryField(del, wp.DeliveryKindPointer); ok {
+			return k == kind
+		}
+		return ref != "" && strings.Contains(string(del.Body), `"`+ref+`"`)
 	}
 }
 
@@ -110,7 +114,7 @@ func simulationAnswerTable() {
 	ConformanceTable("simulating each event_type",
 		func(ctx SpecContext, rule func(simulations)) { rule(answers(ctx)) },
 		Destructive, Needs(CapTestEnvironment),
-		ConformanceEntry("answers 200 in Envelope B whose data is event_type, reference, callback_url, dispatched and skip_reason", func(s simulations) {
+		ConformanceEntry("answers 200 in Envelope B whose data is event_type, reference, callback_url, dispatched and skip_reason", SpecID("webhooks.answers-200-envelope-b"), func(s simulations) {
 			s.each(func(_ string, a Answer, d JSON) {
 				ExpectStatus(a.Resp, http.StatusOK)
 				ExpectJSONContentType(a.Resp)
@@ -121,19 +125,19 @@ func simulationAnswerTable() {
 				a.ExpectNoViolationOutside("/data/event_type", "/data/reference", "/data/skip_reason")
 			})
 		}, Reqs("WEBHOOK-01", "ENV-03")),
-		ConformanceEntry("maps event_type authorization to virtualcard.transaction.authorization", func(s simulations) {
+		ConformanceEntry("maps event_type authorization to virtualcard.transaction.authorization", SpecID("webhooks.maps-event-type-authorization"), func(s simulations) {
 			s.expectKind("authorization", "virtualcard.transaction.authorization")
 		}, Reqs("WEBHOOK-03")),
-		ConformanceEntry("maps event_type settlement to virtualcard.transaction.settlement", func(s simulations) {
+		ConformanceEntry("maps event_type settlement to virtualcard.transaction.settlement", SpecID("webhooks.maps-event-type-settlement"), func(s simulations) {
 			s.expectKind("settlement", "virtualcard.transaction.settlement")
 		}, Reqs("WEBHOOK-04")),
-		ConformanceEntry("maps event_type reversal to virtualcard.transaction.reversed", func(s simulations) {
+		ConformanceEntry("maps event_type reversal to virtualcard.transaction.reversed", SpecID("webhooks.maps-event-type-reversal"), func(s simulations) {
 			s.expectKind("reversal", "virtualcard.transaction.reversed")
 		}, Reqs("WEBHOOK-05")),
-		ConformanceEntry("maps event_type decline to virtualcard.transaction.declined", func(s simulations) {
+		ConformanceEntry("maps event_type decline to virtualcard.transaction.declined", SpecID("webhooks.maps-event-type-decline"), func(s simulations) {
 			s.expectKind("decline", "virtualcard.transaction.declined")
 		}, Reqs("WEBHOOK-06")),
-		ConformanceEntry("gives a reference starting with SIMULATE_", func(s simulations) {
+		ConformanceEntry("gives a reference starting with SIMULATE_", SpecID("webhooks.gives-reference-starting"), func(s simulations) {
 			s.each(func(_ string, a Answer, d JSON) {
 				a.ExpectNoViolationUnder("/data/reference")
 				ref, _ := d["reference"].(string)
@@ -141,7 +145,7 @@ func simulationAnswerTable() {
 				Expect(len(ref)).To(BeNumerically(">", len("SIMULATE_")), "the simulation reference names the event after SIMULATE_")
 			})
 		}, Reqs("WEBHOOK-07")),
-		ConformanceEntry("says dispatched true when sent, otherwise why in a non-empty skip_reason", func(s simulations) {
+		ConformanceEntry("says dispatched true when sent, otherwise why in a non-empty skip_reason", SpecID("webhooks.says-dispatched-true-sent"), func(s simulations) {
 			s.each(func(_ string, a Answer, d JSON) {
 				a.ExpectNoViolationUnder("/data/skip_reason")
 				expectDispatchConsistent(a.Body)
@@ -201,23 +205,23 @@ func deliveryTable() {
 	ConformanceTable("delivers each simulated event to the configured webhook URL",
 		func(ctx SpecContext, rule deliveryRule) { rule(ctx, WithReceiver(ctx), SharedCard(ctx)) },
 		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver),
-		ConformanceEntry("delivers a simulated authorization as virtualcard.transaction.authorization", deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
+		ConformanceEntry("delivers a simulated authorization as virtualcard.transaction.authorization", SpecID("webhooks.delivers-simulated"), deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
 			expectDelivered(ctx, recv, c, "authorization", "virtualcard.transaction.authorization")
 		}), Reqs("WEBHOOK-09")),
-		ConformanceEntry("delivers a simulated settlement as virtualcard.transaction.settlement", deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
+		ConformanceEntry("delivers a simulated settlement as virtualcard.transaction.settlement", SpecID("webhooks.delivers-simulated-settlement"), deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
 			expectDelivered(ctx, recv, c, "settlement", "virtualcard.transaction.settlement")
 		}), Reqs("WEBHOOK-09")),
-		ConformanceEntry("delivers a simulated reversal as virtualcard.transaction.reversed", deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
+		ConformanceEntry("delivers a simulated reversal as virtualcard.transaction.reversed", SpecID("webhooks.delivers-simulated-reversal"), deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
 			expectDelivered(ctx, recv, c, "reversal", "virtualcard.transaction.reversed")
 		}), Reqs("WEBHOOK-09")),
-		ConformanceEntry("delivers a simulated decline as virtualcard.transaction.declined", deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
+		ConformanceEntry("delivers a simulated decline as virtualcard.transaction.declined", SpecID("webhooks.delivers-simulated-decline"), deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
 			expectDelivered(ctx, recv, c, "decline", "virtualcard.transaction.declined")
 		}), Reqs("WEBHOOK-09")),
-		ConformanceEntry("gives callback_url, the configured webhook URL", deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
+		ConformanceEntry("gives callback_url, the configured webhook URL", SpecID("webhooks.gives-callback-url-configured"), deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
 			d, _ := simulateDelivered(ctx, recv, c, "authorization", "virtualcard.transaction.authorization")
 			ExpectCallbackURL(d["callback_url"], recv.Callback)
 		}), Reqs("WEBHOOK-10")),
-		ConformanceEntry("signs each delivery as the profile says (webhooks.signature: header, HMAC-SHA256, key)", deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
+		ConformanceEntry("signs each delivery as the profile says (webhooks.signature: header, HMAC-SHA256, key)", SpecID("webhooks.signs-each-delivery-profile"), deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
 			if Profile().Webhooks.Signature.Header == "" {
 				Skip("the profile verifies no delivery signature (webhooks.signature.header is empty); the document does not show one")
 			}
@@ -230,7 +234,7 @@ func deliveryTable() {
 // deliveryFailureSpecs: a webhook URL that cannot be reached, and the
 // webhooks of card transactions.
 func deliveryFailureSpecs() {
-	ConformanceIt("reports dispatched false with a non-empty skip_reason when the webhook URL cannot be reached",
+	ConformanceIt("reports dispatched false with a non-empty skip_reason when the webhook URL cannot be reached", SpecID("webhooks.reports-dispatched-false-non"),
 		Reqs("WEBHOOK-08"),
 		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver),
 		func(ctx SpecContext) {
@@ -244,7 +248,7 @@ func deliveryFailureSpecs() {
 			Expect(d["dispatched"]).To(BeFalse(), "nothing can be sent to a closed receiver, so dispatched must be false")
 		})
 
-	ConformanceIt("sends the webhooks of card transactions to the configured URL: an approval as an authorization, a decline as declined",
+	ConformanceIt("sends the webhooks of card transactions to the configured URL: an approval as an authorization, a decline as declined", SpecID("webhooks.sends-webhooks-card"),
 		Reqs("WEBHOOK-12"),
 		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver, CapTransactions),
 		func(ctx SpecContext) {
@@ -296,16 +300,16 @@ func eventTypeRefusalTable() {
 	ConformanceTable("validates event_type",
 		func(ctx SpecContext, rule func(SpecContext, Card)) { rule(ctx, SharedCard(ctx)) },
 		Needs(CapTestEnvironment),
-		ConformanceEntry("refuses an empty event_type with 400 and a validation message array", func(ctx SpecContext, c Card) {
+		ConformanceEntry("refuses an empty event_type with 400 and a validation message array", SpecID("errors.refuses-empty-event-type"), func(ctx SpecContext, c Card) {
 			ExpectValidationError(simulate(ctx, API(), c.ID, JSON{"event_type": ""}))
 		}, Reqs("ERR-04")),
-		ConformanceEntry("refuses an unknown event_type with a 4xx error (the profile's status)", func(ctx SpecContext, c Card) {
+		ConformanceEntry("refuses an unknown event_type with a 4xx error (the profile's status)", SpecID("webhooks.refuses-unknown-event-type"), func(ctx SpecContext, c Card) {
 			for _, et := range []string{"refund", "virtualcard.transaction.authorization"} {
 				By("event_type " + et)
 				ExpectRefusal(simulate(ctx, API(), c.ID, JSON{"event_type": et}), "invalidValue")
 			}
 		}, Reqs("WEBHOOK-02")),
-		ConformanceEntry("refuses a request without event_type with 400", func(ctx SpecContext, c Card) {
+		ConformanceEntry("refuses a request without event_type with 400", SpecID("webhooks.refuses-request-without-event"), func(ctx SpecContext, c Card) {
 			ExpectErrorWithPath(simulate(ctx, API(), c.ID, JSON{}), http.StatusBadRequest)
 		}, Reqs("WEBHOOK-02")),
 	)
@@ -313,20 +317,20 @@ func eventTypeRefusalTable() {
 
 // simulationRefusalSpecs: addressing, unknown cards and LIVE credentials.
 func simulationRefusalSpecs() {
-	ConformanceIt("simulates for a card addressed by its reference",
+	ConformanceIt("simulates for a card addressed by its reference", SpecID("cards.simulates-card-addressed"),
 		Reqs("GET-02"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
 			c := SharedCard(ctx)
 			expectSimulation(simulate(ctx, API(), c.Reference, JSON{"event_type": "authorization"}), "virtualcard.transaction.authorization")
 		})
 
-	ConformanceIt("answers 404 for an unknown card",
+	ConformanceIt("answers 404 for an unknown card", SpecID("webhooks.answers-404-unknown-card"),
 		Reqs("WEBHOOK-14", "ERR-10"), Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
 			ExpectErrorWithPath(simulate(ctx, API(), "crd_"+Ref("nosuch"), JSON{"event_type": "authorization"}), http.StatusNotFound)
 		})
 
-	ConformanceIt("refuses the simulation with LIVE credentials (400 or 403)",
+	ConformanceIt("refuses the simulation with LIVE credentials (400 or 403)", SpecID("webhooks.refuses-simulation-live"),
 		Reqs("WEBHOOK-11", "ERR-09"), Destructive, Needs(CapLiveTier2),
 		func(ctx SpecContext) {
 			c := SharedCard(ctx)

@@ -35,9 +35,9 @@ func withdrawOK(ctx context.Context, id string, amount Money) Card {
 
 func parseTS(s string) time.Time {
 	GinkgoHelper()
-	t, err := time.Parse(time.RFC3339Nano, s)
+	ts, err := schemas.ParseISO8601(s)
 	Expect(err).NotTo(HaveOccurred(), "timestamp %q is not ISO 8601", s)
-	return t
+	return ts.Time
 }
 
 // withdrawal is one withdrawal of 1.37 from a card issued with 5.00: its
@@ -67,7 +67,7 @@ func withdrawalTable() {
 	ConformanceTable("withdraws from a card",
 		func(ctx SpecContext, rule func(withdrawal)) { rule(once(ctx)) },
 		Destructive,
-		ConformanceEntry("answers 200 in Envelope A whose data is a message and the card", func(w withdrawal) {
+		ConformanceEntry("answers 200 in Envelope A whose data is a message and the card", SpecID("withdraw.answers-200-envelope-data"), func(w withdrawal) {
 			w.answer.ExpectEnvelopeA(schemas.WithdrawResponse, nil)
 			d := Data(w.answer.Body)
 			_, isStr := d["message"].(string)
@@ -78,7 +78,7 @@ func withdrawalTable() {
 		}, Reqs("WITHDRAW-01")),
 		// From the issued card's own balance: the initial balance of a card
 		// is the profile's business (issuance.initialBalance).
-		ConformanceEntry("lowers the card balance by exactly the amount, in the answer and in a fresh GET", func(w withdrawal) {
+		ConformanceEntry("lowers the card balance by exactly the amount, in the answer and in a fresh GET", SpecID("withdraw.lowers-card-balance-exactly"), func(w withdrawal) {
 			want := w.issued.Balance.Sub(w.amount)
 			c, _ := Data(w.answer.Body)["card"].(JSON)
 			Expect(CardFrom(c).Balance).To(EqualMoney(want), "balance in the answer")
@@ -89,7 +89,7 @@ func withdrawalTable() {
 
 // withdrawalEffectSpecs: what a withdrawal changes beyond the balance.
 func withdrawalEffectSpecs() {
-	ConformanceIt("advances the card's updatedAt",
+	ConformanceIt("advances the card's updatedAt", SpecID("withdraw.advances-card-s-updatedat"),
 		Reqs("WITHDRAW-06"), Destructive,
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("3.00")))
@@ -100,7 +100,7 @@ func withdrawalEffectSpecs() {
 			Expect(parseTS(GetCard(ctx, c.ID).UpdatedAt)).To(BeTemporally(">", before), "updatedAt in a fresh GET")
 		})
 
-	ConformanceIt("sweeps the amount back to the vault, charging the withdrawalFee per the profile's fee rule",
+	ConformanceIt("sweeps the amount back to the vault, charging the withdrawalFee per the profile's fee rule", SpecID("withdraw.sweeps-amount-back-vault"),
 		Reqs("WITHDRAW-05", "CONFIG-05", "CONFIG-08"), Destructive, Serial,
 		func(ctx SpecContext) {
 			rule := Profile().Cards.WithdrawVaultCredit
@@ -132,7 +132,7 @@ func withdrawalRefusalSpecs() {
 	// examples. This is not one of the "other failure conditions" whose error
 	// is not shown (those are conditions no documented limit covers, such as a
 	// withdrawal above the card balance).
-	ConformanceIt("accepts the minimum withdrawal of 0.10 and refuses 0.09 with 400, leaving the balance unchanged",
+	ConformanceIt("accepts the minimum withdrawal of 0.10 and refuses 0.09 with 400, leaving the balance unchanged", SpecID("withdraw.accepts-minimum-withdrawal-0"),
 		Reqs("WITHDRAW-03"), Destructive,
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("2.00")))
@@ -145,7 +145,7 @@ func withdrawalRefusalSpecs() {
 			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(want))
 		})
 
-	ConformanceIt("refuses a withdrawal without an amount with 400",
+	ConformanceIt("refuses a withdrawal without an amount with 400", SpecID("withdraw.refuses-withdrawal-without"),
 		Reqs("WITHDRAW-02", "ERR-07"), Destructive,
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("1.00")))
@@ -155,7 +155,7 @@ func withdrawalRefusalSpecs() {
 
 	// Which error a withdrawal above the card balance gets is not shown: the
 	// profile's errors.status.withdrawAboveBalance, else any 4xx.
-	ConformanceIt("refuses a withdrawal above the card balance with a 4xx error (the profile's status), the balance unchanged",
+	ConformanceIt("refuses a withdrawal above the card balance with a 4xx error (the profile's status), the balance unchanged", SpecID("withdraw.refuses-withdrawal-above-card"),
 		Reqs("WITHDRAW-07", "ERR-21"), Destructive,
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("2.00")))
@@ -164,7 +164,7 @@ func withdrawalRefusalSpecs() {
 			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance), "a refused withdrawal changed the balance")
 		})
 
-	ConformanceIt("answers 404 for a card that does not exist",
+	ConformanceIt("answers 404 for a card that does not exist", SpecID("errors.answers-404-card-does"),
 		Reqs("ERR-10"),
 		func(ctx SpecContext) {
 			ExpectError(withdraw(ctx, "crd_"+Cfg().RunID+"nosuchcard", M("0.10").JSON()), http.StatusNotFound)

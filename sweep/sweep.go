@@ -22,6 +22,10 @@ type Rules struct {
 	// Fee is what one withdrawal costs the vault (minor units): the
 	// withdrawalFee, or 0 when the target credits the whole amount.
 	Fee int64
+	// CardFee is what a withdrawal may take from the card beyond its
+	// amount (the fee's side is not shown): when withdrawing the whole
+	// balance is refused, the balance less CardFee is withdrawn.
+	CardFee int64
 }
 
 // Outcome is what happened to one card.
@@ -46,9 +50,14 @@ func Card(ctx context.Context, api *client.Client, id string, keep bool, r Rules
 	// A spec still running (an interrupted run) may move the balance
 	// between the read and the withdrawal: read again and retry.
 	for attempt := 0; c.Balance >= MinWithdrawal && c.Balance > r.Fee; attempt++ {
-		werr := withdrawAll(ctx, api, id, c)
+		amount := c.Balance
+		werr := withdrawAll(ctx, api, id, c, amount)
+		if net := c.Balance - r.CardFee; werr != nil && r.CardFee > 0 && net >= MinWithdrawal && !client.IsNetError(werr) {
+			// A fee taken from the card: the whole balance is more than it holds.
+			amount, werr = net, withdrawAll(ctx, api, id, State{Balance: net, Status: c.Status}, net)
+		}
 		if werr == nil {
-			out.Swept += c.Balance
+			out.Swept += amount
 		} else if attempt == 2 {
 			return out, werr
 		}
@@ -99,11 +108,12 @@ func StateOf(card map[string]any) (State, error) {
 	return State{Balance: a.Minor(), Status: st}, nil
 }
 
-// withdrawAll withdraws the whole balance; a target that refuses withdrawals
-// from a FROZEN card gets it unfrozen for the sweep (Card freezes it after).
-func withdrawAll(ctx context.Context, api *client.Client, id string, c State) error {
+// withdrawAll withdraws amount (the whole balance, or the balance less a
+// card-side fee); a target that refuses withdrawals from a FROZEN card gets
+// it unfrozen for the sweep (Card freezes it after).
+func withdrawAll(ctx context.Context, api *client.Client, id string, c State, amount int64) error {
 	path := "/cards/" + client.Seg(id) + "/withdraw"
-	body := map[string]any{"amount": json.Number(money.Amount(c.Balance).String())}
+	body := map[string]any{"amount": json.Number(money.Amount(amount).String())}
 	resp, err := api.Post(ctx, path, body)
 	if err != nil {
 		return err
@@ -122,7 +132,7 @@ func withdrawAll(ctx context.Context, api *client.Client, id string, c State) er
 			return nil
 		}
 	}
-	return fmt.Errorf("withdrawing %s USD answered HTTP %d: %.200s", money.Amount(c.Balance), resp.Status, resp.Body)
+	return fmt.Errorf("withdrawing %s USD answered HTTP %d: %.200s", money.Amount(amount), resp.Status, resp.Body)
 }
 
 // SetStatus sets a card's status.

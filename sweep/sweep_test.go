@@ -21,6 +21,7 @@ type fakeCard struct {
 	balance               int64
 	status                string
 	frozenRefusesWithdraw bool
+	cardFee               int64 // a withdrawal also takes this from the card
 	withdrawals           []int64
 }
 
@@ -36,11 +37,11 @@ func (f *fakeCard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodGet:
 	case strings.HasSuffix(r.URL.Path, "/withdraw"):
 		a, _ := money.Parse(fmt.Sprint(body["amount"]))
-		if a.Minor() > f.balance || (f.status == "FROZEN" && f.frozenRefusesWithdraw) {
+		if a.Minor()+f.cardFee > f.balance || (f.status == "FROZEN" && f.frozenRefusesWithdraw) {
 			w.WriteHeader(http.StatusBadRequest)
 			return
 		}
-		f.balance -= a.Minor()
+		f.balance -= a.Minor() + f.cardFee
 		f.withdrawals = append(f.withdrawals, a.Minor())
 	case strings.HasSuffix(r.URL.Path, "/status"):
 		f.status, _ = body["status"].(string)
@@ -83,5 +84,28 @@ func TestCard(t *testing.T) {
 				t.Fatalf("withdrawn %d (outcome %d), left %d, status %s; want %d, %d, %s", withdrawn, out.Swept, out.Left, f.status, c.wantWithdrawn, c.wantLeft, c.wantFinalStatus)
 			}
 		})
+	}
+}
+
+// A target charging the withdrawal fee on the card refuses the whole
+// balance; the sweep then withdraws the balance less the fee and empties it.
+func TestCardSideFee(t *testing.T) {
+	f := &fakeCard{balance: 500, status: "ACTIVE", cardFee: 25}
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+	api := client.New(client.Options{BaseURL: srv.URL, HTTP: srv.Client()})
+	out, err := Card(context.Background(), api, "crd_1", false, Rules{CardFee: 25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Swept != 475 || out.Left != 0 || len(f.withdrawals) != 1 || f.status != "FROZEN" {
+		t.Fatalf("swept %d, left %d, withdrawals %v, status %s", out.Swept, out.Left, f.withdrawals, f.status)
+	}
+	f = &fakeCard{balance: 500, status: "ACTIVE", cardFee: 25}
+	srv2 := httptest.NewServer(f)
+	defer srv2.Close()
+	api = client.New(client.Options{BaseURL: srv2.URL, HTTP: srv2.Client()})
+	if _, err := Card(context.Background(), api, "crd_1", false, Rules{}); err == nil {
+		t.Error("without CardFee the refused sweep must say so")
 	}
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/requirements"
+	"github.com/merchant-harness/mph/suites"
 	_ "github.com/merchant-harness/mph/suites" // the specs register themselves
 	"github.com/merchant-harness/mph/suites/framework"
 	"github.com/merchant-harness/mph/target"
@@ -43,6 +44,9 @@ type conformFlags struct {
 	baseline      string
 	deadline      time.Duration
 	money         moneyFlags
+	// acceptNoVerdict names the specs (IDs, or all) whose no verdict does
+	// not make the run exit 3.
+	acceptNoVerdict []string
 }
 
 // reportFlags place the reports: every format is written (in --out unless
@@ -111,9 +115,9 @@ func init() {
 	fs.StringSliceVar(&f.focus, "focus", nil, "run only specs whose text matches this regular expression (repeatable)")
 	fs.StringSliceVar(&f.skip, "skip", nil, "skip specs whose text matches this regular expression (repeatable)")
 	f.reports.bind(conformCmd, "mph-results")
-	fs.BoolVar(&f.coverage, "coverage", false, "print requirement → specs and the uncovered testable requirements (exit 1 if any), without running")
+	fs.BoolVar(&f.coverage, "coverage", false, "print requirement → specs, the uncovered testable requirements and the rule × endpoint grid of the cross-cutting rules (exit 1 if a requirement or an applicable cell has no spec), without running")
 	fs.BoolVar(&f.list, "list", false, "list the selected specs (ID, text, labels), without running")
-	fs.BoolVar(&f.listJSON, "json", false, "with --list: print the selected specs as JSON")
+	fs.BoolVar(&f.listJSON, "json", false, "with --list: print the selected specs as JSON; with --coverage: the rule × endpoint grid as JSON")
 	fs.BoolVar(&f.allowEmpty, "allow-empty", false, "accept a selection of 0 specs (exit 0 instead of 2)")
 	fs.StringVar(&f.waivers, "waivers", "", "YAML file of waivers: known deviations reported as waived until they expire")
 	fs.BoolVar(&f.strictWaivers, "strict-waivers", false, "exit 1 when a waived spec now passes (the waiver should be removed)")
@@ -121,7 +125,8 @@ func init() {
 	fs.BoolVar(&f.slow, "slow", false, "also run specs that wait out real time (token expiry without a sandbox clock: 15 minutes; env "+target.EnvSlow+")")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every spec as it runs")
 	f.money.bind(fs)
-	fs.DurationVar(&f.deadline, "deadline", 0, "overall run deadline, e.g. 20m: specs not started by then are reported as not run (exit 3 unless a rule failed); 0 = one hour")
+	fs.DurationVar(&f.deadline, "deadline", 0, "overall run deadline, e.g. 20m: specs not started by then are reported as not run, no verdict (exit 3 unless a rule failed); 0 = one hour")
+	fs.StringSliceVar(&f.acceptNoVerdict, "accept-no-verdict", nil, "spec IDs (comma-separated, repeatable), or all, whose no verdict (rate limited, a wait beyond its bound, another refusal first, ...) does not make the run exit 3; they are still reported")
 	rootCmd.AddCommand(conformCmd)
 }
 
@@ -133,8 +138,8 @@ func conformSettings(cmd *cobra.Command) (target.Settings, error) {
 func runConform(cmd *cobra.Command, _ []string) error {
 	f := &conformOpts
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if f.listJSON && !f.list {
-		return usageErr("--json goes with --list")
+	if f.listJSON && !f.list && !f.coverage {
+		return usageErr("--json goes with --list or --coverage")
 	}
 	opts := framework.RunOptions{LabelFilter: f.labelFilter, Focus: f.focus, Skip: f.skip, Verbose: f.verbose, NoColor: !useColor(os.Stdout), Deadline: f.deadline}
 	pv, err := framework.Preview(opts)
@@ -142,7 +147,7 @@ func runConform(cmd *cobra.Command, _ []string) error {
 		return usageErr("%v", err)
 	}
 	if f.coverage {
-		return printCoverage()
+		return printCoverage(f.listJSON)
 	}
 	selected := framework.Selected(pv)
 	if len(selected) == 0 && !f.allowEmpty {
@@ -220,15 +225,13 @@ func (f *conformFlags) outcome(stdout, stderr io.Writer, cfg *target.Config, opt
 		return usageErr("%v", err)
 	}
 	res.Summary.WriteConsole(stdout, opts.JUnitReport, opts.JSONReport, opts.HTMLReport, opts.MarkdownReport)
-	if res.NotRun > 0 && !res.Summary.Interrupted {
-		// Specs the deadline cut are checks that could not run: exit 3,
-		// unless a rule also failed.
-		if res.Summary.Failed == 0 {
-			return harnessErr("%d specs not run: the run deadline (--deadline %s) passed; %d harness errors", res.NotRun, f.deadline, res.Summary.HarnessErrors)
-		}
-		return failuresErr("%d specs not run: the run deadline (--deadline %s) passed; %d failed, %d harness errors", res.NotRun, f.deadline, res.Summary.Failed, res.Summary.HarnessErrors)
+	err = conformVerdict(res.Summary, f.strictWaivers)
+	var ee *exitError
+	if res.NotRun > 0 && !res.Summary.Interrupted && errors.As(err, &ee) {
+		// Specs the deadline cut reached no verdict: say why.
+		return &exitError{code: ee.code, err: fmt.Errorf("%d specs not run: the run deadline (--deadline %s) passed; %v", res.NotRun, f.deadline, ee.err)}
 	}
-	if err := conformVerdict(res.Summary, f.strictWaivers); err != nil || len(res.ReportErrors) == 0 {
+	if err != nil || len(res.ReportErrors) == 0 {
 		return err
 	}
 	// Nothing failed, but the artifacts a CI gate reads are incomplete.
@@ -246,7 +249,14 @@ func conformVerdict(s report.Summary, strict bool) error {
 		}
 		return failuresErr("%d failed, %d harness errors", s.Failed, s.HarnessErrors)
 	case report.ExitHarness:
-		return harnessErr("nothing failed, but %d checks could not run (harness errors)", s.HarnessErrors+len(s.SuiteErrors))
+		var parts []string
+		if n := s.HarnessErrors + len(s.SuiteErrors); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d checks could not run (harness errors)", n))
+		}
+		if n := s.Undecided(); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d checks reached no verdict (never a pass; --accept-no-verdict ID,... or all accepts them by name)", n))
+		}
+		return harnessErr("nothing failed, but %s", strings.Join(parts, " and "))
 	}
 	return nil
 }
@@ -263,19 +273,28 @@ func interruptLine(s report.Summary, opts framework.RunOptions) string {
 	return fmt.Sprintf("mph conform: interrupted after %d of %d specs (%d failed); %s", done, s.Selected, s.Failed, dir)
 }
 
-// reportOptions loads the waivers and the baseline.
+// reportOptions loads the waivers and the baseline and checks the accepted
+// no verdicts.
 func (f *conformFlags) reportOptions() (report.Options, error) {
 	var ro report.Options
 	if f.strictWaivers && f.waivers == "" {
 		return ro, errors.New("--strict-waivers needs --waivers")
 	}
+	accepted, err := acceptedNoVerdicts(f.acceptNoVerdict)
+	if err != nil {
+		return ro, err
+	}
+	ro.AcceptNoVerdict = accepted
 	if f.waivers != "" {
 		ids := map[string]bool{}
 		for _, d := range framework.Declarations() {
 			ids[d.ID] = true
 		}
-		ws, err := report.LoadWaivers(f.waivers, func(id string) bool { return ids[id] },
-			func(id string) bool { _, ok := requirements.Lookup(id); return ok })
+		ws, err := report.LoadWaivers(f.waivers, report.KnownIDs{
+			Spec:        func(id string) bool { return ids[id] },
+			Requirement: func(id string) bool { _, ok := requirements.Lookup(id); return ok },
+			Renamed:     suites.Renamed(),
+		})
 		if err != nil {
 			return ro, err
 		}
@@ -286,9 +305,46 @@ func (f *conformFlags) reportOptions() (report.Options, error) {
 		if err != nil {
 			return ro, err
 		}
+		ids := map[string]bool{}
+		for _, d := range framework.Declarations() {
+			ids[d.ID] = true
+		}
+		if err := b.RenameSpecs(suites.Renamed(), func(id string) bool { return ids[id] }); err != nil {
+			return ro, fmt.Errorf("baseline %s: %w", f.baseline, err)
+		}
 		ro.Baseline = b
 	}
 	return ro, nil
+}
+
+// acceptedNoVerdicts checks the --accept-no-verdict list: current spec IDs
+// or all; a former ID is refused with the spec's current one, an unknown ID
+// is refused (it would accept nothing, and the gate would read the wrong
+// verdict).
+func acceptedNoVerdicts(list []string) ([]string, error) {
+	ids := map[string]bool{}
+	for _, d := range framework.Declarations() {
+		ids[d.ID] = true
+	}
+	renamed := suites.Renamed()
+	var out, problems []string
+	for _, id := range list {
+		id = strings.TrimSpace(id)
+		switch {
+		case id == "":
+			continue
+		case id == report.AcceptAll || ids[id]:
+			out = append(out, id)
+		case renamed[id] != "":
+			problems = append(problems, fmt.Sprintf("%s: the spec's ID is now %s (suites/inventory.yaml)", id, renamed[id]))
+		default:
+			problems = append(problems, id+": unknown spec ID (see mph conform --list)")
+		}
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("--accept-no-verdict: %s", strings.Join(problems, "; "))
+	}
+	return out, nil
 }
 
 // runMeta describes the run for the reports.

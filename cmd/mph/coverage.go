@@ -15,9 +15,18 @@ import (
 // printCoverage prints, per requirement, how many specs cover it on a plain
 // TEST server, with a second merchant, with LIVE credentials and only with
 // sandbox controls, then the cumulative figures and the requirements that
-// only sandbox controls reach. It fails when a testable requirement has no
-// spec at all.
-func printCoverage() error {
+// only sandbox controls reach, then the rule × endpoint grid of the
+// cross-cutting rules (coverage_grid.go; asJSON: the grid alone, as JSON).
+// It fails when a testable requirement has no spec at all, or an
+// applicable cell of the grid none.
+func printCoverage(asJSON bool) error {
+	g := buildGrid()
+	if asJSON {
+		if err := printGridJSON(os.Stdout, g); err != nil {
+			return err
+		}
+		return gridVerdict(g)
+	}
 	// The declarations of the built tree carry the needs.
 	cols := framework.CoverageColumns()
 	all := requirements.All()
@@ -55,9 +64,22 @@ func printCoverage() error {
 	if len(controlsOnly) > 0 {
 		fmt.Printf("covered only through sandbox controls (%d): %s\n", len(controlsOnly), strings.Join(controlsOnly, ", "))
 	}
+	g.print(os.Stdout)
 	if len(uncovered) > 0 {
 		sort.Strings(uncovered)
 		return failuresErr("uncovered testable requirements: %s", strings.Join(uncovered, ", "))
+	}
+	return gridVerdict(g)
+}
+
+// gridVerdict fails on an applicable cell no spec checks, or a spec
+// declaring a cell the rule table does not apply.
+func gridVerdict(g coverageGrid) error {
+	if u := g.uncovered(); len(u) > 0 {
+		return failuresErr("uncovered cells of the rule × endpoint grid: %s", strings.Join(u, ", "))
+	}
+	if len(g.Stray) > 0 {
+		return failuresErr("%d specs declare cells the rule table does not apply (see STRAY)", len(g.Stray))
 	}
 	return nil
 }

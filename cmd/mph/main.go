@@ -20,7 +20,7 @@ const (
 	exitOK          = 0   // everything passed
 	exitFailures    = 1   // the target broke a rule, a threshold was breached, a fault survived
 	exitUsage       = 2   // usage, configuration, pre-flight refusal, empty selection
-	exitHarness     = 3   // nothing failed, but some checks could not run (harness errors only)
+	exitHarness     = 3   // nothing failed, but some checks could not run (harness errors) or reached no verdict
 	exitInterrupted = 130 // SIGINT or SIGTERM; the reports written are complete and marked interrupted
 )
 
@@ -31,7 +31,10 @@ const exitCodesHelp = `Exit codes (every command):
   1    a rule failed, a threshold was breached or a fault survived
   2    usage, configuration or pre-flight refusal, or an empty selection
        (no spec selected; --allow-empty accepts it)
-  3    harness errors only: nothing failed, but some checks could not run
+  3    nothing failed, but some checks could not run (harness errors) or
+       reached no verdict (rate limited, a wait beyond its bound, another
+       refusal first, an undetermined profile key; conform
+       --accept-no-verdict accepts named ones)
   130  interrupted (SIGINT/SIGTERM); reports are written and marked interrupted`
 
 // exitError carries an exit code out of a subcommand. Commands return

@@ -140,7 +140,7 @@ func sweepRun(ctx context.Context, api *client.Client, cfg *target.Config, merch
 }
 
 func sweepRules(ctx context.Context, api *client.Client, p *api.Profile) (sweep.Rules, error) {
-	if p.Cards.WithdrawVaultCredit == "amount" {
+	if p.Cards.WithdrawVaultCredit == "amount" && p.Cards.WithdrawCardDebit == "amount" {
 		return sweep.Rules{}, nil
 	}
 	resp, err := api.Get(ctx, "/cards/config", nil)
@@ -152,7 +152,14 @@ func sweepRules(ctx context.Context, api *client.Client, p *api.Profile) (sweep.
 	if resp.Status != http.StatusOK || err != nil {
 		return sweep.Rules{}, fmt.Errorf("GET /cards/config answered HTTP %d without a withdrawalFee", resp.Status)
 	}
-	return sweep.Rules{Fee: fee.Minor()}, nil
+	r := sweep.Rules{Fee: fee.Minor(), CardFee: fee.Minor()}
+	if p.Cards.WithdrawVaultCredit == "amount" {
+		r.Fee = 0
+	}
+	if p.Cards.WithdrawCardDebit == "amount" {
+		r.CardFee = 0
+	}
+	return r, nil
 }
 
 // runCards lists the cards of the run in a status not handled yet.

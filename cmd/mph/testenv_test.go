@@ -159,8 +159,8 @@ func TestNoTeardownKeepsTheCardsAndMaxSpendSkips(t *testing.T) {
 
 // TestPreconfiguredWebhooksWithoutControls: a sandbox with hidden controls
 // delivering to a pre-configured URL stands in for a real TEST environment;
-// the delivery and signature specs pass with the right signing key and fail
-// with a wrong one.
+// with the signature scheme the provider declares, the delivery and
+// signature specs pass with the right signing key and fail with a wrong one.
 func TestPreconfiguredWebhooksWithoutControls(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -182,7 +182,13 @@ func TestPreconfiguredWebhooksWithoutControls(t *testing.T) {
 		t.Fatalf("hidden controls still announced at %s", r.ControlsURL)
 	}
 	env := append(runningEnv(r), "MPH_WEBHOOK_RECEIVER_URL="+hookURL)
-	args := []string{"--webhooks-preconfigured", "--focus", "Webhook simulation", "-v"}
+	// The provider declares how its deliveries are signed (the document
+	// does not show it; without the key nothing is verified).
+	profile := filepath.Join(t.TempDir(), "signed.yaml")
+	if err := os.WriteFile(profile, []byte("webhooks:\n  signature:\n    header: X-MPH-Signature\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--webhooks-preconfigured", "--profile", profile, "--focus", "Webhook simulation", "-v"}
 
 	code, out, sum := runConformEnv(t, append(env, "MPH_WEBHOOK_SECRET="+secret), args...)
 	if code != 0 {

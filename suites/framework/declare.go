@@ -1,8 +1,6 @@
 package framework
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"regexp"
 	"slices"
@@ -13,12 +11,15 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/requirements"
 )
 
-// SpecID declares a spec's stable short ID explicitly (area.slug, e.g.
-// "withdraw.over-balance"); without it the ID is computed (see specID).
+// SpecID is a spec's stable short ID (area.slug, e.g.
+// "withdraw.over-balance"), declared by every spec and table entry: waivers,
+// baselines and reports key on it, so rewording a spec keeps it. The
+// committed inventory (suites/inventory.yaml) lists every ID.
 type SpecID string
 
 // ReqIDs are the requirement IDs a spec verifies (see Reqs).
@@ -27,6 +28,18 @@ type ReqIDs []string
 // Reqs names the catalogue requirements (requirements/catalog.yaml) a spec
 // verifies. Every ConformanceIt needs it; an unknown ID fails the run at start.
 func Reqs(ids ...string) ReqIDs { return ReqIDs(ids) }
+
+// ProfileKeyList names the target-profile keys a spec's verdict depends on
+// (see ProfileKeys).
+type ProfileKeyList []string
+
+// ProfileKeys declares the profile keys (dotted, e.g.
+// "giftCards.quote.totalPointer") whose value the spec's verdict depends
+// on: a key listed as undetermined in the profile (discovery could not
+// settle it) makes the spec end as no verdict naming it, instead of judging
+// by a default the target may not share; the ledger lists them per
+// requirement. An unknown key is a declaration error.
+func ProfileKeys(keys ...string) ProfileKeyList { return ProfileKeyList(keys) }
 
 // Capability is a precondition a spec needs beyond one TEST merchant: the
 // one vocabulary of requirements.Capability, which the catalogue's needs:
@@ -75,13 +88,19 @@ var frozenTags = map[Tag]bool{Destructive: true, Slow: true, SandboxControls: tr
 
 // Declaration is what ConformanceIt recorded about one spec.
 type Declaration struct {
-	ID     string // stable short ID: <area>.<6 hex of the full text's SHA-256>, or declared
-	Text   string
-	Reqs   []string
-	Needs  []Capability
-	Tags   []Tag
-	Labels []string
-	Where  string
+	ID       string // the declared stable short ID (SpecID)
+	Text     string
+	FullText string // the containers' texts and Text, as reports name the spec
+	Reqs     []string
+	Needs    []Capability
+	Tags     []Tag
+	Labels   []string
+	Where    string
+	// Endpoints and Rule: the cell of the rule × endpoint grid (cells.go).
+	Endpoints []string
+	Rule      string
+	// ProfileKeys are the profile keys the verdict depends on.
+	ProfileKeys []string
 }
 
 var (
@@ -94,16 +113,6 @@ var (
 
 // idPattern is the form of a declared spec ID.
 var idPattern = regexp.MustCompile(`^[a-z0-9-]+\.[a-z0-9-]{2,40}$`)
-
-// specID derives a spec's short ID from its area and full text: stable as
-// long as the text and its containers' texts stay the same.
-func specID(area, fullText string) string {
-	if area == "" {
-		area = "misc"
-	}
-	sum := sha256.Sum256([]byte(fullText))
-	return area + "." + hex.EncodeToString(sum[:3])
-}
 
 // DeclarationErrors returns malformed ConformanceIt declarations found while
 // building the spec tree, and the catalogue needs no spec takes (the run
@@ -166,11 +175,13 @@ type declParts struct {
 	where    string
 	reqs     []string
 	needs    []Capability
+	keys     []string
 	tags     []Tag
 	declared SpecID
 	body     func(SpecContext)
 	deco     []any
 	problems []string
+	cell     cellParts
 }
 
 func (p *declParts) errorf(format string, a ...any) {
@@ -181,6 +192,9 @@ func (p *declParts) errorf(format string, a ...any) {
 func (p *declParts) add(a any) {
 	switch v := a.(type) {
 	case SpecID:
+		if p.declared != "" {
+			p.errorf("spec ID declared twice (%s, %s)", p.declared, v)
+		}
 		if !idPattern.MatchString(string(v)) {
 			p.errorf("spec ID %q is not of the form area.slug (lower case, digits, dashes)", v)
 		}
@@ -189,6 +203,13 @@ func (p *declParts) add(a any) {
 		p.reqs = append(p.reqs, v...)
 	case NeedList:
 		p.needs = append(p.needs, v...)
+	case ProfileKeyList:
+		for _, k := range v {
+			if !api.KnownKey(k) {
+				p.errorf("unknown profile key %q in ProfileKeys (see api/profile.default.yaml)", k)
+			}
+		}
+		p.keys = append(p.keys, v...)
 	case Capability:
 		p.needs = append(p.needs, v)
 	case Tag:
@@ -208,7 +229,9 @@ func (p *declParts) add(a any) {
 	case func():
 		p.errorf("the body must be func(ctx SpecContext)")
 	default:
-		p.deco = append(p.deco, a)
+		if !p.addCell(a) {
+			p.deco = append(p.deco, a)
+		}
 	}
 }
 
@@ -241,6 +264,7 @@ func (p *declParts) labelSet() map[string]bool {
 	for _, t := range p.tags {
 		set[string(t)] = true
 	}
+	p.cellLabels(set)
 	return set
 }
 
@@ -284,24 +308,22 @@ func parseDecl(text, where string, containers []string, args []any) (d Declarati
 	for l := range p.labelSet() {
 		labels = append(labels, l)
 	}
-	area := ""
-	if len(p.reqs) > 0 {
-		area = requirements.Area(p.reqs[0])
-	}
 	id := string(p.declared)
 	if id == "" {
-		id = specID(area, strings.TrimSpace(strings.Join(append(append([]string{}, containers...), text), " ")))
+		p.errorf("no spec ID: declare SpecID(\"area.slug\") (a stable short ID; suites/inventory.yaml lists them)")
+		id = "undeclared:" + where
 	}
 	labels = append(labels, report.IDLabelPrefix+id)
 	sort.Strings(labels)
-	d = Declaration{ID: id, Text: text, Reqs: p.reqs, Needs: p.needs, Tags: p.tags, Labels: labels, Where: where}
+	full := strings.TrimSpace(strings.Join(append(append([]string{}, containers...), text), " "))
+	d = p.withCell(Declaration{ID: id, Text: text, FullText: full, Reqs: p.reqs, Needs: p.needs, Tags: p.tags, Labels: labels, Where: where, ProfileKeys: p.keys})
 	return d, p.body, p.priority(), p.problems
 }
 
 // ConformanceIt declares one spec, as Ginkgo's It does, and records what it
-// verifies. text reads as the rule; args are any of Reqs(...) (required: the
-// catalogue IDs the spec proves), SpecID (optional stable short ID; computed
-// from the area and text otherwise), Needs(...), Tags of the frozen list
+// verifies. text reads as the rule; id is its stable short ID (area.slug,
+// kept through rewordings); args are any of Reqs(...) (required: the
+// catalogue IDs the spec proves), Needs(...), Tags of the frozen list
 // (Destructive, Slow, SandboxControls, Live, Webhooks), Ginkgo decorators
 // (Serial, Ordered, FlakeAttempts, SpecTimeout, ...) and exactly one body
 // func(ctx SpecContext). Labels applied: the frozen tags, the area of every
@@ -316,11 +338,11 @@ func parseDecl(text, where string, containers []string, args []any) (d Declarati
 //
 // It returns true so that it can be used at package level as
 // var _ = ConformanceIt(...), though specs normally sit inside a Describe.
-func ConformanceIt(text string, args ...any) bool {
+func ConformanceIt(text string, id SpecID, args ...any) bool {
 	cl := types.NewCodeLocation(1)
 	where := fmt.Sprintf("%s:%d %q", cl.FileName, cl.LineNumber, text)
 	containers := CurrentTreeConstructionNodeReport().ContainerHierarchyTexts
-	d, body, deco, problems := parseDecl(text, where, containers, args)
+	d, body, deco, problems := parseDecl(text, where, containers, append([]any{id}, args...))
 	recordDecl(strings.Join(containers, "\x00")+"\x00"+where, d, problems)
 	guard := specGuard(d)
 	run := func(ctx SpecContext) {
@@ -345,6 +367,7 @@ func specGuard(d Declaration) func() {
 		if reason := missing(d.Needs); reason != "" {
 			Skip(reason)
 		}
+		NeedDetermined(d.ProfileKeys...)
 		if destructive && h.liveRefused() {
 			Skip("refused: the primary credentials are LIVE and this spec is destructive; pass --allow-live (" + "MPH_ALLOW_LIVE=1) to run it")
 		}

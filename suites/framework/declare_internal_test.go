@@ -8,12 +8,12 @@ import (
 )
 
 func TestParseDeclLabelsAndProblems(t *testing.T) {
-	d, body, deco, problems := parseDecl("x", "here", []string{"Auth"}, []any{Reqs("AUTH-09", "LIST-01"), Needs(CapClock, CapLiveTier2), Destructive, Serial, func(SpecContext) {}})
+	d, body, deco, problems := parseDecl("x", "here", []string{"Auth"}, []any{SpecID("auth.xy"), Reqs("AUTH-09", "LIST-01"), Needs(CapClock, CapLiveTier2), Destructive, Serial, func(SpecContext) {}})
 	if len(problems) != 0 || body == nil || len(deco) != 1 {
 		t.Fatalf("problems %v body %v deco %v", problems, body != nil, deco)
 	}
-	if d.ID != specID("auth", "Auth x") || !strings.HasPrefix(d.ID, "auth.") || len(d.ID) != len("auth.")+6 {
-		t.Fatalf("spec ID %q", d.ID)
+	if d.ID != "auth.xy" || d.FullText != "Auth x" {
+		t.Fatalf("spec ID %q, full text %q", d.ID, d.FullText)
 	}
 	want := "AUTH-09,LIST-01,auth,destructive,id:" + d.ID + ",listing,live,sandbox-controls"
 	if got := strings.Join(d.Labels, ","); got != want {
@@ -30,6 +30,8 @@ func TestParseDeclLabelsAndProblems(t *testing.T) {
 		"must be func(ctx SpecContext)": {Reqs("AUTH-09"), func() {}},
 		"unexpected string argument":    {"AUTH-09", func(SpecContext) {}},
 		"is not of the form area.slug":  {Reqs("AUTH-09"), SpecID("Bad ID"), func(SpecContext) {}},
+		"no spec ID":                    {Reqs("AUTH-09"), func(SpecContext) {}},
+		"unknown profile key":           {Reqs("AUTH-09"), SpecID("auth.xy"), ProfileKeys("cards.listMaxLimt"), func(SpecContext) {}},
 	}
 	for want, args := range cases {
 		_, _, _, problems := parseDecl("x", "here", nil, args)
@@ -39,14 +41,18 @@ func TestParseDeclLabelsAndProblems(t *testing.T) {
 	}
 }
 
-func TestSpecIDsAreStableDistinctAndCheckedUnique(t *testing.T) {
-	a1, a2 := specID("withdraw", "Withdrawal refuses 0"), specID("withdraw", "Withdrawal refuses 0")
-	if a1 != a2 || a1 == specID("withdraw", "Withdrawal refuses 1") {
-		t.Fatalf("IDs %s %s", a1, a2)
+func TestProfileKeysAreDeclared(t *testing.T) {
+	d, _, _, problems := parseDecl("x", "here", nil, []any{Reqs("QUOTE-01"), SpecID("quotes.xy"), ProfileKeys("giftCards.quote.totalPointer", "customers.fields.dateOfBirth"), func(SpecContext) {}})
+	if len(problems) != 0 || strings.Join(d.ProfileKeys, ",") != "giftCards.quote.totalPointer,customers.fields.dateOfBirth" {
+		t.Fatalf("profile keys %v, problems %v", d.ProfileKeys, problems)
 	}
-	d, _, _, problems := parseDecl("x", "here", nil, []any{Reqs("AUTH-09"), SpecID("auth.declared-one"), func(SpecContext) {}})
-	if len(problems) != 0 || d.ID != "auth.declared-one" {
-		t.Fatalf("declared ID %q, problems %v", d.ID, problems)
+}
+
+func TestSpecIDsAreDeclaredAndCheckedUnique(t *testing.T) {
+	d, _, _, problems := parseDecl("x", "here", []string{"Old words"}, []any{Reqs("AUTH-09"), SpecID("auth.declared-one"), func(SpecContext) {}})
+	d2, _, _, _ := parseDecl("x reworded", "here", []string{"New words"}, []any{Reqs("AUTH-09"), SpecID("auth.declared-one"), func(SpecContext) {}})
+	if len(problems) != 0 || d.ID != "auth.declared-one" || d2.ID != d.ID {
+		t.Fatalf("declared IDs %q %q (a rewording must keep it), problems %v", d.ID, d2.ID, problems)
 	}
 	before := len(DeclarationErrors())
 	recordDecl("k1", Declaration{ID: "auth.dup", Where: "a"}, nil)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -36,70 +37,57 @@ func refuseLiveFixture(what string) {
 }
 
 // CustomerBody returns a complete, valid registration body for the target
-// (documented fields plus the profile's names for the undocumented ones).
-func CustomerBody() JSON {
-	ref := Ref("cus")
-	body := JSON{
-		"firstName":   "Ada",
-		"lastName":    "Harness",
-		"email":       ref + "@example.com",
-		"phoneNumber": "5550100",
-	}
-	values := map[string]any{
-		"phoneCountryCode": "+1",
-		"dateOfBirth":      "1990-04-12",
-		"idType":           "passport",
-		"idNumber":         "P" + hex.EncodeToString([]byte(ref))[:8],
-		"street":           "1 Conformance Way",
-		"city":             "Testville",
-		"state":            "CA",
-		"postalCode":       "94105",
-		"country":          "USA",
-	}
-	for logical, wire := range Profile().Customers.Fields {
-		if wire == "" {
-			continue
-		}
-		if v, ok := values[logical]; ok {
-			body[wire] = v
-		}
-	}
-	return body
-}
+// (documented fields plus the profile's names for the undocumented ones),
+// with an identity of its own (NewIdentity).
+func CustomerBody() JSON { return RegistrationBody(NewIdentity()) }
 
-// NewCustomer registers a customer and returns its customerId. Failing to
-// register is a harness error (specs about registration call the endpoint
-// themselves).
+// NewCustomer registers a customer with an identity of its own and returns
+// its customerId. Failing to register is a harness error (specs about
+// registration call the endpoint themselves).
 func NewCustomer(ctx context.Context) string {
 	GinkgoHelper()
+	return NewCustomerWith(ctx, NewIdentity())
+}
+
+// NewCustomerWith registers a customer with this identity (e.g. one named as
+// the card it will hold: a search by cardholder name then finds the card
+// whether the target reads "cardholder" as the card's name or as the
+// customer's) and returns its customerId.
+func NewCustomerWith(ctx context.Context, id Identity) string {
+	GinkgoHelper()
 	refuseLiveFixture("a customer")
-	resp := Must(API().Post(ctx, "/cards/customers", CustomerBody()))
+	resp := Must(API().Post(ctx, "/cards/customers", RegistrationBody(id)))
+	skipIfStillRateLimited(resp, nil)
 	if resp.Status != http.StatusOK && resp.Status != http.StatusCreated {
 		HarnessError("fixture: registering a customer answered HTTP %d", resp.Status)
 	}
-	v, ok := Ptr(Decode(resp), Profile().Customers.CustomerIDPointer)
-	id, _ := v.(string)
-	if !ok || id == "" {
-		HarnessError("fixture: the registration answer has no customer id at %s (profile customers.customerIdPointer)", Profile().Customers.CustomerIDPointer)
+	cid, ok := CustomerIDFrom(resp)
+	if !ok {
+		HarnessError("fixture: the registration answer has no customer id at %s (profile customers.customerIdPointer) nor a member named customerId", Profile().Customers.CustomerIDPointer)
 	}
-	return id
+	return cid
 }
 
-var (
-	sharedCustomerMu sync.Mutex
-	sharedCustomerID string
-)
+// CustomerIDFrom reads the customerId of a registration answer: at the
+// profile's customers.customerIdPointer, else the member the document names
+// ("the returned customerId") anywhere in it; a string or a number (its
+// type is not shown: a number is sent back to issuance as a number).
+func CustomerIDFrom(resp *client.Response) (string, bool) {
+	v, _ := AtPointerOrNamed(Decode(resp), Profile().Customers.CustomerIDPointer, "customerId")
+	id, ok := IDString(v)
+	if ok {
+		pool.registered(id, v)
+	}
+	return id, ok
+}
 
-// SharedCustomer returns a customer registered once per process (for specs
-// that just need some customer to issue cards to).
+// SharedCustomer returns the process's current customer of the pool: the
+// fixtures issue at most testData.cardsPerCustomer cards to one customer
+// (a cap on cards per customer is a business rule the document leaves
+// open), then register the next one.
 func SharedCustomer(ctx context.Context) string {
 	GinkgoHelper()
-	sharedCustomerMu.Lock()
-	defer sharedCustomerMu.Unlock()
-	if sharedCustomerID == "" {
-		sharedCustomerID = NewCustomer(ctx)
-	}
-	return sharedCustomerID
+	return pool.current(ctx)
 }
 
 // Card is an issued card as the suites track it.
@@ -112,6 +100,10 @@ type Card struct {
 	Balance    Money
 	UpdatedAt  string
 	Raw        JSON
+	// Sent is the issuance request body (NewCard), Issued the card object
+	// of the issuance answer (nil when it carries none: its shape is not
+	// shown); the other fields come from a fresh GET /cards/{id}.
+	Sent, Issued JSON
 }
 
 // CardFrom reads a Card object.
@@ -136,19 +128,21 @@ type cardReq struct {
 	amount     Money
 	reference  string
 	noRef      bool
+	nameSet    bool
+	cardholder bool
 	extra      JSON
 }
 
 // WithAmount sets the initial funding (default 5.00).
 func WithAmount(a Money) CardOpt { return func(r *cardReq) { r.amount = a } }
 
-// WithName sets nameOnCard.
-func WithName(n string) CardOpt { return func(r *cardReq) { r.name = n } }
+// WithName sets nameOnCard ("" sends an empty one; default: CardName()).
+func WithName(n string) CardOpt { return func(r *cardReq) { r.name, r.nameSet = n, true } }
 
 // WithReference sets the card reference (default: a run-id reference).
 func WithReference(ref string) CardOpt { return func(r *cardReq) { r.reference = ref } }
 
-// WithCustomer issues to this customer (default: the process's shared customer).
+// WithCustomer issues to this customer (default: the pool's current customer).
 func WithCustomer(id string) CardOpt { return func(r *cardReq) { r.customerID = id } }
 
 // WithField adds a body member.
@@ -161,14 +155,21 @@ func WithField(k string, v any) CardOpt {
 	}
 }
 
-// IssuanceBody builds the issuance request body from the profile.
+// WithCardholder issues to a new customer named as the card (a unique
+// letters-only name): a search by cardholder name finds the card under
+// either reading of "cardholder name" (the card's nameOnCard or its
+// customer's name).
+func WithCardholder() CardOpt { return func(r *cardReq) { r.cardholder = true } }
+
+// IssuanceBody builds the issuance request body from the profile; the
+// customer id goes in the JSON type the registration answered it in.
 func IssuanceBody(customerID, name string, amount Money, reference string) JSON {
 	p := Profile().Issuance
 	body := JSON{}
 	for k, v := range p.Extra {
 		body[k] = v
 	}
-	body[p.CustomerIDField] = customerID
+	body[p.CustomerIDField] = pool.wire(customerID)
 	body["nameOnCard"] = name
 	body["amount"] = amount.JSON()
 	if p.ReferenceField != "" && reference != "" {
@@ -177,46 +178,139 @@ func IssuanceBody(customerID, name string, amount Money, reference string) JSON 
 	return body
 }
 
-// IssueCard sends an issuance request and returns the raw answer (for specs
-// about issuance itself).
-func IssueCard(ctx context.Context, opts ...CardOpt) (*client.Response, JSON) {
+// newCardReq applies the options over the defaults: a unique letters-only
+// name, 5.00, a run-id reference, the pool's customer (or a new one named
+// as the card, WithCardholder).
+func newCardReq(ctx context.Context, opts []CardOpt) cardReq {
 	GinkgoHelper()
-	refuseLiveFixture("a card")
-	r := cardReq{name: "Ada Harness", amount: M("5.00")}
+	r := cardReq{amount: M("5.00")}
 	for _, o := range opts {
 		o(&r)
 	}
-	if r.customerID == "" {
-		r.customerID = SharedCustomer(ctx)
+	if r.cardholder && r.customerID == "" {
+		first, last := UniqueName()
+		id := NewIdentity()
+		id.FirstName, id.LastName = first, last
+		r.customerID = NewCustomerWith(ctx, id)
+		if !r.nameSet {
+			r.name, r.nameSet = id.FullName(), true
+		}
 	}
-	if r.reference == "" && !r.noRef {
-		r.reference = Ref("card")
+	if !r.nameSet {
+		r.name = CardName()
 	}
-	body := IssuanceBody(r.customerID, r.name, r.amount, r.reference)
+	return r
+}
+
+// issueOnce sends one issuance request for r (a new reference unless given).
+func issueOnce(ctx context.Context, r cardReq) (*client.Response, JSON) {
+	GinkgoHelper()
+	ref := r.reference
+	if ref == "" && !r.noRef {
+		ref = Ref("card")
+	}
+	body := IssuanceBody(r.customerID, r.name, r.amount, ref)
 	for k, v := range r.extra {
 		body[k] = v
 	}
 	return Must(API().Post(ctx, Profile().Issuance.Path, body)), body
 }
 
-// NewCard issues a card for a spec that needs one; failing to issue is a
-// harness error. The answer is schema-checked as a Card.
+// IssueCard sends an issuance request and returns the raw answer (for specs
+// about issuance itself): a unique letters-only name, 5.00 and the pool's
+// customer unless the options say otherwise.
+func IssueCard(ctx context.Context, opts ...CardOpt) (*client.Response, JSON) {
+	GinkgoHelper()
+	refuseLiveFixture("a card")
+	r := newCardReq(ctx, opts)
+	if r.customerID == "" {
+		r.customerID = SharedCustomer(ctx)
+	}
+	return issueOnce(ctx, r)
+}
+
+// NewCard issues a card for a spec that needs one and reads it with
+// GET /cards/{id} (real-time; the issuance answer's shape is not shown).
+// A refusal that is not the spec's subject is waited out while the customer
+// may still be in verification (customers.approvalWait), then answered by
+// issuing to a new customer of the pool once; what still fails is a harness
+// error (a 429 after the back-off: no verdict).
 func NewCard(ctx context.Context, opts ...CardOpt) Card {
 	GinkgoHelper()
-	resp, _ := IssueCard(ctx, opts...)
-	if resp.Status != http.StatusOK && resp.Status != http.StatusCreated {
-		HarnessError("fixture: issuing a card answered HTTP %d", resp.Status)
+	refuseLiveFixture("a card")
+	r := newCardReq(ctx, opts)
+	pooled := r.customerID == ""
+	rotated := false
+	for {
+		if pooled {
+			r.customerID = SharedCustomer(ctx)
+		}
+		resp, body := issueOnce(ctx, r)
+		if resp.Status == http.StatusOK || resp.Status == http.StatusCreated {
+			return readIssued(ctx, resp, body, r)
+		}
+		skipIfStillRateLimited(resp, nil)
+		if resp.Status < 400 || resp.Status > 499 || resp.Status == http.StatusUnauthorized || resp.Status == http.StatusForbidden {
+			HarnessError("fixture: issuing a card answered HTTP %d", resp.Status)
+		}
+		if pool.awaitApproval(ctx, r.customerID) {
+			continue
+		}
+		if !pooled || rotated {
+			HarnessError("fixture: issuing a card answered HTTP %d (%s)", resp.Status, firstMessage(resp))
+		}
+		pool.rotate(ctx)
+		rotated = true
 	}
-	v, ok := Ptr(Decode(resp), Profile().Issuance.CardPointer)
-	obj, _ := v.(JSON)
-	if !ok || obj == nil {
-		HarnessError("fixture: the issuance answer has no card at %s (profile issuance.cardPointer)", Profile().Issuance.CardPointer)
+}
+
+// readIssued reads the card an issuance answered, again with GET.
+func readIssued(ctx context.Context, resp *client.Response, sent JSON, r cardReq) Card {
+	GinkgoHelper()
+	issued := IssuedCard(resp)
+	id, _ := IDString(issued["id"])
+	if id == "" {
+		HarnessError("fixture: the issuance answer has no card id at %s (profile issuance.cardPointer) nor a member named id", Profile().Issuance.CardPointer)
 	}
-	c := CardFrom(obj)
-	if c.ID == "" {
-		HarnessError("fixture: the issued card has no id")
+	c := GetCard(ctx, id)
+	c.Sent, c.Issued = sent, issued
+	if c.NameOnCard == "" {
+		c.NameOnCard = r.name
+	}
+	if ref, _ := sent[Profile().Issuance.ReferenceField].(string); c.Reference == "" && ref != "" {
+		c.Reference = ref
 	}
 	return c
+}
+
+// IssuedCard returns the card object of an issuance answer: at the
+// profile's issuance.cardPointer, else the shallowest object holding a
+// member named id; nil when there is none.
+func IssuedCard(resp *client.Response) JSON {
+	return issuedCardIn(Decode(resp))
+}
+
+func issuedCardIn(doc any) JSON {
+	if v, ok := Ptr(doc, Profile().Issuance.CardPointer); ok {
+		if obj, isObj := v.(JSON); isObj && obj["id"] != nil {
+			return obj
+		}
+	}
+	obj, _ := FindObjectWith(doc, "id")
+	return obj
+}
+
+// firstMessage is an error answer's message, cut, for a harness error.
+func firstMessage(resp *client.Response) string {
+	var body JSON
+	if resp.JSON(&body) != nil {
+		return "no JSON body"
+	}
+	m := strings.Join(Messages(body), "; ")
+	if len(m) > 200 {
+		m = m[:200] + "…"
+	}
+	return m
 }
 
 // GetCard reads a card (by id or reference) with GET /cards/{id}, asserting

@@ -207,7 +207,7 @@ var _ = SynchronizedAfterSuite(func() {
 func resetRecorder() {
 	ResetExchanges()
 	if d := runDeadline.Load(); d != nil && time.Now().After(*d) {
-		Skip(DeadlineSkipPrefix + "the run deadline (--deadline) passed before this spec started")
+		NoVerdict(DeadlineSkipPrefix + "the run deadline (--deadline) passed before this spec started")
 	}
 }
 
@@ -219,7 +219,7 @@ func ResetExchanges() {
 	h.mu.Unlock()
 }
 
-// DeadlineSkipPrefix starts the skip reason of a spec the run deadline cut.
+// DeadlineSkipPrefix starts the no-verdict reason of a spec the run deadline cut.
 const DeadlineSkipPrefix = "not run: "
 
 // runDeadline is the overall deadline of an mph conform run (nil: none).
@@ -313,6 +313,21 @@ func HarnessError(format string, a ...any) {
 	Fail(HarnessErrorPrefix+redact.Safe(msg), 1)
 }
 
+// NoVerdictPrefix starts the skip message of a spec that reached no verdict.
+const NoVerdictPrefix = report.NoVerdictPrefix
+
+// NoVerdict ends the spec without a verdict: the check ran but could not
+// decide (rate limited beyond the wait, a wait beyond its bound, another
+// documented refusal came first, an undetermined profile key, the run's
+// deadline). It is never a pass: the run exits 3 unless the spec's ID is
+// accepted (--accept-no-verdict). Skip stays "not applicable": a capability,
+// credential or consent the check needs is absent, or the profile declares
+// a choice under which the rule does not apply.
+func NoVerdict(reason string) {
+	AddReportEntry(report.NoVerdictEntry, reason, ReportEntryVisibilityNever)
+	Skip(NoVerdictPrefix + reason)
+}
+
 // Must returns resp, or ends the spec as a harness error when the call got
 // no HTTP answer at all (network error, timeout, token exchange failure).
 func Must(resp *client.Response, err error) *client.Response {
@@ -329,7 +344,7 @@ func Must(resp *client.Response, err error) *client.Response {
 		if errors.As(err, &ra) {
 			// A rate window longer than the harness waits (the document
 			// gives no numbers) is no verdict on the rule this spec checks.
-			Skip(fmt.Sprintf("rate limited: %v; no verdict on this spec", err))
+			NoVerdict(fmt.Sprintf("rate limited: %v", err))
 		}
 		if errors.Is(err, httpclient.ErrBodyTooLarge) {
 			// The target answered, too much: a broken answer, not a harness fault.

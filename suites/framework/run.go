@@ -403,7 +403,7 @@ func WriteInterrupted(pv types.Report, sig os.Signal, opts RunOptions) report.Su
 func countNotRun(r types.Report) int {
 	n := 0
 	for _, s := range r.SpecReports {
-		if s.State == types.SpecStateSkipped && strings.HasPrefix(s.Failure.Message, DeadlineSkipPrefix+"the run deadline") {
+		if s.State == types.SpecStateSkipped && strings.HasPrefix(strings.TrimPrefix(s.Failure.Message, NoVerdictPrefix), DeadlineSkipPrefix+"the run deadline") {
 			n++
 		}
 	}

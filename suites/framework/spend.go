@@ -54,6 +54,7 @@ type ledger struct {
 	gifts     int
 	lastGift  int64 // NGN cost of the last purchase: the estimate of the next
 	customers int
+	custIDs   []createdCard // the customers registered, and by whom (run_resources.go)
 	reserved  map[string]int64
 	refused   int
 	byArea    map[string]*areaSpend
@@ -156,6 +157,18 @@ func amountOf(body []byte) int64 {
 	return a.Minor()
 }
 
+// customerOf reads the customer id of an issuance request body.
+func customerOf(body []byte) string {
+	var b map[string]any
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if dec.Decode(&b) != nil {
+		return ""
+	}
+	id, _ := IDString(b[Profile().Issuance.CustomerIDField])
+	return id
+}
+
 // admit reserves what the request may spend, or refuses it over the budget.
 func (l *ledger) admit(kind spendKind, body []byte) (cur string, need int64, err error) {
 	l.mu.Lock()
@@ -230,10 +243,9 @@ func (l *ledger) record(kind spendKind, who target.Credentials, reqBody, respBod
 		a := l.area()
 		a.cards++
 		a.funded += amountOf(reqBody)
-		v, _ := Ptr(doc, Profile().Issuance.CardPointer)
-		obj, _ := v.(JSON)
-		id, _ := obj["id"].(string)
+		id, _ := IDString(issuedCardIn(doc)["id"])
 		l.cards = append(l.cards, createdCard{ID: id, Who: who})
+		pool.noteIssued(customerOf(reqBody))
 	case spendWithdraw:
 		l.withdrawn += amountOf(reqBody)
 		l.withdraws++
@@ -250,6 +262,7 @@ func (l *ledger) record(kind spendKind, who target.Credentials, reqBody, respBod
 		}
 	case spendCustomer:
 		l.customers++
+		l.noteCustomer(who, doc)
 	}
 }
 

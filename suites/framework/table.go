@@ -15,17 +15,19 @@ import (
 // the requirement it proves (see ConformanceEntry).
 type TableRule struct {
 	text string
+	id   SpecID
 	row  any
 	args []any
 	cl   types.CodeLocation
 }
 
 // ConformanceEntry declares one entry of a ConformanceTable: text reads as the
-// rule, row is what the table body receives, and args are declaration parts
-// as for ConformanceIt (Reqs is required per entry: a failure names its own
-// rule; Needs, Tags, SpecID and Ginkgo decorators work as there).
-func ConformanceEntry[T any](text string, row T, args ...any) TableRule {
-	return TableRule{text: text, row: row, args: args, cl: types.NewCodeLocation(1)}
+// rule, id is its stable short ID, row is what the table body receives, and
+// args are declaration parts as for ConformanceIt (Reqs is required per
+// entry: a failure names its own rule; Needs, Tags and Ginkgo decorators
+// work as there).
+func ConformanceEntry[T any](text string, id SpecID, row T, args ...any) TableRule {
+	return TableRule{text: text, id: id, row: row, args: args, cl: types.NewCodeLocation(1)}
 }
 
 // tableRow is the parameter Ginkgo passes to the table body: the entry's
@@ -68,7 +70,7 @@ func splitTableArgs(args []any) (shared, containerDeco []any, rules []TableRule)
 		switch v := a.(type) {
 		case TableRule:
 			rules = append(rules, v)
-		case ReqIDs, NeedList, Capability, Tag, Labels, string, func(SpecContext), func():
+		case ReqIDs, NeedList, ProfileKeyList, Capability, Tag, Labels, string, func(SpecContext), func(), EndpointSlugs, RuleID:
 			shared = append(shared, v)
 		default:
 			containerDeco = append(containerDeco, v)
@@ -81,7 +83,7 @@ func splitTableArgs(args []any) (shared, containerDeco []any, rules []TableRule)
 func tableEntry[T any](r TableRule, containers []string, shared []any) TableEntry {
 	where := fmt.Sprintf("%s:%d %q", r.cl.FileName, r.cl.LineNumber, r.text)
 	row, ok := r.row.(T)
-	declArgs := append(append([]any{}, shared...), r.args...)
+	declArgs := append(append([]any{r.id}, shared...), r.args...)
 	declArgs = append(declArgs, func(SpecContext) {})
 	d, _, deco, problems := parseDecl(r.text, where, containers, declArgs)
 	if !ok {

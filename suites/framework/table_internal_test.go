@@ -13,9 +13,9 @@ func TestSlowMapsToSpecPriority(t *testing.T) {
 		args []any
 		want []any
 	}{
-		{"slow gets the slow priority", []any{Reqs("AUTH-09"), Slow, func(SpecContext) {}}, []any{SlowPriority}},
-		{"a declared priority wins", []any{Reqs("AUTH-09"), Slow, SpecPriority(5), func(SpecContext) {}}, []any{SpecPriority(5)}},
-		{"not slow: no priority", []any{Reqs("AUTH-09"), Serial, func(SpecContext) {}}, []any{Serial}},
+		{"slow gets the slow priority", []any{SpecID("t.slow"), Reqs("AUTH-09"), Slow, func(SpecContext) {}}, []any{SlowPriority}},
+		{"a declared priority wins", []any{SpecID("t.declared"), Reqs("AUTH-09"), Slow, SpecPriority(5), func(SpecContext) {}}, []any{SpecPriority(5)}},
+		{"not slow: no priority", []any{SpecID("t.notslow"), Reqs("AUTH-09"), Serial, func(SpecContext) {}}, []any{Serial}},
 	}
 	for _, c := range cases {
 		_, _, deco, problems := parseDecl("x", "here", nil, c.args)
@@ -38,9 +38,9 @@ func TestTableEntriesAreDeclaredOneRuleEach(t *testing.T) {
 		declMu.Unlock()
 	}()
 	shared, deco, rules := splitTableArgs([]any{Destructive, Ordered,
-		ConformanceEntry("rule a", 1, Reqs("GET-05")),
-		ConformanceEntry("rule b", "not an int", Reqs("GET-06")),
-		ConformanceEntry("rule c", 3),
+		ConformanceEntry("rule a", "t.rule-a", 1, Reqs("GET-05")),
+		ConformanceEntry("rule b", "t.rule-b", "not an int", Reqs("GET-06")),
+		ConformanceEntry("rule c", "t.rule-c", 3),
 	})
 	if len(shared) != 1 || len(deco) != 1 || len(rules) != 3 {
 		t.Fatalf("split: shared %v deco %v rules %d", shared, deco, len(rules))

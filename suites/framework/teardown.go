@@ -200,7 +200,7 @@ func parallelRun() bool {
 
 // sweepCard sweeps and freezes one card (package sweep) and counts it.
 func sweepCard(ctx context.Context, api *client.Client, id string, keep bool, m *report.Money) error {
-	out, err := sweep.Card(ctx, api, id, keep, sweep.Rules{Fee: withdrawalCost()})
+	out, err := sweep.Card(ctx, api, id, keep, sweep.Rules{Fee: withdrawalCost(), CardFee: cardSideFee()})
 	if out.Swept > 0 {
 		m.CardsSwept++
 	}
@@ -216,6 +216,17 @@ func sweepCard(ctx context.Context, api *client.Client, id string, keep bool, m 
 // withdrawalCost is what one withdrawal costs the vault per the profile.
 func withdrawalCost() int64 {
 	if Profile().Cards.WithdrawVaultCredit == "amount" {
+		return 0
+	}
+	books.mu.Lock()
+	defer books.mu.Unlock()
+	return books.fees.withdrawal
+}
+
+// cardSideFee is what a withdrawal may take from the card beyond its amount
+// per the profile (cards.withdrawCardDebit: the fee's side is not shown).
+func cardSideFee() int64 {
+	if Profile().Cards.WithdrawCardDebit == "amount" {
 		return 0
 	}
 	books.mu.Lock()

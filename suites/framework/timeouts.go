@@ -35,6 +35,13 @@ type TimeoutConfig struct {
 	// TimestampTick is how far time must move for any timestamp precision
 	// (whole seconds at worst) to show a change.
 	TimestampTick time.Duration
+	// ListingFreshness bounds the wait for a listing or the vault balance to
+	// show a write (profile cards.listingFreshness: only GET /cards/{id} is
+	// documented as real-time); FreshPoll is the first pause between reads.
+	ListingFreshness, FreshPoll time.Duration
+	// CustomerApproval bounds the wait for a new customer to be approved
+	// (profile customers.approvalWait: verification states are not shown).
+	CustomerApproval time.Duration
 }
 
 // DefaultTimeoutConfig is the configuration before the profile is applied:
@@ -49,6 +56,7 @@ func DefaultTimeoutConfig() TimeoutConfig {
 		TokenExpiry:       901 * time.Second,
 		SlowSpec:          20 * time.Minute,
 		TimestampTick:     1100 * time.Millisecond,
+		FreshPoll:         200 * time.Millisecond,
 	}
 }
 
@@ -63,5 +71,7 @@ func Timeouts() TimeoutConfig {
 	t.WebhookDelivery = p.Webhooks.DeliveryWait
 	t.RetryAfterMax = p.RateLimits.MaxRetryAfter
 	t.GiftVerifyInterval = p.GiftCards.VerifyInterval
+	t.ListingFreshness = p.Cards.ListingFreshness
+	t.CustomerApproval = p.Customers.ApprovalWait
 	return t
 }

@@ -15,6 +15,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -118,16 +120,57 @@ func signingKey(controlSecret string) (string, error) {
 	return k, err
 }
 
-// expectCallbackURL compares a simulation's callback_url with the URL the
-// deliveries go to, exactly or as a prefix per the profile.
+// ExpectCallbackURL compares a simulation's callback_url with the URL the
+// deliveries go to, per the profile: normalized (the default: equal after
+// RFC 3986 normalisation, or the configured URL followed by more), exactly
+// or as a prefix.
 func ExpectCallbackURL(got any, want string) {
 	GinkgoHelper()
 	s, _ := got.(string)
-	if Profile().Webhooks.CallbackURLMatch == "prefix" {
+	switch Profile().Webhooks.CallbackURLMatch {
+	case "prefix":
 		Expect(s).To(HavePrefix(want), "callback_url must begin with the configured webhook URL (webhooks.callbackUrlMatch: prefix)")
-		return
+	case "exact":
+		Expect(s).To(Equal(want), "callback_url is the configured webhook URL (webhooks.callbackUrlMatch: exact)")
+	default:
+		Expect(SameURL(s, want)).To(BeTrue(), "callback_url %q is not the configured webhook URL %q, even after RFC 3986 normalisation (webhooks.callbackUrlMatch: normalized)", s, want)
 	}
-	Expect(s).To(Equal(want), "callback_url is the configured webhook URL")
+}
+
+// SameURL reports whether got names the URL want after RFC 3986
+// normalisation (scheme and host case, the scheme's default port, an empty
+// path as "/"), possibly followed by more path or a query.
+func SameURL(got, want string) bool {
+	g, w := normalURL(got), normalURL(want)
+	if g == "" || w == "" {
+		return false
+	}
+	if g == w {
+		return true
+	}
+	return strings.HasPrefix(g, strings.TrimSuffix(w, "/")+"/") || strings.HasPrefix(g, w+"?")
+}
+
+// normalURL is u in RFC 3986 normal form ("" when it is not an absolute URL).
+func normalURL(u string) string {
+	p, err := url.Parse(strings.TrimSpace(u))
+	if err != nil || p.Scheme == "" || p.Host == "" {
+		return ""
+	}
+	p.Scheme = strings.ToLower(p.Scheme)
+	host, port := strings.ToLower(p.Hostname()), p.Port()
+	if port == map[string]string{"http": "80", "https": "443"}[p.Scheme] {
+		port = ""
+	}
+	p.Host = host
+	if port != "" {
+		p.Host = net.JoinHostPort(host, port)
+	}
+	if p.Path == "" {
+		p.Path = "/"
+	}
+	p.RawPath, p.Fragment = "", ""
+	return p.String()
 }
 
 // expectSigned verifies a delivery's signature when the profile names a

@@ -1,0 +1,186 @@
+package framework
+
+// Refusals the document requires without fixing how they are told apart,
+// and the verdicts a spec cannot reach: another documented refusal that
+// came first (the order of checks is not shown), an access refusal or a rate
+// limit in place of the refusal asked for, an amount too large to provoke a
+// refusal through an unknown, a profile key discovery could not settle.
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/merchant-harness/mph/client"
+)
+
+// ExpectRefused asserts the refusal of a failure condition whose status the
+// document does not give ("which error each individual endpoint returns for
+// its other failure conditions: not shown"): the status the profile names
+// under errors.status.<condition>, or any 4xx when it names none (0, absent,
+// or condition ""); always the error envelope with statusCode the HTTP
+// status and error a reason phrase of it. It returns the body.
+//
+// A 429 or, unless the profile names it for the condition, a 401 or 403 is
+// never taken for the refusal asked for: the document gives them other
+// meanings (rate limit, credentials, IP whitelist, KYB tier), so the spec
+// reaches no verdict. Anything else that is not the refusal fails.
+func ExpectRefused(resp *client.Response, condition string) JSON {
+	GinkgoHelper()
+	Expect(resp).NotTo(BeNil(), "no response")
+	want := Profile().Errors.Status[condition]
+	what := "the refusal"
+	if condition != "" {
+		what = fmt.Sprintf("the refusal (%s)", condition)
+	}
+	if resp.Status != want {
+		switch resp.Status {
+		case http.StatusTooManyRequests:
+			skipIfStillRateLimited(resp, nil)
+		case http.StatusUnauthorized, http.StatusForbidden:
+			OtherRefusalFirst(resp, what)
+		}
+	}
+	if want != 0 {
+		Expect(resp.Status).To(Equal(want), "%s: HTTP %d, the profile says %d (errors.status.%s)", what, resp.Status, want, condition)
+	} else {
+		Expect(resp.Status).To(And(BeNumerically(">=", 400), BeNumerically("<", 500)),
+			"%s: expected a 4xx with the error envelope (the document names no status for it), got HTTP %d", what, resp.Status)
+	}
+	return ExpectError(resp, resp.Status)
+}
+
+// OtherRefusalFirst ends the spec without a verdict: the target answered
+// another documented refusal (the order of checks is not shown), so the one
+// the spec provokes was not reached. what names the refusal the spec wanted.
+func OtherRefusalFirst(resp *client.Response, what string) {
+	GinkgoHelper()
+	msg := ""
+	if resp != nil {
+		var body JSON
+		if resp.JSON(&body) == nil {
+			msg = strings.Join(Messages(body), "; ")
+		}
+		if len(msg) > 200 {
+			msg = msg[:200] + "…"
+		}
+		NoVerdict(fmt.Sprintf("another documented refusal came first: %s %s answered HTTP %d %q, not %s (the order of checks is not shown)",
+			resp.Exchange.Method, resp.Exchange.URL, resp.Status, msg, what))
+	}
+	NoVerdict("another documented refusal came first, not " + what)
+}
+
+// NoVerdictUnless ends the spec without a verdict, with the reason, unless ok.
+func NoVerdictUnless(ok bool, format string, a ...any) {
+	GinkgoHelper()
+	if !ok {
+		NoVerdict(fmt.Sprintf(format, a...))
+	}
+}
+
+// NeedDetermined ends the spec without a verdict when a profile key it
+// depends on is listed as undetermined (mph profile discover could not
+// settle it): judging by a default the target may not share would be a
+// guess. A listed section covers its keys, and a listed key its section.
+func NeedDetermined(keys ...string) {
+	GinkgoHelper()
+	for _, k := range keys {
+		for _, u := range Profile().Undetermined {
+			if u == k || strings.HasPrefix(k, u+".") || strings.HasPrefix(u, k+".") {
+				NoVerdict(fmt.Sprintf("profile key %s is undetermined (mph profile discover could not settle it); this spec depends on it", u))
+			}
+		}
+	}
+}
+
+// MaxProbeAmount is the most a spec spends to provoke a refusal through an
+// unknown without the balances control (profile testData.maxProbeAmount).
+func MaxProbeAmount() Money { return M(Profile().TestData.MaxProbeAmount) }
+
+// WithinProbeBound returns need when it is at most testData.maxProbeAmount;
+// above it the spec is not applicable: provoking the refusal would move
+// more money than the profile allows ("Maximum values for amounts ...: not
+// shown", so a large amount may meet another rule first).
+func WithinProbeBound(need Money, what string) Money {
+	GinkgoHelper()
+	if need.Cmp(MaxProbeAmount()) > 0 {
+		Skip(fmt.Sprintf("provoking %s needs %s USD, more than the profile's testData.maxProbeAmount %s; without the sandbox balances control the amount cannot be made smaller",
+			what, need, MaxProbeAmount()))
+	}
+	return need
+}
+
+// WithVault sets the primary merchant's vault balance through the sandbox
+// balances control until the spec ends (restored after it) and returns the
+// balance it had. The spec must declare Needs(CapBalances) and be Serial.
+func WithVault(ctx context.Context, balance Money) Money {
+	GinkgoHelper()
+	mid, env := Cfg().Primary.MerchantID, Environment()
+	orig, err := Controls().Balances(ctx, mid, env)
+	if err != nil {
+		HarnessError("sandbox control balances: %v", err)
+	}
+	DeferCleanup(func(ctx SpecContext) {
+		v := orig.VaultBalance
+		if err := Controls().SetBalances(ctx, mid, env, &v, nil); err != nil {
+			HarnessError("restoring the vault: %v", err)
+		}
+	})
+	v := balance.JSON()
+	if err := Controls().SetBalances(ctx, mid, env, &v, nil); err != nil {
+		HarnessError("setting the vault: %v", err)
+	}
+	prev, _ := MoneyOf(orig.VaultBalance)
+	return prev
+}
+
+// OverVaultAmount returns an issuance amount the vault cannot cover
+// (scenario 1), small: with the balances control the vault is set to
+// creationFee + 3.00 until the spec ends and 5.00 is returned; without it,
+// one cent more than the vault covers when that is within
+// testData.maxProbeAmount, else the spec is not applicable. The vault is
+// read as a fresh configuration.
+func OverVaultAmount(ctx context.Context) (amount Money, cfg Config) {
+	GinkgoHelper()
+	cfg = GetConfig(ctx)
+	if Has(CapBalances) {
+		WithVault(ctx, cfg.CreationFee.Add(M("3.00")))
+		return M("5.00"), GetConfig(ctx)
+	}
+	need := cfg.VaultBalance.Sub(cfg.CreationFee).Add(M("0.01"))
+	if need.Cmp(cfg.MinFunding) < 0 {
+		need = cfg.MinFunding
+	}
+	return WithinProbeBound(need, "funding beyond the vault"), cfg
+}
+
+// ExpectRateLimitEnvelope checks the error envelope of a 429 ("429 | rate
+// limit exceeded"; the error envelope is the document's for errors). A
+// gateway in front of the API may answer 429 in its own form, so under the
+// profile's rateLimits.envelope: optional (the default) the envelope is
+// judged only when the answer is JSON carrying statusCode; anything else
+// is no verdict on the envelope. Under required it is always judged. The
+// echoed path is checked as ExpectEchoedPath does.
+func ExpectRateLimitEnvelope(resp *client.Response) JSON {
+	GinkgoHelper()
+	Expect(resp).NotTo(BeNil(), "no response")
+	Expect(resp.Status).To(Equal(http.StatusTooManyRequests), "a 429 was expected")
+	if Profile().RateLimits.Envelope != "required" {
+		var body JSON
+		hasCode := false
+		if resp.JSON(&body) == nil {
+			_, hasCode = body["statusCode"]
+		}
+		if !IsJSONContentType(resp.Header.Get("Content-Type")) || !hasCode {
+			NoVerdict(fmt.Sprintf("the 429 of %s %s is not in the error envelope (Content-Type %q): a gateway's answer, which rateLimits.envelope: optional accepts",
+				resp.Exchange.Method, resp.Exchange.URL, resp.Header.Get("Content-Type")))
+		}
+	}
+	body := ExpectError(resp, http.StatusTooManyRequests)
+	ExpectEchoedPath(resp, body)
+	return body
+}
