@@ -25,6 +25,9 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	if !ok {
 		return
 	}
+	if s.emptyEnum(rc, b, "event_type", "authorization", "settlement", "reversal", "decline") {
+		return
+	}
 	v := validator{b: b}
 	et := v.str("event_type", !s.faults.on(fWebhookEventTypeUnchecked), maxShort)
 	if _, known := eventKinds[et]; !known && s.faults.on(fWebhookEventTypeUnchecked) {
