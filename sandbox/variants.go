@@ -1,8 +1,9 @@
 package sandbox
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
-	"hash/fnv"
 	"sort"
 	"strconv"
 	"strings"
@@ -165,9 +166,8 @@ func SeedSettings(seed uint64) []Variant {
 	dims := Dimensions()
 	out := make([]Variant, len(dims))
 	for i, d := range dims {
-		h := fnv.New64a()
-		h.Write([]byte(strconv.FormatUint(seed, 10) + "/" + d.Name))
-		out[i] = d.Settings[h.Sum64()%uint64(len(d.Settings))]
+		h := sha256.Sum256([]byte(strconv.FormatUint(seed, 10) + "/" + d.Name))
+		out[i] = d.Settings[binary.BigEndian.Uint64(h[:8])%uint64(len(d.Settings))]
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"math/big"
 	"net/http"
 	"strings"
 	"time"
@@ -260,12 +261,12 @@ func (s *Server) newCustomerID() string {
 }
 
 // customerIDOf reads issuance's customerId: a string, or under
-// customer-id-numeric also a JSON number.
+// customer-id-numeric also a JSON number, read by value (1234.0 and 1.234e3
+// are 1234).
 func (s *Server) customerIDOf(v *validator) string {
 	if r, ok := v.raw("customerId"); ok && s.variants.on(vCustomerIDNumeric) && r[0] >= '0' && r[0] <= '9' {
-		var n json.Number
-		if json.Unmarshal(r, &n) == nil {
-			return n.String()
+		if n, ok := new(big.Rat).SetString(string(r)); ok && n.IsInt() {
+			return n.Num().String()
 		}
 	}
 	return v.str("customerId", true, maxText)
