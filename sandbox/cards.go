@@ -40,7 +40,7 @@ func (s *Server) handleIssueCard(rc *reqCtx) {
 		return
 	}
 	c := newCard(rc.now, req.brand, s.cardName(req.name), req.theme, req.billing)
-	c.customerID = req.custID
+	c.id, c.customerID, c.frozen = s.cardID(c.id), req.custID, s.variants.on(vIssuedFrozen)
 	c.balance = s.initialBalance(req.amt)
 	if s.variants.on(vLimitsReplaceDefaults) {
 		c.limits = defaultLimits

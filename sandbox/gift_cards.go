@@ -174,7 +174,7 @@ func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *giftOrder {
 			Instructions: "Redeem at " + p.Site + " before the expiry date shown on the voucher.",
 		},
 		recipient:   Recipient{Email: req.email, Name: req.name},
-		status:      "PROCESSING",
+		status:      s.purchaseStatus(),
 		env:         rc.st.env,
 		createdAt:   ts(rc.now),
 		variantCode: req.variant, phone: req.phone, note: req.note,
@@ -205,6 +205,11 @@ func (s *Server) storeGiftOrder(rc *reqCtx, o *giftOrder) {
 		s.writeError(rc, http.StatusConflict, "Gift card order with reference '"+o.reference+"' already exists")
 		return
 	}
+	if s.velocityExceeded(st, o.recipient.Name, rc.now) {
+		st.mu.Unlock()
+		s.writeError(rc, http.StatusBadRequest, "Too many gift cards for this recipient: try again later")
+		return
+	}
 	if st.ngn < o.costNGN {
 		avail := st.ngn
 		st.mu.Unlock()
@@ -212,7 +217,7 @@ func (s *Server) storeGiftOrder(rc *reqCtx, o *giftOrder) {
 			money.Amount(o.costNGN).String()+" NGN, available "+money.Amount(avail).String()+" NGN")
 		return
 	}
-	if !s.faults.on(fGiftNotDebited) && s.debitsAtPurchase() {
+	if !s.faults.on(fGiftNotDebited) && (s.debitsAtPurchase() || o.status == "SUCCESS") {
 		st.ngn -= o.costNGN
 	}
 	st.orders = append(st.orders, o)

@@ -6,7 +6,9 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -17,7 +19,7 @@ import (
 // placement, the scope of "live operations" and what a limiter in front of
 // the API answers are open.
 var (
-	dTokenForm = declareDimension("token-form", []string{"OPEN-TOKEN-FORM"},
+	dTokenForm = declareDimension("token-form", []string{"OPEN-JWT-FORM"},
 		"Which JWT serialisation the access token uses.",
 		quote("accessToken (string, JWT)", "The only scheme is bearer tokens (HTTP bearer, JWT)"),
 		"token-jws-compact", "A signed JWT (JWS compact: three segments).")
@@ -31,7 +33,49 @@ var (
 	vTokenTypeLower = dTokenType.setting("token-type-lower-case", "tokenType is \"bearer\" (RFC 6749 §5.1: the token type is case-insensitive).",
 		`"tokenType (Bearer)"; "HTTP bearer" (RFC 6750 and 6749: case-insensitive)`, "", true)
 
-	dMerchantHeader = declareDimension("merchant-id-header", []string{"OPEN-MERCHANT-ID-HEADER"},
+	dBearerChallenge = declareDimension("bearer-challenge", []string{"OPEN-BEARER-CHALLENGE"},
+		"Whether a 401 carries a WWW-Authenticate challenge.",
+		quote("The only scheme is bearer tokens (HTTP bearer, JWT)"),
+		"bearer-challenge-absent", "No WWW-Authenticate header.")
+	vBearerChallenge = dBearerChallenge.setting("bearer-challenge-header", "Every 401 carries WWW-Authenticate: Bearer realm=\"merchant\", error=\"invalid_token\" (RFC 6750).",
+		`"HTTP bearer" (RFC 6750 defines the challenge; the document shows none)`, "", true)
+
+	dTokenMerchant = declareDimension("token-merchant-id", []string{"OPEN-TOKEN-MERCHANT-ID"},
+		"Which merchant id the token answer carries.",
+		quote("merchantId (string)"),
+		"token-merchant-id-as-given", "The merchantId of the exchange.")
+	vTokenMerchantInternal = dTokenMerchant.setting("token-merchant-id-internal", "The token answer carries the merchant's internal id (mch_ and 8 digits), not the merchantId of the exchange.",
+		`"merchantId (string)" (that it repeats the request's value is not stated)`, "", true)
+
+	dTokenMembers = declareDimension("token-answer-members", []string{"OPEN-TOKEN-FIELD-PRESENCE"},
+		"Which members of the access token answer are present.",
+		quote("accessToken (string, JWT), tokenType (Bearer), expiresIn (number of seconds, 900), environment (TEST or LIVE), merchantId (string)"),
+		"token-answer-all-members", "All five members.")
+	vTokenNoMerchantID = dTokenMembers.setting("token-answer-without-merchant-id", "The token answer omits merchantId (environment, which the document says it states, stays).",
+		`the access token's members are listed without saying which are always present; only environment is stated`, "", true)
+
+	dSecretBearer = declareDimension("secret-key-bearer", []string{"OPEN-SECRET-KEY-AS-BEARER"},
+		"Whether the secret key works in the bearer position where the document's examples put it.",
+		quote("Two endpoint examples (contact update, webhook simulation) show a secret key in the bearer position instead of an access token"),
+		"secret-key-bearer-refused", "Only access tokens are accepted.")
+	vSecretBearer = dSecretBearer.setting("secret-key-bearer-accepted", "PATCH contact and POST simulate-webhook also accept the merchant's secret key as the bearer value, as the document's examples show.",
+		`"Two endpoint examples ... show a secret key in the bearer position"`, "", false)
+
+	dIPScope = declareDimension("ip-whitelist-scope", []string{"OPEN-IP-WHITELIST"},
+		"Where the IP whitelist refuses a caller.",
+		quote("Access can also be refused with 403 when the caller's IP address is not in the merchant's IP whitelist for that environment"),
+		"ip-whitelist-everywhere", "At the token exchange and on every call.")
+	vIPCallsOnly = dIPScope.setting("ip-whitelist-calls-only", "The token exchange is open to any address; every authenticated call from outside the whitelist is refused with 403.",
+		`"Access can also be refused with 403 when the caller's IP address is not in the merchant's IP whitelist" (at which calls is not stated)`, "", false)
+
+	dTokenMissing = declareDimension("token-missing-member", []string{"OPEN-TOKEN-MISSING-MEMBER"},
+		"The refusal of a token exchange missing merchantId or secretKey.",
+		quote("merchantId (string), secretKey (string), both required", "Wrong credentials give 401", "400 | missing parameters"),
+		"token-missing-member-400", "400 with a constraint-violation array.")
+	vTokenMissing401 = dTokenMissing.setting("token-missing-member-401", "A token exchange missing merchantId or secretKey is refused with 401 \"Invalid credentials\".",
+		`"Wrong credentials give 401"; "400 | missing parameters" (both readings are documented)`, "", true)
+
+	dMerchantHeader = declareDimension("merchant-header", []string{"OPEN-MERCHANT-ID-HEADER"},
 		"Where X-Merchant-Id is checked.",
 		quote("Where X-Merchant-Id is sent: not shown"),
 		"merchant-header-everywhere", "A mismatching X-Merchant-Id is refused at the token exchange and on every call.")
@@ -43,21 +87,23 @@ var (
 	vMerchantHdrRequests = dMerchantHeader.setting("merchant-header-requests-only", "X-Merchant-Id is checked on authenticated calls only.",
 		`"Where X-Merchant-Id is sent: not shown"`, "auth:\n  merchantIdHeader: requests\n", false)
 
-	dKYBScope = declareDimension("kyb-scope", []string{"OPEN-KYB-SCOPE"},
+	dKYBScope = declareDimension("access-refusal-point", []string{"OPEN-KYB-SCOPE"},
 		"Which LIVE calls need KYB Tier 2.",
 		quote("Live operations require KYB Tier 2 or higher"),
 		"kyb-every-live-call", "Every LIVE call of a merchant below Tier 2 is refused with 403.")
+	vKYBAtExchange = dKYBScope.setting("kyb-at-token-exchange", "A LIVE merchant below Tier 2 is refused with 403 at the token exchange already.",
+		`"Live operations require KYB Tier 2 or higher" (where the refusal comes is not stated)`, "", false)
 	vKYBWritesOnly = dKYBScope.setting("kyb-writes-only", "A merchant below Tier 2 may read (GET) in LIVE; every LIVE write is refused with 403.",
 		`"Live operations require KYB Tier 2 or higher" (whether a read is an operation is not stated)`, "", false)
 
-	dLockout = declareDimension("token-failure-lockout", []string{"OPEN-CREDENTIAL-LOCKOUT"},
+	dLockout = declareDimension("credential-lockout", []string{"OPEN-CREDENTIAL-LOCKOUT"},
 		"Whether repeated wrong credentials lock a merchant out.",
 		quote("Wrong credentials give 401", "other failure conditions: not shown"),
 		"token-no-lockout", "Wrong credentials are refused with 401, however often.")
 	vLockout = dLockout.setting("token-lockout-after-10-failures", "After 10 failed exchanges naming one merchant within 10 minutes, that merchant's exchanges are refused with 429 for 60 seconds.",
 		`"Wrong credentials give 401"; a lockout is another failure condition, not shown`, "", false)
 
-	dRateLimitForm = declareDimension("rate-limit-answer", []string{"OPEN-RATE-LIMIT-ANSWER"},
+	dRateLimitForm = declareDimension("rate-limit-answer", []string{"OPEN-GATEWAY-429"},
 		"What a 429 carries (a gateway in front of the API answers its own).",
 		quote("429 | rate limit exceeded; retry with exponential backoff", "Exceeding the API rate limits gives 429"),
 		"rate-limit-error-envelope", "The error envelope.")
@@ -68,7 +114,14 @@ var (
 	vRL429HTML = dRateLimitForm.setting("rate-limit-gateway-html", "429 answers are a small text/html page (a CDN's answer).",
 		`"Exceeding the API rate limits gives 429"`, "", true)
 
-	dRetryHint = declareDimension("rate-limit-retry-hint", []string{"OPEN-RETRY-AFTER"},
+	dRateLimitKey = declareDimension("rate-limit-key", []string{"OPEN-RATE-LIMIT-POLICY"},
+		"What a rate limit counts calls by.",
+		quote("Numeric rate limits: not shown"),
+		"rate-limit-per-merchant", "Calls are counted per merchant and group.")
+	vRateLimitPerIP = dRateLimitKey.setting("rate-limit-per-client-ip", "Calls are counted per client IP address (a gateway's limiter), whatever the merchant.",
+		`"Numeric rate limits: not shown"`, "", false)
+
+	dRetryHint = declareDimension("rate-limit-window", []string{"OPEN-RETRY-AFTER"},
 		"How a 429 says when to retry.",
 		quote("429 | rate limit exceeded; retry with exponential backoff", "Numeric rate limits: not shown"),
 		"retry-after-seconds", "Retry-After in seconds, with X-RateLimit-Limit, -Remaining and -Reset.")
@@ -200,11 +253,55 @@ func openJWE(key []byte, tok string) (string, error) {
 
 // rewriteTokenAnswer applies the token answer settings.
 func (s *Server) rewriteTokenAnswer(rest string, top map[string]any) {
-	if rest != "/auth/token" || !s.variants.on(vTokenTypeLower) {
+	d, _ := top["data"].(map[string]any)
+	if rest != "/auth/token" || d == nil {
 		return
 	}
-	if d, ok := top["data"].(map[string]any); ok {
+	v := &s.variants
+	if v.on(vTokenTypeLower) {
 		d["tokenType"] = "bearer"
+	}
+	if id, ok := d["merchantId"].(string); ok && v.on(vTokenMerchantInternal) {
+		h := sha256.Sum256([]byte(id))
+		d["merchantId"] = fmt.Sprintf("mch_%08d", binary.BigEndian.Uint32(h[:4])%100000000)
+	}
+	if v.on(vTokenNoMerchantID) {
+		delete(d, "merchantId")
+	}
+}
+
+// secretKeyBearer reads a secret key in the bearer position on the routes
+// whose examples show one (secret-key-bearer-accepted) as the claims of its
+// merchant and environment; nil when it is not one. The other checks of
+// authenticate still apply.
+func (s *Server) secretKeyBearer(rc *reqCtx, raw string) (*tokenClaims, error) {
+	p := rc.r.URL.Path
+	if !s.variants.on(vSecretBearer) || !(strings.HasSuffix(p, "/contact") || strings.HasSuffix(p, "/simulate-webhook")) {
+		return nil, nil
+	}
+	ref, ok := rc.world.keys[raw]
+	if !ok {
+		return nil, nil
+	}
+	c := &tokenClaims{Env: ref.env.String()}
+	c.Subject = ref.m.id
+	return c, nil
+}
+
+// kybAtExchange refuses the token exchange of a LIVE merchant below Tier 2
+// (kyb-at-token-exchange); it reports whether it answered.
+func (s *Server) kybAtExchange(rc *reqCtx, m *merchant, env Env) bool {
+	if !s.variants.on(vKYBAtExchange) || env != EnvLive || m.kyb >= 2 {
+		return false
+	}
+	s.writeError(rc, http.StatusForbidden, msgKYB)
+	return true
+}
+
+// challenge adds the bearer challenge to a 401 (bearer-challenge-header).
+func (s *Server) challenge(code int, h http.Header) {
+	if code == http.StatusUnauthorized && s.variants.on(vBearerChallenge) {
+		h.Set("WWW-Authenticate", `Bearer realm="merchant", error="invalid_token"`)
 	}
 }
 

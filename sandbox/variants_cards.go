@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/merchant-harness/mph/money"
 )
@@ -12,7 +13,7 @@ import (
 // Card behaviours the document leaves open: where fees fall, how a PUT of
 // spend limits merges, and the business rules a card program may have.
 var (
-	dWithdrawalFee = declareDimension("withdrawal-fee-side", []string{"OPEN-WITHDRAWAL-FEE"},
+	dWithdrawalFee = declareDimension("withdrawal-fee", []string{"OPEN-WITHDRAWAL-FEE-SIDE"},
 		"Which side pays the withdrawal fee.",
 		quote("withdrawalFee | number | fee charged when balance is swept back to the vault"),
 		"withdraw-fee-from-vault-credit", "The card pays the amount; the vault receives the amount less withdrawalFee.")
@@ -22,7 +23,7 @@ var (
 	vWithdrawFeeOnCard = dWithdrawalFee.setting("withdraw-fee-from-card", "The card pays the amount plus withdrawalFee; the vault receives the whole amount (a withdrawal above balance less fee is refused).",
 		`"withdrawalFee | fee charged when balance is swept back to the vault" (which side pays is not shown)`, "", false)
 
-	dFundFee = declareDimension("funding-fee", []string{"OPEN-FUND-FEE"},
+	dFundFee = declareDimension("fund-fee", []string{"OPEN-FUND-FEE"},
 		"How fundFee applies to a new card.",
 		quote("fundFee | number | fee charged per funding operation (percentage or amount)", "issuance deducts the creation fee plus the funding amount from the vault"),
 		"fund-fee-not-on-issuance", "A new card's balance is the funding amount.")
@@ -38,14 +39,37 @@ var (
 		"spend-limits-put-merges", "Supplied limits replace theirs, the others keep their value; an unset limit is null.")
 	vLimitsPutReplaces = dLimitsPut.setting("spend-limits-put-replaces", "PUT spend-limits replaces the whole set: limits not supplied become unset.",
 		`PUT /cards/{id}/spend-limits: "each an optional number" (merge or replace is not shown)`, "", false)
-	vLimitsUnsetZero = dLimitsPut.setting("spend-limits-unset-zero", "PUT spend-limits replaces the whole set and shows an unset limit as 0.",
-		`"each an optional number"; "A transaction exceeding a configured limit is declined" (how an unset limit is shown is not)`, "", false, vLimitsPutReplaces)
 	vLimitsReplaceDefaults = dLimitsPut.setting("spend-limits-put-restores-defaults", "PUT spend-limits replaces the whole set: limits not supplied return to the program's defaults (1000, 2500, 10000, 50000 USD), which a new card also has.",
 		`"each an optional number" (merge or replace, and defaults, are not shown)`, "", false)
-	vLimitsUnsetMinusOne = dLimitsPut.setting("spend-limits-unset-minus-one", "An unset limit is shown as -1.",
-		`"each an optional number in USD" (how an unset limit is shown is not stated)`, "", false)
 
-	dLimitRules = declareDimension("spend-limit-rules", []string{"OPEN-MAX-AMOUNTS"},
+	dLimitUnset = declareDimension("spend-limit-unset", []string{"OPEN-SPEND-LIMIT-UNSET-FORM"},
+		"How the PUT answer shows a limit that is not set.",
+		quote("spendLimits (object with the four limits)"),
+		"spend-limits-unset-null", "null.")
+	vLimitsUnsetZero = dLimitUnset.setting("spend-limits-unset-zero", "PUT spend-limits replaces the whole set and shows an unset limit as 0.",
+		`"each an optional number"; "A transaction exceeding a configured limit is declined" (how an unset limit is shown is not)`, "", false, vLimitsPutReplaces)
+	vLimitsUnsetMinusOne = dLimitUnset.setting("spend-limits-unset-minus-one", "An unset limit is shown as -1.",
+		`"each an optional number in USD" (how an unset limit is shown is not stated)`, "", false)
+	vLimitsUnsetAbsent = dLimitUnset.setting("spend-limits-unset-absent", "An unset limit is left out of spendLimits.",
+		`"spendLimits (object with the four limits)" (how an unset one is shown is not stated)`, "", true)
+
+	dLimitZone = declareDimension("spend-limit-zone", []string{"OPEN-SPEND-LIMIT-CALENDAR"},
+		"The zone of the calendar day and month of dailyLimit and monthlyLimit.",
+		quote("dailyLimit (per calendar day, cumulative), monthlyLimit (per calendar month, cumulative)"),
+		"spend-limit-day-utc", "UTC days and months.")
+	vLimitDayLagos = dLimitZone.setting("spend-limit-day-utc-plus-1", "Days and months in UTC+01:00 (Africa/Lagos).",
+		`"per calendar day" (whose calendar is not stated)`, "", false)
+	vLimitDayWest = dLimitZone.setting("spend-limit-day-utc-minus-5", "Days and months in UTC-05:00 (US Eastern standard time).",
+		`"per calendar day" (whose calendar is not stated)`, "", false)
+
+	dTxnWebhooks = declareDimension("transaction-webhooks", []string{"OPEN-TRANSACTION-WEBHOOKS"},
+		"Which card transactions send a webhook.",
+		quote("The service sends card webhooks to the merchant's configured webhook URL"),
+		"transaction-webhooks-all", "Every authorization, decline and settlement.")
+	vTxnNoDeclines = dTxnWebhooks.setting("transaction-webhooks-without-declines", "Declined authorizations send no webhook; approvals and settlements do.",
+		`"The service sends card webhooks" (for which transactions is not stated)`, "", false)
+
+	dLimitRules = declareDimension("spend-limit-rules", []string{"OPEN-SPEND-LIMIT-CONSISTENCY", "OPEN-AMOUNT-CAPS"},
 		"Business rules on spend limits.",
 		quote("Maximum values for amounts and spend limits, and bounds of gift card amounts: not shown"),
 		"spend-limits-unbounded", "Any positive limits, in any order.")
@@ -54,7 +78,7 @@ var (
 	vLimitsOrdered = dLimitRules.setting("spend-limits-ordered", "The limits set must not decrease from transaction to daily to monthly to all-time; a PUT breaking that is refused with 400.",
 		`"Maximum values for amounts and spend limits ...: not shown"; other failure conditions: not shown`, "", false)
 
-	dFundingMax = declareDimension("card-funding-max", []string{"OPEN-MAX-AMOUNTS"},
+	dFundingMax = declareDimension("amount-rules", []string{"OPEN-AMOUNT-CAPS"},
 		"A maximum card funding.",
 		quote("Maximum values for amounts and spend limits, and bounds of gift card amounts: not shown"),
 		"card-funding-unbounded", "Any funding the vault covers.")
@@ -63,7 +87,7 @@ var (
 	vFundingMax1000 = dFundingMax.setting("card-funding-max-1000", "Issuance with an amount above 1000.00 USD is refused with 400.",
 		`"Maximum values for amounts ...: not shown"`, "", false)
 
-	dNameRules = declareDimension("name-on-card-rules", []string{"OPEN-NAME-ON-CARD"},
+	dNameRules = declareDimension("name-on-card", []string{"OPEN-NAME-ON-CARD-RULES"},
 		"What nameOnCard may hold (embossing rules).",
 		quote("the body contains nameOnCard (non-empty)"),
 		"name-on-card-any", "Any non-empty name up to 64 characters.")
@@ -74,14 +98,14 @@ var (
 	vNameEmbossing = dNameRules.setting("card-name-embossing", "nameOnCard matches ^[A-Za-z .'-]{1,21}$ (both rules).",
 		`"nameOnCard (non-empty)"`, "", false)
 
-	dNameCase = declareDimension("name-on-card-case", []string{"OPEN-NAME-ON-CARD"},
+	dNameCase = declareDimension("name-on-card-case", []string{"OPEN-NAME-ON-CARD-RENDERING"},
 		"Whether nameOnCard is kept as given or as embossed.",
 		quote("nameOnCard | string"),
 		"name-on-card-as-given", "nameOnCard is kept as given.")
 	vNameUpper = dNameCase.setting("card-name-upper-case", "nameOnCard is stored and shown in upper case, as embossed.",
 		`"nameOnCard | string" (that it echoes the input's case is not stated)`, "", false)
 
-	dCardReference = declareDimension("card-reference-rules", []string{"OPEN-CARD-REFERENCE"},
+	dCardReference = declareDimension("card-reference-rules", []string{"OPEN-CARD-REFERENCE-RULES"},
 		"What a card's merchant reference may hold.",
 		quote("reference | string | merchant reference of the card"),
 		"card-reference-64", "Up to 64 letters, digits, '.', '_' or '-'.")
@@ -97,14 +121,14 @@ var (
 	vCardsPer10 = dCardsPerCustomer.setting("cards-per-customer-10", "A customer holds at most 10 cards; the 11th issuance is refused with 400.",
 		`other failure conditions: not shown`, "", false)
 
-	dUpdatedAt = declareDimension("updated-at-semantics", []string{"OPEN-UPDATED-AT"},
+	dUpdatedAt = declareDimension("updated-at", []string{"OPEN-UPDATED-AT"},
 		"What moves updatedAt.",
 		quote("card (Card with updated balance and updatedAt)"),
 		"updated-at-on-writes", "updatedAt moves when the card changes.")
 	vUpdatedOnRead = dUpdatedAt.setting("updated-at-on-every-read", "updatedAt is the time the card was last synced from the processor: every answer carrying a card shows the time of that answer.",
 		`"updatedAt | ISO 8601 UTC timestamp" (its meaning beyond the withdrawal answer is not stated)`, "", true)
 
-	dSecureCache = declareDimension("secure-cache-headers", []string{"OPEN-SECURE-CACHING"},
+	dSecureCache = declareDimension("secure-caching", []string{"OPEN-SECURE-CACHING"},
 		"How the secure answer keeps shared caches away.",
 		quote("This data is PCI-sensitive; it must never reach public clients or unauthenticated browsers"),
 		"secure-cache-no-store", "Cache-Control: no-store.")
@@ -272,4 +296,45 @@ func (s *Server) mergedLimits(c *card, set [4]int64, cleared [4]bool) [4]int64 {
 		}
 	}
 	return l
+}
+
+// cardID is a new card's id under the id-form settings.
+func (s *Server) cardID(id string) string {
+	if !s.variants.on(vCardIDUUID) {
+		return id
+	}
+	h := randHex(16)
+	return "crd_" + h[:8] + "-" + h[8:12] + "-4" + h[13:16] + "-a" + h[17:20] + "-" + h[20:32]
+}
+
+// limitDay is the time whose date counts for daily and monthly limits.
+func (s *Server) limitDay(now time.Time) time.Time {
+	switch {
+	case s.variants.on(vLimitDayLagos):
+		return now.In(time.FixedZone("", 3600))
+	case s.variants.on(vLimitDayWest):
+		return now.In(time.FixedZone("", -5*3600))
+	}
+	return now.UTC()
+}
+
+// txnWebhook reports whether a transaction sends a webhook.
+func (s *Server) txnWebhook(approved bool) bool {
+	return approved || !s.variants.on(vTxnNoDeclines)
+}
+
+// unsetLimitsAbsent drops the unset limits of a PUT answer
+// (spend-limits-unset-absent).
+func (s *Server) unsetLimitsAbsent(r *http.Request, top map[string]any) {
+	if !s.variants.on(vLimitsUnsetAbsent) || r.Method != http.MethodPut {
+		return
+	}
+	d, _ := top["data"].(map[string]any)
+	if l, ok := d["spendLimits"].(map[string]any); ok {
+		for k, v := range l {
+			if v == nil {
+				delete(l, k)
+			}
+		}
+	}
 }

@@ -275,7 +275,8 @@ func documentedFlow(h *sbx) string {
 	cust := h.api("POST", "/cards/customers", tok, map[string]any{
 		"firstName": "Ada", "lastName": "Lovelace", "email": "ada@mailbox.ng", "phoneNumber": "8031234567", "phoneCountryCode": "+234",
 		"dateOfBirth": "1990-01-31", "idType": "passport", "idNumber": "A12345678", "address": "1 Main St", "city": "Lagos",
-		"state": "LA", "postalCode": "100001", "country": "NGA"})
+		"state": "LA", "postalCode": "100001", "country": "NGA", "phone_country_code": "+234", "date_of_birth": "1990-01-31",
+		"id_type": "passport", "id_number": "A12345678", "postal_code": "100001"})
 	msg += ok(cust, "registration")
 	h.fake.Advance(3 * time.Second)
 	issued := h.api("POST", "/cards", tok, fmt.Sprintf(`{"customerId":%s,"nameOnCard":"Ada Lovelace","amount":20,"reference":"card1"}`, jsonOf(find(cust.v, "customerId"))))
@@ -285,6 +286,13 @@ func documentedFlow(h *sbx) string {
 	}
 	id, _ := find(issued.v, "id").(string)
 	h.fake.Advance(3 * time.Second)
+	card, _ := h.api("GET", "/cards/"+id, tok, nil).v.(map[string]any)
+	if d, ok := card["data"].(map[string]any); ok {
+		card = d
+	}
+	if card["status"] == "FROZEN" {
+		msg += ok(h.api("PATCH", "/cards/"+id+"/status", tok, `{"status":"ACTIVE"}`), "activate")
+	}
 	for _, c := range []struct{ method, path, body, what string }{
 		{"GET", "/cards/" + id, "", "get"},
 		{"GET", "/cards", "", "list"},

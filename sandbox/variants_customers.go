@@ -10,7 +10,7 @@ import (
 
 // Customers: registration rules, uniqueness and approval are "not shown".
 var (
-	dCustomerUnique = declareDimension("customer-uniqueness", []string{"OPEN-CUSTOMER-UNIQUENESS"},
+	dCustomerUnique = declareDimension("customer-rules", []string{"OPEN-CUSTOMER-IDENTITY-RULES"},
 		"Which registration inputs must be unique per merchant.",
 		quote("Registers a cardholder and submits identity verification", "Customer verification states: not shown"),
 		"customer-duplicates-allowed", "Any number of customers may share a document, phone or e-mail.")
@@ -23,7 +23,7 @@ var (
 	vUniqueIdentity = dCustomerUnique.setting("customer-unique-identity", "Document number, phone and e-mail are each unique per merchant (409).",
 		`other failure conditions: not shown`, "", false)
 
-	dCustomerRules = declareDimension("customer-input-rules", []string{"OPEN-CUSTOMER-INPUT-RULES"},
+	dCustomerRules = declareDimension("customer-input-rules", []string{"OPEN-CUSTOMER-FIELD-FORMS"},
 		"Validation of registration inputs beyond their presence.",
 		quote("firstName | string | yes", "phoneNumber | string | yes", "Names and required flags of the additional registration fields: not shown"),
 		"customer-inputs-loose", "Names any text; a phone number 7 to 15 digits.")
@@ -32,6 +32,14 @@ var (
 	vNamesLetters = dCustomerRules.setting("customer-names-letters-only", "firstName and lastName hold letters, spaces, apostrophes and hyphens only (a KYC rule).",
 		`"firstName | string", "lastName | string" (their validation is not shown)`, "", false)
 
+	dCustomerFields = declareDimension("customer-field-names", []string{"OPEN-CUSTOMER-FIELD-NAMES"},
+		"The wire names of the registration inputs the document does not name.",
+		quote("Names and required flags of the additional registration fields: not shown"),
+		"customer-fields-camel-case", "phoneCountryCode, dateOfBirth, idType, idNumber, address, city, state, postalCode, country.")
+	vCustomerSnake = dCustomerFields.setting("customer-fields-snake-case", "The additional inputs are phone_country_code, date_of_birth, id_type, id_number and postal_code (address, city, state, country as before).",
+		`"Names and required flags of the additional registration fields: not shown"`,
+		"customers:\n  fields:\n    phoneCountryCode: phone_country_code\n    dateOfBirth: date_of_birth\n    idType: id_type\n    idNumber: id_number\n    postalCode: postal_code\n", false)
+
 	dCustomerApproval = declareDimension("customer-approval", []string{"OPEN-CUSTOMER-APPROVAL"},
 		"When a registered customer can receive cards.",
 		quote("After successful verification the returned customerId is used to issue cards", "Customer verification states: not shown"),
@@ -39,7 +47,7 @@ var (
 	vApprovalDelayed = dCustomerApproval.setting("customer-approval-delayed", "Verification completes 2 seconds after registration (kycStatus PENDING until then); issuance before is refused with 400.",
 		`"After successful verification the returned customerId is used to issue cards" (when verification completes is not shown)`, "", false)
 
-	dCustomerListOrder = declareDimension("customer-list-order", []string{"OPEN-LIST-ORDER"},
+	dCustomerListOrder = declareDimension("customer-list-order", []string{"OPEN-CUSTOMER-LIST-ORDER"},
 		"The order of GET /cards/customers.",
 		quote("Returns all cardholder customers registered under the merchant"),
 		"customer-list-newest-first", "Newest first.")
@@ -164,4 +172,15 @@ func (s *Server) customerOrder(cs []*customer) []*customer {
 		}
 	}
 	return out
+}
+
+// customerNames are the wire names of the registration inputs whose names
+// are not shown, under the field-name settings.
+type customerNames struct{ cc, dob, idType, idNumber, postal string }
+
+func (s *Server) customerNames() customerNames {
+	if s.variants.on(vCustomerSnake) {
+		return customerNames{"phone_country_code", "date_of_birth", "id_type", "id_number", "postal_code"}
+	}
+	return customerNames{"phoneCountryCode", "dateOfBirth", "idType", "idNumber", "postalCode"}
 }

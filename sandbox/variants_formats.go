@@ -12,7 +12,7 @@ import (
 // reason phrases, a media type) or shows one form by example; every form
 // the standard allows under those words is a setting.
 var (
-	dTimestampForm = declareDimension("timestamp-form", []string{"OPEN-TIMESTAMP-FORM"},
+	dTimestampForm = declareDimension("timestamp-form", []string{"OPEN-TIMESTAMP-FORM", "OPEN-TIMESTAMP-PRECISION"},
 		"How timestamps are written: every ISO 8601 representation of a date and time.",
 		quote("timestamp (ISO 8601)", "ISO 8601 UTC timestamp"),
 		"timestamps-extended-millis-z", "ISO 8601 extended format, milliseconds, Z (JavaScript's toISOString): 2026-11-22T03:16:18.123Z.")
@@ -39,7 +39,7 @@ var (
 	vTsOrdinal = dTimestampForm.setting("timestamps-ordinal-date", "Timestamps give the date as an ordinal date: 2026-326T03:16:18.123Z.",
 		`"ISO 8601" (ordinal dates are ISO 8601 dates)`, "", true)
 
-	dEnvelopeZone = declareDimension("envelope-timestamp-zone", []string{"OPEN-ENVELOPE-TIMESTAMP-ZONE"},
+	dEnvelopeZone = declareDimension("envelope-timestamp-zone", []string{"OPEN-TIMESTAMP-FORM"},
 		"The zone of the envelopes' own timestamp (UTC is stated for resource timestamps only).",
 		quote("timestamp (ISO 8601)", "ISO 8601 UTC timestamp"),
 		"envelope-timestamp-utc", "Envelope timestamps are in UTC, like resource timestamps.")
@@ -50,7 +50,7 @@ var (
 	vEnvTSNoZone = dEnvelopeZone.setting("envelope-timestamp-no-designator", "Envelope timestamps are local time without a zone designator (Python's datetime.utcnow().isoformat()); resource timestamps stay UTC.",
 		`Envelopes: "timestamp (ISO 8601)" (ISO 8601 local time has no designator)`, "", true)
 
-	dNumberForm = declareDimension("number-form", []string{"OPEN-NUMBER-FORM"},
+	dNumberForm = declareDimension("number-form", []string{"OPEN-JSON-NUMBER-FORM"},
 		"How JSON numbers are written (a JSON number is a value, not a text).",
 		quote("All bodies are JSON", "balanceAmount | number", "statusCode | number", "expiresIn (number of seconds, 900)"),
 		"amounts-two-decimals", "Amounts with two decimals (5.00), integers without a fraction (400, 900).")
@@ -92,7 +92,7 @@ var (
 	vCvvFour = dCvvForm.setting("cvv-four-digits", "Secure details carry a four-digit cvv.",
 		`Secure card details: "cvv | string" (no length stated)`, "", true)
 
-	dContentType = declareDimension("content-type", []string{"OPEN-RESPONSE-MEDIA-TYPE"},
+	dContentType = declareDimension("json-media-type", []string{"OPEN-JSON-MEDIA-TYPE"},
 		"The media type answers are labelled with.",
 		quote("All bodies are JSON"),
 		"content-type-json-utf8", "Answers are labelled application/json; charset=utf-8.")
@@ -105,7 +105,7 @@ var (
 	vCTVendor = dContentType.setting("content-type-vendor-json", "Answers are labelled application/vnd.merchant.v1+json.",
 		`"All bodies are JSON" (RFC 6839 +json)`, "", true)
 
-	dEnvelopePath = declareDimension("envelope-path", []string{"OPEN-ENVELOPE-PATH"},
+	dEnvelopePath = declareDimension("envelope-path", []string{"OPEN-ENVELOPE-PATH-FORM"},
 		"What the envelopes echo in path.",
 		quote("path (string, request path)", "the path value is informational"),
 		"envelope-path-request-path", "path is the request path, exactly (/v1/merchant/cards/crd_...).")

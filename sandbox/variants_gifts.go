@@ -30,7 +30,7 @@ var (
 	vGiftInProgress = dGiftPendingName.setting("gift-status-in-progress", "An order not yet fulfilled says orderStatus IN_PROGRESS.",
 		`"orderStatus | e.g. SUCCESS, PROCESSING"; "Other orderStatus values ...: not shown"`, "", true)
 
-	dGiftOrderPresence = declareDimension("gift-order-member-presence", []string{"OPEN-GIFT-ORDER-PRESENCE"},
+	dGiftOrderPresence = declareDimension("gift-order-presence", []string{"OPEN-GIFT-ORDER-PRESENCE"},
 		"Which gift order members are present and non-null.",
 		quote("voucher | object | code, pin, serialNumber, instructions (strings)", "Gift card order (as returned by verification)"),
 		"gift-order-members-all", "Every member, a locked voucher with empty code and pin while PROCESSING.")
@@ -41,7 +41,7 @@ var (
 	vGiftProcessingSparse = dGiftOrderPresence.setting("gift-processing-order-sparse", "While PROCESSING an order has no voucher member and transactionId null (no upstream id yet).",
 		`"the response carries the unlocked voucher.code and voucher.pin" (stated for SUCCESS only)`, "", true)
 
-	dGiftLookupEnvelope = declareDimension("gift-lookup-envelope", []string{"OPEN-GIFT-LOOKUP-ANSWER"},
+	dGiftLookupEnvelope = declareDimension("gift-lookup-shape", []string{"OPEN-GIFT-LOOKUP-SHAPE"},
 		"The envelope of GET /gift-cards/transactions/{reference}.",
 		quote("Response body of gift transaction lookup: not shown"),
 		"gift-lookup-envelope-a", "Envelope A, the order under data.")
@@ -49,7 +49,7 @@ var (
 		`"Response body of gift transaction lookup: not shown"`,
 		"giftCards:\n  lookupOrderPointer: \"\"\n", true)
 
-	dGiftLookupVoucher = declareDimension("gift-lookup-voucher-names", []string{"OPEN-GIFT-LOOKUP-ANSWER"},
+	dGiftLookupVoucher = declareDimension("gift-lookup-voucher-names", []string{"OPEN-GIFT-LOOKUP-SHAPE"},
 		"Where the lookup carries the voucher code, PIN and instructions.",
 		quote("Returns the purchase with voucher code, redemption PIN and instructions"),
 		"gift-lookup-voucher-object", "In voucher.code, voucher.pin and voucher.instructions.")
@@ -60,22 +60,33 @@ var (
 		`"Returns the purchase with voucher code, redemption PIN and instructions" (member names not shown)`,
 		"giftCards:\n  lookupVoucher:\n    code: /voucher/cardNumber\n    pin: /voucher/pinCode\n", true)
 
-	dGiftQuoteEnvelope = declareDimension("gift-quote-envelope", []string{"OPEN-GIFT-QUOTE-ANSWER"},
-		"The envelope of GET /gift-cards/quote.",
-		quote("Query parameters and response of the gift quote: not shown"),
+	dGiftQuoteEnvelope = declareDimension("quote-shape", []string{"OPEN-GIFT-QUOTE-SHAPE", "OPEN-BETTING-QUOTE-SHAPE"},
+		"The envelope of the gift and betting quotes.",
+		quote("Query parameters and response of the gift quote: not shown", "Query parameters and response of the betting quote: not shown"),
 		"gift-quote-envelope-a", "Envelope A.")
 	vGiftQuoteFlat = dGiftQuoteEnvelope.setting("gift-quote-flat", "GET /gift-cards/quote answers the quote fields at top level, without an envelope.",
 		`"Query parameters and response of the gift quote: not shown"`,
 		"giftCards:\n  quote:\n    subtotalPointer: /subtotalNgn\n    feePointer: /feeNgn\n    totalPointer: /totalNgn\n", true)
 
-	dGiftQuoteTotal = declareDimension("quote-total-semantics", []string{"OPEN-QUOTE-TOTAL"},
+	vBettingQuoteFlat = dGiftQuoteEnvelope.setting("betting-quote-flat", "GET /betting/quote answers the quote fields at top level, without an envelope.",
+		`"Query parameters and response of the betting quote: not shown"`,
+		"betting:\n  quote:\n    amountPointer: /amount\n    feePointer: /fee\n    totalPointer: /totalDebit\n", true)
+
+	dGiftOutcome = declareDimension("gift-purchase-outcome", []string{"OPEN-GIFT-PURCHASE-OUTCOME"},
+		"Whether a purchase is fulfilled at once or PROCESSING first.",
+		quote("Successful outcome is status 200 with voucher details", "When the order is in PROCESSING, the call triggers reconciliation"),
+		"gift-purchase-processing-first", "A purchase answers a PROCESSING order (voucher locked); verify reconciles it.")
+	vGiftSuccessAtOnce = dGiftOutcome.setting("gift-purchase-success-at-once", "A purchase is fulfilled at once: it answers SUCCESS with the unlocked voucher.",
+		`"Successful outcome is status 200 with voucher details"`, "", false)
+
+	dGiftQuoteTotal = declareDimension("quote-pricing", []string{"OPEN-QUOTE-ARITHMETIC"},
 		"Whether a quote's total adds its fee to its subtotal.",
 		quote("Returns the total NGN charge against the corporate vault", "Returns processing fees and the total vault debit for a betting deposit"),
 		"quote-total-is-sum", "total = subtotal + fee (gift); totalDebit = amount + fee (betting).")
 	vQuoteFeeIncluded = dGiftQuoteTotal.setting("quote-fee-included", "Quotes show the fee for information: the gift subtotal already includes it (total = subtotal) and a betting deposit pays its fee from the amount (totalDebit = amount).",
 		`"Gift quote and betting quote response fields: not shown"`, "", true)
 
-	dGiftPrice = declareDimension("gift-price-stability", []string{"OPEN-QUOTE-PRICE"},
+	dGiftPrice = declareDimension("gift-price-stability", []string{"OPEN-QUOTE-STABILITY"},
 		"Whether the NGN price moves between a quote and a purchase.",
 		quote("Returns the total NGN charge against the corporate vault for a gift card product and face value"),
 		"gift-price-fixed", "The exchange rate is fixed: a purchase costs what the quote said.")
@@ -96,14 +107,14 @@ var (
 	vGiftDebitOnFulfil = dGiftDebit.setting("gift-debit-on-fulfilment", "The NGN charge is reserved at purchase and debited when the order is fulfilled.",
 		`"The charge is debited in NGN from the vault" (when is not stated)`, "", false)
 
-	dGiftInstructions = declareDimension("gift-instructions-stability", []string{"OPEN-GIFT-VOUCHER-STABILITY"},
+	dGiftInstructions = declareDimension("voucher-rendering", []string{"OPEN-VOUCHER-STABILITY"},
 		"Whether voucher instructions read the same on every call.",
 		quote("voucher | object | code, pin, serialNumber, instructions (strings)"),
 		"gift-instructions-fixed", "Instructions are fixed text.")
 	vGiftInstructionsVary = dGiftInstructions.setting("gift-instructions-per-call", "Voucher instructions end with the time of the answer (\"... valid as of <time>\").",
 		`"instructions (strings)" (their stability is not stated; only "it does not charge again" is)`, "", true)
 
-	dGiftDup = declareDimension("gift-duplicate-reference", []string{"OPEN-IDEMPOTENCY"},
+	dGiftDup = declareDimension("gift-duplicate-reference", []string{"OPEN-DUPLICATE-REFERENCE"},
 		"A second purchase with an existing order reference.",
 		quote("409 | duplicate idempotency reference", "it does not charge again"),
 		"gift-duplicate-409", "409 conflict.")
@@ -112,17 +123,19 @@ var (
 	vGiftDupCompares = dGiftDup.setting("gift-duplicate-compares-body", "A second purchase with an existing reference and the same body replays the order (200); with another body it is refused with 422.",
 		`409: "duplicate idempotency reference" (how a reused reference with other parameters is answered is not shown)`, "", false)
 
-	dGiftAmount = declareDimension("gift-amount-rules", []string{"OPEN-MAX-AMOUNTS"},
+	dGiftAmount = declareDimension("gift-amount-rules", []string{"OPEN-AMOUNT-CAPS"},
 		"Which face values a purchase accepts.",
 		quote("Maximum values for amounts and spend limits, and bounds of gift card amounts: not shown"),
 		"gift-amount-product-range", "Any amount within the product's range, in cents.")
 	vGiftDenominations = dGiftAmount.setting("gift-amount-denominations", "Only the denominations 10, 25, 50 and 100 are sold.",
 		`"bounds of gift card amounts: not shown"`, "", false)
 
-	dGiftRecipient = declareDimension("gift-recipient-rules", []string{"OPEN-GIFT-RECIPIENT"},
+	dGiftRecipient = declareDimension("gift-purchase-rules", []string{"OPEN-GIFT-PURCHASE-RULES"},
 		"Whether the recipient's e-mail must be deliverable.",
 		quote("recipientEmail (string)"),
 		"gift-recipient-any-email", "Any well-formed e-mail.")
+	vGiftVelocity = dGiftRecipient.setting("gift-purchases-per-recipient-3", "At most 3 purchases per recipient name and merchant in an hour; the 4th is refused with 400.",
+		`other failure conditions: not shown`, "", false)
 	vGiftRecipientDeliverable = dGiftRecipient.setting("gift-recipient-deliverable", "Recipient e-mails at domains that take no mail (example.com/.org/.net, .test, .invalid, .example, .localhost) are refused with 400.",
 		`other failure conditions: not shown`, "", false)
 )
@@ -204,6 +217,31 @@ func (s *Server) rewriteQuote(rest string, d map[string]any) {
 	case "/betting/quote":
 		d["totalDebit"] = d["amount"]
 	}
+}
+
+// purchaseStatus is a new order's status (gift-purchase-success-at-once
+// fulfils it at once).
+func (s *Server) purchaseStatus() string {
+	if s.variants.on(vGiftSuccessAtOnce) {
+		return "SUCCESS"
+	}
+	return "PROCESSING"
+}
+
+// velocityExceeded reports whether merchant st already sold 3 orders to
+// recipient name within the hour; the caller holds st's lock.
+func (s *Server) velocityExceeded(st *envState, name string, now time.Time) bool {
+	if !s.variants.on(vGiftVelocity) {
+		return false
+	}
+	n := 0
+	for _, o := range st.orders {
+		t, err := time.Parse(time.RFC3339Nano, o.createdAt)
+		if err == nil && now.Sub(t) < time.Hour && strings.EqualFold(o.recipient.Name, name) {
+			n++
+		}
+	}
+	return n >= 3
 }
 
 // giftRate is the NGN exchange rate at now, in kobo per dollar.

@@ -10,7 +10,7 @@ import (
 // Listings: only GET /cards/{id} is documented as real time; order, default
 // filter, maximum limit and how search matches are not shown.
 var (
-	dListFreshness = declareDimension("listing-freshness", []string{"OPEN-LISTING-FRESHNESS"},
+	dListFreshness = declareDimension("read-freshness", []string{"OPEN-LISTING-FRESHNESS"},
 		"How fresh GET /cards and GET /cards/customers are.",
 		quote("data = Card (balance is real-time)"),
 		"listings-real-time", "Listings show every write at once.")
@@ -24,7 +24,7 @@ var (
 	vVaultLag = dVaultFreshness.setting("vault-balance-lag-2s", "vaultBalance comes from a ledger replica refreshed every 2 seconds.",
 		`"vaultBalance | available unspent balance" (real time is stated for the card balance only)`, "", false)
 
-	dListOrder = declareDimension("card-list-order", []string{"OPEN-LIST-ORDER"},
+	dListOrder = declareDimension("list-order", []string{"OPEN-LIST-ORDER"},
 		"The order of GET /cards.",
 		quote("data = array of Card"),
 		"list-newest-first", "Newest first.")
@@ -33,14 +33,14 @@ var (
 	vListByName = dListOrder.setting("list-by-name", "GET /cards lists cards by nameOnCard, then id.",
 		`GET /cards: "data = array of Card" (order not shown)`, "", false)
 
-	dListDefault = declareDimension("card-list-default-status", []string{"OPEN-LIST-DEFAULT-STATUS"},
+	dListDefault = declareDimension("list-default-status", []string{"OPEN-LIST-DEFAULT-STATUS"},
 		"The status filter of GET /cards without status.",
 		quote("status | string | ACTIVE, FROZEN or ALL"),
 		"list-default-all", "Without status, every card is listed.")
 	vListDefaultActive = dListDefault.setting("list-default-active-only", "GET /cards without status lists ACTIVE cards only.",
 		`status "ACTIVE, FROZEN or ALL" is optional; its default is not shown`, "", false)
 
-	dListMax = declareDimension("card-list-max-limit", []string{"OPEN-LIST-MAX-LIMIT"},
+	dListMax = declareDimension("list-max-limit", []string{"OPEN-LIST-MAX-LIMIT"},
 		"The largest limit GET /cards accepts.",
 		quote("limit | number | maximum records returned; default 50"),
 		"list-max-limit-100", "limit up to 100; above, 400.")
@@ -50,14 +50,14 @@ var (
 	vListClamp50 = dListMax.setting("list-limit-clamped-50", "GET /cards accepts any limit but returns at most 50 cards.",
 		`"limit | maximum records returned; default 50" (the maximum is not shown)`, "", false)
 
-	dSearchTarget = declareDimension("search-name-target", []string{"OPEN-SEARCH-NAME"},
+	dSearchTarget = declareDimension("search-name", []string{"OPEN-SEARCH-NAME"},
 		"Which name the search matches as the cardholder name.",
 		quote("search | string | matches cardholder name, reference, or last 4 digits of the PAN"),
 		"search-name-on-card", "The cardholder name is the card's nameOnCard.")
 	vSearchCustomerName = dSearchTarget.setting("search-customer-name", "The cardholder name is the customer's firstName and lastName (the document's cardholder is the customer).",
 		`"matches cardholder name"; "register cardholder customer"`, "", false)
 
-	dSearchMatch = declareDimension("search-matching", []string{"OPEN-SEARCH-MATCHING"},
+	dSearchMatch = declareDimension("search-match", []string{"OPEN-SEARCH-MATCH"},
 		"How search matches a name or reference.",
 		quote("search | string | matches cardholder name, reference, or last 4 digits of the PAN"),
 		"search-substring", "A case-insensitive substring of the name or reference; the last 4 digits exactly.")

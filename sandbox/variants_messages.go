@@ -12,7 +12,7 @@ import (
 // "reports", "states"), never its wording, and its shape only for payload
 // validation.
 var (
-	dScenarioWording = declareDimension("scenario-message-wording", []string{"OPEN-SCENARIO-MESSAGES"},
+	dScenarioWording = declareDimension("message-wording", []string{"OPEN-MESSAGE-WORDING"},
 		"The wording of the six scenario messages (the meaning is stated, the sentence is not).",
 		quote("message states the required total (funding plus issuance fee) and the available amount", "message asks for the bearer token",
 			"message reports invalid credentials", "message says the IP address is not allowed for the merchant account",
@@ -25,7 +25,7 @@ var (
 	vMessagesGerman = dScenarioWording.setting("messages-german", "Scenario messages in German: \"Virtuelle Karte nicht gefunden\", \"Zugangsdaten ungültig\".",
 		`Scenarios: a meaning; the language of messages is not stated`, "", true)
 
-	dMessageAmounts = declareDimension("message-amount-form", []string{"OPEN-MESSAGE-AMOUNT-FORM"},
+	dMessageAmounts = declareDimension("message-amounts", []string{"OPEN-MESSAGE-AMOUNTS"},
 		"How amounts are written inside messages (scenario 1 states two amounts).",
 		quote("message states the required total (funding plus issuance fee) and the available amount"),
 		"message-amounts-plain", "Amounts in messages as 1234.56 USD.")
@@ -36,28 +36,35 @@ var (
 	vMsgAmountsComma = dMessageAmounts.setting("message-amounts-decimal-comma", "Amounts in messages with a decimal comma and dots between thousands: 1.000.000,00 USD.",
 		`scenario 1: "states the required total ... and the available amount"`, "", true)
 
-	dValidationWording = declareDimension("validation-message-wording", []string{"OPEN-VALIDATION-MESSAGES"},
+	dValidationWording = declareDimension("validation-message-wording", []string{"OPEN-VALIDATION-WORDING"},
 		"The wording of constraint-violation messages.",
 		quote("for example a message that a field should not be empty or must not be less than a minimum"),
 		"validation-class-validator", "class-validator wordings: \"amount should not be empty\", \"amount must not be less than 0.1\".")
 	vValidationReworded = dValidationWording.setting("validation-messages-reworded", "Constraint violations worded otherwise: \"amount is required\", \"amount must be at least 0.10\", \"status: expected one of ACTIVE, FROZEN\".",
 		`"for example a message that a field should not be empty or must not be less than a minimum" (examples of a meaning)`, "", true)
 
-	dMessageShape = declareDimension("error-message-shape", []string{"OPEN-MESSAGE-SHAPE"},
+	dSuccessWording = declareDimension("success-message-wording", []string{"OPEN-SUCCESS-MESSAGES"},
+		"The wording of the messages of successful answers (withdraw, spend limits, contact, simulation).",
+		quote("data = message (string) and card", "data = message (string), cardId (string), spendLimits"),
+		"success-messages-sandbox", "\"Withdrew 1.00 USD to the vault\", \"Spend limits updated\", \"Contact details updated\".")
+	vSuccessReworded = dSuccessWording.setting("success-messages-terse", "Successful answers say only \"OK\".",
+		`"message (string)" (its words are not stated, except that PATCH status states the new status)`, "", true)
+
+	dMessageShape = declareDimension("error-message-form", []string{"OPEN-ERROR-MESSAGE-FORM"},
 		"Whether single error messages are strings or one-element arrays.",
 		quote("message | string or array of strings"),
 		"error-message-string", "A single error is a string; payload validation an array.")
 	vMsgArray = dMessageShape.setting("error-message-always-array", "Every error message is an array of strings, also for single errors.",
 		`Errors: "message | string or array of strings"`, "", true)
 
-	dMinimumKind = declareDimension("minimum-refusal-kind", []string{"OPEN-MINIMUM-REFUSAL-KIND"},
+	dMinimumKind = declareDimension("validation-scope", []string{"OPEN-VALIDATION-SCOPE"},
 		"Whether an amount below a documented minimum is a validation or a business failure.",
 		quote("initial card funding below the minimum of 1.00 USD", "an array of constraint-violation strings when payload validation fails"),
 		"minimums-as-validation", "Amounts below a minimum are payload validation failures (an array message).")
 	vMinimumsBusiness = dMinimumKind.setting("minimums-as-business-errors", "Amounts below a minimum (funding, withdrawal) are refused with 400 and a single string message.",
 		`Errors: 400 for "business constraint failure (for example ... initial card funding below the minimum of 1.00 USD)"; message "string or array of strings"`, "", true)
 
-	dStatusWording = declareDimension("status-message-wording", []string{"OPEN-STATUS-MESSAGE"},
+	dStatusWording = declareDimension("status-message", []string{"OPEN-STATUS-MESSAGE"},
 		"How PATCH status states the new status.",
 		quote("message (string stating the new status)"),
 		"status-message-named", "\"Card status updated to FROZEN\" / \"... ACTIVE\".")
@@ -276,4 +283,20 @@ func (s *Server) setErrorStatus(top map[string]any, code int) {
 // isStatusPatch reports whether r is PATCH /cards/{id}/status.
 func isStatusPatch(r *http.Request, rest string) bool {
 	return r.Method == http.MethodPatch && strings.HasSuffix(rest, "/status")
+}
+
+// terseMessages words the messages of successful answers "OK"
+// (success-messages-terse); PATCH status keeps its statement of the status.
+func (s *Server) terseMessages(r *http.Request, rest string, top map[string]any) {
+	if !s.variants.on(vSuccessReworded) || isStatusPatch(r, rest) {
+		return
+	}
+	if _, ok := top["message"].(string); ok {
+		top["message"] = "OK"
+	}
+	if d, ok := top["data"].(map[string]any); ok {
+		if _, ok := d["message"].(string); ok {
+			d["message"] = "OK"
+		}
+	}
 }

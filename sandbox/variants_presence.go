@@ -12,7 +12,7 @@ import (
 // saying which are always present, gives values "e.g." or as "the only value
 // shown", and leaves answers "not shown".
 var (
-	dCardPresence = declareDimension("card-member-presence", []string{"OPEN-CARD-PRESENCE"},
+	dCardPresence = declareDimension("card-field-presence", []string{"OPEN-CARD-FIELD-PRESENCE"},
 		"Which Card members are present and non-null.",
 		quote("Card (virtual card) | Field | Type | Notes"),
 		"card-members-all", "Every member of the Card table, non-null.")
@@ -22,12 +22,47 @@ var (
 		`Card table lists the fields without saying which are always present; cardBrand is "e.g. VISA", colorTheme has no note`, "", true)
 	vCardDescriptiveNull = dCardPresence.setting("card-descriptive-fields-null", "Cards carry cardBrand, colorTheme and billingAddress as null.",
 		`Card table lists the fields without saying which are always present`, "", true)
-	vCardBillingPartial = dCardPresence.setting("card-billing-address-partial", "billingAddress carries state and postalCode as null (a country without states or postcodes).",
+	vMaskedPanNullNew = dCardPresence.setting("card-masked-pan-null-while-new", "A card's maskedPan is null for its first 2 seconds (the processor has not assigned the PAN yet).",
+		`"maskedPan | string" (presence not stated; a card is created before its PAN is known at some processors)`, "", true)
+
+	dBilling = declareDimension("billing-address-members", []string{"OPEN-BILLING-ADDRESS-MEMBERS"},
+		"Which billing address members are present.",
+		quote("billingAddress | object | street, city, state, postalCode, country (all strings; country as a 2-letter code)"),
+		"billing-address-complete", "All five members, strings.")
+	vCardBillingPartial = dBilling.setting("card-billing-address-partial", "billingAddress carries state and postalCode as null (a country without states or postcodes).",
 		`"billingAddress | object | street, city, state, postalCode, country (all strings ...)" (presence not stated)`, "", true)
+
+	dBillingCountry = declareDimension("billing-country-form", []string{"OPEN-COUNTRY-2-LETTER"},
+		"How billingAddress.country writes its 2-letter code.",
+		quote("country as a 2-letter code"),
+		"billing-country-upper-case", "US, as ISO 3166-1 writes it.")
+	vCountryLower = dBillingCountry.setting("billing-country-lower-case", "billingAddress.country is written in lower case (us).",
+		`"country as a 2-letter code" (case not stated)`, "", true)
+
+	dCardID = declareDimension("card-id-form", []string{"OPEN-CARD-ID-FORM"},
+		"What follows crd_ in a card id.",
+		quote("id | string | Card identifier, form crd_..."),
+		"card-id-hex", "crd_ and 24 hex digits.")
+	vCardIDUUID = dCardID.setting("card-id-uuid", "crd_ and a UUID (crd_3f2a9c1e-...).",
+		`"form crd_..." (what follows is not stated)`, "", false)
+
+	dInitialStatus = declareDimension("initial-card-status", []string{"OPEN-INITIAL-CARD-STATUS"},
+		"The status of a newly issued card.",
+		quote("status | string | ACTIVE or FROZEN", "FROZEN | PATCH /cards/{id}/status with status=ACTIVE | card exists | ACTIVE | card is usable again"),
+		"card-issued-active", "ACTIVE.")
+	vIssuedFrozen = dInitialStatus.setting("card-issued-frozen", "A new card is FROZEN until PATCH status ACTIVE activates it.",
+		`the states table shows the transitions, not the state a card starts in`, "", false)
+
+	dNullMembers = declareDimension("null-members", []string{"OPEN-NULL-AS-ABSENT"},
+		"Whether a member without value is written null or left out.",
+		quote("skip_reason (string or null)"),
+		"nulls-rendered", "A member without value is written null.")
+	vNullsOmitted = dNullMembers.setting("nulls-omitted", "Members whose value would be null are left out of every answer.",
+		`presence is never stated; an absent member carries the same nothing as null`, "", true)
 	vCardListSummary = dCardPresence.setting("card-listing-summary", "Listed cards carry id, maskedPan, nameOnCard, balanceAmount, currency, status and reference only; GET /cards/{id} carries them all.",
 		`GET /cards: "data = array of Card" (which Card members are present is not stated)`, "", true)
 
-	dCreatedStatus = declareDimension("created-status-values", []string{"OPEN-CREATED-STATUS"},
+	dCreatedStatus = declareDimension("created-status", []string{"OPEN-CREATED-STATUS"},
 		"The createdStatus values a card shows.",
 		quote("createdStatus | string | COMPLETED", "COMPLETED is the only value shown. Transitions of createdStatus: not shown"),
 		"created-status-completed", "Every card is COMPLETED from issuance on.")
@@ -36,7 +71,7 @@ var (
 	vCreatedIssued = dCreatedStatus.setting("created-status-other-value", "About half the cards (by id) show createdStatus ISSUED instead of COMPLETED, for good; they work like the others.",
 		`"COMPLETED is the only value shown"`, "", true)
 
-	dCardBrand = declareDimension("card-brand-values", []string{"OPEN-CARD-BRAND"},
+	dCardBrand = declareDimension("card-values", []string{"OPEN-CARD-BRAND"},
 		"The network name cards carry.",
 		quote("cardBrand | string | a card network name, e.g. VISA"),
 		"card-brand-visa", "Cards are issued on VISA unless the issuance names a brand.")
@@ -45,7 +80,7 @@ var (
 	vBrandTitleCase = dCardBrand.setting("card-brand-title-case", "cardBrand is written Visa / Mastercard.",
 		`Card: "cardBrand | a card network name, e.g. VISA"`, "", true)
 
-	dSecurePresence = declareDimension("secure-member-presence", []string{"OPEN-SECURE-PRESENCE"},
+	dSecurePresence = declareDimension("sparse-resources", []string{"OPEN-SECURE-FIELD-PRESENCE"},
 		"Which members of the secure details are present and non-null.",
 		quote("Secure card details | Field | Type"),
 		"secure-members-all", "Every member of the secure details table, non-null.")
@@ -54,7 +89,7 @@ var (
 	vSecureReferenceNull = dSecurePresence.setting("secure-reference-null", "Secure details carry reference: null.",
 		`Secure card details: "reference | string" (presence not stated)`, "", true)
 
-	dConfigPresence = declareDimension("config-member-presence", []string{"OPEN-CONFIG-PRESENCE"},
+	dConfigPresence = declareDimension("config-member-presence", []string{"OPEN-CONFIG-FIELD-PRESENCE"},
 		"Whether the configuration carries an exchange rate when none applies.",
 		quote("exchangeRate | number | exchange rate"),
 		"config-members-all", "Every member of the configuration, non-null.")
@@ -72,7 +107,7 @@ var (
 	vExtraNested = dExtraMembers.setting("extra-members-nested", "Every object inside an answer (cards, orders, limits, configuration) carries an extra member x-trace.",
 		`The document lists fields; it never forbids others`, "", true)
 
-	dNotShownEnvelope = declareDimension("not-shown-answer-envelope", []string{"OPEN-ISSUANCE-ANSWER", "OPEN-REGISTRATION-ANSWER", "OPEN-CUSTOMER-LIST-ANSWER", "OPEN-PURCHASE-ANSWER"},
+	dNotShownEnvelope = declareDimension("not-shown-envelope", []string{"OPEN-NOT-SHOWN-ANSWERS", "OPEN-ISSUANCE-SHAPE", "OPEN-CUSTOMER-RECORD", "OPEN-GIFT-PURCHASE-SHAPE"},
 		"The envelope of the answers the document does not show (issuance, registration, customer listing, gift purchase).",
 		quote("Card issuance request and response shape: not shown", "Response body of registration: not shown", "Response body of listing: not shown", "Gift card purchase response fields: not shown"),
 		"not-shown-answers-envelope-a", "They answer in Envelope A, like the card operations.")
@@ -89,24 +124,26 @@ var (
 	vCustomerMinimal = dCustomerRecord.setting("customer-record-minimal", "The record carries customerId and kycStatus only.",
 		`"Customer record returned by registration and listing: not shown"; "the returned customerId is used to issue cards"`, "", true)
 
-	dCustomerIDType = declareDimension("customer-id-type", []string{"OPEN-CUSTOMER-ID-TYPE"},
+	dCustomerIDType = declareDimension("customer-id-form", []string{"OPEN-CUSTOMER-ID-FORM"},
 		"The JSON type of customerId.",
 		quote("the returned customerId is used to issue cards", "Response body of registration: not shown"),
 		"customer-id-string", "customerId is a string (cus_...).")
 	vCustomerIDNumeric = dCustomerIDType.setting("customer-id-numeric", "customerId is a JSON number (a database key); issuance takes it as a number or a string.",
 		`"the returned customerId is used to issue cards" (its type is not shown)`, "", true)
 
-	dIssuanceAnswer = declareDimension("issuance-answer-members", []string{"OPEN-ISSUANCE-ANSWER"},
+	dIssuanceAnswer = declareDimension("issuance-answer-members", []string{"OPEN-ISSUANCE-SHAPE"},
 		"How much of the card the issuance answer carries.",
 		quote("Card issuance request and response shape: not shown", "returns a card"),
 		"issuance-answer-full-card", "The issuance answer carries the whole Card.")
 	vIssuanceSparse = dIssuanceAnswer.setting("issuance-answer-sparse", "The issuance answer's card carries id, reference and status only (read the card for the rest).",
 		`"Card issuance request and response shape: not shown" (it "returns a card"; which members is not stated)`, "", true)
 
-	dGift404 = declareDimension("gift-not-found-form", []string{"OPEN-GIFT-404-FORM"},
+	dGift404 = declareDimension("error-envelope-members", []string{"OPEN-ERROR-ENVELOPE-MEMBERS"},
 		"Which members the gift order 404 carries.",
 		quote("The gift order 404 response is shown with only statusCode, message and error"),
 		"gift-404-short", "statusCode, message and error only.")
+	vErr401Short = dGift404.setting("errors-401-three-members", "401 answers (from an authentication guard in front of the handlers) carry only statusCode, message and error.",
+		`"The gift order 404 response is shown with only statusCode, message and error" (the document itself shows an error without status, timestamp and path)`, "", true)
 	vGift404Full = dGift404.setting("gift-404-full-envelope", "The gift order 404 carries the full error envelope (status, timestamp, path).",
 		`Errors: "The gift order 404 response is shown with only statusCode, message and error" (shown, not limited)`, "", true)
 )
@@ -126,9 +163,10 @@ func (s *Server) rewriteCard(x map[string]any, path string) {
 		delete(x, "billingAddress")
 	case v.on(vCardDescriptiveNull):
 		x["colorTheme"], x["cardBrand"], x["billingAddress"] = nil, nil, nil
-	case v.on(vCardBillingPartial):
-		if b, ok := x["billingAddress"].(map[string]any); ok {
-			b["state"], b["postalCode"] = nil, nil
+	case v.on(vMaskedPanNullNew):
+		at, _ := x["createdAt"].(string)
+		if t, err := time.Parse(time.RFC3339Nano, at); err == nil && s.clk.Now().Sub(t) < 2*time.Second {
+			x["maskedPan"] = nil
 		}
 	case v.on(vCardListSummary) && strings.HasSuffix(path, "[]"):
 		keep := map[string]bool{}
@@ -163,6 +201,16 @@ func (s *Server) rewriteCreatedStatus(x map[string]any) {
 		if id, _ := x["id"].(string); id != "" && (id[len(id)-1]-'0')%2 == 0 {
 			x["createdStatus"] = "ISSUED"
 		}
+	}
+}
+
+// rewriteAddress applies the billing address settings.
+func (s *Server) rewriteAddress(x map[string]any) {
+	if s.variants.on(vCardBillingPartial) {
+		x["state"], x["postalCode"] = nil, nil
+	}
+	if c, ok := x["country"].(string); ok && s.variants.on(vCountryLower) {
+		x["country"] = strings.ToLower(c)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"math/big"
 	"net/http"
 	"regexp"
 	"strings"
@@ -12,7 +13,7 @@ import (
 // Refusals: which error each endpoint returns for its other failure
 // conditions is not shown, nor the order in which a server checks.
 var (
-	dWithdrawAbove = declareDimension("withdraw-above-balance-status", []string{"OPEN-REFUSAL-STATUS"},
+	dWithdrawAbove = declareDimension("withdraw-above-balance", []string{"OPEN-WITHDRAW-ABOVE-BALANCE"},
 		"The status refusing a withdrawal above the card balance.",
 		quote("Which error each individual endpoint returns for its other failure conditions (for example a withdrawal above the card balance or an invalid status value): not shown"),
 		"withdraw-above-balance-400", "400 with the error envelope.")
@@ -22,7 +23,7 @@ var (
 	vWithdrawAbove409 = dWithdrawAbove.setting("withdraw-above-balance-409", "A withdrawal above the card balance is refused with 409.",
 		`"Which error each individual endpoint returns for its other failure conditions (for example a withdrawal above the card balance ...): not shown"`, "", true)
 
-	dFrozenSecure = declareDimension("frozen-secure-status", []string{"OPEN-REFUSAL-STATUS"},
+	dFrozenSecure = declareDimension("frozen-secure", []string{"OPEN-SECURE-NON-ACTIVE"},
 		"The status refusing the secure details of a FROZEN card.",
 		quote("Applies to an active card"),
 		"frozen-secure-400", "400 with the error envelope.")
@@ -34,7 +35,7 @@ var (
 	vFrozenSecure423 = dFrozenSecure.setting("frozen-secure-423", "GET /cards/{id}/secure of a FROZEN card is refused with 423 Locked.",
 		`GET /cards/{id}/secure: "Applies to an active card"`, "", true)
 
-	dInvalidValue = declareDimension("invalid-value-status", []string{"OPEN-REFUSAL-STATUS"},
+	dInvalidValue = declareDimension("invalid-value-status", []string{"OPEN-INVALID-VALUE"},
 		"The status refusing a value outside its documented set.",
 		quote("Which error each individual endpoint returns for its other failure conditions (for example ... an invalid status value): not shown"),
 		"invalid-value-400", "400 with a constraint-violation array.")
@@ -42,21 +43,21 @@ var (
 		`"Which error each individual endpoint returns for its other failure conditions (for example ... an invalid status value): not shown"`,
 		"errors:\n  status:\n    invalidValue: 422\n", true)
 
-	dEmptyEnum = declareDimension("empty-enum-value", []string{"OPEN-EMPTY-ENUM-VALUE"},
+	dEmptyEnum = declareDimension("empty-enum-value", []string{"OPEN-VALIDATION-SCOPE", "OPEN-INVALID-VALUE"},
 		"Whether an empty string for status or event_type is a missing value or an invalid one.",
 		quote("for example a message that a field should not be empty", "an invalid status value): not shown"),
 		"empty-enum-as-missing", "\"\" is refused like a missing member: 400 [\"status should not be empty\"].")
 	vEmptyEnumInvalid = dEmptyEnum.setting("empty-enum-as-invalid-value", "\"\" for status or event_type is refused like any invalid value: 400 with one string, \"status must be ACTIVE or FROZEN\".",
 		`"an invalid status value): not shown" ("" is not one of the values)`, "", false)
 
-	dWrongType = declareDimension("wrong-type-message", []string{"OPEN-WRONG-TYPE-MESSAGE"},
+	dWrongType = declareDimension("wrong-type-message", []string{"OPEN-VALIDATION-SCOPE"},
 		"Whether a member of the wrong JSON type is refused with an array or one string.",
 		quote("400 | missing parameters, malformed payload", "an array of constraint-violation strings when payload validation fails"),
 		"wrong-type-array", "A member of the wrong type is a constraint violation (an array message).")
 	vWrongTypeString = dWrongType.setting("wrong-type-string-message", "A member of the wrong JSON type is a malformed payload: 400 with one string message.",
 		`"400 | ... malformed payload" (a wrong type may be malformed rather than invalid)`, "", true)
 
-	dSameStatus = declareDimension("same-status-patch", []string{"OPEN-SAME-STATUS"},
+	dSameStatus = declareDimension("same-status", []string{"OPEN-SAME-STATUS"},
 		"PATCH status to the card's current status.",
 		quote("ACTIVE | PATCH /cards/{id}/status with status=FROZEN | card exists | FROZEN"),
 		"status-same-ok", "200, nothing changes.")
@@ -65,21 +66,21 @@ var (
 	vStatusSame409 = dSameStatus.setting("status-same-409", "PATCH status to the card's current status is refused with 409.",
 		`States: only ACTIVE -> FROZEN and FROZEN -> ACTIVE are shown`, "", false)
 
-	dWithdrawFrozen = declareDimension("withdraw-frozen-card", []string{"OPEN-FROZEN-WITHDRAW"},
+	dWithdrawFrozen = declareDimension("frozen-card-writes", []string{"OPEN-FROZEN-CARD-OPERATIONS"},
 		"Whether a FROZEN card can be swept.",
 		quote("new authorizations and transactions are refused at once; card is not terminated and the balance is kept"),
 		"withdraw-frozen-allowed", "A withdrawal from a FROZEN card is served (a sweep is not a card transaction).")
 	vWithdrawFrozenRefused = dWithdrawFrozen.setting("withdraw-frozen-refused", "A withdrawal from a FROZEN card is refused with 403, whatever the amount.",
 		`FROZEN: "new authorizations and transactions are refused"; whether a sweep is: not shown`, "", false)
 
-	dLimitsFrozen = declareDimension("limits-frozen-card", []string{"OPEN-FROZEN-LIMITS"},
+	dLimitsFrozen = declareDimension("limits-frozen-card", []string{"OPEN-FROZEN-CARD-OPERATIONS"},
 		"Whether a FROZEN card's spend limits can be set.",
 		quote("Which error each individual endpoint returns for its other failure conditions ...: not shown"),
 		"limits-frozen-allowed", "Spend limits of a FROZEN card can be set.")
 	vLimitsFrozenRefused = dLimitsFrozen.setting("limits-frozen-refused", "Setting spend limits on a FROZEN card is refused with 403.",
 		`Other failure conditions of each endpoint: not shown`, "", false)
 
-	dCardDup = declareDimension("card-duplicate-reference", []string{"OPEN-IDEMPOTENCY"},
+	dCardDup = declareDimension("duplicate-reference", []string{"OPEN-DUPLICATE-REFERENCE"},
 		"A second issuance with an existing card reference.",
 		quote("409 | duplicate idempotency reference"),
 		"card-duplicate-409", "409 conflict.")
@@ -95,63 +96,74 @@ var (
 	vCT415 = dRequestCT.setting("request-content-type-415", "A body not labelled application/json is refused with 415 Unsupported Media Type.",
 		`"Requests with a body use Content-Type: application/json"`, "", true)
 
-	dNumericStrings = declareDimension("numeric-strings", []string{"OPEN-NUMERIC-STRINGS"},
+	dNumericStrings = declareDimension("numeric-strings", []string{"OPEN-INPUT-FORM-REFUSAL"},
 		"Whether an amount sent as a numeric string (\"1.00\") is refused.",
 		quote("amount (number, required, USD, minimum 0.10)"),
 		"numeric-strings-refused", "\"1.00\" is refused: amount must be a number.")
 	vNumericStrings = dNumericStrings.setting("numeric-strings-accepted", "Amounts and limits sent as numeric strings (\"1.00\") are read as numbers (Laravel's numeric rule).",
 		`"amount (number ...)" (that another form is refused is not stated)`, "", false)
 
-	dLimitValues = declareDimension("spend-limit-values", []string{"OPEN-SPEND-LIMIT-BOUNDS"},
+	dAmountPrecision = declareDimension("amount-precision", []string{"OPEN-AMOUNT-PRECISION"},
+		"Whether an amount with more than two decimals is refused.",
+		quote("amount (number, required, USD, minimum 0.10)", "balanceAmount | number"),
+		"amounts-cents-only", "More than two decimals is refused (must have at most 2 decimal places).")
+	vAmountsRounded = dAmountPrecision.setting("amounts-rounded-to-cents", "Amounts and limits with more than two decimals are rounded half up to the cent.",
+		`"amount (number ...)" (the precision accepted is not stated)`, "", false)
+
+	dLimitValues = declareDimension("spend-limit-values", []string{"OPEN-AMOUNT-CAPS"},
 		"What a zero or negative spend limit means.",
 		quote("each an optional number in USD", "Maximum values for amounts and spend limits ...: not shown"),
 		"spend-limits-positive", "A limit must be a positive number; 0 or less is refused.")
 	vLimitsLenient = dLimitValues.setting("spend-limits-non-positive-unsets", "A limit of 0 or less is accepted and unsets that limit.",
 		`"each an optional number in USD" (bounds not shown)`, "", false)
 
-	dCustomerCountry = declareDimension("customer-country-form", []string{"OPEN-CUSTOMER-INPUT-FORMS"},
+	dCustomerCountry = declareDimension("input-forms", []string{"OPEN-COUNTRY-3-LETTER", "OPEN-INPUT-FORM-REFUSAL"},
 		"Whether a registration country other than a 3-letter code is refused.",
 		quote("a 3-letter country code"),
 		"customer-country-3-letters", "Only a 3-letter code is accepted.")
 	vCountryAlpha2 = dCustomerCountry.setting("customer-country-2-letters-accepted", "A 2-letter country code is accepted too.",
 		`"a 3-letter country code" (that others are refused is not stated)`, "", false)
 
-	dCustomerDOB = declareDimension("customer-birth-date-form", []string{"OPEN-CUSTOMER-INPUT-FORMS"},
+	dCustomerDOB = declareDimension("customer-birth-date-form", []string{"OPEN-DATE-OF-BIRTH-FORM"},
 		"Whether a date of birth other than YYYY-MM-DD is refused.",
 		quote("a date of birth (YYYY-MM-DD)"),
 		"customer-birth-date-extended", "Only YYYY-MM-DD is accepted.")
 	vDOBBasic = dCustomerDOB.setting("customer-birth-date-basic-accepted", "A date of birth in the ISO 8601 basic form (YYYYMMDD) is accepted too.",
 		`"a date of birth (YYYY-MM-DD)" (that others are refused is not stated)`, "", false)
 
-	dContactMobile = declareDimension("contact-mobile-form", []string{"OPEN-CUSTOMER-INPUT-FORMS"},
+	dContactMobile = declareDimension("contact-mobile-form", []string{"OPEN-CONTACT-MOBILE-FORM"},
 		"Whether a contact mobile in neither form is refused.",
 		quote("mobile (string, optional; local form or international form with a leading +)"),
 		"contact-mobile-checked", "A mobile in neither form is refused.")
 	vMobileUnchecked = dContactMobile.setting("contact-mobile-unchecked", "Any mobile string is passed to the card provider unchecked.",
 		`"mobile (string, optional; local form or international form with a leading +)" (a refusal is not stated)`, "", false)
 
-	dNullBody = declareDimension("null-body", []string{"OPEN-NULL-BODY"},
+	dNullBody = declareDimension("empty-update", []string{"OPEN-EMPTY-UPDATE"},
 		"Whether a JSON null body is malformed or empty.",
 		quote("email (string, optional), mobile (string, optional) ... Only the supplied fields are updated"),
 		"null-body-refused", "A null body is refused: the body must be a JSON object.")
 	vNullBodyNoop = dNullBody.setting("body-null-optional-noop", "A JSON null body reads as an empty object, and a contact update supplying no field is a no-op 200.",
 		`PATCH contact: "email (string, optional), mobile (string, optional) ... Only the supplied fields are updated"`, "", false)
 
-	dLongPath = declareDimension("long-request-target", []string{"OPEN-LONG-REQUEST-TARGET"},
+	dLongPath = declareDimension("malformed-id", []string{"OPEN-MALFORMED-ID"},
 		"The answer to a very long identifier in the path.",
 		quote("404 | card, customer or transaction does not exist"),
 		"long-path-404", "404: no card has that id.")
+	vMalformedID400 = dLongPath.setting("malformed-id-400", "A card identifier that is neither a card id (crd_...) nor a valid reference (letters, digits, '.', '_', '-', at most 64) is refused with 400.",
+		`"400 | missing parameters, malformed payload" (a malformed identifier may be refused before a lookup)`, "", false)
 	vLongPath414 = dLongPath.setting("long-path-414", "A request target longer than 2048 characters is refused with 414 URI Too Long (as most HTTP servers and proxies do).",
 		`the document does not bound identifiers; 414 is standard HTTP for a long request target`, "", false)
 
-	dLiveSimulation = declareDimension("live-simulation-status", []string{"OPEN-LIVE-SIMULATION"},
+	dLiveSimulation = declareDimension("live-simulation", []string{"OPEN-LIVE-SIMULATION"},
 		"Which of the two documented statuses refuses a simulation with live credentials.",
 		quote("With live credentials the request is rejected with 400 or 403"),
 		"live-simulation-403", "403.")
+	vLiveSimCardFirst = dLiveSimulation.setting("live-simulation-card-first", "The card is looked up before the environment: a simulation with live credentials on a sandbox card answers 404 (the card does not exist in LIVE).",
+		`"With live credentials the request is rejected with 400 or 403"; "404 | card ... does not exist" (the order of checks is not shown)`, "", false)
 	vLiveSim400 = dLiveSimulation.setting("live-simulation-400", "A simulation with live credentials is rejected with 400.",
 		`"With live credentials the request is rejected with 400 or 403"`, "", true)
 
-	dCheckAuth = declareDimension("check-order-auth", []string{"OPEN-CHECK-ORDER"},
+	dCheckAuth = declareDimension("check-order-auth", []string{"OPEN-ACCESS-CHECK-ORDER"},
 		"What is checked before the bearer token.",
 		quote("Which error each individual endpoint returns for its other failure conditions ...: not shown"),
 		"checks-auth-first", "The token is checked before anything else.")
@@ -160,7 +172,7 @@ var (
 	vExistenceBeforeAuth = dCheckAuth.setting("checks-existence-before-auth", "An identifier no merchant has (card, gift order) is answered 404 before the token is checked.",
 		`the order of checks is not shown; 404 and 401 are both documented`, "", false)
 
-	dCheckResource = declareDimension("check-order-resource", []string{"OPEN-CHECK-ORDER"},
+	dCheckResource = declareDimension("check-order", []string{"OPEN-CHECK-ORDER"},
 		"Whether the body or the addressed card is checked first.",
 		quote("Which error each individual endpoint returns for its other failure conditions ...: not shown"),
 		"checks-body-before-card", "The body is validated before the card is looked up (400 before 404).")
@@ -201,6 +213,8 @@ func (s *Server) refusalStatus(r *http.Request, rest string, code int, msgs []st
 		return http.StatusUnsupportedMediaType
 	case code == 403 && v.on(vLiveSim400) && len(msgs) == 1 && msgs[0] == msgLiveSimulate:
 		return http.StatusBadRequest
+	case code == 400 && v.on(vTokenMissing401) && rest == "/auth/token" && anyContain(msgs, "should not be empty"):
+		return http.StatusUnauthorized
 	}
 	return code
 }
@@ -241,14 +255,20 @@ var numericFields = []string{"amount", "transactionLimit", "dailyLimit", "monthl
 
 var numericString = regexp.MustCompile(`^"-?[0-9]+(\.[0-9]+)?"$`)
 
-// unquoteNumbers turns numeric strings of amount members into numbers.
+// unquoteNumbers turns numeric strings of amount members into numbers
+// (numeric-strings-accepted) and rounds them to the cent
+// (amounts-rounded-to-cents).
 func (s *Server) unquoteNumbers(b jsonBody) {
-	if !s.variants.on(vNumericStrings) {
-		return
-	}
 	for _, f := range numericFields {
-		if r, ok := b[f]; ok && numericString.Match(r) {
-			b[f] = r[1 : len(r)-1]
+		r, ok := b[f]
+		if ok && s.variants.on(vNumericStrings) && numericString.Match(r) {
+			r = r[1 : len(r)-1]
+			b[f] = r
+		}
+		if ok && s.variants.on(vAmountsRounded) {
+			if x, exact := new(big.Rat).SetString(string(r)); exact && !x.IsInt() {
+				b[f] = json.RawMessage(x.FloatString(2))
+			}
 		}
 	}
 }
@@ -352,12 +372,34 @@ func (s *Server) issueChecksFirst(rc *reqCtx, b jsonBody) bool {
 }
 
 // longTarget refuses a request target longer than 2048 characters with 414
-// (long-path-414); it reports whether it answered.
+// (long-path-414), or a malformed card identifier with 400
+// (malformed-id-400); it reports whether it answered.
 func (s *Server) longTarget(rc *reqCtx) bool {
-	if !s.variants.on(vLongPath414) || len(rc.r.URL.RequestURI()) <= 2048 {
+	switch {
+	case s.variants.on(vLongPath414) && len(rc.r.URL.RequestURI()) > 2048:
+		s.writeError(rc, http.StatusRequestURITooLong, "URI Too Long")
+	case s.variants.on(vMalformedID400) && rc.p1 != "" && strings.HasPrefix(rc.r.URL.Path, s.base+"/cards/") && !reReference.MatchString(rc.p1):
+		s.writeError(rc, http.StatusBadRequest, []string{"id must be a card id or a card reference"})
+	default:
 		return false
 	}
-	s.writeError(rc, http.StatusRequestURITooLong, "URI Too Long")
+	return true
+}
+
+// liveSimulationCardFirst answers 404 for a live simulation on a card
+// this environment lacks (live-simulation-card-first); it reports whether
+// it answered.
+func (s *Server) liveSimulationCardFirst(rc *reqCtx) bool {
+	if !s.variants.on(vLiveSimCardFirst) || rc.st.env == EnvTest {
+		return false
+	}
+	rc.st.mu.RLock()
+	c := rc.st.findCard(rc.p1)
+	rc.st.mu.RUnlock()
+	if c != nil {
+		return false
+	}
+	s.writeError(rc, http.StatusNotFound, msgCardNotFound)
 	return true
 }
 

@@ -41,6 +41,7 @@ func (s *Server) serveVariantAPI(w http.ResponseWriter, r *http.Request, rest st
 // 429's headers and form, the envelope (status, path, members, messages),
 // the answer's shape, then every object, timestamp and number inside.
 func (s *Server) rewriteAnswer(r *http.Request, rest string, code int, h http.Header, body []byte) (int, []byte) {
+	s.challenge(code, h)
 	if code == http.StatusTooManyRequests {
 		s.rewriteRateLimitHeaders(h)
 		if b, ok := s.gateway429(h); ok {
@@ -86,6 +87,8 @@ func (s *Server) rewriteTop(r *http.Request, rest string, code int, top map[stri
 	}
 	code = s.successStatus(r, rest, code)
 	s.rewriteTokenAnswer(rest, top)
+	s.unsetLimitsAbsent(r, top)
+	s.terseMessages(r, rest, top)
 	s.rewriteEnvelopeB(rest, top)
 	if isStatusPatch(r, rest) && code == http.StatusOK {
 		if d, ok := top["data"].(map[string]any); ok {
@@ -113,6 +116,11 @@ func (s *Server) rewriteError(r *http.Request, rest string, code int, top map[st
 	}
 	s.wrongTypeMessage(newCode, top)
 	s.rewriteMessages(newCode, top)
+	if v.on(vErr401Short) && newCode == http.StatusUnauthorized {
+		delete(top, "status")
+		delete(top, "timestamp")
+		delete(top, "path")
+	}
 	if v.on(vGift404Full) && code == http.StatusNotFound {
 		if _, has := top["status"]; !has {
 			top["status"] = "error"
@@ -154,6 +162,7 @@ func (s *Server) reshape(r *http.Request, rest string, code int, top map[string]
 	switch {
 	case v.on(vGiftQuoteFlat) && rest == "/gift-cards/quote",
 		v.on(vGiftLookupFlat) && lookup,
+		v.on(vBettingQuoteFlat) && rest == "/betting/quote",
 		v.on(vNotShownFlat) && isNotShownAnswer(r.Method, rest):
 		return top["data"]
 	case v.on(vNotShownEnvB) && isNotShownAnswer(r.Method, rest):
@@ -179,6 +188,13 @@ func (s *Server) rewriteTree(n any, path string) {
 				x[k] = s.rewriteNumber(cv)
 			default:
 				s.rewriteTree(c, k)
+			}
+		}
+		if s.variants.on(vNullsOmitted) {
+			for k, c := range x {
+				if c == nil {
+					delete(x, k)
+				}
 			}
 		}
 	case []any:
@@ -208,6 +224,9 @@ func (s *Server) rewriteObject(x map[string]any, path string) {
 	}
 	if _, isOrder := x["orderStatus"]; isOrder {
 		s.rewriteGiftOrder(x)
+	}
+	if _, isAddress := x["street"]; isAddress {
+		s.rewriteAddress(x)
 	}
 	if _, isCustomer := x["kycStatus"]; isCustomer {
 		s.rewriteCustomer(x)

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -17,16 +18,21 @@ import (
 // shown"; "dispatched is true when sent" leaves open whether handing the
 // event to a delivery queue is sending it.
 var (
-	dDispatch = declareDimension("webhook-dispatch", []string{"OPEN-WEBHOOK-DISPATCH"},
+	dDispatch = declareDimension("dispatch-meaning", []string{"OPEN-DISPATCH-MEANING"},
 		"When a delivery happens and what dispatched says about it.",
 		quote("dispatched is true when sent; otherwise skip_reason explains why", "Retry behaviour of deliveries: not shown"),
 		"webhook-dispatch-synchronous", "The event is delivered before the answer; dispatched says whether the receiver took it.")
 	vDispatchQueued = dDispatch.setting("webhook-dispatch-queued", "dispatched is true once the event is queued; the delivery follows 200 ms later, and its failure is not reported.",
 		`"dispatched is true when sent" (sent to a delivery queue is a reading); "Retry behaviour of deliveries: not shown"`, "", false)
-	vDispatchDelayed = dDispatch.setting("webhook-delivery-delayed-3s", "Events are queued and delivered 3 seconds after the call (dispatched true when queued).",
+
+	dDeliveryTiming = declareDimension("delivery-timing", []string{"OPEN-DELIVERY-TIMING"},
+		"How long after the event a delivery leaves.",
+		quote("Retry behaviour of deliveries: not shown"),
+		"webhook-delivery-immediate", "At once.")
+	vDispatchDelayed = dDeliveryTiming.setting("webhook-delivery-delayed-2s", "A delivery leaves 2 seconds after the event (queued: after the answer; not queued: the answer waits).",
 		`delivery timing is not shown`, "", false)
 
-	dRedelivery = declareDimension("webhook-redelivery", []string{"OPEN-WEBHOOK-RETRY"},
+	dRedelivery = declareDimension("delivery-retries", []string{"OPEN-DELIVERY-RETRIES"},
 		"How often a delivery is repeated.",
 		quote("Retry behaviour of deliveries: not shown"),
 		"webhook-delivered-once", "Each event is delivered once.")
@@ -35,7 +41,7 @@ var (
 	vRedeliverDistinct = dRedelivery.setting("webhook-redelivery-new-id", "Every webhook is delivered twice, the second attempt with a new delivery id and attempt: 2 in its body.",
 		`"Retry behaviour of deliveries: not shown"`, "", false)
 
-	dPayload = declareDimension("webhook-payload-shape", []string{"OPEN-WEBHOOK-PAYLOAD"},
+	dPayload = declareDimension("delivery-payload", []string{"OPEN-DELIVERY-PAYLOAD"},
 		"The body of a delivered event.",
 		quote("Payload shape of delivered events: not shown"),
 		"webhook-payload-type-data", "{id, type, createdAt, environment, merchantId, data: {reference, cardId, ...}}.")
@@ -45,7 +51,7 @@ var (
 	vWebhookPayloadFlat = dPayload.setting("webhook-payload-flat", "Delivered events are flat: {event_type, reference, card_id, amount, currency, occurred_at}.",
 		`"Payload shape of delivered events: not shown"`, "", false)
 
-	dSignature = declareDimension("webhook-signature", []string{"OPEN-WEBHOOK-SIGNATURE"},
+	dSignature = declareDimension("delivery-signature", []string{"OPEN-DELIVERY-SIGNATURE"},
 		"How deliveries are signed, if at all.",
 		quote("Signature or authenticity check of deliveries: not shown"),
 		"webhook-signature-hmac-hex", "X-MPH-Signature: sha256=<hex HMAC-SHA256 of the body>.")
@@ -56,52 +62,67 @@ var (
 	vSignatureBase64 = dSignature.setting("webhook-signature-base64", "Deliveries carry X-Webhook-Signature: <base64 HMAC-SHA256 of the body>.",
 		`"Signature or authenticity check of deliveries: not shown"`, "", false)
 
-	dSkipReason = declareDimension("skip-reason-values", []string{"OPEN-SKIP-REASON"},
+	dSkipReason = declareDimension("skip-reason", []string{"OPEN-SKIP-REASON-VALUES"},
 		"The text of skip_reason.",
 		quote("Values of skip_reason: not shown"),
-		"skip-reason-codes", "Codes: no_webhook_url_configured, delivery_failed: HTTP 500.")
+		"skip-reason-codes", "null when dispatched; codes otherwise: no_webhook_url_configured, delivery_failed: HTTP 500.")
 	vSkipReasonSentences = dSkipReason.setting("skip-reason-sentences", "skip_reason is a sentence: \"No webhook URL is configured for this merchant\", \"The receiver answered HTTP 500\".",
 		`"Values of skip_reason: not shown"`, "", true)
 
-	dSimMembers = declareDimension("simulation-answer-members", []string{"OPEN-SIMULATION-PRESENCE"},
-		"How the simulation answer shows a value that does not apply.",
+	dSimMembers = declareDimension("webhook-url", []string{"OPEN-CALLBACK-URL-PRESENCE", "OPEN-CALLBACK-URL-FORM"},
+		"How the simulation answer shows the webhook URL.",
 		quote("callback_url (string), dispatched (boolean), skip_reason (string or null)", "Configuration of the webhook URL: not shown"),
-		"simulation-members-all", "skip_reason null when dispatched; callback_url \"\" when no URL is configured.")
-	vSkipReasonEmpty = dSimMembers.setting("webhook-skip-reason-empty", "A dispatched simulation answers skip_reason \"\" instead of null.",
+		"callback-url-as-configured", "callback_url is the configured URL as given, \"\" when none is configured.")
+	vSkipReasonEmpty = dSkipReason.setting("webhook-skip-reason-empty", "A dispatched simulation answers skip_reason \"\" instead of null.",
 		`"skip_reason (string or null)"; "dispatched is true when sent; otherwise skip_reason explains why"`, "", false)
-	vSkipReasonAbsent = dSimMembers.setting("webhook-skip-reason-absent", "A dispatched simulation has no skip_reason member.",
+	vSkipReasonAbsent = dSkipReason.setting("webhook-skip-reason-absent", "A dispatched simulation has no skip_reason member.",
 		`"otherwise skip_reason explains why" (needed when not dispatched)`, "", true)
 	vCallbackNull = dSimMembers.setting("webhook-callback-url-null", "Without a configured webhook URL the simulation answers callback_url: null.",
 		`"Configuration of the webhook URL: not shown"`, "", true)
+	vCallbackNormalised = dSimMembers.setting("callback-url-normalised", "callback_url echoes the configured URL normalised: host in lower case, default port dropped, an empty path as /.",
+		`"callback_url (string)" (that it is byte-identical to the configured URL is not stated)`, "", true)
 
-	dSimSuccess = declareDimension("simulation-success-flag", []string{"OPEN-ENVELOPE-B-SUCCESS"},
-		"What Envelope B's success says on a simulation.",
-		quote("Envelope B (webhook simulation, card contact update): success (boolean)"),
-		"simulation-success-true", "success is true on every 200.")
+	dSimReference = declareDimension("simulation-reference", []string{"OPEN-SIMULATION-REFERENCE-FORM"},
+		"What follows SIMULATE_ in a simulation's reference.",
+		quote("The simulation's reference is a string that starts with SIMULATE_ for the kind"),
+		"simulate-reference-kind-and-random", "SIMULATE_<EVENT_TYPE>_<random>.")
+	vSimRefRandom = dSimReference.setting("simulate-reference-random", "SIMULATE_<random> (the kind is not repeated in the reference).",
+		`"starts with SIMULATE_ for the kind" (what follows is not stated)`, "", false)
+
+	dSimSuccess = declareDimension("envelope-b-success", []string{"OPEN-ENVELOPE-B-SUCCESS"},
+		"What the success booleans of Envelope B answers say.",
+		quote("Envelope B (webhook simulation, card contact update): success (boolean)", "data = success (boolean), message (string)"),
+		"envelope-b-success-true", "success (and the contact answer's data.success) is true on every 200.")
 	vSimSuccessMirrors = dSimSuccess.setting("simulation-success-mirrors-dispatch", "success is false when the webhook was not dispatched.",
 		`"success (boolean)" (its meaning is not stated)`, "", true)
 
-	dContactMode = declareDimension("contact-update-mode", []string{"OPEN-CONTACT-UPDATE"},
-		"Whether the contact update is done when the answer comes.",
-		quote("Only the supplied fields are updated with the card provider", "data = success (boolean), message (string)"),
-		"contact-update-synchronous", "data.success true: the provider took the update.")
-	vContactQueued = dContactMode.setting("contact-update-queued", "data.success is false with \"Update queued with the card provider\" (the provider confirms later).",
+	vContactQueued = dSimSuccess.setting("contact-update-queued", "data.success is false with \"Update queued with the card provider\" (the provider confirms later).",
 		`"data = success (boolean), message (string)" (that success is true is not stated)`, "", true)
 )
 
 // bgDelivery marks a delivery's context as the queue's own.
 type bgDelivery struct{}
 
-// queueDelivery hands a delivery to the queue under the dispatch settings;
-// it reports whether it did (the caller then answers dispatched true).
+// queueDelivery applies the dispatch and timing settings: a queued
+// delivery leaves later and it reports true (the caller then answers
+// dispatched true); a delayed one that is not queued waits here first.
 func (s *Server) queueDelivery(ctx context.Context, w *world, st *envState, kind string, d eventData) bool {
 	v := &s.variants
-	if ctx.Value(bgDelivery{}) != nil || !v.onAny(vDispatchQueued, vDispatchDelayed) {
+	if ctx.Value(bgDelivery{}) != nil {
 		return false
 	}
 	delay := 200 * time.Millisecond
 	if v.on(vDispatchDelayed) {
-		delay = 3 * time.Second
+		delay = 2 * time.Second
+	}
+	if !v.on(vDispatchQueued) {
+		if v.on(vDispatchDelayed) {
+			select {
+			case <-time.After(delay):
+			case <-ctx.Done():
+			}
+		}
+		return false
 	}
 	s.pending.Add(1)
 	go func() {
@@ -189,8 +210,11 @@ func (s *Server) rewriteSimulation(x map[string]any) {
 	if v.on(vSkipReasonAbsent) && x["dispatched"] == true {
 		delete(x, "skip_reason")
 	}
-	if v.on(vCallbackNull) && x["callback_url"] == "" {
+	switch u, _ := x["callback_url"].(string); {
+	case v.on(vCallbackNull) && u == "":
 		x["callback_url"] = nil
+	case v.on(vCallbackNormalised) && u != "":
+		x["callback_url"] = normaliseURL(u)
 	}
 }
 
@@ -207,4 +231,29 @@ func (s *Server) rewriteEnvelopeB(rest string, top map[string]any) {
 	case strings.HasSuffix(rest, "/contact") && s.variants.on(vContactQueued):
 		d["success"], d["message"] = false, "Update queued with the card provider"
 	}
+}
+
+// normaliseURL is u as RFC 3986 normalisation writes it: scheme and host in
+// lower case, the default port dropped, an empty path as /.
+func normaliseURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	p.Scheme, p.Host = strings.ToLower(p.Scheme), strings.ToLower(p.Host)
+	if (p.Scheme == "http" && p.Port() == "80") || (p.Scheme == "https" && p.Port() == "443") {
+		p.Host = p.Hostname()
+	}
+	if p.Path == "" {
+		p.Path = "/"
+	}
+	return p.String()
+}
+
+// simulationReference is a simulation's reference for event type et.
+func (s *Server) simulationReference(et string) string {
+	if s.variants.on(vSimRefRandom) {
+		return "SIMULATE_" + strings.ToUpper(randHex(6))
+	}
+	return "SIMULATE_" + strings.ToUpper(et) + "_" + randHex(4)
 }
