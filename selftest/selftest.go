@@ -100,10 +100,13 @@ type Run struct {
 	// HarnessErrors are specs the harness could not run (fixture failures,
 	// panics in harness code); they are neither kills nor passes.
 	HarnessErrors []string `json:"harnessErrors,omitempty"`
-	Preflight     bool     `json:"preflight,omitempty"` // stopped by pre-flight (exit 2)
-	Error         string   `json:"error,omitempty"`     // the run itself broke
-	Duration      Millis   `json:"durationMs"`
-	CPU           Millis   `json:"cpuMs,omitempty"` // the child's user and system CPU time
+	// Why holds, per failed spec or harness error, its text and the first
+	// line of its failure message ("spec: message"), sorted.
+	Why       []string `json:"why,omitempty"`
+	Preflight bool     `json:"preflight,omitempty"` // stopped by pre-flight (exit 2)
+	Error     string   `json:"error,omitempty"`     // the run itself broke
+	Duration  Millis   `json:"durationMs"`
+	CPU       Millis   `json:"cpuMs,omitempty"` // the child's user and system CPU time
 }
 
 // Killed reports whether the suites noticed the fault.
@@ -463,13 +466,16 @@ func tally(r *Run, rep types.Report) {
 			}
 		case report.Failed:
 			r.Failed = append(r.Failed, text)
+			r.Why = append(r.Why, text+": "+firstLine(s.Failure.Message))
 		case report.HarnessError:
 			// The harness could not run the check: not a verdict on the
 			// server, so it neither kills a fault nor passes a clean run.
 			r.HarnessErrors = append(r.HarnessErrors, text)
+			r.Why = append(r.Why, text+": "+firstLine(s.Failure.Message))
 		}
 	}
 	sort.Strings(r.Failed)
+	sort.Strings(r.Why)
 }
 
 // maskedTimestamp is an RFC 3339 timestamp some of whose digits were masked.
