@@ -164,25 +164,30 @@ var germanMessages = map[string]string{
 	"vault":         "Tresorguthaben reicht nicht: benötigt {total} USD (Aufladung {funding} + Ausgabegebühr {fee}), verfügbar {avail} USD",
 }
 
-// usdAmount is an amount followed by its currency in a sandbox message.
-var usdAmount = regexp.MustCompile(`\b([0-9]+)\.([0-9]{2}) (USD|NGN)\b`)
+// usdAmount is an amount followed by its currency in a sandbox message;
+// anyAmount is any amount with two decimals.
+var (
+	usdAmount = regexp.MustCompile(`\b([0-9]+)\.([0-9]{2}) (USD|NGN)\b`)
+	anyAmount = regexp.MustCompile(`\b([0-9]+)\.([0-9]{2})\b`)
+)
 
-// amountsInMessage writes the amounts of a message in the chosen form.
+// amountsInMessage writes the amounts of a message in the chosen form,
+// every amount of the message alike.
 func (s *Server) amountsInMessage(m string) string {
 	v := &s.variants
+	rewrite := func(sep, dec string) string {
+		return anyAmount.ReplaceAllStringFunc(m, func(a string) string {
+			sm := anyAmount.FindStringSubmatch(a)
+			return groupThousands(sm[1], sep) + dec + sm[2]
+		})
+	}
 	switch {
 	case v.on(vMsgAmountsCcyFirst):
 		return usdAmount.ReplaceAllString(m, "$3 $1.$2")
 	case v.on(vMsgAmountsGrouped):
-		return usdAmount.ReplaceAllStringFunc(m, func(a string) string {
-			sm := usdAmount.FindStringSubmatch(a)
-			return groupThousands(sm[1], ",") + "." + sm[2] + " " + sm[3]
-		})
+		return rewrite(",", ".")
 	case v.on(vMsgAmountsComma):
-		return usdAmount.ReplaceAllStringFunc(m, func(a string) string {
-			sm := usdAmount.FindStringSubmatch(a)
-			return groupThousands(sm[1], ".") + "," + sm[2] + " " + sm[3]
-		})
+		return rewrite(".", ",")
 	}
 	return m
 }
