@@ -71,6 +71,8 @@ var (
 		`"error | string | reason phrase" (RFC 9110 is the current HTTP standard)`, "", true)
 	vReasonLower = dReasonPhrase.setting("reason-phrases-lower-case", "Reason phrases in lower case: bad request, not found.",
 		`"reason phrase, e.g. Bad Request" (RFC 9110: a client should ignore the reason phrase; its case carries nothing)`, "", true)
+	vReasonUpper = dReasonPhrase.setting("reason-phrases-upper-case", "Reason phrases in upper case: BAD REQUEST, NOT FOUND.",
+		`"reason phrase, e.g. Bad Request" (RFC 9110: a client should ignore the reason phrase; its case carries nothing)`, "", true)
 	vReasonSentence = dReasonPhrase.setting("reason-phrases-sentence-case", "Reason phrases in sentence case: Bad request, Not found, Too many requests.",
 		`"reason phrase, e.g. Bad Request"`, "", true)
 
@@ -264,6 +266,8 @@ func (s *Server) reasonPhrase(code int) string {
 	switch {
 	case v.on(vReasonLower):
 		return strings.ToLower(p)
+	case v.on(vReasonUpper):
+		return strings.ToUpper(p)
 	case v.on(vReasonSentence) && len(p) > 1:
 		return p[:1] + strings.ToLower(p[1:])
 	}

@@ -127,6 +127,8 @@ var (
 		"Which face values a purchase accepts.",
 		quote("Maximum values for amounts and spend limits, and bounds of gift card amounts: not shown"),
 		"gift-amount-product-range", "Any amount within the product's range, in cents.")
+	vGiftMax100 = dGiftAmount.setting("gift-amount-5-to-100", "Face values from 5.00 to 100.00 only (a program limit below the product's own range).",
+		`"bounds of gift card amounts: not shown"`, "", false)
 	vGiftDenominations = dGiftAmount.setting("gift-amount-denominations", "Only the denominations 10, 25, 50 and 100 are sold.",
 		`"bounds of gift card amounts: not shown"`, "", false)
 
@@ -294,6 +296,9 @@ var undeliverable = []string{"example.com", "example.org", "example.net", ".test
 
 // giftRules adds the purchase business rules' violations to v.
 func (s *Server) giftRules(v *validator, face money.Amount, email string) {
+	if s.variants.on(vGiftMax100) && (face < 5_00 || face > 100_00) && face != 0 {
+		v.add("amount must be between 5 and 100")
+	}
 	if s.variants.on(vGiftDenominations) && face != 0 {
 		switch face {
 		case 10_00, 25_00, 50_00, 100_00:

@@ -22,6 +22,11 @@ func twoTransactions(h *sbx, d time.Duration) bool {
 }
 
 var moreProbes = map[string]func(h *sbx) bool{
+	"reason-phrases-upper-case": func(h *sbx) bool { return unknownCard(h).s("error") == "NOT FOUND" },
+	"gift-amount-5-to-100": func(h *sbx) bool {
+		body := `{"amount":150,"recipientEmail":"a@b.co","recipientName":"A"}`
+		return h.api("POST", "/gift-cards/purchase", h.token(alpha, alphaTest), body).code == 400
+	},
 	"ip-whitelist-calls-only": func(h *sbx) bool {
 		r := h.api("POST", "/auth/token", "", map[string]string{"merchantId": delta, "secretKey": deltaTest})
 		return r.code == 200 && h.api("GET", "/cards/config", r.s("data.accessToken"), nil).code == 403
