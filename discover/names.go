@@ -12,7 +12,7 @@ import (
 // does not show, the default first. A refusal whose validation messages name
 // a candidate (e.g. "dob should not be empty") switches to it.
 var fieldCandidates = map[string][]string{
-	"phoneCountryCode": {"phoneCountryCode", "countryCallingCode", "dialCode", "phonePrefix", "callingCode"},
+	"phoneCountryCode": {"phoneCountryCode", "countryCallingCode", "dialCode", "phonePrefix", "callingCode", "phone_country_code"},
 	"dateOfBirth":      {"dateOfBirth", "dob", "birthDate", "date_of_birth"},
 	"idType":           {"idType", "documentType", "identityType", "idDocumentType", "id_type"},
 	"idNumber":         {"idNumber", "documentNumber", "identityNumber", "idDocumentNumber", "id_number"},

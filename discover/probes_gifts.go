@@ -205,8 +205,8 @@ func (p *prober) purchaseAnswer(ctx context.Context, doc any, ref string) error 
 // Names tried for the voucher members of the lookup's order (the lookup's
 // body is not shown; the verify order has voucher.code, .pin, .instructions).
 var voucherNames = map[string][]string{
-	"code":         {"code", "voucherCode"},
-	"pin":          {"pin", "redemptionPin", "voucherPin"},
+	"code":         {"code", "voucherCode", "cardNumber"},
+	"pin":          {"pin", "redemptionPin", "voucherPin", "pinCode"},
 	"instructions": {"instructions", "redemptionInstructions", "voucherInstructions"},
 }
 

@@ -61,6 +61,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 		}
 	}
 	rc.now = s.clk.Now()
+	if s.longTarget(rc) {
+		return
+	}
 	if ok && s.faults.on(fBettingQuoteMissing) && rest == "/betting/quote" {
 		ok = false
 	}
@@ -87,7 +90,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 		rt.h(s, rc)
 		return
 	}
-	if !s.authenticate(rc) {
+	if s.existenceBeforeAuth(rc, rest) || s.bodyBeforeAuth(rc) || !s.authenticate(rc) || s.cardBeforeBody(rc, rest) {
 		return
 	}
 	if s.faults.on(fRefLookupBroken) && rc.p1 != "" && strings.HasPrefix(rest, "/cards/") && !strings.HasPrefix(rc.p1, "crd_") {

@@ -26,6 +26,7 @@ type tokenClaims struct {
 // built once: the token endpoint and every authenticated call are hot paths.
 type tokenIssuer struct {
 	key     []byte
+	jwe     bool // token-jwe-compact: tokens are encrypted JWTs
 	clk     clock.Clock
 	parser  *jwt.Parser
 	lenient *jwt.Parser // fault auth-expired-token-accepted: signature only
@@ -60,7 +61,11 @@ func (t *tokenIssuer) issue(merchantID string, env Env, now time.Time) (string, 
 			ID:        randHex(8),
 		},
 	}
-	return jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(t.key)
+	tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(t.key)
+	if err == nil && t.jwe {
+		return sealJWE(t.key, tok)
+	}
+	return tok, err
 }
 
 func (t *tokenIssuer) keyFunc(*jwt.Token) (any, error) { return t.key, nil }
@@ -71,6 +76,13 @@ func (t *tokenIssuer) verify(raw string, lenient bool) (*tokenClaims, error) {
 	p := t.parser
 	if lenient {
 		p = t.lenient
+	}
+	if t.jwe && strings.Count(raw, ".") == 4 {
+		inner, err := openJWE(t.key, raw)
+		if err != nil {
+			return nil, err
+		}
+		raw = inner
 	}
 	var c tokenClaims
 	if _, err := p.ParseWithClaims(raw, &c, t.keyFunc); err != nil {
@@ -99,7 +111,7 @@ func (s *Server) handleToken(rc *reqCtx) {
 	v := validator{b: b}
 	mid := v.str("merchantId", true, maxText)
 	key := v.str("secretKey", true, maxText)
-	if v.failed(s, rc) {
+	if v.failed(s, rc) || s.lockedOut(rc, mid) {
 		return
 	}
 	ref, found := rc.world.keys[key]
@@ -109,15 +121,16 @@ func (s *Server) handleToken(rc *reqCtx) {
 		}
 	}
 	if !found || ref.m.id != mid {
+		s.noteFailure(mid, rc.now)
 		s.writeError(rc, http.StatusUnauthorized, msgBadCreds)
 		return
 	}
-	if h := rc.r.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.on(fAuthIgnoreMerchantHdr) && !s.variants.on(vMerchantHdrUnchecked) {
+	if h := rc.r.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.on(fAuthIgnoreMerchantHdr) && s.checksMerchantHeader(true) {
 		s.writeError(rc, http.StatusUnauthorized, msgMerchantHdr)
 		return
 	}
 	st := ref.m.envs[ref.env]
-	if !s.ipAllowed(rc, st) {
+	if (!s.variants.on(vIPCallsOnly) && !s.ipAllowed(rc, st)) || s.kybAtExchange(rc, ref.m, ref.env) {
 		return
 	}
 	issuedAt := rc.now
@@ -179,7 +192,10 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 	if s.faults.on(fTokenBearerPrefixed) && len(raw) > len(prefix) && strings.EqualFold(raw[:len(prefix)], prefix) {
 		raw = strings.TrimSpace(raw[len(prefix):]) // the token it answered
 	}
-	c, err := s.jwt.verify(raw, s.faults.on(fAuthExpiredAccepted))
+	c, err := s.secretKeyBearer(rc, raw)
+	if c == nil {
+		c, err = s.jwt.verify(raw, s.faults.on(fAuthExpiredAccepted))
+	}
 	if err != nil && s.faults.on(fAuthForgedAccepted) && errors.Is(err, jwt.ErrTokenSignatureInvalid) {
 		var u tokenClaims
 		if _, _, uerr := jwt.NewParser().ParseUnverified(raw, &u); uerr == nil {
@@ -203,7 +219,7 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		s.writeError(rc, http.StatusUnauthorized, bearerMsg)
 		return false
 	}
-	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.id && !s.faults.on(fAuthIgnoreMerchantHdr) && !s.variants.on(vMerchantHdrUnchecked) {
+	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.id && !s.faults.on(fAuthIgnoreMerchantHdr) && s.checksMerchantHeader(false) {
 		s.writeError(rc, http.StatusUnauthorized, msgMerchantHdr)
 		return false
 	}
@@ -211,7 +227,7 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 	if !s.faults.on(fAuthIPPerCallSkipped) && !s.ipAllowed(rc, st) {
 		return false
 	}
-	if env == EnvLive && m.kyb < 2 && !s.faults.on(fAuthKYBSkipped) && !s.crossSkipsKYB(rc) {
+	if env == EnvLive && m.kyb < 2 && !s.faults.on(fAuthKYBSkipped) && !s.crossSkipsKYB(rc) && s.kybApplies(rc.r) {
 		s.writeError(rc, http.StatusForbidden, msgKYB)
 		return false
 	}

@@ -44,7 +44,7 @@ func (s *Server) readBody(rc *reqCtx) (jsonBody, bool) {
 	if len(raw) == 0 {
 		return jsonBody{}, true
 	}
-	if !isJSONContentType(r.Header.Get("Content-Type")) {
+	if !isJSONContentType(r.Header.Get("Content-Type")) && !s.variants.on(vCTAnyParsed) {
 		s.writeError(rc, http.StatusBadRequest, msgContentType)
 		return nil, false
 	}
@@ -61,6 +61,7 @@ func (s *Server) readBody(rc *reqCtx) (jsonBody, bool) {
 		s.writeError(rc, s.malformedStatus(), msgMalformedJSON)
 		return nil, false
 	}
+	s.unquoteNumbers(b)
 	return b, true
 }
 

@@ -9,6 +9,9 @@ func (s *Server) handleStatus(rc *reqCtx) {
 	if !ok {
 		return
 	}
+	if s.emptyEnum(rc, b, "status", "ACTIVE", "FROZEN") {
+		return
+	}
 	v := validator{b: b}
 	status := v.str("status", true, maxShort)
 	v.oneOf("status", status, "ACTIVE", "FROZEN")
@@ -22,8 +25,12 @@ func (s *Server) handleStatus(rc *reqCtx) {
 		}
 	}
 	s.withCard(rc, st, func(c *card) reply {
-		if s.variants.on(vStatusSameRefused) && (status == "FROZEN") == c.frozen {
-			return s.fail(rc, http.StatusBadRequest, "Card is already "+status)
+		if s.variants.onAny(vStatusSameRefused, vStatusSame409) && (status == "FROZEN") == c.frozen {
+			code := http.StatusBadRequest
+			if s.variants.on(vStatusSame409) {
+				code = http.StatusConflict
+			}
+			return s.fail(rc, code, "Card is already "+status)
 		}
 		out := s.setStatus(rc, st, c, status == "FROZEN")
 		return func() {

@@ -13,7 +13,7 @@ import (
 func (s *Server) handleConfig(rc *reqCtx) {
 	st := rc.st
 	st.mu.RLock()
-	vault := st.vault
+	vault := s.listedVault(st, rc.now)
 	st.mu.RUnlock()
 	if s.faults.on(fConfigVaultStale) {
 		vault = seedVault
@@ -39,11 +39,11 @@ func (s *Server) handleIssueCard(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	c := newCard(rc.now, req.brand, req.name, req.theme, req.billing)
-	c.customerID = req.custID
-	c.balance = int64(req.amt)
-	if s.variants.on(vInitialNetFundFee) {
-		c.balance -= fundFee
+	c := newCard(rc.now, req.brand, s.cardName(req.name), req.theme, req.billing)
+	c.id, c.customerID, c.frozen = s.cardID(c.id), req.custID, s.variants.on(vIssuedFrozen)
+	c.balance = s.initialBalance(req.amt)
+	if s.variants.on(vLimitsReplaceDefaults) {
+		c.limits = defaultLimits
 	}
 	if req.hasRef {
 		c.ref, c.refLower = req.ref, strings.ToLower(req.ref)
@@ -63,11 +63,11 @@ type issueRequest struct {
 // answered.
 func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
 	b, ok := s.readBody(rc)
-	if !ok {
+	if !ok || s.issueChecksFirst(rc, b) {
 		return req, false
 	}
 	v := validator{b: b}
-	req.custID = v.str("customerId", true, maxText)
+	req.custID = s.customerIDOf(&v)
 	req.name = v.str("nameOnCard", true, maxShort)
 	minAmt := money.Amount(minFunding)
 	if s.faults.on(fIssueMinOffByCent) {
@@ -88,6 +88,7 @@ func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
 	}
 	req.theme = theme
 	req.billing = parseBilling(&v)
+	s.issueRules(&v, req)
 	return req, !v.failed(s, rc)
 }
 
@@ -140,9 +141,14 @@ func (s *Server) storeIssued(rc *reqCtx, c *card, amt money.Amount) {
 		s.writeError(rc, http.StatusNotFound, msgCustNotFound)
 		return
 	}
-	if cu := st.custByID[c.customerID]; cu != nil && cu.rec.KYCStatus != "APPROVED" {
+	if cu := st.custByID[c.customerID]; cu != nil && s.kycStatus(cu, rc.now) != "APPROVED" {
 		st.mu.Unlock()
 		s.writeError(rc, http.StatusBadRequest, "Customer identity verification is not approved")
+		return
+	}
+	if full, max := s.cardsPerCustomerFull(st, c.customerID); full {
+		st.mu.Unlock()
+		s.writeError(rc, http.StatusBadRequest, "Customer already holds the maximum of "+itoa(max)+" cards")
 		return
 	}
 	if prev := st.cardByRef[c.ref]; prev != nil && s.variants.on(vCardDupReplay) {
@@ -285,10 +291,16 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	limit := int64(50)
 	if ls, has := q["limit"]; has {
 		maxLimit := int64(100)
-		if s.variants.on(vListMax50) {
+		switch {
+		case s.variants.on(vListMax50):
 			maxLimit = 50
+		case s.variants.on(vListClamp50):
+			maxLimit = 1 << 30
 		}
 		limit, _ = v.checkInt("limit", ls[0], 1, maxLimit)
+		if s.variants.on(vListClamp50) {
+			limit = min(limit, 50)
+		}
 	} else if s.faults.on(fListNoDefaultLimit) {
 		limit = 1 << 30
 	}
@@ -309,8 +321,8 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	st := rc.st
 	st.mu.RLock()
 	out := make([]cardJSON, 0, min(int(limit), len(st.cards)))
-	if s.variants.on(vListOldestFirst) || s.variants.on(vListSearchExact) {
-		out = s.listCardsVariant(st, out, status, search, limit)
+	if s.listingVaried() {
+		out = s.listCardsVariant(st, rc.now, out, status, strings.TrimSpace(q.Get("search")), limit)
 	} else {
 		out = listCardsOf(st, out, status, search, matchLast4, limit)
 	}
@@ -429,6 +441,6 @@ func (s *Server) writeSecure(rc *reqCtx, out secureJSON) {
 		out.ExpirationDate = fmt.Sprintf("%s/%02d", out.ExpiryMonth, (y+97)%100)
 	}
 	// PCI data: never to be kept by a cache or a browser.
-	rc.w.Header().Set("Cache-Control", "no-store")
+	s.setSecureCache(rc.w.Header())
 	s.writeA(rc, http.StatusOK, out)
 }

@@ -33,18 +33,36 @@ func FaultsMarkdown(w io.Writer) error {
 	return err
 }
 
-// VariantsMarkdown writes the variant catalogue as docs/variants.md.
+// VariantsMarkdown writes the dimensions and their settings as
+// docs/variants.md.
 func VariantsMarkdown(w io.Writer) error {
+	dims := Dimensions()
 	vs := Variants()
+	overlays := 0
+	for _, v := range vs {
+		if strings.TrimSpace(v.Profile) != "" {
+			overlays++
+		}
+	}
 	var b strings.Builder
 	b.WriteString(variantsIntro)
-	fmt.Fprintf(&b, "%d variants.\n\n| name | what the sandbox does | the document's words | profile |\n| :- | :- | :- | :- |\n", len(vs))
-	for _, v := range vs {
-		profile := "default"
-		if p := strings.TrimSpace(v.Profile); p != "" {
-			profile = "`" + strings.Join(strings.Fields(p), " ") + "`"
+	fmt.Fprintf(&b, "%d dimensions, %d settings besides the references, %d of them with a profile overlay:\n\n%d variants.\n",
+		len(dims), len(vs), overlays, len(vs))
+	for _, d := range dims {
+		fmt.Fprintf(&b, "\n## %s\n\n%s Open points: %s. The document: %s\n\n",
+			d.Name, d.Description, "`"+strings.Join(d.OpenPoints, "`, `")+"`", cell(d.Settings[0].Document))
+		b.WriteString("| setting | what the sandbox does | the document's words | profile |\n| :- | :- | :- | :- |\n")
+		for _, v := range d.Settings {
+			profile := "default"
+			if p := strings.TrimSpace(v.Profile); p != "" {
+				profile = "`" + strings.Join(strings.Fields(p), " ") + "`"
+			}
+			name, doc := "`"+v.Name+"`", cell(v.Document)
+			if v.Reference {
+				name, doc = "`"+v.Name+"` (reference)", "(the sandbox's own choice)"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", name, cell(v.Description), doc, cell(profile))
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", v.Name, cell(v.Description), cell(v.Document), cell(profile))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -99,31 +117,41 @@ const faultsNotFaults = `
   is not forbidden).
 `
 
-var variantsIntro = fmt.Sprintf(generatedBy, "variants") + `# Conformant variants
+var variantsIntro = fmt.Sprintf(generatedBy, "variants") + `# The space of allowed servers
 
 A fault breaks a rule the API document states; the suites must fail it
-([faults.md](faults.md)). A **variant** is a behaviour the document *allows*
-but the reference sandbox does not show by default: another format, a null
-where the document never says a field is always present, another wording of
-a scenario message, another order of checks, reconciliation on a later call,
-an idempotent replay, a longer rate window, another answer shape where the
-document says "not shown". The suites must **pass** every variant; a failure
-is a false positive of the suites.
+([faults.md](faults.md)). A **dimension** is a point the document leaves
+open (an open point of requirements/open.yaml: a format named by its
+standard, a value set given by example, a presence never stated, a
+mechanism, an order of checks, a business rule "not shown"), and its
+**settings** are the behaviours the document allows there. Setting 0, the
+*reference*, is what the sandbox does by default; every other setting is a
+**variant**, and the suites must **pass** it: a failure is a false positive
+of the suites. Settings of different dimensions compose, so a seed draws
+one setting of every dimension and makes a server nobody wrote by hand.
 
 ` + "```sh" + `
-mph sandbox --variant gift-verify-two-step                       # start the sandbox with one (repeatable)
-mph selftest                                                     # kill matrix and specificity matrix
-mph selftest --fault none --variant masked-pan-four-mask-chars   # one variant only
+mph sandbox --list-variants                      # dimensions and settings
+mph sandbox --variant gift-verify-two-step       # switch on settings (repeatable; one per dimension)
+mph sandbox --variant-seed 7                     # one setting of every dimension, drawn from seed 7
+mph selftest                                     # every setting alone and 20 seeds, beside the kill matrix
+mph selftest --fault none --variant timestamps-week-date   # one setting only
+mph selftest --fault none --variant none --seed 7          # one seed only
 ` + "```" + `
 
-Some variants need a profile overlay (column "profile"): a provider whose
-server behaves that way declares it in its target profile, and the self-test
-runs that variant's suites with the defaults overlaid by it.
+Some settings need a profile overlay (column "profile"): a provider whose
+server behaves that way declares it in its target profile, and the
+self-test runs that setting's suites with the defaults overlaid by it.
+Overlays of settings of different dimensions touch different keys, so a
+seed's overlays merge.
 
-How a variant is built: ` + "`sandbox/variants.go`" + ` declares it (the document's
-words, the profile), and either a hook in the handler reads it at the one
-point the behaviour differs, or ` + "`rewriteAnswer`" + ` (` + "`sandbox/variants_rewrite.go`" + `)
-reshapes the answer after the handler. ` + "`sandbox/variants_test.go`" + ` proves
-every variant changes what it says.
+How a setting is built: ` + "`sandbox/variants_<area>.go`" + ` declares the
+dimension (its open points, the document's words, the reference) and its
+settings (what the sandbox then does, the words allowing it, the profile),
+and either a hook in the handler reads it at the one point the behaviour
+differs (` + "`s.variants.on(vX)`" + `), or ` + "`rewriteAnswer`" + `
+(` + "`sandbox/variants_rewrite.go`" + `) reshapes the answer after the
+handler. ` + "`sandbox/variants_*_test.go`" + ` prove every setting changes
+what it says.
 
 `

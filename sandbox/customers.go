@@ -13,35 +13,46 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 		return
 	}
 	v := validator{b: b}
+	n := s.customerNames()
 	c := customerJSON{
 		FirstName:        v.str("firstName", true, maxText),
 		LastName:         v.str("lastName", true, maxText),
 		Email:            v.str("email", !s.faults.on(fCustEmailOptional), maxText),
 		PhoneNumber:      v.str("phoneNumber", true, maxShort),
-		PhoneCountryCode: v.str("phoneCountryCode", true, maxShort),
-		DateOfBirth:      v.str("dateOfBirth", true, maxShort),
-		IDType:           v.str("idType", true, maxShort),
+		PhoneCountryCode: v.str(n.cc, true, maxShort),
+		DateOfBirth:      v.str(n.dob, true, maxShort),
+		IDType:           v.str(n.idType, true, maxShort),
 		Address:          v.str("address", true, maxText),
 		City:             v.str("city", true, maxText),
 		State:            v.str("state", true, maxText),
-		PostalCode:       v.str("postalCode", true, maxShort),
+		PostalCode:       v.str(n.postal, true, maxShort),
 		Country:          v.str("country", true, maxShort),
 	}
-	idNumber := v.str("idNumber", true, maxShort)
+	idNumber := v.str(n.idNumber, true, maxShort)
 	v.match("email", c.Email, reEmail, "must be an email")
 	v.match("phoneNumber", c.PhoneNumber, rePhone, "must be a valid phone number")
-	v.match("phoneCountryCode", c.PhoneCountryCode, reCC, "must be a + followed by 1 to 4 digits")
+	v.match(n.cc, c.PhoneCountryCode, reCC, "must be a + followed by 1 to 4 digits")
 	if c.DateOfBirth != "" {
 		d, err := time.Parse("2006-01-02", c.DateOfBirth)
+		if err != nil && s.variants.on(vDOBBasic) {
+			d, err = time.Parse("20060102", c.DateOfBirth)
+		}
 		if err != nil {
-			v.add("dateOfBirth must be a valid ISO 8601 date string (YYYY-MM-DD)")
+			v.add(n.dob + " must be a valid ISO 8601 date string (YYYY-MM-DD)")
 		} else if !d.Before(rc.now) {
-			v.add("dateOfBirth must be a date in the past")
+			v.add(n.dob + " must be a date in the past")
 		}
 	}
-	v.oneOf("idType", c.IDType, "national_id", "passport", "drivers_license")
-	v.match("country", c.Country, reCountry3, "must be a 3-letter upper-case country code")
+	v.oneOf(n.idType, c.IDType, "national_id", "passport", "drivers_license")
+	if !s.variants.on(vCountryAlpha2) || !reCountry2.MatchString(c.Country) {
+		v.match("country", c.Country, reCountry3, "must be a 3-letter upper-case country code")
+	}
+	s.customerRules(&v, c)
 	if v.failed(s, rc) {
+		return
+	}
+	if taken := s.claimIdentity(rc.st, c, idNumber); taken != "" {
+		s.refuseDuplicate(rc, taken)
 		return
 	}
 	c.IDNumberLast4 = last(idNumber, 4)
@@ -49,12 +60,14 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 	if s.faults.on(fCustNotApproved) {
 		c.KYCStatus = "PENDING"
 	}
-	c.CustomerID = "cus_" + randHex(12)
+	c.CustomerID = s.newCustomerID()
 	c.CreatedAt = ts(rc.now)
 
 	st := rc.st
 	st.mu.Lock()
 	cu := &customer{rec: c}
+	s.pendApproval(cu, rc.now)
+	c = cu.rec
 	st.customers = append(st.customers, cu)
 	st.custByID[c.CustomerID] = cu
 	st.mu.Unlock()
@@ -65,13 +78,15 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 func (s *Server) handleListCustomers(rc *reqCtx) {
 	st := rc.st
 	st.mu.RLock()
-	out := make([]customerJSON, 0, len(st.customers))
-	newest := len(st.customers) - 1
-	if s.faults.on(fCustListDropsNewest) {
-		newest--
+	listed := s.listedCustomers(st, rc.now)
+	out := make([]customerJSON, 0, len(listed))
+	if s.faults.on(fCustListDropsNewest) && len(listed) > 0 {
+		listed = listed[:len(listed)-1]
 	}
-	for i := newest; i >= 0; i-- {
-		out = append(out, st.customers[i].rec)
+	for _, cu := range s.customerOrder(listed) {
+		rec := cu.rec
+		rec.KYCStatus = s.kycStatus(cu, rc.now)
+		out = append(out, rec)
 	}
 	st.mu.RUnlock()
 	if s.faults.on(fCustListTenantLeak) {

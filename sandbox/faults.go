@@ -13,6 +13,9 @@ type Fault struct {
 	Area         string   `json:"area"`
 	Description  string   `json:"description"`
 	Requirements []string `json:"requirements"`
+	// Profile is the overlay of a fault that breaks a strict knob only
+	// (fault_profiles.go): its run declares the knob.
+	Profile string `json:"profile,omitempty"`
 }
 
 // faultID indexes the registry; faultSet holds one bit per fault, tested only
@@ -51,6 +54,7 @@ func Faults() []Fault {
 	for i, f := range registry {
 		out[i] = f
 		out[i].Requirements = append([]string(nil), f.Requirements...)
+		out[i].Profile = faultProfiles[f.Name]
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

@@ -49,11 +49,11 @@ type giftQuote struct {
 	TotalNgn     money.Amount `json:"totalNgn"`
 }
 
-func quoteGift(p *product, face money.Amount) giftQuote {
-	sub := money.MulRate(face, exchangeRate)
+func quoteGift(p *product, face, rate money.Amount) giftQuote {
+	sub := money.MulRate(face, rate)
 	return giftQuote{
 		ProductCode: p.Code, ProductName: p.Name, Currency: p.Currency,
-		FaceValue: face, ExchangeRate: exchangeRate,
+		FaceValue: face, ExchangeRate: rate,
 		SubtotalNgn: sub, FeeNgn: giftFeeNGN, TotalNgn: sub + giftFeeNGN,
 	}
 }
@@ -92,7 +92,7 @@ func (s *Server) handleGiftQuote(rc *reqCtx) {
 	if v.failed(s, rc) {
 		return
 	}
-	s.writeA(rc, http.StatusOK, quoteGift(p, face))
+	s.writeA(rc, http.StatusOK, quoteGift(p, face, s.giftRate(rc.now)))
 }
 
 // handleGiftPurchase is POST /gift-cards/purchase: debits the quote's total
@@ -147,13 +147,14 @@ func (s *Server) parseGiftPurchase(rc *reqCtx) (req giftPurchase, ok bool) {
 	if req.hasRef && !reReference.MatchString(req.ref) {
 		v.add("reference must contain only letters, digits, '.', '_' or '-'")
 	}
+	s.giftRules(&v, req.face, req.email)
 	return req, !v.failed(s, rc)
 }
 
 // newGiftOrder builds the PROCESSING order of a purchase, priced by its quote.
 func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *giftOrder {
 	p := req.p
-	quote := quoteGift(p, req.face)
+	quote := quoteGift(p, req.face, s.giftRate(rc.now))
 	ref := req.ref
 	if !req.hasRef {
 		ref = "gft_" + randHex(8)
@@ -167,13 +168,13 @@ func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *giftOrder {
 		faceValue:     int64(req.face),
 		costNGN:       giftCost(quote, s.faults.on(fGiftCostDiffers)),
 		voucher: Voucher{
-			Code:         randAlnum(4) + "-" + randAlnum(4) + "-" + randAlnum(4) + "-" + randAlnum(4),
+			Code:         s.voucherCode(),
 			PIN:          randDigits(6),
 			SerialNumber: "SN" + randDigits(12),
 			Instructions: "Redeem at " + p.Site + " before the expiry date shown on the voucher.",
 		},
 		recipient:   Recipient{Email: req.email, Name: req.name},
-		status:      "PROCESSING",
+		status:      s.purchaseStatus(),
 		env:         rc.st.env,
 		createdAt:   ts(rc.now),
 		variantCode: req.variant, phone: req.phone, note: req.note,
@@ -186,15 +187,27 @@ func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *giftOrder {
 func (s *Server) storeGiftOrder(rc *reqCtx, o *giftOrder) {
 	st := rc.st
 	st.mu.Lock()
-	if prev := st.findOrder(o.reference); prev != nil && s.variants.on(vGiftDupReplay) {
-		out := prev.json()
-		st.mu.Unlock()
-		s.writeA(rc, http.StatusOK, out) // idempotent replay of the original order
-		return
+	if prev := st.findOrder(o.reference); prev != nil {
+		switch s.giftReplay(prev, o) {
+		case giftReplayed:
+			out := prev.json()
+			st.mu.Unlock()
+			s.writeA(rc, http.StatusOK, out) // idempotent replay of the original order
+			return
+		case giftRefused:
+			st.mu.Unlock()
+			s.writeError(rc, http.StatusUnprocessableEntity, "Reference '"+o.reference+"' was already used with other parameters")
+			return
+		}
 	}
 	if st.findOrder(o.reference) != nil {
 		st.mu.Unlock()
 		s.writeError(rc, http.StatusConflict, "Gift card order with reference '"+o.reference+"' already exists")
+		return
+	}
+	if s.velocityExceeded(st, o.recipient.Name, rc.now) {
+		st.mu.Unlock()
+		s.writeError(rc, http.StatusBadRequest, "Too many gift cards for this recipient: try again later")
 		return
 	}
 	if st.ngn < o.costNGN {
@@ -204,7 +217,7 @@ func (s *Server) storeGiftOrder(rc *reqCtx, o *giftOrder) {
 			money.Amount(o.costNGN).String()+" NGN, available "+money.Amount(avail).String()+" NGN")
 		return
 	}
-	if !s.faults.on(fGiftNotDebited) {
+	if !s.faults.on(fGiftNotDebited) && (s.debitsAtPurchase() || o.status == "SUCCESS") {
 		st.ngn -= o.costNGN
 	}
 	st.orders = append(st.orders, o)
@@ -248,7 +261,7 @@ func (o *giftOrder) json() giftOrderJSON {
 func (s *Server) handleGiftVerify(rc *reqCtx) {
 	st := rc.st
 	st.mu.Lock()
-	o := st.findOrder(rc.p1)
+	o := s.findGiftOrder(st, rc.p1)
 	if s.faults.on(fGiftVerifyByTxnID404) {
 		o = st.orderRef[rc.p1] // client reference only
 	}
@@ -266,9 +279,12 @@ func (s *Server) handleGiftVerify(rc *reqCtx) {
 		return
 	}
 	o.verifyCalls++
-	starting := s.variants.on(vGiftTwoStep) && o.verifyCalls == 1 // the first call only starts reconciliation
-	if !starting && o.status == "PROCESSING" && (!o.held || s.faults.on(fGiftHoldIgnored)) && !s.faults.on(fGiftNeverReconciles) {
+	waits := s.reconcileWaits(o, rc.now) // reconciliation has not completed yet
+	if !waits && o.status == "PROCESSING" && (!o.held || s.faults.on(fGiftHoldIgnored)) && !s.faults.on(fGiftNeverReconciles) {
 		o.status = "SUCCESS"
+		if !s.debitsAtPurchase() {
+			st.ngn -= o.costNGN
+		}
 	}
 	if s.faults.on(fGiftVerifyChargesAgain) {
 		st.ngn -= o.costNGN
@@ -310,7 +326,7 @@ func findOrderAnywhere(w *world, env Env, ref string) (*envState, *giftOrder) {
 func (s *Server) handleGiftLookup(rc *reqCtx) {
 	st := rc.st
 	st.mu.RLock()
-	o := st.findOrder(rc.p1)
+	o := s.findGiftOrder(st, rc.p1)
 	var out giftOrderJSON
 	if o != nil {
 		out = o.json()

@@ -85,7 +85,11 @@ func (l *limiter) bucketGroup(g group) group {
 
 // limitKey is the bucket key of an authenticated call.
 func (s *Server) limitKey(rc *reqCtx) string {
-	switch s.opts.RateLimitTopology.Key {
+	key := s.opts.RateLimitTopology.Key
+	if s.variants.on(vRateLimitPerIP) {
+		key = LimitKeyClient
+	}
+	switch key {
 	case LimitKeyToken:
 		return "tok:" + rc.r.Header.Get("Authorization")
 	case LimitKeyClient:

@@ -30,6 +30,7 @@ type Server struct {
 	log      *slog.Logger
 	faults   faultSet
 	variants variantSet
+	vstate   *variantState // what the settings remember (variants_customers.go)
 	jwt      *tokenIssuer
 	limits   *limiter
 	hooks    *webhookSender
@@ -56,12 +57,16 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	vs.rewrite = vs.rewrite || fs.rewrites()
+	if vs.on(vBaseNested) && opts.BasePath == DefaultBasePath {
+		opts.BasePath = nestedBasePath
+	}
 	s := &Server{
 		opts:     opts,
 		base:     opts.BasePath,
 		log:      opts.Logger,
 		faults:   fs,
 		variants: vs,
+		vstate:   newVariantState(),
 	}
 	if o, ok := opts.Clock.(*clock.Offset); ok {
 		s.clk = o
@@ -69,6 +74,7 @@ func New(opts Options) (*Server, error) {
 		s.clk = clock.NewOffset(opts.Clock)
 	}
 	s.jwt = newTokenIssuer(opts.JWTSecret, s.clk)
+	s.jwt.jwe = vs.on(vTokenJWE)
 	s.inst = newInstanceID()
 	s.startRL = opts.RateLimits
 	s.limits = newLimiter(opts.RateLimits)

@@ -17,12 +17,18 @@ type simulateAnswer struct {
 // synthetic event delivered for real to the merchant's webhook URL.
 func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	st := rc.st
+	if s.liveSimulationCardFirst(rc) {
+		return
+	}
 	if st.env != EnvTest && !s.faults.on(fWebhookLiveAllowed) {
 		s.writeError(rc, http.StatusForbidden, msgLiveSimulate)
 		return
 	}
 	b, ok := s.readBody(rc)
 	if !ok {
+		return
+	}
+	if s.emptyEnum(rc, b, "event_type", "authorization", "settlement", "reversal", "decline") {
 		return
 	}
 	v := validator{b: b}
@@ -47,7 +53,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	if s.faults.on(fWebhookReversalKind) && et == "reversal" {
 		kind = "virtualcard.transaction.reversal"
 	}
-	simRef := "SIMULATE_" + strings.ToUpper(et) + "_" + randHex(4)
+	simRef := s.simulationReference(et)
 	if s.faults.on(fWebhookRefPrefix) {
 		simRef = "SIM_" + strings.ToUpper(et) + "_" + randHex(4)
 	}

@@ -21,14 +21,6 @@ type spendLimitsAnswer struct {
 	SpendLimits spendLimitsJSON `json:"spendLimits"`
 }
 
-func limitPtr(n int64) *money.Amount {
-	if n == 0 {
-		return nil // unset renders as null
-	}
-	a := money.Amount(n)
-	return &a
-}
-
 // handleSpendLimits is PUT /cards/{id}/spend-limits: supplied limits replace
 // their value, the others keep theirs.
 func (s *Server) handleSpendLimits(rc *reqCtx) {
@@ -36,9 +28,15 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 	if !ok {
 		return
 	}
+	cleared := s.nonPositiveLimits(b)
 	v := validator{b: b}
 	var set [4]int64
 	supplied := 0
+	for _, c := range cleared {
+		if c {
+			supplied++
+		}
+	}
 	for i, n := range limitNames {
 		if _, has := v.raw(n); has {
 			supplied++
@@ -57,7 +55,15 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 		if c.frozen && s.variants.on(vLimitsFrozenRefused) {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before changing its limits")
 		}
+		if msg := s.limitRules(s.mergedLimits(c, set, cleared)); msg != "" {
+			return s.fail(rc, http.StatusBadRequest, msg)
+		}
 		id, l := c.id, s.setLimits(c, set)
+		for i, cl := range cleared {
+			if cl {
+				l[i], c.limits[i] = 0, 0
+			}
+		}
 		if s.faults.on(fLimitsCardIDAsAddressed) {
 			id = rc.p1 // the id or reference as the path gave it
 		}
@@ -68,10 +74,7 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 // setLimits applies the supplied limits (0: not supplied) to c and returns
 // the limits to answer; the caller holds the state lock.
 func (s *Server) setLimits(c *card, set [4]int64) [4]int64 {
-	l := c.limits
-	if s.variants.on(vLimitsPutReplaces) {
-		l = [4]int64{} // the request is the whole set
-	}
+	l := s.limitsBase(c)
 	for i, n := range set {
 		if n > 0 {
 			l[i] = n
@@ -95,20 +98,14 @@ func (s *Server) writeLimits(rc *reqCtx, id string, l [4]int64) {
 		s.writeA(rc, http.StatusOK, map[string]any{"message": "Spend limits updated", "cardId": id, "spendLimits": cents})
 		return
 	}
-	if s.variants.on(vLimitsUnsetZero) {
-		show := func(n int64) *money.Amount { a := money.Amount(n); return &a }
-		s.writeA(rc, http.StatusOK, spendLimitsAnswer{Message: "Spend limits updated", CardID: id, SpendLimits: spendLimitsJSON{
-			TransactionLimit: show(l[limTransaction]), DailyLimit: show(l[limDaily]), MonthlyLimit: show(l[limMonthly]), AllTimeLimit: show(l[limAllTime])}})
-		return
-	}
 	s.writeA(rc, http.StatusOK, spendLimitsAnswer{
 		Message: "Spend limits updated",
 		CardID:  id,
 		SpendLimits: spendLimitsJSON{
-			TransactionLimit: limitPtr(l[limTransaction]),
-			DailyLimit:       limitPtr(l[limDaily]),
-			MonthlyLimit:     limitPtr(l[limMonthly]),
-			AllTimeLimit:     limitPtr(l[limAllTime]),
+			TransactionLimit: s.shownLimit(l[limTransaction]),
+			DailyLimit:       s.shownLimit(l[limDaily]),
+			MonthlyLimit:     s.shownLimit(l[limMonthly]),
+			AllTimeLimit:     s.shownLimit(l[limAllTime]),
 		},
 	})
 }

@@ -45,7 +45,7 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 		kind = eventKinds["decline"]
 		ans.DeclineReason = &reason
 	}
-	if !s.faults.on(fWebhookTxnNotDelivered) {
+	if !s.faults.on(fWebhookTxnNotDelivered) && s.txnWebhook(t.approved) {
 		s.dispatch(rc.r.Context(), rc.world, st, kind, eventData{
 			Reference: t.id, CardID: c.id, CardReference: ref, Amount: amt, Currency: "USD",
 		})
@@ -81,7 +81,7 @@ func (s *Server) authorize(rc *reqCtx, st *envState, c *card, t *txn) (reason st
 // sandbox clock entered a new one, then checks status, balance and each
 // limit in that order; the caller holds the state lock.
 func (s *Server) declineReason(rc *reqCtx, c *card, a int64) string {
-	now := rc.now.UTC()
+	now := s.limitDay(rc.now)
 	day := now.Year()*10000 + int(now.Month())*100 + now.Day()
 	month := day / 100
 	if c.dayKey != day && !s.faults.on(fLimitDailyNeverResets) {

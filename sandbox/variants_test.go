@@ -8,9 +8,25 @@ import (
 	"testing"
 )
 
-// variantProbes observe each variant: a probe returns true when the sandbox
-// shows the variant's behaviour (never the clean sandbox).
-var variantProbes = map[string]func(h *sbx) bool{
+// variantProbes observe each setting: a probe returns true when the sandbox
+// shows the setting's behaviour (never the clean sandbox). The maps of
+// variants_*_test.go add to it.
+var variantProbes = map[string]func(h *sbx) bool{}
+
+// addVariantProbes adds a file's probes, refusing a setting probed twice.
+func addVariantProbes(m map[string]func(h *sbx) bool) {
+	for k, v := range m {
+		if _, dup := variantProbes[k]; dup {
+			panic("two probes for " + k)
+		}
+		variantProbes[k] = v
+	}
+}
+
+func init() { addVariantProbes(baseProbes) }
+
+// baseProbes are the probes of the 48 variants before dimensions.
+var baseProbes = map[string]func(h *sbx) bool{
 	"amounts-minimal-decimals": func(h *sbx) bool {
 		return h.api("GET", "/cards/config", h.token(alpha, alphaTest), nil).want(200).num("data.creationFee") == "1"
 	},

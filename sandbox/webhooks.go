@@ -97,6 +97,9 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 	if cfg == nil || cfg.URL == "" {
 		return "", false, "no_webhook_url_configured"
 	}
+	if s.queueDelivery(ctx, w, st, kind, d) {
+		return cfg.URL, true, ""
+	}
 	s.pending.Add(1)
 	defer s.pending.Add(-1)
 	now := s.clk.Now()
@@ -111,20 +114,18 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 	if s.faults.on(fWebhookDeliveredKind) {
 		p.Type = strings.TrimPrefix(kind, "virtualcard.transaction.")
 	}
-	body, _ := json.Marshal(p)
-	if s.variants.on(vWebhookPayloadShape) {
-		body, _ = json.Marshal(map[string]any{"event": p.Type, "id": p.ID, "sentAt": p.CreatedAt, "payload": p.Data})
-	}
-	sig := sign(cfg.Secret, body)
+	body := s.eventBody(p)
+	hdr, sig := s.signatureHeaders(cfg.Secret, body)
 	del := Delivery{
 		ID: p.ID, MerchantID: st.m.id, Environment: p.Environment, Type: kind,
 		URL: cfg.URL, Reference: d.Reference, AttemptedAt: p.CreatedAt,
 		Signature: sig, Payload: body,
 	}
 	start := time.Now()
-	code, err := s.hooks.post(ctx, cfg.URL, kind, p.ID, sig, body)
-	if err == nil && s.variants.on(vRedeliver) {
-		code, err = s.hooks.post(ctx, cfg.URL, kind, p.ID, sig, body) // at-least-once
+	code, err := s.hooks.post(ctx, cfg.URL, kind, p.ID, hdr, body)
+	if id2, body2 := s.redelivery(p.ID, body); err == nil && body2 != nil {
+		hdr2, _ := s.signatureHeaders(cfg.Secret, body2)
+		code, err = s.hooks.post(ctx, cfg.URL, kind, id2, hdr2, body2) // at-least-once
 	}
 	del.DurationMs = time.Since(start).Milliseconds()
 	del.StatusCode = code
@@ -146,7 +147,7 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 	return cfg.URL, ok, skip
 }
 
-func (h *webhookSender) post(ctx context.Context, url, kind, id, sig string, body []byte) (int, error) {
+func (h *webhookSender) post(ctx context.Context, url, kind, id string, sig http.Header, body []byte) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, deliveryTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
@@ -156,7 +157,9 @@ func (h *webhookSender) post(ctx context.Context, url, kind, id, sig string, bod
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-MPH-Event", kind)
 	req.Header.Set("X-MPH-Delivery", id)
-	req.Header.Set("X-MPH-Signature", sig)
+	for k, v := range sig {
+		req.Header[k] = v
+	}
 	req.Header.Set("User-Agent", "mph-sandbox-webhooks/1")
 	resp, err := h.client.Do(req)
 	if err != nil {

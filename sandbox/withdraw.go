@@ -33,7 +33,7 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 		if c.frozen && s.variants.on(vWithdrawFrozenRefused) {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before withdrawing")
 		}
-		if int64(amt) > c.balance && !s.faults.on(fWithdrawOverBalance) {
+		if s.withdrawDebit(amt) > c.balance && !s.faults.on(fWithdrawOverBalance) {
 			return s.fail(rc, http.StatusBadRequest,
 				"Insufficient card balance: requested "+amt.String()+" USD, available "+money.Amount(c.balance).String()+" USD")
 		}
@@ -47,10 +47,13 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 // withdraw moves amt from c to the vault, less the fee; the caller holds
 // st's lock.
 func (s *Server) withdraw(rc *reqCtx, st *envState, c *card, amt money.Amount) cardJSON {
-	c.balance -= int64(amt)
+	c.balance -= s.withdrawDebit(amt)
 	switch {
 	case s.variants.on(vWithdrawFullCredit):
 		st.vault += int64(amt) // the fee is waived
+	case s.variants.on(vWithdrawFeeOnCard):
+		st.vault += int64(amt) // the card paid the fee
+		st.fees += withdrawalFee
 	case !s.faults.on(fWithdrawNoVaultCredit):
 		st.vault += int64(amt) - withdrawalFee
 		st.fees += withdrawalFee

@@ -30,6 +30,7 @@ func (m *Matrix) WriteText(w io.Writer) {
 	if m.Clean.Error != "" {
 		fmt.Fprintf(w, "  error: %s\n", m.Clean.Error)
 	}
+	m.writeCleanSandbox(w)
 	fmt.Fprintln(w)
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -101,4 +102,21 @@ func (m *Matrix) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(m)
+}
+
+// writeCleanSandbox prints the clean run under the sandbox's own profile.
+func (m *Matrix) writeCleanSandbox(w io.Writer) {
+	r := m.CleanSandbox
+	verdict := "PASS"
+	if !m.CleanSandboxOK {
+		verdict = "FAIL (the suites fail the sandbox under its own profile, sandbox/profile.yaml)"
+	}
+	fmt.Fprintf(w, "clean sandbox, its own profile: %s  (%d passed, %d skipped, %d failed, %d harness errors, %s)\n",
+		verdict, r.Passed, r.Skipped, len(r.Failed), len(r.HarnessErrors), r.Duration.Round(100e6))
+	for _, f := range append(append([]string{}, r.Failed...), r.HarnessErrors...) {
+		fmt.Fprintf(w, "  failed: %s\n", f)
+	}
+	if r.Error != "" {
+		fmt.Fprintf(w, "  error: %s\n", r.Error)
+	}
 }

@@ -24,7 +24,6 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
@@ -61,9 +60,14 @@ type Runner func(ctx context.Context, j Job) (Outcome, error)
 // Options of a self-test.
 type Options struct {
 	Faults []sandbox.Fault // default: the whole catalogue
-	// Variants are the document-allowed alternatives each run must pass
-	// (default: the whole catalogue; an empty non-nil slice runs none).
+	// Variants are the document-allowed settings each run must pass, one
+	// at a time (default: every setting that is not a reference; an empty
+	// non-nil slice runs none).
 	Variants []sandbox.Variant
+	// Seeds each draw one setting of every dimension (sandbox.SeedSettings)
+	// for a run that must pass (default: DefaultSeeds(DefaultSeedCount); an
+	// empty non-nil slice runs none).
+	Seeds []uint64
 	// Full runs every spec against every fault. By default a fault's run
 	// selects the specs citing the requirements the fault breaks
 	// (FaultSelection); the clean and variant runs always run every spec.
@@ -74,16 +78,19 @@ type Options struct {
 	Version  string // harness version recorded in the matrix
 	// Progress, when set, is told about every finished run.
 	Progress func(r Run)
-
-	// set per variant run (runVariant): the variant's profile and its file.
-	profile     *api.Profile
-	profilePath string
 }
 
 // Run is the outcome of one suite run.
 type Run struct {
-	Fault   string `json:"fault,omitempty"` // "" for the clean run
+	Fault   string `json:"fault,omitempty"` // "" for the clean runs
 	Variant string `json:"variant,omitempty"`
+	// Seed and Settings: a seed's run and the settings it drew (besides
+	// the references).
+	Seed     uint64   `json:"seed,omitempty"`
+	Settings []string `json:"settings,omitempty"`
+	// Profile is the profile the run's suites read: "default", "sandbox"
+	// (sandbox/profile.yaml) or "default+overlay".
+	Profile string `json:"profile,omitempty"`
 	// Selection is the label filter of the run's specs; "" is every spec.
 	Selection string   `json:"selection,omitempty"`
 	ExitCode  int      `json:"exitCode"`
@@ -96,6 +103,9 @@ type Run struct {
 	// NoVerdict are specs that ran but could not decide (rate limited, a
 	// wait beyond its bound, ...): neither kills nor passes either.
 	NoVerdict []string `json:"noVerdict,omitempty"`
+	// Why holds, per failed spec or harness error, its text and the first
+	// line of its failure message ("spec: message"), sorted.
+	Why       []string `json:"why,omitempty"`
 	Preflight bool     `json:"preflight,omitempty"` // stopped by pre-flight (exit 2)
 	Error     string   `json:"error,omitempty"`     // the run itself broke
 	Duration  Millis   `json:"durationMs"`
@@ -114,16 +124,20 @@ type Entry struct {
 
 // Matrix is the self-test's result.
 type Matrix struct {
-	Clean     Run     `json:"clean"`
-	CleanOK   bool    `json:"cleanPassed"`
-	Entries   []Entry `json:"faults"`
-	Killed    int     `json:"killed"`
-	Total     int     `json:"total"`
-	KillRate  float64 `json:"killRate"`
-	Survivors []Entry `json:"survivors"`
-	Errors    []Entry `json:"errors"` // runs that broke (neither killed nor survived)
-	Duration  Millis  `json:"durationMs"`
-	Version   string  `json:"harnessVersion,omitempty"`
+	Clean   Run  `json:"clean"`
+	CleanOK bool `json:"cleanPassed"`
+	// CleanSandbox is the clean sandbox under its own profile
+	// (sandbox/profile.yaml, strict knobs included); it must pass too.
+	CleanSandbox   Run     `json:"cleanSandboxProfile"`
+	CleanSandboxOK bool    `json:"cleanSandboxProfilePassed"`
+	Entries        []Entry `json:"faults"`
+	Killed         int     `json:"killed"`
+	Total          int     `json:"total"`
+	KillRate       float64 `json:"killRate"`
+	Survivors      []Entry `json:"survivors"`
+	Errors         []Entry `json:"errors"` // runs that broke (neither killed nor survived)
+	Duration       Millis  `json:"durationMs"`
+	Version        string  `json:"harnessVersion,omitempty"`
 	// Interrupted: a signal stopped the self-test; the matrix holds the
 	// runs that finished before it.
 	Interrupted bool `json:"interrupted,omitempty"`
@@ -138,7 +152,7 @@ type Matrix struct {
 // OK is the self-test's verdict: the clean run passed, every fault was
 // killed and every variant passed.
 func (m *Matrix) OK() bool {
-	return m.CleanOK && m.Killed == m.Total && len(m.Errors) == 0 && m.Specificity.OK()
+	return m.CleanOK && m.CleanSandboxOK && m.Killed == m.Total && len(m.Errors) == 0 && m.Specificity.OK()
 }
 
 // Execute runs the clean sandbox and every fault. When ctx ends first it
@@ -152,7 +166,8 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 	start := time.Now()
 	rs := runAll(ctx, o)
 	m := &Matrix{Clean: rs.clean, Total: len(o.Faults), Duration: Millis(time.Since(start)), Version: o.Version}
-	m.CleanOK = rs.clean.Error == "" && rs.clean.ExitCode == 0 && len(rs.clean.Failed) == 0 && len(rs.clean.HarnessErrors) == 0
+	m.CleanOK = rs.clean.Clean()
+	m.CleanSandbox, m.CleanSandboxOK = rs.cleanSandbox, rs.cleanSandbox.Clean()
 	if err := ctx.Err(); err != nil {
 		// Interrupted: the matrix of the runs that finished, marked so.
 		m.Interrupted, m.Total = true, 0
@@ -171,7 +186,7 @@ func Execute(ctx context.Context, o Options) (*Matrix, error) {
 	if m.Total > 0 {
 		m.KillRate = roundRate(m.Killed, m.Total)
 	}
-	m.Specificity = specificity(o.Variants, rs.variants)
+	m.Specificity = specificity(o.Variants, rs.variants, o.Seeds, rs.seeds)
 	m.FullSelection = o.Full
 	m.Timing = timing(m, o.Parallel)
 	return m, ctx.Err()
@@ -206,6 +221,9 @@ func (o *Options) defaults() (cleanup func(), err error) {
 	if o.Variants == nil {
 		o.Variants = sandbox.Variants()
 	}
+	if o.Seeds == nil {
+		o.Seeds = DefaultSeeds(DefaultSeedCount)
+	}
 	if o.Parallel < 1 {
 		o.Parallel = DefaultParallel()
 	}
@@ -229,26 +247,39 @@ func (o *Options) defaults() (cleanup func(), err error) {
 
 // runs are the outcomes of every run of a self-test.
 type runs struct {
-	clean    Run
-	faults   []Run
-	done     []bool // the fault's run finished before any interrupt
-	variants []Run
+	clean, cleanSandbox Run
+	faults              []Run
+	done                []bool // the fault's run finished before any interrupt
+	variants            []Run
+	seeds               []Run
 }
 
-// job is one run of runAll: the clean run (no fault, no variant), a fault's
-// or a variant's, idx its index in Options.Faults or Options.Variants.
+// jobKind is what a job runs.
+type jobKind int
+
+const (
+	jobClean        jobKind = iota // the clean sandbox, default profile
+	jobCleanSandbox                // the clean sandbox, its own profile
+	jobVariant                     // one setting
+	jobSeed                        // one seed's settings
+	jobFault                       // one fault
+)
+
+// job is one run of runAll, idx its index in Options.Faults, .Variants or
+// .Seeds.
 type job struct {
-	idx     int
-	fault   *sandbox.Fault
-	variant *sandbox.Variant
+	kind jobKind
+	idx  int
 }
 
-// runAll runs the clean sandbox first (its verdict matters most), then every
-// variant and every fault, o.Parallel at a time. The variants, which run
-// every spec, go before the faults so that the short fault runs fill the
-// end instead of one long run.
+// runAll runs the clean sandbox first (its verdict matters most), then
+// under its own profile, then every setting, every seed and every fault,
+// o.Parallel at a time. The settings and seeds, which run every spec, go
+// before the faults so that the short fault runs fill the end instead of
+// one long run.
 func runAll(ctx context.Context, o Options) runs {
-	rs := runs{faults: make([]Run, len(o.Faults)), done: make([]bool, len(o.Faults)), variants: make([]Run, len(o.Variants))}
+	rs := runs{faults: make([]Run, len(o.Faults)), done: make([]bool, len(o.Faults)),
+		variants: make([]Run, len(o.Variants)), seeds: make([]Run, len(o.Seeds))}
 	jobs := make(chan job)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -273,69 +304,111 @@ func runAll(ctx context.Context, o Options) runs {
 		case <-ctx.Done():
 		}
 	}
-	send(job{idx: -1})
+	send(job{kind: jobClean})
+	send(job{kind: jobCleanSandbox})
 	for i := range o.Variants {
-		send(job{idx: i, variant: &o.Variants[i]})
+		send(job{jobVariant, i})
+	}
+	for i := range o.Seeds {
+		send(job{jobSeed, i})
 	}
 	for i := range o.Faults {
-		send(job{idx: i, fault: &o.Faults[i]})
+		send(job{jobFault, i})
 	}
 	close(jobs)
 	wg.Wait()
 	return rs
 }
 
+// runSpec is what one run starts: its name (of files), label (for the
+// runner), the sandbox's options, the spec filter and the profile overlay
+// ("" for the default profile).
+type runSpec struct {
+	name, label string
+	opts        sandbox.Options
+	filter      string
+	overlay     []byte
+	profile     string // how Run.Profile names it
+}
+
 // run carries out one job.
 func (o Options) run(ctx context.Context, j job) Run {
-	switch {
-	case j.variant != nil:
-		return runVariant(ctx, o, *j.variant)
-	case j.fault != nil:
-		return runOne(ctx, o, j.fault.Name, sandbox.Options{Faults: []string{j.fault.Name}}, o.faultSelection(*j.fault))
+	switch j.kind {
+	case jobCleanSandbox:
+		r := runOne(ctx, o, runSpec{name: "clean-sandbox-profile", label: "clean:sandbox-profile", overlay: sandbox.ProfileYAML(), profile: "sandbox"})
+		return r
+	case jobVariant:
+		v := o.Variants[j.idx]
+		r := runOne(ctx, o, runSpec{name: "variant-" + v.Name, label: "variant:" + v.Name,
+			opts: sandbox.Options{Variants: []string{v.Name}}, overlay: []byte(v.Profile)})
+		r.Variant = v.Name
+		return r
+	case jobSeed:
+		seed := o.Seeds[j.idx]
+		names := sandbox.SeedVariants(seed)
+		overlay, err := SeedOverlay(seed)
+		if err != nil {
+			return Run{Seed: seed, Settings: names, Error: "the seed's profile: " + err.Error()}
+		}
+		r := runOne(ctx, o, runSpec{name: fmt.Sprintf("seed-%d", seed), label: fmt.Sprintf("seed:%d", seed),
+			opts: sandbox.Options{Variants: names}, overlay: overlay})
+		r.Seed, r.Settings = seed, names
+		return r
+	case jobFault:
+		f := o.Faults[j.idx]
+		r := runOne(ctx, o, runSpec{name: f.Name, label: f.Name, opts: sandbox.Options{Faults: []string{f.Name}},
+			filter: o.faultSelection(f), overlay: []byte(f.Profile)})
+		r.Fault = f.Name
+		return r
 	}
-	return runOne(ctx, o, "", sandbox.Options{}, "")
+	return runOne(ctx, o, runSpec{name: "clean"})
 }
 
 // record files a finished job's run; the caller holds the lock.
 func (rs *runs) record(ctx context.Context, j job, r Run) {
-	switch {
-	case j.variant != nil:
-		rs.variants[j.idx] = r
-	case j.fault == nil:
+	switch j.kind {
+	case jobClean:
 		rs.clean = r
-	default:
+	case jobCleanSandbox:
+		rs.cleanSandbox = r
+	case jobVariant:
+		rs.variants[j.idx] = r
+	case jobSeed:
+		rs.seeds[j.idx] = r
+	case jobFault:
 		rs.faults[j.idx] = r
 		rs.done[j.idx] = ctx.Err() == nil
 	}
 }
 
-// runOne starts a sandbox with opts (no fault and no variant for the clean
-// run) and runs the specs selected by filter ("" every spec) against it.
-func runOne(ctx context.Context, o Options, fault string, opts sandbox.Options, filter string) (r Run) {
-	r.Fault, r.Selection = fault, filter
+// runOne starts a sandbox as spec says and runs the specs it selects
+// ("" every spec) against it, under its profile.
+func runOne(ctx context.Context, o Options, spec runSpec) (r Run) {
+	r.Selection, r.Profile = spec.filter, spec.profile
 	start := time.Now()
 	defer func() { r.Duration = Millis(time.Since(start)) }()
-
-	running, err := sandbox.Start(ctx, "127.0.0.1:0", opts)
+	profile, path, err := loadOverlay(o.WorkDir, spec.name, spec.overlay)
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	switch {
+	case r.Profile != "":
+	case path == "":
+		r.Profile = "default"
+	default:
+		r.Profile = "default+overlay"
+	}
+	running, err := sandbox.Start(ctx, "127.0.0.1:0", spec.opts)
 	if err != nil {
 		r.Error = "starting the sandbox: " + err.Error()
 		return r
 	}
 	defer func() { _ = running.CloseWithin(500 * time.Millisecond) }()
 
-	name, label := fault, fault
-	if name == "" {
-		name = "clean"
-	}
-	var profile *api.Profile
-	if len(opts.Variants) > 0 {
-		name = "variant-" + strings.Join(opts.Variants, "+")
-		label = "variant:" + strings.Join(opts.Variants, "+")
-		profile = o.profile
-	}
 	cfg := embedded.FromSandbox(running, profile)
-	cfg.ProfilePath = o.profilePath
-	j := Job{Label: label, Config: cfg, ReportPath: filepath.Join(o.WorkDir, name+".json"), LabelFilter: filter}
+	cfg.ProfilePath = path
+	j := Job{Label: spec.label, Config: cfg, ReportPath: filepath.Join(o.WorkDir, spec.name+".json"), LabelFilter: spec.filter}
 	out, err := o.Run(ctx, j)
 	r.ExitCode, r.CPU = out.ExitCode, Millis(out.CPU)
 	if err != nil {
@@ -396,15 +469,19 @@ func tally(r *Run, rep types.Report) {
 			}
 		case report.Failed:
 			r.Failed = append(r.Failed, text)
+			r.Why = append(r.Why, text+": "+firstLine(s.Failure.Message))
 		case report.HarnessError:
 			// The harness could not run the check: not a verdict on the
 			// server, so it neither kills a fault nor passes a clean run.
 			r.HarnessErrors = append(r.HarnessErrors, text)
+			r.Why = append(r.Why, text+": "+firstLine(s.Failure.Message))
 		case report.NoVerdict:
 			r.NoVerdict = append(r.NoVerdict, text)
+			r.Why = append(r.Why, text+": "+firstLine(s.Failure.Message))
 		}
 	}
 	sort.Strings(r.Failed)
+	sort.Strings(r.Why)
 }
 
 // maskedTimestamp is an RFC 3339 timestamp some of whose digits were masked.

@@ -153,7 +153,7 @@ func TestFaultRunsSelectTheSpecsCitingTheirRequirements(t *testing.T) {
 		got := map[string]string{}
 		var mu sync.Mutex
 		m, err := Execute(context.Background(), Options{
-			Faults: faults, Variants: []sandbox.Variant{}, Full: full,
+			Faults: faults, Variants: []sandbox.Variant{}, Seeds: []uint64{}, Full: full,
 			Run: func(ctx context.Context, j Job) (Outcome, error) {
 				mu.Lock()
 				got[j.Label] = j.LabelFilter
@@ -189,7 +189,7 @@ func TestFaultRunsSelectTheSpecsCitingTheirRequirements(t *testing.T) {
 func TestEmptySelectionSurvives(t *testing.T) {
 	f := sandbox.Faults()[0]
 	m, err := Execute(context.Background(), Options{
-		Faults: []sandbox.Fault{f}, Variants: []sandbox.Variant{},
+		Faults: []sandbox.Fault{f}, Variants: []sandbox.Variant{}, Seeds: []uint64{},
 		Run: func(ctx context.Context, j Job) (Outcome, error) {
 			if j.Label == "" {
 				return fakeConform(t, nil, nil)(ctx, j)
@@ -228,15 +228,15 @@ func TestConformArgs(t *testing.T) {
 
 // The timing lists the slowest runs first, at most SlowestShown of them.
 func TestTimingListsTheSlowestRuns(t *testing.T) {
-	m := &Matrix{Clean: Run{Duration: 5, CPU: 2, Passed: 3}}
+	m := &Matrix{Clean: Run{Duration: 5, CPU: 2, Passed: 3}, CleanSandbox: Run{Duration: 1}}
 	for i := 0; i < 12; i++ {
 		m.Entries = append(m.Entries, Entry{Fault: sandbox.Fault{Name: fmt.Sprintf("f%d", i)}, Run: Run{Duration: Millis(i), Failed: []string{"x"}}})
 	}
 	tm := timing(m, 4)
-	if tm.Runs != 13 || tm.Parallel != 4 || len(tm.Slowest) != SlowestShown || tm.Slowest[0].Run != "f11" || tm.Slowest[1].Run != "f10" {
+	if tm.Runs != 14 || tm.Parallel != 4 || len(tm.Slowest) != SlowestShown || tm.Slowest[0].Run != "f11" || tm.Slowest[1].Run != "f10" {
 		t.Fatalf("timing = %+v", tm)
 	}
-	if tm.RunTime != 5+66 || tm.CPU != 2 || tm.Slowest[0].Specs != 1 {
+	if tm.RunTime != 5+1+66 || tm.CPU != 2 || tm.Slowest[0].Specs != 1 {
 		t.Fatalf("totals = %+v", tm)
 	}
 	m.Timing = tm

@@ -1,41 +1,54 @@
 package selftest
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
-	"time"
 
-	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
 // VariantEntry is one row of the specificity matrix: a document-allowed
-// variant and whether the suites passed it.
+// setting and whether the suites passed it.
 type VariantEntry struct {
 	Variant sandbox.Variant `json:"variant"`
 	Run     Run             `json:"run"`
 	Passed  bool            `json:"passed"`
 }
 
-// Specificity is the dual of the kill matrix: every variant the document
-// allows must pass; a failed spec is a false positive of the suites.
+// SeedEntry is one seed's row: the settings it drew and whether the suites
+// passed the server they make together.
+type SeedEntry struct {
+	Seed     uint64   `json:"seed"`
+	Settings []string `json:"settings"`
+	Run      Run      `json:"run"`
+	Passed   bool     `json:"passed"`
+}
+
+// Specificity is the dual of the kill matrix: every setting the document
+// allows must pass, alone and combined by a seed; a failed spec is a false
+// positive of the suites.
 type Specificity struct {
 	Variants       []VariantEntry `json:"variants"`
 	VariantsPassed int            `json:"variantsPassed"`
 	VariantsTotal  int            `json:"variantsTotal"`
-	// FalsePositives are the variants the suites failed.
+	// FalsePositives are the settings the suites failed.
 	FalsePositives []VariantEntry `json:"falsePositives"`
-	// VariantErrors are variant runs that broke (neither passed nor failed).
+	// VariantErrors are setting runs that broke (neither passed nor failed).
 	VariantErrors []VariantEntry `json:"variantErrors"`
+
+	Seeds       []SeedEntry `json:"seeds"`
+	SeedsPassed int         `json:"seedsPassed"`
+	SeedsTotal  int         `json:"seedsTotal"`
+	FailedSeeds []SeedEntry `json:"failedSeeds"`
+	SeedErrors  []SeedEntry `json:"seedErrors"`
 }
 
-// OK reports whether every variant passed.
-func (s Specificity) OK() bool { return s.VariantsPassed == s.VariantsTotal }
+// OK reports whether every setting and every seed passed.
+func (s Specificity) OK() bool {
+	return s.VariantsPassed == s.VariantsTotal && s.SeedsPassed == s.SeedsTotal
+}
 
 // Clean reports whether a run is a pass: exit 0, no failed spec,
 // no harness error.
@@ -43,8 +56,8 @@ func (r Run) Clean() bool {
 	return r.Error == "" && r.ExitCode == 0 && len(r.Failed) == 0 && len(r.HarnessErrors) == 0
 }
 
-func specificity(vs []sandbox.Variant, runs []Run) Specificity {
-	s := Specificity{VariantsTotal: len(vs)}
+func specificity(vs []sandbox.Variant, runs []Run, seeds []uint64, seedRuns []Run) Specificity {
+	s := Specificity{VariantsTotal: len(vs), SeedsTotal: len(seeds)}
 	for i, v := range vs {
 		e := VariantEntry{Variant: v, Run: runs[i], Passed: runs[i].Clean()}
 		s.Variants = append(s.Variants, e)
@@ -57,61 +70,103 @@ func specificity(vs []sandbox.Variant, runs []Run) Specificity {
 			s.FalsePositives = append(s.FalsePositives, e)
 		}
 	}
+	for i, seed := range seeds {
+		r := seedRuns[i]
+		e := SeedEntry{Seed: seed, Settings: r.Settings, Run: r, Passed: r.Clean()}
+		s.Seeds = append(s.Seeds, e)
+		switch {
+		case e.Passed:
+			s.SeedsPassed++
+		case r.Error != "":
+			s.SeedErrors = append(s.SeedErrors, e)
+		default:
+			s.FailedSeeds = append(s.FailedSeeds, e)
+		}
+	}
 	return s
 }
 
-// runVariant starts the sandbox with the variant and runs the suites with
-// the variant's profile (the defaults overlaid with its YAML).
-func runVariant(ctx context.Context, o Options, v sandbox.Variant) Run {
-	start := time.Now()
-	fail := func(msg string) Run {
-		return Run{Variant: v.Name, Error: msg, Duration: Millis(time.Since(start))}
-	}
-	if v.Profile != "" {
-		path := filepath.Join(o.WorkDir, "variant-"+v.Name+".profile.yaml")
-		if err := os.WriteFile(path, []byte(v.Profile), 0o600); err != nil {
-			return fail("writing the variant's profile: " + err.Error())
-		}
-		p, err := api.LoadProfile(path)
-		if err != nil {
-			return fail("the variant's profile: " + err.Error())
-		}
-		o.profile, o.profilePath = p, path
-	}
-	r := runOne(ctx, o, "", sandbox.Options{Variants: []string{v.Name}}, "")
-	r.Variant = v.Name
-	return r
+// ReproduceVariant is the one command that runs a setting's check again.
+func ReproduceVariant(name string) string {
+	return "mph selftest --fault none --variant " + name
+}
+
+// ReproduceSeed is the one command that runs a seed's check again.
+func ReproduceSeed(seed uint64) string {
+	return fmt.Sprintf("mph selftest --fault none --variant none --seed %d", seed)
 }
 
 // writeSpecificity prints the specificity matrix beside the kill matrix.
 func (m *Matrix) writeSpecificity(w io.Writer) {
 	s := m.Specificity
-	if s.VariantsTotal == 0 {
-		return
+	if s.VariantsTotal > 0 {
+		m.writeVariants(w)
 	}
+	if s.SeedsTotal > 0 {
+		m.writeSeeds(w)
+	}
+}
+
+func (m *Matrix) writeVariants(w io.Writer) {
+	s := m.Specificity
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "VARIANT\tPROFILE\tVERDICT\tFALSE POSITIVES")
+	fmt.Fprintln(tw, "SETTING\tDIMENSION\tPROFILE\tVERDICT\tFALSE POSITIVES")
 	for _, e := range s.Variants {
 		profile := "default"
 		if e.Variant.Profile != "" {
 			profile = strings.Join(strings.Fields(e.Variant.Profile), " ")
 		}
-		verdict, by := "passed", "-"
-		switch {
-		case e.Run.Error != "":
-			verdict, by = "ERROR", e.Run.Error
-		case !e.Passed:
-			verdict, by = "FAILED", caughtBy(append(append([]string{}, e.Run.Failed...), e.Run.HarnessErrors...))
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Variant.Name, trunc(profile, 50), verdict, trunc(by, 110))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Variant.Name, e.Variant.Dimension, trunc(profile, 40), runVerdict(e.Run), trunc(runFailures(e.Run), 100))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nspecificity: %d/%d variants passed (%d false positives, %d broken runs)\n", s.VariantsPassed, s.VariantsTotal, len(s.FalsePositives), len(s.VariantErrors))
+	fmt.Fprintf(w, "\nspecificity: %d/%d settings passed alone (%d false positives, %d broken runs)\n", s.VariantsPassed, s.VariantsTotal, len(s.FalsePositives), len(s.VariantErrors))
 	for _, e := range s.FalsePositives {
-		fmt.Fprintf(w, "FALSE POSITIVE %s (%s): %s\n", e.Variant.Name, e.Variant.Document, strings.Join(append(append([]string{}, e.Run.Failed...), e.Run.HarnessErrors...), "; "))
+		fmt.Fprintf(w, "FALSE POSITIVE %s (%s; %s): %s\n  reproduce: %s\n", e.Variant.Name, e.Variant.Dimension, e.Variant.Document,
+			strings.Join(append(append([]string{}, e.Run.Failed...), e.Run.HarnessErrors...), "; "), ReproduceVariant(e.Variant.Name))
 	}
 	for _, e := range s.VariantErrors {
-		fmt.Fprintf(w, "ERROR variant %s: %s\n", e.Variant.Name, trunc(e.Run.Error, 400))
+		fmt.Fprintf(w, "ERROR setting %s: %s\n  reproduce: %s\n", e.Variant.Name, trunc(e.Run.Error, 400), ReproduceVariant(e.Variant.Name))
 	}
+}
+
+func (m *Matrix) writeSeeds(w io.Writer) {
+	s := m.Specificity
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SEED\tSETTINGS\tVERDICT\tFALSE POSITIVES")
+	for _, e := range s.Seeds {
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\n", e.Seed, len(e.Settings), runVerdict(e.Run), trunc(runFailures(e.Run), 110))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nseeds: %d/%d combined servers passed (%d failed, %d broken runs)\n", s.SeedsPassed, s.SeedsTotal, len(s.FailedSeeds), len(s.SeedErrors))
+	for _, e := range append(append([]SeedEntry{}, s.FailedSeeds...), s.SeedErrors...) {
+		why := strings.Join(append(append([]string{}, e.Run.Failed...), e.Run.HarnessErrors...), "; ")
+		if e.Run.Error != "" {
+			why = trunc(e.Run.Error, 400)
+		}
+		fmt.Fprintf(w, "FAILED SEED %d: %s\n  settings: %s\n  reproduce: %s\n", e.Seed, why, strings.Join(e.Settings, " "), ReproduceSeed(e.Seed))
+	}
+}
+
+// runVerdict is a setting's or seed's verdict word.
+func runVerdict(r Run) string {
+	switch {
+	case r.Error != "":
+		return "ERROR"
+	case !r.Clean():
+		return "FAILED"
+	}
+	return "passed"
+}
+
+// runFailures is what failed a run, or "-".
+func runFailures(r Run) string {
+	switch {
+	case r.Error != "":
+		return r.Error
+	case r.Clean():
+		return "-"
+	}
+	return caughtBy(append(append([]string{}, r.Failed...), r.HarnessErrors...))
 }

@@ -43,7 +43,7 @@ func equalProfiles(a, b *api.Profile) bool {
 func TestSpecificityCountsFalsePositives(t *testing.T) {
 	vs := []sandbox.Variant{{Name: "a"}, {Name: "b"}, {Name: "c"}}
 	runs := []Run{{Variant: "a"}, {Variant: "b", ExitCode: 1, Failed: []string{"spec x"}}, {Variant: "c", Error: "broke"}}
-	s := specificity(vs, runs)
+	s := specificity(vs, runs, nil, nil)
 	if s.VariantsPassed != 1 || s.VariantsTotal != 3 || len(s.FalsePositives) != 1 || len(s.VariantErrors) != 1 || s.OK() {
 		t.Fatalf("specificity = %+v", s)
 	}
@@ -70,6 +70,7 @@ func TestExecuteBuildsTheSpecificityMatrix(t *testing.T) {
 	m, err := Execute(context.Background(), Options{
 		Faults:   []sandbox.Fault{},
 		Variants: []sandbox.Variant{failing, withProfile},
+		Seeds:    []uint64{},
 		Parallel: 2,
 		Run: func(ctx context.Context, j Job) (Outcome, error) {
 			if j.Label == "variant:"+withProfile.Name && (j.Config.ProfilePath == "" || j.Config.Profile == nil) {
@@ -93,7 +94,8 @@ func TestExecuteBuildsTheSpecificityMatrix(t *testing.T) {
 	}
 	var text bytes.Buffer
 	m.WriteText(&text)
-	if !strings.Contains(text.String(), "FALSE POSITIVE "+failing.Name) || !strings.Contains(text.String(), "specificity: 1/2") {
+	if !strings.Contains(text.String(), "FALSE POSITIVE "+failing.Name) || !strings.Contains(text.String(), "specificity: 1/2") ||
+		!strings.Contains(text.String(), "reproduce: mph selftest --fault none --variant "+failing.Name) {
 		t.Fatalf("text matrix:\n%s", text.String())
 	}
 }

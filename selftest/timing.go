@@ -54,12 +54,15 @@ func (d Millis) Round(to time.Duration) time.Duration { return time.Duration(d).
 
 // timing sums the runs of m and picks the slowest.
 func timing(m *Matrix, parallel int) Timing {
-	all := []RunTime{runTime("clean", m.Clean)}
+	all := []RunTime{runTime("clean", m.Clean), runTime("clean:sandbox-profile", m.CleanSandbox)}
 	for _, e := range m.Entries {
 		all = append(all, runTime(e.Fault.Name, e.Run))
 	}
 	for _, e := range m.Variants {
 		all = append(all, runTime("variant:"+e.Variant.Name, e.Run))
+	}
+	for _, e := range m.Seeds {
+		all = append(all, runTime(fmt.Sprintf("seed:%d", e.Seed), e.Run))
 	}
 	t := Timing{Parallel: parallel, Runs: len(all)}
 	for _, r := range all {

@@ -413,7 +413,7 @@ func TestExitKeepVerdict(t *testing.T) {
 // interrupted; 0 when everything holds.
 func TestSelftestVerdict(t *testing.T) {
 	ok := func() *selftest.Matrix {
-		return &selftest.Matrix{CleanOK: true, Killed: 2, Total: 2,
+		return &selftest.Matrix{CleanOK: true, CleanSandboxOK: true, Killed: 2, Total: 2,
 			Specificity: selftest.Specificity{VariantsPassed: 1, VariantsTotal: 1}}
 	}
 	broken := selftest.Entry{Run: selftest.Run{Error: "exit status 2"}}
@@ -440,6 +440,12 @@ func TestSelftestVerdict(t *testing.T) {
 			m.Killed, m.Errors = 1, []selftest.Entry{broken}
 		}, exitHarness, "1 run(s) broke"},
 		{"the clean run broke", func(m *selftest.Matrix) { m.CleanOK = false }, exitHarness, "the clean run broke"},
+		{"the clean run under the sandbox's profile failed a spec", func(m *selftest.Matrix) {
+			m.CleanSandboxOK, m.CleanSandbox.Failed = false, []string{"spec A"}
+		}, exitFailures, "the clean sandbox did not pass"},
+		{"a seed failed", func(m *selftest.Matrix) {
+			m.SeedsTotal, m.FailedSeeds = 1, []selftest.SeedEntry{{Seed: 7}}
+		}, exitFailures, "1 seed(s) failed"},
 		{"interrupted", func(m *selftest.Matrix) { m.Interrupted, m.Killed = true, 0 }, exitInterrupted, "interrupted"},
 	} {
 		m := ok()

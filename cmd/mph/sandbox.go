@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/selftest"
 )
 
 type sandboxFlags struct {
@@ -20,6 +21,8 @@ type sandboxFlags struct {
 	rateLimits               []string
 	rlShare, rlKey           string
 	faults, variants         []string
+	variantSeed              int64
+	writeProfile             string
 	listFaults, listVars     bool
 	listFormat, jwtSecret    string
 	verbose, hide, echo      bool
@@ -48,8 +51,10 @@ stops gracefully on SIGINT or SIGTERM.`,
 	f.StringVar(&sf.rlKey, "rate-limit-key", "", "bucket key of authenticated calls: merchant (default), token or client")
 	f.StringArrayVar(&sf.faults, "fault", nil, "inject a named fault (repeatable; see --list-faults)")
 	f.BoolVar(&sf.listFaults, "list-faults", false, "list the injectable faults and exit")
-	f.StringArrayVar(&sf.variants, "variant", nil, "switch on a document-allowed alternative behaviour (repeatable; see --list-variants)")
-	f.BoolVar(&sf.listVars, "list-variants", false, "list the document-allowed variants, the document's words allowing each and the profile each needs, and exit")
+	f.StringArrayVar(&sf.variants, "variant", nil, "switch on a setting of a dimension, a document-allowed behaviour (repeatable, one per dimension; see --list-variants)")
+	f.Int64Var(&sf.variantSeed, "variant-seed", -1, "draw one setting of every dimension from seed N (deterministic; printed), beside any --variant of other dimensions")
+	f.StringVar(&sf.writeProfile, "write-profile", "", "write the target profile a harness needs against this sandbox (the default overlaid by the chosen settings' overlays) to FILE")
+	f.BoolVar(&sf.listVars, "list-variants", false, "list the dimensions (open points of the document) and their settings, the document's words allowing each and the profile each needs, and exit")
 	f.StringVar(&sf.listFormat, "format", "text", "format of --list-faults and --list-variants: text, or markdown (docs/faults.md, docs/variants.md)")
 	f.StringVar(&sf.jwtSecret, "jwt-secret", "", "HS256 signing secret of access tokens (default: $MPH_SANDBOX_JWT_SECRET, else random)")
 	f.BoolVarP(&sf.verbose, "verbose", "v", false, "log webhook deliveries and lifecycle events")
@@ -67,8 +72,14 @@ func runSandbox(cmd *cobra.Command, sf *sandboxFlags) error {
 	if sf.listFaults || sf.listVars {
 		return printCatalogue(out, sf.listFaults, sf.listFormat == "markdown")
 	}
+	if err := sf.drawSeed(out); err != nil {
+		return usageErr("%v", err)
+	}
 	opts, err := sf.options(cmd.ErrOrStderr())
 	if err != nil {
+		return usageErr("%v", err)
+	}
+	if err := sf.writeVariantProfile(); err != nil {
 		return usageErr("%v", err)
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -79,7 +90,10 @@ func runSandbox(cmd *cobra.Command, sf *sandboxFlags) error {
 	}
 	printBanner(out, run, sf.faults)
 	if len(sf.variants) > 0 {
-		fmt.Fprintf(out, "  VARIANTS      %s  (document-allowed alternatives; see --list-variants for the profile each needs)\n", strings.Join(sf.variants, ", "))
+		fmt.Fprintf(out, "  VARIANTS      %s  (document-allowed settings; see --list-variants for the profile each needs)\n", strings.Join(sf.variants, ", "))
+	}
+	if sf.writeProfile != "" {
+		fmt.Fprintf(out, "  PROFILE       %s  (pass it to mph conform --profile)\n", sf.writeProfile)
 	}
 	<-ctx.Done()
 	fmt.Fprintln(out, "mph sandbox: shutting down")
@@ -193,12 +207,27 @@ func printFaults(w io.Writer) {
 }
 
 func printVariants(w io.Writer) {
-	for _, v := range sandbox.Variants() {
-		fmt.Fprintf(w, "%s\n  %s\n  document: %s\n", v.Name, v.Description, v.Document)
-		if v.Profile != "" {
-			fmt.Fprintf(w, "  profile:\n    %s\n", strings.ReplaceAll(strings.TrimSpace(v.Profile), "\n", "\n    "))
+	dims := sandbox.Dimensions()
+	n := 0
+	for _, d := range dims {
+		fmt.Fprintf(w, "%s  (%s)\n  %s\n", d.Name, strings.Join(d.OpenPoints, ", "), d.Description)
+		for _, v := range d.Settings {
+			mark := "  "
+			if v.Reference {
+				mark = "* "
+			} else {
+				n++
+			}
+			fmt.Fprintf(w, "  %s%s: %s\n", mark, v.Name, v.Description)
+			if !v.Reference {
+				fmt.Fprintf(w, "      document: %s\n", v.Document)
+			}
+			if v.Profile != "" {
+				fmt.Fprintf(w, "      profile: %s\n", strings.Join(strings.Fields(v.Profile), " "))
+			}
 		}
 	}
+	fmt.Fprintf(w, "\n%d dimensions, %d settings besides the references (marked *); docs/variants.md\n", len(dims), n)
 }
 
 // parseWebhookPresets reads --webhook-url and --webhook-secret (MERCHANT=VALUE).
@@ -224,4 +253,50 @@ func parseWebhookPresets(urls, keys []string) ([]sandbox.WebhookPreset, error) {
 		return nil, fmt.Errorf("--webhook-secret for %s without a --webhook-url", m)
 	}
 	return out, nil
+}
+
+// drawSeed adds the settings --variant-seed draws to --variant, one of
+// every dimension not named by --variant, and prints them.
+func (sf *sandboxFlags) drawSeed(out io.Writer) error {
+	if sf.variantSeed < 0 {
+		return nil
+	}
+	named := map[string]bool{}
+	for _, n := range sf.variants {
+		v, ok := sandbox.LookupVariant(n)
+		if !ok {
+			return fmt.Errorf("unknown variant %q (see mph sandbox --list-variants)", n)
+		}
+		named[v.Dimension] = true
+	}
+	var drawn []string
+	for _, v := range sandbox.SeedSettings(uint64(sf.variantSeed)) {
+		if !v.Reference && !named[v.Dimension] {
+			drawn = append(drawn, v.Name)
+		}
+	}
+	sf.variants = append(sf.variants, drawn...)
+	fmt.Fprintf(out, "variant seed %d draws %d settings besides the references: %s\n\n", sf.variantSeed, len(drawn), strings.Join(drawn, " "))
+	return nil
+}
+
+// writeVariantProfile writes --write-profile: the chosen settings' merged
+// overlays (the defaults apply to every other key).
+func (sf *sandboxFlags) writeVariantProfile() error {
+	if sf.writeProfile == "" {
+		return nil
+	}
+	var overlays []string
+	for _, n := range sf.variants {
+		if v, ok := sandbox.LookupVariant(n); ok {
+			overlays = append(overlays, v.Profile)
+		}
+	}
+	b, err := selftest.MergeOverlays(overlays...)
+	if err != nil {
+		return err
+	}
+	head := "# Target profile of the sandbox with these settings (mph sandbox --list-variants):\n#   " +
+		strings.Join(sf.variants, "\n#   ") + "\n# Keys not set here keep the default profile's value.\n"
+	return os.WriteFile(sf.writeProfile, append([]byte(head), b...), 0o644)
 }

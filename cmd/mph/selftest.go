@@ -22,6 +22,8 @@ type selftestFlags struct {
 	outDir   string
 	only     []string
 	vonly    []string
+	seeds    int
+	seed     []uint
 	full     bool
 }
 
@@ -29,22 +31,29 @@ func init() {
 	var f selftestFlags
 	cmd := &cobra.Command{
 		Use:   "selftest",
-		Short: "Prove the suites: pass the clean sandbox and every document-allowed variant, fail every catalogued fault",
+		Short: "Prove the suites: pass the clean sandbox, every allowed setting and seeds of them, fail every catalogued fault",
 		Long: `selftest runs the conformance suites against the clean reference sandbox,
-which must pass (no false positives), then once against the sandbox with each
-fault of the catalogue injected (see 'mph sandbox --list-faults'), each of
-which must fail (the fault is killed): a fault's run selects the specs citing
-the requirements the fault breaks (--full: every spec), and once against the sandbox switched
-into each document-allowed variant with the profile it needs (see 'mph
-sandbox --list-variants'), each of which must pass. It prints the kill matrix
-(each fault, the requirement it breaks and the specs that caught it) and the
-specificity matrix (each variant and the specs, if any, that failed it), then
-where the time went: the totals and the slowest runs (--json has every run's
-wall and CPU time).
+which must pass (no false positives) under the default profile and under
+the sandbox's own profile (sandbox/profile.yaml, strict knobs included); then
+once against the sandbox switched into each setting of each dimension alone
+(a behaviour the document allows; see 'mph sandbox --list-variants') with
+the profile overlay it needs, and once per seed against the sandbox with one
+setting of every dimension drawn from the seed: each must pass; then once
+against the sandbox with each fault of the catalogue injected (see 'mph
+sandbox --list-faults'), under the default profile and the overlay of the
+strict knob a fault needs, each of which must fail (the fault is killed): a
+fault's run selects the specs citing the requirements the fault breaks
+(--full: every spec). It prints the kill matrix, the specificity matrix
+(each setting and seed and the specs, if any, that failed it, with the
+command reproducing a failure), then where the time went.
 
-Exit 0 when the clean run and every variant pass and every fault is
-killed; 1 when the clean run fails, a fault survives or a variant fails;
-3 when only some runs broke (no verdict).`,
+Without --fault and --variant it runs every fault, every setting and
+--seeds seeds (1 to N); naming faults or settings runs those and no seed
+unless --seeds or --seed asks.
+
+Exit 0 when the clean runs, every setting and every seed pass and every
+fault is killed; 1 when a clean run fails, a fault survives, a setting or a
+seed fails; 3 when only some runs broke (no verdict).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runSelftest(cmd, f) },
 	}
@@ -53,7 +62,9 @@ killed; 1 when the clean run fails, a fault survives or a variant fails;
 	cmd.Flags().StringVar(&f.jsonPath, "json", "", "write the kill matrix as JSON to this file")
 	cmd.Flags().StringVar(&f.outDir, "out", "", "keep every run's Ginkgo JSON report in this directory (default: a temp dir, removed)")
 	cmd.Flags().StringSliceVar(&f.only, "fault", nil, "run only these faults (repeatable; \"none\" for none)")
-	cmd.Flags().StringSliceVar(&f.vonly, "variant", nil, "run only these document-allowed variants (repeatable; \"none\" for none)")
+	cmd.Flags().StringSliceVar(&f.vonly, "variant", nil, "run only these settings, or every setting of a named dimension (repeatable; \"none\" for none)")
+	cmd.Flags().IntVar(&f.seeds, "seeds", -1, "run seeds 1 to N of combined settings (default: 20 when neither --fault nor --variant is given, else 0)")
+	cmd.Flags().UintSliceVar(&f.seed, "seed", nil, "run these seeds of combined settings (repeatable)")
 	rootCmd.AddCommand(cmd)
 }
 
@@ -66,6 +77,10 @@ func runSelftest(cmd *cobra.Command, f selftestFlags) error {
 	if err != nil {
 		return err
 	}
+	seeds, err := selectSeeds(f)
+	if err != nil {
+		return err
+	}
 	// SIGTERM (CI cancelling the job) is handled like Ctrl-C: the
 	// children are killed and the temporary directory removed.
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -75,15 +90,16 @@ func runSelftest(cmd *cobra.Command, f selftestFlags) error {
 	if parallel < 1 {
 		parallel = selftest.DefaultParallel()
 	}
-	fmt.Fprintf(out, "self-test: the clean sandbox, %d faults and %d variants, %d runs at a time\n", len(faults), len(variants), parallel)
+	fmt.Fprintf(out, "self-test: the clean sandbox (default and own profile), %d faults, %d settings and %d seeds, %d runs at a time\n", len(faults), len(variants), len(seeds), parallel)
 	m, err := selftest.Execute(ctx, selftest.Options{
 		Faults:   faults,
 		Variants: variants,
+		Seeds:    seeds,
 		Full:     f.full,
 		Parallel: parallel,
 		WorkDir:  f.outDir,
 		Version:  versionString(),
-		Progress: progressPrinter(out, len(faults)+len(variants)+1),
+		Progress: progressPrinter(out, len(faults)+len(variants)+len(seeds)+2),
 	})
 	if err != nil && m == nil {
 		return harnessErr("self-test: %v", err)
@@ -134,8 +150,10 @@ func progressPrinter(out io.Writer, total int) func(selftest.Run) {
 		switch {
 		case r.Variant != "":
 			name, verdict = "variant "+r.Variant, variantVerdict(r)
+		case r.Seed != 0:
+			name, verdict = fmt.Sprintf("seed %d (%d settings)", r.Seed, len(r.Settings)), variantVerdict(r)
 		case name == "":
-			name, verdict = "(clean)", "passed"
+			name, verdict = "(clean, "+r.Profile+" profile)", "passed"
 			if len(r.Failed) > 0 || r.Error != "" || r.ExitCode != 0 {
 				verdict = "FAILED"
 			}
@@ -159,9 +177,9 @@ func selftestVerdict(m *selftest.Matrix) error {
 	if m.OK() {
 		return nil
 	}
-	cleanFailed := len(m.Clean.Failed) > 0
+	cleanFailed := len(m.Clean.Failed) > 0 || len(m.CleanSandbox.Failed) > 0
 	code := failuresErr
-	if !cleanFailed && len(m.Survivors) == 0 && len(m.FalsePositives) == 0 {
+	if !cleanFailed && len(m.Survivors) == 0 && len(m.FalsePositives) == 0 && len(m.FailedSeeds) == 0 {
 		code = harnessErr // only runs that broke: no verdict on the suites
 	}
 	var why []string
@@ -170,6 +188,8 @@ func selftestVerdict(m *selftest.Matrix) error {
 		why = append(why, "the clean sandbox did not pass")
 	case !m.CleanOK:
 		why = append(why, "the clean run broke")
+	case !m.CleanSandboxOK:
+		why = append(why, "the clean run under the sandbox's own profile broke")
 	}
 	for _, c := range []struct {
 		n    int
@@ -178,6 +198,8 @@ func selftestVerdict(m *selftest.Matrix) error {
 		{len(m.Survivors), "fault(s) survived"},
 		{len(m.FalsePositives), "variant(s) failed (false positives)"},
 		{len(m.VariantErrors), "variant run(s) broke"},
+		{len(m.FailedSeeds), "seed(s) failed (false positives)"},
+		{len(m.SeedErrors), "seed run(s) broke"},
 		{len(m.Errors), "run(s) broke"},
 	} {
 		if c.n > 0 {

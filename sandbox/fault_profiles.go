@@ -1,0 +1,21 @@
+package sandbox
+
+import _ "embed"
+
+// faultProfiles are the profile overlays of the faults that break a rule the
+// suites check only under a strict knob: the shipped default profile takes
+// the lenient reading of every open point, under which such a fault is an
+// allowed server, so its self-test run declares the knob a provider would
+// set to have the rule checked. Each strict knob is thereby proven by the
+// fault that needs it.
+var faultProfiles = map[string]string{
+	// "the path value is informational": the prefix is a strict reading.
+	"envelope-path-no-version-root": "strict:\n  envelopePath: true\n",
+}
+
+//go:embed profile.yaml
+var profileYAML []byte
+
+// ProfileYAML is the sandbox's own target profile (sandbox/profile.yaml):
+// its choice at every open point, strict knobs included.
+func ProfileYAML() []byte { return append([]byte(nil), profileYAML...) }
