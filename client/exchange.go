@@ -24,7 +24,8 @@ type Exchange struct {
 	RespBody   string        `json:"responseBody,omitempty"`
 	Err        string        `json:"error,omitempty"`
 	Duration   time.Duration `json:"duration"`
-	Retries    int           `json:"retries,omitempty"` // 429 retries before this answer
+	Retries    int           `json:"retries,omitempty"` // 429s resent before this answer
+	Note       string        `json:"note,omitempty"`    // what the client made of the answer (a 409 after a resent 429)
 	Curl       string        `json:"curl"`
 }
 
@@ -97,6 +98,9 @@ func (e *Exchange) String() string {
 			fmt.Fprintf(&b, ", after %d retries on 429", e.Retries)
 		}
 		b.WriteString(")\n")
+		if e.Note != "" {
+			fmt.Fprintf(&b, "< (%s)\n", e.Note)
+		}
 		writeHeaders(&b, "< ", e.RespHeader)
 		if e.RespBody != "" {
 			fmt.Fprintf(&b, "< \n< %s\n", e.RespBody)

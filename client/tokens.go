@@ -104,9 +104,9 @@ func (ts *TokenSource) Environment() string {
 	return ts.environment
 }
 
-// budget bounds one call including its 429 retries and waits.
+// budget bounds one call including its 429 retries and the gate's waits.
 func (c *Client) budget() time.Duration {
-	return c.o.MaxWait + time.Duration(c.o.MaxRetries+1)*c.o.Timeout
+	return c.o.Gate.longestWait() + time.Duration(c.o.MaxRetries+1)*c.o.Timeout
 }
 
 // recordingDoer sends authtoken's request through a Client, so the exchange
