@@ -349,20 +349,13 @@ func ContainsAmount(text string, m Money) bool {
 
 var numRe = regexp.MustCompile(`[0-9][0-9,]*(?:\.[0-9]+)?`)
 
-// skipIfStillRateLimited skips a spec whose call was still refused with 429
-// after the client backed off within its bound: the rate window (not shown
-// by the document) outlasted the wait, which is no verdict on the rule the
-// spec checks. Specs about rate limiting expect the 429 and are not skipped.
+// skipIfStillRateLimited skips a spec whose answer the rate limit left
+// unjudgeable (client.Response.NoVerdict): a 429 the spec did not ask for,
+// or a 409 after the client resent a 429 with the same reference. Specs
+// about rate limiting expect the 429 and are not skipped.
 func skipIfStillRateLimited(resp *client.Response, want []int) {
 	GinkgoHelper()
-	if resp.Status != http.StatusTooManyRequests {
-		return
+	if why, ok := resp.NoVerdict(want...); ok {
+		Skip(why + "; no verdict on this spec")
 	}
-	for _, c := range want {
-		if c == http.StatusTooManyRequests {
-			return
-		}
-	}
-	Skip(fmt.Sprintf("rate limited: %s %s still answered 429 after backing off (Retry-After %q); no verdict on this spec",
-		resp.Exchange.Method, resp.Exchange.URL, resp.Header.Get("Retry-After")))
 }
