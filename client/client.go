@@ -75,6 +75,7 @@ type Options struct {
 // modified copies; a Client is safe for concurrent use.
 type Client struct {
 	o        Options
+	baseVar  string // the variable naming the base URL in reproduce lines ("" = none)
 	raw429   bool
 	rawAuth  bool
 	token    string // fixed bearer (overrides Tokens)
@@ -105,7 +106,7 @@ func New(o Options) *Client {
 		o.Gate = NewGate(GateOptions{MaxWait: wait, Logf: o.Logf})
 	}
 	o.BaseURL = strings.TrimRight(o.BaseURL, "/")
-	return &Client{o: o}
+	return &Client{o: o, baseVar: envBaseURL}
 }
 
 func (c *Client) clone() *Client {
@@ -155,10 +156,25 @@ func (c *Client) WithHeader(k, v string) *Client {
 // WithRecorder returns a copy recording on r.
 func (c *Client) WithRecorder(r *Recorder) *Client { cp := c.clone(); cp.recorder = r; return cp }
 
-// WithBaseURL returns a copy addressing another root (same identity).
-func (c *Client) WithBaseURL(u string) *Client {
+// WithBaseURL returns a copy addressing another root (same identity),
+// shown literally in reproduce lines.
+func (c *Client) WithBaseURL(u string) *Client { return c.WithBaseURLVar(u, "") }
+
+// WithBaseURLVar is WithBaseURL with the environment variable naming the
+// root in reproduce lines (e.g. MPH_CONTROLS_URL).
+func (c *Client) WithBaseURLVar(u, name string) *Client {
 	cp := c.clone()
 	cp.o.BaseURL = strings.TrimRight(u, "/")
+	cp.baseVar = name
+	return cp
+}
+
+// WithOwnGate returns a copy passing a gate of its own instead of the
+// run's: for calls outside the target's rate limits (the sandbox controls),
+// which must neither wait for the target's windows nor teach them.
+func (c *Client) WithOwnGate() *Client {
+	cp := c.clone()
+	cp.o.Gate = NewGate(GateOptions{MaxWait: DefaultMaxWait, Logf: c.o.Logf})
 	return cp
 }
 
@@ -399,16 +415,12 @@ func (c *Client) once(ctx context.Context, req Request, u string, body []byte, h
 	if tok != "" {
 		hr.Header.Set("Authorization", "Bearer "+tok)
 	}
-	secretKey := ""
-	if sk, ok := req.Body.(interface{ SecretKeyForCurl() string }); ok {
-		secretKey = sk.SecretKeyForCurl()
-	}
 	ex := &Exchange{
 		Method:    req.Method,
 		URL:       redact.Text(u),
 		ReqHeader: redact.Header(hr.Header),
 		Retries:   retries,
-		Curl:      curlLine(req.Method, redact.Text(u), hr.Header, body, secretKey),
+		Curl:      c.curl(req, u, hr.Header, body, tok).line(),
 	}
 	if hasBody {
 		ex.ReqBody = cutBody(string(redact.JSON(body)))
@@ -447,6 +459,30 @@ func (c *Client) record(ex *Exchange) {
 	if c.o.Recorder != nil {
 		c.o.Recorder().Add(ex)
 	}
+}
+
+// curl describes the request for its reproduce line.
+func (c *Client) curl(req Request, u string, h http.Header, body []byte, tok string) curlReq {
+	r := curlReq{method: req.Method, url: u, base: c.o.BaseURL, baseVar: c.baseVar, header: h, body: body}
+	switch b := req.Body.(type) {
+	case TokenBody:
+		r.secretKey, r.merchantID = b.SecretKey, b.MerchantID
+	case curlBody:
+		r.secretKey, r.merchantID = b.key, b.id
+	case interface{ SecretKeyForCurl() string }:
+		r.secretKey = b.SecretKeyForCurl()
+	}
+	ts := c.o.Tokens
+	switch {
+	case tok == "":
+	case c.token != "" && ts != nil && c.token == ts.secretKey:
+		r.auth, r.tokenID, r.tokenKey = "key", ts.merchantID, ts.secretKey
+	case c.token != "" || ts == nil:
+		r.auth = "own"
+	default:
+		r.auth, r.tokenID, r.tokenKey, r.tokenBase = "exchange", ts.merchantID, ts.secretKey, ts.anon.baseVar
+	}
+	return r
 }
 
 // IsNetError reports whether err is a transport failure.

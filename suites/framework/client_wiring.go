@@ -15,6 +15,7 @@ import (
 var rateGate *client.Gate
 
 func newRateGate(cfg *target.Config) *client.Gate {
+	nameCredentials(cfg)
 	deadline := time.Time{}
 	if d := runDeadline.Load(); d != nil {
 		deadline = *d
@@ -37,4 +38,23 @@ func referenceFields(cfg *target.Config) []string {
 		}
 	}
 	return out
+}
+
+// nameCredentials tells the reproduce lines the README's variables of each
+// set of credentials (MPH_MERCHANT2_ID, MPH_SECRET_KEY2, ...).
+func nameCredentials(cfg *target.Config) {
+	for _, c := range []struct {
+		cr      *target.Credentials
+		id, key string
+	}{
+		{&cfg.Primary, target.EnvMerchantID, target.EnvSecretKey},
+		{cfg.Secondary, target.EnvMerchant2ID, target.EnvSecretKey2},
+		{cfg.LiveTier2, target.EnvLiveMerchantID, target.EnvLiveSecretKey},
+		{cfg.LiveLowKYB, target.EnvLowKYBMerchantID, target.EnvLowKYBSecretKey},
+		{cfg.NotWhitelisted, target.EnvBlockedMerchantID, target.EnvBlockedSecretKey},
+	} {
+		if c.cr.Set() {
+			client.NameCredentials(c.cr.MerchantID, c.cr.SecretKey, c.id, c.key)
+		}
+	}
 }
