@@ -111,6 +111,7 @@ type limitState struct {
 
 	last429     time.Time
 	lastHold    time.Duration
+	limit       int       // the quota the last 429's headers stated (0: none)
 	consecutive int       // 429s since the last other answer
 	first       time.Time // first request let through since the window last opened
 	admitted    int       // requests let through since the window last opened
@@ -253,8 +254,9 @@ func (g *Gate) observe(grp Group, status int, h http.Header) {
 	g.stats.TooManyRequests++
 	st.count429++
 	st.consecutive++
-	g.mergeLocked(grp, now)
+	g.mergeLocked(grp, now, li.limit)
 	st = g.groups[grp]
+	st.limit = li.limit
 	d, why, ok := li.hold()
 	if !ok {
 		d = backoffFor(st.consecutive)
@@ -313,15 +315,16 @@ func paceNote(li limitInfo) string {
 }
 
 // mergeLocked falls back to one limit for every group when another group met
-// a 429 inside its own window: the target's limit is then not per group.
-func (g *Gate) mergeLocked(grp Group, now time.Time) {
+// a 429 inside its own window: the target's limit is then not per group,
+// unless both 429s state quotas and they differ (two limits, then).
+func (g *Gate) mergeLocked(grp Group, now time.Time, limit int) {
 	if g.merged != "" {
 		return
 	}
 	st := g.groups[grp]
 	for _, other := range allGroups {
 		o := g.groups[other]
-		if o == st || o.last429.IsZero() || now.After(o.last429.Add(o.lastHold+time.Second)) {
+		if o == st || o.last429.IsZero() || now.After(o.last429.Add(o.lastHold+time.Second)) || (limit > 0 && o.limit > 0 && limit != o.limit) {
 			continue
 		}
 		one := &limitState{last429: o.last429, lastHold: o.lastHold}

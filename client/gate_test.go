@@ -370,3 +370,36 @@ func TestGateSharedByConcurrentCalls(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// 429s from two groups stating different quotas are two limits: the groups
+// stay apart.
+func TestGateKeepsGroupsStatingDifferentQuotasApart(t *testing.T) {
+	clk := newFakeClock()
+	quota := map[string]int{http.MethodGet: 6, http.MethodPut: 3}
+	windows := map[string]*windowServer{}
+	for m, q := range quota {
+		windows[m] = &windowServer{clk: clk, quota: q, window: 10 * time.Second, style: "x-ratelimit", start: clk.Now()}
+	}
+	g := NewGate(GateOptions{Clock: clk, Deadline: clk.Now().Add(time.Hour)})
+	c, _ := gateClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { windows[r.Method].ServeHTTP(w, r) }), g)
+	ctx := context.Background()
+	// The fourth write meets a 429 and holds the writes; seven reads right
+	// after it, inside the writes' window, meet the reads' own 429.
+	for i := 0; i < 4; i++ {
+		if _, err := c.Put(ctx, "/cards/c1/spend-limits", map[string]any{"dailyLimit": 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 7; i++ {
+		if _, err := c.Get(ctx, "/cards", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if windows[http.MethodGet].refused.Load() == 0 || windows[http.MethodPut].refused.Load() == 0 {
+		t.Fatal("both groups should have met their limit")
+	}
+	l := strings.Join(g.Learned(), "\n")
+	if strings.Contains(l, "merged") || !strings.Contains(l, "reads:") || !strings.Contains(l, "writes:") {
+		t.Errorf("groups stating 3 and 6 per window were merged: %s", l)
+	}
+}
