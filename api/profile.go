@@ -31,6 +31,9 @@ type Profile struct {
 	// Strictness of readings where the document leaves room: lenient by
 	// default, strict when the provider declares it.
 	Strict StrictProfile `yaml:"strict"`
+	// Undetermined lists the keys discovery could not settle: a spec
+	// depending on one reaches no verdict naming it.
+	Undetermined []string `yaml:"undetermined"`
 }
 
 // StrictProfile switches the lenient readings of the document to strict ones.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -38,7 +39,25 @@ func discoverAgainst(t *testing.T, base, controlsURL string) (*api.Profile, *Res
 	if err != nil {
 		t.Fatalf("the proposed profile does not load: %v\n%s", err, b)
 	}
+	if want := unsettled(res); !reflect.DeepEqual(p.Undetermined, want) {
+		t.Fatalf("the profile lists undetermined %v, discovery left %v unsettled:\n%s", p.Undetermined, want, b)
+	}
+	// The values are compared below; the list was just checked.
+	p.Undetermined = api.DefaultProfile().Undetermined
 	return p, res, string(b)
+}
+
+// unsettled are the keys discovery tried and could not settle, sorted.
+func unsettled(res *Result) []string {
+	out, seen := []string{}, map[string]bool{}
+	for _, u := range res.Undetermined {
+		if !foundKey(res, u.Key) && !seen[u.Key] {
+			seen[u.Key] = true
+			out = append(out, u.Key)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func startSandbox(t *testing.T, opts sandbox.Options) *sandbox.Running {
