@@ -1,10 +1,13 @@
 package report
 
 import (
+	"bytes"
+	"encoding/xml"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/onsi/ginkgo/v2/types"
 	"github.com/onsi/gomega"
 )
 
@@ -86,5 +89,41 @@ func TestShortenKeepsBothEnds(t *testing.T) {
 	}
 	if shorten("short", 10) != "short" || shorten("abc", 0) != "" {
 		t.Error("short texts are kept whole, no room gives nothing")
+	}
+}
+
+// Every rendering of a failure shows the headline whole: the console, JUnit,
+// Markdown and HTML keep the matcher's words and both values of a long
+// failure message.
+func TestEveryReportKeepsTheHeadlinesPoint(t *testing.T) {
+	cards := make([]string, 40)
+	for i := range cards {
+		cards[i] = fmt.Sprintf("crd_%024d", i)
+	}
+	msg := gomegaFailure(func(g gomega.Gomega) {
+		g.Expect(cards).To(gomega.HaveLen(1), "the search for the reference finds one card")
+	})
+	r := sample()
+	r.SpecReports = append(r.SpecReports, spec("finds one card", types.SpecStateFailed, msg))
+	s := Build(r, Options{})
+	var console bytes.Buffer
+	s.WriteConsole(&console)
+	junit, err := xml.Marshal(JUnit(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, err := RenderHTML(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"console": console.String(), "JUnit": string(junit), "Markdown": Markdown(s), "HTML": string(html)} {
+		for _, want := range []string{"the search for the reference finds one card: Expected", "crd_000000000000000000000000", "to have length 1"} {
+			if name == "Markdown" {
+				want = mdEscape(want) // as Markdown shows it
+			}
+			if !strings.Contains(text, want) {
+				t.Errorf("%s lacks %q", name, want)
+			}
+		}
 	}
 }
