@@ -107,7 +107,12 @@ type limitState struct {
 	holdWhy   string        // what asked for the hold
 	interval  time.Duration // spacing of requests (0: none)
 	paceWhy   string
-	next      time.Time // the next free slot when spaced
+	// Spacing is a token bucket of the learned rate (one request per
+	// interval) holding burst requests, scheduled by its theoretical
+	// arrival time tat (GCRA): time a group stayed idle lets it send up to
+	// burst requests at once, as the target's own bucket would.
+	burst int
+	tat   time.Time
 
 	last429     time.Time
 	lastHold    time.Duration
@@ -194,14 +199,16 @@ func (g *Gate) wait(ctx context.Context, grp Group, method, url string) error {
 	if st.holdUntil.After(slot) {
 		slot = st.holdUntil
 	}
-	if st.interval > 0 && st.next.After(slot) {
-		slot = st.next
+	if st.interval > 0 {
+		if earliest := st.tat.Add(-time.Duration(max(st.burst, 1)-1) * st.interval); earliest.After(slot) {
+			slot = earliest
+		}
 	}
 	if slot.After(now) {
 		if b, bwhy := g.bound(ctx, now); slot.After(b) {
 			why := st.holdWhy
 			if st.holdUntil.Before(slot) {
-				why = fmt.Sprintf("requests spaced %s apart: %s", st.interval.Round(time.Microsecond), st.paceWhy)
+				why = fmt.Sprintf("requests paced at one per %s: %s", st.interval.Round(time.Microsecond), st.paceWhy)
 			}
 			g.stats.Refused++
 			g.mu.Unlock()
@@ -211,7 +218,7 @@ func (g *Gate) wait(ctx context.Context, grp Group, method, url string) error {
 		}
 	}
 	if st.interval > 0 {
-		st.next = slot.Add(st.interval)
+		st.tat = maxTime(st.tat, slot).Add(st.interval)
 	}
 	if st.admitted == 0 {
 		st.first = slot
@@ -247,7 +254,7 @@ func (g *Gate) observe(grp Group, status int, h http.Header) {
 			g.holdLocked(st, now, li.reset, fmt.Sprintf("the window is spent: reset in %s (%s)", li.reset.Round(time.Millisecond), strings.Join(li.from, ", ")))
 		}
 		if li.window > 0 {
-			st.interval, st.paceWhy = li.pace(), paceNote(li)
+			st.interval, st.paceWhy, st.burst, st.estimated = li.pace(), paceNote(li), burstOf(li), false
 		}
 		return
 	}
@@ -303,9 +310,19 @@ func (g *Gate) learnPaceLocked(st *limitState, li limitInfo, now time.Time, hold
 	}
 	if iv > st.interval {
 		st.interval, st.paceWhy, st.estimated, st.sample = iv, why, estimated, max(minSample, st.admitted)
-		g.logf("rate limit: spacing %s %s apart (%s)", g.nameLocked(st), iv.Round(time.Microsecond), why)
+		st.burst = 1
+		if !estimated {
+			st.burst = burstOf(li)
+		}
+		g.logf("rate limit: spacing %s %s apart, bursts of %d (%s)", g.nameLocked(st), iv.Round(time.Microsecond), st.burst, why)
 	}
+	// The target's bucket is empty: ours starts empty when the hold ends.
+	st.tat = st.holdUntil.Add(time.Duration(max(st.burst, 1)-1) * st.interval)
 }
+
+// burstOf is the burst the gate allows under a stated quota: half of it, so
+// that a fixed window (whose reset is not its length) is not overrun twice.
+func burstOf(li limitInfo) int { return max(1, li.limit/2) }
 
 func paceNote(li limitInfo) string {
 	if li.window > 0 {
@@ -334,9 +351,9 @@ func (g *Gate) mergeLocked(grp Group, now time.Time, limit int) {
 				one.holdUntil, one.holdWhy = s.holdUntil, s.holdWhy
 			}
 			if s.interval > one.interval {
-				one.interval, one.paceWhy, one.estimated, one.sample = s.interval, s.paceWhy, s.estimated, s.sample
+				one.interval, one.paceWhy, one.estimated, one.sample, one.burst = s.interval, s.paceWhy, s.estimated, s.sample, s.burst
 			}
-			one.next = maxTime(one.next, s.next)
+			one.tat = maxTime(one.tat, s.tat)
 			one.count429 += s.count429
 			one.consecutive = max(one.consecutive, s.consecutive)
 		}
@@ -414,7 +431,7 @@ func (g *Gate) Learned() []string {
 			line += "; last hold: " + st.holdWhy
 		}
 		if st.interval > 0 {
-			line += fmt.Sprintf("; spaced %s apart: %s", st.interval.Round(time.Microsecond), st.paceWhy)
+			line += fmt.Sprintf("; paced at one per %s, bursts of %d: %s", st.interval.Round(time.Microsecond), max(st.burst, 1), st.paceWhy)
 		}
 		out = append(out, line)
 	}

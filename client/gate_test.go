@@ -403,3 +403,46 @@ func TestGateKeepsGroupsStatingDifferentQuotasApart(t *testing.T) {
 		t.Errorf("groups stating 3 and 6 per window were merged: %s", l)
 	}
 }
+
+// Paced under a stated quota, a group sends one request per interval after
+// a hold, and bursts of half the quota after staying idle (the target's own
+// bucket refilled meanwhile).
+func TestGatePacesWithBurstsAfterIdleTime(t *testing.T) {
+	clk := newFakeClock()
+	g := NewGate(GateOptions{Clock: clk, Deadline: clk.Now().Add(time.Hour)})
+	h := http.Header{}
+	h.Set("Retry-After", "1")
+	h.Set("X-RateLimit-Limit", "20")
+	h.Set("X-RateLimit-Remaining", "0")
+	h.Set("X-RateLimit-Reset", "4") // 20 per 4 s: one per 200 ms, bursts of 10
+	g.observe(GroupWrites, http.StatusTooManyRequests, h)
+	ctx := context.Background()
+	waits := func(n int) []time.Duration {
+		var out []time.Duration
+		for i := 0; i < n; i++ {
+			before := clk.Now()
+			if err := g.wait(ctx, GroupWrites, "POST", "/x"); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, clk.Now().Sub(before))
+		}
+		return out
+	}
+	got := waits(3)
+	if got[0] != time.Second || got[1] != 200*time.Millisecond || got[2] != 200*time.Millisecond {
+		t.Errorf("after the hold: waits %v, want 1s then 200ms each", got)
+	}
+	_ = clk.Sleep(ctx, 10*time.Second) // idle: the bucket refills
+	got = waits(11)
+	for i, d := range got[:10] {
+		if d != 0 {
+			t.Errorf("burst request %d waited %s", i+1, d)
+		}
+	}
+	if got[10] != 200*time.Millisecond {
+		t.Errorf("the request after the burst waited %s, want 200ms", got[10])
+	}
+	if st := g.Stats(); st.BackoffWait != time.Second || st.PacedWait != 600*time.Millisecond {
+		t.Errorf("waits counted %+v, want 1s held and 600ms paced", st)
+	}
+}
