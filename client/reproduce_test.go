@@ -67,37 +67,7 @@ func TestReproduceLinesRunAgainstTheSandbox(t *testing.T) {
 	api := client.New(client.Options{BaseURL: base, Tokens: ts, Recorder: func() *client.Recorder { return rec }})
 	ctrl := controls.New(anon, srv.URL+"/_sandbox", demoAdmin)
 	ctx := context.Background()
-	calls := []struct {
-		name string
-		do   func() (*client.Response, error)
-	}{
-		{"token exchange", func() (*client.Response, error) {
-			return anon.Post(ctx, client.TokenPath, client.TokenBody{MerchantID: demoMerchant, SecretKey: demoKey})
-		}},
-		{"authenticated GET", func() (*client.Response, error) { return api.Get(ctx, "/cards/config", nil) }},
-		{"query and a quote in the path", func() (*client.Response, error) {
-			return api.Get(ctx, "/cards/crd_o'brien", map[string][]string{"status": {"ALL"}, "search": {"o'brien & co"}})
-		}},
-		{"JSON body with a quote", func() (*client.Response, error) {
-			return api.Patch(ctx, "/cards/crd_nosuch/contact", map[string]any{"email": "o'brien@example.com"})
-		}},
-		{"raw body with control characters", func() (*client.Response, error) {
-			return api.Do(ctx, client.Request{Method: http.MethodPost, Path: "/cards/crd_nosuch/withdraw", RawBody: []byte("{\"amount\":\n\t1.5,\x00}")})
-		}},
-		{"raw body whose control character decides the answer", func() (*client.Response, error) {
-			// A raw tab inside a JSON string is malformed JSON; a space there is not.
-			return anon.Do(ctx, client.Request{Method: http.MethodPost, Path: client.TokenPath, RawBody: []byte("{\"merchantId\":\"mer\tx\",\n\"secretKey\":\"wrong\"}")})
-		}},
-		{"a token of the spec's own", func() (*client.Response, error) {
-			return api.WithToken("forged.token.value").Get(ctx, "/cards", nil)
-		}},
-		{"secret key in the bearer position", func() (*client.Response, error) {
-			return api.WithToken(demoKey).Get(ctx, "/cards", nil)
-		}},
-		{"sandbox controls with the admin key", func() (*client.Response, error) {
-			return ctrl.HTTP().Get(ctx, "/rate-limits", nil)
-		}},
-	}
+	calls := reproduceCases(ctx, anon, api, ctrl)
 	env := append(os.Environ(), target.EnvBaseURL+"="+base, target.EnvMerchantID+"="+demoMerchant, target.EnvSecretKey+"="+demoKey,
 		target.EnvControlsURL+"="+srv.URL+"/_sandbox", target.EnvAdminKey+"="+demoAdmin, "TOKEN=forged.token.value")
 	for _, c := range calls {
@@ -134,6 +104,44 @@ func TestReproduceLinesRunAgainstTheSandbox(t *testing.T) {
 				t.Errorf("the line got the message %q, the harness %q:\n%s", messageOf(got), want, line)
 			}
 		})
+	}
+}
+
+type reproduceCase struct {
+	name string
+	do   func() (*client.Response, error)
+}
+
+// reproduceCases are requests of every kind a reproduce line must carry:
+// credentials, a token, quotes, control characters, the controls.
+func reproduceCases(ctx context.Context, anon, api *client.Client, ctrl *controls.Client) []reproduceCase {
+	return []reproduceCase{
+		{"token exchange", func() (*client.Response, error) {
+			return anon.Post(ctx, client.TokenPath, client.TokenBody{MerchantID: demoMerchant, SecretKey: demoKey})
+		}},
+		{"authenticated GET", func() (*client.Response, error) { return api.Get(ctx, "/cards/config", nil) }},
+		{"query and a quote in the path", func() (*client.Response, error) {
+			return api.Get(ctx, "/cards/crd_o'brien", map[string][]string{"status": {"ALL"}, "search": {"o'brien & co"}})
+		}},
+		{"JSON body with a quote", func() (*client.Response, error) {
+			return api.Patch(ctx, "/cards/crd_nosuch/contact", map[string]any{"email": "o'brien@example.com"})
+		}},
+		{"raw body with control characters", func() (*client.Response, error) {
+			return api.Do(ctx, client.Request{Method: http.MethodPost, Path: "/cards/crd_nosuch/withdraw", RawBody: []byte("{\"amount\":\n\t1.5,\x00}")})
+		}},
+		{"raw body whose control character decides the answer", func() (*client.Response, error) {
+			// A raw tab inside a JSON string is malformed JSON; a space there is not.
+			return anon.Do(ctx, client.Request{Method: http.MethodPost, Path: client.TokenPath, RawBody: []byte("{\"merchantId\":\"mer\tx\",\n\"secretKey\":\"wrong\"}")})
+		}},
+		{"a token of the spec's own", func() (*client.Response, error) {
+			return api.WithToken("forged.token.value").Get(ctx, "/cards", nil)
+		}},
+		{"secret key in the bearer position", func() (*client.Response, error) {
+			return api.WithToken(demoKey).Get(ctx, "/cards", nil)
+		}},
+		{"sandbox controls with the admin key", func() (*client.Response, error) {
+			return ctrl.HTTP().Get(ctx, "/rate-limits", nil)
+		}},
 	}
 }
 
