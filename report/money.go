@@ -56,11 +56,11 @@ type Money struct {
 	// limiter (summed over requests), the waits refused as longer than the
 	// run allows (each a spec without a verdict), and the limits learned.
 	TooManyRequests   int           `json:"tooManyRequests"`
-	Provoked429       int           `json:"provoked429,omitempty"`
+	Provoked429       int           `json:"provoked429"`
 	BackoffWait       time.Duration `json:"backoffWaitNs"`
 	PacedWait         time.Duration `json:"pacedWaitNs"`
 	LimiterWait       time.Duration `json:"limiterWaitNs"`
-	RateLimitRefused  int           `json:"rateLimitRefusedWaits,omitempty"`
+	RateLimitRefused  int           `json:"rateLimitRefusedWaits"`
 	RateLimitsLearned []string      `json:"rateLimitsLearned,omitempty"`
 }
 
