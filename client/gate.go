@@ -331,9 +331,10 @@ func paceNote(li limitInfo) string {
 	return fmt.Sprintf("%d per %s (%s)", li.limit, li.reset.Round(time.Millisecond), strings.Join(li.from, ", "))
 }
 
-// mergeLocked falls back to one limit for every group when another group met
-// a 429 inside its own window: the target's limit is then not per group,
-// unless both 429s state quotas and they differ (two limits, then).
+// mergeLocked falls back to one limit for every group when 429s come from
+// two groups and show one limit: inside one window, or stating the same
+// quota (the groups then drew from one bucket, each paced as if alone).
+// 429s stating different quotas are two limits.
 func (g *Gate) mergeLocked(grp Group, now time.Time, limit int) {
 	if g.merged != "" {
 		return
@@ -341,7 +342,12 @@ func (g *Gate) mergeLocked(grp Group, now time.Time, limit int) {
 	st := g.groups[grp]
 	for _, other := range allGroups {
 		o := g.groups[other]
-		if o == st || o.last429.IsZero() || now.After(o.last429.Add(o.lastHold+time.Second)) || (limit > 0 && o.limit > 0 && limit != o.limit) {
+		if o == st || o.last429.IsZero() {
+			continue
+		}
+		inWindow := !now.After(o.last429.Add(o.lastHold + time.Second))
+		stated := limit > 0 && o.limit > 0
+		if !(stated && limit == o.limit) && !(inWindow && !stated) {
 			continue
 		}
 		one := &limitState{last429: o.last429, lastHold: o.lastHold}
@@ -361,6 +367,9 @@ func (g *Gate) mergeLocked(grp Group, now time.Time, limit int) {
 			g.groups[x] = one
 		}
 		g.merged = fmt.Sprintf("429s in %s and %s within %s: one limit for every group from then on", other, grp, (o.lastHold + time.Second).Round(time.Millisecond))
+		if stated {
+			g.merged = fmt.Sprintf("429s in %s and %s stating the same quota (%d): one limit for every group from then on", other, grp, limit)
+		}
 		g.logf("rate limit: %s", g.merged)
 		return
 	}

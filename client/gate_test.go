@@ -446,3 +446,27 @@ func TestGatePacesWithBurstsAfterIdleTime(t *testing.T) {
 		t.Errorf("waits counted %+v, want 1s held and 600ms paced", st)
 	}
 }
+
+// 429s from two groups far apart in time but stating the same quota are one
+// limit: the groups merge.
+func TestGateMergesGroupsStatingTheSameQuota(t *testing.T) {
+	clk := newFakeClock()
+	srv := &windowServer{clk: clk, quota: 6, window: 10 * time.Second, style: "x-ratelimit", start: clk.Now()}
+	g := NewGate(GateOptions{Clock: clk, Deadline: clk.Now().Add(time.Hour)})
+	c, _ := gateClient(t, srv, g)
+	ctx := context.Background()
+	for i := 0; i < 7; i++ {
+		if _, err := c.Get(ctx, "/cards", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = clk.Sleep(ctx, time.Minute)
+	for i := 0; i < 7; i++ {
+		if _, err := c.Put(ctx, "/cards/c1/spend-limits", map[string]any{"dailyLimit": 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if l := strings.Join(g.Learned(), "\n"); !strings.Contains(l, "merged: 429s in reads and writes stating the same quota (6)") {
+		t.Errorf("not merged: %s", l)
+	}
+}
