@@ -152,20 +152,21 @@ func (g *Gate) SetDeadline(t time.Time) {
 }
 
 // bound is the latest instant a wait starting at now may end, and a phrase
-// naming what sets it.
+// naming what sets it (the same for every call refused alike, so that the
+// reports group them).
 func (g *Gate) bound(ctx context.Context, now time.Time) (time.Time, string) {
 	var b time.Time
 	why := ""
 	runPassed := false
 	if d := g.o.Deadline; !d.IsZero() {
 		if d.After(now) {
-			b, why = d, fmt.Sprintf("the run deadline (--deadline), %s away", d.Sub(now).Round(time.Millisecond))
+			b, why = d, "the run deadline (--deadline)"
 		} else {
 			runPassed = true
 		}
 	}
 	if cd, ok := ctx.Deadline(); ok && (b.IsZero() || cd.Before(b) || runPassed) {
-		b, why = cd, fmt.Sprintf("the call's own deadline, %s away", max(0, cd.Sub(now)).Round(time.Millisecond))
+		b, why = cd, "the call's own deadline"
 	} else if !ok && runPassed {
 		return now, "the run deadline (--deadline), which has passed"
 	}

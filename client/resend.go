@@ -42,7 +42,7 @@ func (e *RateLimitedError) Error() string {
 			why = " (" + e.Why + ")"
 		}
 		return fmt.Sprintf("rate limited: %s %s would wait %s for the %s limit%s, beyond %s",
-			e.Method, e.URL, e.Wait.Round(time.Millisecond), e.Group, why, e.Bound)
+			e.Method, e.URL, ceilSeconds(e.Wait), e.Group, why, e.Bound)
 	}
 	return fmt.Sprintf("rate limited: %s %s still answered 429 after %d retries", e.Method, e.URL, e.Retries)
 }
@@ -143,4 +143,10 @@ func (r *Response) NoVerdict(want ...int) (string, bool) {
 		return fmt.Sprintf("%s %s answered 429, was sent again with the same reference and then answered 409: the first attempt was most likely kept, so the 409 says nothing of the rule", r.Exchange.Method, r.Exchange.URL), true
 	}
 	return "", false
+}
+
+// ceilSeconds rounds a wait up to whole seconds (a refused wait is stated
+// alike for the calls it refuses in the same second).
+func ceilSeconds(d time.Duration) time.Duration {
+	return (d + time.Second - 1).Truncate(time.Second)
 }
