@@ -1,9 +1,11 @@
 // Package client is the single HTTP client of the conformance suites. Every
 // call carries a context and a timeout, is recorded (redacted) on the current
-// spec's Recorder, can be rendered as a curl line with $TOKEN in place of the
-// token, backs off and retries on 429 (unless raw responses are asked for) and
-// authenticates through a per-merchant TokenSource that refreshes tokens at 80%
-// of their lifetime and once on a 401 (unless raw auth behaviour is asked for).
+// spec's Recorder, can be rendered as a curl line, passes the run's
+// rate-limit Gate (which learns the target's limits and paces the run under
+// them), resends a 429 where that cannot act twice (unless raw responses are
+// asked for) and authenticates through a per-merchant TokenSource that
+// refreshes tokens at 80% of their lifetime and once on a 401 (unless raw
+// auth behaviour is asked for).
 package client
 
 import (
@@ -13,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strings"
@@ -25,11 +26,11 @@ import (
 
 // Defaults of a Client.
 const (
-	DefaultTimeout     = 10 * time.Second
-	DefaultMaxRetries  = 6
-	DefaultBackoffBase = 100 * time.Millisecond
-	DefaultBackoffCap  = 5 * time.Second
-	DefaultMaxWait     = 30 * time.Second
+	DefaultTimeout    = 10 * time.Second
+	DefaultMaxRetries = 8
+	// DefaultMaxWait bounds a wait when nothing else does (no deadline, no
+	// context deadline, no --retry-after-max).
+	DefaultMaxWait = 30 * time.Second
 	// DefaultMaxBody is the most read of one answer body; a larger body is
 	// an error stating so (the answer cannot be judged whole).
 	DefaultMaxBody = 1 << 20
@@ -52,13 +53,21 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Header is sent on every request (e.g. X-Sandbox-Admin-Key for controls).
 	Header http.Header
-	// MaxRetries bounds 429 retries; MaxWait bounds the total time waited.
+	// Gate paces the requests under the target's rate limits; clients of
+	// one run share one (nil: a gate of this client's own, bounded by MaxWait).
+	Gate *Gate
+	// MaxRetries bounds the 429s resent per call; MaxWait bounds each wait
+	// of the client's own gate (default DefaultMaxWait).
 	MaxRetries int
 	MaxWait    time.Duration
+	// ReferenceFields name the top-level body fields carrying a merchant
+	// reference (issuance, gift purchase; default "reference"): a POST
+	// carrying one may be resent after a 429 (mayResend).
+	ReferenceFields []string
 	// MaxBody caps each answer body read (default DefaultMaxBody).
 	MaxBody int64
-	// RetryAfterMax is the longest Retry-After honoured (default 30 s); a
-	// longer one ends the call with a *httpclient.RetryAfterError.
+	// RetryAfterMax is the longest wait of the client's own gate (it
+	// overrides MaxWait; the run's gate has its own).
 	RetryAfterMax time.Duration
 }
 
@@ -66,6 +75,7 @@ type Options struct {
 // modified copies; a Client is safe for concurrent use.
 type Client struct {
 	o        Options
+	baseVar  string // the variable naming the base URL in reproduce lines ("" = none)
 	raw429   bool
 	rawAuth  bool
 	token    string // fixed bearer (overrides Tokens)
@@ -88,11 +98,15 @@ func New(o Options) *Client {
 	if o.MaxRetries <= 0 {
 		o.MaxRetries = DefaultMaxRetries
 	}
-	if o.MaxWait <= 0 {
-		o.MaxWait = DefaultMaxWait
+	if o.Gate == nil {
+		wait := o.MaxWait
+		if o.RetryAfterMax > 0 {
+			wait = o.RetryAfterMax
+		}
+		o.Gate = NewGate(GateOptions{MaxWait: wait, Logf: o.Logf})
 	}
 	o.BaseURL = strings.TrimRight(o.BaseURL, "/")
-	return &Client{o: o}
+	return &Client{o: o, baseVar: envBaseURL}
 }
 
 func (c *Client) clone() *Client {
@@ -142,10 +156,25 @@ func (c *Client) WithHeader(k, v string) *Client {
 // WithRecorder returns a copy recording on r.
 func (c *Client) WithRecorder(r *Recorder) *Client { cp := c.clone(); cp.recorder = r; return cp }
 
-// WithBaseURL returns a copy addressing another root (same identity).
-func (c *Client) WithBaseURL(u string) *Client {
+// WithBaseURL returns a copy addressing another root (same identity),
+// shown literally in reproduce lines.
+func (c *Client) WithBaseURL(u string) *Client { return c.WithBaseURLVar(u, "") }
+
+// WithBaseURLVar is WithBaseURL with the environment variable naming the
+// root in reproduce lines (e.g. MPH_CONTROLS_URL).
+func (c *Client) WithBaseURLVar(u, name string) *Client {
 	cp := c.clone()
 	cp.o.BaseURL = strings.TrimRight(u, "/")
+	cp.baseVar = name
+	return cp
+}
+
+// WithOwnGate returns a copy passing a gate of its own instead of the
+// run's: for calls outside the target's rate limits (the sandbox controls),
+// which must neither wait for the target's windows nor teach them.
+func (c *Client) WithOwnGate() *Client {
+	cp := c.clone()
+	cp.o.Gate = NewGate(GateOptions{MaxWait: DefaultMaxWait, Logf: c.o.Logf})
 	return cp
 }
 
@@ -171,6 +200,9 @@ type Response struct {
 	Header   http.Header
 	Body     []byte
 	Exchange *Exchange
+	// KeptAfter429 marks a 409 answered to a POST or PATCH the client
+	// resent after a 429: the first attempt was most likely kept (NoVerdict).
+	KeptAfter429 bool
 }
 
 // JSON decodes the body into v, keeping numbers as json.Number when v is an
@@ -248,63 +280,65 @@ func (e *BodyError) Error() string {
 }
 func (e *BodyError) Unwrap() error { return e.Err }
 
-// Do performs the request with 429 back-off and 401 token refresh as
-// configured, recording every final exchange.
+// Do performs the request through the run's rate-limit gate, resending a
+// 429 when mayResend allows and refreshing the token once on a 401 as
+// configured, recording every exchange. A 429 it gives up on is returned
+// with a *RateLimitedError (no verdict); raw clients get every 429 as an
+// answer and pass the gate by.
 func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
-	var body []byte
-	hasBody := false
-	switch {
-	case req.RawBody != nil || req.HasRawBody:
-		body, hasBody = req.RawBody, true
-	case req.Body != nil:
-		b, err := json.Marshal(req.Body)
-		if err != nil {
-			return nil, fmt.Errorf("encode request body: %w", err)
-		}
-		body, hasBody = b, true
+	body, hasBody, err := encodeBody(req)
+	if err != nil {
+		return nil, err
 	}
 	u := c.o.BaseURL + req.Path
 	if len(req.Query) > 0 {
 		u += "?" + req.Query.Encode()
 	}
+	grp := groupOf(req.Method, req.Path)
 	refreshed := false
 	retries := 0
-	waited := time.Duration(0)
+	var last429 *Response
 	for {
-		tok := ""
-		if !c.noAuth {
-			if c.token != "" {
-				tok = c.token
-			} else if c.o.Tokens != nil {
-				t, err := c.o.Tokens.Token(ctx)
-				if err != nil {
-					return nil, err
+		tok, err := c.bearer(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !c.raw429 {
+			if err := c.o.Gate.wait(ctx, grp, req.Method, redact.Text(u)); err != nil {
+				var rl *RateLimitedError
+				if errors.As(err, &rl) && last429 != nil {
+					rl.Status, rl.Retries = http.StatusTooManyRequests, retries
 				}
-				tok = t
+				return last429, err
 			}
 		}
 		resp, err := c.once(ctx, req, u, body, hasBody, tok, retries)
 		if err != nil {
 			return resp, err
 		}
-		if resp.Status == http.StatusTooManyRequests && !c.raw429 && retries < c.o.MaxRetries && waited < c.o.MaxWait {
-			d, err := backoff(retries, resp.Header.Get("Retry-After"), c.o.RetryAfterMax)
-			if err != nil {
-				return resp, fmt.Errorf("%s %s answered 429: %w", req.Method, redact.Text(u), err)
+		if c.raw429 {
+			if resp.Status == http.StatusTooManyRequests {
+				statProvoked.Add(1)
 			}
-			if waited+d > c.o.MaxWait {
-				d = c.o.MaxWait - waited
+			return resp, nil
+		}
+		c.o.Gate.observe(grp, resp.Status, resp.Header)
+		if resp.Status == http.StatusTooManyRequests {
+			li := readLimitHeaders(resp.Header, time.Now())
+			if ok, why := mayResend(req.Method, req.Path, body, c.o.ReferenceFields, resp, li); !ok {
+				return resp, &RateLimitedError{Method: req.Method, URL: redact.Text(u), Group: grp, Status: resp.Status, NotResent: why, Retries: retries}
 			}
-			c.logf("429 from %s %s: retry %d/%d in %s", req.Method, redact.Text(u), retries+1, c.o.MaxRetries, d.Round(time.Millisecond))
-			select {
-			case <-ctx.Done():
-				return resp, nil
-			case <-time.After(d):
+			if retries >= c.o.MaxRetries {
+				return resp, &RateLimitedError{Method: req.Method, URL: redact.Text(u), Group: grp, Status: resp.Status, Retries: retries}
 			}
-			waited += d
-			addBackoff(d)
+			c.logf("429 from %s %s: resending (%d of at most %d) when the gate opens", req.Method, redact.Text(u), retries+1, c.o.MaxRetries)
 			retries++
+			last429 = resp
 			continue
+		}
+		if last429 != nil && resp.Status == http.StatusConflict && !idempotent(req.Method) {
+			resp.KeptAfter429 = true
+			resp.Exchange.Note = "409 after a resent 429: the first attempt was most likely kept"
 		}
 		if resp.Status == http.StatusUnauthorized && !c.rawAuth && !refreshed && tok != "" && c.token == "" && c.o.Tokens != nil {
 			c.logf("401 from %s %s: refreshing the token and retrying once", req.Method, redact.Text(u))
@@ -316,28 +350,38 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 	}
 }
 
+// encodeBody is the request's body bytes (JSON-encoded unless raw).
+func encodeBody(req Request) ([]byte, bool, error) {
+	switch {
+	case req.RawBody != nil || req.HasRawBody:
+		return req.RawBody, true, nil
+	case req.Body != nil:
+		b, err := json.Marshal(req.Body)
+		if err != nil {
+			return nil, false, fmt.Errorf("encode request body: %w", err)
+		}
+		return b, true, nil
+	}
+	return nil, false, nil
+}
+
+// bearer is the token this call sends ("" for none).
+func (c *Client) bearer(ctx context.Context) (string, error) {
+	switch {
+	case c.noAuth:
+		return "", nil
+	case c.token != "":
+		return c.token, nil
+	case c.o.Tokens != nil:
+		return c.o.Tokens.Token(ctx)
+	}
+	return "", nil
+}
+
 func (c *Client) logf(format string, args ...any) {
 	if c.o.Logf != nil {
 		c.o.Logf(format, args...)
 	}
-}
-
-// backoff is exponential with full jitter, at least Retry-After when given;
-// a Retry-After beyond raMax is an error (httpclient.RetryAfter).
-func backoff(attempt int, retryAfter string, raMax time.Duration) (time.Duration, error) {
-	ceil := DefaultBackoffBase << attempt
-	if ceil > DefaultBackoffCap || ceil <= 0 {
-		ceil = DefaultBackoffCap
-	}
-	d := time.Duration(rand.Int64N(int64(ceil) + 1))
-	ra, ok, err := httpclient.RetryAfter(retryAfter, time.Now(), raMax)
-	if err != nil {
-		return 0, err
-	}
-	if ok && ra > d {
-		d = ra
-	}
-	return d, nil
 }
 
 func (c *Client) once(ctx context.Context, req Request, u string, body []byte, hasBody bool, tok string, retries int) (*Response, error) {
@@ -371,16 +415,12 @@ func (c *Client) once(ctx context.Context, req Request, u string, body []byte, h
 	if tok != "" {
 		hr.Header.Set("Authorization", "Bearer "+tok)
 	}
-	secretKey := ""
-	if sk, ok := req.Body.(interface{ SecretKeyForCurl() string }); ok {
-		secretKey = sk.SecretKeyForCurl()
-	}
 	ex := &Exchange{
 		Method:    req.Method,
 		URL:       redact.Text(u),
 		ReqHeader: redact.Header(hr.Header),
 		Retries:   retries,
-		Curl:      curlLine(req.Method, redact.Text(u), hr.Header, body, secretKey),
+		Curl:      c.curl(req, u, hr.Header, body, tok).line(),
 	}
 	if hasBody {
 		ex.ReqBody = cutBody(string(redact.JSON(body)))
@@ -419,6 +459,30 @@ func (c *Client) record(ex *Exchange) {
 	if c.o.Recorder != nil {
 		c.o.Recorder().Add(ex)
 	}
+}
+
+// curl describes the request for its reproduce line.
+func (c *Client) curl(req Request, u string, h http.Header, body []byte, tok string) curlReq {
+	r := curlReq{method: req.Method, url: u, base: c.o.BaseURL, baseVar: c.baseVar, header: h, body: body}
+	switch b := req.Body.(type) {
+	case TokenBody:
+		r.secretKey, r.merchantID = b.SecretKey, b.MerchantID
+	case curlBody:
+		r.secretKey, r.merchantID = b.key, b.id
+	case interface{ SecretKeyForCurl() string }:
+		r.secretKey = b.SecretKeyForCurl()
+	}
+	ts := c.o.Tokens
+	switch {
+	case tok == "":
+	case c.token != "" && ts != nil && c.token == ts.secretKey:
+		r.auth, r.tokenID, r.tokenKey = "key", ts.merchantID, ts.secretKey
+	case c.token != "" || ts == nil:
+		r.auth = "own"
+	default:
+		r.auth, r.tokenID, r.tokenKey, r.tokenBase = "exchange", ts.merchantID, ts.secretKey, ts.anon.baseVar
+	}
+	return r
 }
 
 // IsNetError reports whether err is a transport failure.

@@ -102,8 +102,8 @@ func TestRecordsRedactedExchangesAndCurl(t *testing.T) {
 			t.Errorf("recorded exchanges contain %q:\n%s", secret, all)
 		}
 	}
-	if !strings.Contains(all, `"$SECRET_KEY"`) || !strings.Contains(all, `Bearer $TOKEN`) {
-		t.Errorf("curl lines should use $SECRET_KEY and $TOKEN:\n%s", all)
+	if !strings.Contains(all, `$MPH_SECRET_KEY`) || !strings.Contains(all, `Bearer $TOKEN`) {
+		t.Errorf("curl lines should use $MPH_SECRET_KEY and $TOKEN:\n%s", all)
 	}
 	if !strings.Contains(all, "411111******1111") {
 		t.Errorf("PAN should keep first 6 / last 4:\n%s", all)

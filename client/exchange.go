@@ -8,8 +8,6 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
-
-	"github.com/merchant-harness/mph/redact"
 )
 
 // Exchange is one recorded HTTP request and its answer, already redacted:
@@ -24,7 +22,8 @@ type Exchange struct {
 	RespBody   string        `json:"responseBody,omitempty"`
 	Err        string        `json:"error,omitempty"`
 	Duration   time.Duration `json:"duration"`
-	Retries    int           `json:"retries,omitempty"` // 429 retries before this answer
+	Retries    int           `json:"retries,omitempty"` // 429s resent before this answer
+	Note       string        `json:"note,omitempty"`    // what the client made of the answer (a 409 after a resent 429)
 	Curl       string        `json:"curl"`
 }
 
@@ -97,6 +96,9 @@ func (e *Exchange) String() string {
 			fmt.Fprintf(&b, ", after %d retries on 429", e.Retries)
 		}
 		b.WriteString(")\n")
+		if e.Note != "" {
+			fmt.Fprintf(&b, "< (%s)\n", e.Note)
+		}
 		writeHeaders(&b, "< ", e.RespHeader)
 		if e.RespBody != "" {
 			fmt.Fprintf(&b, "< \n< %s\n", e.RespBody)
@@ -169,54 +171,4 @@ func (r *Recorder) Reset() {
 	r.mu.Lock()
 	r.exchanges = nil
 	r.mu.Unlock()
-}
-
-// shellQuote quotes s for a POSIX shell in single quotes.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// curlLine renders a curl command reproducing the request. The bearer token
-// becomes $TOKEN, the secret key of a token exchange $SECRET_KEY and the
-// sandbox admin key $ADMIN_KEY; the body is otherwise the redacted one.
-func curlLine(method, url string, h http.Header, body []byte, secretKey string) string {
-	var b strings.Builder
-	b.WriteString("curl -sS")
-	if method != http.MethodGet || len(body) > 0 {
-		b.WriteString(" -X " + method)
-	}
-	b.WriteString(" " + shellQuote(url))
-	keys := make([]string, 0, len(h))
-	for k := range h {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		for _, v := range h[k] {
-			switch http.CanonicalHeaderKey(k) {
-			case "Authorization":
-				scheme, _, _ := strings.Cut(v, " ")
-				b.WriteString(` -H "Authorization: ` + scheme + ` $TOKEN"`)
-			case "X-Sandbox-Admin-Key":
-				b.WriteString(` -H "X-Sandbox-Admin-Key: $ADMIN_KEY"`)
-			case "User-Agent", "Accept-Encoding", "Content-Length":
-			default:
-				b.WriteString(" -H " + shellQuote(k+": "+redact.Text(v)))
-			}
-		}
-	}
-	if len(body) > 0 {
-		s := string(body)
-		if secretKey != "" && strings.Contains(s, secretKey) {
-			// Keep the body reproducible: close the single quote around $SECRET_KEY.
-			parts := strings.Split(s, secretKey)
-			for i, p := range parts {
-				parts[i] = shellQuote(redact.Text(p))
-			}
-			b.WriteString(" --data-raw " + strings.Join(parts, `"$SECRET_KEY"`))
-		} else {
-			b.WriteString(" --data-raw " + shellQuote(string(redact.JSON(body))))
-		}
-	}
-	return b.String()
 }

@@ -116,9 +116,9 @@ func TestRetryAfterBeyondTheCapEndsTheWait(t *testing.T) {
 	c := newTestClient(srv.URL, NewRecorder())
 	start := time.Now()
 	_, err := c.Get(context.Background(), "/cards", nil)
-	var re *httpclient.RetryAfterError
-	if !errors.As(err, &re) || !strings.Contains(err.Error(), "Retry-After: 86400") || time.Since(start) > 5*time.Second {
-		t.Fatalf("want an immediate RetryAfterError, got %v after %s", err, time.Since(start))
+	var rl *RateLimitedError
+	if !errors.As(err, &rl) || !strings.Contains(err.Error(), "Retry-After: 86400") || !strings.Contains(err.Error(), "--retry-after-max") || time.Since(start) > 5*time.Second {
+		t.Fatalf("want an immediate RateLimitedError, got %v after %s", err, time.Since(start))
 	}
 }
 

@@ -11,29 +11,42 @@ import (
 // Politeness toward a shared target: a client-side request-rate cap and
 // counters of the 429 answers met and the time waited, for the run summary.
 
-// RateStats are what the politeness machinery of this process met.
+// RateStats are what the politeness machinery met. Waits are summed over
+// requests (concurrent waits add up), not wall time.
 type RateStats struct {
 	TooManyRequests int           // 429 answers received
-	BackoffWait     time.Duration // waited backing off after 429s
-	LimiterWait     time.Duration // waited in the request-rate limiter
+	Provoked        int           // of which answered to raw calls (rate-limit specs asking for them)
+	BackoffWait     time.Duration // waited out after 429s (Retry-After, a stated reset, backoff)
+	PacedWait       time.Duration // waited spacing requests under a learned limit
+	LimiterWait     time.Duration // waited in the --max-rps limiter
+	Refused         int           // waits refused as longer than the run allows (no verdict)
 }
 
 var (
-	stat429     atomic.Int64
-	statBackoff atomic.Int64
-	statLimiter atomic.Int64
+	stat429      atomic.Int64
+	statProvoked atomic.Int64
+	statBackoff  atomic.Int64
+	statPaced    atomic.Int64
+	statLimiter  atomic.Int64
+	statRefused  atomic.Int64
 )
 
 // Stats returns the counters of this process since its start.
 func Stats() RateStats {
 	return RateStats{
 		TooManyRequests: int(stat429.Load()),
+		Provoked:        int(statProvoked.Load()),
 		BackoffWait:     time.Duration(statBackoff.Load()),
+		PacedWait:       time.Duration(statPaced.Load()),
 		LimiterWait:     time.Duration(statLimiter.Load()),
+		Refused:         int(statRefused.Load()),
 	}
 }
 
-func addBackoff(d time.Duration) { statBackoff.Add(int64(d)) }
+func addWaits(held, paced time.Duration) {
+	statBackoff.Add(int64(held))
+	statPaced.Add(int64(paced))
+}
 
 // Limiter spaces requests evenly at most RPS per second (burst 1); it is
 // shared by every client of a process so that the cap is the process's.

@@ -14,7 +14,7 @@ import (
 )
 
 // TokenBody is the body of POST /auth/token. It tells the curl renderer which
-// string is the secret key, so the curl line shows $SECRET_KEY.
+// string is the secret key, so the curl line shows $MPH_SECRET_KEY.
 type TokenBody = authtoken.Credentials
 
 // TokenPath is the token exchange path below the base URL.
@@ -67,7 +67,7 @@ func (ts *TokenSource) Token(ctx context.Context) (string, error) {
 	if ts.token != "" && time.Now().Before(ts.refreshAt) {
 		return ts.token, nil
 	}
-	d := &recordingDoer{c: ts.anon, secretKey: ts.secretKey}
+	d := &recordingDoer{c: ts.anon, merchantID: ts.merchantID, secretKey: ts.secretKey}
 	ans, err := authtoken.Exchange(ctx, d, ts.anon.BaseURL(), TokenBody{MerchantID: ts.merchantID, SecretKey: ts.secretKey},
 		authtoken.Options{MaxBody: ts.anon.o.MaxBody, Timeout: ts.anon.budget()})
 	if err != nil {
@@ -104,27 +104,28 @@ func (ts *TokenSource) Environment() string {
 	return ts.environment
 }
 
-// budget bounds one call including its 429 retries and waits.
+// budget bounds one call including its 429 retries and the gate's waits.
 func (c *Client) budget() time.Duration {
-	return c.o.MaxWait + time.Duration(c.o.MaxRetries+1)*c.o.Timeout
+	return c.o.Gate.longestWait() + time.Duration(c.o.MaxRetries+1)*c.o.Timeout
 }
 
 // recordingDoer sends authtoken's request through a Client, so the exchange
-// is recorded (with $SECRET_KEY in its curl line) and backs off on 429.
+// is recorded (with $MPH_SECRET_KEY in its curl line) and passes the gate.
 type recordingDoer struct {
-	c         *Client
-	secretKey string    // shown as $SECRET_KEY in the curl line
-	ex        *Exchange // the last recorded exchange
+	c          *Client
+	merchantID string
+	secretKey  string    // shown as $MPH_SECRET_KEY in the curl line
+	ex         *Exchange // the last recorded exchange
 }
 
-// curlBody is a ready JSON body that names its secret key to the curl renderer.
+// curlBody is a ready JSON body that names its credentials to the curl
+// renderer.
 type curlBody struct {
-	raw []byte
-	key string
+	raw     []byte
+	id, key string
 }
 
 func (b curlBody) MarshalJSON() ([]byte, error) { return b.raw, nil }
-func (b curlBody) SecretKeyForCurl() string     { return b.key }
 
 func (d *recordingDoer) Do(hr *http.Request) (*http.Response, error) {
 	path, ok := strings.CutPrefix(hr.URL.String(), d.c.BaseURL())
@@ -135,7 +136,7 @@ func (d *recordingDoer) Do(hr *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp, err := d.c.Do(hr.Context(), Request{Method: hr.Method, Path: path, Body: curlBody{raw, d.secretKey}, Header: hr.Header})
+	resp, err := d.c.Do(hr.Context(), Request{Method: hr.Method, Path: path, Body: curlBody{raw, d.merchantID, d.secretKey}, Header: hr.Header})
 	if resp != nil {
 		d.ex = resp.Exchange
 	}

@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -38,7 +40,25 @@ func discoverAgainst(t *testing.T, base, controlsURL string) (*api.Profile, *Res
 	if err != nil {
 		t.Fatalf("the proposed profile does not load: %v\n%s", err, b)
 	}
+	if want := unsettled(res); !reflect.DeepEqual(p.Undetermined, want) {
+		t.Fatalf("the profile lists undetermined %v, discovery left %v unsettled:\n%s", p.Undetermined, want, b)
+	}
+	// The values are compared below; the list was just checked.
+	p.Undetermined = api.DefaultProfile().Undetermined
 	return p, res, string(b)
+}
+
+// unsettled are the keys discovery tried and could not settle, sorted.
+func unsettled(res *Result) []string {
+	out, seen := []string{}, map[string]bool{}
+	for _, u := range res.Undetermined {
+		if !foundKey(res, u.Key) && !seen[u.Key] {
+			seen[u.Key] = true
+			out = append(out, u.Key)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func startSandbox(t *testing.T, opts sandbox.Options) *sandbox.Running {
@@ -160,5 +180,58 @@ func TestDiscoveryRecoversEveryVariantProfile(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no variant with a profile overlay")
+	}
+}
+
+// TestDiscoveryReadsTheQuoteEveryWayItKnows: a total under another name is
+// found by name, one under no known name as the number equal to subtotal +
+// fee, a fee as total - subtotal; a quote without a total leaves the total
+// (and its arithmetic) undetermined and listed, never at a default.
+func TestDiscoveryReadsTheQuoteEveryWayItKnows(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		rename map[string]string
+		found  map[string]string // key → value and how
+		listed []string          // keys the profile lists as undetermined
+	}{
+		{"total named as due", map[string]string{"totalNgn": "amountDueNgn"},
+			map[string]string{"giftCards.quote.totalPointer": "/data/amountDueNgn named amountDueNgn"}, nil},
+		{"total under no known name", map[string]string{"totalNgn": "vaultNgn"},
+			map[string]string{"giftCards.quote.totalPointer": "/data/vaultNgn equal to subtotalNgn + feeNgn", "giftCards.quote.totalIsSum": "true"}, nil},
+		{"fee under no known name", map[string]string{"feeNgn": "serviceNgn"},
+			map[string]string{"giftCards.quote.feePointer": "/data/serviceNgn equal to totalNgn - subtotalNgn"}, nil},
+		{"no total at all", map[string]string{"totalNgn": ""},
+			nil, []string{"giftCards.quote.totalIsSum", "giftCards.quote.totalPointer"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, err := sandbox.New(sandbox.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts := httptest.NewServer(discovertest.GiftQuoteMembers(srv, "/v1/merchant", tc.rename))
+			defer ts.Close()
+			p, res, text := discoverAgainst(t, ts.URL+"/v1/merchant", ts.URL+"/_sandbox")
+			got := map[string]string{}
+			for _, f := range res.Found {
+				got[f.Key] = fmt.Sprint(f.Value) + " " + f.How
+			}
+			for k, want := range tc.found {
+				v, how, _ := strings.Cut(want, " ")
+				if !strings.HasPrefix(got[k], v+" ") || !strings.Contains(got[k], how) {
+					t.Errorf("%s: found %q, want %s (%s)", k, got[k], v, how)
+				}
+			}
+			for _, k := range tc.listed {
+				if !contains(unsettled(res), k) || !strings.Contains(text, "  - "+k+" # ") {
+					t.Errorf("%s is not listed as undetermined:\n%s", k, text)
+				}
+				if foundKey(res, k) {
+					t.Errorf("%s was also found", k)
+				}
+			}
+			if tc.listed == nil && p.GiftCards.Quote.TotalPointer == "" {
+				t.Error("no total pointer")
+			}
+		})
 	}
 }

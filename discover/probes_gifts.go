@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"sort"
 	"strings"
 
 	"github.com/merchant-harness/mph/api"
@@ -53,29 +52,90 @@ func (p *prober) quote(ctx context.Context, path string, sets []map[string]strin
 	return nil, nil, 0, nil
 }
 
-// quoteMembers finds the fee and total members by name and the remaining
-// amount member (subtotal or amount) by name or by the value sent.
-func quoteMembers(doc any, baseNames []string, sent string) (base, fee, total string) {
-	for _, l := range numberKeys(doc) {
-		k := strings.ToLower(l.Key)
-		switch {
-		case total == "" && strings.Contains(k, "total") && !strings.Contains(k, "subtotal"):
-			total = l.Pointer
-		case fee == "" && strings.Contains(k, "fee"):
-			fee = l.Pointer
-		}
-	}
-	for _, name := range baseNames {
-		for _, l := range numberKeys(doc) {
-			if base == "" && strings.Contains(strings.ToLower(l.Key), name) && l.Pointer != total && l.Pointer != fee {
-				base = l.Pointer
+// totalNames are the member names read as a quote's total, in order: the
+// document calls it "the total NGN charge against the corporate vault" and
+// "the total vault debit".
+var totalNames = []string{"total", "charge", "debit", "due", "payable"}
+
+// quoteReading is where a quote answer carries its amounts and how each was
+// found ("" pointer: not found).
+type quoteReading struct {
+	base, fee, total          string
+	baseHow, feeHow, totalHow string
+}
+
+// quoteMembers reads a quote answer every way it knows: the total, fee and
+// remaining amount (subtotal or amount) by name, the amount also by the
+// value sent; then a member missing by name as the number the other two
+// make (a total equal to subtotal plus fee, a fee equal to total minus
+// subtotal, a subtotal equal to total minus fee).
+func quoteMembers(doc any, baseNames []string, sent string) quoteReading {
+	var q quoteReading
+	nums := numberKeys(doc)
+	for _, name := range totalNames {
+		for _, l := range nums {
+			k := strings.ToLower(l.Key)
+			if q.total == "" && strings.Contains(k, name) && !strings.Contains(k, "subtotal") {
+				q.total, q.totalHow = l.Pointer, "the answer's number named "+l.Key
 			}
 		}
 	}
-	if base == "" && sent != "" {
-		base, _ = findNumber(doc, sent)
+	for _, l := range nums {
+		if q.fee == "" && l.Pointer != q.total && strings.Contains(strings.ToLower(l.Key), "fee") {
+			q.fee, q.feeHow = l.Pointer, "the answer's number named "+l.Key
+		}
 	}
-	return base, fee, total
+	for _, name := range baseNames {
+		for _, l := range nums {
+			if q.base == "" && strings.Contains(strings.ToLower(l.Key), name) && l.Pointer != q.total && l.Pointer != q.fee {
+				q.base, q.baseHow = l.Pointer, "the answer's number named "+l.Key
+			}
+		}
+	}
+	if q.base == "" && sent != "" {
+		if ptr, ok := findNumber(doc, sent); ok && ptr != q.total && ptr != q.fee {
+			q.base, q.baseHow = ptr, "the number equal to the amount sent"
+		}
+	}
+	q.byArithmetic(doc, nums)
+	return q
+}
+
+// byArithmetic finds the one member missing by name as the number the two
+// others make.
+func (q *quoteReading) byArithmetic(doc any, nums []leaf) {
+	val := func(p string) string { v, _ := at(doc, p); return fmt.Sprint(v) }
+	find := func(want string, skip ...string) string {
+		for _, l := range nums {
+			if !contains(skip, l.Pointer) && sameDecimal(fmt.Sprint(l.Value), want) {
+				return l.Pointer
+			}
+		}
+		return ""
+	}
+	switch {
+	case q.total == "" && q.base != "" && q.fee != "":
+		if p := find(decAdd(val(q.base), val(q.fee)), q.base, q.fee); p != "" {
+			q.total, q.totalHow = p, "the number equal to "+lastToken(q.base)+" + "+lastToken(q.fee)
+		}
+	case q.fee == "" && q.base != "" && q.total != "":
+		if p := find(decSub(val(q.total), val(q.base)), q.base, q.total); p != "" {
+			q.fee, q.feeHow = p, "the number equal to "+lastToken(q.total)+" - "+lastToken(q.base)
+		}
+	case q.base == "" && q.fee != "" && q.total != "":
+		if p := find(decSub(val(q.total), val(q.fee)), q.fee, q.total); p != "" {
+			q.base, q.baseHow = p, "the number equal to "+lastToken(q.total)+" - "+lastToken(q.fee)
+		}
+	}
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *prober) giftQuote(ctx context.Context) error {
@@ -86,8 +146,7 @@ func (p *prober) giftQuote(ctx context.Context) error {
 		return err
 	}
 	p.found("giftCards.quote.params", set, fmt.Sprintf("parameter set %d of %d tried was accepted", i+1, len(giftQuoteParams)), sureOf(i))
-	base, fee, total := quoteMembers(doc, []string{"subtotal", "cost", "price"}, "")
-	p.quotePointers("giftCards.quote", doc, map[string]string{"subtotalPointer": base, "feePointer": fee, "totalPointer": total}, base, fee, total)
+	p.quotePointers("giftCards.quote", "subtotalPointer", doc, quoteMembers(doc, []string{"subtotal", "cost", "price"}, ""))
 	return nil
 }
 
@@ -98,31 +157,29 @@ func (p *prober) bettingQuote(ctx context.Context) error {
 		return err
 	}
 	p.found("betting.quote.params", set, fmt.Sprintf("parameter set %d of %d tried was accepted", i+1, len(bettingQuoteParams)), sureOf(i))
-	base, fee, total := quoteMembers(doc, []string{"amount", "deposit"}, set["amount"])
-	p.quotePointers("betting.quote", doc, map[string]string{"amountPointer": base, "feePointer": fee, "totalPointer": total}, base, fee, total)
+	p.quotePointers("betting.quote", "amountPointer", doc, quoteMembers(doc, []string{"amount", "deposit"}, set["amount"]))
 	return nil
 }
 
-// quotePointers records the members found and whether total = base + fee.
-func (p *prober) quotePointers(prefix string, doc any, ptrs map[string]string, base, fee, total string) {
-	keys := make([]string, 0, len(ptrs))
-	for k := range ptrs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if ptrs[k] == "" {
-			p.undetermined(prefix+"."+k, "no matching number in the answer")
+// quotePointers records the members found, how, and whether total = base
+// + fee; what no reading settled is undetermined.
+func (p *prober) quotePointers(prefix, baseKey string, doc any, q quoteReading) {
+	for _, m := range []struct{ key, ptr, how string }{
+		{baseKey, q.base, q.baseHow}, {"feePointer", q.fee, q.feeHow}, {"totalPointer", q.total, q.totalHow},
+	} {
+		if m.ptr == "" {
+			p.undetermined(prefix+"."+m.key, "no number in the answer by the names tried, nor as the sum or difference of the others")
 			continue
 		}
-		p.found(prefix+"."+k, ptrs[k], "the answer's number named "+lastToken(ptrs[k]), "medium")
+		p.found(prefix+"."+m.key, m.ptr, m.how, "medium")
 	}
-	if base == "" || fee == "" || total == "" {
+	if q.base == "" || q.fee == "" || q.total == "" {
+		p.undetermined(prefix+".totalIsSum", "the answer's amounts were not all found")
 		return
 	}
-	b, _ := at(doc, base)
-	f, _ := at(doc, fee)
-	t, _ := at(doc, total)
+	b, _ := at(doc, q.base)
+	f, _ := at(doc, q.fee)
+	t, _ := at(doc, q.total)
 	sum := decAdd(fmt.Sprint(b), fmt.Sprint(f))
 	p.found(prefix+".totalIsSum", sameDecimal(sum, fmt.Sprint(t)), fmt.Sprintf("%v + %v vs total %v", b, f, t), "medium")
 }

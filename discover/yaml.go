@@ -26,7 +26,9 @@ type Undetermined struct {
 
 // Render writes the proposed profile: the default profile's structure and
 // comments with every finding set and annotated, the keys tried but not
-// settled annotated as such, and the others marked as not discovered.
+// settled listed under undetermined (a spec depending on one reaches no
+// verdict instead of judging by a default the target may not share) and
+// annotated, and the others marked as not discovered.
 func Render(header []string, found []Finding, undetermined []Undetermined) ([]byte, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(api.DefaultProfileYAML(), &doc); err != nil {
@@ -40,24 +42,21 @@ func Render(header []string, found []Finding, undetermined []Undetermined) ([]by
 		}
 		touched[f.Key] = true
 	}
-	var open []string
+	var list []Undetermined
 	for _, u := range undetermined {
 		if touched[u.Key] {
 			continue
 		}
-		if err := annotate(root, u.Key, "undetermined: "+u.Why+"; default kept"); err != nil {
+		if err := annotate(root, u.Key, "undetermined: "+u.Why+" (listed under undetermined)"); err != nil {
 			return nil, err
 		}
 		touched[u.Key] = true
-		open = append(open, u.Key)
+		list = append(list, u)
 	}
-	// The keys left undetermined are listed: a spec depending on one
-	// reaches no verdict naming it, instead of judging by the default.
-	sort.Strings(open)
-	if err := setKey(root, "undetermined", open, fmt.Sprintf("%d keys could not be settled", len(open))); err != nil {
+	if err := setUndetermined(root, list); err != nil {
 		return nil, err
 	}
-	touched["undetermined"] = true
+	touched[undeterminedKey] = true
 	markRest(root, "", touched)
 	doc.HeadComment = strings.Join(header, "\n")
 	root.HeadComment = ""
@@ -182,4 +181,26 @@ func markRest(n *yaml.Node, prefix string, touched map[string]bool) {
 // isLeafMap names the mappings that are one value (maps of names).
 func isLeafMap(key string) bool {
 	return strings.HasSuffix(key, ".params") || strings.HasSuffix(key, ".extra")
+}
+
+// undeterminedKey is the profile's list of keys discovery could not settle.
+const undeterminedKey = "undetermined"
+
+// setUndetermined writes the keys, sorted, each with why as its comment.
+func setUndetermined(root *yaml.Node, list []Undetermined) error {
+	sort.Slice(list, func(i, j int) bool { return list[i].Key < list[j].Key })
+	_, v, err := lookup(root, undeterminedKey)
+	if err != nil {
+		return err
+	}
+	*v = yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+	if len(list) == 0 {
+		v.Style = yaml.FlowStyle
+	}
+	for _, u := range list {
+		item := str(u.Key)
+		item.LineComment = u.Why
+		v.Content = append(v.Content, item)
+	}
+	return nil
 }

@@ -16,34 +16,42 @@ const MaxHeadline = 300
 // http-exchanges report entry.
 const exchangeSep = "--- HTTP exchange "
 
+// gomegaTruncated is the notice Gomega appends to a value it cut
+// (format.MaxLength): its value already ends in "...".
+var gomegaTruncated = regexp.MustCompile(`(?s)\n*Gomega truncated this representation.*?#adjusting-output\n*`)
+
 // gomegaType matches Gomega's type annotations such as "<int>: " or
 // "<[]string | len:2, cap:2>: " (and pointer addresses inside them).
 var gomegaType = regexp.MustCompile(`<[^<>\n]{1,80}>: `)
+
+// gomegaInnerType matches the type annotations Gomega puts before nested
+// values (`"id": <string>"crd_1"`).
+var gomegaInnerType = regexp.MustCompile(`<[^<>\n]{1,80}>([\["{0-9-])`)
 
 var spaces = regexp.MustCompile(`\s+`)
 
 // Headline condenses a failure message into one line of at most MaxHeadline
 // characters: the assertion (what was expected, what came back) and the last
-// request of the spec with its status.
+// request of the spec with its status. A long message is cut in the middle
+// of its values, never of the words between them: "Expected [crd_1, …,
+// crd_9] to have length 1" keeps the matcher's phrase and both values.
 func Headline(message, details string) string {
+	return headlineWithin(message, details, MaxHeadline)
+}
+
+// headlineWithin is Headline within max characters.
+func headlineWithin(message, details string, max int) string {
 	assertion, exchanges := splitExchanges(message)
 	if exchanges == "" {
 		exchanges = details
 	}
 	a := strings.TrimPrefix(strings.TrimSpace(assertion), HarnessErrorPrefix)
-	// An annotation line ("balance after the withdrawal") introduces
-	// Gomega's own message.
-	if first, rest, ok := strings.Cut(a, "\n"); ok && !strings.HasPrefix(first, "Expected") && strings.HasPrefix(strings.TrimSpace(rest), "Expected") {
-		a = strings.TrimRight(first, ":. ") + ": " + rest
-	}
-	a = gomegaType.ReplaceAllString(a, "")
-	a = strings.TrimSpace(spaces.ReplaceAllString(a, " "))
 	at := lastRequest(exchanges)
 	if at != "" {
 		at = " [at " + at + "]"
 	}
-	room := MaxHeadline - utf8.RuneCountInString(at)
-	return cut(a, room) + at
+	room := max - utf8.RuneCountInString(at)
+	return fit(segments(a), room) + at
 }
 
 // splitExchanges separates the assertion text from the exchanges the fail
@@ -147,4 +155,150 @@ func cutBytes(s string, n int) string {
 		n--
 	}
 	return s[:n]
+}
+
+// segment is one part of an assertion message: words (the annotation, "Expected",
+// the matcher's phrase) or a value Gomega printed indented.
+type segment struct {
+	text  string
+	value bool
+}
+
+// segments splits a failure message into its words and its values, each
+// on one line. An annotation line before "Expected" ends with ": ".
+func segments(msg string) []segment {
+	msg = gomegaTruncated.ReplaceAllString(msg, "\n")
+	var out []segment
+	var cur []string
+	value := false
+	flush := func() {
+		t := gomegaType.ReplaceAllString(strings.Join(cur, " "), "")
+		t = strings.TrimSpace(spaces.ReplaceAllString(gomegaInnerType.ReplaceAllString(t, "$1"), " "))
+		if t != "" {
+			out = append(out, segment{t, value})
+		}
+		cur = nil
+	}
+	for _, line := range strings.Split(msg, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		indented := strings.HasPrefix(line, "  ") || strings.HasPrefix(line, "\t")
+		if indented != value || (!indented && strings.TrimSpace(line) == "Expected") {
+			flush()
+			value = indented
+		}
+		cur = append(cur, line)
+	}
+	flush()
+	// "annotation\nExpected" reads "annotation: Expected".
+	for i := 0; i+1 < len(out); i++ {
+		if !out[i].value && out[i+1].text == "Expected" {
+			out[i].text = strings.TrimRight(out[i].text, ":. ") + ":"
+		}
+	}
+	return out
+}
+
+// fit joins the segments with spaces within room characters. Values keep at
+// least a fair share (and never less than minValue each) and are cut in
+// the middle; the words between them are cut only when they alone exceed
+// the room, in the middle too.
+func fit(segs []segment, room int) string {
+	if room <= 1 || len(segs) == 0 {
+		return ""
+	}
+	lens := make([]int, len(segs))
+	total := len(segs) - 1 // the joining spaces
+	for i, s := range segs {
+		lens[i] = utf8.RuneCountInString(s.text)
+		total += lens[i]
+	}
+	if total > room {
+		budget := room - (len(segs) - 1)
+		words, values := 0, 0
+		for i, s := range segs {
+			if s.value {
+				values++
+			} else {
+				words += lens[i]
+			}
+		}
+		reserve := 0
+		for i, s := range segs {
+			if s.value {
+				reserve += min(lens[i], minValue)
+			}
+		}
+		wordRoom := min(words, max(0, budget-reserve))
+		fitShare(segs, lens, false, wordRoom)
+		used := 0
+		for i, s := range segs {
+			if !s.value {
+				used += lens[i]
+			}
+		}
+		fitShare(segs, lens, true, max(0, budget-used))
+	}
+	parts := make([]string, 0, len(segs))
+	for i, s := range segs {
+		if t := shorten(s.text, lens[i]); t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return shorten(strings.Join(parts, " "), room)
+}
+
+// minValue is the fewest characters a cut value keeps.
+const minValue = 24
+
+// fitShare fits the segments of one kind (values or words) into room by
+// water-filling: each gets at most its length, the short ones leave their
+// rest to the long ones. lens is updated in place.
+func fitShare(segs []segment, lens []int, values bool, room int) {
+	var idx []int
+	for i, s := range segs {
+		if s.value == values {
+			idx = append(idx, i)
+		}
+	}
+	for len(idx) > 0 {
+		each := room / len(idx)
+		var long []int
+		for _, i := range idx {
+			if lens[i] <= each {
+				room -= lens[i]
+			} else {
+				long = append(long, i)
+			}
+		}
+		if len(long) == len(idx) {
+			for k, i := range long {
+				lens[i] = each
+				if k < room%len(long) {
+					lens[i]++
+				}
+			}
+			return
+		}
+		idx = long
+	}
+}
+
+// shorten cuts s to at most n runes in the middle, keeping its start and its
+// end (where a message states what came back) around "…".
+func shorten(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	if n < 8 {
+		return cut(s, n)
+	}
+	head := (n - 1) * 3 / 5
+	tail := n - 1 - head
+	return strings.TrimRight(string(r[:head]), " ") + "…" + strings.TrimLeft(string(r[len(r)-tail:]), " ")
 }

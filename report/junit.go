@@ -138,10 +138,10 @@ func junitCase(sp Spec, ts *JUnitSuite) JUnitCase {
 		c.Skipped = &JUnitSkipped{Message: oneLine(cut("not applicable: "+sp.Message, MaxHeadline))}
 	case Pending:
 		ts.Skipped++
-		c.Skipped = &JUnitSkipped{Message: oneLine(cut(sp.Message, MaxHeadline))}
+		c.Skipped = &JUnitSkipped{Message: shorten(oneLine(sp.Message), MaxHeadline)}
 	case Waived:
 		ts.Skipped++
-		c.Skipped = &JUnitSkipped{Message: oneLine(cut(sp.Note, MaxHeadline))}
+		c.Skipped = &JUnitSkipped{Message: shorten(oneLine(sp.Note), MaxHeadline)}
 		c.SystemOut = redact.Text(failureBody(sp))
 	case Interrupted:
 		ts.Skipped++

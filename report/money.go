@@ -49,11 +49,19 @@ type Money struct {
 	// ByArea is the spend per top-level container of specs.
 	ByArea map[string]AreaSpend `json:"byArea,omitempty"`
 
-	// TooManyRequests counts the 429 answers the run met; Waited is the time
-	// spent backing off after them and in the --max-rps limiter.
-	TooManyRequests int           `json:"tooManyRequests"`
-	BackoffWait     time.Duration `json:"backoffWaitNs"`
-	LimiterWait     time.Duration `json:"limiterWaitNs"`
+	// What the target's rate limits cost the run (client.RateStats):
+	// the 429 answers met (Provoked429 of them asked for by the rate-limit
+	// specs), the time waited out after 429s (Retry-After, a stated reset,
+	// backoff), paced under the learned limits and in the --max-rps
+	// limiter (summed over requests), the waits refused as longer than the
+	// run allows (each a spec without a verdict), and the limits learned.
+	TooManyRequests   int           `json:"tooManyRequests"`
+	Provoked429       int           `json:"provoked429"`
+	BackoffWait       time.Duration `json:"backoffWaitNs"`
+	PacedWait         time.Duration `json:"pacedWaitNs"`
+	LimiterWait       time.Duration `json:"limiterWaitNs"`
+	RateLimitRefused  int           `json:"rateLimitRefusedWaits"`
+	RateLimitsLearned []string      `json:"rateLimitsLearned,omitempty"`
 }
 
 // AreaSpend is what the specs of one top-level container spent.
@@ -86,8 +94,12 @@ func (m *Money) Add(o Money) {
 	m.CardsFrozen += o.CardsFrozen
 	m.SkippedOverBudget += o.SkippedOverBudget
 	m.TooManyRequests += o.TooManyRequests
+	m.Provoked429 += o.Provoked429
 	m.BackoffWait += o.BackoffWait
+	m.PacedWait += o.PacedWait
 	m.LimiterWait += o.LimiterWait
+	m.RateLimitRefused += o.RateLimitRefused
+	m.RateLimitsLearned = append(m.RateLimitsLearned, o.RateLimitsLearned...)
 	m.TeardownProblems = append(m.TeardownProblems, o.TeardownProblems...)
 	m.Unswept = append(m.Unswept, o.Unswept...)
 	if m.VaultStart == nil {
@@ -189,6 +201,16 @@ func (m *Money) WriteConsole(w io.Writer) {
 	if m.SkippedOverBudget > 0 {
 		fmt.Fprintf(w, "Max spend: %d requests refused (their specs skipped)\n", m.SkippedOverBudget)
 	}
-	fmt.Fprintf(w, "Rate limits: %d answers 429, %s waited backing off, %s waited in the --max-rps limiter\n",
-		m.TooManyRequests, m.BackoffWait.Round(time.Millisecond), m.LimiterWait.Round(time.Millisecond))
+	provoked := ""
+	if m.Provoked429 > 0 {
+		provoked = fmt.Sprintf(" (%d asked for by the rate-limit specs)", m.Provoked429)
+	}
+	fmt.Fprintf(w, "Rate limits: %d answers 429%s, %s waited out after 429s, %s paced under the learned limits, %s in the --max-rps limiter (summed over requests)\n",
+		m.TooManyRequests, provoked, m.BackoffWait.Round(time.Millisecond), m.PacedWait.Round(time.Millisecond), m.LimiterWait.Round(time.Millisecond))
+	if m.RateLimitRefused > 0 {
+		fmt.Fprintf(w, "  %d waits refused as longer than the run allows (--deadline, --retry-after-max): their specs have no verdict\n", m.RateLimitRefused)
+	}
+	for _, l := range m.RateLimitsLearned {
+		fmt.Fprintf(w, "  learned: %s\n", l)
+	}
 }

@@ -284,7 +284,7 @@ func TestHeadline(t *testing.T) {
 			t.Errorf("Headline(%q) = %q, want %q", c.msg, got, c.want)
 		}
 	}
-	if got := Headline(strings.Repeat("very long ", 100), ""); len([]rune(got)) != MaxHeadline {
+	if got := Headline(strings.Repeat("very long ", 100), ""); len([]rune(got)) > MaxHeadline || len([]rune(got)) < MaxHeadline-2 {
 		t.Errorf("long headline has %d runes", len([]rune(got)))
 	}
 }

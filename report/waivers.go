@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -132,7 +133,8 @@ func applyWaivers(s *Summary, ws *Waivers, now time.Time) {
 		switch {
 		case sp.Outcome == Failed && w.Expired(now):
 			sp.Note = fmt.Sprintf("waiver %s expired on %s: counted as failed", w.Ticket, w.Expires)
-			sp.Headline = cut("[waiver expired "+w.Expires+"] "+sp.Headline, MaxHeadline)
+			prefix := "[waiver expired " + w.Expires + "] "
+			sp.Headline = prefix + headlineWithin(sp.Message, sp.Details, MaxHeadline-utf8.RuneCountInString(prefix))
 		case sp.Outcome == Failed:
 			sp.Outcome = Waived
 			sp.Note = w.Describe()

@@ -31,7 +31,7 @@ func TestWaiversWaiveFixAndExpire(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := sample()
-	expired := spec("old", types.SpecStateFailed, "Expected 1 to equal 2")
+	expired := spec("old", types.SpecStateFailed, "Expected\n    <string>: "+strings.Repeat("x", 400)+"\nto equal\n    <string>: wanted-value")
 	expired.LeafNodeLabels = append(expired.LeafNodeLabels, "GET-04")
 	r.SpecReports = append(r.SpecReports, expired)
 	now := time.Date(2030, 1, 31, 23, 0, 0, 0, time.UTC) // the last day still applies
@@ -48,6 +48,10 @@ func TestWaiversWaiveFixAndExpire(t *testing.T) {
 	}
 	if by["old"].Outcome != Failed || !strings.Contains(by["old"].Note, "expired") {
 		t.Errorf("expired waiver: %+v", by["old"])
+	}
+	// The expired mark takes room from the values, not the end of the headline.
+	if h := by["old"].Headline; !strings.HasPrefix(h, "[waiver expired 2020-01-01] Expected xxx") || !strings.HasSuffix(h, "to equal wanted-value") || len([]rune(h)) > MaxHeadline {
+		t.Errorf("expired waiver's headline %q", h)
 	}
 	if s.Waived != 1 || s.Failed != 1 || s.ExitCode(false) != ExitFailed {
 		t.Errorf("counts waived %d failed %d exit %d", s.Waived, s.Failed, s.ExitCode(false))

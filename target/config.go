@@ -69,7 +69,8 @@ type Network struct {
 	FollowRedirects bool
 	// MaxBody caps each answer body read (0: the command's default).
 	MaxBody int64
-	// RetryAfterMax is the longest Retry-After honoured (0: 30 s).
+	// RetryAfterMax is the longest Retry-After honoured (0: conform waits
+	// as long as its --deadline allows, the other commands 30 s).
 	RetryAfterMax time.Duration
 }
 

@@ -25,7 +25,7 @@ func (s *Settings) BindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&s.RunID, "run-id", s.RunID, "prefix of every reference the harness creates (env "+EnvRunID+"; default random)")
 	fs.BoolVar(&s.FollowRedirects, "follow-redirects", s.FollowRedirects, "follow redirects to the same origin (scheme, host, port); a redirect elsewhere is always refused (env "+EnvFollowRedirects+")")
 	fs.Var((*ByteSize)(&s.MaxBody), "max-body", "most bytes read of each answer body, e.g. 64KiB or 1MiB (env "+EnvMaxBody+"; default 1MiB for conform, 64KiB for load)")
-	fs.DurationVar(&s.RetryAfterMax, "retry-after-max", orDefault(s.RetryAfterMax, httpclient.DefaultRetryAfterMax), "longest Retry-After the harness waits; a longer one ends the wait with an error (env "+EnvRetryAfterMax+")")
+	fs.DurationVar(&s.RetryAfterMax, "retry-after-max", s.RetryAfterMax, "longest Retry-After the harness waits; a longer one ends the wait with an error (env "+EnvRetryAfterMax+"; default: conform as long as its --deadline allows, other commands "+httpclient.DefaultRetryAfterMax.String()+")")
 }
 
 // ByteSize is a size flag: a number of bytes with an optional KiB, MiB or

@@ -23,10 +23,10 @@ func TestNetworkSettingsMerge(t *testing.T) {
 		raMax  time.Duration
 		bad    bool
 	}{
-		{"defaults", nil, nil, false, 0, 30 * time.Second, false},
+		{"defaults", nil, nil, false, 0, 0, false},
 		{"environment", map[string]string{EnvFollowRedirects: "1", EnvMaxBody: "64KiB", EnvRetryAfterMax: "5s"}, nil, true, 64 << 10, 5 * time.Second, false},
 		{"flags win", map[string]string{EnvMaxBody: "64KiB", EnvRetryAfterMax: "5s"}, []string{"--max-body", "2MiB", "--retry-after-max", "1m", "--follow-redirects"}, true, 2 << 20, time.Minute, false},
-		{"bytes", nil, []string{"--max-body", "1000"}, false, 1000, 30 * time.Second, false},
+		{"bytes", nil, []string{"--max-body", "1000"}, false, 1000, 0, false},
 		{"bad size", map[string]string{EnvMaxBody: "lots"}, nil, false, 0, 0, true},
 		{"bad wait", map[string]string{EnvRetryAfterMax: "-3s"}, nil, false, 0, 0, true},
 	} {

@@ -30,7 +30,9 @@ var ErrUnavailable = fmt.Errorf("the target offers no sandbox test controls")
 // New returns a controls client rooted at controlsURL (…/_sandbox). base must
 // be a client without a token source; it is re-rooted and given the admin key.
 func New(base *client.Client, controlsURL, adminKey string) *Client {
-	c := base.WithoutAuth().WithBaseURL(controlsURL)
+	// The controls are not the target's API: outside its rate limits, and
+	// shown as $MPH_CONTROLS_URL in reproduce lines.
+	c := base.WithoutAuth().WithBaseURLVar(controlsURL, client.EnvControlsURL).WithOwnGate()
 	if adminKey != "" {
 		c = c.WithHeader(AdminHeader, adminKey)
 	}

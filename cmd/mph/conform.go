@@ -18,6 +18,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/requirements"
 	"github.com/merchant-harness/mph/suites"
@@ -218,8 +219,8 @@ func (f *conformFlags) outcome(stdout, stderr io.Writer, cfg *target.Config, opt
 	var pe *target.PreflightError
 	switch {
 	case errors.As(err, &pe):
-		fmt.Fprintf(stderr, "reproduce the pre-flight token exchange:\n  curl -sS -X POST '%s/auth/token' -H 'Content-Type: application/json' --data-raw '{\"merchantId\":\"%s\",\"secretKey\":\"'\"$SECRET_KEY\"'\"}'\n",
-			report.StripUserinfo(cfg.BaseURL), cfg.Primary.MerchantID)
+		fmt.Fprintf(stderr, "reproduce the pre-flight token exchange (with %s, %s and %s set):\n  %s\n", target.EnvBaseURL, target.EnvMerchantID, target.EnvSecretKey,
+			client.ReproduceTokenExchange(cfg.BaseURL, cfg.Primary.MerchantID, cfg.Primary.SecretKey))
 		return usageErr("pre-flight: %v", pe)
 	case err != nil:
 		return usageErr("%v", err)

@@ -77,3 +77,37 @@ func renameDOB(w http.ResponseWriter, r *http.Request) bool {
 	r.ContentLength = int64(len(b))
 	return true
 }
+
+// GiftQuoteMembers wraps the sandbox with its gift quote's members renamed
+// (a new name of "" drops the member), in place inside the envelope: a
+// server whose quote names its total, fee or subtotal otherwise.
+func GiftQuoteMembers(sbx http.Handler, base string, rename map[string]string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != base+"/gift-cards/quote" {
+			sbx.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		sbx.ServeHTTP(rec, r)
+		body := rec.Body.Bytes()
+		var env map[string]any
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.UseNumber()
+		if dec.Decode(&env) == nil {
+			if data, ok := env["data"].(map[string]any); ok {
+				for from, to := range rename {
+					if v, ok := data[from]; ok {
+						delete(data, from)
+						if to != "" {
+							data[to] = v
+						}
+					}
+				}
+				body, _ = json.Marshal(env)
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(rec.Code)
+		w.Write(body)
+	})
+}

@@ -360,20 +360,14 @@ func (o OmegaMatcherMoney) NegatedFailureMessage(actual any) string {
 	return fmt.Sprintf("Expected amount %v not to equal %v", actual, o.want)
 }
 
-// skipIfStillRateLimited ends a spec without a verdict when its call was
-// still refused with 429 after the client backed off within its bound: the
-// rate window (not shown by the document) outlasted the wait. Specs about
-// rate limiting expect the 429 and go on.
+// skipIfStillRateLimited ends a spec without a verdict when the rate limit
+// left its answer unjudgeable (client.Response.NoVerdict): a 429 the spec did
+// not ask for after the client waited what the run allows, or a 409 after the
+// client resent a 429 with the same reference. Specs about rate limiting
+// expect the 429 and go on.
 func skipIfStillRateLimited(resp *client.Response, want []int) {
 	GinkgoHelper()
-	if resp.Status != http.StatusTooManyRequests {
-		return
+	if why, ok := resp.NoVerdict(want...); ok {
+		NoVerdict(why)
 	}
-	for _, c := range want {
-		if c == http.StatusTooManyRequests {
-			return
-		}
-	}
-	NoVerdict(fmt.Sprintf("rate limited: %s %s still answered 429 after backing off (Retry-After %q)",
-		resp.Exchange.Method, resp.Exchange.URL, resp.Header.Get("Retry-After")))
 }

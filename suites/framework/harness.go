@@ -78,7 +78,7 @@ func (x *harness) setup(s shared) {
 	x.cfg, x.facts = s.Config, s.Facts
 	hc := client.Polite(x.cfg.HTTPClient(), politeLimiter)
 	x.anon = client.New(client.Options{BaseURL: x.cfg.BaseURL, HTTP: hc, Timeout: x.cfg.Timeout, Recorder: x.recorder, Logf: clientLogf,
-		MaxBody: x.cfg.BodyCap(target.DefaultConformMaxBody), RetryAfterMax: x.cfg.RetryAfterMax})
+		MaxBody: x.cfg.BodyCap(target.DefaultConformMaxBody), Gate: rateGate, ReferenceFields: referenceFields(x.cfg)})
 	x.primary = x.as(x.cfg.Primary)
 	if x.cfg.ControlsURL != "" && x.facts.Controls {
 		x.controls = controls.New(x.anon, x.cfg.ControlsURL, x.cfg.AdminKey)
@@ -110,7 +110,7 @@ func (x *harness) as(c target.Credentials) *client.Client {
 		Tokens:   ts,
 		Recorder: x.recorder,
 		Logf:     clientLogf,
-		MaxBody:  x.cfg.BodyCap(target.DefaultConformMaxBody), RetryAfterMax: x.cfg.RetryAfterMax,
+		MaxBody:  x.cfg.BodyCap(target.DefaultConformMaxBody), Gate: rateGate, ReferenceFields: referenceFields(x.cfg),
 	})
 }
 
@@ -167,6 +167,7 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 		AbortSuite("[harness-error] reading the shared configuration: " + err.Error())
 	}
 	politeLimiter = client.NewLimiter(s.Config.MaxRPS)
+	rateGate = newRateGate(s.Config)
 	h.setup(s)
 	if err := startMoney(); err != nil {
 		AbortSuite("[harness-error] " + err.Error())
@@ -340,11 +341,12 @@ func Must(resp *client.Response, err error) *client.Response {
 		if errors.Is(err, errLiveWrite) {
 			Skip(errLiveWrite.Error())
 		}
-		var ra *httpclient.RetryAfterError
-		if errors.As(err, &ra) {
-			// A rate window longer than the harness waits (the document
-			// gives no numbers) is no verdict on the rule this spec checks.
-			NoVerdict(fmt.Sprintf("rate limited: %v", err))
+		var rl *client.RateLimitedError
+		if errors.As(err, &rl) {
+			// A rate window longer than the run allows to wait (the
+			// document gives no numbers) is no verdict on the rule this
+			// spec checks.
+			NoVerdict(err.Error())
 		}
 		if errors.Is(err, httpclient.ErrBodyTooLarge) {
 			// The target answered, too much: a broken answer, not a harness fault.

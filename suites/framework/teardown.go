@@ -186,6 +186,10 @@ func fillMoney(ctx context.Context, m *report.Money) {
 	books.mu.Unlock()
 	st := client.Stats()
 	m.TooManyRequests, m.BackoffWait, m.LimiterWait = st.TooManyRequests, st.BackoffWait, st.LimiterWait
+	m.Provoked429, m.PacedWait, m.RateLimitRefused = st.Provoked, st.PacedWait, st.Refused
+	if rateGate != nil {
+		m.RateLimitsLearned = rateGate.Learned()
+	}
 	if startSet && GinkgoParallelProcess() == 1 && !parallelRun() {
 		if end, ok := readFees(ctx, h.primary); ok {
 			m.VaultStart, m.VaultEnd = &start, &end.vaultStart

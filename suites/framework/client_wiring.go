@@ -1,0 +1,60 @@
+package framework
+
+import (
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/target"
+)
+
+// rateGate paces every client of this process under the rate limits the
+// target shows (client.Gate). Its waits end before the run's deadline: the
+// --deadline, else Ginkgo's suite timeout (one hour by default).
+var rateGate *client.Gate
+
+func newRateGate(cfg *target.Config) *client.Gate {
+	nameCredentials(cfg)
+	deadline := time.Time{}
+	if d := runDeadline.Load(); d != nil {
+		deadline = *d
+	} else if sc, _ := GinkgoConfiguration(); sc.Timeout > 0 {
+		deadline = time.Now().Add(sc.Timeout)
+	}
+	return client.NewGate(client.GateOptions{Deadline: deadline, MaxWait: cfg.RetryAfterMax, Logf: clientLogf})
+}
+
+// referenceFields are the body fields carrying a merchant reference (the
+// profile's issuance and gift purchase names): a POST carrying one may be
+// resent after a 429, the reference making a second attempt a duplicate.
+func referenceFields(cfg *target.Config) []string {
+	out := []string{"reference"}
+	if p := cfg.Profile; p != nil {
+		for _, f := range []string{p.Issuance.ReferenceField, p.GiftCards.Purchase.Fields["reference"]} {
+			if f != "" && f != "reference" {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// nameCredentials tells the reproduce lines the README's variables of each
+// set of credentials (MPH_MERCHANT2_ID, MPH_SECRET_KEY2, ...).
+func nameCredentials(cfg *target.Config) {
+	for _, c := range []struct {
+		cr      *target.Credentials
+		id, key string
+	}{
+		{&cfg.Primary, target.EnvMerchantID, target.EnvSecretKey},
+		{cfg.Secondary, target.EnvMerchant2ID, target.EnvSecretKey2},
+		{cfg.LiveTier2, target.EnvLiveMerchantID, target.EnvLiveSecretKey},
+		{cfg.LiveLowKYB, target.EnvLowKYBMerchantID, target.EnvLowKYBSecretKey},
+		{cfg.NotWhitelisted, target.EnvBlockedMerchantID, target.EnvBlockedSecretKey},
+	} {
+		if c.cr.Set() {
+			client.NameCredentials(c.cr.MerchantID, c.cr.SecretKey, c.id, c.key)
+		}
+	}
+}
