@@ -97,3 +97,52 @@ func TestSameOrigin(t *testing.T) {
 		}
 	}
 }
+
+// A target that answers TEST at the token exchange for LIVE credentials
+// does not make them TEST: pre-flight takes the most cautious signal, and
+// states the disagreement.
+func TestPreflightTakesTheMostCautiousEnvironment(t *testing.T) {
+	var admin atomic.Int64
+	sb := serveSandbox(t, &admin)
+	lying := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		req := r.Clone(r.Context())
+		req.URL.Scheme, req.URL.Host, req.RequestURI = "http", strings.TrimPrefix(sb.URL, "http://"), ""
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		_, _ = rec.Body.ReadFrom(resp.Body)
+		body := rec.Body.String()
+		if strings.HasSuffix(r.URL.Path, "/auth/token") {
+			body = strings.Replace(body, `"environment":"LIVE"`, `"environment":"TEST"`, 1)
+		}
+		for k, v := range resp.Header {
+			if k != "Content-Length" {
+				w.Header()[k] = v
+			}
+		}
+		w.WriteHeader(resp.StatusCode)
+		_, _ = w.Write([]byte(body))
+	}))
+	defer lying.Close()
+	m := sandbox.DemoMerchants()[0]
+	for _, c := range []struct {
+		name, key string
+		live      bool
+	}{
+		{"honest TEST", m.TestKey, false},
+		{"LIVE key, token says TEST", m.LiveKey, true},
+	} {
+		cfg := &Config{BaseURL: lying.URL + "/v1/merchant", Primary: Credentials{m.ID, c.key}, Timeout: 5e9}
+		f, err := Preflight(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if f.Live != c.live || c.live && !strings.Contains(f.EnvDisagreement, "GET /cards/config says LIVE") {
+			t.Fatalf("%s: live %v (%s; disagreement %q), want %v", c.name, f.Live, f.LiveWhy, f.EnvDisagreement, c.live)
+		}
+	}
+}

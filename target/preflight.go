@@ -15,6 +15,7 @@ import (
 
 	"github.com/merchant-harness/mph/authtoken"
 	"github.com/merchant-harness/mph/httpclient"
+	"github.com/merchant-harness/mph/liveguard"
 )
 
 // HTTPClient returns a client for this target (built by httpclient): the
@@ -89,7 +90,16 @@ func (e *PreflightError) Error() string { return e.Msg }
 
 // Facts are what pre-flight learned about the target.
 type Facts struct {
-	Environment string // TEST or LIVE, from the token answer
+	Environment string // TEST or LIVE, as the token answer states it (the key's prefix when it states neither)
+	// Live is the most cautious reading of the key's prefix, the token
+	// answer, the token's JWT claims and /cards/config (package liveguard):
+	// writes with the primary credentials need --allow-live when it is set.
+	Live bool
+	// LiveWhy names the signals that made the credentials LIVE.
+	LiveWhy string `json:",omitempty"`
+	// EnvDisagreement says which signals contradict each other: a finding
+	// about the target ("" when they agree).
+	EnvDisagreement string `json:",omitempty"`
 	// TokenProblem says how the pre-flight token answer breaks the token
 	// schema ("" when it does not); the run goes on and the token specs fail.
 	TokenProblem string `json:",omitempty"`
@@ -112,6 +122,8 @@ func Preflight(ctx context.Context, cfg *Config) (Facts, error) {
 	if f, err = tokenVerdict(cfg, ans); err != nil {
 		return f, err
 	}
+	v := liveguard.Check(ctx, hc, cfg.BaseURL, cfg.Primary.SecretKey, ans.Token.Environment, ans.Token.AccessToken)
+	f.Live, f.LiveWhy, f.EnvDisagreement = v.Live, v.Why, v.Disagreement
 
 	f.Controls, f.ControlList, err = discoverControls(ctx, hc, cfg, ans.Header.Get(InstanceHeader))
 	return f, err
