@@ -46,6 +46,8 @@ func TestControlsOnAnotherOriginNeedIdentity(t *testing.T) {
 		}
 	}))
 	defer notSandbox.Close()
+	redirector := httptest.NewServer(http.RedirectHandler(a.URL+"/_sandbox/capabilities", http.StatusTemporaryRedirect))
+	defer redirector.Close()
 	m := sandbox.DemoMerchants()[0]
 	cases := []struct {
 		name, base, controls string
@@ -57,6 +59,10 @@ func TestControlsOnAnotherOriginNeedIdentity(t *testing.T) {
 		{"other origin, same sandbox", a.URL + "/v1/merchant", aAlias + "/_sandbox", true, ""},
 		{"other origin, other sandbox", a.URL + "/v1/merchant", b.URL + "/_sandbox", false, "another sandbox instance"},
 		{"target without identity", notSandbox.URL + "/v1/merchant", b.URL + "/_sandbox", false, "carries no X-Sandbox-Instance"},
+		// Named controls that cannot be used are a configuration error, never "unset".
+		{"named controls redirecting", a.URL + "/v1/merchant", redirector.URL + "/_sandbox", false, "cannot be used: GET /capabilities: the target answered 307"},
+		{"named controls that are no sandbox", a.URL + "/v1/merchant", notSandbox.URL + "/_sandbox", false, "cannot be used: GET /capabilities answered 404"},
+		{"named controls unreachable", a.URL + "/v1/merchant", "http://127.0.0.1:1/_sandbox", false, "cannot be used: GET /capabilities: cannot reach"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
