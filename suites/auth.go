@@ -301,6 +301,12 @@ func accessRefusalSpecs() {
 			for _, p := range []string{"/cards/config", "/cards", "/cards/customers"} {
 				ExpectError(Must(c.Get(ctx, p, nil)), http.StatusForbidden)
 			}
+			// A registration with a LIVE token is a LIVE write: a target that
+			// wrongly accepts it registers a real customer.
+			if !LiveWritesAllowed() {
+				AddReportEntry("not tried", "POST /cards/customers with the LIVE token: a LIVE write needs --allow-live")
+				return
+			}
 			ExpectError(Must(c.Post(ctx, "/cards/customers", CustomerBody())), http.StatusForbidden)
 		})
 
