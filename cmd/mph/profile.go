@@ -67,8 +67,8 @@ func runDiscover(ctx context.Context, cmd *cobra.Command, cfg *target.Config, ou
 	if err != nil {
 		return usageErr("pre-flight: %v", err)
 	}
-	if facts.Environment == "LIVE" && !cfg.AllowLive {
-		return usageErr("the main merchant's credentials are LIVE: discovery spends money; pass --allow-live to run it anyway")
+	if facts.Live && !cfg.AllowLive {
+		return usageErr("the main merchant's credentials are LIVE (%s): discovery spends money; pass --allow-live to run it anyway", facts.LiveWhy)
 	}
 	stderr := cmd.ErrOrStderr()
 	res, err := discover.Run(ctx, discover.Options{Config: cfg, SkipPurchase: skipPurchase,
