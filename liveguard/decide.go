@@ -85,7 +85,7 @@ type said struct{ what, value string }
 func (s Signals) said() []said {
 	var out []said
 	for _, x := range []said{{"the secret key's prefix", s.Key}, {"the token answer", s.Token},
-		{"the token's JWT claims", s.Claims}, {"GET /cards/config", s.Config}} {
+		{"the token's JWT claim", s.Claims}, {"GET /cards/config", s.Config}} {
 		if x.value = normal(x.value); x.value != "" {
 			out = append(out, x)
 		}

@@ -25,7 +25,12 @@ var ErrLiveWrite = errors.New("refused: this request would write with LIVE crede
 // otherwise (by /cards/config) are named with LiveSecret. Requests without a
 // credential pass: they cannot spend.
 type Guard struct {
-	next  http.RoundTripper
+	next http.RoundTripper
+	*known
+}
+
+// known is what the guards of one process share.
+type known struct {
 	allow bool
 
 	mu      sync.Mutex
@@ -39,15 +44,27 @@ func NewGuard(next http.RoundTripper, allow bool) *Guard {
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	return &Guard{next: next, allow: allow, secrets: map[string]bool{}, tokens: map[string]bool{}}
+	return &Guard{next: next, known: &known{allow: allow, secrets: map[string]bool{}, tokens: map[string]bool{}}}
 }
 
-// Wrap returns a copy of hc whose transport is guarded.
+// Wrap returns a copy of hc whose transport is guarded, and the guard.
 func Wrap(hc *http.Client, allow bool) (*http.Client, *Guard) {
 	g := NewGuard(hc.Transport, allow)
 	cp := *hc
 	cp.Transport = g
 	return &cp, g
+}
+
+// Client returns a copy of hc guarded by a guard sharing what g knows (the
+// tokens learned through any of them, the LIVE secrets).
+func (g *Guard) Client(hc *http.Client) *http.Client {
+	next := hc.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	cp := *hc
+	cp.Transport = &Guard{next: next, known: g.known}
+	return &cp
 }
 
 // LiveSecret names secret keys known to be LIVE (configured LIVE

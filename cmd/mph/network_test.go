@@ -262,6 +262,16 @@ func TestHostileTarget(t *testing.T) {
 		r = runMPH(t, bin, env, 2*time.Minute, "load", "probe-rate-limit", "--scenario", "list", "--start-rate", "20", "--max-rate", "30",
 			"--step-duration", "300ms", "--quiet", "--polite", "3", "--out", out("p1"))
 		noLeak(t, r)
+		// Nothing but redirects: no limit to characterise, and no pass.
+		if r.code != 1 || !strings.Contains(r.out, "answered nothing but errors or redirects (307 ×") {
+			t.Fatalf("probe against redirects only: want exit 1 saying so, got %d:\n%s", r.code, r.out)
+		}
+		r = runMPH(t, bin, env, 2*time.Minute, "load", "capacity", "--scenario", "list", "--start-rate", "20", "--max-rate", "80",
+			"--step-duration", "300ms", "--max-errors", "1", "--quiet", "--out", out("cap1"))
+		noLeak(t, r)
+		if r.code != 1 || !strings.Contains(r.out, "no valid 2xx answer") {
+			t.Fatalf("capacity against redirects only: want exit 1 saying so, got %d:\n%s", r.code, r.out)
+		}
 	})
 	t.Run("Retry-After 86400 during load setup ends within the cap", func(t *testing.T) {
 		f.set(frontMode{tokenRetryAfter: "86400"})

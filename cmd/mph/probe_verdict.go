@@ -9,7 +9,8 @@ import (
 
 // probeBreaches names the rules of the API document a rate-limit probe saw
 // broken ("" when none): a sampled 429 answer without the error envelope,
-// statusCode 429 and the reason phrase Too Many Requests (RATE-02). What the
+// statusCode 429 and the reason phrase Too Many Requests (RATE-02), and a
+// path whose target answered nothing but errors or redirects. What the
 // probe measures beyond that (onset, ceiling, burst, Retry-After, recovery)
 // the document does not state, so it is reported, never a failure.
 func probeBreaches(p *loadtest.ProbeReport) string {
@@ -18,6 +19,11 @@ func probeBreaches(p *loadtest.ProbeReport) string {
 	}
 	var why []string
 	for _, pp := range p.Paths {
+		if pp.NoSuccess != "" {
+			// A limit cannot be measured where nothing succeeds: like a
+			// load run at 0% success, a failure, never "no limit found".
+			why = append(why, pp.Endpoint+": "+pp.NoSuccess)
+		}
 		bad := pp.Sampled429 - pp.EnvelopeOK
 		if bad <= 0 {
 			continue
