@@ -42,6 +42,10 @@ const (
 	HarnessErrorEntry  = "harness-error"
 )
 
+// UnverifiedEntry names the report entry of a spec whose webhook delivery
+// carried no signature the harness could check; it becomes the spec's note.
+const UnverifiedEntry = "webhook-authenticity"
+
 // IDLabelPrefix marks the label carrying a spec's stable short ID
 // ("id:withdraw.3f9a2c"); the area is the ID's part before the dot.
 const IDLabelPrefix = "id:"
@@ -297,8 +301,11 @@ func specOf(s types.SpecReport, o Outcome) Spec {
 		sp.Message = redact.Safe(msg)
 	}
 	for _, e := range s.ReportEntries {
-		if e.Name == "http-exchanges" {
+		switch e.Name {
+		case "http-exchanges":
 			sp.Details = redact.Safe(e.StringRepresentation())
+		case UnverifiedEntry:
+			sp.Note = redact.Safe(e.StringRepresentation())
 		}
 	}
 	if o == Failed || o == HarnessError {
