@@ -6,41 +6,29 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"log"
 	"net"
 	"net/http"
-	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/merchant-harness/mph/internal/hooklisten"
 )
 
-// EnvWebhookListen is the local address the receiver listens on when
-// MPH_WEBHOOK_RECEIVER_URL reaches this machine through a tunnel or proxy on
-// another address or port (default: the URL's own host and port).
-const EnvWebhookListen = "MPH_WEBHOOK_LISTEN"
-
-// EnvWebhookAllowFrom lists the networks deliveries may come from
-// (comma-separated addresses or CIDRs, e.g. "203.0.113.0/24,10.0.0.7");
-// connections from elsewhere are closed before a byte is read. Unset: any
-// sender. A provider's webhooks often leave from other addresses than its
-// API, so the signature (profile webhooks.signature) stays the real check.
-const EnvWebhookAllowFrom = "MPH_WEBHOOK_ALLOW_FROM"
+// EnvWebhookListen and EnvWebhookAllowFrom: see package hooklisten.
+const (
+	EnvWebhookListen    = hooklisten.EnvListen
+	EnvWebhookAllowFrom = hooklisten.EnvAllowFrom
+)
 
 // The receiver's bounds: whatever reaches it, from the target or anyone
-// else, its memory and its connections stay bounded.
+// else, its memory stays bounded (connections and timeouts: hooklisten).
 const (
 	maxDeliveryBody   = 1 << 20  // one delivery's body; a larger one is refused (413)
 	maxKeptDeliveries = 256      // deliveries kept; the oldest are dropped, counted
 	maxKeptBytes      = 16 << 20 // bodies and headers kept, in all
 	largeDelivery     = 64 << 10 // dropped first when the bytes run out
 	maxReceiving      = 8        // bodies read at a time (8 MiB at most in flight)
-	maxConnections    = 128      // open connections; more are closed at once
-	hookHeaderTimeout = 5 * time.Second
-	hookReadTimeout   = 15 * time.Second
-	hookIdleTimeout   = 30 * time.Second
-	hookMaxHeader     = 64 << 10
 )
 
 // WebhookDelivery is one request received by a WebhookReceiver.
@@ -106,34 +94,16 @@ func StartWebhookReceiver(publicURL string) (*WebhookReceiver, error) {
 // pre-configured receiver uses the configured URL as it is: no suffix).
 func startReceiverAt(publicURL, suffix string) (*WebhookReceiver, error) {
 	r := &WebhookReceiver{waiters: map[*waiter]bool{}, reading: make(chan struct{}, maxReceiving)}
-	listenAddr, pub, err := receiverAddress(publicURL)
+	listenAddr, pub, err := hooklisten.Address(publicURL)
 	if err != nil {
 		return nil, err
 	}
-	allow, err := allowedSenders(os.Getenv(EnvWebhookAllowFrom))
-	if err != nil {
+	if r.ln, err = hooklisten.Listen(listenAddr, publicURL); err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", listenAddr)
-	if err != nil {
-		hint := ""
-		if pub != nil {
-			hint = fmt.Sprintf(" (the host of %s is not an address of this machine? set %s to the local address a tunnel or load balancer forwards to)", "MPH_WEBHOOK_RECEIVER_URL", EnvWebhookListen)
-		}
-		return nil, fmt.Errorf("webhook receiver: listen on %s: %w%s", listenAddr, err, hint)
-	}
-	r.ln = &guardedListener{Listener: ln, allow: allow, slots: make(chan struct{}, maxConnections)}
-	r.srv = &http.Server{
-		Handler:           http.HandlerFunc(r.serve),
-		ReadHeaderTimeout: hookHeaderTimeout,
-		ReadTimeout:       hookReadTimeout,
-		WriteTimeout:      hookReadTimeout,
-		IdleTimeout:       hookIdleTimeout,
-		MaxHeaderBytes:    hookMaxHeader,
-		ErrorLog:          log.New(io.Discard, "", 0), // a sender's broken connection is no harness event
-	}
+	r.srv = hooklisten.Server(http.HandlerFunc(r.serve))
 	go func() { _ = r.srv.Serve(r.ln) }()
-	r.path, r.public = suffix, "http://"+ln.Addr().String()+suffix
+	r.path, r.public = suffix, "http://"+r.ln.Addr().String()+suffix
 	if pub != nil {
 		u := *pub
 		u.Path = strings.TrimRight(pub.Path, "/") + suffix
@@ -143,31 +113,6 @@ func startReceiverAt(publicURL, suffix string) (*WebhookReceiver, error) {
 		r.path = "/"
 	}
 	return r, nil
-}
-
-// receiverAddress is where a receiver for publicURL listens: the URL's own
-// host and port, MPH_WEBHOOK_LISTEN when set, 127.0.0.1 on a free port
-// without a URL.
-func receiverAddress(publicURL string) (string, *url.URL, error) {
-	if publicURL == "" {
-		return "127.0.0.1:0", nil, nil
-	}
-	u, err := url.Parse(publicURL)
-	if err != nil || u.Host == "" {
-		return "", nil, fmt.Errorf("webhook receiver URL %q is not a URL", publicURL)
-	}
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"https": "443"}[u.Scheme]
-		if port == "" {
-			port = "80"
-		}
-	}
-	addr := net.JoinHostPort(u.Hostname(), port)
-	if v := os.Getenv(EnvWebhookListen); v != "" {
-		addr = v // a tunnel (ngrok, a load balancer) forwards to another local address
-	}
-	return addr, u, nil
 }
 
 func (r *WebhookReceiver) serve(w http.ResponseWriter, req *http.Request) {
@@ -331,86 +276,4 @@ func hookRandomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-// allowedSenders parses MPH_WEBHOOK_ALLOW_FROM (nil: any sender).
-func allowedSenders(v string) ([]*net.IPNet, error) {
-	var out []*net.IPNet
-	for _, f := range strings.Split(v, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		if !strings.Contains(f, "/") {
-			if ip := net.ParseIP(f); ip != nil {
-				bits := 8 * len(ip.To16())
-				if ip.To4() != nil {
-					ip, bits = ip.To4(), 32
-				}
-				out = append(out, &net.IPNet{IP: ip, Mask: net.CIDRMask(bits, bits)})
-				continue
-			}
-		}
-		_, n, err := net.ParseCIDR(f)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %q is not an address or a network (e.g. 203.0.113.0/24)", EnvWebhookAllowFrom, f)
-		}
-		out = append(out, n)
-	}
-	return out, nil
-}
-
-// guardedListener closes, before a byte is read, connections from senders
-// outside the allow-list and those beyond maxConnections.
-type guardedListener struct {
-	net.Listener
-	allow []*net.IPNet
-	slots chan struct{}
-}
-
-func (l *guardedListener) Accept() (net.Conn, error) {
-	for {
-		c, err := l.Listener.Accept()
-		if err != nil {
-			return nil, err
-		}
-		if !l.allowed(c.RemoteAddr()) {
-			_ = c.Close()
-			continue
-		}
-		select {
-		case l.slots <- struct{}{}:
-			return &slotConn{Conn: c, free: func() { <-l.slots }}, nil
-		default:
-			_ = c.Close() // too many open: the sender retries, the harness keeps its memory
-		}
-	}
-}
-
-func (l *guardedListener) allowed(a net.Addr) bool {
-	if len(l.allow) == 0 {
-		return true
-	}
-	ta, ok := a.(*net.TCPAddr)
-	if !ok {
-		return false
-	}
-	for _, n := range l.allow {
-		if n.Contains(ta.IP) {
-			return true
-		}
-	}
-	return false
-}
-
-// slotConn gives its connection slot back once closed.
-type slotConn struct {
-	net.Conn
-	once sync.Once
-	free func()
-}
-
-func (c *slotConn) Close() error {
-	c.once.Do(c.free)
-	return c.Conn.Close()
 }

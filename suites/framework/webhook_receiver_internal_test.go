@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/merchant-harness/mph/internal/hooklisten"
 )
 
 func postFrom(t *testing.T, from, url string, body []byte) (int, error) {
@@ -136,7 +138,7 @@ func TestReceiverRefusesOtherSendersAndHalfOpenFloods(t *testing.T) {
 			c.Close()
 		}
 	}()
-	for i := 0; i < maxConnections+20; i++ {
+	for i := 0; i < hooklisten.MaxConnections+20; i++ {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
@@ -152,12 +154,12 @@ func TestReceiverRefusesOtherSendersAndHalfOpenFloods(t *testing.T) {
 		}
 	}
 	if closed < 20 {
-		t.Fatalf("%d of %d half-open connections closed, want at least 20 beyond the bound of %d", closed, len(held), maxConnections)
+		t.Fatalf("%d of %d half-open connections closed, want at least 20 beyond the bound of %d", closed, len(held), hooklisten.MaxConnections)
 	}
-	if _, err := allowedSenders("10.0.0.0/8, 203.0.113.7,::1"); err != nil {
+	if _, err := hooklisten.AllowedSenders("10.0.0.0/8, 203.0.113.7,::1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := allowedSenders("10.0.0.0/33"); err == nil || !strings.Contains(err.Error(), EnvWebhookAllowFrom) {
+	if _, err := hooklisten.AllowedSenders("10.0.0.0/33"); err == nil || !strings.Contains(err.Error(), EnvWebhookAllowFrom) {
 		t.Fatalf("a malformed allow-list: %v", err)
 	}
 }
