@@ -48,7 +48,7 @@ var (
 	voucherCodeRe = regexp.MustCompile(`(?i)("vouchers?"\s*:\s*\[?\s*\{[^{}]*?"code"\s*:\s*")((?:[^"\\]|\\.)*)"`)
 	// A JSON member met as text whose name may be a secret's (classify
 	// decides): cvv, pin, secretKey, accessToken, voucherCode...
-	secretFieldRe = regexp.MustCompile(`"([A-Za-z0-9_-]*(?i:pin|cvv|cvv2|cvc|cvc2|otp|password|passwd|passphrase|secret|key|token|tokens|cookie|authorization|voucher_?code|gift_?code|gift_?card_?code|redemption_?code|claim_?code|activation_?code|security_?code))"(\s*:\s*)("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*)`)
+	secretFieldRe = regexp.MustCompile(`"([A-Za-z0-9_-]*(?i:pin|cvv|cvv2|cvc|cvc2|cvn|csc|otp|password|passwd|passphrase|secret|key|token|tokens|cookie|authorization|voucher_?code|gift_?code|gift_?card_?code|redemption_?code|claim_?code|activation_?code|security_?code|security_?number|verification_?value|verification_?code|verification_?number))"(\s*:\s*)("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*)`)
 )
 
 // PAN masks one card number to its first 6 and last 4 digits, keeping the
@@ -69,9 +69,14 @@ func PAN(s string) string {
 
 // Text masks every secret found in free text: registered values in every
 // encoding, URL passwords, Authorization values of any scheme, JWTs, secret
-// keys, PANs and JSON members named like secrets (cvv, pin, secretKey,
-// voucher code...).
-func Text(s string) string {
+// keys, PANs, JSON members and form pairs named like secrets (cvv, pin,
+// secretKey, voucher code...), verification values named in prose or
+// standing near a card number (card.go), and all of these inside base64 or
+// hex text, twice deep (encoded.go).
+func Text(s string) string { return textDepth(s, maxNesting) }
+
+// textDepth is Text looking into encoded runs depth levels deep.
+func textDepth(s string, depth int) string {
 	if s == "" {
 		return s
 	}
@@ -117,10 +122,16 @@ func Text(s string) string {
 	if has("sk_", "whsec_", "sbx_admin_") {
 		s = keyRe.ReplaceAllString(s, "${1}"+Mask)
 	}
-	if hasDigitRun(s, 13) {
-		s = maskPANs(s)
+	if has(cvvTriggers...) {
+		s = maskCVVWords(s)
 	}
-	return s
+	if hasDigitRun(s, 13) {
+		s = maskPANs(maskNearPAN(s, panSpans(s)))
+	}
+	if strings.IndexByte(s, '=') >= 0 && has(formTriggers...) {
+		s = maskFormPairs(s)
+	}
+	return maskEncoded(s, depth)
 }
 
 // fieldTriggers: a member named like a secret ends in one of these, then ".
@@ -129,7 +140,9 @@ var fieldTriggers = []string{
 	`secret"`, `key"`, `token"`, `tokens"`, `cookie"`, `authorization"`,
 	`vouchercode"`, `voucher_code"`, `giftcode"`, `gift_code"`, `giftcardcode"`, `gift_card_code"`,
 	`redemptioncode"`, `redemption_code"`, `claimcode"`, `claim_code"`, `activationcode"`,
-	`activation_code"`, `securitycode"`, `security_code"`,
+	`activation_code"`, `securitycode"`, `security_code"`, `cvn"`, `csc"`, `securitynumber"`, `security_number"`,
+	`verificationvalue"`, `verification_value"`, `verificationcode"`, `verification_code"`,
+	`verificationnumber"`, `verification_number"`,
 }
 
 // hasDigitRun reports whether s holds n digits in a row, single spaces or
@@ -273,6 +286,7 @@ func walk(parent, key string, v any) any {
 		if kind == secretMember {
 			return Mask // {"secret": {...}}: nothing inside is shown
 		}
+		maskCVVLike(t)
 		renamed := map[string]string{}
 		for mk, mv := range t {
 			t[mk] = walk(key, mk, mv)
