@@ -204,6 +204,9 @@ func harQuery(raw string) []harNV {
 	sort.Strings(keys)
 	for _, k := range keys {
 		for _, v := range q[k] {
+			if redact.SecretField(k) {
+				v = redact.Mask // a secret by its name, whatever its value
+			}
 			out = append(out, harNV{Name: redact.Text(k), Value: redact.Text(v)})
 		}
 	}

@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -168,6 +169,8 @@ func New(opts Options) (*Proxy, error) {
 		ModifyResponse: p.modifyResponse,
 		ErrorHandler:   p.errorHandler,
 		FlushInterval:  -1, // stream as it comes: never hold back an answer
+		// Its own lines (a body copy that broke) go to the log, redacted.
+		ErrorLog: log.New(redactingWriter{opts.Log}, "mph proxy: ", 0),
 	}
 	go p.run()
 	return p, nil
@@ -319,6 +322,16 @@ func (p *Proxy) Close(ctx context.Context) error {
 		}
 	})
 	return err
+}
+
+// redactingWriter redacts and escapes what a library logs about traffic.
+type redactingWriter struct{ w io.Writer }
+
+func (r redactingWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(r.w, safe(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 func remoteHost(addr string) string {
