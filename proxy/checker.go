@@ -81,7 +81,10 @@ func (c *checker) check(ex *exchange) {
 		if ex.upErr == nil {
 			e.Statuses[ex.status]++
 		}
-		if ex.req.over || (ex.resp != nil && ex.resp.over) {
+		switch {
+		case ex.req.starved || ex.resp != nil && ex.resp.starved:
+			t.OverMemory++
+		case ex.req.over || ex.resp != nil && ex.resp.over:
 			t.OverCap++
 		}
 		if ex.resp != nil && ex.resp.undecodable {

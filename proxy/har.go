@@ -166,6 +166,9 @@ func harEntryOf(ex *exchange, endpoint string, origin *url.URL) harEntry {
 }
 
 func harBody(c *capture) (string, string) {
+	if c.starved {
+		return "", "not recorded: the proxy's inspection memory was in use"
+	}
 	if !c.complete() {
 		return "", "body larger than the inspection cap (or cut short): not recorded"
 	}
