@@ -107,14 +107,18 @@ var (
 	lonelyDigitsRe = regexp.MustCompile(`(^|[^0-9A-Za-z/.:,-]|"\s*:\s*)([0-9]{3,4})($|[^0-9A-Za-z/.:-])`)
 )
 
-// cvvTriggers gate cvvWordRe (Go's regexp is slow; most text names none).
-var cvvTriggers = []string{"cvv", "cvc", "cvn", "csc", "verification", "security"}
+// A word naming a PIN or a one-time code, then its digits.
+var pinWordRe = regexp.MustCompile(`(?i)\b(pin|pin[\s_-]*code|passcode|otp)\b([^0-9A-Za-z\n]{0,6}(?:(?:is|was|of)\s+)?[^0-9A-Za-z\n]{0,3})([0-9]{4,12})\b`)
 
-// maskCVVWords masks the value after a word naming a verification value.
+// cvvTriggers gate cvvWordRe and pinWordRe (Go's regexp is slow; most text
+// names none).
+var cvvTriggers = []string{"cvv", "cvc", "cvn", "csc", "verification", "security", "pin", "passcode", "otp"}
+
+// maskCVVWords masks the value after a word naming a verification value, a
+// PIN or a one-time code ("CVV 123", "the PIN is 4821").
 func maskCVVWords(s string) string {
-	return replaceSubmatch(cvvWordRe, s, func(sub []string) string {
-		return sub[1] + sub[2] + Mask
-	})
+	mask := func(sub []string) string { return sub[1] + sub[2] + Mask }
+	return replaceSubmatch(pinWordRe, replaceSubmatch(cvvWordRe, s, mask), mask)
 }
 
 // nearPAN is how many characters after a card number a lone CVV-like

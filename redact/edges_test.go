@@ -3,6 +3,7 @@ package redact
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -83,6 +84,7 @@ func TestCVVWhateverItsName(t *testing.T) {
 		{"card verification value in prose", "card verification value is 654", "654", ""},
 		{"restated after a PAN", "charged card 4111111111111111 exp 12/29 code 456 today", "456", "12/29"},
 		{"json text after a PAN", `{"cardNumber":"4242424242424242","sc":"789"`, "789", ""},
+		{"a PIN in prose", "your voucher PIN is 4821, enjoy", "4821", "enjoy"},
 	}
 	for _, c := range cases {
 		outs := []string{Text(c.in)}
@@ -127,5 +129,18 @@ func TestLearnedFromTheWire(t *testing.T) {
 	// A form pair named like a secret is masked even unlearned.
 	if got := Text("grant=x&client_secret=Zz9-never-seen&api_key=k3y-never-seen"); strings.Contains(got, "never-seen") {
 		t.Errorf("form pairs: %q", got)
+	}
+}
+
+// A document restating one of its secrets elsewhere (hex, base64, another
+// member) is masked wherever the restatement stands: its secret members
+// are learned before any of it is masked.
+func TestJSONLearnsItsSecretsFirst(t *testing.T) {
+	for i := 0; i < 5; i++ { // a new code each time: member order varies between walks
+		code := fmt.Sprintf("GIFT-PRELEARN-Q%d-ZX34", i)
+		doc := `{"aaa":"` + hex.EncodeToString([]byte("code "+code)) + `","b64":"` + base64.StdEncoding.EncodeToString([]byte("voucher "+code+" ok")) + `","voucher":{"code":"` + code + `"}}`
+		if got := string(JSON([]byte(doc))); strings.Contains(decodeAll(got), code[:len(code)-4]) {
+			t.Fatalf("the restated voucher code is readable in %s", decodeAll(got))
+		}
 	}
 }

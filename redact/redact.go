@@ -100,6 +100,7 @@ func textDepth(s string, depth int) string {
 	}
 	if has(`"voucher`) {
 		s = replaceSubmatch(voucherCodeRe, s, func(sub []string) string {
+			learn(sub[2])
 			return sub[1] + KeepLast4(sub[2]) + `"`
 		})
 	}
@@ -196,10 +197,12 @@ func maskMemberText(sub []string) string {
 	var masked string
 	switch classify("", name) {
 	case secretMember:
+		learn(raw)
 		masked = Mask
 	case authMember:
 		masked = Authorization(raw)
 	case tailMember:
+		learn(raw)
 		masked = KeepLast4(raw)
 	default:
 		return m
@@ -268,6 +271,7 @@ func JSON(b []byte) []byte {
 	if err := dec.Decode(&v); err != nil || dec.More() {
 		return []byte(Text(string(b)))
 	}
+	prelearn("", "", v) // a secret restated elsewhere in the document, encoded or not, is known before the walk meets it
 	out, err := json.Marshal(walk("", "", v))
 	if err != nil {
 		return []byte(Text(string(b)))
@@ -277,7 +281,29 @@ func JSON(b []byte) []byte {
 
 // Value masks a decoded JSON value (maps, slices, strings, json.Number)
 // in place, as JSON does.
-func Value(v any) any { return walk("", "", v) }
+func Value(v any) any {
+	prelearn("", "", v)
+	return walk("", "", v)
+}
+
+// prelearn learns the values of a document's secret members before any of
+// it is masked.
+func prelearn(parent, key string, v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		for mk, mv := range t {
+			prelearn(key, mk, mv)
+		}
+	case []any:
+		for _, x := range t {
+			prelearn(parent, key, x)
+		}
+	case string:
+		if k := classify(parent, key); k == secretMember || k == tailMember {
+			learn(t)
+		}
+	}
+}
 
 func walk(parent, key string, v any) any {
 	kind := classify(parent, key)
