@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -30,6 +32,20 @@ type leakProxy struct {
 	mu   sync.Mutex
 	seen map[string]map[string]bool // kind -> values
 	also *leakProxy                 // another proxy whose values count too
+
+	// everyEncoding makes the target more hostile (leak_encodings_test.go):
+	// every JSON answer also reflects the request in hex and in base64 of
+	// base64, and restates its card data and vouchers under other names,
+	// in prose and in hex.
+	everyEncoding atomic.Bool
+}
+
+// sentKey holds the request as the harness sent it, for everyEncoding.
+type sentKey struct{}
+
+type sent struct {
+	url, headers string
+	body         []byte
 }
 
 func newLeakProxy(t *testing.T, sandboxRoot, merchant, demoKey, plainKey string) *leakProxy {
@@ -52,6 +68,16 @@ func newLeakProxy(t *testing.T, sandboxRoot, merchant, demoKey, plainKey string)
 	director := rp.Director
 	rp.Director = func(r *http.Request) {
 		director(r)
+		if p.everyEncoding.Load() {
+			var hb strings.Builder
+			_ = r.Header.Write(&hb)
+			var b []byte
+			if r.Body != nil {
+				b, _ = io.ReadAll(r.Body)
+				r.Body = io.NopCloser(bytes.NewReader(b))
+			}
+			*r = *r.WithContext(context.WithValue(r.Context(), sentKey{}, &sent{url: r.URL.String(), headers: hb.String(), body: b}))
+		}
 		for k, vs := range r.Header {
 			for i, v := range vs {
 				r.Header[k][i] = p.toSB.Replace(v)
@@ -72,6 +98,9 @@ func newLeakProxy(t *testing.T, sandboxRoot, merchant, demoKey, plainKey string)
 		}
 		p.record(b)
 		b = []byte(p.back.Replace(string(b)))
+		if sn, ok := resp.Request.Context().Value(sentKey{}).(*sent); ok {
+			b = reflectEveryEncoding(b, sn)
+		}
 		for k, vs := range resp.Header {
 			for i, v := range vs {
 				resp.Header[k][i] = p.back.Replace(v)
