@@ -336,7 +336,7 @@ func walk(parent, key string, v any) any {
 		switch {
 		case kind == secretMember || kind == authMember || kind == tailMember:
 			return Mask
-		case kind == panMember || len(t.String()) >= 13 && !strings.ContainsAny(t.String(), ".eE-"):
+		case kind == panMember || len(t.String()) >= 13 && len(t.String()) <= 19 && !strings.ContainsAny(t.String(), ".eE-"):
 			return PAN(t.String())
 		}
 		return t
