@@ -132,6 +132,7 @@ func conformSettings(cmd *cobra.Command) (target.Settings, error) {
 
 func runConform(cmd *cobra.Command, _ []string) error {
 	f := &conformOpts
+	softMemoryLimit(conformMemoryLimit)
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if f.listJSON && !f.list {
 		return usageErr("--json goes with --list")

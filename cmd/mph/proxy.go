@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strconv"
 	"syscall"
 	"time"
@@ -74,16 +73,9 @@ func init() {
 	rootCmd.AddCommand(proxyCmd)
 }
 
-// proxyMemoryLimit is the proxy's soft memory limit (unless GOMEMLIMIT
-// says otherwise): a long session under many connections collects garbage
-// before the heap doubles the bodies held for inspection.
-const proxyMemoryLimit = 96 << 20
-
 func runProxy(cmd *cobra.Command, _ []string) error {
 	f := &proxyOpts
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(proxyMemoryLimit)
-	}
+	softMemoryLimit(proxyMemoryLimit)
 	px, closeHAR, err := newProxyFromFlags(cmd)
 	if err != nil {
 		return err
