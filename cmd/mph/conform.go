@@ -261,7 +261,11 @@ func interruptLine(s report.Summary, opts framework.RunOptions) string {
 			break
 		}
 	}
-	return fmt.Sprintf("mph conform: interrupted after %d of %d specs (%d failed); %s", done, s.Selected, s.Failed, dir)
+	line := fmt.Sprintf("mph conform: interrupted after %d of %d specs (%d failed); %s", done, s.Selected, s.Failed, dir)
+	if m := s.Money; m != nil && (m.Teardown == "incomplete" || len(m.Unswept) > 0) {
+		line += fmt.Sprintf("; %d cards may still hold money: run mph sweep --run-id %s", len(m.Unswept), opts.Report.Meta.RunID)
+	}
+	return line
 }
 
 // reportOptions loads the waivers and the baseline.
