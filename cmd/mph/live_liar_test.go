@@ -123,8 +123,13 @@ func TestLyingTargetGetsNoLiveWrite(t *testing.T) {
 			env = append(env, kv)
 		}
 	}
+	low := sandbox.DemoMerchants()[1]
+	// The LIVE merchants of the KYB and LIVE specs too: the liar says TEST
+	// for their tokens as well.
 	env = append(env, "MPH_BASE_URL="+f.srv.URL+"/v1/merchant", "MPH_MERCHANT_ID="+m.ID, "MPH_SECRET_KEY="+plainKey,
-		"MPH_CONTROLS_URL="+f.srv.URL+"/_sandbox", "MPH_ADMIN_KEY="+sbx.AdminKey)
+		"MPH_CONTROLS_URL="+f.srv.URL+"/_sandbox", "MPH_ADMIN_KEY="+sbx.AdminKey,
+		"MPH_LIVE_MERCHANT_ID="+m.ID, "MPH_LIVE_SECRET_KEY="+m.LiveKey,
+		"MPH_LIVE_LOWKYB_MERCHANT_ID="+low.ID, "MPH_LIVE_LOWKYB_SECRET_KEY="+low.LiveKey)
 	dir := t.TempDir()
 	for _, c := range []struct {
 		name string
