@@ -89,3 +89,38 @@ func TestHostileAnswersBoundedMemory(t *testing.T) {
 		})
 	}
 }
+
+// TestControlsURLThatRedirectsIsAConfigurationError: a controls URL the
+// operator named that redirects (or is no sandbox) stops the run with exit
+// 2 naming the cause (it was reported as "MPH_CONTROLS_URL unset" and the
+// run exited 0).
+func TestControlsURLThatRedirectsIsAConfigurationError(t *testing.T) {
+	bin := mphBinary(t)
+	sbx, err := sandbox.Start(context.Background(), "127.0.0.1:0", sandbox.Options{DisableRateLimits: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sbx.Close()
+	other := httptest.NewServer(http.NotFoundHandler())
+	defer other.Close()
+	redirect := httptest.NewServer(http.RedirectHandler(other.URL+"/_sandbox/capabilities", http.StatusTemporaryRedirect))
+	defer redirect.Close()
+	m := sandbox.DemoMerchants()[0]
+	for controls, want := range map[string]string{
+		redirect.URL + "/_sandbox": "cannot be used: GET /capabilities: the target answered 307",
+		other.URL + "/_sandbox":    "cannot be used: GET /capabilities answered 404",
+	} {
+		var env []string
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "MPH_") {
+				env = append(env, kv)
+			}
+		}
+		env = append(env, "MPH_BASE_URL="+sbx.BaseURL, "MPH_MERCHANT_ID="+m.ID, "MPH_SECRET_KEY="+m.TestKey,
+			"MPH_CONTROLS_URL="+controls, "MPH_ADMIN_KEY="+sbx.AdminKey)
+		r := runMPH(t, bin, env, time.Minute, "conform", "--no-color", "--out", t.TempDir(), "--focus", "GET /cards/config")
+		if r.code != 2 || !strings.Contains(r.out, want) {
+			t.Fatalf("controls %s: want exit 2 saying %q, got %d:\n%s", controls, want, r.code, r.out)
+		}
+	}
+}
