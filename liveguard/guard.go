@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/merchant-harness/mph/authtoken"
+	"github.com/merchant-harness/mph/httpclient"
 )
 
 // ErrLiveWrite is wrapped by every write a Guard refuses.
@@ -42,7 +43,7 @@ type known struct {
 // is the embedded sandbox) it refuses nothing.
 func NewGuard(next http.RoundTripper, allow bool) *Guard {
 	if next == nil {
-		next = http.DefaultTransport
+		next = httpclient.NewTransport(httpclient.Options{})
 	}
 	return &Guard{next: next, known: &known{allow: allow, secrets: map[string]bool{}, tokens: map[string]bool{}}}
 }
@@ -60,7 +61,7 @@ func Wrap(hc *http.Client, allow bool) (*http.Client, *Guard) {
 func (g *Guard) Client(hc *http.Client) *http.Client {
 	next := hc.Transport
 	if next == nil {
-		next = http.DefaultTransport
+		next = httpclient.NewTransport(httpclient.Options{Timeout: hc.Timeout})
 	}
 	cp := *hc
 	cp.Transport = &Guard{next: next, known: g.known}
