@@ -301,13 +301,20 @@ func accessRefusalSpecs() {
 			for _, p := range []string{"/cards/config", "/cards", "/cards/customers"} {
 				ExpectError(Must(c.Get(ctx, p, nil)), http.StatusForbidden)
 			}
-			// A registration with a LIVE token is a LIVE write: a target that
-			// wrongly accepts it registers a real customer.
-			if !LiveWritesAllowed() {
-				AddReportEntry("not tried", "POST /cards/customers with the LIVE token: a LIVE write needs --allow-live")
+		})
+
+	// A registration with a LIVE token is a LIVE write: a target that wrongly
+	// accepts it registers a real customer, so it needs --allow-live.
+	ConformanceIt("refuses a customer registration by a merchant below KYB Tier 2 with 403",
+		Reqs("AUTH-19", "ERR-09"), Destructive, Needs(CapLiveLowKYB),
+		func(ctx SpecContext) {
+			resp := tokenFor(ctx, *Cfg().LiveLowKYB)
+			if resp.Status == http.StatusForbidden {
+				ExpectError(resp, http.StatusForbidden)
 				return
 			}
-			ExpectError(Must(c.Post(ctx, "/cards/customers", CustomerBody())), http.StatusForbidden)
+			tok, _ := Data(ExpectEnvelopeA(resp, schemas.TokenResponse))["accessToken"].(string)
+			ExpectError(Must(Anonymous().WithToken(tok).Post(ctx, "/cards/customers", CustomerBody())), http.StatusForbidden)
 		})
 
 	ConformanceIt("refuses a caller whose IP address is not whitelisted with 403",
