@@ -183,6 +183,16 @@ func TestLiveConsentTrustsNoSingleSignal(t *testing.T) {
 	if n := sp.writes.Load(); n != 0 {
 		t.Fatalf("%d writes reached the target", n)
 	}
+	// With consent the setup writes, and the contradiction is a note of the report.
+	tg.AllowLive = true
+	s2, err := Prepare(context.Background(), tg, ScenarioOptions{Name: "secure", PoolSize: 1})
+	if err != nil {
+		t.Fatalf("--allow-live: %v", err)
+	}
+	defer s2.Close(context.Background())
+	if !strings.Contains(strings.Join(s2.Notes, "\n"), "contradicts itself about the environment") {
+		t.Fatalf("the contradiction is not among the notes: %q", s2.Notes)
+	}
 }
 
 // Ctrl-C during setup: the issuance in flight completes, every card funded so

@@ -198,9 +198,12 @@ func (s *Scenario) consentToWrite(ctx context.Context, writes, instead string) e
 	}
 	allow := s.target.AllowLive || s.target.Embedded
 	var v liveguard.Verdict
-	if !allow {
+	if !s.target.Embedded {
 		cur := src.Current()
 		v = liveguard.Check(ctx, s.hc, s.base, s.target.Creds[0].SecretKey, cur.Environment, cur.Value)
+		if v.Disagreement != "" { // a finding, with consent or without
+			s.Notes = append(s.Notes, "the target contradicts itself about the environment ("+v.Disagreement+"): the credentials are taken as LIVE")
+		}
 	}
 	err = checkLiveConsent(v, s.Name, allow)
 	var lr *LiveRefusal

@@ -72,6 +72,9 @@ func runDiscover(ctx context.Context, cmd *cobra.Command, cfg *target.Config, ou
 	if facts.Live && !cfg.AllowLive {
 		return usageErr("the main merchant's credentials are LIVE (%s): discovery spends money; pass --allow-live to run it anyway", facts.LiveWhy)
 	}
+	if facts.EnvDisagreement != "" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "mph: the target contradicts itself about the environment (%s): the credentials are taken as LIVE\n", facts.EnvDisagreement)
+	}
 	stderr := cmd.ErrOrStderr()
 	res, err := discover.Run(ctx, discover.Options{Config: cfg, SkipPurchase: skipPurchase,
 		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }})

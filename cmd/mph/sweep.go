@@ -65,6 +65,9 @@ func runSweep(ctx context.Context, w io.Writer, cfg *target.Config) error {
 	if facts.Live && !cfg.AllowLive {
 		return usageErr("the credentials are LIVE (%s): pass --allow-live to sweep LIVE cards", facts.LiveWhy)
 	}
+	if facts.EnvDisagreement != "" {
+		fmt.Fprintf(w, "mph: the target contradicts itself about the environment (%s): the credentials are taken as LIVE\n", facts.EnvDisagreement)
+	}
 	// Every client of the sweep refuses a write carrying a LIVE credential
 	// (the second merchant's included) without --allow-live.
 	guarded, guard := liveguard.Wrap(cfg.HTTPClient(), cfg.AllowLive || cfg.Embedded)
