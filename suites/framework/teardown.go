@@ -71,16 +71,21 @@ func interruptTeardown(r *types.Report) {
 	if !moneyStarted.Load() {
 		return
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), Timeouts().InterruptTeardown)
+	defer cancel()
+	teardownCut.Store(&cancel)
 	books.mu.Lock()
 	books.closed = true
+	books.mu.Unlock()
+	// An issuance already sent creates its card when it is answered: wait
+	// for it (bounded by the request timeout) so that the card is swept too.
+	books.settle(ctx, h.cfg.Timeout+time.Second)
+	books.mu.Lock()
 	n := len(books.cards)
 	books.mu.Unlock()
 	if n > 0 && !teardownOff() {
 		fmt.Fprintf(os.Stdout, "\nmph conform: interrupted: sweeping the money of %d cards back to the vault (Ctrl-C again to stop; the reports are written either way and `mph sweep --run-id %s` returns what is left)\n", n, h.cfg.RunID)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), Timeouts().InterruptTeardown)
-	defer cancel()
-	teardownCut.Store(&cancel)
 	m, ok := sweepCreated(ctx)
 	if !ok { // the teardown after the last spec is running: let it finish
 		select {
