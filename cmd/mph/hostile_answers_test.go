@@ -124,3 +124,41 @@ func TestControlsURLThatRedirectsIsAConfigurationError(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeAndCapacityAtZeroSuccessExit1: against a target answering its
+// token exchange and then nothing but redirects (or 500s), the probe and the
+// capacity search stop at their first step and exit 1 saying so (the probe
+// climbed to 4,379 req/s and reported "no rate limit found", exit 0).
+func TestProbeAndCapacityAtZeroSuccessExit1(t *testing.T) {
+	bin := mphBinary(t)
+	sbx, err := sandbox.Start(context.Background(), "127.0.0.1:0", sandbox.Options{DisableRateLimits: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sbx.Close()
+	origin, _ := url.Parse(sbx.BaseURL)
+	origin.Path = ""
+	f := &front{rp: httputil.NewSingleHostReverseProxy(origin)}
+	fs := httptest.NewServer(f)
+	defer fs.Close()
+	m := sandbox.DemoMerchants()[0]
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "MPH_") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "MPH_BASE_URL="+fs.URL+"/v1/merchant", "MPH_MERCHANT_ID="+m.ID, "MPH_SECRET_KEY="+m.TestKey)
+	f.set(frontMode{tokenPasses: true, redirectTo: "http://127.0.0.1:1"})
+	dir := t.TempDir()
+	r := runMPH(t, bin, env, 2*time.Minute, "load", "probe-rate-limit", "--scenario", "list", "--start-rate", "20", "--max-rate", "5000",
+		"--step-duration", "300ms", "--quiet", "--polite", "3", "--out", filepath.Join(dir, "probe"))
+	if r.code != 1 || !strings.Contains(r.out, "answered nothing but errors or redirects (307 ×") || r.elapsed > 30*time.Second {
+		t.Fatalf("probe against redirects only: want exit 1 saying so at once, got %d after %s:\n%s", r.code, r.elapsed, r.out)
+	}
+	r = runMPH(t, bin, env, 2*time.Minute, "load", "capacity", "--scenario", "list", "--start-rate", "20", "--max-rate", "5000",
+		"--step-duration", "300ms", "--max-errors", "1", "--quiet", "--out", filepath.Join(dir, "capacity"))
+	if r.code != 1 || !strings.Contains(r.out, "no valid 2xx answer") || r.elapsed > 30*time.Second {
+		t.Fatalf("capacity against redirects only: want exit 1 saying so at once, got %d after %s:\n%s", r.code, r.elapsed, r.out)
+	}
+}
