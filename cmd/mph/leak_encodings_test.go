@@ -173,6 +173,13 @@ func throughProxy(t *testing.T, bin string, env []string, px *leakProxy, arts ma
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	stopped := false
+	t.Cleanup(func() { // a failed run below must not leave the proxy running
+		if !stopped {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	})
 	waitListening(t, addr)
 	via := func(path string) string {
 		u, _ := url.Parse("http://" + addr + path)
@@ -180,12 +187,36 @@ func throughProxy(t *testing.T, bin string, env []string, px *leakProxy, arts ma
 		return u.String()
 	}
 	penv := append(append([]string{}, env...), "MPH_BASE_URL="+via("/v1/merchant"), "MPH_CONTROLS_URL="+via("/_sandbox"))
-	runLeaky(t, bin, penv, arts, "discover via proxy", "profile", "discover", "--skip-purchase=false")
-	runLeaky(t, bin, penv, arts, "load via proxy", "load", "--scenario", "secure", "--rate", "10", "--duration", "1s", "--pool-size", "2",
+	runThroughProxy(t, bin, penv, arts, "discover via proxy", "profile", "discover", "--skip-purchase=false")
+	runThroughProxy(t, bin, penv, arts, "load via proxy", "load", "--scenario", "secure", "--rate", "10", "--duration", "1s", "--pool-size", "2",
 		"--out", filepath.Join(dir, "load"))
 	_ = cmd.Process.Signal(syscall.SIGINT)
 	_ = cmd.Wait()
+	stopped = true
 	arts["proxy output"] = logs.String()
+}
+
+// runThroughProxy is runLeaky for a run through mph proxy, tried up to three
+// times: in front of this echo (its answers grown by everyEncoding) the
+// proxy cuts about one answer in 3,000 short ("ReverseProxy read error
+// during body copy: use of closed network connection"; the harness before
+// issue 23 does it too), which ends a setup. What leaked in an attempt
+// stays among the artifacts.
+func runThroughProxy(t *testing.T, bin string, env []string, arts map[string]string, name string, args ...string) {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		arts[fmt.Sprintf("%s output (attempt %d)", name, attempt)] = string(out)
+		if err == nil || cmd.ProcessState.ExitCode() == 1 {
+			return
+		}
+		if attempt == 3 || !strings.Contains(string(out), "unexpected EOF") {
+			t.Fatalf("mph %s: %v\n%s", name, err, out)
+		}
+		t.Logf("mph %s: an answer cut short through the proxy, again (attempt %d)", name, attempt)
+	}
 }
 
 // decodedRuns is every base64 and hex run of s decoded, depth levels deep:

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"io"
@@ -38,11 +37,11 @@ type leakProxy struct {
 	// base64, and restates its card data and vouchers under other names,
 	// in prose and in hex.
 	everyEncoding atomic.Bool
+	sent          sync.Map // X-Leak-Sent -> *sent
+	sentSeq       atomic.Int64
 }
 
-// sentKey holds the request as the harness sent it, for everyEncoding.
-type sentKey struct{}
-
+// sent is the request as the harness sent it, for everyEncoding.
 type sent struct {
 	url, headers string
 	body         []byte
@@ -76,7 +75,11 @@ func newLeakProxy(t *testing.T, sandboxRoot, merchant, demoKey, plainKey string)
 				b, _ = io.ReadAll(r.Body)
 				r.Body = io.NopCloser(bytes.NewReader(b))
 			}
-			*r = *r.WithContext(context.WithValue(r.Context(), sentKey{}, &sent{url: r.URL.String(), headers: hb.String(), body: b}))
+			// Keyed by a header of its own: the request itself is left as
+			// ReverseProxy built it.
+			id := strconv.FormatInt(p.sentSeq.Add(1), 10)
+			p.sent.Store(id, &sent{url: r.URL.String(), headers: hb.String(), body: b})
+			r.Header.Set("X-Leak-Sent", id)
 		}
 		for k, vs := range r.Header {
 			for i, v := range vs {
@@ -98,8 +101,8 @@ func newLeakProxy(t *testing.T, sandboxRoot, merchant, demoKey, plainKey string)
 		}
 		p.record(b)
 		b = []byte(p.back.Replace(string(b)))
-		if sn, ok := resp.Request.Context().Value(sentKey{}).(*sent); ok {
-			b = reflectEveryEncoding(b, sn)
+		if v, ok := p.sent.LoadAndDelete(resp.Request.Header.Get("X-Leak-Sent")); ok {
+			b = reflectEveryEncoding(b, v.(*sent))
 		}
 		for k, vs := range resp.Header {
 			for i, v := range vs {
