@@ -51,6 +51,16 @@ func (c Credentials) Body() []byte {
 	return b
 }
 
+// ParseCredentials reads an exchange request body (what a guard or a proxy
+// sees on the wire); ok is false when it carries no secret key.
+func ParseCredentials(body []byte) (Credentials, bool) {
+	var c Credentials
+	if json.Unmarshal(body, &c) != nil || c.SecretKey == "" {
+		return Credentials{}, false
+	}
+	return c, true
+}
+
 // Token is a decoded token answer.
 type Token struct {
 	AccessToken string

@@ -21,9 +21,9 @@ var wireNames = map[string]bool{Path: true, "secretKey": true, "accessToken": tr
 
 // mayNameTheWire are the directories (relative to the module root) that
 // name the exchange's wire form for another reason than exchanging: the
-// sandbox serves it, the specs and the proxy judge it, openapi documents it,
-// bench's echo server imitates it.
-var mayNameTheWire = []string{"authtoken", "sandbox", "suites", "proxy", "openapi", "bench"}
+// endpoint table lists it (api), the sandbox serves it, the specs and the
+// proxy judge it, openapi documents it, bench's echo server imitates it.
+var mayNameTheWire = []string{"api", "authtoken", "sandbox", "suites", "proxy", "openapi", "bench"}
 
 // callers must exchange through Exchange.
 var callers = []string{"client/tokens.go", "loadtest/tokens/tokens.go", "target/preflight.go"}

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/liveguard"
 	"github.com/merchant-harness/mph/target"
 )
 
@@ -108,6 +109,8 @@ func newProber(o Options) *prober {
 	p := &prober{o: o, cfg: cfg, res: &Result{}, runRef: cfg.RunID + "-disc"}
 	hc := cfg.HTTPClient()
 	hc.Transport = countingTransport{hc.Transport, &p.requests}
+	// No write carrying a LIVE credential leaves without --allow-live.
+	hc, _ = liveguard.Wrap(hc, cfg.AllowLive || cfg.Embedded)
 	maxBody := cfg.BodyCap(target.DefaultConformMaxBody)
 	p.anon = client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout, MaxBody: maxBody, RetryAfterMax: cfg.RetryAfterMax})
 	ts := client.NewTokenSource(p.anon, cfg.Primary.MerchantID, cfg.Primary.SecretKey)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/schemas"
 )
 
 const mismatchMerchant = "mer_discovery_mismatch"
@@ -228,6 +229,9 @@ func (p *prober) initialBalance(amount string) {
 
 // decSub is a - b as a decimal string ("" when either is not a number).
 func decSub(a, b string) string {
+	if schemas.NumberReadable(a) != "" || schemas.NumberReadable(b) != "" {
+		return ""
+	}
 	x, ok1 := new(big.Rat).SetString(a)
 	y, ok2 := new(big.Rat).SetString(b)
 	if !ok1 || !ok2 {

@@ -9,9 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"sort"
 	"strconv"
@@ -21,6 +19,7 @@ import (
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
+	"github.com/merchant-harness/mph/internal/hooklisten"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/target"
 )
@@ -47,19 +46,31 @@ type hookReceiver struct {
 	got chan delivery
 }
 
-func startHookReceiver(addr string) (*hookReceiver, string, error) {
-	ln, err := net.Listen("tcp", addr)
+// startHookReceiver listens for the receiver whose public URL is public
+// ("" for a local one, on 127.0.0.1), under the rules of every receiver
+// (package hooklisten): the URL's own host, allowed senders only, bounded
+// connections and waits. It keeps the first 16 POSTs of at most 1 MiB.
+func startHookReceiver(public string) (*hookReceiver, string, error) {
+	addr, _, err := hooklisten.Address(public)
+	if err != nil {
+		return nil, "", err
+	}
+	ln, err := hooklisten.Listen(addr, public)
 	if err != nil {
 		return nil, "", err
 	}
 	r := &hookReceiver{got: make(chan delivery, 16)}
-	r.srv = &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	r.srv = hooklisten.Server(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Method != http.MethodPost {
+			http.NotFound(w, req)
+			return
+		}
 		b, _ := io.ReadAll(io.LimitReader(req.Body, 1<<20))
 		select {
 		case r.got <- delivery{req.Header.Clone(), b}:
 		default:
 		}
-	})}
+	}))
 	go func() { _ = r.srv.Serve(ln) }()
 	return r, "http://" + ln.Addr().String() + "/mph-discover", nil
 }
@@ -125,21 +136,13 @@ func (p *prober) hookTarget(ctx context.Context) (*hookReceiver, string, string,
 	none := func() {}
 	pre, _ := strconv.ParseBool(os.Getenv(target.EnvWebhooksPreconfigured))
 	if (pre || p.cfg.Profile.Webhooks.Preconfigured) && p.cfg.WebhookReceiverURL != "" {
-		u, err := url.Parse(p.cfg.WebhookReceiverURL)
-		if err != nil || u.Host == "" {
-			return nil, "", "", none, fmt.Errorf("%s is not a URL", target.EnvWebhookReceiverURL)
-		}
-		addr := os.Getenv("MPH_WEBHOOK_LISTEN")
-		if addr == "" {
-			addr = ":" + u.Port()
-		}
-		r, _, err := startHookReceiver(addr)
+		r, _, err := startHookReceiver(p.cfg.WebhookReceiverURL)
 		return r, p.cfg.WebhookReceiverURL, webhookSecret(), none, err
 	}
 	if p.cfg.ControlsURL == "" || p.cfg.AdminKey == "" {
 		return nil, "", "", none, nil
 	}
-	r, hookURL, err := startHookReceiver("127.0.0.1:0")
+	r, hookURL, err := startHookReceiver("")
 	if err != nil {
 		return nil, "", "", none, err
 	}
@@ -155,14 +158,18 @@ func (p *prober) hookTarget(ctx context.Context) (*hookReceiver, string, string,
 	return r, hookURL, secret, func() { _ = ctl.SetWebhook(context.WithoutCancel(ctx), p.cfg.Primary.MerchantID, "", "") }, nil
 }
 
-// awaitDelivery waits for the delivery carrying ref (any when ref is "").
+// awaitDelivery waits for the delivery carrying ref: a delivery is
+// attributed by the simulation's reference only (without one, none is).
 func awaitDelivery(ctx context.Context, r *hookReceiver, ref string) (delivery, bool) {
+	if ref == "" {
+		return delivery{}, false
+	}
 	t := time.NewTimer(hookWait)
 	defer t.Stop()
 	for {
 		select {
 		case d := <-r.got:
-			if ref == "" || strings.Contains(string(d.body), ref) {
+			if strings.Contains(string(d.body), ref) {
 				return d, true
 			}
 		case <-t.C:

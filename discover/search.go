@@ -178,6 +178,9 @@ func parent(p string) string {
 
 // sameDecimal compares two decimal strings exactly.
 func sameDecimal(a, b string) bool {
+	if schemas.NumberReadable(a) != "" || schemas.NumberReadable(b) != "" {
+		return a == b // beyond what the harness computes with: compared as written
+	}
 	x, ok1 := new(big.Rat).SetString(a)
 	y, ok2 := new(big.Rat).SetString(b)
 	return ok1 && ok2 && x.Cmp(y) == 0

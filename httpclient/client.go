@@ -21,6 +21,8 @@ const (
 	DefaultRetryAfterMax = 30 * time.Second
 	// maxSameOriginHops bounds the same-origin redirects followed in one call.
 	maxSameOriginHops = 5
+	// MaxHeaderBytes bounds the headers of one answer.
+	MaxHeaderBytes = 1 << 20
 )
 
 // Options configure a client.
@@ -76,6 +78,9 @@ func NewTransport(o Options) *http.Transport {
 		TLSHandshakeTimeout:   to,
 		ResponseHeaderTimeout: to,
 		ExpectContinueTimeout: time.Second,
+		// A hostile target's headers are bounded like the load attack's
+		// (net/http's default is 10 MiB per answer).
+		MaxResponseHeaderBytes: MaxHeaderBytes,
 	}
 	if o.InsecureTLS {
 		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // opted in by the operator

@@ -105,6 +105,11 @@ func (c *capacitySearch) trial(phase string, rate float64, d time.Duration) (boo
 	if why := c.o.SLO.misses(s.AchievedRate, rate, s.Latency.P99, s.ErrorRatio); why != "" {
 		st.Pass, st.Why = false, why
 	}
+	if s.Requests > 0 && s.SuccessRatio == 0 {
+		// Whatever the SLO allows (--max-errors 1), a rate at which nothing
+		// succeeds is no capacity: the search stops climbing there.
+		st.Pass, st.Why = false, "no valid 2xx answer: the target answered nothing but errors, redirects or 429s"
+	}
 	c.rep.Steps = append(c.rep.Steps, st)
 	c.o.Logf("capacity %s %.0f/s: pass=%v %s", phase, rate, st.Pass, st.Why)
 	if out.Interrupted {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/merchant-harness/mph/liveguard"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -114,7 +115,7 @@ func TestLiveConsentBeforeAnyWrite(t *testing.T) {
 				if !errors.Is(err, ErrLiveRefused) || !errors.As(err, &lr) || lr.Environment != "LIVE" {
 					t.Fatalf("want a LIVE refusal, got %v", err)
 				}
-				want := "the token answer states LIVE, not TEST, and scenario " + c.scenario + " issues and funds cards (real money on LIVE): " +
+				want := "the credentials are LIVE (the secret key's prefix says LIVE, the token answer says LIVE, the token's JWT claim says LIVE, GET /cards/config says LIVE), and scenario " + c.scenario + " issues and funds cards (real money on LIVE): " +
 					"pass --allow-live (MPH_ALLOW_LIVE=1) to allow it, or give --card-ids of existing cards so that nothing is written"
 				if err.Error() != want {
 					t.Fatalf("refusal %q, want %q", err, want)
@@ -140,14 +141,57 @@ func TestLiveConsentBeforeAnyWrite(t *testing.T) {
 
 // A token answer without an environment is not proof of TEST.
 func TestLiveConsentUnknownEnvironment(t *testing.T) {
-	if err := checkLiveConsent("", "secure", false); !errors.Is(err, ErrLiveRefused) {
+	if err := checkLiveConsent(liveguard.Decide(liveguard.Signals{}), "secure", false); !errors.Is(err, ErrLiveRefused) {
 		t.Fatalf("no environment: %v", err)
 	}
-	if err := checkLiveConsent("TEST", "secure", false); err != nil {
+	if err := checkLiveConsent(liveguard.Decide(liveguard.Signals{Token: "TEST"}), "secure", false); err != nil {
 		t.Fatal(err)
 	}
-	if err := checkLiveConsent("LIVE", "secure", true); err != nil {
+	if err := checkLiveConsent(liveguard.Decide(liveguard.Signals{Token: "LIVE"}), "secure", true); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A target answering TEST at the token exchange for an sk_live_ key (its
+// JWT and /cards/config still say LIVE) gets no write: every signal counts.
+func TestLiveConsentTrustsNoSingleSignal(t *testing.T) {
+	sp := newSpy(t)
+	lying := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		sp.srv.Config.Handler.ServeHTTP(rec, r)
+		body := rec.Body.String()
+		if strings.HasSuffix(r.URL.Path, "/auth/token") {
+			body = strings.Replace(body, `"environment":"LIVE"`, `"environment":"TEST"`, 1)
+		}
+		for k, v := range rec.Header() {
+			if k != "Content-Length" {
+				w.Header()[k] = v
+			}
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write([]byte(body))
+	}))
+	defer lying.Close()
+	tg := &Target{BaseURL: lying.URL + strings.TrimPrefix(sp.base, sp.srv.URL), Creds: []Credential{demoCred(true)}, Timeout: 5 * time.Second, Setup: DefaultSetupProfile()}
+	s, err := Prepare(context.Background(), tg, ScenarioOptions{Name: "secure", PoolSize: 2})
+	if s != nil {
+		defer s.Close(context.Background())
+	}
+	if !errors.Is(err, ErrLiveRefused) || !strings.Contains(err.Error(), "the token answer says TEST") {
+		t.Fatalf("want a LIVE refusal naming the disagreement, got %v", err)
+	}
+	if n := sp.writes.Load(); n != 0 {
+		t.Fatalf("%d writes reached the target", n)
+	}
+	// With consent the setup writes, and the contradiction is a note of the report.
+	tg.AllowLive = true
+	s2, err := Prepare(context.Background(), tg, ScenarioOptions{Name: "secure", PoolSize: 1})
+	if err != nil {
+		t.Fatalf("--allow-live: %v", err)
+	}
+	defer s2.Close(context.Background())
+	if !strings.Contains(strings.Join(s2.Notes, "\n"), "contradicts itself about the environment") {
+		t.Fatalf("the contradiction is not among the notes: %q", s2.Notes)
 	}
 }
 

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"sort"
+	"strings"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/merchant-harness/mph/httpclient"
+	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/pacer"
 )
 
@@ -107,6 +110,11 @@ func (p *pathProber) coarseLadder() (float64, error) {
 		}
 		pp.Steps = append(pp.Steps, ps)
 		o.Logf("probe %s: coarse %.0f/s: 429 share %.1f%%", p.ep, r, ps.Share429*100)
+		if s, _ := out.Summary(p.ep); noSuccess(s) != "" {
+			pp.NoSuccess = fmt.Sprintf("at %.0f req/s the target answered nothing but %s: the probe stopped climbing", r, noSuccess(s))
+			o.Logf("probe %s: %s", p.ep, pp.NoSuccess)
+			return true, p.ctx.Err()
+		}
 		if ps.Share429 > 0 && pp.CoarseOnset == 0 {
 			pp.CoarseOnset = r
 		}
@@ -118,13 +126,44 @@ func (p *pathProber) coarseLadder() (float64, error) {
 	if errors.Is(err, errInterrupted) {
 		return 0, p.ctx.Err()
 	}
-	if err != nil {
-		return 0, err
+	if err != nil || pp.NoSuccess != "" {
+		return 0, err // nothing succeeded: no limit to measure
 	}
 	if hi == 0 {
 		pp.Notes = append(pp.Notes, fmt.Sprintf("no rate limit found up to %.0f req/s", o.MaxRate))
 	}
 	return hi, nil
+}
+
+// noSuccess describes a step without one valid 2xx answer and without a
+// 429 (errors, redirects, invalid answers: "500 ×20, 307 ×3"); "" when the
+// step had a success or a 429, or no answer at all.
+func noSuccess(s metrics.Summary) string {
+	if s.Requests == 0 || s.SuccessRatio > 0 || s.R429Count() > 0 {
+		return ""
+	}
+	codes := make([]string, 0, len(s.StatusCodes))
+	for c := range s.StatusCodes {
+		codes = append(codes, c)
+	}
+	sort.Slice(codes, func(i, j int) bool {
+		return s.StatusCodes[codes[i]] > s.StatusCodes[codes[j]] || s.StatusCodes[codes[i]] == s.StatusCodes[codes[j]] && codes[i] < codes[j]
+	})
+	var parts []string
+	for i, c := range codes {
+		if i == 4 {
+			parts = append(parts, "…")
+			break
+		}
+		what := c
+		if c == "0" {
+			what = "transport errors"
+		} else if c[0] == '2' {
+			what = c + " (invalid)"
+		}
+		parts = append(parts, fmt.Sprintf("%s ×%d", what, s.StatusCodes[c]))
+	}
+	return "errors or redirects (" + strings.Join(parts, ", ") + ")"
 }
 
 // blast measures burst, ceiling, envelopes and headers under a saturating

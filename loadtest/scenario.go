@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/merchant-harness/mph/liveguard"
 	"github.com/merchant-harness/mph/loadtest/scrub"
 	"github.com/merchant-harness/mph/loadtest/tokens"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -115,7 +116,10 @@ func Prepare(ctx context.Context, t *Target, o ScenarioOptions) (*Scenario, erro
 	if !ok {
 		return nil, fmt.Errorf("unknown scenario %q (want %s)", o.Name, strings.Join(ScenarioNames(), ", "))
 	}
-	s := &Scenario{Name: o.Name, urlMask: map[string]string{}, target: t, hc: t.httpClient(), base: strings.TrimRight(t.BaseURL, "/")}
+	// The setup client refuses any write carrying a LIVE credential, the
+	// last line behind consentToWrite.
+	hc, _ := liveguard.Wrap(t.httpClient(), t.AllowLive || t.Embedded)
+	s := &Scenario{Name: o.Name, urlMask: map[string]string{}, target: t, hc: hc, base: strings.TrimRight(t.BaseURL, "/")}
 	gen, err := s.prepare(ctx, def, o)
 	if err != nil {
 		s.Close(ctx)
@@ -200,7 +204,16 @@ func (s *Scenario) consentToWrite(ctx context.Context, writes, instead string) e
 	if err != nil {
 		return err
 	}
-	err = checkLiveConsent(src.Current().Environment, s.Name, s.target.AllowLive || s.target.Embedded)
+	allow := s.target.AllowLive || s.target.Embedded
+	var v liveguard.Verdict
+	if !s.target.Embedded {
+		cur := src.Current()
+		v = liveguard.Check(ctx, s.hc, s.base, s.target.Creds[0].SecretKey, cur.Environment, cur.Value)
+		if v.Disagreement != "" { // a finding, with consent or without
+			s.Notes = append(s.Notes, "the target contradicts itself about the environment ("+v.Disagreement+"): the credentials are taken as LIVE")
+		}
+	}
+	err = checkLiveConsent(v, s.Name, allow)
 	var lr *LiveRefusal
 	if errors.As(err, &lr) {
 		lr.Writes, lr.Instead = writes, instead

@@ -12,15 +12,21 @@ import (
 
 // capture keeps the first Cap bytes of a body streaming through it and
 // counts the rest: bodies larger than the cap are passed on whole but not
-// inspected.
+// inspected. Its buffer is taken from the proxy's memory budget, so that
+// the bodies held at once stay bounded however many connections stream
+// through; a body the budget cannot hold is passed on whole, uninspected.
 type capture struct {
 	buf  []byte
 	cap  int
 	n    int64 // bytes seen
 	eof  bool  // the body was read to its end
 	over bool  // more than cap bytes: buf is incomplete
+	// starved: the proxy's inspection memory was in use (buf incomplete).
+	starved bool
 	// undecodable: a content encoding the proxy cannot read (e.g. br).
 	undecodable bool
+	mem         *memBudget
+	held        int // bytes of mem this capture holds (its buffer's capacity)
 }
 
 func (c *capture) write(p []byte) {
@@ -28,11 +34,59 @@ func (c *capture) write(p []byte) {
 	if c.over {
 		return
 	}
-	if len(c.buf)+len(p) > c.cap {
+	need := len(c.buf) + len(p)
+	if need > c.cap {
 		c.over = true
 		return
 	}
+	if need > cap(c.buf) {
+		grow := min(max(2*cap(c.buf), need, smallBuf), c.cap)
+		if !c.mem.take(grow - c.held) {
+			c.over, c.starved = true, true
+			return
+		}
+		var nb []byte
+		if grow == smallBuf {
+			nb = (*bufPool.Get().(*[]byte))[:0]
+		} else {
+			nb = make([]byte, len(c.buf), grow)
+			copy(nb, c.buf)
+		}
+		c.buf, c.held = nb, grow
+	}
 	c.buf = append(c.buf, p...)
+}
+
+// memBudget bounds the bytes all captures of a proxy hold at once.
+type memBudget struct {
+	mu         sync.Mutex
+	used, max  int
+	peak       int
+	starvedAny bool
+}
+
+func (m *memBudget) take(n int) bool {
+	if m == nil || n <= 0 {
+		return true
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.used+n > m.max {
+		m.starvedAny = true
+		return false
+	}
+	m.used += n
+	m.peak = max(m.peak, m.used)
+	return true
+}
+
+func (m *memBudget) give(n int) {
+	if m == nil || n <= 0 {
+		return
+	}
+	m.mu.Lock()
+	m.used -= n
+	m.mu.Unlock()
 }
 
 // complete reports whether buf holds the whole body.
@@ -66,8 +120,11 @@ func (c *capture) decodeContent(encoding string) {
 		c.undecodable = true
 	case len(out) > c.cap:
 		c.over = true
+	case !c.mem.take(cap(out) - c.held):
+		c.over, c.starved = true, true
 	default:
-		c.buf = out
+		c.mem.give(c.held - cap(out)) // when the decoded text is the smaller
+		c.buf, c.held = out, max(c.held, cap(out))
 	}
 }
 
@@ -101,19 +158,26 @@ func (t *teeBody) seal() {
 
 func (t *teeBody) Close() error { return t.rc.Close() }
 
-// bufPool recycles capture buffers between exchanges.
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+// smallBuf is the first buffer of a capture; bufPool recycles them.
+const smallBuf = 4096
 
-func newCapture(limit int) *capture {
-	bp := bufPool.Get().(*[]byte)
-	return &capture{buf: (*bp)[:0], cap: limit}
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, smallBuf); return &b }}
+
+func newCapture(limit int, mem *memBudget) *capture {
+	return &capture{cap: limit, mem: mem}
 }
 
+// release gives the capture's buffer back to the budget (and a small one
+// to the pool).
 func (c *capture) release() {
-	if c == nil || cap(c.buf) > 256<<10 {
-		return // let large buffers go back to the garbage collector
+	if c == nil {
+		return
 	}
-	b := c.buf[:0]
+	if cap(c.buf) == smallBuf {
+		b := c.buf[:0]
+		bufPool.Put(&b)
+	}
 	c.buf = nil
-	bufPool.Put(&b)
+	c.mem.give(c.held)
+	c.held = 0
 }

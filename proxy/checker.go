@@ -25,6 +25,24 @@ func newChecker(p *Proxy) *checker {
 	return &checker{p: p, router: api.NewRouter(api.Endpoints(p.opts.Profile)), st: newStreamState(p.opts.Profile)}
 }
 
+// learnSecrets hands the redaction every secret the exchange carries (the
+// client's secret key at its token exchange, Basic credentials, tokens, the
+// admin key, voucher codes and PINs in answers) before a byte about it is
+// written, to the HAR, the log or a report: the proxy was configured with
+// none of its clients' secrets, and an echo of one in another encoding
+// later is masked by value.
+func learnSecrets(ex *exchange) {
+	redact.LearnHeader(ex.reqHeader)
+	redact.LearnHeader(ex.respHeader)
+	redact.LearnBody([]byte(ex.rawQuery))
+	if ex.req != nil && ex.req.complete() {
+		redact.LearnBody(ex.req.buf)
+	}
+	if ex.resp != nil && ex.resp.complete() {
+		redact.LearnBody(ex.resp.buf)
+	}
+}
+
 // exCtx is one exchange being checked.
 type exCtx struct {
 	c    *checker
@@ -41,6 +59,7 @@ func (c *checker) check(ex *exchange) {
 	if ex.resp != nil {
 		ex.resp.decodeContent(ex.respHeader.Get("Content-Encoding"))
 	}
+	learnSecrets(ex)
 	rel, api := c.rel(ex.path)
 	if !api {
 		t.add(func(t *Tally) { t.NotAPI++ })
@@ -62,7 +81,10 @@ func (c *checker) check(ex *exchange) {
 		if ex.upErr == nil {
 			e.Statuses[ex.status]++
 		}
-		if ex.req.over || (ex.resp != nil && ex.resp.over) {
+		switch {
+		case ex.req.starved || ex.resp != nil && ex.resp.starved:
+			t.OverMemory++
+		case ex.req.over || ex.resp != nil && ex.resp.over:
 			t.OverCap++
 		}
 		if ex.resp != nil && ex.resp.undecodable {

@@ -166,6 +166,9 @@ func harEntryOf(ex *exchange, endpoint string, origin *url.URL) harEntry {
 }
 
 func harBody(c *capture) (string, string) {
+	if c.starved {
+		return "", "not recorded: the proxy's inspection memory was in use"
+	}
 	if !c.complete() {
 		return "", "body larger than the inspection cap (or cut short): not recorded"
 	}
@@ -204,6 +207,9 @@ func harQuery(raw string) []harNV {
 	sort.Strings(keys)
 	for _, k := range keys {
 		for _, v := range q[k] {
+			if redact.SecretField(k) {
+				v = redact.Mask // a secret by its name, whatever its value
+			}
 			out = append(out, harNV{Name: redact.Text(k), Value: redact.Text(v)})
 		}
 	}

@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -43,6 +44,10 @@ import (
 // DefaultBodyCap is how much of each body is inspected.
 const DefaultBodyCap = 1 << 20
 
+// DefaultMemoryCap bounds the bodies held for inspection at once, whatever
+// the number of connections.
+const DefaultMemoryCap = 32 << 20
+
 // Options configure a Proxy.
 type Options struct {
 	// Upstream is the merchant root of the target, e.g.
@@ -53,6 +58,9 @@ type Options struct {
 	Profile  *api.Profile // "not shown" choices (issuance path, reference fields); nil = default
 	Clock    clock.Clock  // nil = real clock
 	BodyCap  int          // bytes of each body inspected; 0 = DefaultBodyCap
+	// MemoryCap bounds the bytes of all bodies held for inspection at once
+	// (0 = DefaultMemoryCap); a body beyond it is passed on uninspected.
+	MemoryCap int
 	// Timeout bounds the wait for the upstream's response headers (0 = 30 s).
 	Timeout time.Duration
 	// InsecureTLS skips verification of the upstream's certificate.
@@ -98,6 +106,7 @@ type Proxy struct {
 	chk   *checker
 	tally *Tally
 	har   *harWriter
+	mem   *memBudget // the captures' bytes (capture.go)
 
 	closeOnce sync.Once
 	inflight  sync.WaitGroup
@@ -146,6 +155,9 @@ func New(opts Options) (*Proxy, error) {
 	if opts.BodyCap <= 0 {
 		opts.BodyCap = DefaultBodyCap
 	}
+	if opts.MemoryCap <= 0 {
+		opts.MemoryCap = DefaultMemoryCap
+	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = 30 * time.Second
 	}
@@ -157,6 +169,7 @@ func New(opts Options) (*Proxy, error) {
 		queue: make(chan *exchange, 256),
 		done:  make(chan struct{}),
 		tally: newTally(),
+		mem:   &memBudget{max: opts.MemoryCap},
 	}
 	if opts.HAR != nil {
 		p.har = newHARWriter(opts.HAR, up)
@@ -168,6 +181,9 @@ func New(opts Options) (*Proxy, error) {
 		ModifyResponse: p.modifyResponse,
 		ErrorHandler:   p.errorHandler,
 		FlushInterval:  -1, // stream as it comes: never hold back an answer
+		// Its own lines (a body copy that broke) go to the log, redacted.
+		ErrorLog:   log.New(redactingWriter{opts.Log}, "mph proxy: ", 0),
+		BufferPool: copyBuffers, // one 32 KiB copy buffer per request in flight, reused
 	}
 	go p.run()
 	return p, nil
@@ -213,7 +229,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		path:      r.URL.Path,
 		rawQuery:  r.URL.RawQuery,
 		reqHeader: r.Header.Clone(),
-		req:       newCapture(p.opts.BodyCap),
+		req:       newCapture(p.opts.BodyCap, p.mem),
 	}
 	var tee *teeBody
 	if r.Body != nil && r.Body != http.NoBody {
@@ -251,7 +267,7 @@ func (p *Proxy) modifyResponse(resp *http.Response) error {
 	ex.respAt = p.clk.Now()
 	ex.status = resp.StatusCode
 	ex.respHeader = resp.Header.Clone()
-	ex.resp = newCapture(p.opts.BodyCap)
+	ex.resp = newCapture(p.opts.BodyCap, p.mem)
 	if resp.Body == nil || resp.Body == http.NoBody {
 		ex.resp.eof = true
 		return nil
@@ -319,6 +335,24 @@ func (p *Proxy) Close(ctx context.Context) error {
 		}
 	})
 	return err
+}
+
+// copyBuffers recycles the buffers ReverseProxy copies bodies through.
+var copyBuffers = &bufferPool{sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}}
+
+type bufferPool struct{ p sync.Pool }
+
+func (b *bufferPool) Get() []byte  { return *b.p.Get().(*[]byte) }
+func (b *bufferPool) Put(x []byte) { b.p.Put(&x) }
+
+// redactingWriter redacts and escapes what a library logs about traffic.
+type redactingWriter struct{ w io.Writer }
+
+func (r redactingWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(r.w, safe(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 func remoteHost(addr string) string {

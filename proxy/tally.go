@@ -40,7 +40,10 @@ type Tally struct {
 	Unknown   int64 // under the merchant root but no endpoint of the document
 	// OverCap counts exchanges with a body larger than the inspection cap
 	// (streamed whole, its body checks skipped).
-	OverCap        int64
+	OverCap int64
+	// OverMemory counts exchanges whose body found the proxy's inspection
+	// memory (Options.MemoryCap) in use: streamed whole, uninspected.
+	OverMemory     int64
 	UpstreamErrors int64 // the upstream could not be reached or answered nothing
 	Undecodable    int64 // answers in a content encoding the proxy cannot read (passed unchecked)
 	Unchecked      int64 // finished after the session closed
@@ -129,7 +132,7 @@ func (t *Tally) Snapshot() Snapshot {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := Snapshot{
-		Exchanges: t.Exchanges, NotAPI: t.NotAPI, Unknown: t.Unknown, OverCap: t.OverCap,
+		Exchanges: t.Exchanges, NotAPI: t.NotAPI, Unknown: t.Unknown, OverCap: t.OverCap, OverMemory: t.OverMemory,
 		UpstreamErrors: t.UpstreamErrors, Unchecked: t.Unchecked, Dropped: t.Dropped, CheckErrors: t.CheckErrors, Undecodable: t.Undecodable,
 		Violations: append([]Violation(nil), t.kept...),
 	}

@@ -20,9 +20,11 @@ var (
 		"secret": true, "password": true, "passwd": true, "passphrase": true,
 		"token": true, "tokens": true, "secretkey": true, "adminkey": true, "apikey": true,
 	}
-	// secretSuffixes: voucherPin, securityCode, webhookSecret, accessToken...
+	// secretSuffixes: voucherPin, securityCode, card_verification_value,
+	// webhookSecret, accessToken...
 	secretSuffixes = []string{
-		"pin", "cvv", "cvc", "securitycode", "password", "passwd", "passphrase",
+		"pin", "cvv", "cvc", "cvn", "csc", "securitycode", "securitynumber",
+		"verificationvalue", "verificationcode", "verificationnumber", "password", "passwd", "passphrase",
 		"secret", "secretkey", "token", "apikey", "adminkey", "privatekey", "accesskey", "cookie",
 	}
 	panNames  = map[string]bool{"cardnumber": true, "pan": true, "primaryaccountnumber": true}

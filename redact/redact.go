@@ -48,7 +48,7 @@ var (
 	voucherCodeRe = regexp.MustCompile(`(?i)("vouchers?"\s*:\s*\[?\s*\{[^{}]*?"code"\s*:\s*")((?:[^"\\]|\\.)*)"`)
 	// A JSON member met as text whose name may be a secret's (classify
 	// decides): cvv, pin, secretKey, accessToken, voucherCode...
-	secretFieldRe = regexp.MustCompile(`"([A-Za-z0-9_-]*(?i:pin|cvv|cvv2|cvc|cvc2|otp|password|passwd|passphrase|secret|key|token|tokens|cookie|authorization|voucher_?code|gift_?code|gift_?card_?code|redemption_?code|claim_?code|activation_?code|security_?code))"(\s*:\s*)("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*)`)
+	secretFieldRe = regexp.MustCompile(`"([A-Za-z0-9_-]*(?i:pin|cvv|cvv2|cvc|cvc2|cvn|csc|otp|password|passwd|passphrase|secret|key|token|tokens|cookie|authorization|voucher_?code|gift_?code|gift_?card_?code|redemption_?code|claim_?code|activation_?code|security_?code|security_?number|verification_?value|verification_?code|verification_?number))"(\s*:\s*)("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*)`)
 )
 
 // PAN masks one card number to its first 6 and last 4 digits, keeping the
@@ -69,9 +69,14 @@ func PAN(s string) string {
 
 // Text masks every secret found in free text: registered values in every
 // encoding, URL passwords, Authorization values of any scheme, JWTs, secret
-// keys, PANs and JSON members named like secrets (cvv, pin, secretKey,
-// voucher code...).
-func Text(s string) string {
+// keys, PANs, JSON members and form pairs named like secrets (cvv, pin,
+// secretKey, voucher code...), verification values named in prose or
+// standing near a card number (card.go), and all of these inside base64 or
+// hex text, twice deep (encoded.go).
+func Text(s string) string { return textDepth(s, maxNesting) }
+
+// textDepth is Text looking into encoded runs depth levels deep.
+func textDepth(s string, depth int) string {
 	if s == "" {
 		return s
 	}
@@ -95,6 +100,7 @@ func Text(s string) string {
 	}
 	if has(`"voucher`) {
 		s = replaceSubmatch(voucherCodeRe, s, func(sub []string) string {
+			learn(sub[2])
 			return sub[1] + KeepLast4(sub[2]) + `"`
 		})
 	}
@@ -117,10 +123,16 @@ func Text(s string) string {
 	if has("sk_", "whsec_", "sbx_admin_") {
 		s = keyRe.ReplaceAllString(s, "${1}"+Mask)
 	}
-	if hasDigitRun(s, 13) {
-		s = maskPANs(s)
+	if has(cvvTriggers...) {
+		s = maskCVVWords(s)
 	}
-	return s
+	if hasDigitRun(s, 13) {
+		s = maskPANs(maskNearPAN(s, panSpans(s)))
+	}
+	if strings.IndexByte(s, '=') >= 0 && has(formTriggers...) {
+		s = maskFormPairs(s)
+	}
+	return maskEncoded(s, depth)
 }
 
 // fieldTriggers: a member named like a secret ends in one of these, then ".
@@ -129,7 +141,9 @@ var fieldTriggers = []string{
 	`secret"`, `key"`, `token"`, `tokens"`, `cookie"`, `authorization"`,
 	`vouchercode"`, `voucher_code"`, `giftcode"`, `gift_code"`, `giftcardcode"`, `gift_card_code"`,
 	`redemptioncode"`, `redemption_code"`, `claimcode"`, `claim_code"`, `activationcode"`,
-	`activation_code"`, `securitycode"`, `security_code"`,
+	`activation_code"`, `securitycode"`, `security_code"`, `cvn"`, `csc"`, `securitynumber"`, `security_number"`,
+	`verificationvalue"`, `verification_value"`, `verificationcode"`, `verification_code"`,
+	`verificationnumber"`, `verification_number"`,
 }
 
 // hasDigitRun reports whether s holds n digits in a row, single spaces or
@@ -183,10 +197,12 @@ func maskMemberText(sub []string) string {
 	var masked string
 	switch classify("", name) {
 	case secretMember:
+		learn(raw)
 		masked = Mask
 	case authMember:
 		masked = Authorization(raw)
 	case tailMember:
+		learn(raw)
 		masked = KeepLast4(raw)
 	default:
 		return m
@@ -255,6 +271,7 @@ func JSON(b []byte) []byte {
 	if err := dec.Decode(&v); err != nil || dec.More() {
 		return []byte(Text(string(b)))
 	}
+	prelearn("", "", v) // a secret restated elsewhere in the document, encoded or not, is known before the walk meets it
 	out, err := json.Marshal(walk("", "", v))
 	if err != nil {
 		return []byte(Text(string(b)))
@@ -264,7 +281,29 @@ func JSON(b []byte) []byte {
 
 // Value masks a decoded JSON value (maps, slices, strings, json.Number)
 // in place, as JSON does.
-func Value(v any) any { return walk("", "", v) }
+func Value(v any) any {
+	prelearn("", "", v)
+	return walk("", "", v)
+}
+
+// prelearn learns the values of a document's secret members before any of
+// it is masked.
+func prelearn(parent, key string, v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		for mk, mv := range t {
+			prelearn(key, mk, mv)
+		}
+	case []any:
+		for _, x := range t {
+			prelearn(parent, key, x)
+		}
+	case string:
+		if k := classify(parent, key); k == secretMember || k == tailMember {
+			learn(t)
+		}
+	}
+}
 
 func walk(parent, key string, v any) any {
 	kind := classify(parent, key)
@@ -273,6 +312,7 @@ func walk(parent, key string, v any) any {
 		if kind == secretMember {
 			return Mask // {"secret": {...}}: nothing inside is shown
 		}
+		maskCVVLike(t)
 		renamed := map[string]string{}
 		for mk, mv := range t {
 			t[mk] = walk(key, mk, mv)
@@ -296,7 +336,7 @@ func walk(parent, key string, v any) any {
 		switch {
 		case kind == secretMember || kind == authMember || kind == tailMember:
 			return Mask
-		case kind == panMember || len(t.String()) >= 13 && !strings.ContainsAny(t.String(), ".eE-"):
+		case kind == panMember || len(t.String()) >= 13 && len(t.String()) <= 19 && !strings.ContainsAny(t.String(), ".eE-"):
 			return PAN(t.String())
 		}
 		return t

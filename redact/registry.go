@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"net/url"
 	"sort"
@@ -20,8 +21,9 @@ import (
 // prefix is found by value, not by pattern.
 //
 // Every value is masked in the forms a target, a library or a log line may
-// render it in: literally, percent-encoded, JSON-escaped, base64 (standard
-// and URL alphabets, padded or not), "id:secret" in base64 (HTTP Basic), and
+// render it in: literally, percent-encoded, JSON-escaped, hex, base64
+// (standard and URL alphabets, padded or not), "id:secret" in base64 (HTTP
+// Basic), and
 // for long values the stable middle of its base64 at any of the three byte
 // alignments, so a secret inside any larger base64 text (an encoded JSON
 // body) is masked too.
@@ -281,9 +283,12 @@ func escapedForms(v string) []string {
 	return forms
 }
 
-// valueForms are the renderings of one secret value that Text masks.
+// valueForms are the renderings of one secret value that Text masks: as
+// it stands, escaped, in base64 and in hex (lower and upper case, which
+// also match inside any longer hex text: hex keeps byte boundaries).
 func valueForms(v string, cores bool) []string {
 	forms := append(escapedForms(v), base64Forms(v)...)
+	forms = append(forms, hex.EncodeToString([]byte(v)), strings.ToUpper(hex.EncodeToString([]byte(v))))
 	if cores {
 		forms = append(forms, base64Cores(v)...)
 	}

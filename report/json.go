@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -20,12 +22,15 @@ func ensureDir(path string) error {
 }
 
 // writeAtomic writes a report through a temporary file in the same
-// directory, so a reader never sees half a report.
+// directory, so a reader never sees half a report. The file gets the
+// user's umask, as any file the user creates (0644 under the usual 022,
+// 0600 under 077): reports are redacted, but who may read them is the
+// user's call.
 func writeAtomic(path string, data []byte) error {
 	if err := ensureDir(path); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
+	f, err := createTemp(path)
 	if err != nil {
 		return err
 	}
@@ -39,11 +44,21 @@ func writeAtomic(path string, data []byte) error {
 		os.Remove(tmp)
 		return err
 	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
 	return os.Rename(tmp, path)
+}
+
+// createTemp creates a new file beside path with mode 0666 less the umask
+// (os.CreateTemp's files are 0600 whatever the umask).
+func createTemp(path string) (*os.File, error) {
+	for i := 0; ; i++ {
+		var b [6]byte
+		_, _ = rand.Read(b[:])
+		name := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+"-"+hex.EncodeToString(b[:]))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if err == nil || !os.IsExist(err) || i >= 100 {
+			return f, err
+		}
+	}
 }
 
 // WriteJSON writes Ginkgo's JSON report format (an array with one

@@ -39,6 +39,10 @@ func probeTable(p *summary.ProbeReport) table {
 	t := table{Head: []string{"path", "onset req/s", "accepted ceiling 2xx/s", "burst ≈", "coarse first 429", "429s by RATE-02",
 		"Retry-After", "honoured", "recovery", "headers"}, Align: "| :- | -: | -: | -: | -: | :- | :- | :- | -: | :- |"}
 	for _, pp := range p.Paths {
+		if pp.NoSuccess != "" {
+			t.Rows = append(t.Rows, row(pp.Endpoint, "no verdict: nothing succeeded", "", "", "", "", "", "", "", targetText(pp.NoSuccess)))
+			continue
+		}
 		if !pp.LimitFound {
 			t.Rows = append(t.Rows, row(pp.Endpoint, "none found", "", "", "", "", "", "", "", strings.Join(pp.Notes, "; ")))
 			continue
@@ -67,6 +71,9 @@ func stepTable(pp summary.PathProbe) table {
 
 func pathFacts(pp summary.PathProbe) []fact {
 	var out []fact
+	if pp.NoSuccess != "" {
+		out = append(out, fact{Text: pp.NoSuccess})
+	}
 	for _, e := range pp.RATE02.Reasons {
 		out = append(out, fact{Text: "429 breaking RATE-02: " + e})
 	}

@@ -157,8 +157,8 @@ func proxyMarkdown(r session.Report) ([]byte, error) {
 		b.WriteString(" (in progress)")
 	}
 	fmt.Fprintf(&b, ", fail on: %s.\n\n", r.FailOn)
-	fmt.Fprintf(&b, "%d exchanges: %d server-side and %d client-side violations; %d outside the merchant root, %d to no documented endpoint, %d with a body over the inspection cap, %d upstream errors.\n\n",
-		r.Exchanges, r.Server, r.Client, r.NotAPI, r.Unknown, r.OverCap, r.UpstreamErrors)
+	fmt.Fprintf(&b, "%d exchanges: %d server-side and %d client-side violations; %d outside the merchant root, %d to no documented endpoint, %d with a body over the inspection cap, %d uninspected while the inspection memory was in use, %d upstream errors.\n\n",
+		r.Exchanges, r.Server, r.Client, r.NotAPI, r.Unknown, r.OverCap, r.OverMemory, r.UpstreamErrors)
 	if r.CheckErrors > 0 {
 		fmt.Fprintf(&b, "**%d exchanges could not be checked (internal error of the proxy).**\n\n", r.CheckErrors)
 	}

@@ -65,6 +65,10 @@ const (
 // AcceptAll in an accepted no-verdict list accepts every no verdict.
 const AcceptAll = "all"
 
+// UnverifiedEntry names the report entry of a spec whose webhook delivery
+// carried no signature the harness could check; it becomes the spec's note.
+const UnverifiedEntry = "webhook-authenticity"
+
 // IDLabelPrefix marks the label carrying a spec's stable short ID
 // ("id:withdraw.accepts-minimum-withdrawal"); the area is the ID's part before the dot.
 const IDLabelPrefix = "id:"
@@ -378,8 +382,11 @@ func specOf(s types.SpecReport, o Outcome) Spec {
 		sp.Message = redact.Safe(strings.TrimPrefix(msg, NoVerdictPrefix))
 	}
 	for _, e := range s.ReportEntries {
-		if e.Name == "http-exchanges" {
+		switch e.Name {
+		case "http-exchanges":
 			sp.Details = redact.Safe(e.StringRepresentation())
+		case UnverifiedEntry:
+			sp.Note = redact.Safe(e.StringRepresentation())
 		}
 	}
 	if o == Failed || o == HarnessError {

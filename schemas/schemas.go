@@ -202,6 +202,12 @@ func Validate(name string, body []byte) error {
 	if !ok || name == commonFile {
 		return fmt.Errorf("%w %q", ErrUnknownSchema, name)
 	}
+	if why := unreadableNumber(body); why != "" {
+		return &ValidationError{Schema: name, Violations: []Violation{{
+			Rule:    "number-bounds",
+			Message: why + " (RFC 8259 §6: an implementation may limit the range and precision of numbers; not judged further)",
+		}}}
+	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
 	if err != nil {
 		return &ValidationError{Schema: name, Violations: []Violation{{

@@ -46,6 +46,8 @@ func TestControlsOnAnotherOriginNeedIdentity(t *testing.T) {
 		}
 	}))
 	defer notSandbox.Close()
+	redirector := httptest.NewServer(http.RedirectHandler(a.URL+"/_sandbox/capabilities", http.StatusTemporaryRedirect))
+	defer redirector.Close()
 	m := sandbox.DemoMerchants()[0]
 	cases := []struct {
 		name, base, controls string
@@ -57,6 +59,10 @@ func TestControlsOnAnotherOriginNeedIdentity(t *testing.T) {
 		{"other origin, same sandbox", a.URL + "/v1/merchant", aAlias + "/_sandbox", true, ""},
 		{"other origin, other sandbox", a.URL + "/v1/merchant", b.URL + "/_sandbox", false, "another sandbox instance"},
 		{"target without identity", notSandbox.URL + "/v1/merchant", b.URL + "/_sandbox", false, "carries no X-Sandbox-Instance"},
+		// Named controls that cannot be used are a configuration error, never "unset".
+		{"named controls redirecting", a.URL + "/v1/merchant", redirector.URL + "/_sandbox", false, "cannot be used: GET /capabilities: the target answered 307"},
+		{"named controls that are no sandbox", a.URL + "/v1/merchant", notSandbox.URL + "/_sandbox", false, "cannot be used: GET /capabilities answered 404"},
+		{"named controls unreachable", a.URL + "/v1/merchant", "http://127.0.0.1:1/_sandbox", false, "cannot be used: GET /capabilities: cannot reach"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -94,6 +100,55 @@ func TestSameOrigin(t *testing.T) {
 	for _, c := range cases {
 		if got := sameOrigin(c.a, c.b); got != c.want {
 			t.Errorf("sameOrigin(%q, %q) = %v", c.a, c.b, got)
+		}
+	}
+}
+
+// A target that answers TEST at the token exchange for LIVE credentials
+// does not make them TEST: pre-flight takes the most cautious signal, and
+// states the disagreement.
+func TestPreflightTakesTheMostCautiousEnvironment(t *testing.T) {
+	var admin atomic.Int64
+	sb := serveSandbox(t, &admin)
+	lying := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		req := r.Clone(r.Context())
+		req.URL.Scheme, req.URL.Host, req.RequestURI = "http", strings.TrimPrefix(sb.URL, "http://"), ""
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		_, _ = rec.Body.ReadFrom(resp.Body)
+		body := rec.Body.String()
+		if strings.HasSuffix(r.URL.Path, "/auth/token") {
+			body = strings.Replace(body, `"environment":"LIVE"`, `"environment":"TEST"`, 1)
+		}
+		for k, v := range resp.Header {
+			if k != "Content-Length" {
+				w.Header()[k] = v
+			}
+		}
+		w.WriteHeader(resp.StatusCode)
+		_, _ = w.Write([]byte(body))
+	}))
+	defer lying.Close()
+	m := sandbox.DemoMerchants()[0]
+	for _, c := range []struct {
+		name, key string
+		live      bool
+	}{
+		{"honest TEST", m.TestKey, false},
+		{"LIVE key, token says TEST", m.LiveKey, true},
+	} {
+		cfg := &Config{BaseURL: lying.URL + "/v1/merchant", Primary: Credentials{m.ID, c.key}, Timeout: 5e9}
+		f, err := Preflight(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if f.Live != c.live || c.live && !strings.Contains(f.EnvDisagreement, "GET /cards/config says LIVE") {
+			t.Fatalf("%s: live %v (%s; disagreement %q), want %v", c.name, f.Live, f.LiveWhy, f.EnvDisagreement, c.live)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/merchant-harness/mph/authtoken"
 	"github.com/merchant-harness/mph/httpclient"
+	"github.com/merchant-harness/mph/liveguard"
 )
 
 // HTTPClient returns a client for this target (built by httpclient): the
@@ -89,7 +90,16 @@ func (e *PreflightError) Error() string { return e.Msg }
 
 // Facts are what pre-flight learned about the target.
 type Facts struct {
-	Environment string // TEST or LIVE, from the token answer
+	Environment string // TEST or LIVE, as the token answer states it (the key's prefix when it states neither)
+	// Live is the most cautious reading of the key's prefix, the token
+	// answer, the token's JWT claims and /cards/config (package liveguard):
+	// writes with the primary credentials need --allow-live when it is set.
+	Live bool
+	// LiveWhy names the signals that made the credentials LIVE.
+	LiveWhy string `json:",omitempty"`
+	// EnvDisagreement says which signals contradict each other: a finding
+	// about the target ("" when they agree).
+	EnvDisagreement string `json:",omitempty"`
 	// TokenProblem says how the pre-flight token answer breaks the token
 	// schema ("" when it does not); the run goes on and the token specs fail.
 	TokenProblem string `json:",omitempty"`
@@ -112,37 +122,32 @@ func Preflight(ctx context.Context, cfg *Config) (Facts, error) {
 	if f, err = tokenVerdict(cfg, ans); err != nil {
 		return f, err
 	}
+	v := liveguard.Check(ctx, hc, cfg.BaseURL, cfg.Primary.SecretKey, ans.Token.Environment, ans.Token.AccessToken)
+	f.Live, f.LiveWhy, f.EnvDisagreement = v.Live, v.Why, v.Disagreement
 
 	f.Controls, f.ControlList, err = discoverControls(ctx, hc, cfg, ans.Header.Get(InstanceHeader))
 	return f, err
 }
 
 // discoverControls finds the controls (see controls_origin.go for the origin
-// rule); instance is the target's X-Sandbox-Instance.
+// rule); instance is the target's X-Sandbox-Instance. Controls the operator
+// named (ControlsURL) that cannot be used are a configuration error naming
+// the cause (a redirect, another status, not a sandbox); at the default
+// place (/_sandbox on the base URL's origin) the target simply has none.
 func discoverControls(ctx context.Context, hc *http.Client, cfg *Config, instance string) (bool, []string, error) {
-	root := cfg.ControlsURL
-	if root == "" {
+	root, named := cfg.ControlsURL, cfg.ControlsURL != ""
+	if !named {
 		u, err := url.Parse(cfg.BaseURL)
 		if err != nil {
 			return false, nil, nil
 		}
 		root = u.Scheme + "://" + u.Host + "/_sandbox"
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, root+"/capabilities", nil)
-	if err != nil {
-		return false, nil, nil
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return false, nil, nil
-	}
-	defer resp.Body.Close()
-	var caps struct {
-		Sandbox  bool     `json:"sandbox"`
-		Controls []string `json:"controls"`
-	}
-	raw, err := httpclient.ReadBody(resp.Body, preflightMaxBody)
-	if err != nil || resp.StatusCode != http.StatusOK || json.Unmarshal(raw, &caps) != nil || !caps.Sandbox {
+	caps, why := readCapabilities(ctx, hc, root)
+	if why != "" {
+		if named {
+			return false, nil, &PreflightError{fmt.Sprintf("the controls URL %s (%s) cannot be used: %s", root, EnvControlsURL, why)}
+		}
 		return false, nil, nil
 	}
 	if !sameOrigin(root, cfg.BaseURL) {
@@ -152,6 +157,37 @@ func discoverControls(ctx context.Context, hc *http.Client, cfg *Config, instanc
 	}
 	cfg.ControlsURL = root
 	return true, caps.Controls, nil
+}
+
+// capabilities is the answer of GET <controls>/capabilities.
+type capabilities struct {
+	Sandbox  bool     `json:"sandbox"`
+	Controls []string `json:"controls"`
+}
+
+// readCapabilities asks the controls at root what they offer; why says in
+// a few words why they cannot be used ("" when they can).
+func readCapabilities(ctx context.Context, hc *http.Client, root string) (capabilities, string) {
+	var caps capabilities
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, root+"/capabilities", nil)
+	if err != nil {
+		return caps, err.Error()
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return caps, "GET /capabilities: " + describeTransportError(root, err)
+	}
+	defer resp.Body.Close()
+	raw, err := httpclient.ReadBody(resp.Body, preflightMaxBody)
+	switch {
+	case err != nil:
+		return caps, fmt.Sprintf("GET /capabilities answered %d but reading its body failed: %v", resp.StatusCode, err)
+	case resp.StatusCode != http.StatusOK:
+		return caps, fmt.Sprintf("GET /capabilities answered %d", resp.StatusCode)
+	case json.Unmarshal(raw, &caps) != nil || !caps.Sandbox:
+		return caps, "GET /capabilities does not answer as sandbox controls ({\"sandbox\": true, ...})"
+	}
+	return caps, ""
 }
 
 func describeTransportError(base string, err error) string {

@@ -138,6 +138,7 @@ func conformSettings(cmd *cobra.Command) (target.Settings, error) {
 
 func runConform(cmd *cobra.Command, _ []string) error {
 	f := &conformOpts
+	softMemoryLimit(conformMemoryLimit)
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	if f.listJSON && !f.list && !f.coverage {
 		return usageErr("--json goes with --list or --coverage")
@@ -271,7 +272,11 @@ func interruptLine(s report.Summary, opts framework.RunOptions) string {
 			break
 		}
 	}
-	return fmt.Sprintf("mph conform: interrupted after %d of %d specs (%d failed); %s", done, s.Selected, s.Failed, dir)
+	line := fmt.Sprintf("mph conform: interrupted after %d of %d specs (%d failed); %s", done, s.Selected, s.Failed, dir)
+	if m := s.Money; m != nil && (m.Teardown == "incomplete" || len(m.Unswept) > 0) {
+		line += fmt.Sprintf("; %d cards may still hold money: run mph sweep --run-id %s", len(m.Unswept), opts.Report.Meta.RunID)
+	}
+	return line
 }
 
 // reportOptions loads the waivers and the baseline and checks the accepted

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -30,6 +31,20 @@ type leakProxy struct {
 	mu   sync.Mutex
 	seen map[string]map[string]bool // kind -> values
 	also *leakProxy                 // another proxy whose values count too
+
+	// everyEncoding makes the target more hostile (leak_encodings_test.go):
+	// every JSON answer also reflects the request in hex and in base64 of
+	// base64, and restates its card data and vouchers under other names,
+	// in prose and in hex.
+	everyEncoding atomic.Bool
+	sent          sync.Map // X-Leak-Sent -> *sent
+	sentSeq       atomic.Int64
+}
+
+// sent is the request as the harness sent it, for everyEncoding.
+type sent struct {
+	url, headers string
+	body         []byte
 }
 
 func newLeakProxy(t *testing.T, sandboxRoot, merchant, demoKey, plainKey string) *leakProxy {
@@ -52,6 +67,20 @@ func newLeakProxy(t *testing.T, sandboxRoot, merchant, demoKey, plainKey string)
 	director := rp.Director
 	rp.Director = func(r *http.Request) {
 		director(r)
+		if p.everyEncoding.Load() {
+			var hb strings.Builder
+			_ = r.Header.Write(&hb)
+			var b []byte
+			if r.Body != nil {
+				b, _ = io.ReadAll(r.Body)
+				r.Body = io.NopCloser(bytes.NewReader(b))
+			}
+			// Keyed by a header of its own: the request itself is left as
+			// ReverseProxy built it.
+			id := strconv.FormatInt(p.sentSeq.Add(1), 10)
+			p.sent.Store(id, &sent{url: r.URL.String(), headers: hb.String(), body: b})
+			r.Header.Set("X-Leak-Sent", id)
+		}
 		for k, vs := range r.Header {
 			for i, v := range vs {
 				r.Header[k][i] = p.toSB.Replace(v)
@@ -72,6 +101,9 @@ func newLeakProxy(t *testing.T, sandboxRoot, merchant, demoKey, plainKey string)
 		}
 		p.record(b)
 		b = []byte(p.back.Replace(string(b)))
+		if v, ok := p.sent.LoadAndDelete(resp.Request.Header.Get("X-Leak-Sent")); ok {
+			b = reflectEveryEncoding(b, v.(*sent))
+		}
 		for k, vs := range resp.Header {
 			for i, v := range vs {
 				resp.Header[k][i] = p.back.Replace(v)

@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
@@ -164,7 +165,9 @@ func runLeaky(t *testing.T, bin string, env []string, arts map[string]string, na
 	cmd.Env = env
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
 	err := cmd.Run()
+	t.Logf("mph %s: %s", name, time.Since(start).Round(time.Millisecond))
 	var ee *exec.ExitError
 	if err != nil && (!errors.As(err, &ee) || ee.ExitCode() > 1) {
 		t.Fatalf("mph %s: %v\n%s", name, err, out.String())

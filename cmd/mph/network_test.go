@@ -45,7 +45,7 @@ func (s *credSink) take() []string {
 
 // frontMode is how the hostile front of the sandbox behaves.
 type frontMode struct {
-	tokenPasses     bool   // POST …/auth/token reaches the sandbox
+	tokenPasses     bool   // POST …/auth/token (and the controls) reach the sandbox
 	tokenRetryAfter string // else answer it 429 with this Retry-After ("" = redirect/stream like the rest)
 	redirectTo      string // answer the rest with 307 to this origin + the same path
 	stream          int64  // or with a 200 JSON body of this many bytes
@@ -64,8 +64,12 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m := f.mode
 	f.mu.Unlock()
 	token := strings.HasSuffix(r.URL.Path, "/auth/token")
+	// The controls the operator named pass with the token exchange: a
+	// named controls URL that redirects or breaks is a configuration
+	// error of its own (TestControlsURLThatRedirectsIsAConfigurationError).
+	controls := strings.HasPrefix(r.URL.Path, "/_sandbox")
 	switch {
-	case token && m.tokenPasses:
+	case (token || controls) && m.tokenPasses:
 		f.rp.ServeHTTP(w, r)
 	case token && m.tokenRetryAfter != "":
 		w.Header().Set("Retry-After", m.tokenRetryAfter)

@@ -12,7 +12,8 @@ import (
 // broken ("" when none): a 429 answer of any phase (ladders, blast,
 // recovery, Retry-After, polite client, topology) without the error
 // envelope, statusCode 429 and the reason phrase Too Many Requests
-// (RATE-02), as the profile's rateLimits.envelope reads it. What the probe
+// (RATE-02), as the profile's rateLimits.envelope reads it, and a path
+// whose target answered nothing but errors or redirects. What the probe
 // measures beyond that (onset, ceiling, burst, Retry-After, recovery) the
 // document does not state, so it is reported, never a failure.
 func probeBreaches(p *loadtest.ProbeReport) string {
@@ -21,6 +22,11 @@ func probeBreaches(p *loadtest.ProbeReport) string {
 	}
 	var why []string
 	for _, pp := range p.Paths {
+		if pp.NoSuccess != "" {
+			// A limit cannot be measured where nothing succeeds: like a
+			// load run at 0% success, a failure, never "no limit found".
+			why = append(why, pp.Endpoint+": "+pp.NoSuccess)
+		}
 		if b := breach429(pp.Endpoint, pp.RATE02); b != "" {
 			why = append(why, b)
 		}

@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/discover"
+	"github.com/merchant-harness/mph/redact"
+	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/target"
 	"github.com/merchant-harness/mph/target/embedded"
 )
@@ -67,8 +69,11 @@ func runDiscover(ctx context.Context, cmd *cobra.Command, cfg *target.Config, ou
 	if err != nil {
 		return usageErr("pre-flight: %v", err)
 	}
-	if facts.Environment == "LIVE" && !cfg.AllowLive {
-		return usageErr("the main merchant's credentials are LIVE: discovery spends money; pass --allow-live to run it anyway")
+	if facts.Live && !cfg.AllowLive {
+		return usageErr("the main merchant's credentials are LIVE (%s): discovery spends money; pass --allow-live to run it anyway", facts.LiveWhy)
+	}
+	if facts.EnvDisagreement != "" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "mph: the target contradicts itself about the environment (%s): the credentials are taken as LIVE\n", facts.EnvDisagreement)
 	}
 	stderr := cmd.ErrOrStderr()
 	res, err := discover.Run(ctx, discover.Options{Config: cfg, SkipPurchase: skipPurchase,
@@ -78,16 +83,18 @@ func runDiscover(ctx context.Context, cmd *cobra.Command, cfg *target.Config, ou
 	}
 	header := []string{
 		"Target profile proposed by mph profile discover",
-		fmt.Sprintf("target %s, %s", cfg.BaseURL, time.Now().UTC().Format(time.RFC3339)),
+		fmt.Sprintf("target %s, %s", report.StripUserinfo(cfg.BaseURL), time.Now().UTC().Format(time.RFC3339)),
 		"Review every key before use: each says how it was found and how sure it is.",
 	}
 	for _, n := range res.Notes {
-		header = append(header, n)
+		header = append(header, redact.Safe(n)) // the target's words: redacted like any output
 	}
 	b, err := discover.Render(header, res.Found, res.Undetermined)
 	if err != nil {
 		return fmt.Errorf("rendering the profile: %w", err)
 	}
+	// An artifact like any other: the reasons quote the target's answers.
+	b = []byte(redact.Text(string(b)))
 	fmt.Fprintf(stderr, "discover: %d keys found, %d undetermined, %d requests\n", len(res.Found), len(res.Undetermined), res.Requests)
 	if out == "" {
 		_, err = cmd.OutOrStdout().Write(b)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"os"
@@ -74,6 +75,7 @@ func init() {
 
 func runProxy(cmd *cobra.Command, _ []string) error {
 	f := &proxyOpts
+	softMemoryLimit(proxyMemoryLimit)
 	px, closeHAR, err := newProxyFromFlags(cmd)
 	if err != nil {
 		return err
@@ -88,7 +90,8 @@ func runProxy(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return usageErr("--listen %s: %v", f.listen, err)
 	}
-	srv := &http.Server{Handler: px, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 1 << 20}
+	srv := &http.Server{Handler: px, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 1 << 20,
+		ErrorLog: log.New(cmd.ErrOrStderr(), "mph proxy: ", 0)}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	started := time.Now()
@@ -147,7 +150,8 @@ func newProxyFromFlags(cmd *cobra.Command) (*proxy.Proxy, func(), error) {
 		}
 	}
 	if f.logFile != "" {
-		lf, err := os.OpenFile(f.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		// 0600: the log quotes the traffic of other clients (redacted).
+		lf, err := os.OpenFile(f.logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 		if err != nil {
 			return nil, nil, usageErr("--log: %v", err)
 		}
@@ -155,7 +159,11 @@ func newProxyFromFlags(cmd *cobra.Command) (*proxy.Proxy, func(), error) {
 		popts.Log = io.MultiWriter(popts.Log, lf)
 	}
 	if f.har != "" {
-		harFile, err := os.Create(f.har)
+		// 0600: a HAR holds every exchange of every client (redacted).
+		harFile, err := os.OpenFile(f.har, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+		if err == nil {
+			err = harFile.Chmod(0o600) // an older file it replaces may have been readable
+		}
 		if err != nil {
 			closeFiles()
 			return nil, nil, usageErr("--har: %v", err)

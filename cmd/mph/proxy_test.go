@@ -112,6 +112,12 @@ func TestProxyCommandExitCodes(t *testing.T) {
 					t.Errorf("%s missing: %v", f, err)
 				}
 			}
+			// The HAR and the log quote every client's traffic: the owner's only.
+			for _, f := range []string{"s.har", "v.log"} {
+				if fi, err := os.Stat(filepath.Join(out, f)); err != nil || fi.Mode().Perm() != 0o600 {
+					t.Errorf("%s: mode %v, want 0600 (%v)", f, fi.Mode().Perm(), err)
+				}
+			}
 		})
 	}
 }

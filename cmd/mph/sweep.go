@@ -16,6 +16,7 @@ import (
 
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/liveguard"
 	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sweep"
 	"github.com/merchant-harness/mph/target"
@@ -61,8 +62,17 @@ func runSweep(ctx context.Context, w io.Writer, cfg *target.Config) error {
 	if err != nil {
 		return usageErr("pre-flight: %v", err)
 	}
-	if facts.Environment == "LIVE" && !cfg.AllowLive {
-		return usageErr("the credentials are LIVE: pass --allow-live to sweep LIVE cards")
+	if facts.Live && !cfg.AllowLive {
+		return usageErr("the credentials are LIVE (%s): pass --allow-live to sweep LIVE cards", facts.LiveWhy)
+	}
+	if facts.EnvDisagreement != "" {
+		fmt.Fprintf(w, "mph: the target contradicts itself about the environment (%s): the credentials are taken as LIVE\n", facts.EnvDisagreement)
+	}
+	// Every client of the sweep refuses a write carrying a LIVE credential
+	// (the second merchant's included) without --allow-live.
+	guarded, guard := liveguard.Wrap(cfg.HTTPClient(), cfg.AllowLive || cfg.Embedded)
+	if facts.Live {
+		guard.LiveSecret(cfg.Primary.SecretKey)
 	}
 	creds := []target.Credentials{cfg.Primary}
 	if cfg.Secondary != nil {
@@ -70,7 +80,7 @@ func runSweep(ctx context.Context, w io.Writer, cfg *target.Config) error {
 	}
 	failed := 0
 	for _, c := range creds {
-		api := sweepClient(cfg, c)
+		api := sweepClient(cfg, guard.Client(guarded), c)
 		t, err := sweepRun(ctx, api, cfg, c.MerchantID)
 		fmt.Fprintf(w, "%s: %d cards of run %s, %s USD swept back, %d frozen, %s USD left on them\n",
 			c.MerchantID, t.cards, cfg.RunID, money.Amount(t.swept), t.frozen, money.Amount(t.left))
@@ -88,8 +98,7 @@ func runSweep(ctx context.Context, w io.Writer, cfg *target.Config) error {
 	return nil
 }
 
-func sweepClient(cfg *target.Config, c target.Credentials) *client.Client {
-	hc := cfg.HTTPClient()
+func sweepClient(cfg *target.Config, hc *http.Client, c target.Credentials) *client.Client {
 	maxBody := cfg.BodyCap(target.DefaultConformMaxBody)
 	anon := client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout, MaxBody: maxBody, RetryAfterMax: cfg.RetryAfterMax})
 	return client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout, MaxBody: maxBody, RetryAfterMax: cfg.RetryAfterMax,

@@ -39,6 +39,10 @@ type PathProbe struct {
 	Polite         *PoliteResult      `json:"polite,omitempty"`
 	Series         []metrics.Point    `json:"blastSeries,omitempty"`
 	Notes          []string           `json:"notes,omitempty"`
+	// NoSuccess says why the probe stopped climbing on a path whose target
+	// answered nothing but errors or redirects (no valid 2xx, no 429): no
+	// verdict on its limit, and the command exits 1.
+	NoSuccess string `json:"noSuccess,omitempty"`
 }
 
 // Judged429 counts the 429 answers judged by RATE-02 ("A 429 carries the

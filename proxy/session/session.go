@@ -64,6 +64,7 @@ type Snapshot struct {
 	NotAPI         int64          `json:"notApi"`
 	Unknown        int64          `json:"unknownEndpoint"`
 	OverCap        int64          `json:"bodiesOverCap"`
+	OverMemory     int64          `json:"bodiesOverMemory"` // passed uninspected: the inspection memory was in use
 	UpstreamErrors int64          `json:"upstreamErrors"`
 	Undecodable    int64          `json:"undecodableBodies"`
 	Unchecked      int64          `json:"unchecked"`

@@ -20,6 +20,7 @@ import (
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
 	"github.com/merchant-harness/mph/httpclient"
+	"github.com/merchant-harness/mph/liveguard"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/target"
@@ -39,6 +40,7 @@ type harness struct {
 	anon     *client.Client
 	primary  *client.Client
 	controls *controls.Client
+	guard    *liveguard.Guard // every client's (live_guard.go)
 
 	mu      sync.Mutex
 	tokens  map[string]*client.TokenSource
@@ -65,7 +67,7 @@ func (x *harness) recorder() *client.Recorder {
 // liveRefused reports whether the primary credentials are LIVE and may not
 // write (see live_guard.go).
 func (x *harness) liveRefused() bool {
-	return x.facts.Environment == "LIVE" && !x.liveWritesAllowed()
+	return x.facts.Live && !x.liveWritesAllowed()
 }
 
 // LiveRefused reports whether the primary credentials are LIVE and this run
@@ -76,7 +78,7 @@ func LiveRefused() bool { return h.liveRefused() }
 // setup builds the per-process clients from the shared state.
 func (x *harness) setup(s shared) {
 	x.cfg, x.facts = s.Config, s.Facts
-	hc := client.Polite(x.cfg.HTTPClient(), politeLimiter)
+	hc := client.Polite(x.guardLive(x.cfg.HTTPClient(), nil), politeLimiter)
 	x.anon = client.New(client.Options{BaseURL: x.cfg.BaseURL, HTTP: hc, Timeout: x.cfg.Timeout, Recorder: x.recorder, Logf: clientLogf,
 		MaxBody: x.cfg.BodyCap(target.DefaultConformMaxBody), Gate: rateGate, ReferenceFields: referenceFields(x.cfg)})
 	x.primary = x.as(x.cfg.Primary)
@@ -105,7 +107,7 @@ func (x *harness) as(c target.Credentials) *client.Client {
 	x.mu.Unlock()
 	return client.New(client.Options{
 		BaseURL:  x.cfg.BaseURL,
-		HTTP:     observed(client.Polite(x.guardLive(x.cfg.HTTPClient(), c), politeLimiter), c, x.cfg.BaseURL),
+		HTTP:     observed(client.Polite(x.guardLive(x.cfg.HTTPClient(), &c), politeLimiter), c, x.cfg.BaseURL),
 		Timeout:  x.cfg.Timeout,
 		Tokens:   ts,
 		Recorder: x.recorder,
@@ -155,6 +157,12 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 	h.cleanup = cleanup
 	if s.Facts.TokenProblem != "" {
 		fmt.Fprintf(os.Stderr, "mph: pre-flight: %s; the run goes on and the token specs fail\n", redact.Text(s.Facts.TokenProblem))
+	}
+	if s.Facts.EnvDisagreement != "" {
+		fmt.Fprintf(os.Stderr, "mph: pre-flight: the target contradicts itself about the environment (%s): the credentials are taken as LIVE\n", redact.Safe(s.Facts.EnvDisagreement))
+	}
+	if s.Facts.Live && !s.Config.AllowLive && !s.Config.Embedded {
+		fmt.Fprintf(os.Stderr, "mph: the primary credentials are LIVE (%s): no write is sent without --allow-live; the specs that write are skipped\n", redact.Safe(s.Facts.LiveWhy))
 	}
 	b, err := json.Marshal(s)
 	if err != nil {
@@ -442,8 +450,8 @@ func missingReason(c Capability) string {
 			return "needs credentials whose IP whitelist excludes this machine: set " + target.EnvBlockedMerchantID + " and " + target.EnvBlockedSecretKey
 		}
 	case CapTestEnvironment:
-		if h.facts.Environment != "TEST" {
-			return "needs TEST credentials: the primary token states environment " + h.facts.Environment
+		if h.facts.Live {
+			return "needs TEST credentials: the primary credentials are LIVE (" + h.facts.LiveWhy + ")"
 		}
 	case CapWebhookReceiver:
 		if r := ctrl(); r != "" {

@@ -1,55 +1,76 @@
 package framework
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 
-	"github.com/merchant-harness/mph/httpclient"
+	"github.com/merchant-harness/mph/liveguard"
 	"github.com/merchant-harness/mph/target"
 )
 
 // LIVE consent in the suites. A request that creates, moves money or changes
-// state with LIVE credentials (a LIVE primary, or MPH_LIVE_* /
-// MPH_LIVE_LOWKYB_*) needs --allow-live (MPH_ALLOW_LIVE=1), whatever the
-// sandbox controls say. Specs labelled destructive skip without it (see
-// ConformanceIt); as a last line of defence, the clients of LIVE credentials
-// refuse to send anything but reads (GET, HEAD, OPTIONS) and the token
-// exchange. The embedded sandbox (started by mph in process) holds no money
-// in any environment and is exempt.
+// state with LIVE credentials needs --allow-live (MPH_ALLOW_LIVE=1), whatever
+// the target or its sandbox controls say. The primary credentials are LIVE
+// when any signal says so (pre-flight: the key's prefix, the token answer,
+// its JWT claims, /cards/config). Specs labelled destructive skip without
+// consent (see ConformanceIt); as the last line of defence every client of
+// the process, the anonymous one included, goes through one liveguard.Guard
+// that refuses any write carrying a LIVE credential (a token it saw issued
+// to LIVE credentials, a token whose claims say LIVE, a LIVE key), and the
+// clients of LIVE credentials refuse every write whatever their token. The
+// embedded sandbox (started by mph in process) holds no money in any
+// environment and is exempt.
 
 // liveWritesAllowed reports whether LIVE credentials may write.
 func (x *harness) liveWritesAllowed() bool { return x.cfg.AllowLive || x.cfg.Embedded }
 
 // isLive reports whether c are LIVE credentials: the configured LIVE ones, or
-// the primary when its token states LIVE.
+// the primary when pre-flight found it LIVE.
 func (x *harness) isLive(c target.Credentials) bool {
 	for _, l := range []*target.Credentials{x.cfg.LiveTier2, x.cfg.LiveLowKYB} {
 		if l != nil && *l == c {
 			return true
 		}
 	}
-	return c == x.cfg.Primary && x.facts.Environment == "LIVE"
+	return c == x.cfg.Primary && x.facts.Live
 }
 
-// guardLive returns hc, or a copy refusing LIVE writes when c are LIVE and
-// writes are not allowed.
-func (x *harness) guardLive(hc *http.Client, c target.Credentials) *http.Client {
-	if x.liveWritesAllowed() || !x.isLive(c) {
-		return hc
+var guardOnce sync.Mutex
+
+// tokenGuard is the process's guard, shared by every client so that a
+// token learned at any exchange is known to all.
+func (x *harness) tokenGuard() *liveguard.Guard {
+	guardOnce.Lock()
+	defer guardOnce.Unlock()
+	if x.guard == nil {
+		x.guard = liveguard.NewGuard(nil, x.liveWritesAllowed())
+		for _, l := range []*target.Credentials{x.cfg.LiveTier2, x.cfg.LiveLowKYB} {
+			if l != nil {
+				x.guard.LiveSecret(l.SecretKey)
+			}
+		}
+		if x.facts.Live {
+			x.guard.LiveSecret(x.cfg.Primary.SecretKey)
+		}
 	}
-	g := *hc
-	next := hc.Transport
-	if next == nil { // httpclient.New always sets one
-		next = httpclient.NewTransport(httpclient.Options{Timeout: hc.Timeout})
-	}
-	g.Transport = liveWriteGuard{next: next}
-	return &g
+	return x.guard
 }
 
-// errLiveWrite is wrapped by the guard's refusal; Must turns it into a skip.
-var errLiveWrite = errors.New("refused: this request would write with LIVE credentials; pass --allow-live (MPH_ALLOW_LIVE=1) to allow it")
+// guardLive returns hc behind the process's guard, and for LIVE
+// credentials c (without consent) behind a guard refusing every write.
+func (x *harness) guardLive(hc *http.Client, c *target.Credentials) *http.Client {
+	g := x.tokenGuard().Client(hc)
+	if x.liveWritesAllowed() || c == nil || !x.isLive(*c) {
+		return g
+	}
+	g.Transport = liveWriteGuard{next: g.Transport}
+	return g
+}
+
+// errLiveWrite is wrapped by the guards' refusals; Must turns it into a skip.
+var errLiveWrite = liveguard.ErrLiveWrite
 
 // liveWriteGuard refuses every request but reads and the token exchange.
 type liveWriteGuard struct{ next http.RoundTripper }
@@ -66,3 +87,7 @@ func (g liveWriteGuard) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	return g.next.RoundTrip(r)
 }
+
+// LiveWritesAllowed reports whether this run may write with LIVE
+// credentials (--allow-live, or the embedded sandbox).
+func LiveWritesAllowed() bool { mustReady(); return h.liveWritesAllowed() }

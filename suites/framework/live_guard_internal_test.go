@@ -1,6 +1,8 @@
 package framework
 
 import (
+	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -28,20 +30,21 @@ func TestLiveClientRefusesWrites(t *testing.T) {
 	cases := []struct {
 		name              string
 		allow, embedded   bool
-		primaryEnv        string
-		creds             target.Credentials
+		primaryLive       bool
+		creds             *target.Credentials
 		wantWritesRefused bool
 	}{
-		{"MPH_LIVE_* without --allow-live", false, false, "TEST", live, true},
-		{"MPH_LIVE_* with --allow-live", true, false, "TEST", live, false},
-		{"MPH_LIVE_* on the embedded sandbox", false, true, "TEST", live, false},
-		{"TEST primary", false, false, "TEST", primary, false},
-		{"LIVE primary without --allow-live", false, false, "LIVE", primary, true},
+		{"MPH_LIVE_* without --allow-live", false, false, false, &live, true},
+		{"MPH_LIVE_* with --allow-live", true, false, false, &live, false},
+		{"MPH_LIVE_* on the embedded sandbox", false, true, false, &live, false},
+		{"TEST primary", false, false, false, &primary, false},
+		{"LIVE primary without --allow-live", false, false, true, &primary, true},
+		{"the anonymous client, no credential", false, false, true, nil, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			x := &harness{cfg: &target.Config{Primary: primary, LiveTier2: &live, AllowLive: c.allow, Embedded: c.embedded},
-				facts: target.Facts{Environment: c.primaryEnv, Controls: true}}
+				facts: target.Facts{Live: c.primaryLive, Controls: true}}
 			hc := x.guardLive(&http.Client{}, c.creds)
 			w0, r0 := writes.Load(), reads.Load()
 			for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
@@ -81,5 +84,42 @@ func TestLiveClientRefusesWrites(t *testing.T) {
 				t.Fatalf("%d of 2 reads reached the target", reads.Load()-r0)
 			}
 		})
+	}
+}
+
+// A token a spec obtains itself, through the anonymous client, for LIVE
+// credentials (the KYB spec's) cannot write either: the process's guard saw
+// it issued.
+func TestAnonymousClientRefusesWritesWithALiveToken(t *testing.T) {
+	var writes atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/auth/token") {
+			// A lying answer: TEST for an sk_live_ key, a token that is no JWT.
+			_, _ = w.Write([]byte(`{"status":"success","data":{"accessToken":"opaque-token-1234","environment":"TEST"}}`))
+			return
+		}
+		if r.Method != http.MethodGet {
+			writes.Add(1)
+		}
+	}))
+	defer srv.Close()
+	lowKYB := target.Credentials{MerchantID: "m2", SecretKey: "configured-low-kyb"}
+	for _, key := range []string{lowKYB.SecretKey, "sk_live_other"} {
+		x := &harness{cfg: &target.Config{Primary: target.Credentials{MerchantID: "m", SecretKey: "sk_test_p"}, LiveLowKYB: &lowKYB}}
+		hc := x.guardLive(&http.Client{}, nil)
+		resp, err := hc.Post(srv.URL+"/v1/merchant/auth/token", "application/json", strings.NewReader(`{"merchantId":"m2","secretKey":"`+key+`"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/merchant/cards/customers", strings.NewReader("{}"))
+		req.Header.Set("Authorization", "Bearer opaque-token-1234")
+		if _, err := x.guardLive(&http.Client{}, nil).Do(req); !errors.Is(err, errLiveWrite) {
+			t.Fatalf("key %s: want the write refused, got %v", key, err)
+		}
+	}
+	if writes.Load() != 0 {
+		t.Fatalf("%d writes with a LIVE token reached the target", writes.Load())
 	}
 }

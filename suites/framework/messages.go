@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/merchant-harness/mph/schemas"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -105,6 +106,9 @@ var numberToken = regexp.MustCompile(`[0-9](?:[0-9.,' \x{00a0}\x{202f}]*[0-9])?`
 func amountsIn(s string) []Money {
 	var out []Money
 	for _, tok := range numberToken.FindAllString(s, -1) {
+		if schemas.NumberReadable(strings.Trim(tok, ".,' ")) != "" {
+			continue // a million digits are no amount a message states
+		}
 		parts := append([]string{tok}, strings.FieldsFunc(tok, isSpace)...)
 		for _, p := range parts {
 			p = strings.Trim(p, ".,'")

@@ -140,10 +140,32 @@ func takeOverSignals() {
 		sig := <-ch
 		interrupting.Store(true)
 		go stopOnce.Do(func() { handleInterrupt(sig) })
-		<-ch // a second signal leaves the teardown unfinished
-		os.Exit(report.ExitInterrupted)
+		<-ch // a second signal cuts the teardown short; the reports are still written
+		cutTeardown()
+		select {
+		case <-handled:
+		case <-time.After(secondSignalGrace):
+			// The teardown does not stop: write what is known and go.
+			runMu.Lock()
+			opts := reportOpts
+			r := partialReport(sig)
+			runMu.Unlock()
+			sum := writeReports(r, opts)
+			if opts.OnInterrupt != nil {
+				opts.OnInterrupt(Result{Report: r, Summary: sum})
+			}
+			os.Exit(report.ExitInterrupted)
+		}
+		<-ch // the reports are being handed over: a third signal waits too
 	}()
 }
+
+// secondSignalGrace bounds how long a second Ctrl-C waits for the cut
+// teardown to give the reports their money entry.
+const secondSignalGrace = 3 * time.Second
+
+// handled is closed once handleInterrupt handed the reports over.
+var handled = make(chan struct{})
 
 // handleInterrupt writes the reports of what ran and hands them over.
 func handleInterrupt(sig os.Signal) {
@@ -154,6 +176,7 @@ func handleInterrupt(sig os.Signal) {
 	interruptTeardown(&r)
 	sum := writeReports(r, opts)
 	close(stopped)
+	close(handled)
 	if opts.OnInterrupt != nil {
 		opts.OnInterrupt(Result{Report: r, Summary: sum})
 	}

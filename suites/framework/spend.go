@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 
@@ -59,6 +60,7 @@ type ledger struct {
 	refused   int
 	byArea    map[string]*areaSpend
 	closed    bool // interrupted: no new spending request is sent
+	inflight  int  // issuances and purchases sent and not yet booked
 }
 
 // areaSpend is what the specs of one top-level container spent.
@@ -193,16 +195,32 @@ func (l *ledger) admit(kind spendKind, body []byte) (cur string, need int64, err
 		}
 	}
 	l.reserved[cur] += need
+	l.inflight++
 	return cur, need, nil
 }
 
+// release ends an admitted request (booked or not).
 func (l *ledger) release(cur string, need int64) {
 	if cur == "" {
 		return
 	}
 	l.mu.Lock()
 	l.reserved[cur] -= need
+	l.inflight--
 	l.mu.Unlock()
+}
+
+// settle waits, at most d, for the issuances and purchases in flight to be
+// booked: the interrupt's teardown must know every card they create.
+func (l *ledger) settle(ctx context.Context, d time.Duration) {
+	for end := time.Now().Add(d); time.Now().Before(end) && ctx.Err() == nil; time.Sleep(10 * time.Millisecond) {
+		l.mu.Lock()
+		n := l.inflight
+		l.mu.Unlock()
+		if n == 0 {
+			return
+		}
+	}
 }
 
 // spentLocked is the money spent so far per currency, fees included.

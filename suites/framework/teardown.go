@@ -12,6 +12,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
@@ -54,6 +55,7 @@ func teardownOff() bool {
 func teardown() {
 	ctx, cancel := context.WithTimeout(context.Background(), Timeouts().Teardown)
 	defer cancel()
+	teardownCut.Store(&cancel) // an interrupt's second Ctrl-C cuts it short too
 	m, ok := sweepCreated(ctx)
 	if !ok {
 		return // an interrupt already ran it
@@ -69,22 +71,35 @@ func interruptTeardown(r *types.Report) {
 	if !moneyStarted.Load() {
 		return
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), Timeouts().InterruptTeardown)
+	defer cancel()
+	teardownCut.Store(&cancel)
 	books.mu.Lock()
 	books.closed = true
+	books.mu.Unlock()
+	// An issuance already sent creates its card when it is answered: wait
+	// for it (bounded by the request timeout) so that the card is swept too.
+	books.settle(ctx, h.cfg.Timeout+time.Second)
+	books.mu.Lock()
 	n := len(books.cards)
 	books.mu.Unlock()
 	if n > 0 && !teardownOff() {
-		fmt.Fprintf(os.Stdout, "\nmph conform: interrupted: sweeping the money of %d cards back to the vault (Ctrl-C again to leave them)\n", n)
+		fmt.Fprintf(os.Stdout, "\nmph conform: interrupted: sweeping the money of %d cards back to the vault (Ctrl-C again to stop; the reports are written either way and `mph sweep --run-id %s` returns what is left)\n", n, h.cfg.RunID)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), Timeouts().InterruptTeardown)
-	defer cancel()
 	m, ok := sweepCreated(ctx)
 	if !ok { // the teardown after the last spec is running: let it finish
 		select {
 		case <-sweepDone:
 			m = finalMoney
 		case <-ctx.Done():
-			return
+			// Cut (a second Ctrl-C cancels that teardown too) or out of
+			// time: its account follows at once when it was cut.
+			select {
+			case <-sweepDone:
+				m = finalMoney
+			case <-time.After(2 * time.Second):
+				return
+			}
 		}
 	}
 	b, _ := json.Marshal(m)
@@ -92,6 +107,17 @@ func interruptTeardown(r *types.Report) {
 		LeafNodeType: types.NodeTypeSynchronizedAfterSuite, State: types.SpecStatePassed,
 		ReportEntries: types.ReportEntries{{Name: report.MoneyEntry, Value: types.WrapEntryValue(string(b)), Visibility: types.ReportEntryVisibilityNever}},
 	})
+}
+
+// teardownCut cancels the interrupt's teardown (a second Ctrl-C).
+var teardownCut atomic.Pointer[context.CancelFunc]
+
+// cutTeardown stops the interrupt's teardown: the cards not swept yet are
+// reported unswept, the reports are written.
+func cutTeardown() {
+	if c := teardownCut.Load(); c != nil {
+		(*c)()
+	}
 }
 
 // sweepCreated sweeps (or, with --no-teardown, reads) every card the run
@@ -155,11 +181,15 @@ func sweepCards(ctx context.Context, cards []createdCard, keep bool, m *report.M
 	}
 	for i, c := range cards {
 		if netErrs.Load() >= 3 || ctx.Err() != nil {
+			why := "stopped: the target does not answer"
+			if ctx.Err() != nil {
+				why = "stopped: the teardown was cut short (a second Ctrl-C, or its time ran out)"
+			}
 			mu.Lock()
 			for _, rest := range cards[i:] {
 				m.Unswept = append(m.Unswept, rest.ID)
 			}
-			m.TeardownProblems = append(m.TeardownProblems, "stopped: the target does not answer")
+			m.TeardownProblems = append(m.TeardownProblems, why)
 			mu.Unlock()
 			break
 		}

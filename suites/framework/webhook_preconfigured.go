@@ -28,6 +28,7 @@ import (
 
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/redact"
+	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/target"
 )
 
@@ -173,15 +174,38 @@ func normalURL(u string) string {
 	return p.String()
 }
 
-// expectSigned verifies a delivery's signature when the profile names a
-// signature header.
+// ExpectSigned verifies a delivery's signature when the profile names a
+// signature header. Without one the spec's verdict stands on a delivery
+// anyone reaching the receiver could have sent (it matched the awaited
+// reference, which only the target knew): the report says so.
 func ExpectSigned(d WebhookDelivery, key string) {
 	GinkgoHelper()
 	sig := Profile().Webhooks.Signature
 	if sig.Header == "" {
+		AddReportEntry(UnverifiedEntry, "the delivery's authenticity was not verified: the profile names no signature (webhooks.signature.header; the document: not shown)")
 		return
 	}
 	Expect(verifySignature(sig, d, key, time.Now())).To(Succeed(), "the delivery's signature (profile webhooks.signature)")
+}
+
+// UnverifiedEntry names the report entry of a delivery spec whose delivery
+// carried no signature the harness could check (the spec's note in reports).
+const UnverifiedEntry = report.UnverifiedEntry
+
+// Authentic reports whether d carries a valid signature; without a
+// signature profile nothing can be told apart, and every delivery counts.
+func (s *HookSink) Authentic(d WebhookDelivery) bool {
+	sig := Profile().Webhooks.Signature
+	return sig.Header == "" || verifySignature(sig, d, s.Key, time.Now()) == nil
+}
+
+// DroppedNote says, after a failed wait, what the receiver did not keep
+// ("" when it kept everything).
+func (s *HookSink) DroppedNote() string {
+	if d := s.Dropped(); d != "" {
+		return "; " + d
+	}
+	return ""
 }
 
 // verifySignature checks d against the profile's scheme: the header holds

@@ -8,18 +8,28 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/merchant-harness/mph/internal/hooklisten"
 )
 
-// EnvWebhookListen is the local address the receiver listens on when
-// MPH_WEBHOOK_RECEIVER_URL reaches this machine through a tunnel or proxy on
-// another port (default: all interfaces on the URL's port).
-const EnvWebhookListen = "MPH_WEBHOOK_LISTEN"
+// EnvWebhookListen and EnvWebhookAllowFrom: see package hooklisten.
+const (
+	EnvWebhookListen    = hooklisten.EnvListen
+	EnvWebhookAllowFrom = hooklisten.EnvAllowFrom
+)
+
+// The receiver's bounds: whatever reaches it, from the target or anyone
+// else, its memory stays bounded (connections and timeouts: hooklisten).
+const (
+	maxDeliveryBody   = 1 << 20  // one delivery's body; a larger one is refused (413)
+	maxKeptDeliveries = 256      // deliveries kept; the oldest are dropped, counted
+	maxKeptBytes      = 16 << 20 // bodies and headers kept, in all
+	largeDelivery     = 64 << 10 // dropped first when the bytes run out
+	maxReceiving      = 8        // bodies read at a time (8 MiB at most in flight)
+)
 
 // WebhookDelivery is one request received by a WebhookReceiver.
 type WebhookDelivery struct {
@@ -29,25 +39,49 @@ type WebhookDelivery struct {
 	Received time.Time
 }
 
-// WebhookReceiver is an HTTP server the harness runs to receive webhook
-// deliveries. Each receiver answers 200 to every POST and keeps what it got.
-// By default it listens on 127.0.0.1 on a free port, which a target running on
-// this machine (the embedded sandbox, a local `mph sandbox`) can reach. For a
-// remote target, MPH_WEBHOOK_RECEIVER_URL names the public URL that reaches
-// the harness; the receiver then listens on all interfaces on that URL's port
-// and hands out that URL (with its own path suffix) as its address.
-type WebhookReceiver struct {
-	srv    *httptest.Server
-	public string // URL given to the target, with a unique path
+func (d WebhookDelivery) size() int {
+	n := len(d.Body) + len(d.Path)
+	for k, vs := range d.Header {
+		for _, v := range vs {
+			n += len(k) + len(v)
+		}
+	}
+	return n
+}
 
-	mu    sync.Mutex
-	got   []WebhookDelivery
-	added chan struct{}
+// WebhookReceiver is an HTTP server the harness runs to receive webhook
+// deliveries: it answers 200 to every POST on its own path and keeps the
+// last deliveries, within bounds. By default it listens on 127.0.0.1 on a
+// free port, which a target running on this machine (the embedded sandbox, a
+// local `mph sandbox`) can reach. For a remote target,
+// MPH_WEBHOOK_RECEIVER_URL names the public URL that reaches the harness;
+// the receiver then listens on that URL's host and port (MPH_WEBHOOK_LISTEN
+// overrides it) and hands out that URL (with its own path suffix).
+type WebhookReceiver struct {
+	srv    *http.Server
+	ln     net.Listener
+	public string // URL given to the target, with a unique path
+	path   string // the path deliveries must be posted to
+
+	mu      sync.Mutex
+	got     []WebhookDelivery
+	kept    int // bytes of got
+	dropped int // deliveries dropped to stay within the bounds
+	refused int // requests refused: another path or method, too large a body
+	waiters map[*waiter]bool
+	reading chan struct{} // a slot per body being read
 
 	// settled, when set, asks the target whether every delivery it started
 	// has finished (a sandbox control); nil waits out the timeout.
 	settled func(context.Context) bool
 	early   bool // the last Await stopped because nothing was in flight
+}
+
+// waiter is an Await in progress: a matching delivery is handed to it as
+// it arrives, so that no flood can push it out before it is seen.
+type waiter struct {
+	match func(WebhookDelivery) bool
+	found chan WebhookDelivery
 }
 
 // StartWebhookReceiver starts a receiver. publicURL is the configured public
@@ -59,91 +93,159 @@ func StartWebhookReceiver(publicURL string) (*WebhookReceiver, error) {
 // startReceiverAt starts a receiver whose URL is publicURL plus suffix (a
 // pre-configured receiver uses the configured URL as it is: no suffix).
 func startReceiverAt(publicURL, suffix string) (*WebhookReceiver, error) {
-	r := &WebhookReceiver{added: make(chan struct{}, 1)}
-	listenAddr := "127.0.0.1:0"
-	var pub *url.URL
-	if publicURL != "" {
-		u, err := url.Parse(publicURL)
-		if err != nil || u.Host == "" {
-			return nil, fmt.Errorf("webhook receiver URL %q is not a URL", publicURL)
-		}
-		port := u.Port()
-		if port == "" {
-			port = map[string]string{"https": "443"}[u.Scheme]
-			if port == "" {
-				port = "80"
-			}
-		}
-		listenAddr = ":" + port
-		pub = u
-	}
-	if v := os.Getenv(EnvWebhookListen); v != "" && pub != nil {
-		listenAddr = v // a tunnel (ngrok, a load balancer) forwards to another local port
-	}
-	ln, err := net.Listen("tcp", listenAddr)
+	r := &WebhookReceiver{waiters: map[*waiter]bool{}, reading: make(chan struct{}, maxReceiving)}
+	listenAddr, pub, err := hooklisten.Address(publicURL)
 	if err != nil {
-		return nil, fmt.Errorf("webhook receiver: listen on %s: %w", listenAddr, err)
+		return nil, err
 	}
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(r.serve))
-	srv.Listener.Close()
-	srv.Listener = ln
-	srv.Start()
-	r.srv = srv
+	if r.ln, err = hooklisten.Listen(listenAddr, publicURL); err != nil {
+		return nil, err
+	}
+	r.srv = hooklisten.Server(http.HandlerFunc(r.serve))
+	go func() { _ = r.srv.Serve(r.ln) }()
+	r.path, r.public = suffix, "http://"+r.ln.Addr().String()+suffix
 	if pub != nil {
-		r.public = strings.TrimRight(pub.String(), "/") + suffix
-	} else {
-		r.public = srv.URL + suffix
+		u := *pub
+		u.Path = strings.TrimRight(pub.Path, "/") + suffix
+		r.path, r.public = u.Path, strings.TrimRight(u.String(), "/")
+	}
+	if r.path == "" {
+		r.path = "/"
 	}
 	return r, nil
 }
 
 func (r *WebhookReceiver) serve(w http.ResponseWriter, req *http.Request) {
-	body, _ := io.ReadAll(io.LimitReader(req.Body, 1<<20))
-	r.mu.Lock()
-	r.got = append(r.got, WebhookDelivery{Path: req.URL.Path, Header: req.Header.Clone(), Body: body, Received: time.Now()})
-	r.mu.Unlock()
-	select {
-	case r.added <- struct{}{}:
-	default:
+	// A target may append to the configured URL (webhooks.callbackUrlMatch:
+	// prefix): any path below the receiver's own is a delivery.
+	if req.Method != http.MethodPost || !strings.HasPrefix(req.URL.Path, strings.TrimRight(r.path, "/")) {
+		r.count(&r.refused)
+		http.NotFound(w, req)
+		return
 	}
+	r.reading <- struct{}{} // bounded by the read timeout
+	body, err := io.ReadAll(io.LimitReader(req.Body, maxDeliveryBody+1))
+	<-r.reading
+	if err != nil || len(body) > maxDeliveryBody {
+		r.count(&r.refused)
+		w.WriteHeader(http.StatusRequestEntityTooLarge)
+		return
+	}
+	r.keep(WebhookDelivery{Path: req.URL.Path, Header: req.Header.Clone(), Body: body, Received: time.Now()})
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = io.WriteString(w, `{"received":true}`)
+}
+
+func (r *WebhookReceiver) count(n *int) {
+	r.mu.Lock()
+	*n++
+	r.mu.Unlock()
+}
+
+// keep adds d, drops the oldest deliveries beyond the bounds, and hands d
+// to every waiter it matches.
+func (r *WebhookReceiver) keep(d WebhookDelivery) {
+	r.mu.Lock()
+	r.got = append(r.got, d)
+	r.kept += d.size()
+	for len(r.got) > maxKeptDeliveries || r.kept > maxKeptBytes && len(r.got) > 1 {
+		r.dropLocked(len(r.got) <= maxKeptDeliveries)
+	}
+	ws := make([]*waiter, 0, len(r.waiters))
+	for w := range r.waiters {
+		ws = append(ws, w)
+	}
+	r.mu.Unlock()
+	for _, w := range ws {
+		if w.match(d) {
+			select {
+			case w.found <- d:
+			default:
+			}
+		}
+	}
+}
+
+// dropLocked drops the oldest delivery; for bytes, the oldest large one
+// first, so that a flood of large posts cannot push out a webhook (a few
+// hundred bytes) that arrived before it.
+func (r *WebhookReceiver) dropLocked(forBytes bool) {
+	i := 0
+	if forBytes {
+		for j, d := range r.got {
+			if d.size() > largeDelivery {
+				i = j
+				break
+			}
+		}
+	}
+	r.kept -= r.got[i].size()
+	r.got = append(r.got[:i], r.got[i+1:]...)
+	r.dropped++
 }
 
 // URL is the address to configure as the merchant's webhook URL.
 func (r *WebhookReceiver) URL() string { return r.public }
 
-// Deliveries returns everything received so far.
+// Deliveries returns the deliveries kept so far (the last ones, within the
+// receiver's bounds).
 func (r *WebhookReceiver) Deliveries() []WebhookDelivery {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]WebhookDelivery(nil), r.got...)
 }
 
+// Dropped says how many requests the receiver did not keep ("" when none):
+// refused ones and the oldest deliveries dropped to stay within bounds.
+func (r *WebhookReceiver) Dropped() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.dropped == 0 && r.refused == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d deliveries dropped (the receiver keeps the last %d, %d MiB in all), %d requests refused (another path or method, a body over %d KiB)",
+		r.dropped, maxKeptDeliveries, maxKeptBytes>>20, r.refused, maxDeliveryBody>>10)
+}
+
 // Await waits until a delivery satisfying match has arrived (or timeout).
 // With a settled probe it stops as soon as the target reports nothing in
 // flight and no delivery matched: nothing more can arrive.
 func (r *WebhookReceiver) Await(ctx context.Context, timeout time.Duration, match func(WebhookDelivery) bool) (WebhookDelivery, bool) {
+	w := &waiter{match: match, found: make(chan WebhookDelivery, 1)}
+	r.mu.Lock()
+	r.waiters[w] = true
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.waiters, w)
+		r.mu.Unlock()
+	}()
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	poll := time.NewTicker(100 * time.Millisecond)
 	defer poll.Stop()
 	r.early = false
+	for _, d := range r.Deliveries() { // arrived before the wait began
+		if match(d) {
+			return d, true
+		}
+	}
 	for {
-		// settled is asked first: a delivery it counts as finished is
-		// already in the list read next.
+		// settled is asked first: a delivery it counts as finished has
+		// already been handed to the waiter.
 		settled := r.settled != nil && r.settled(ctx)
-		for _, d := range r.Deliveries() {
-			if match(d) {
-				return d, true
-			}
+		select {
+		case d := <-w.found:
+			return d, true
+		default:
 		}
 		if settled {
 			r.early = true
 			return WebhookDelivery{}, false
 		}
 		select {
-		case <-r.added:
+		case d := <-w.found:
+			return d, true
 		case <-poll.C:
 		case <-deadline.C:
 			return WebhookDelivery{}, false
@@ -162,7 +264,13 @@ func (r *WebhookReceiver) Waited(timeout time.Duration) string {
 }
 
 // Close stops the receiver.
-func (r *WebhookReceiver) Close() { r.srv.Close() }
+func (r *WebhookReceiver) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if r.srv.Shutdown(ctx) != nil {
+		_ = r.srv.Close()
+	}
+}
 
 func hookRandomHex(n int) string {
 	b := make([]byte, n)

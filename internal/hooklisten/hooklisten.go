@@ -1,0 +1,177 @@
+// Package hooklisten opens the harness's webhook receivers to the network
+// (the conformance suites' and discovery's) under one set of rules: bind the
+// public URL's own host (or MPH_WEBHOOK_LISTEN), close connections from
+// senders outside MPH_WEBHOOK_ALLOW_FROM and beyond a bound before a byte is
+// read, and serve with header, read and idle timeouts.
+package hooklisten
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// EnvListen is the local address a receiver listens on when its public URL
+// reaches this machine through a tunnel or load balancer on another address
+// or port (default: the URL's own host and port).
+const EnvListen = "MPH_WEBHOOK_LISTEN"
+
+// EnvAllowFrom lists the networks deliveries may come from (comma-separated
+// addresses or CIDRs, e.g. "203.0.113.0/24,10.0.0.7"); connections from
+// elsewhere are closed before a byte is read. Unset: any sender. A
+// provider's webhooks often leave from other addresses than its API, so a
+// delivery's signature stays the real check.
+const EnvAllowFrom = "MPH_WEBHOOK_ALLOW_FROM"
+
+// Bounds of every receiver.
+const (
+	MaxConnections = 128 // open connections; more are closed at once
+	HeaderTimeout  = 5 * time.Second
+	ReadTimeout    = 15 * time.Second
+	IdleTimeout    = 30 * time.Second
+	MaxHeaderBytes = 64 << 10
+)
+
+// Address is where a receiver for publicURL listens: the URL's own host and
+// port, EnvListen when set, 127.0.0.1 on a free port without a URL. It
+// returns the parsed URL (nil without one).
+func Address(publicURL string) (string, *url.URL, error) {
+	if publicURL == "" {
+		return "127.0.0.1:0", nil, nil
+	}
+	u, err := url.Parse(publicURL)
+	if err != nil || u.Host == "" {
+		return "", nil, fmt.Errorf("webhook receiver URL %q is not a URL", publicURL)
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"https": "443"}[u.Scheme]
+		if port == "" {
+			port = "80"
+		}
+	}
+	addr := net.JoinHostPort(u.Hostname(), port)
+	if v := os.Getenv(EnvListen); v != "" {
+		addr = v
+	}
+	return addr, u, nil
+}
+
+// Listen opens addr for a receiver whose public URL is public ("" for a
+// local one): only senders of EnvAllowFrom, at most MaxConnections at a time.
+func Listen(addr, public string) (net.Listener, error) {
+	allow, err := AllowedSenders(os.Getenv(EnvAllowFrom))
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		hint := ""
+		if public != "" {
+			hint = fmt.Sprintf(" (is the host of %s an address of this machine? set %s to the local address a tunnel or load balancer forwards to, e.g. 0.0.0.0:8080)", public, EnvListen)
+		}
+		return nil, fmt.Errorf("webhook receiver: listen on %s: %w%s", addr, err, hint)
+	}
+	return &guarded{Listener: ln, allow: allow, slots: make(chan struct{}, MaxConnections)}, nil
+}
+
+// Server serves h with the receivers' timeouts and header bound; a sender's
+// broken connection logs nothing.
+func Server(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: HeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		WriteTimeout:      ReadTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    MaxHeaderBytes,
+		ErrorLog:          log.New(io.Discard, "", 0),
+	}
+}
+
+// AllowedSenders parses an EnvAllowFrom value (nil: any sender).
+func AllowedSenders(v string) ([]*net.IPNet, error) {
+	var out []*net.IPNet
+	for _, f := range strings.Split(v, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if ip := net.ParseIP(f); ip != nil && !strings.Contains(f, "/") {
+			bits := 128
+			if ip4 := ip.To4(); ip4 != nil {
+				ip, bits = ip4, 32
+			}
+			out = append(out, &net.IPNet{IP: ip, Mask: net.CIDRMask(bits, bits)})
+			continue
+		}
+		_, n, err := net.ParseCIDR(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %q is not an address or a network (e.g. 203.0.113.0/24)", EnvAllowFrom, f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// guarded closes, before a byte is read, connections from senders outside
+// the allow-list and those beyond MaxConnections.
+type guarded struct {
+	net.Listener
+	allow []*net.IPNet
+	slots chan struct{}
+}
+
+func (l *guarded) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if !l.allowed(c.RemoteAddr()) {
+			_ = c.Close()
+			continue
+		}
+		select {
+		case l.slots <- struct{}{}:
+			return &slotConn{Conn: c, free: func() { <-l.slots }}, nil
+		default:
+			_ = c.Close() // too many open: the sender retries, the harness keeps its memory
+		}
+	}
+}
+
+func (l *guarded) allowed(a net.Addr) bool {
+	if len(l.allow) == 0 {
+		return true
+	}
+	ta, ok := a.(*net.TCPAddr)
+	if !ok {
+		return false
+	}
+	for _, n := range l.allow {
+		if n.Contains(ta.IP) {
+			return true
+		}
+	}
+	return false
+}
+
+// slotConn gives its connection slot back once closed.
+type slotConn struct {
+	net.Conn
+	once sync.Once
+	free func()
+}
+
+func (c *slotConn) Close() error {
+	c.once.Do(c.free)
+	return c.Conn.Close()
+}
