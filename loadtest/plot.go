@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -61,15 +62,32 @@ func VegetaPlot(resultsPath, outPath, title string) error {
 		}
 	}
 	p.Close()
-	f, err := os.Create(outPath)
+	var page bytes.Buffer
+	if _, err := p.WriteTo(&page); err != nil {
+		return err
+	}
+	b, err := spanGaps(page.Bytes())
 	if err != nil {
 		return err
 	}
-	if _, err := p.WriteTo(f); err != nil {
-		f.Close()
-		return err
+	return os.WriteFile(outPath, b, 0o666)
+}
+
+// seriesOptions is where vegeta's page (lib/plot/assets/plot.html.tpl)
+// sets the options of each series.
+var seriesOptions = []byte("points: { show: false },")
+
+// spanGaps lets every series of the page draw its line across the rows of
+// the others. Vegeta's page holds one row per point, with every other
+// series null in it, and uPlot breaks a line at a null: a series whose
+// points are never adjacent in time (the token and secure parts of a
+// mixed run, interleaved with list's; a status class among others) drew
+// nothing at all.
+func spanGaps(page []byte) ([]byte, error) {
+	if bytes.Count(page, seriesOptions) != 1 {
+		return nil, fmt.Errorf("vegeta's plot page no longer sets its series options as %q: the series of a composite scenario would not be drawn", seriesOptions)
 	}
-	return f.Close()
+	return bytes.Replace(page, seriesOptions, append(append([]byte{}, seriesOptions...), []byte(" spanGaps: true,")...), 1), nil
 }
 
 // plotPoint is what the plot reads of one result, in 32 bytes: a run's
