@@ -144,8 +144,11 @@ func TestLagWarnings(t *testing.T) {
 	if !strings.Contains(loadMarkdownString(t, rep), "**generator-bound**: list") || !strings.Contains(loadHTMLString(t, rep), `<b>generator-bound</b>: list`) || !strings.Contains(loadHTMLString(t, rep), `<span class="fail">71%</span>`) {
 		t.Error("generator-bound run not flagged in the summary or the page")
 	}
+	if c := loadConsoleString(t, rep); !strings.Contains(c, "WARNING generator-bound: list: send lag 0.60ms") {
+		t.Errorf("generator-bound run not flagged on the console:\n%s", c)
+	}
 	rep.Endpoints = []metrics.Summary{fine}
-	if strings.Contains(loadMarkdownString(t, rep)+loadHTMLString(t, rep), "generator-bound") {
+	if strings.Contains(loadMarkdownString(t, rep)+loadHTMLString(t, rep)+loadConsoleString(t, rep), "generator-bound") {
 		t.Error("run with a small lag flagged")
 	}
 }
@@ -157,6 +160,15 @@ func loadHTMLString(t *testing.T, r *summary.Report) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+func loadConsoleString(t *testing.T, r *summary.Report) string {
+	t.Helper()
+	var b strings.Builder
+	if err := LoadConsole(r)(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
 
 func loadMarkdownString(t *testing.T, r *summary.Report) string {

@@ -226,7 +226,7 @@ func (f *conformFlags) outcome(stdout, stderr io.Writer, cfg *target.Config, opt
 	case err != nil:
 		return usageErr("%v", err)
 	}
-	res.Summary.WriteConsole(stdout, opts.JUnitReport, opts.JSONReport, opts.HTMLReport, opts.MarkdownReport)
+	res.Summary.WriteConsole(stdout, reportFiles(opts)...)
 	err = conformVerdict(res.Summary, f.strictWaivers)
 	var ee *exitError
 	if res.NotRun > 0 && !res.Summary.Interrupted && errors.As(err, &ee) {
@@ -238,6 +238,17 @@ func (f *conformFlags) outcome(stdout, stderr io.Writer, cfg *target.Config, opt
 	}
 	// Nothing failed, but the artifacts a CI gate reads are incomplete.
 	return harnessErr("nothing failed, but %d report(s) could not be written: %s", len(res.ReportErrors), strings.Join(res.ReportErrors, "; "))
+}
+
+// reportFiles are the files a run writes, in the order the console lists
+// them: report.summary.json (the figures every other report shows) goes
+// next to report.json.
+func reportFiles(opts framework.RunOptions) []string {
+	summary := ""
+	if opts.JSONReport != "" {
+		summary = report.SummaryPath(opts.JSONReport)
+	}
+	return []string{opts.JUnitReport, opts.JSONReport, summary, opts.HTMLReport, opts.MarkdownReport}
 }
 
 // conformVerdict maps a summary to the exit-code contract.

@@ -83,7 +83,10 @@ func runCapacity(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, cf *
 	if cr != nil {
 		_ = report.CapacityMarkdown(cr)(cmd.OutOrStdout())
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "\nreports: %s/{summary.json,summary.md,report.html}\n", out)
+	fmt.Fprintln(cmd.OutOrStdout())
+	if werr == nil {
+		printFiles(cmd.OutOrStdout(), loadFiles(out, rf.gate.markdown, rf.gate.junit))
+	}
 	if err != nil && ctx.Err() == nil {
 		// The search did not finish: no verdict.
 		return keepVerdict(cmd.ErrOrStderr(), nil, fmt.Errorf("capacity: %w", err), werr)

@@ -112,7 +112,10 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 		werr = fmt.Errorf("probe: writing reports: %w", werr)
 	}
 	_ = report.ProbeMarkdown(rep.Probe)(cmd.OutOrStdout())
-	fmt.Fprintf(cmd.OutOrStdout(), "\nreports: %s/{summary.json,summary.md,report.html}\n", out)
+	fmt.Fprintln(cmd.OutOrStdout())
+	if werr == nil {
+		printFiles(cmd.OutOrStdout(), loadFiles(out, rf.gate.markdown, rf.gate.junit))
+	}
 	if runErr != nil && !rep.Interrupted {
 		runErr = fmt.Errorf("probe: %w", runErr)
 	} else {

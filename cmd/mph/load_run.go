@@ -130,7 +130,7 @@ func (f *loadRunFlags) writeReports(cmd *cobra.Command, rep *loadtest.Report, o 
 	if resultsPath != "" && o.ResultsErr == nil {
 		f.plot(cmd.ErrOrStderr(), o, spec.Results.(*os.File), out)
 	}
-	printRunFiles(cmd.OutOrStdout(), rep, out, resultsPath)
+	printRunFiles(cmd.OutOrStdout(), rep, out, resultsPath, f.gate.markdown, f.gate.junit, f.cpuProfile)
 	if o.ResultsErr != nil {
 		return fmt.Errorf("load: writing raw results: %w", o.ResultsErr)
 	}
@@ -252,15 +252,35 @@ func (f *loadRunFlags) plot(errw io.Writer, o *loadtest.Outcome, results *os.Fil
 	}
 }
 
-func printRunFiles(w io.Writer, rep *loadtest.Report, out, resultsPath string) {
+// printRunFiles prints the console brief and every file the run wrote.
+func printRunFiles(w io.Writer, rep *loadtest.Report, out, resultsPath string, extra ...string) {
 	_ = report.LoadConsole(rep)(w)
-	files := "summary.json,summary.md,report.html"
+	files := loadFiles(out, extra...)
 	if _, err := os.Stat(filepath.Join(out, "plot.html")); err == nil {
-		files += ",plot.html"
+		files = append(files[:3], append([]string{filepath.Join(out, "plot.html")}, files[3:]...)...)
 	}
-	fmt.Fprintf(w, "reports: %s/{%s}", out, files)
 	if resultsPath != "" {
-		fmt.Fprintf(w, ", raw results %s (vegeta report %s)", resultsPath, resultsPath)
+		files = append(files, resultsPath+" (raw results: vegeta report "+resultsPath+")")
 	}
-	fmt.Fprintln(w)
+	printFiles(w, files)
+}
+
+// loadFiles are the reports a load command writes in out, then the
+// files of --markdown-report, --junit-report and --cpuprofile ("" skipped).
+func loadFiles(out string, extra ...string) []string {
+	files := []string{filepath.Join(out, "summary.json"), filepath.Join(out, "summary.md"), filepath.Join(out, "report.html")}
+	for _, f := range extra {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+// printFiles lists every file a command wrote, one a line.
+func printFiles(w io.Writer, files []string) {
+	fmt.Fprintln(w, "files written:")
+	for _, f := range files {
+		fmt.Fprintf(w, "  %s\n", f)
+	}
 }
