@@ -75,7 +75,7 @@ var cellMarks = []struct {
 	o    Outcome
 	mark string
 }{
-	{Passed, "✔"}, {Failed, "✘"}, {HarnessError, "!"}, {Skipped, "–"}, {Waived, "w"}, {Interrupted, "…"}, {Pending, "·"},
+	{Passed, "✔"}, {Failed, "✘"}, {HarnessError, "!"}, {NoVerdict, "?"}, {Skipped, "–"}, {Waived, "w"}, {Interrupted, "…"}, {Pending, "·"},
 }
 
 // GridOf builds the grid of the run's cells (nil when there are none).
@@ -109,7 +109,7 @@ func GridOf(cells []CellOutcome) *Grid {
 		r.Marks[col[c.Endpoint]], r.Class[col[c.Endpoint]] = markOf(c.Outcome), string(c.Outcome)
 	}
 	for _, m := range cellMarks {
-		g.Legend = append(g.Legend, [2]string{m.mark, string(m.o)})
+		g.Legend = append(g.Legend, [2]string{m.mark, outcomeName(m.o)})
 	}
 	g.Legend = append(g.Legend, [2]string{"(blank)", "no spec of the run checks the cell"})
 	return g
@@ -121,7 +121,7 @@ func markOf(o Outcome) string {
 			return m.mark
 		}
 	}
-	return "?"
+	return "#"
 }
 
 // Counts says how many cells of the run have each outcome.
@@ -133,7 +133,7 @@ func (g *Grid) Counts() string {
 	var parts []string
 	for _, m := range cellMarks {
 		if n[m.o] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n[m.o], m.o))
+			parts = append(parts, fmt.Sprintf("%d %s", n[m.o], outcomeName(m.o)))
 		}
 	}
 	return fmt.Sprintf("%d cells: %s", len(g.cells), strings.Join(parts, ", "))

@@ -20,32 +20,36 @@ func TestCellsOfARun(t *testing.T) {
 		spec("auth.alg-none-gift-verify", types.SpecStateFailed, "boom", "AUTH-11", "rule:auth.alg-none", "endpoint:gift-verify"),
 		spec("auth.alg-none-config", types.SpecStatePassed, "", "AUTH-11", "rule:auth.alg-none", "endpoint:config"),
 		spec("body.null-withdraw", types.SpecStateSkipped, "no verdict: another refusal came first", "ERR-22", "rule:body.null", "endpoint:withdraw"),
+		spec("body.null-token", types.SpecStateSkipped, NoVerdictPrefix+"rate limited", "ERR-22", "rule:body.null", "endpoint:token"),
 		spec("auth.plain", types.SpecStatePassed, "", "AUTH-07", "endpoint:token"),
 	}}
 	s := Summarize(r)
 	want := []CellOutcome{
 		{Rule: "auth.alg-none", Endpoint: "config", Spec: "auth.alg-none-config", Outcome: Passed},
 		{Rule: "auth.alg-none", Endpoint: "gift-verify", Spec: "auth.alg-none-gift-verify", Outcome: Failed},
+		{Rule: "body.null", Endpoint: "token", Spec: "body.null-token", Outcome: NoVerdict},
 		{Rule: "body.null", Endpoint: "withdraw", Spec: "body.null-withdraw", Outcome: Skipped},
 	}
 	if !reflect.DeepEqual(s.Cells, want) {
 		t.Fatalf("Cells = %+v, want %+v", s.Cells, want)
 	}
 	g := GridOf(s.Cells)
-	cfg, verify := -1, -1
+	cfg, verify, token := -1, -1, -1
 	for i, e := range g.Endpoints {
 		switch e {
 		case "config":
 			cfg = i
 		case "gift-verify":
 			verify = i
+		case "token":
+			token = i
 		}
 	}
-	if len(g.Rows) != 2 || g.Rows[0].Rule != "auth.alg-none" || g.Rows[0].Marks[cfg] != "✔" || g.Rows[0].Marks[verify] != "✘" || g.Rows[1].Marks[cfg] != "" {
+	if len(g.Rows) != 2 || g.Rows[0].Rule != "auth.alg-none" || g.Rows[0].Marks[cfg] != "✔" || g.Rows[0].Marks[verify] != "✘" || g.Rows[1].Marks[cfg] != "" || g.Rows[1].Marks[token] != "?" {
 		t.Fatalf("grid rows %+v", g.Rows)
 	}
 	md := Markdown(s)
-	if !strings.Contains(md, "### Rules × endpoints (3 cells: 1 passed, 1 failed, 1 skipped)") || !strings.Contains(md, "| `auth.alg-none` |") {
+	if !strings.Contains(md, "### Rules × endpoints (4 cells: 1 passed, 1 failed, 1 no verdict, 1 not applicable)") || !strings.Contains(md, "| `auth.alg-none` |") {
 		t.Fatalf("Markdown has no grid:\n%s", md)
 	}
 	html, err := RenderHTML(s)

@@ -302,3 +302,24 @@ func shorten(s string, n int) string {
 	tail := n - 1 - head
 	return strings.TrimRight(string(r[:head]), " ") + "…" + strings.TrimLeft(string(r[len(r)-tail:]), " ")
 }
+
+// reproducePrefix starts the reproduce line of each recorded exchange.
+const reproducePrefix = "reproduce: "
+
+// Reproduce is the reproduce line of the last recorded exchange of a spec
+// (the request its verdict rests on), without its prefix; "" when none.
+func Reproduce(message, details string) string {
+	_, ex := splitExchanges(message)
+	for _, text := range []string{ex, details} {
+		blocks := Exchanges(text)
+		if len(blocks) == 0 {
+			continue
+		}
+		for _, line := range strings.Split(blocks[len(blocks)-1], "\n") {
+			if r, ok := strings.CutPrefix(line, reproducePrefix); ok {
+				return r
+			}
+		}
+	}
+	return ""
+}

@@ -26,7 +26,56 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"grid":        func(s Summary) *Grid { return GridOf(s.Cells) },
 	"inc":         func(i int) int { return i + 1 },
 	"outcome":     outcomeName,
+	"exitMeaning": exitMeaning,
 }).Parse(pageSource))
+
+// exitMeaning says what a conform exit code means (the CLI's contract).
+func exitMeaning(code int) string {
+	switch code {
+	case ExitOK:
+		return "all passed"
+	case ExitFailed:
+		return "a rule failed"
+	case ExitHarness:
+		return "some checks could not run or reached no verdict"
+	case ExitInterrupted:
+		return "interrupted"
+	}
+	return ""
+}
+
+// reasonGroup is one reason of the no-verdict or not-applicable lists.
+type reasonGroup struct {
+	Reason   string
+	Specs    []string
+	IDs      []string // the specs' IDs, in the order of Specs
+	Class    string   // the outcome, for styling
+	Accepted int      // no verdicts of the group the run accepts
+}
+
+// groupsOf are the reasons of one outcome with their specs.
+func groupsOf(s Summary, reasons []Reason, o Outcome) []reasonGroup {
+	accepted, ids := map[string]bool{}, map[string]string{}
+	for _, sp := range s.Specs {
+		if sp.Outcome == o {
+			accepted[sp.Text] = sp.Accepted
+			ids[sp.Text] = sp.ID
+		}
+	}
+	out := make([]reasonGroup, len(reasons))
+	for i, r := range reasons {
+		g := reasonGroup{Reason: r.Reason, Specs: append([]string(nil), r.Specs...), Class: string(o)}
+		sort.Strings(g.Specs)
+		for _, t := range g.Specs {
+			g.IDs = append(g.IDs, ids[t])
+			if accepted[t] {
+				g.Accepted++
+			}
+		}
+		out[i] = g
+	}
+	return out
+}
 
 // exchangesOf is every recorded exchange of a spec, in order: the earlier
 // ones of the report entry, then the last ones the failure message shows.
@@ -58,11 +107,14 @@ type area struct {
 }
 
 type htmlData struct {
-	S        Summary
-	Target   string
-	Problems []Spec
-	Areas    []area
-	Open     bool // few problems: their details start open
+	S          Summary
+	Target     string
+	Exit       int
+	Failures   []Spec // failed and harness errors, failures first
+	NoVerdicts []reasonGroup
+	Skips      []reasonGroup
+	Areas      []area
+	Open       bool // few failures: their details start open
 }
 
 // verdict is the run's result in a few words.
@@ -115,19 +167,23 @@ func outcomeName(o Outcome) string {
 	return string(o)
 }
 
-// RenderHTML renders the self-contained HTML page of a run: failures and
-// harness errors first, then every spec grouped by area, with an offline
-// filter box.
+// RenderHTML renders the self-contained HTML page of a run, one page a
+// reader needs nothing else for: the verdict and its exit code, the test
+// money per currency, the teardown and the rate limits' cost, the baseline
+// comparison, failures and harness errors with their reproduce lines, no
+// verdicts and not-applicable specs grouped by reason (kept apart), the
+// rule × endpoint grid, then every spec by area with an offline filter box.
 func RenderHTML(s Summary) ([]byte, error) {
-	d := htmlData{S: s, Target: StripUserinfo(s.Target)}
+	d := htmlData{S: s, Target: StripUserinfo(s.Target), Exit: s.ExitCode(false),
+		NoVerdicts: groupsOf(s, s.NoVerdictReasons, NoVerdict), Skips: groupsOf(s, s.SkipReasons, Skipped)}
 	byArea := map[string][]Spec{}
 	for _, sp := range s.Ordered() {
-		if sp.Outcome == Failed || sp.Outcome == HarnessError || sp.Outcome == NoVerdict && !sp.Accepted {
-			d.Problems = append(d.Problems, sp)
+		if sp.Outcome == Failed || sp.Outcome == HarnessError {
+			d.Failures = append(d.Failures, sp)
 		}
 		byArea[orUnknown(sp.Area)] = append(byArea[orUnknown(sp.Area)], sp)
 	}
-	d.Open = len(d.Problems) <= 5
+	d.Open = len(d.Failures) <= 5
 	names := make([]string, 0, len(byArea))
 	for n := range byArea {
 		names = append(names, n)

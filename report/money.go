@@ -172,21 +172,90 @@ func perCurrency(m map[string]int64) string {
 	return strings.Join(parts, ", ")
 }
 
+// MoneyRow is one currency's line of the money table of the reports.
+type MoneyRow struct {
+	Currency                     string
+	Spent, SweptBack, LeftOnCard string // decimals with two places
+}
+
+// Rows are the currencies the run spent, swept back or left on cards, in
+// alphabetical order.
+func (m *Money) Rows() []MoneyRow {
+	seen := map[string]bool{}
+	for _, mp := range []map[string]int64{m.Spent, m.SweptBack, m.LeftOnCards} {
+		for k := range mp {
+			seen[k] = true
+		}
+	}
+	keys := make([]string, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	rows := make([]MoneyRow, len(keys))
+	for i, k := range keys {
+		rows[i] = MoneyRow{Currency: k, Spent: minor(m.Spent[k]), SweptBack: minor(m.SweptBack[k]), LeftOnCard: minor(m.LeftOnCards[k])}
+	}
+	return rows
+}
+
+// SpentLine is the money line of the reports: what the run spent and swept
+// back per currency, and what it created.
+func (m *Money) SpentLine() string {
+	return fmt.Sprintf("Test money: spent %s (fees included); swept back %s; created %d cards, %d customers, %d gift orders",
+		perCurrency(m.Spent), perCurrency(m.SweptBack), m.CardsCreated, m.CustomersCreated, m.GiftOrders)
+}
+
+// TeardownLine says what the teardown did (the console puts "Teardown: "
+// before it).
+func (m *Money) TeardownLine() string {
+	if m.Teardown == "off" {
+		return fmt.Sprintf("off (--no-teardown): the created cards keep %s", perCurrency(m.LeftOnCards))
+	}
+	return fmt.Sprintf("%s: %d cards swept, %d frozen, left on cards %s", orUnknown(m.Teardown), m.CardsSwept, m.CardsFrozen, perCurrency(m.LeftOnCards))
+}
+
+// TeardownOK is true when the teardown swept and froze everything it could.
+func (m *Money) TeardownOK() bool {
+	return m.Teardown == "done" && len(m.Unswept) == 0 && len(m.TeardownProblems) == 0
+}
+
+// VaultLine states the vault before and after ("" when not known).
+func (m *Money) VaultLine() string {
+	if m.VaultStart == nil || m.VaultEnd == nil {
+		return ""
+	}
+	return fmt.Sprintf("Vault: %s USD before the run, %s USD after the teardown", minor(*m.VaultStart), minor(*m.VaultEnd))
+}
+
+// RateLine is what the target's rate limits cost the run (the console puts
+// "Rate limits: " before it).
+func (m *Money) RateLine() string {
+	provoked := ""
+	if m.Provoked429 > 0 {
+		provoked = fmt.Sprintf(" (%d asked for by the rate-limit specs)", m.Provoked429)
+	}
+	return fmt.Sprintf("%d answers 429%s, %s waited out after 429s, %s paced under the learned limits, %s in the --max-rps limiter (summed over requests)",
+		m.TooManyRequests, provoked, m.BackoffWait.Round(time.Millisecond), m.PacedWait.Round(time.Millisecond), m.LimiterWait.Round(time.Millisecond))
+}
+
+// RefusedLine states the waits refused as too long ("" when none).
+func (m *Money) RefusedLine() string {
+	if m.RateLimitRefused == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d waits refused as longer than the run allows (--deadline, --retry-after-max): their specs have no verdict", m.RateLimitRefused)
+}
+
 // WriteConsole prints the money lines of the summary.
 func (m *Money) WriteConsole(w io.Writer) {
 	if m == nil {
 		return
 	}
-	fmt.Fprintf(w, "Test money: spent %s (fees included); swept back %s; created %d cards, %d customers, %d gift orders\n",
-		perCurrency(m.Spent), perCurrency(m.SweptBack), m.CardsCreated, m.CustomersCreated, m.GiftOrders)
-	switch m.Teardown {
-	case "off":
-		fmt.Fprintf(w, "Teardown: off (--no-teardown): the created cards keep %s\n", perCurrency(m.LeftOnCards))
-	default:
-		fmt.Fprintf(w, "Teardown: %s: %d cards swept, %d frozen, left on cards %s\n", m.Teardown, m.CardsSwept, m.CardsFrozen, perCurrency(m.LeftOnCards))
-	}
-	if m.VaultStart != nil && m.VaultEnd != nil {
-		fmt.Fprintf(w, "Vault: %s USD before the run, %s USD after the teardown\n", minor(*m.VaultStart), minor(*m.VaultEnd))
+	fmt.Fprintln(w, m.SpentLine())
+	fmt.Fprintln(w, "Teardown: "+m.TeardownLine())
+	if v := m.VaultLine(); v != "" {
+		fmt.Fprintln(w, v)
 	}
 	for i, p := range m.TeardownProblems {
 		if i == 5 {
@@ -201,14 +270,9 @@ func (m *Money) WriteConsole(w io.Writer) {
 	if m.SkippedOverBudget > 0 {
 		fmt.Fprintf(w, "Max spend: %d requests refused (their specs skipped)\n", m.SkippedOverBudget)
 	}
-	provoked := ""
-	if m.Provoked429 > 0 {
-		provoked = fmt.Sprintf(" (%d asked for by the rate-limit specs)", m.Provoked429)
-	}
-	fmt.Fprintf(w, "Rate limits: %d answers 429%s, %s waited out after 429s, %s paced under the learned limits, %s in the --max-rps limiter (summed over requests)\n",
-		m.TooManyRequests, provoked, m.BackoffWait.Round(time.Millisecond), m.PacedWait.Round(time.Millisecond), m.LimiterWait.Round(time.Millisecond))
-	if m.RateLimitRefused > 0 {
-		fmt.Fprintf(w, "  %d waits refused as longer than the run allows (--deadline, --retry-after-max): their specs have no verdict\n", m.RateLimitRefused)
+	fmt.Fprintln(w, "Rate limits: "+m.RateLine())
+	if r := m.RefusedLine(); r != "" {
+		fmt.Fprintf(w, "  %s\n", r)
 	}
 	for _, l := range m.RateLimitsLearned {
 		fmt.Fprintf(w, "  learned: %s\n", l)

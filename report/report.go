@@ -156,18 +156,21 @@ func Labels(s types.SpecReport) []string {
 
 // Spec is one spec's line in a summary.
 type Spec struct {
-	ID       string        `json:"id"`
-	Area     string        `json:"area"`
-	Text     string        `json:"text"`
-	Outcome  Outcome       `json:"outcome"`
-	Headline string        `json:"headline,omitempty"` // one line: expected, got, at which request
-	Message  string        `json:"message,omitempty"`
-	Labels   []string      `json:"labels,omitempty"`
-	Location string        `json:"location,omitempty"` // suites/<file>.go:<line>
-	Duration time.Duration `json:"durationNs"`
-	Details  string        `json:"details,omitempty"` // redacted HTTP exchanges of a failure
-	Waiver   *Waiver       `json:"waiver,omitempty"`  // the waiver that applied
-	Note     string        `json:"note,omitempty"`    // e.g. "fixed: remove the waiver"
+	ID       string  `json:"id"`
+	Area     string  `json:"area"`
+	Text     string  `json:"text"`
+	Outcome  Outcome `json:"outcome"`
+	Headline string  `json:"headline,omitempty"` // one line: expected, got, at which request
+	// Reproduce is the shell line sending the failure's last request again
+	// (the README's variables in place of the target and its secrets).
+	Reproduce string        `json:"reproduce,omitempty"`
+	Message   string        `json:"message,omitempty"`
+	Labels    []string      `json:"labels,omitempty"`
+	Location  string        `json:"location,omitempty"` // suites/<file>.go:<line>
+	Duration  time.Duration `json:"durationNs"`
+	Details   string        `json:"details,omitempty"` // redacted HTTP exchanges of a failure
+	Waiver    *Waiver       `json:"waiver,omitempty"`  // the waiver that applied
+	Note      string        `json:"note,omitempty"`    // e.g. "fixed: remove the waiver"
 	// Accepted: a no verdict the run accepts by name (--accept-no-verdict).
 	Accepted bool `json:"accepted,omitempty"`
 }
@@ -391,6 +394,7 @@ func specOf(s types.SpecReport, o Outcome) Spec {
 	}
 	if o == Failed || o == HarnessError {
 		sp.Headline = Headline(sp.Message, sp.Details)
+		sp.Reproduce = Reproduce(sp.Message, sp.Details)
 	}
 	return sp
 }

@@ -142,7 +142,7 @@ func TestReportsCountTheTwoSkipKindsApart(t *testing.T) {
 		t.Errorf("JUnit no-verdict case %+v", nv)
 	}
 	md := Markdown(s)
-	for _, want := range []string{"| no verdict |", "| not applicable |", "### No verdict", "| rate limited |"} {
+	for _, want := range []string{"| no verdict |", "| not applicable |", "### No verdict", "| 1 | rate limited: GET /cards still answered 429 | `area.rate-limited` |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}
@@ -157,7 +157,7 @@ func TestReportsCountTheTwoSkipKindsApart(t *testing.T) {
 		}
 	}
 	accepted := Build(sample(), Options{AcceptNoVerdict: []string{"area.rate-limited"}})
-	if accepted.NoVerdictAccepted != 1 || !strings.Contains(Markdown(accepted), "(accepted) rate limited") {
+	if accepted.NoVerdictAccepted != 1 || !strings.Contains(Markdown(accepted), "| 1 | rate limited: GET /cards still answered 429 (1 accepted) |") {
 		t.Errorf("accepted no verdict: %+v", accepted)
 	}
 	if j := JUnit(accepted); j.Errors != 2 || j.Skipped != 3 {
@@ -182,7 +182,7 @@ func TestReportsAreWrittenAndSelfContained(t *testing.T) {
 		t.Fatal(err)
 	}
 	html, _ := os.ReadFile(filepath.Join(dir, "r.html"))
-	for _, want := range []string{"api.example.com", "mph123", "v1.2.3", "default", "Failures, harness errors and no verdicts", `id="filter"`, "<h3 class=\"area\">area"} {
+	for _, want := range []string{"api.example.com", "mph123", "v1.2.3", "default", "Failures and harness errors (3)", "No verdict, by reason", "Not applicable, by reason", `id="filter"`, `<details class="area"><summary>area`} {
 		if !bytes.Contains(html, []byte(want)) {
 			t.Errorf("HTML lacks %q", want)
 		}
