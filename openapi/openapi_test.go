@@ -27,7 +27,7 @@ func TestDocumentLoadsAsOpenAPI31(t *testing.T) {
 	if sec == nil || sec.Value.Scheme != "bearer" {
 		t.Errorf("bearer scheme missing")
 	}
-	tok := v.Doc.Paths.Find("/auth/token").Post
+	tok := v.Doc.Paths.Find("/v1/merchant/auth/token").Post
 	if tok.Security == nil || len(*tok.Security) != 0 {
 		t.Errorf("token exchange must need no security")
 	}
@@ -68,11 +68,11 @@ func TestNotShownMarksFollowTheProfile(t *testing.T) {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}
-	issue := doc.Paths["/cards/issue"]["post"]
+	issue := doc.Paths["/v1/merchant/cards/issue"]["post"]
 	if issue == nil || issue[openapi.NotShown] != true {
 		t.Fatalf("issuance not at the profile's path or not marked: %v", issue)
 	}
-	params, _ := doc.Paths["/gift-cards/quote"]["get"]["parameters"].([]any)
+	params, _ := doc.Paths["/v1/merchant/gift-cards/quote"]["get"]["parameters"].([]any)
 	found := false
 	for _, q := range params {
 		m := q.(map[string]any)
@@ -121,5 +121,112 @@ func TestDocumentRejectsWrongAnswers(t *testing.T) {
 				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
 			}
 		})
+	}
+}
+
+// TestServerAndPathsTakenAsTheyAre: servers[0] is the target's origin and
+// every path begins with its merchant root, so a tool joining the two
+// (Prism ignores a server's path) reaches the endpoint; another base path
+// moves every path.
+func TestServerAndPathsTakenAsTheyAre(t *testing.T) {
+	for server, root := range map[string]string{
+		"": "/v1/merchant",
+		"https://api.provider.test/api/v1/merchant/": "/api/v1/merchant",
+	} {
+		raw, err := openapi.JSON(openapi.Options{Server: server})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Servers []struct{ URL string }
+			Paths   map[string]any
+		}
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			t.Fatal(err)
+		}
+		wantOrigin := "http://127.0.0.1:8080"
+		if server != "" {
+			wantOrigin = "https://api.provider.test"
+		}
+		if len(doc.Servers) != 1 || doc.Servers[0].URL != wantOrigin {
+			t.Errorf("server %q: servers %+v, want the origin %s", server, doc.Servers, wantOrigin)
+		}
+		for p := range doc.Paths {
+			if !strings.HasPrefix(p, root+"/") {
+				t.Errorf("server %q: path %s does not begin with the merchant root %s", server, p, root)
+			}
+		}
+		if doc.Paths[root+"/auth/token"] == nil {
+			t.Errorf("server %q: no %s/auth/token", server, root)
+		}
+	}
+	for _, bad := range []string{"127.0.0.1:8080/v1/merchant", "https://u:p@h/v1/merchant", "https://h/v1/merchant?x=1"} {
+		if _, err := openapi.JSON(openapi.Options{Server: bad}); err == nil {
+			t.Errorf("server %q accepted", bad)
+		}
+	}
+}
+
+// TestEveryOperationNamed: every operation, the webhook's included, has an
+// operationId of its own, and the document names a licence.
+func TestEveryOperationNamed(t *testing.T) {
+	raw, err := openapi.JSON(openapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Info struct {
+			License struct{ Name, Identifier string }
+		}
+		Paths    map[string]map[string]map[string]any
+		Webhooks map[string]map[string]map[string]any
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Info.License.Name == "" || doc.Info.License.Identifier != openapi.DefaultLicense {
+		t.Errorf("licence %+v", doc.Info.License)
+	}
+	seen := map[string]string{}
+	for _, items := range []map[string]map[string]map[string]any{doc.Paths, doc.Webhooks} {
+		for path, ops := range items {
+			for method, op := range ops {
+				id, _ := op["operationId"].(string)
+				if id == "" || seen[id] != "" {
+					t.Errorf("%s %s: operationId %q (also %s)", method, path, id, seen[id])
+				}
+				seen[id] = method + " " + path
+			}
+		}
+	}
+	if len(seen) != 19 {
+		t.Errorf("%d operations named, want 18 and the webhook", len(seen))
+	}
+}
+
+// TestRequiredMembersDeclared: a schema naming a required member its
+// properties leave out gets it declared as {} (any value), so its meaning
+// stays.
+func TestRequiredMembersDeclared(t *testing.T) {
+	raw, err := openapi.JSON(openapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Not struct {
+					Required   []string
+					Properties map[string]map[string]any
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	not := doc.Components.Schemas["gift-order"].Not
+	if len(not.Required) != 1 || not.Properties["data"] == nil || len(not.Properties["data"]) != 0 {
+		t.Fatalf("gift-order's not: %+v", not)
 	}
 }

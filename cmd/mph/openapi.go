@@ -13,7 +13,7 @@ import (
 	"github.com/merchant-harness/mph/target"
 )
 
-type openapiFlags struct{ profile, out, server string }
+type openapiFlags struct{ profile, out, server, format, license string }
 
 var openapiOpts openapiFlags
 
@@ -27,8 +27,11 @@ security scheme, 429 with Retry-After, and the requirement IDs of each
 operation. What the API document does not show comes from the target profile
 and is marked x-mph-not-shown: true.
 
-JSON by default; YAML when -o ends in .yaml or .yml. Without -o the document
-goes to stdout.`,
+--server is the target's merchant root: servers[0].url is its origin and
+every path begins with its path, so Prism (which ignores a server's path),
+Schemathesis and Postman take the document as it is. --format yaml|json
+(default: YAML when -o ends in .yaml or .yml, else JSON). Without -o the
+document goes to stdout.`,
 	Args: cobra.NoArgs,
 	RunE: runOpenAPI,
 }
@@ -38,7 +41,9 @@ func init() {
 	fs := openapiCmd.Flags()
 	fs.StringVar(&f.profile, "profile", "", "target profile for what the document does not show (env "+target.EnvProfile+")")
 	fs.StringVarP(&f.out, "output", "o", "", "file to write (default stdout)")
-	fs.StringVar(&f.server, "server", openapi.DefaultServer, "servers[0].url: the merchant root of the target")
+	fs.StringVar(&f.server, "server", openapi.DefaultServer, "the merchant root of the target: servers[0].url is its origin, every path begins with its path")
+	fs.StringVar(&f.format, "format", "", "yaml or json (default: yaml when -o ends in .yaml or .yml, else json)")
+	fs.StringVar(&f.license, "license", openapi.DefaultLicense, "SPDX expression of info.license (the default names the API provider's terms)")
 	rootCmd.AddCommand(openapiCmd)
 }
 
@@ -55,9 +60,16 @@ func runOpenAPI(cmd *cobra.Command, _ []string) error {
 	if f.profile != "" {
 		name = filepath.Base(f.profile)
 	}
-	o := openapi.Options{Profile: prof, ProfileName: name, Server: f.server}
+	format, err := openapiFormat(f.format, f.out)
+	if err != nil {
+		return err
+	}
+	if _, _, err := openapi.SplitServer(f.server); err != nil {
+		return usageErr("--server: %v", err)
+	}
+	o := openapi.Options{Profile: prof, ProfileName: name, Server: f.server, License: f.license}
 	var b []byte
-	if ext := strings.ToLower(filepath.Ext(f.out)); ext == ".yaml" || ext == ".yml" {
+	if format == "yaml" {
 		b, err = openapi.YAML(o)
 	} else {
 		b, err = openapi.JSON(o)
@@ -75,4 +87,18 @@ func runOpenAPI(cmd *cobra.Command, _ []string) error {
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "mph openapi: wrote %s\n", f.out)
 	return nil
+}
+
+// openapiFormat is the format asked for, else the one -o's extension names.
+func openapiFormat(format, out string) (string, error) {
+	switch format {
+	case "yaml", "json":
+		return format, nil
+	case "":
+		if ext := strings.ToLower(filepath.Ext(out)); ext == ".yaml" || ext == ".yml" {
+			return "yaml", nil
+		}
+		return "json", nil
+	}
+	return "", usageErr("--format %q: want yaml or json", format)
 }

@@ -25,11 +25,12 @@ import (
 type Validator struct {
 	Doc    *openapi3.T
 	router routers.Router
-	server string
+	server string // the origin the exchanges are sent to
 }
 
-// server is the servers[0].url the exchanges are matched under; only its
-// path matters, as exchanges carry the path they were sent to.
+// server is the merchant root the document is generated for: servers[0]
+// is its origin, and every path begins with /v1/merchant, as every
+// exchange's path does.
 const server = "http://mph.test/v1/merchant"
 
 // New generates the document, loads it with kin-openapi's loader and
@@ -55,7 +56,11 @@ func New(ctx context.Context, o openapi.Options) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("router: %w", err)
 	}
-	return &Validator{Doc: doc, router: r, server: server}, nil
+	origin, _, err := openapi.SplitServer(server)
+	if err != nil {
+		return nil, err
+	}
+	return &Validator{Doc: doc, router: r, server: origin}, nil
 }
 
 // Exchange validates one recorded exchange: the answer always, the request
@@ -63,8 +68,8 @@ func New(ctx context.Context, o openapi.Options) (*Validator, error) {
 // document's parameters and body).
 func (v *Validator) Exchange(ctx context.Context, ex proxy.Exchange, checkRequest bool) error {
 	u, _ := url.Parse(v.server)
-	rel := ex.Path[len("/v1/merchant"):]
-	u.Path += rel
+	rel := ex.Path
+	u.Path = ex.Path
 	u.RawQuery = ex.RawQuery
 	req, err := http.NewRequestWithContext(ctx, ex.Method, u.String(), bytes.NewReader(ex.RequestBody))
 	if err != nil {
