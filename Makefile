@@ -12,7 +12,7 @@ FUZZMINIMIZETIME ?= 0
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
 LDFLAGS := $(if $(VERSION),-X main.version=$(VERSION))
 
-.PHONY: all build run test vet unit fuzz suites-parallel selftest selftest-full bench integration clean
+.PHONY: all build run test vet unit fuzz suites-parallel selftest selftest-full bench integration browser openapi-tools clean
 
 all: build
 
@@ -68,6 +68,22 @@ integration:
 	  (apt-get update >/dev/null 2>&1 && apt-get install -y prometheus >/dev/null 2>&1) || \
 	  { echo "prometheus could not be installed (apt-get install -y prometheus)"; exit 1; }
 	$(GO) test -count=1 -run 'TestPrometheusRemoteWrite' -v ./cmd/mph
+
+## browser: headless Chromium (Debian package) for the tests that open report.html and plot.html in a browser;
+## without it they skip, saying so
+browser:
+	@command -v chromium >/dev/null 2>&1 || apt-get install -y chromium >/dev/null 2>&1 || \
+	  (apt-get update >/dev/null 2>&1 && apt-get install -y chromium >/dev/null 2>&1) || \
+	  { echo "chromium could not be installed (apt-get install -y chromium)"; exit 1; }
+	@chromium --version
+
+## openapi-tools: Redocly CLI and Stoplight Prism (npm, global) for the tests that lint the OpenAPI export and
+## run a conform pass through prism proxy; without Node.js they skip, saying so
+REDOCLY ?= @redocly/cli@2.77.0
+PRISM   ?= @stoplight/prism-cli@5.16.0
+openapi-tools:
+	@command -v npm >/dev/null 2>&1 || { echo "npm is not installed (apt-get install -y nodejs npm)"; exit 1; }
+	npm install -g $(REDOCLY) $(PRISM)
 
 clean:
 	rm -rf bin $(OUT)
