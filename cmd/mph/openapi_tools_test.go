@@ -49,8 +49,8 @@ func nodeTool(t *testing.T, bin, pkg string) []string {
 // exportOpenAPI runs mph openapi as a user would and returns the file.
 func exportOpenAPI(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	out := filepath.Join(dir, "api-"+strings.Join(args, "-"))
-	out = strings.NewReplacer("/", "_", ":", "_").Replace(out)
+	name := strings.NewReplacer("/", "_", ":", "_").Replace("api" + strings.Join(args, "_"))
+	out := filepath.Join(dir, name)
 	r := gateRun(t, nil, 0, syscall.SIGINT, append([]string{"openapi", "-o", out}, args...)...)
 	expectCode(t, "mph openapi", r, 0)
 	return out
