@@ -56,7 +56,7 @@ selftest-full: build
 	$(BIN) selftest --full --json $(OUT)/selftest-full.json
 
 ## bench: wrk, vegeta CLI, k6 and mph side by side, pacing, sandbox throughput, memory (about 8 min;
-## installs wrk if missing); writes bench/results.json, bench/RESULTS.md and the README's bench block.
+## installs wrk if missing); writes bench/results.json, bench/RESULTS.md and the bench block of docs/load.md.
 ## BENCH_QUICK=1: a one-round smoke run of the script, marked as such.
 bench:
 	bash bench/run.sh

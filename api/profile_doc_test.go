@@ -7,14 +7,14 @@ import (
 	"testing"
 )
 
-var updateReadme = flag.Bool("update-readme", false, "rewrite the README's generated profile table")
+var updateReadme = flag.Bool("update-readme", false, "rewrite the generated profile table of docs/profile.md")
 
 const (
 	profileBlockStart = "<!-- gen-block:profile -->\n"
 	profileBlockEnd   = "<!-- /gen-block:profile -->"
 )
 
-// TestReadmeProfileSection: the README's profile table is the default
+// TestReadmeProfileSection: the profile table of docs/profile.md is the default
 // profile's, key by key (every key has a default and says what it decides).
 func TestReadmeProfileSection(t *testing.T) {
 	table, err := ProfileReference()
@@ -27,7 +27,7 @@ func TestReadmeProfileSection(t *testing.T) {
 			t.Errorf("a profile key says nothing of what it decides: %s", line)
 		}
 	}
-	const path = "../README.md"
+	const path = "../docs/profile.md"
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +35,7 @@ func TestReadmeProfileSection(t *testing.T) {
 	readme := string(b)
 	i, j := strings.Index(readme, profileBlockStart), strings.Index(readme, profileBlockEnd)
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no %q ... %q block", profileBlockStart, profileBlockEnd)
+		t.Fatalf("docs/profile.md has no %q ... %q block", profileBlockStart, profileBlockEnd)
 	}
 	got := readme[i+len(profileBlockStart) : j]
 	if got == table {
@@ -47,5 +47,5 @@ func TestReadmeProfileSection(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("the README's profile table is stale: go test ./api -run TestReadmeProfileSection -update-readme")
+	t.Errorf("the profile table of docs/profile.md is stale: go test ./api -run TestReadmeProfileSection -update-readme")
 }

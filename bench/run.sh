@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: driver efficiency, pacing and sandbox throughput, side by side
 # in ONE run on this machine, and the whole of bench/RESULTS.md, bench/results.json
-# and the README's bench block generated from the drivers' own outputs
+# and the bench block of docs/load.md generated from the drivers' own outputs
 # (bench/report). Nothing in those files is written by hand.
 #
 # - Closed model against bench/echod (a bare Go JSON handler, so the driver is
@@ -198,6 +198,6 @@ cp "$OUT/summary.json" "$RAW/rss.json"
 meta load_after "$(cut -d' ' -f1-3 /proc/loadavg)"
 cd "$ROOT"
 if [ -n "${BENCH_KEEP_RAW:-}" ]; then mkdir -p "$BENCH_KEEP_RAW" && cp -r "$RAW"/. "$BENCH_KEEP_RAW"/; fi
-go run ./bench/report -raw "$RAW" -json bench/results.json -md bench/RESULTS.md -readme README.md
+go run ./bench/report -raw "$RAW" -json bench/results.json -md bench/RESULTS.md -readme docs/load.md
 echo
 cat bench/RESULTS.md

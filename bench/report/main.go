@@ -1,9 +1,9 @@
 // Command report turns the raw outputs of bench/run.sh (wrk's text, vegeta
 // and k6 JSON summaries, mph's summary.json) into bench/results.json, renders
-// bench/RESULTS.md from it and rewrites the README's bench block. With only
+// bench/RESULTS.md from it and rewrites the bench block of docs/load.md. With only
 // -json it renders again from an existing results.json.
 //
-//	go run ./bench/report -raw DIR -json bench/results.json -md bench/RESULTS.md -readme README.md
+//	go run ./bench/report -raw DIR -json bench/results.json -md bench/RESULTS.md -readme docs/load.md
 package main
 
 import (
@@ -17,7 +17,7 @@ func main() {
 	raw := flag.String("raw", "", "raw directory written by bench/run.sh (empty: read -json instead)")
 	jsonPath := flag.String("json", "bench/results.json", "extracted figures (written with -raw, read without)")
 	md := flag.String("md", "bench/RESULTS.md", "Markdown report to write")
-	readme := flag.String("readme", "", "README whose bench block to rewrite (empty: none)")
+	readme := flag.String("readme", "", "page whose bench block to rewrite, e.g. docs/load.md (empty: none)")
 	flag.Parse()
 	if err := run(*raw, *jsonPath, *md, *readme); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/report:", err)

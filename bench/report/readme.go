@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// The README's benchmark sentence lives between these markers and is
+// The benchmark sentence of docs/load.md lives between these markers and is
 // rendered from bench/results.json like RESULTS.md.
 const (
 	readmeOpen  = "<!-- bench:ratios"
@@ -21,7 +21,7 @@ func renderReadme(r *Results) string {
 		b.WriteString("**Smoke run (`BENCH_QUICK=1`), not a measurement: run `make bench` on a quiet machine before quoting.** ")
 	}
 	s := r.Settings
-	fmt.Fprintf(&b, "Measured %s by `%s` on %s cores ([bench/RESULTS.md](bench/RESULTS.md): medians of %s of %s against bench/echod, every command and round listed there",
+	fmt.Fprintf(&b, "Measured %s by `%s` on %s cores ([bench/RESULTS.md](../bench/RESULTS.md): medians of %s of %s against bench/echod, every command and round listed there",
 		r.Date, r.Command, r.Machine.Cores, rounds(s.Rounds), s.Duration)
 	if !r.Machine.Quiet() {
 		fmt.Fprintf(&b, "; the machine was not quiet, load average %.2f before the run", r.Machine.LoadBefore[0])

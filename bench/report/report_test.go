@@ -254,16 +254,16 @@ func TestCommittedResultsCurrent(t *testing.T) {
 	if string(md) != renderResults(r) {
 		t.Error("bench/RESULTS.md differs from what bench/results.json renders: run `make bench` (or `go run ./bench/report` to render again), never edit it")
 	}
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/load.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	block, ok := currentBlock(string(readme))
 	if !ok {
-		t.Fatal("README.md has no " + readmeOpen + " block")
+		t.Fatal("docs/load.md has no " + readmeOpen + " block")
 	}
 	if block != renderReadme(r) {
-		t.Errorf("README's bench block differs from bench/results.json: run `go run ./bench/report -readme README.md`\nwant:\n%s", renderReadme(r))
+		t.Errorf("the bench block of docs/load.md differs from bench/results.json: run `go run ./bench/report -readme docs/load.md`\nwant:\n%s", renderReadme(r))
 	}
 }
 

@@ -9,11 +9,11 @@ import (
 	"github.com/merchant-harness/mph/loadtest"
 )
 
-// The README's scenario list is what `mph load --list-scenarios --format
+// The scenario list of docs/load.md is what `mph load --list-scenarios --format
 // markdown` prints; `go test ./cmd/mph -run TestReadmeScenarioList
 // -update-readme` rewrites it.
 func TestReadmeScenarioListCurrent(t *testing.T) {
-	path := "../../README.md"
+	path := "../../docs/load.md"
 	readme, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -21,7 +21,7 @@ func TestReadmeScenarioListCurrent(t *testing.T) {
 	before, block, ok := strings.Cut(string(readme), scenariosBegin)
 	block, after, ok2 := strings.Cut(block, scenariosEnd+"\n")
 	if !ok || !ok2 {
-		t.Fatal("README has no generated scenario list (mph load --list-scenarios --format markdown)")
+		t.Fatal("docs/load.md has no generated scenario list (mph load --list-scenarios --format markdown)")
 	}
 	want := scenariosMarkdown()
 	if *updateReadme {
@@ -31,7 +31,7 @@ func TestReadmeScenarioListCurrent(t *testing.T) {
 		return
 	}
 	if got := scenariosBegin + block + scenariosEnd + "\n"; got != want {
-		t.Errorf("README.md's scenario list is stale (go test ./cmd/mph -run TestReadmeScenarioList -update-readme)\n got: %s\nwant: %s", got, want)
+		t.Errorf("the scenario list of docs/load.md is stale (go test ./cmd/mph -run TestReadmeScenarioList -update-readme)\n got: %s\nwant: %s", got, want)
 	}
 }
 

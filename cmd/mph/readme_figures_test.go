@@ -16,51 +16,57 @@ import (
 	"testing"
 )
 
-// The counts the README quotes (requirements and their coverage, faults,
-// variants, schemas, versions) sit between inline markers,
+// The counts the README and the pages of docs/ quote (requirements and
+// their coverage, faults, variants, schemas, versions) sit between inline
+// markers,
 // <!-- gen:KEY -->VALUE<!-- /gen -->, and are what the commands print today.
 // `go test ./cmd/mph -run TestReadmeFigures -update-readme` rewrites them.
-var updateReadme = flag.Bool("update-readme", false, "rewrite the generated figures of README.md")
+var updateReadme = flag.Bool("update-readme", false, "rewrite the generated figures and blocks of README.md and docs/")
 
 var genMarker = regexp.MustCompile(`<!-- gen:([a-zA-Z]+) -->(.*?)<!-- /gen -->`)
 
 func TestReadmeFiguresCurrent(t *testing.T) {
 	want := readmeFigures(t)
-	path := "../../README.md"
-	b, err := os.ReadFile(path)
+	pages, err := filepath.Glob("../../docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}
 	var stale []string
-	out := genMarker.ReplaceAllStringFunc(string(b), func(m string) string {
-		sub := genMarker.FindStringSubmatch(m)
-		key, got := sub[1], sub[2]
-		seen[key] = true
-		v, ok := want[key]
-		if !ok {
-			t.Errorf("README marker gen:%s names no generated figure", key)
-			return m
-		}
-		if got != v {
-			stale = append(stale, fmt.Sprintf("%s: README says %q, the commands say %q", key, got, v))
-		}
-		return "<!-- gen:" + key + " -->" + v + "<!-- /gen -->"
-	})
-	for key := range want {
-		if !seen[key] {
-			t.Errorf("figure %s is quoted nowhere in README.md (marker <!-- gen:%s -->)", key, key)
-		}
-	}
-	if *updateReadme {
-		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+	for _, path := range append([]string{"../../README.md"}, pages...) {
+		b, err := os.ReadFile(path)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return
+		name := strings.TrimPrefix(path, "../../")
+		out := genMarker.ReplaceAllStringFunc(string(b), func(m string) string {
+			sub := genMarker.FindStringSubmatch(m)
+			key, got := sub[1], sub[2]
+			seen[key] = true
+			v, ok := want[key]
+			if !ok {
+				t.Errorf("%s: marker gen:%s names no generated figure", name, key)
+				return m
+			}
+			if got != v {
+				stale = append(stale, fmt.Sprintf("%s: %s says %q, the commands say %q", key, name, got, v))
+			}
+			return "<!-- gen:" + key + " -->" + v + "<!-- /gen -->"
+		})
+		if *updateReadme && out != string(b) {
+			if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
-	if len(stale) > 0 {
+	for key := range want {
+		if !seen[key] {
+			t.Errorf("figure %s is quoted nowhere in README.md or docs/ (marker <!-- gen:%s -->)", key, key)
+		}
+	}
+	if len(stale) > 0 && !*updateReadme {
 		sort.Strings(stale)
-		t.Errorf("README figures are stale (go test ./cmd/mph -run TestReadmeFigures -update-readme):\n  %s", strings.Join(stale, "\n  "))
+		t.Errorf("figures of README.md and docs/ are stale (go test ./cmd/mph -run TestReadmeFigures -update-readme):\n  %s", strings.Join(stale, "\n  "))
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// The README's list of specs that write with LIVE credentials is exactly the
+// The list of specs that write with LIVE credentials (docs/conform.md) is exactly the
 // specs `mph conform --list` labels both live and destructive.
 func TestReadmeListsLiveWrites(t *testing.T) {
 	if testing.Short() {
@@ -35,14 +35,14 @@ func TestReadmeListsLiveWrites(t *testing.T) {
 	if len(want) == 0 {
 		t.Fatalf("no spec labelled live and destructive in:\n%s", out)
 	}
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/conform.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, block, ok := strings.Cut(string(readme), "<!-- live-writes:")
 	block, _, ok2 := strings.Cut(block, "<!-- /live-writes -->")
 	if !ok || !ok2 {
-		t.Fatal("README has no live-writes block")
+		t.Fatal("docs/conform.md has no live-writes block")
 	}
 	var got []string
 	for _, l := range strings.Split(block, "\n")[1:] {
@@ -53,6 +53,6 @@ func TestReadmeListsLiveWrites(t *testing.T) {
 	slices.Sort(want)
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
-		t.Fatalf("README live-writes block lists\n  %s\nmph conform --list labels live+destructive:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+		t.Fatalf("docs/conform.md live-writes block lists\n  %s\nmph conform --list labels live+destructive:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
