@@ -9,8 +9,8 @@ import (
 
 // ProfileReference renders the default profile as a Markdown table, one row
 // per key: its dotted name, its default (the lenient reading) and what it
-// decides, from the comment above it in profile.default.yaml. The README's
-// profile section is this table (a test keeps it current).
+// decides, from the comment above it in profile.default.yaml. The
+// profile table of docs/profile.md is this table (a test keeps it current).
 func ProfileReference() (string, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(defaultProfileYAML, &doc); err != nil {

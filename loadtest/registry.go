@@ -16,7 +16,7 @@ import (
 // look so that results are classified), and its Prepare (setup, targeter,
 // teardown). A composite scenario instead names the scenarios it interleaves
 // and their default weights. The CLI, the probe, threshold validation and the
-// README's scenario list all read the registry.
+// scenario list of docs/load.md all read the registry.
 
 // Endpoint is one operation a scenario sends requests to, with what the API
 // document states of its answer (checked under load, see validate.go).

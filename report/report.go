@@ -162,7 +162,7 @@ type Spec struct {
 	Outcome  Outcome `json:"outcome"`
 	Headline string  `json:"headline,omitempty"` // one line: expected, got, at which request
 	// Reproduce is the shell line sending the failure's last request again
-	// (the README's variables in place of the target and its secrets).
+	// (the variables of docs/configuration.md in place of the target and its secrets).
 	Reproduce string        `json:"reproduce,omitempty"`
 	Message   string        `json:"message,omitempty"`
 	Labels    []string      `json:"labels,omitempty"`

@@ -10,7 +10,7 @@ import (
 )
 
 // The scenario catalogue: `mph load --list-scenarios` prints what the
-// registry holds; --format markdown prints the README's scenario list,
+// registry holds; --format markdown prints the scenario list of docs/load.md,
 // between the markers a test compares it by.
 
 const (
@@ -57,7 +57,7 @@ func scenarioSummary(d *loadtest.ScenarioDef) string {
 	return fmt.Sprintf("%s; --mix sets the weights of %s (default %s)", d.Summary, strings.Join(d.Parts, ", "), d.MixString())
 }
 
-// scenariosMarkdown is the README's scenario list, markers included.
+// scenariosMarkdown is the scenario list of docs/load.md, markers included.
 func scenariosMarkdown() string {
 	var b strings.Builder
 	b.WriteString(scenariosBegin + "\n\n")
