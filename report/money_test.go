@@ -48,3 +48,33 @@ func TestMoneyAddsUpTheProcesses(t *testing.T) {
 		t.Error("a report without money entries has money")
 	}
 }
+
+// TestTeardownMarkedWhenIncomplete: the reports mark a teardown that left
+// cards unswept, met problems or was turned off, and say how to finish it.
+func TestTeardownMarkedWhenIncomplete(t *testing.T) {
+	for _, c := range []struct {
+		m  Money
+		ok bool
+	}{
+		{Money{Teardown: "done"}, true},
+		{Money{Teardown: "done", Unswept: []string{"crd_1"}}, false},
+		{Money{Teardown: "done", TeardownProblems: []string{"crd_1: withdraw answered 500"}}, false},
+		{Money{Teardown: "incomplete"}, false},
+		{Money{Teardown: "off"}, false},
+	} {
+		if got := c.m.TeardownOK(); got != c.ok {
+			t.Errorf("%+v: TeardownOK %v, want %v", c.m, got, c.ok)
+		}
+		s := Summary{Meta: Meta{RunID: "mphx"}, Money: &c.m}
+		page, err := RenderHTML(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if marked := strings.Contains(string(page), `<section class="card warn"><h2>Teardown`); marked == c.ok {
+			t.Errorf("%+v: teardown card marked %v", c.m, marked)
+		}
+		if len(c.m.Unswept) > 0 && !strings.Contains(string(page), "mph sweep --run-id mphx") || len(c.m.Unswept) > 0 && !strings.Contains(Markdown(s), "mph sweep --run-id mphx") {
+			t.Errorf("%+v: no sweep command for the unswept cards", c.m)
+		}
+	}
+}
