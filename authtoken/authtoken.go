@@ -28,8 +28,6 @@ const Path = "/auth/token"
 const (
 	// DefaultMaxBody bounds the answer read (a sane one is a few hundred bytes).
 	DefaultMaxBody = 64 << 10
-	// DefaultTimeout bounds one exchange when the caller gives no timeout.
-	DefaultTimeout = 10 * time.Second
 	// DefaultLifetime is the lifetime the document states (expiresIn 900),
 	// used when an answer states none.
 	DefaultLifetime = 900 * time.Second
@@ -129,7 +127,7 @@ func Exchange(ctx context.Context, d Doer, baseURL string, c Credentials, o Opti
 		o.MaxBody = DefaultMaxBody
 	}
 	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
+		o.Timeout = httpclient.DefaultTimeout
 	}
 	redact.RegisterCredentials(c.MerchantID, c.SecretKey)
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)

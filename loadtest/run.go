@@ -178,7 +178,7 @@ func (r *run) hardStop() time.Duration {
 	}
 	to := r.spec.Attack.Timeout
 	if to <= 0 {
-		to = 10 * time.Second
+		to = httpclient.DefaultTimeout
 	}
 	return r.sched.Duration() + 2*to + 5*time.Second
 }
