@@ -156,33 +156,13 @@ func loadTarget(cfg *target.Config) *loadtest.Target {
 		Timeout: cfg.Timeout, InsecureTLS: cfg.InsecureTLS, Embedded: cfg.Embedded, RunID: cfg.RunID, AllowLive: cfg.AllowLive,
 		FollowRedirects: cfg.FollowRedirects, MaxBody: cfg.MaxBody, RetryAfterMax: cfg.RetryAfterMax,
 		Creds: []loadtest.Credential{{MerchantID: cfg.Primary.MerchantID, SecretKey: cfg.Primary.SecretKey}},
-		Setup: loadtest.DefaultSetupProfile(),
+		Setup: loadtest.SetupFrom(cfg.Profile),
 	}
 	if cfg.Secondary != nil {
 		t.Creds = append(t.Creds, loadtest.Credential{MerchantID: cfg.Secondary.MerchantID, SecretKey: cfg.Secondary.SecretKey})
 	}
-	p := cfg.Profile
-	if p == nil {
-		return t
-	}
-	t.Envelope429 = p.RateLimits.Envelope
-	sp := &t.Setup
-	if len(p.Customers.Fields) > 0 {
-		sp.CustomerFields = p.Customers.Fields
-	}
-	if p.Customers.CustomerIDPointer != "" {
-		sp.CustomerIDPointer = p.Customers.CustomerIDPointer
-	}
-	if p.Issuance.Path != "" {
-		sp.IssuancePath = p.Issuance.Path
-	}
-	if p.Issuance.CustomerIDField != "" {
-		sp.CustomerIDField = p.Issuance.CustomerIDField
-	}
-	sp.ReferenceField = p.Issuance.ReferenceField
-	sp.Extra = p.Issuance.Extra
-	if p.Issuance.CardPointer != "" {
-		sp.CardPointer = p.Issuance.CardPointer
+	if cfg.Profile != nil {
+		t.Envelope429 = cfg.Profile.RateLimits.Envelope
 	}
 	return t
 }
