@@ -22,6 +22,7 @@ import (
 
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/redact"
+	"github.com/merchant-harness/mph/target"
 )
 
 // Defaults of a Client.
@@ -105,7 +106,7 @@ func New(o Options) *Client {
 		o.Gate = NewGate(GateOptions{MaxWait: wait, Logf: o.Logf})
 	}
 	o.BaseURL = strings.TrimRight(o.BaseURL, "/")
-	return &Client{o: o, baseVar: envBaseURL}
+	return &Client{o: o, baseVar: target.EnvBaseURL}
 }
 
 func (c *Client) clone() *Client {

@@ -116,7 +116,7 @@ func TestLiveConsentBeforeAnyWrite(t *testing.T) {
 					t.Fatalf("want a LIVE refusal, got %v", err)
 				}
 				want := "the credentials are LIVE (the secret key's prefix says LIVE, the token answer says LIVE, the token's JWT claim says LIVE, GET /cards/config says LIVE), and scenario " + c.scenario + " issues and funds cards (real money on LIVE): " +
-					"pass --allow-live (MPH_ALLOW_LIVE=1) to allow it, or give --card-ids of existing cards so that nothing is written"
+					"pass --allow-live to allow it, or give --card-ids of existing cards so that nothing is written"
 				if err.Error() != want {
 					t.Fatalf("refusal %q, want %q", err, want)
 				}

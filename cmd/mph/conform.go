@@ -29,7 +29,7 @@ import (
 )
 
 type conformFlags struct {
-	settings      target.Settings
+	target        *target.Flags
 	labelFilter   string
 	focus         []string
 	skip          []string
@@ -38,13 +38,12 @@ type conformFlags struct {
 	list          bool
 	listJSON      bool
 	verbose       bool
-	slow          bool
+	plan          bool
 	allowEmpty    bool
 	waivers       string
 	strictWaivers bool
 	baseline      string
 	deadline      time.Duration
-	money         moneyFlags
 	// acceptNoVerdict names the specs (IDs, or all) whose no verdict does
 	// not make the run exit 3.
 	acceptNoVerdict []string
@@ -93,9 +92,9 @@ var conformCmd = &cobra.Command{
 	Short: "Run the conformance suites against a target (default: the embedded sandbox)",
 	Long: `Run the conformance suites of the Merchant Payments API v1.
 
-With no --base-url (or MPH_BASE_URL) the embedded reference sandbox is started
+With no --base-url (or ` + target.EnvBaseURL + `) the embedded reference sandbox is started
 and its demo credentials are used. Against another server, give the base URL,
-MPH_MERCHANT_ID and the secret key in MPH_SECRET_KEY or MPH_SECRET_KEY_FILE
+` + target.EnvMerchantID + ` and the secret key in ` + target.EnvSecretKey + ` or ` + target.EnvSecretKey + target.FileSuffix + `
 (secrets are never taken from the command line), and a --profile for what the
 API document does not show.
 
@@ -111,7 +110,7 @@ rejected credentials stop the run before any spec (exit 2).`,
 func init() {
 	f := &conformOpts
 	fs := conformCmd.Flags()
-	f.settings.BindFlags(fs)
+	f.target = target.Bind(fs, target.CmdConform)
 	fs.StringVar(&f.labelFilter, "label-filter", "", "run only specs matching this label expression, e.g. 'withdraw && !destructive'")
 	fs.StringSliceVar(&f.focus, "focus", nil, "run only specs whose text matches this regular expression (repeatable)")
 	fs.StringSliceVar(&f.skip, "skip", nil, "skip specs whose text matches this regular expression (repeatable)")
@@ -123,17 +122,11 @@ func init() {
 	fs.StringVar(&f.waivers, "waivers", "", "YAML file of waivers: known deviations reported as waived until they expire")
 	fs.BoolVar(&f.strictWaivers, "strict-waivers", false, "exit 1 when a waived spec now passes (the waiver should be removed)")
 	fs.StringVar(&f.baseline, "baseline", "", "report.summary.json of an earlier run: report new failures, fixed and still-failing specs")
-	fs.BoolVar(&f.slow, "slow", false, "also run specs that wait out real time (token expiry without a sandbox clock: 15 minutes; env "+target.EnvSlow+")")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every spec as it runs")
-	f.money.bind(fs)
+	fs.BoolVar(&f.plan, "plan", false, "print what the selected specs will create and the most they can spend, without sending a request to the target")
 	fs.DurationVar(&f.deadline, "deadline", 0, "overall run deadline, e.g. 20m: specs not started by then are reported as not run, no verdict (exit 3 unless a rule failed); 0 = one hour")
 	fs.StringSliceVar(&f.acceptNoVerdict, "accept-no-verdict", nil, "spec IDs (comma-separated, repeatable), or all, whose no verdict (rate limited, a wait beyond its bound, another refusal first, ...) does not make the run exit 3; they are still reported")
 	rootCmd.AddCommand(conformCmd)
-}
-
-// conformSettings reads MPH_* and lets explicitly given flags win.
-func conformSettings(cmd *cobra.Command) (target.Settings, error) {
-	return target.SettingsFromEnvAndFlags(cmd.Flags(), conformOpts.settings)
 }
 
 func runConform(cmd *cobra.Command, _ []string) error {
@@ -166,11 +159,11 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	s, err := f.runSettings(cmd)
+	s, err := f.target.Settings()
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	if f.money.plan {
+	if f.plan {
 		return runPlan(cmd, s)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -201,18 +194,6 @@ func runConform(cmd *cobra.Command, _ []string) error {
 		return interruptedErr("%s", interruptLine(sum, opts))
 	}
 	return f.outcome(stdout, stderr, cfg, opts, res, err)
-}
-
-// runSettings are the target settings of this run: MPH_* and flags.
-func (f *conformFlags) runSettings(cmd *cobra.Command) (target.Settings, error) {
-	s, err := conformSettings(cmd)
-	if err != nil {
-		return s, err
-	}
-	if f.slow {
-		s.Slow = true
-	}
-	return s, f.money.apply(&s)
 }
 
 // outcome prints the summary and maps the run to the exit-code contract.

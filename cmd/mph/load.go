@@ -26,7 +26,7 @@ import (
 
 // loadTargetFlags are shared by `mph load` and its subcommands.
 type loadTargetFlags struct {
-	settings      target.Settings
+	target        *target.Flags
 	noRateLimits  bool
 	sandboxLimits []string
 	sandboxShare  string // embedded sandbox: groups sharing one bucket
@@ -35,7 +35,7 @@ type loadTargetFlags struct {
 }
 
 func (f *loadTargetFlags) bind(fs *pflag.FlagSet) {
-	f.settings.BindFlags(fs)
+	f.target = target.Bind(fs, target.CmdLoad)
 	fs.BoolVar(&f.noRateLimits, "no-rate-limits", false, "embedded sandbox: disable its rate limits (to measure the driver or the server, not the limiter)")
 	fs.StringSliceVar(&f.sandboxLimits, "sandbox-rate-limit", nil, "embedded sandbox: set a rate-limit group, group=rate[:burst] (repeatable), e.g. secure=20:20")
 	fs.StringVar(&f.sandboxShare, "sandbox-rate-limit-share", "", "embedded sandbox: groups drawing from one bucket, e.g. read+secure (sets separated by commas)")
@@ -102,9 +102,9 @@ func setupFailed(cmd *cobra.Command, t *loadtest.Target, scenario, what, out str
 	return fmt.Errorf("%s: %w", what, err)
 }
 
-// resolve reads MPH_* then the flags (flags win) and returns the target.
+// resolve reads the environment then the flags (flags win) and returns the target.
 func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loadtest.Target, func(), error) {
-	s, err := target.SettingsFromEnvAndFlags(cmd.Flags(), f.settings)
+	s, err := f.target.Settings()
 	if err != nil {
 		return nil, nil, usageErr("%v", err)
 	}
@@ -291,7 +291,7 @@ func init() {
 		Use:   "load",
 		Short: "Load-test the hot paths (" + strings.Join(loadtest.ScenarioNames(), ", ") + ") with vegeta: honest latency, thresholds, 429 analysis",
 		Long: `load drives the Merchant Payments API v1 with vegeta's attacker and our own
-pacers, against the embedded sandbox unless --base-url (or MPH_BASE_URL) names a
+pacers, against the embedded sandbox unless --base-url (or ` + target.EnvBaseURL + `) names a
 target. Latency is measured from each request's intended send time (open model)
 into HDR histograms; send lag is reported separately. Raw results (vegeta's gob
 encoding, scrubbed, readable by 'vegeta report') and summary.json, summary.md

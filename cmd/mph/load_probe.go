@@ -13,6 +13,7 @@ import (
 
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/target"
 )
 
 type probeFlags struct {
@@ -54,7 +55,7 @@ Retry-After) shows a well-behaved client completes its work.
 
 Then (--topology) it lays out the limiters: which paths share one (saturate
 one path, watch another), what a limiter is keyed by (a second token of the
-same merchant and, with MPH_MERCHANT2_ID/MPH_SECRET_KEY2, a second merchant
+same merchant and, with ` + target.EnvMerchant2ID + `/` + target.EnvSecretKey2 + `, a second merchant
 call the saturated path), and each limiter's burst and refill rate, with the
 Retry-After, RateLimit, RateLimit-Policy and X-RateLimit-* headers seen. The
 limiter groups go to the report and summary.json (probe.topology).

@@ -13,7 +13,10 @@ import (
 	"github.com/merchant-harness/mph/target"
 )
 
-type openapiFlags struct{ profile, out, server string }
+type openapiFlags struct {
+	target      *target.Flags
+	out, server string
+}
 
 var openapiOpts openapiFlags
 
@@ -36,7 +39,7 @@ goes to stdout.`,
 func init() {
 	f := &openapiOpts
 	fs := openapiCmd.Flags()
-	fs.StringVar(&f.profile, "profile", "", "target profile for what the document does not show (env "+target.EnvProfile+")")
+	f.target = target.Bind(fs, target.CmdOpenAPI)
 	fs.StringVarP(&f.out, "output", "o", "", "file to write (default stdout)")
 	fs.StringVar(&f.server, "server", openapi.DefaultServer, "servers[0].url: the merchant root of the target")
 	rootCmd.AddCommand(openapiCmd)
@@ -44,16 +47,17 @@ func init() {
 
 func runOpenAPI(cmd *cobra.Command, _ []string) error {
 	f := &openapiOpts
-	if f.profile == "" {
-		f.profile = os.Getenv(target.EnvProfile)
+	s, err := f.target.Settings()
+	if err != nil {
+		return usageErr("%v", err)
 	}
-	prof, err := api.LoadProfile(f.profile)
+	prof, err := api.LoadProfile(s.ProfilePath)
 	if err != nil {
 		return usageErr("%v", err)
 	}
 	name := ""
-	if f.profile != "" {
-		name = filepath.Base(f.profile)
+	if s.ProfilePath != "" {
+		name = filepath.Base(s.ProfilePath)
 	}
 	o := openapi.Options{Profile: prof, ProfileName: name, Server: f.server}
 	var b []byte

@@ -18,6 +18,7 @@ import (
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
+	"github.com/merchant-harness/mph/target/embedded"
 )
 
 // planCaps are the capabilities the target will offer, judged from the
@@ -93,31 +94,32 @@ func planArgs(dir string) []string {
 	return args
 }
 
-// planEnv is the child's environment: no MPH_* of the user's target, the
-// sandbox's credentials for the capabilities the target offers, and the
-// money options (--max-spend and --slow apply; --max-rps would only slow the
-// plan).
+// planEnv is the child's environment: no variable of the user's target,
+// the sandbox with the demo credentials of the capabilities the target
+// offers, and the money options (--max-spend and --slow apply; --max-rps
+// would only slow the plan).
 func planEnv(run *sandbox.Running, caps planCaps, s target.Settings) []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(k, "MPH_") {
+		if !strings.HasPrefix(kv, target.EnvPrefix) {
 			env = append(env, kv)
 		}
 	}
-	demo := sandbox.DemoMerchants()
-	env = append(env, "MPH_BASE_URL="+run.BaseURL, "MPH_MERCHANT_ID="+demo[0].ID, "MPH_SECRET_KEY="+demo[0].TestKey)
-	add := func(on bool, kvs ...string) {
-		if on {
-			env = append(env, kvs...)
+	cfg := target.FromLocal(*embedded.Local(run), nil)
+	cfg.Embedded = false // the child reaches it by URL, as it would the target: no LIVE consent
+	if !caps.controls {
+		cfg.ControlsURL, cfg.AdminKey = "", ""
+	}
+	for _, c := range []struct {
+		on  bool
+		set **target.Credentials
+	}{{caps.second, &cfg.Secondary}, {caps.live, &cfg.LiveTier2}, {caps.lowKYB, &cfg.LiveLowKYB}, {caps.blocked, &cfg.NotWhitelisted}} {
+		if !c.on {
+			*c.set = nil
 		}
 	}
-	add(caps.controls, "MPH_CONTROLS_URL="+run.ControlsURL, "MPH_ADMIN_KEY="+run.AdminKey)
-	add(caps.second, "MPH_MERCHANT2_ID="+demo[1].ID, "MPH_SECRET_KEY2="+demo[1].TestKey)
-	add(caps.live, "MPH_LIVE_MERCHANT_ID="+demo[0].ID, "MPH_LIVE_SECRET_KEY="+demo[0].LiveKey)
-	add(caps.lowKYB, "MPH_LIVE_LOWKYB_MERCHANT_ID="+demo[1].ID, "MPH_LIVE_LOWKYB_SECRET_KEY="+demo[1].LiveKey)
-	add(caps.blocked, "MPH_BLOCKED_MERCHANT_ID="+demo[2].ID, "MPH_BLOCKED_SECRET_KEY="+demo[2].TestKey)
-	return append(env, target.Suite{Slow: s.Slow, MaxSpend: s.MaxSpend}.Environ()...)
+	cfg.Conform = target.Conform{Slow: s.Slow, MaxSpend: s.MaxSpend}
+	return append(env, target.Environ(cfg)...)
 }
 
 func printPlan(w io.Writer, where string, caps planCaps, sum report.Summary) {

@@ -369,10 +369,10 @@ func specGuard(d Declaration) func() {
 		}
 		NeedDetermined(d.ProfileKeys...)
 		if destructive && h.liveRefused() {
-			Skip("refused: the primary credentials are LIVE and this spec is destructive; pass --allow-live (" + "MPH_ALLOW_LIVE=1) to run it")
+			Skip("refused: the primary credentials are LIVE and this spec is destructive; " + AllowLiveHint + " to run it")
 		}
 		if destructive && labelSet[string(Live)] && !h.liveWritesAllowed() {
-			Skip("refused: this spec writes with LIVE credentials (MPH_LIVE_*), which can spend real money; pass --allow-live (MPH_ALLOW_LIVE=1) to run it")
+			Skip("refused: this spec writes with LIVE credentials (" + liveVars + "), which can spend real money; " + AllowLiveHint + " to run it")
 		}
 	}
 }

@@ -223,18 +223,19 @@ func writeReports(r types.Report, opts RunOptions) report.Summary {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var failed []string
+	env := goTestReports()
 	for _, w := range []struct {
 		path, env string
 		fn        func(string) error
 	}{
-		{opts.JUnitReport, "MPH_JUNIT_REPORT", func(p string) error { return report.WriteJUnit(sum, p) }},
-		{opts.JSONReport, "MPH_JSON_REPORT", func(p string) error { return report.WriteJSON(r, sum, p) }},
-		{opts.HTMLReport, "MPH_HTML_REPORT", func(p string) error { return report.WriteHTML(sum, p) }},
-		{opts.MarkdownReport, "MPH_MARKDOWN_REPORT", func(p string) error { return report.WriteMarkdown(sum, p) }},
+		{opts.JUnitReport, env.JUnit, func(p string) error { return report.WriteJUnit(sum, p) }},
+		{opts.JSONReport, env.JSON, func(p string) error { return report.WriteJSON(r, sum, p) }},
+		{opts.HTMLReport, env.HTML, func(p string) error { return report.WriteHTML(sum, p) }},
+		{opts.MarkdownReport, env.Markdown, func(p string) error { return report.WriteMarkdown(sum, p) }},
 	} {
 		path := w.path
 		if path == "" {
-			path = os.Getenv(w.env)
+			path = w.env
 		}
 		if path == "" {
 			continue
@@ -256,6 +257,16 @@ func writeReports(r types.Report, opts RunOptions) report.Summary {
 	writeErrs = append(writeErrs, failed...)
 	runMu.Unlock()
 	return sum
+}
+
+// goTestReports are the report paths the environment gives the suites run
+// by go test or ginkgo (none under mph conform, whose flags place them).
+func goTestReports() target.Reports {
+	if h.given != nil {
+		return target.Reports{}
+	}
+	s, _ := target.SettingsFromEnv(target.CmdSuites) // its errors stopped the set-up already
+	return s.Reports
 }
 
 // SelectionError says the flags select no spec, or are malformed.
@@ -363,7 +374,7 @@ func Run(ctx context.Context, cfg *target.Config, opts RunOptions) (Result, erro
 	if err != nil {
 		return Result{}, err
 	}
-	preset, presetFacts = cfg, &facts
+	h.configure(cfg, facts)
 	pv, err := Preview(opts)
 	if err != nil {
 		return Result{}, err
