@@ -206,6 +206,9 @@ func (p *Proxy) transport() http.RoundTripper {
 // BasePath is the merchant root the proxy checks under, e.g. /v1/merchant.
 func (p *Proxy) BasePath() string { return p.base }
 
+// Upstream is the merchant root the proxy forwards to.
+func (p *Proxy) Upstream() string { return p.opts.Upstream }
+
 // Tally returns the running counts (safe to call at any time).
 func (p *Proxy) Tally() *Tally { return p.tally }
 

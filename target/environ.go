@@ -12,15 +12,16 @@ import (
 
 // Flags are the flags of one command's knobs, bound on its flag set.
 type Flags struct {
-	cmd   Command
-	fs    *pflag.FlagSet
-	given Settings // what the flags parse into
+	cmd     Command
+	fs      *pflag.FlagSet
+	given   Settings            // what the flags parse into
+	aliases map[string][]string // a flag's former names
 }
 
 // Bind adds to fs a flag for every knob of cmd that has one. Secrets have
 // none on purpose: the environment, or a file it names, holds them.
 func Bind(fs *pflag.FlagSet, cmd Command) *Flags {
-	f := &Flags{cmd: cmd, fs: fs}
+	f := &Flags{cmd: cmd, fs: fs, aliases: map[string][]string{}}
 	for _, k := range knobs {
 		if k.Flag == "" || k.Cmds&cmd == 0 {
 			continue
@@ -49,13 +50,35 @@ func (f *Flags) Settings() (Settings, error) {
 		if k.Flag == "" || k.Cmds&f.cmd == 0 {
 			continue
 		}
-		if fl := f.fs.Lookup(k.Flag); fl != nil && fl.Changed {
+		if fl := f.fs.Lookup(k.Flag); fl != nil && f.changed(k.Flag) {
 			if err := k.dest(&s).Set(fl.Value.String()); err != nil {
 				return s, usage("--%s: %v", k.Flag, err)
 			}
 		}
 	}
 	return s, nil
+}
+
+// Deprecated binds old as a former name of the flag now: it sets the same
+// value, and a one-line notice says to use now.
+func (f *Flags) Deprecated(old, now string) {
+	fl := f.fs.Lookup(now)
+	f.fs.VarPF(fl.Value, old, "", "deprecated name of --"+now)
+	_ = f.fs.MarkDeprecated(old, "use --"+now)
+	f.aliases[now] = append(f.aliases[now], old)
+}
+
+// changed reports whether the flag was given, under its name or a former one.
+func (f *Flags) changed(name string) bool {
+	if f.fs.Changed(name) {
+		return true
+	}
+	for _, old := range f.aliases[name] {
+		if f.fs.Changed(old) {
+			return true
+		}
+	}
+	return false
 }
 
 // SettingsFromEnv reads the knobs of cmd from the environment; a knob the

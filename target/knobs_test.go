@@ -168,3 +168,24 @@ func TestReadmeEnvironmentTable(t *testing.T) {
 	}
 	t.Errorf("the README's table of variables is stale: go test ./target -run TestReadmeEnvironmentTable -update-readme")
 }
+
+// A deprecated name sets its flag's knob, with a one-line notice.
+func TestDeprecatedFlagNames(t *testing.T) {
+	t.Setenv(EnvBaseURL, "http://env.example/v1/merchant")
+	fs := pflag.NewFlagSet("proxy", pflag.ContinueOnError)
+	var notice strings.Builder
+	fs.SetOutput(&notice)
+	fl := Bind(fs, CmdProxy)
+	fl.Deprecated("upstream", "base-url")
+	fl.Deprecated("body-cap", "max-body")
+	if err := fs.Parse([]string{"--upstream", "http://flag.example/v1/merchant", "--body-cap", "4096"}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := fl.Settings()
+	if err != nil || s.BaseURL != "http://flag.example/v1/merchant" || s.MaxBody != 4096 {
+		t.Fatalf("settings %+v, %v", s, err)
+	}
+	if n := strings.Count(notice.String(), "has been deprecated, use --"); n != 2 {
+		t.Fatalf("notices: %q", notice.String())
+	}
+}

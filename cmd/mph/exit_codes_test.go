@@ -317,7 +317,7 @@ func TestProxyReportNotWrittenExitCodes(t *testing.T) {
 		addr, out := freeAddr(t), unwritable(t)
 		done := make(chan runResult, 1)
 		go func() {
-			done <- gateRun(t, nil, 0, 0, "proxy", "--upstream", envValue(env, "MPH_BASE_URL"), "--listen", addr,
+			done <- gateRun(t, nil, 0, 0, "proxy", "--base-url", envValue(env, "MPH_BASE_URL"), "--listen", addr,
 				"--out", out, "--fail-on", "client", "--duration", "1500ms")
 		}()
 		waitListening(t, addr)

@@ -47,10 +47,10 @@ func TestProxyCommandExitCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sbx.Close()
-	if got := run([]string{"proxy", "--upstream", ""}); got != exitUsage {
+	if got := run([]string{"proxy", "--base-url", ""}); got != exitUsage {
 		t.Errorf("no upstream: exit %d, want 2", got)
 	}
-	if got := run([]string{"proxy", "--upstream", sbx.BaseURL, "--fail-on", "sometimes"}); got != exitUsage {
+	if got := run([]string{"proxy", "--base-url", sbx.BaseURL, "--fail-on", "sometimes"}); got != exitUsage {
 		t.Errorf("bad --fail-on: exit %d, want 2", got)
 	}
 	if got := run([]string{"proxy", "--upstream", "http://127.0.0.1:1/api", "--fail-on", "any"}); got != exitUsage {
@@ -77,7 +77,7 @@ func TestProxyCommandExitCodes(t *testing.T) {
 			}
 			done := make(chan int, 1)
 			go func() {
-				done <- run([]string{"proxy", "--upstream", sbx.BaseURL, "--listen", addr, "--out", out,
+				done <- run([]string{"proxy", "--base-url", sbx.BaseURL, "--listen", addr, "--out", out,
 					"--fail-on", tc.failOn, "--duration", dur, "--report-every", "100ms", "--har", filepath.Join(out, "s.har"), "--log", filepath.Join(out, "v.log")})
 			}()
 			waitListening(t, addr)
