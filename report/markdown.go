@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/merchant-harness/mph/result"
 )
 
 // MarkdownRows is the most rows of one outcome in the Markdown summary (a
@@ -11,7 +13,7 @@ const MarkdownRows = 50
 
 // Markdown renders a short summary fit for $GITHUB_STEP_SUMMARY or a merge
 // request comment: verdict, counts, run facts, failures with their headline.
-func Markdown(s Summary) string {
+func Markdown(s result.Summary) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s: %s\n\n", mdEscape(s.Suite), verdict(s))
 	fmt.Fprintf(&b, "| passed | failed | no verdict | harness errors | not applicable | waived | interrupted |\n|---:|---:|---:|---:|---:|---:|---:|\n")
@@ -28,7 +30,7 @@ func Markdown(s Summary) string {
 	for _, e := range s.SuiteErrors {
 		fmt.Fprintf(&b, "- **suite error**: %s\n", mdEscape(e))
 	}
-	rows := func(title string, o Outcome) {
+	rows := func(title string, o result.Outcome) {
 		first, n, more := true, 0, 0
 		for _, sp := range s.Ordered() {
 			if sp.Outcome != o {
@@ -44,11 +46,11 @@ func Markdown(s Summary) string {
 			}
 			what := sp.Headline
 			switch {
-			case o == Waived:
+			case o == result.Waived:
 				what = sp.Note
-			case o == NoVerdict && sp.Accepted:
+			case o == result.NoVerdict && sp.Accepted:
 				what = "(accepted) " + sp.Message
-			case o == NoVerdict:
+			case o == result.NoVerdict:
 				what = sp.Message
 			}
 			fmt.Fprintf(&b, "| %s | `%s` | %s |\n", mdEscape(sp.Text), mdCode(sp.ID), mdEscape(what))
@@ -60,10 +62,10 @@ func Markdown(s Summary) string {
 			b.WriteString("\n")
 		}
 	}
-	rows("Failed", Failed)
-	rows("Harness errors", HarnessError)
-	rows("No verdict", NoVerdict)
-	rows("Waived", Waived)
+	rows("Failed", result.Failed)
+	rows("Harness errors", result.HarnessError)
+	rows("No verdict", result.NoVerdict)
+	rows("Waived", result.Waived)
 	if len(s.FixedWaivers) > 0 {
 		fmt.Fprintf(&b, "**Fixed: remove the waivers of** %s\n\n", mdCode(strings.Join(s.FixedWaivers, ", ")))
 	}
@@ -83,8 +85,3 @@ func mdEscape(s string) string {
 }
 
 func mdCode(s string) string { return strings.NewReplacer("`", "'", "\n", " ", "|", "\\|").Replace(s) }
-
-// WriteMarkdown writes the Markdown summary.
-func WriteMarkdown(s Summary, path string) error {
-	return writeAtomic(path, []byte(Markdown(s)))
-}

@@ -19,8 +19,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/requirements"
+	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/suites"
 	_ "github.com/merchant-harness/mph/suites" // the specs register themselves
 	"github.com/merchant-harness/mph/suites/framework"
@@ -186,7 +188,7 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	opts.OnInterrupt = func(res framework.Result) {
 		fmt.Fprintln(stdout) // ends Ginkgo's progress line
 		fmt.Fprintln(stderr, interruptLine(res.Summary, opts))
-		os.Exit(exitInterrupted)
+		os.Exit(exitcode.Interrupted)
 	}
 	res, err := framework.Run(ctx, cfg, opts)
 	if ctx.Err() != nil && res.Report.SuiteDescription == "" {
@@ -207,7 +209,7 @@ func (f *conformFlags) outcome(stdout, stderr io.Writer, cfg *target.Config, opt
 	case err != nil:
 		return usageErr("%v", err)
 	}
-	res.Summary.WriteConsole(stdout, opts.JUnitReport, opts.JSONReport, opts.HTMLReport, opts.MarkdownReport)
+	_ = report.Console(res.Summary, opts.JUnitReport, opts.JSONReport, opts.HTMLReport, opts.MarkdownReport)(stdout)
 	err = conformVerdict(res.Summary, f.strictWaivers)
 	var ee *exitError
 	if res.NotRun > 0 && !res.Summary.Interrupted && errors.As(err, &ee) {
@@ -222,16 +224,16 @@ func (f *conformFlags) outcome(stdout, stderr io.Writer, cfg *target.Config, opt
 }
 
 // conformVerdict maps a summary to the exit-code contract.
-func conformVerdict(s report.Summary, strict bool) error {
+func conformVerdict(s result.Summary, strict bool) error {
 	switch s.ExitCode(strict) {
-	case report.ExitInterrupted:
+	case exitcode.Interrupted:
 		return interruptedErr("interrupted")
-	case report.ExitFailed:
+	case exitcode.Failed:
 		if s.Failed == 0 {
 			return failuresErr("%d waived specs now pass (--strict-waivers): remove their waivers", len(s.FixedWaivers))
 		}
 		return failuresErr("%d failed, %d harness errors", s.Failed, s.HarnessErrors)
-	case report.ExitHarness:
+	case exitcode.Harness:
 		var parts []string
 		if n := s.HarnessErrors + len(s.SuiteErrors); n > 0 {
 			parts = append(parts, fmt.Sprintf("%d checks could not run (harness errors)", n))
@@ -244,7 +246,7 @@ func conformVerdict(s report.Summary, strict bool) error {
 	return nil
 }
 
-func interruptLine(s report.Summary, opts framework.RunOptions) string {
+func interruptLine(s result.Summary, opts framework.RunOptions) string {
 	done := s.Selected - s.NotRun
 	dir := "no reports"
 	for _, p := range []string{opts.JSONReport, opts.JUnitReport, opts.HTMLReport, opts.MarkdownReport} {
@@ -262,8 +264,8 @@ func interruptLine(s report.Summary, opts framework.RunOptions) string {
 
 // reportOptions loads the waivers and the baseline and checks the accepted
 // no verdicts.
-func (f *conformFlags) reportOptions() (report.Options, error) {
-	var ro report.Options
+func (f *conformFlags) reportOptions() (result.Options, error) {
+	var ro result.Options
 	if f.strictWaivers && f.waivers == "" {
 		return ro, errors.New("--strict-waivers needs --waivers")
 	}
@@ -277,7 +279,7 @@ func (f *conformFlags) reportOptions() (report.Options, error) {
 		for _, d := range framework.Declarations() {
 			ids[d.ID] = true
 		}
-		ws, err := report.LoadWaivers(f.waivers, report.KnownIDs{
+		ws, err := result.LoadWaivers(f.waivers, result.KnownIDs{
 			Spec:        func(id string) bool { return ids[id] },
 			Requirement: func(id string) bool { _, ok := requirements.Lookup(id); return ok },
 			Renamed:     suites.Renamed(),
@@ -288,7 +290,7 @@ func (f *conformFlags) reportOptions() (report.Options, error) {
 		ro.Waivers = ws
 	}
 	if f.baseline != "" {
-		b, err := report.LoadSummary(f.baseline)
+		b, err := result.LoadSummary(f.baseline)
 		if err != nil {
 			return ro, err
 		}
@@ -320,7 +322,7 @@ func acceptedNoVerdicts(list []string) ([]string, error) {
 		switch {
 		case id == "":
 			continue
-		case id == report.AcceptAll || ids[id]:
+		case id == result.AcceptAll || ids[id]:
 			out = append(out, id)
 		case renamed[id] != "":
 			problems = append(problems, fmt.Sprintf("%s: the spec's ID is now %s (suites/inventory.yaml)", id, renamed[id]))
@@ -335,8 +337,8 @@ func acceptedNoVerdicts(list []string) ([]string, error) {
 }
 
 // runMeta describes the run for the reports.
-func runMeta(cfg *target.Config, selection string) report.Meta {
-	m := report.Meta{Target: report.StripUserinfo(cfg.BaseURL), Embedded: cfg.Embedded, RunID: cfg.RunID, Version: versionString(), Profile: "default", Filter: selection}
+func runMeta(cfg *target.Config, selection string) result.Meta {
+	m := result.Meta{Target: report.StripUserinfo(cfg.BaseURL), Embedded: cfg.Embedded, RunID: cfg.RunID, Version: versionString(), Profile: "default", Filter: selection}
 	if cfg.ProfilePath != "" {
 		m.Profile = filepath.Base(cfg.ProfilePath)
 	}
@@ -360,8 +362,8 @@ type listedSpec struct {
 func printList(w io.Writer, pv types.Report, asJSON bool) error {
 	var specs []listedSpec
 	for _, sp := range framework.Selected(pv) {
-		id := report.SpecID(sp)
-		ls := listedSpec{ID: id, Area: report.AreaOf(id), Text: report.FullText(sp), Labels: report.Labels(sp),
+		id := result.SpecID(sp)
+		ls := listedSpec{ID: id, Area: result.AreaOf(id), Text: result.FullText(sp), Labels: result.Labels(sp),
 			Location: fmt.Sprintf("%s/%s:%d", filepath.Base(filepath.Dir(sp.LeafNodeLocation.FileName)), filepath.Base(sp.LeafNodeLocation.FileName), sp.LeafNodeLocation.LineNumber)}
 		for _, l := range ls.Labels {
 			if _, ok := requirements.Lookup(l); ok {

@@ -68,7 +68,7 @@ func runOpenAPI(cmd *cobra.Command, _ []string) error {
 		b = append(b, '\n')
 	}
 	if err != nil {
-		return &exitError{code: 3, err: err}
+		return harnessErr("%v", err)
 	}
 	if f.out == "" {
 		_, err = cmd.OutOrStdout().Write(b)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/summary"
+	"github.com/merchant-harness/mph/result"
 )
 
 // probeBreaches names the rules of the API document a rate-limit probe saw
@@ -46,7 +47,7 @@ func breach429(where string, j summary.Judged429) string {
 	}
 	first := ""
 	if len(j.Reasons) > 0 {
-		first = " (first: " + truncate(strings.Join(strings.Fields(j.Reasons[0]), " "), 200) + ")"
+		first = " (first: " + result.Cut(strings.Join(strings.Fields(j.Reasons[0]), " "), 200) + ")"
 	}
 	return fmt.Sprintf("%s: %d of %d 429 answers break the error envelope (RATE-02)%s", where, j.Broken, j.Seen, first)
 }

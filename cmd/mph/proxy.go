@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/api"
+	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/proxy"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/target"
@@ -200,7 +201,7 @@ func finishProxy(cmd *cobra.Command, rep proxy.Report, interrupted bool, serveEr
 	var verdict, checkErr error
 	switch {
 	case interrupted:
-		verdict = &exitError{code: exitInterrupted, err: errors.New("interrupted; reports written")}
+		verdict = &exitError{code: exitcode.Interrupted, err: errors.New("interrupted; reports written")}
 	case rep.Failed:
 		verdict = failuresErr("violations on the %s side", f.failOn)
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/merchant-harness/mph/api"
-	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/requirements"
+	"github.com/merchant-harness/mph/result"
 )
 
 // SpecID is a spec's stable short ID (area.slug, e.g.
@@ -313,7 +313,7 @@ func parseDecl(text, where string, containers []string, args []any) (d Declarati
 		p.errorf("no spec ID: declare SpecID(\"area.slug\") (a stable short ID; suites/inventory.yaml lists them)")
 		id = "undeclared:" + where
 	}
-	labels = append(labels, report.IDLabelPrefix+id)
+	labels = append(labels, result.IDLabelPrefix+id)
 	sort.Strings(labels)
 	full := strings.TrimSpace(strings.Join(append(append([]string{}, containers...), text), " "))
 	d = p.withCell(Declaration{ID: id, Text: text, FullText: full, Reqs: p.reqs, Needs: p.needs, Tags: p.tags, Labels: labels, Where: where, ProfileKeys: p.keys})

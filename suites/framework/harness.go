@@ -22,7 +22,7 @@ import (
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/liveguard"
 	"github.com/merchant-harness/mph/redact"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/target"
 	"github.com/merchant-harness/mph/target/embedded"
 )
@@ -306,14 +306,14 @@ func FailHandler(message string, callerSkip ...int) {
 func InstallFailHandler() { gomega.RegisterFailHandler(FailHandler) }
 
 // HarnessErrorPrefix starts the failure message of a harness error.
-const HarnessErrorPrefix = report.HarnessErrorPrefix
+const HarnessErrorPrefix = result.HarnessErrorPrefix
 
 // HarnessError fails the spec as a harness error: the harness could not run
 // the check (a fixture could not be created, the network failed, ...). It is
 // counted apart from assertion failures in every report.
 func HarnessError(format string, a ...any) {
 	msg := fmt.Sprintf(format, a...)
-	AddReportEntry(report.HarnessErrorEntry, msg, ReportEntryVisibilityNever)
+	AddReportEntry(result.HarnessErrorEntry, msg, ReportEntryVisibilityNever)
 	if txt := exchangesText(); txt != "" {
 		msg += "\n\n" + txt
 	}
@@ -321,7 +321,7 @@ func HarnessError(format string, a ...any) {
 }
 
 // NoVerdictPrefix starts the skip message of a spec that reached no verdict.
-const NoVerdictPrefix = report.NoVerdictPrefix
+const NoVerdictPrefix = result.NoVerdictPrefix
 
 // NoVerdict ends the spec without a verdict: the check ran but could not
 // decide (rate limited beyond the wait, a wait beyond its bound, another
@@ -331,7 +331,7 @@ const NoVerdictPrefix = report.NoVerdictPrefix
 // credential or consent the check needs is absent, or the profile declares
 // a choice under which the rule does not apply.
 func NoVerdict(reason string) {
-	AddReportEntry(report.NoVerdictEntry, reason, ReportEntryVisibilityNever)
+	AddReportEntry(result.NoVerdictEntry, reason, ReportEntryVisibilityNever)
 	Skip(NoVerdictPrefix + reason)
 }
 

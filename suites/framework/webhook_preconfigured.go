@@ -27,7 +27,7 @@ import (
 
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/redact"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/target"
 )
 
@@ -172,7 +172,7 @@ func ExpectSigned(d WebhookDelivery, key string) {
 
 // UnverifiedEntry names the report entry of a delivery spec whose delivery
 // carried no signature the harness could check (the spec's note in reports).
-const UnverifiedEntry = report.UnverifiedEntry
+const UnverifiedEntry = result.UnverifiedEntry
 
 // Authentic reports whether d carries a valid signature; without a
 // signature profile nothing can be told apart, and every delivery counts.
