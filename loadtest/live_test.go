@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,10 +19,9 @@ import (
 type spy struct {
 	srv      *httptest.Server
 	base     string
-	writes   atomic.Int64 // requests other than GET and POST /auth/token
-	issued   atomic.Int64 // POST /cards answered 2xx
-	withdraw atomic.Int64 // POST .../withdraw answered 2xx
-	mu       sync.Mutex
+	writes   atomic.Int64  // requests other than GET and POST /auth/token
+	issued   atomic.Int64  // POST /cards answered 2xx
+	withdraw atomic.Int64  // POST .../withdraw answered 2xx
 	onIssue  func(n int64) // called before the n-th POST /cards reaches the sandbox
 }
 

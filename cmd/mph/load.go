@@ -31,7 +31,6 @@ type loadTargetFlags struct {
 	sandboxLimits []string
 	sandboxShare  string // embedded sandbox: groups sharing one bucket
 	sandboxKey    string // embedded sandbox: bucket key
-	creds         int    // how many demo credentials the token scenario uses
 }
 
 func (f *loadTargetFlags) bind(fs *pflag.FlagSet) {
