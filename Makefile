@@ -12,7 +12,12 @@ FUZZMINIMIZETIME ?= 0
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
 LDFLAGS := $(if $(VERSION),-X main.version=$(VERSION))
 
-.PHONY: all build run test vet unit fuzz suites-parallel selftest selftest-full bench integration clean
+# staticcheck at a fixed version, run from the module cache (go run pkg@version
+# leaves go.mod's dependencies as they are); staticcheck.conf says its checks.
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := $(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+.PHONY: all build run test vet staticcheck unit fuzz suites-parallel selftest selftest-full bench integration clean
 
 all: build
 
@@ -25,12 +30,15 @@ run: build
 	$(BIN) load --scenario mixed --rate 200 --duration 10s --out $(OUT)/load
 
 ## test: every test (what CI runs)
-test: vet unit fuzz suites-parallel selftest
+test: vet staticcheck unit fuzz suites-parallel selftest
 
 vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
+
+staticcheck:
+	$(STATICCHECK) ./...
 
 # The load driver's integration tests measure rates and onsets in real time:
 # they run alone, after the other packages, so that no other test steals
