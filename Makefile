@@ -3,6 +3,7 @@ GO      ?= go
 BIN     := bin/mph
 OUT     ?= mph-results
 GINKGO  := $(GO) tool ginkgo
+# Each fuzz target of the module runs this long (make fuzz finds them all).
 FUZZTIME ?= 10s
 # Minimisation of new inputs would otherwise eat the fuzz budget (0 disables it;
 # a failing input is then reported as found).
@@ -49,8 +50,14 @@ unit:
 	$(GO) test -race -count=1 $$($(GO) list ./... | grep -vx '$(TIMED)')
 	$(GO) test -race -count=1 $(TIMED)
 
+## fuzz: every fuzz target of the module (each func Fuzz* of a _test.go file), $(FUZZTIME) each
 fuzz:
-	$(GO) test -run='^$$' -fuzz=FuzzHandlers -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMINIMIZETIME) ./sandbox
+	@set -e; for dir in $$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); do \
+	  for target in $$(grep -h '^func Fuzz' $$dir/*_test.go | sed -E 's/^func (Fuzz[A-Za-z0-9_]*).*/\1/'); do \
+	    echo "fuzz $$dir $$target ($(FUZZTIME))"; \
+	    $(GO) test -run='^$$' -fuzz="^$$target$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMINIMIZETIME) $$dir; \
+	  done; \
+	done
 
 suites-parallel:
 	$(GINKGO) -p --procs=2 --no-color ./suites
