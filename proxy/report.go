@@ -7,9 +7,9 @@ import (
 )
 
 // NewReport builds the report of a session from the proxy's tally.
-func (p *Proxy) NewReport(listen, failOn string, started, ended time.Time, interrupted bool) Report {
+func (p *Proxy) NewReport(listen, failOn string, started, ended time.Time, interrupted bool) session.Report {
 	s := p.tally.Snapshot()
-	r := Report{
+	r := session.Report{
 		Tool: "mph proxy", Upstream: p.opts.Upstream, Listen: listen,
 		Started: started, Ended: ended, Interrupted: interrupted, FailOn: failOn, Snapshot: s,
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
@@ -85,7 +86,7 @@ func setupFailed(cmd *cobra.Command, t *loadtest.Target, scenario, what, out str
 	if kind == "load" {
 		kind = "run"
 	}
-	rep := &loadtest.Report{Tool: "mph load " + versionString(), Kind: kind, Scenario: scenario, Target: t.BaseURL, Embedded: t.Embedded,
+	rep := &summary.Report{Tool: "mph load " + versionString(), Kind: kind, Scenario: scenario, Target: t.BaseURL, Embedded: t.Embedded,
 		Start: start, End: time.Now(), Interrupted: se.Interrupted, Notes: se.Notes}
 	if werr := report.WriteLoad(out, rep); werr != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s: writing reports: %v\n", what, werr)
@@ -330,7 +331,7 @@ var loadCmd *cobra.Command
 
 // breachReason names the breached gates, e.g. "threshold breached:
 // all:success>=99% [default gate] (actual 0.000%)".
-func breachReason(rep *loadtest.Report) string {
+func breachReason(rep *summary.Report) string {
 	var failed []string
 	for _, t := range rep.Thresholds {
 		if !t.Pass {

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/target"
 )
@@ -91,8 +92,8 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 	}
 	defer cleanup()
 	pr := &probeRun{ctx: ctx, t: t, rf: rf, pf: pf, logf: logfTo(cmd.ErrOrStderr(), rf.quiet),
-		rep: &loadtest.Report{Tool: "mph load " + versionString(), Kind: "probe", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
-			Start: time.Now(), Probe: &loadtest.ProbeReport{}}}
+		rep: &summary.Report{Tool: "mph load " + versionString(), Kind: "probe", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
+			Start: time.Now(), Probe: &summary.ProbeReport{}}}
 	runErr, err := pr.paths(paths)
 	if err != nil {
 		return err
@@ -144,7 +145,7 @@ type probeRun struct {
 	rf   *loadRunFlags
 	pf   probeFlags
 	logf func(string, ...any)
-	rep  *loadtest.Report
+	rep  *summary.Report
 }
 
 // paths probes each path in turn. It returns the error that stopped the
@@ -207,7 +208,7 @@ func (p *probeRun) topology() error {
 }
 
 // finish states the measured window: the probe's attack windows only.
-func (p *probeRun) finish() *loadtest.Report {
+func (p *probeRun) finish() *summary.Report {
 	rep := p.rep
 	rep.End = time.Now()
 	rep.WindowSeconds = rep.Probe.MeasuredSeconds()

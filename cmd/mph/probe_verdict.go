@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/result"
 )
@@ -17,7 +16,7 @@ import (
 // whose target answered nothing but errors or redirects. What the probe
 // measures beyond that (onset, ceiling, burst, Retry-After, recovery) the
 // document does not state, so it is reported, never a failure.
-func probeBreaches(p *loadtest.ProbeReport) string {
+func probeBreaches(p *summary.ProbeReport) string {
 	if p == nil {
 		return ""
 	}

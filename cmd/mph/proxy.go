@@ -18,6 +18,7 @@ import (
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/proxy"
+	"github.com/merchant-harness/mph/proxy/session"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/target"
 )
@@ -186,7 +187,7 @@ func proxySettings() (target.Settings, error) {
 }
 
 // finishProxy writes the reports and turns the session into an exit code.
-func finishProxy(cmd *cobra.Command, rep proxy.Report, interrupted bool, serveErr error) error {
+func finishProxy(cmd *cobra.Command, rep session.Report, interrupted bool, serveErr error) error {
 	f := &proxyOpts
 	paths, werr := report.WriteProxy(f.out, rep)
 	if werr != nil {

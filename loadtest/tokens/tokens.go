@@ -43,9 +43,6 @@ func HTTPFetcher(client *http.Client, baseURL, merchantID, secretKey string) Fet
 	}
 }
 
-// StatusError is a non-2xx token exchange (its Retry-After drives the waits).
-type StatusError = authtoken.StatusError
-
 type state struct {
 	tok    Token
 	header http.Header // immutable once published
@@ -106,7 +103,7 @@ func (s *Source) Start(ctx context.Context) error {
 		if err == nil {
 			break
 		}
-		var se *StatusError
+		var se *authtoken.StatusError
 		if !errors.As(err, &se) || se.Code != http.StatusTooManyRequests || attempt >= s.attempts {
 			return err
 		}
@@ -181,7 +178,7 @@ func (s *Source) Unauthorized(sentAt time.Time) {
 
 // retryWait is the wait before retry attempt+1 after a 429: exponential
 // from 100 ms to 2 s, at least the Retry-After, which must not exceed the cap.
-func (s *Source) retryWait(se *StatusError, attempt int) (time.Duration, error) {
+func (s *Source) retryWait(se *authtoken.StatusError, attempt int) (time.Duration, error) {
 	wait := min(time.Duration(100<<min(attempt-1, 6))*time.Millisecond, 2*time.Second)
 	ra, ok, err := httpclient.RetryAfter(se.RetryAfter, s.now(), s.raMax)
 	if err != nil {
@@ -247,7 +244,7 @@ func (s *Source) loop(ctx context.Context) {
 				return
 			}
 			wait := backoff
-			var se *StatusError
+			var se *authtoken.StatusError
 			if errors.As(err, &se) && se.Code == http.StatusTooManyRequests {
 				// In the background a too long Retry-After is waited up to the cap.
 				ra, _, raErr := httpclient.RetryAfter(se.RetryAfter, s.now(), s.raMax)
