@@ -31,6 +31,10 @@ const (
 	// DefaultLifetime is the lifetime the document states (expiresIn 900),
 	// used when an answer states none.
 	DefaultLifetime = 900 * time.Second
+	// RefreshFraction is the share of its lifetime after which every cache
+	// of the harness renews a token: early enough that no request meets its
+	// expiry, late enough that a token is reused (AUTH-15).
+	RefreshFraction = 0.8
 )
 
 // Credentials are the body of the exchange.
@@ -77,6 +81,12 @@ func (t Token) Lifetime() time.Duration {
 		return t.ExpiresIn
 	}
 	return DefaultLifetime
+}
+
+// RefreshAt is when a cache renews the token it obtained at obtained
+// (RefreshFraction of its lifetime).
+func (t Token) RefreshAt(obtained time.Time) time.Time {
+	return obtained.Add(time.Duration(float64(t.Lifetime()) * RefreshFraction))
 }
 
 // Answer is what the target answered to an exchange.

@@ -1,8 +1,8 @@
 // Package tokens is the load driver's shared bearer-token source. Requests in
 // the timed path only read the current token (an atomic load of an immutable
 // header map); fetching happens in the background: before the attack, at a
-// fraction (default 80%) of expiresIn, and when a 401 shows the token was
-// refused.
+// fraction of expiresIn (default authtoken.RefreshFraction, every cache's:
+// 80%), and when a 401 shows the token was refused.
 package tokens
 
 import (
@@ -70,7 +70,7 @@ type Source struct {
 // Options of a Source.
 type Options struct {
 	// RefreshAt is the fraction of expiresIn after which the token is renewed
-	// (default 0.8).
+	// (default authtoken.RefreshFraction, every cache's).
 	RefreshAt float64
 	// Header is added to every request header map (e.g. Content-Type).
 	Header http.Header
@@ -85,7 +85,7 @@ type Options struct {
 // New returns a source; call Start before use.
 func New(f Fetcher, o Options) *Source {
 	if o.RefreshAt <= 0 || o.RefreshAt >= 1 {
-		o.RefreshAt = 0.8
+		o.RefreshAt = authtoken.RefreshFraction
 	}
 	if o.StartAttempts <= 0 {
 		o.StartAttempts = 8
