@@ -3,6 +3,7 @@ package proxy
 import (
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/merchant-harness/mph/proxy/session"
 	"github.com/merchant-harness/mph/requirements"
@@ -151,4 +152,16 @@ func (t *Tally) Snapshot() session.Snapshot {
 		return s.Clients[i].Client < s.Clients[j].Client
 	})
 	return s
+}
+
+// NewReport builds the report of a session from the proxy's tally (package
+// report renders it).
+func (p *Proxy) NewReport(listen, failOn string, started, ended time.Time, interrupted bool) session.Report {
+	s := p.tally.Snapshot()
+	r := session.Report{
+		Tool: "mph proxy", Upstream: p.opts.Upstream, Listen: listen,
+		Started: started, Ended: ended, Interrupted: interrupted, FailOn: failOn, Snapshot: s,
+	}
+	r.Failed = session.Failing(s, failOn)
+	return r
 }
