@@ -28,11 +28,13 @@ const Path = "/auth/token"
 const (
 	// DefaultMaxBody bounds the answer read (a sane one is a few hundred bytes).
 	DefaultMaxBody = 64 << 10
-	// DefaultTimeout bounds one exchange when the caller gives no timeout.
-	DefaultTimeout = 10 * time.Second
 	// DefaultLifetime is the lifetime the document states (expiresIn 900),
 	// used when an answer states none.
 	DefaultLifetime = 900 * time.Second
+	// RefreshFraction is the share of its lifetime after which every cache
+	// of the harness renews a token: early enough that no request meets its
+	// expiry, late enough that a token is reused (AUTH-15).
+	RefreshFraction = 0.8
 )
 
 // Credentials are the body of the exchange.
@@ -79,6 +81,12 @@ func (t Token) Lifetime() time.Duration {
 		return t.ExpiresIn
 	}
 	return DefaultLifetime
+}
+
+// RefreshAt is when a cache renews the token it obtained at obtained
+// (RefreshFraction of its lifetime).
+func (t Token) RefreshAt(obtained time.Time) time.Time {
+	return obtained.Add(time.Duration(float64(t.Lifetime()) * RefreshFraction))
 }
 
 // Answer is what the target answered to an exchange.
@@ -129,7 +137,7 @@ func Exchange(ctx context.Context, d Doer, baseURL string, c Credentials, o Opti
 		o.MaxBody = DefaultMaxBody
 	}
 	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
+		o.Timeout = httpclient.DefaultTimeout
 	}
 	redact.RegisterCredentials(c.MerchantID, c.SecretKey)
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)

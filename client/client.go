@@ -22,11 +22,11 @@ import (
 
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/redact"
+	"github.com/merchant-harness/mph/target"
 )
 
 // Defaults of a Client.
 const (
-	DefaultTimeout    = 10 * time.Second
 	DefaultMaxRetries = 8
 	// DefaultMaxWait bounds a wait when nothing else does (no deadline, no
 	// context deadline, no --retry-after-max).
@@ -43,7 +43,7 @@ type Options struct {
 	// HTTP is the transport; nil means a client from httpclient (no
 	// redirects followed).
 	HTTP *http.Client
-	// Timeout bounds every single attempt (default DefaultTimeout).
+	// Timeout bounds every single attempt (default httpclient.DefaultTimeout).
 	Timeout time.Duration
 	// Tokens authenticates requests; nil sends no Authorization header.
 	Tokens *TokenSource
@@ -87,7 +87,7 @@ type Client struct {
 // New returns a client.
 func New(o Options) *Client {
 	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
+		o.Timeout = httpclient.DefaultTimeout
 	}
 	if o.HTTP == nil {
 		o.HTTP = httpclient.New(httpclient.Options{Timeout: o.Timeout})
@@ -106,7 +106,7 @@ func New(o Options) *Client {
 		o.Gate = NewGate(GateOptions{MaxWait: wait, Logf: o.Logf})
 	}
 	o.BaseURL = strings.TrimRight(o.BaseURL, "/")
-	return &Client{o: o, baseVar: envBaseURL}
+	return &Client{o: o, baseVar: target.EnvBaseURL}
 }
 
 func (c *Client) clone() *Client {

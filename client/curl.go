@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/merchant-harness/mph/redact"
+	"github.com/merchant-harness/mph/target"
 )
 
 // Reproduce lines. Each recorded exchange carries one shell line that sends
@@ -23,15 +24,6 @@ import (
 // first exchanges those credentials for a token (TOKEN=$(curl …) && curl …),
 // so the line runs on its own; a token the spec made up itself is not shown
 // and comes from $TOKEN.
-
-// README variable names (target.Env*, checked by a test).
-const (
-	envBaseURL     = "MPH_BASE_URL"
-	EnvControlsURL = "MPH_CONTROLS_URL"
-	envMerchantID  = "MPH_MERCHANT_ID"
-	envSecretKey   = "MPH_SECRET_KEY"
-	envAdminKey    = "MPH_ADMIN_KEY"
-)
 
 // credVars are the variables naming one set of credentials.
 type credVars struct{ id, key string }
@@ -67,7 +59,7 @@ func varsOf(merchantID, secretKey string) credVars {
 	if v, ok := credNames["id:"+merchantID]; ok && merchantID != "" {
 		return v
 	}
-	return credVars{envMerchantID, envSecretKey}
+	return credVars{target.EnvMerchantID, target.EnvSecretKey}
 }
 
 // curlReq is what a reproduce line is made of.
@@ -149,7 +141,7 @@ func (r curlReq) writeHeaders(b *strings.Builder) {
 					b.WriteString(` -H "Authorization: ` + scheme + ` ${TOKEN:?not shown: the spec sent its own}"`)
 				}
 			case "X-Sandbox-Admin-Key":
-				b.WriteString(` -H "X-Sandbox-Admin-Key: $` + envAdminKey + `"`)
+				b.WriteString(` -H "X-Sandbox-Admin-Key: $` + target.EnvAdminKey + `"`)
 			case "X-Merchant-Id":
 				if v != "" && (v == r.tokenID || v == r.merchantID) {
 					b.WriteString(` -H "X-Merchant-Id: $` + varsOf(v, "").id + `"`)
@@ -254,6 +246,6 @@ func ReproduceTokenExchange(baseURL, merchantID, secretKey string) string {
 	h := http.Header{}
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json")
-	return curlReq{method: http.MethodPost, url: base + TokenPath, base: base, baseVar: envBaseURL, header: h, body: body,
+	return curlReq{method: http.MethodPost, url: base + TokenPath, base: base, baseVar: target.EnvBaseURL, header: h, body: body,
 		secretKey: secretKey, merchantID: merchantID}.line()
 }

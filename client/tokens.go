@@ -21,7 +21,8 @@ type TokenBody = authtoken.Credentials
 const TokenPath = authtoken.Path
 
 // TokenSource fetches, caches and refreshes the access token of one set of
-// credentials. Tokens are refreshed at 80% of expiresIn and after Invalidate.
+// credentials. Tokens are refreshed as authtoken says (RefreshAt: 80% of
+// expiresIn) and after Invalidate.
 type TokenSource struct {
 	anon       *Client // client without auth used for the exchange
 	merchantID string
@@ -78,10 +79,9 @@ func (ts *TokenSource) Token(ctx context.Context) (string, error) {
 		return "", te
 	}
 	tok := ans.Token
-	exp := tok.Lifetime()
 	ts.token = tok.AccessToken
-	ts.expiresIn = int64(exp / time.Second)
-	ts.refreshAt = time.Now().Add(exp * 4 / 5)
+	ts.expiresIn = int64(tok.Lifetime() / time.Second)
+	ts.refreshAt = tok.RefreshAt(time.Now())
 	ts.environment = tok.Environment
 	ts.merchant = tok.MerchantID
 	return ts.token, nil

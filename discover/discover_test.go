@@ -23,7 +23,7 @@ import (
 func discoverAgainst(t *testing.T, base, controlsURL string) (*api.Profile, *Result, string) {
 	t.Helper()
 	cfg := &target.Config{BaseURL: base, ControlsURL: controlsURL, AdminKey: sandbox.DefaultAdminKey, Primary: target.Credentials{MerchantID: sandbox.DemoMerchants()[0].ID, SecretKey: sandbox.DemoMerchants()[0].TestKey},
-		Profile: api.DefaultProfile(), Timeout: 10e9, RunID: "mphdisc"}
+		Profile: api.DefaultProfile(), Options: target.Options{Timeout: 10e9, RunID: "mphdisc"}}
 	res, err := Run(context.Background(), Options{Config: cfg})
 	if err != nil {
 		t.Fatalf("discover: %v", err)
@@ -138,10 +138,10 @@ func TestDiscoveryOfPreconfiguredWebhooks(t *testing.T) {
 	hookURL := "http://" + ln.Addr().String() + "/hooks"
 	ln.Close()
 	r := startSandbox(t, sandbox.Options{HideControls: true, Webhooks: []sandbox.WebhookPreset{{MerchantID: sandbox.DemoMerchants()[0].ID, URL: hookURL}}})
-	t.Setenv(target.EnvWebhooksPreconfigured, "1")
-	t.Setenv(target.EnvWebhookReceiverURL, hookURL)
-	cfg := &target.Config{BaseURL: r.BaseURL, WebhookReceiverURL: hookURL, Primary: target.Credentials{MerchantID: sandbox.DemoMerchants()[0].ID, SecretKey: sandbox.DemoMerchants()[0].TestKey},
-		Profile: api.DefaultProfile(), Timeout: 10e9, RunID: "mphdisc"}
+	yes := true
+	cfg := &target.Config{BaseURL: r.BaseURL, Primary: target.Credentials{MerchantID: sandbox.DemoMerchants()[0].ID, SecretKey: sandbox.DemoMerchants()[0].TestKey},
+		Profile: api.DefaultProfile(), Options: target.Options{Timeout: 10e9, RunID: "mphdisc",
+			Webhooks: target.Webhooks{WebhookReceiverURL: hookURL, WebhooksPreconfigured: &yes}}}
 	res, err := Run(context.Background(), Options{Config: cfg, SkipPurchase: true})
 	if err != nil {
 		t.Fatal(err)

@@ -10,9 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -26,7 +24,7 @@ import (
 
 // Webhook discovery: one simulated authorization delivered to a receiver of
 // the discovery (through the sandbox controls when the target has them, or at
-// the pre-configured MPH_WEBHOOK_RECEIVER_URL), then where the delivery
+// the pre-configured receiver URL), then where the delivery
 // carries the kind and the reference, and which header carries an
 // HMAC-SHA256 of it with a key the discovery knows.
 
@@ -46,16 +44,16 @@ type hookReceiver struct {
 	got chan delivery
 }
 
-// startHookReceiver listens for the receiver whose public URL is public
-// ("" for a local one, on 127.0.0.1), under the rules of every receiver
+// startHookReceiver listens for the receiver of the rules (its public URL,
+// "" for a local one on 127.0.0.1), under the rules of every receiver
 // (package hooklisten): the URL's own host, allowed senders only, bounded
 // connections and waits. It keeps the first 16 POSTs of at most 1 MiB.
-func startHookReceiver(public string) (*hookReceiver, string, error) {
-	addr, _, err := hooklisten.Address(public)
+func startHookReceiver(rules hooklisten.Rules) (*hookReceiver, string, error) {
+	addr, _, err := rules.Address()
 	if err != nil {
 		return nil, "", err
 	}
-	ln, err := hooklisten.Listen(addr, public)
+	ln, err := rules.Listen(addr)
 	if err != nil {
 		return nil, "", err
 	}
@@ -77,19 +75,6 @@ func startHookReceiver(public string) (*hookReceiver, string, error) {
 
 func (r *hookReceiver) close() { _ = r.srv.Close() }
 
-// webhookSecret reads MPH_WEBHOOK_SECRET or its _FILE and registers it
-// with the redaction.
-func webhookSecret() string {
-	v := strings.TrimSpace(os.Getenv(target.EnvWebhookSecret))
-	if f := os.Getenv(target.EnvWebhookSecret + "_FILE"); v == "" && f != "" {
-		if b, err := os.ReadFile(f); err == nil {
-			v = strings.TrimSpace(string(b))
-		}
-	}
-	redact.Register(v)
-	return v
-}
-
 // webhooks runs the webhook discovery when a receiver can be reached.
 func (p *prober) webhooks(ctx context.Context) error {
 	if p.card == "" {
@@ -98,7 +83,7 @@ func (p *prober) webhooks(ctx context.Context) error {
 	}
 	recv, hookURL, secret, undo, err := p.hookTarget(ctx)
 	if err != nil || recv == nil {
-		why := "needs the sandbox controls or a pre-configured MPH_WEBHOOK_RECEIVER_URL"
+		why := "needs the sandbox controls or a pre-configured " + target.EnvWebhookReceiverURL
 		if err != nil {
 			why = err.Error()
 		}
@@ -134,15 +119,14 @@ func (p *prober) undetermineAll(keys []string, why string) {
 // undo restores what the controls had (nothing for a pre-configured URL).
 func (p *prober) hookTarget(ctx context.Context) (*hookReceiver, string, string, func(), error) {
 	none := func() {}
-	pre, _ := strconv.ParseBool(os.Getenv(target.EnvWebhooksPreconfigured))
-	if (pre || p.cfg.Profile.Webhooks.Preconfigured) && p.cfg.WebhookReceiverURL != "" {
-		r, _, err := startHookReceiver(p.cfg.WebhookReceiverURL)
-		return r, p.cfg.WebhookReceiverURL, webhookSecret(), none, err
+	if (p.cfg.Preconfigured() || p.cfg.Profile.Webhooks.Preconfigured) && p.cfg.WebhookReceiverURL != "" {
+		r, _, err := startHookReceiver(p.cfg.Receiver(p.cfg.WebhookReceiverURL))
+		return r, p.cfg.WebhookReceiverURL, p.cfg.WebhookSecret, none, err
 	}
 	if p.cfg.ControlsURL == "" || p.cfg.AdminKey == "" {
 		return nil, "", "", none, nil
 	}
-	r, hookURL, err := startHookReceiver("")
+	r, hookURL, err := startHookReceiver(p.cfg.Receiver(""))
 	if err != nil {
 		return nil, "", "", none, err
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 // ErrLiveWrite is wrapped by every write a Guard refuses.
-var ErrLiveWrite = errors.New("refused: this request would write with LIVE credentials; pass --allow-live (MPH_ALLOW_LIVE=1) to allow it")
+var ErrLiveWrite = errors.New("refused: this request would write with LIVE credentials; pass --allow-live to allow it")
 
 // Guard is a transport that refuses every write (any method but GET, HEAD
 // and OPTIONS, the token exchange excepted) carrying a LIVE credential:

@@ -6,8 +6,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/merchant-harness/mph/loadtest/wire"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/merchant-harness/mph/loadtest/wire"
 )
 
 // The load generator: vegeta's attack loop, with vegeta's results and

@@ -12,9 +12,10 @@ import (
 	"testing"
 	"time"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/schemas"
-	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // echodListBody is bench/echod's answer to GET /cards (a valid card list).

@@ -13,8 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/merchant-harness/mph/loadtest/pacer"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/merchant-harness/mph/loadtest/pacer"
 )
 
 func attackServer(t *testing.T) (string, *atomic.Int64) {

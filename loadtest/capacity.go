@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/loadtest/pacer"
+	"github.com/merchant-harness/mph/loadtest/summary"
 )
 
 // SLO is what a capacity step must meet.
@@ -36,9 +37,9 @@ type CapacityOptions struct {
 // Capacity searches the highest rate meeting the SLO: step up, binary
 // search between the last pass and the first failure, then confirm with a
 // longer run. Every trial is a fresh attacker.
-func Capacity(ctx context.Context, scn *Scenario, o CapacityOptions) (*CapacityReport, error) {
+func Capacity(ctx context.Context, scn *Scenario, o CapacityOptions) (*summary.CapacityReport, error) {
 	o.defaults()
-	c := &capacitySearch{ctx: ctx, scn: scn, o: o, rep: &CapacityReport{SLO: o.SLO.String()}}
+	c := &capacitySearch{ctx: ctx, scn: scn, o: o, rep: &summary.CapacityReport{SLO: o.SLO.String()}}
 	lo, hi, err := c.stepUp()
 	if err != nil || lo == 0 {
 		return c.rep, err
@@ -87,7 +88,7 @@ type capacitySearch struct {
 	ctx context.Context
 	scn *Scenario
 	o   CapacityOptions
-	rep *CapacityReport
+	rep *summary.CapacityReport
 }
 
 // trial runs one rate and tells whether it met the SLO.
@@ -101,7 +102,7 @@ func (c *capacitySearch) trial(phase string, rate float64, d time.Duration) (boo
 		return false, err
 	}
 	s, _ := out.Summary("all")
-	st := CapacityStep{Phase: phase, Rate: rate, Achieved: s.AchievedRate, P99Ms: s.Latency.P99, Errors: s.ErrorRatio, Pass: true}
+	st := summary.CapacityStep{Phase: phase, Rate: rate, Achieved: s.AchievedRate, P99Ms: s.Latency.P99, Errors: s.ErrorRatio, Pass: true}
 	if why := c.o.SLO.misses(s.AchievedRate, rate, s.Latency.P99, s.ErrorRatio); why != "" {
 		st.Pass, st.Why = false, why
 	}

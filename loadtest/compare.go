@@ -106,7 +106,7 @@ func ParseRegressionLimits(s string) ([]RegressionLimit, error) {
 
 // ReadRunReport reads a summary.json, or the one in a run directory, and
 // refuses reports that hold no run figures.
-func ReadRunReport(in string) (*Report, string, error) {
+func ReadRunReport(in string) (*summary.Report, string, error) {
 	path := in
 	if fi, err := os.Stat(in); err == nil && fi.IsDir() {
 		path = filepath.Join(in, "summary.json")
@@ -122,8 +122,8 @@ func ReadRunReport(in string) (*Report, string, error) {
 }
 
 // Compare compares a current run with its baseline, endpoint by endpoint.
-func Compare(base, cur *Report, basePath, curPath string, limits []RegressionLimit) (*Comparison, error) {
-	c := &Comparison{Baseline: runInfo(base, basePath), Current: runInfo(cur, curPath), Method: CompareMethod, Regressions: []string{}}
+func Compare(base, cur *summary.Report, basePath, curPath string, limits []RegressionLimit) (*summary.Comparison, error) {
+	c := &summary.Comparison{Baseline: runInfo(base, basePath), Current: runInfo(cur, curPath), Method: CompareMethod, Regressions: []string{}}
 	for _, l := range limits {
 		c.Limits = append(c.Limits, l.Raw)
 	}
@@ -165,14 +165,14 @@ func Compare(base, cur *Report, basePath, curPath string, limits []RegressionLim
 
 // runInfo identifies a run; the strings read from summary.json are redacted
 // and escaped again (a hand-edited summary is target text like any other).
-func runInfo(r *Report, path string) RunInfo {
-	return RunInfo{Path: redact.Safe(path), Scenario: redact.Safe(r.Scenario), Target: redact.Safe(r.Target), Schedule: redact.Safe(r.Schedule),
+func runInfo(r *summary.Report, path string) summary.RunInfo {
+	return summary.RunInfo{Path: redact.Safe(path), Scenario: redact.Safe(r.Scenario), Target: redact.Safe(r.Target), Schedule: redact.Safe(r.Schedule),
 		Start: r.Start.UTC().Format("2006-01-02T15:04:05Z"), Window: r.WindowSeconds}
 }
 
 // comparability warns about differences that make a comparison doubtful
 // without making it meaningless.
-func comparability(b, c *Report) []string {
+func comparability(b, c *summary.Report) []string {
 	var w []string
 	if b.Scenario != c.Scenario {
 		w = append(w, fmt.Sprintf("scenarios differ: %q vs %q", b.Scenario, c.Scenario))
@@ -183,7 +183,7 @@ func comparability(b, c *Report) []string {
 	if b.Target != c.Target {
 		w = append(w, fmt.Sprintf("targets differ: %q vs %q", b.Target, c.Target))
 	}
-	for _, r := range []*Report{b, c} {
+	for _, r := range []*summary.Report{b, c} {
 		if r.Interrupted || r.Aborted != "" {
 			w = append(w, fmt.Sprintf("the run of %s was interrupted or aborted: its figures cover part of the schedule", r.Start.UTC().Format("2006-01-02T15:04:05Z")))
 		}
@@ -194,8 +194,8 @@ func comparability(b, c *Report) []string {
 	return w
 }
 
-func compareEndpoint(b, c metrics.Summary, limits []RegressionLimit) (EndpointComparison, error) {
-	ec := EndpointComparison{Endpoint: b.Endpoint, BaselineN: b.Requests, CurrentN: c.Requests}
+func compareEndpoint(b, c metrics.Summary, limits []RegressionLimit) (summary.EndpointComparison, error) {
+	ec := summary.EndpointComparison{Endpoint: b.Endpoint, BaselineN: b.Requests, CurrentN: c.Requests}
 	be, err := metrics.FromSummary(b)
 	if err != nil {
 		return ec, fmt.Errorf("compare: baseline: %w", err)
@@ -228,7 +228,7 @@ func compareEndpoint(b, c metrics.Summary, limits []RegressionLimit) (EndpointCo
 
 // applyLimit marks a regression: significant, worse and beyond the limit. An
 // endpoint-specific limit wins over a general one.
-func applyLimit(m *MetricDelta, ep string, limits []RegressionLimit) {
+func applyLimit(m *summary.MetricDelta, ep string, limits []RegressionLimit) {
 	var lim *RegressionLimit
 	for i := range limits {
 		l := &limits[i]
@@ -259,8 +259,8 @@ func applyLimit(m *MetricDelta, ep string, limits []RegressionLimit) {
 // neighbours), so with at least MinBlocks intervals in each run the same
 // test must also reject over the intervals' mean latencies, one figure per
 // second, as the block bootstrap does for percentiles.
-func rankDelta(sup, z float64, b, c *metrics.Series) MetricDelta {
-	m := MetricDelta{Metric: "rank", Unit: "P(slower)", Baseline: 0.5, Current: sup, Delta: sup - 0.5}
+func rankDelta(sup, z float64, b, c *metrics.Series) summary.MetricDelta {
+	m := summary.MetricDelta{Metric: "rank", Unit: "P(slower)", Baseline: 0.5, Current: sup, Delta: sup - 0.5}
 	m.Worse = m.Delta > 0
 	m.Significant = math.Abs(z) > compareZ
 	m.Evidence = fmt.Sprintf("Mann-Whitney z = %.2f over requests", z)
@@ -305,10 +305,10 @@ func rankOfSamples(base, cur []float64) (superiority, z float64) {
 }
 
 // percentileDelta compares one percentile with order-statistic intervals.
-func percentileDelta(name string, q float64, b, c *hdr.Histogram) MetricDelta {
+func percentileDelta(name string, q float64, b, c *hdr.Histogram) summary.MetricDelta {
 	blo, bv, bhi := quantileCI(b, q)
 	clo, cv, chi := quantileCI(c, q)
-	m := MetricDelta{Metric: name, Unit: "ms", Baseline: bv, Current: cv, Delta: cv - bv,
+	m := summary.MetricDelta{Metric: name, Unit: "ms", Baseline: bv, Current: cv, Delta: cv - bv,
 		BaselineCI: [2]float64{blo, bhi}, CurrentCI: [2]float64{clo, chi}}
 	if bv > 0 {
 		m.Relative = m.Delta / bv
@@ -322,7 +322,7 @@ func percentileDelta(name string, q float64, b, c *hdr.Histogram) MetricDelta {
 // blockCheck adds the block bootstrap's verdict: with enough intervals in
 // both runs, a change counts as significant only if the block intervals are
 // disjoint too.
-func blockCheck(m *MetricDelta, q float64, b, c *metrics.Series, rng *rand.Rand) {
+func blockCheck(m *summary.MetricDelta, q float64, b, c *metrics.Series, rng *rand.Rand) {
 	blo, bhi, bn, okb := b.BlockQuantileCI(q, 400, rng)
 	clo, chi, cn, okc := c.BlockQuantileCI(q, 400, rng)
 	if !okb || !okc {
@@ -357,8 +357,8 @@ func quantileCI(h *hdr.Histogram, q float64) (lo, v, hi float64) {
 }
 
 // rateDelta compares 2xx throughput with a Poisson rate test on the counts.
-func rateDelta(b, c metrics.Summary) MetricDelta {
-	m := MetricDelta{Metric: "throughput", Unit: "req/s", Baseline: b.Throughput, Current: c.Throughput, Delta: c.Throughput - b.Throughput}
+func rateDelta(b, c metrics.Summary) summary.MetricDelta {
+	m := summary.MetricDelta{Metric: "throughput", Unit: "req/s", Baseline: b.Throughput, Current: c.Throughput, Delta: c.Throughput - b.Throughput}
 	if b.Throughput > 0 {
 		m.Relative = m.Delta / b.Throughput
 	}
@@ -386,8 +386,8 @@ func spanSeconds(s metrics.Summary) float64 {
 }
 
 // ratioDelta compares a share of requests with a two-proportion z-test.
-func ratioDelta(name string, bn, cn uint64, bp, cp float64, upIsWorse bool) MetricDelta {
-	m := MetricDelta{Metric: name, Unit: "ratio", Baseline: bp, Current: cp, Delta: cp - bp}
+func ratioDelta(name string, bn, cn uint64, bp, cp float64, upIsWorse bool) summary.MetricDelta {
+	m := summary.MetricDelta{Metric: name, Unit: "ratio", Baseline: bp, Current: cp, Delta: cp - bp}
 	m.Worse = (upIsWorse && m.Delta > 0) || (!upIsWorse && m.Delta < 0)
 	if bn == 0 || cn == 0 {
 		m.Evidence = "no requests"

@@ -15,6 +15,7 @@ import (
 
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/pacer"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 )
@@ -102,7 +103,7 @@ func TestCompareFlagsSlowedTargetNotRepeat(t *testing.T) {
 	}
 	tg := startSandbox(t, sandbox.Options{DisableRateLimits: true})
 	scn := prepare(t, tg, "list", 0)
-	run := func() *Report {
+	run := func() *summary.Report {
 		sch, _ := pacer.Constant(100, 2*time.Second)
 		o, err := Run(context.Background(), RunSpec{Scenario: scn, Schedule: sch})
 		if err != nil {
@@ -119,10 +120,10 @@ func TestCompareFlagsSlowedTargetNotRepeat(t *testing.T) {
 	}
 	// A repeat may meet a real stall of a shared machine (CI runs packages
 	// side by side): it fails only when three repeats in a row are flagged.
-	var base *Report
-	var c *Comparison
+	var base *summary.Report
+	var c *summary.Comparison
 	for attempt := 0; attempt < 3; attempt++ {
-		var again *Report
+		var again *summary.Report
 		base, again = run(), run()
 		c, err = Compare(base, again, "base", "again", limits)
 		if err != nil {
@@ -173,7 +174,7 @@ func TestCompareFlagsSlowedTargetNotRepeat(t *testing.T) {
 
 // syntheticRun records 30 s at 100 req/s whose latency is drawn around
 // med µs; latency(sec) may change it per second.
-func syntheticRun(seed uint64, med float64, latency func(sec int, us float64) float64) *Report {
+func syntheticRun(seed uint64, med float64, latency func(sec int, us float64) float64) *summary.Report {
 	start := time.Unix(10000, 0)
 	rec := metrics.NewRecorder(start, 0)
 	r := rand.New(rand.NewPCG(seed, 9))
@@ -183,7 +184,7 @@ func syntheticRun(seed uint64, med float64, latency func(sec int, us float64) fl
 		rec.Add(EPList, &vegeta.Result{Seq: uint64(i), Code: 200, Timestamp: start.Add(off), Latency: time.Duration(us) * time.Microsecond,
 			URL: "http://h/v1/merchant/cards"}, off)
 	}
-	return &Report{Kind: "run", Scenario: "list", Schedule: "100/s for 30s", Start: start, WindowSeconds: 30, Endpoints: rec.Summaries(30 * time.Second)}
+	return &summary.Report{Kind: "run", Scenario: "list", Schedule: "100/s for 30s", Start: start, WindowSeconds: 30, Endpoints: rec.Summaries(30 * time.Second)}
 }
 
 // A stall in 2 of 30 seconds makes the order-statistic test call the p99
@@ -201,14 +202,14 @@ func TestCompareBlockBootstrap(t *testing.T) {
 	})
 	slower := syntheticRun(3, 1400, same)
 	limits, _ := ParseRegressionLimits("p99=10%")
-	p99 := func(c *Comparison) MetricDelta {
+	p99 := func(c *summary.Comparison) summary.MetricDelta {
 		for _, m := range c.Endpoints[0].Metrics {
 			if m.Metric == "p99" {
 				return m
 			}
 		}
 		t.Fatal("no p99")
-		return MetricDelta{}
+		return summary.MetricDelta{}
 	}
 	c, err := Compare(base, stalled, "base", "stalled", limits)
 	if err != nil {
@@ -262,7 +263,7 @@ func TestCompareDefaults(t *testing.T) {
 	}
 	busy := func(seed uint64) func(int, float64) float64 { return machine(seed, 1, 0.05) }
 	calm := func(seed uint64) func(int, float64) float64 { return machine(seed, 0.05, 0) }
-	regressed := func(c *Comparison) []string {
+	regressed := func(c *summary.Comparison) []string {
 		var out []string
 		for _, e := range c.Endpoints {
 			for _, m := range e.Metrics {

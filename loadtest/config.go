@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/httpclient"
 )
 
@@ -54,20 +55,38 @@ type SetupProfile struct {
 	CardPointer       string // JSON pointer of the Card in the issuance answer
 }
 
-// DefaultSetupProfile matches the reference sandbox.
-func DefaultSetupProfile() SetupProfile {
-	return SetupProfile{
-		CustomerFields: map[string]string{
-			"phoneCountryCode": "phoneCountryCode", "dateOfBirth": "dateOfBirth", "idType": "idType",
-			"idNumber": "idNumber", "street": "address", "city": "city", "state": "state",
-			"postalCode": "postalCode", "country": "country",
-		},
-		CustomerIDPointer: "/data/customerId",
-		IssuancePath:      "/cards",
-		CustomerIDField:   "customerId",
-		ReferenceField:    "reference",
-		CardPointer:       "/data",
+// DefaultSetupProfile is the setup shape of the default target profile
+// (api/profile.default.yaml, the only source of its defaults).
+func DefaultSetupProfile() SetupProfile { return SetupFrom(nil) }
+
+// SetupFrom is the setup shape the target profile p gives (nil: the
+// default profile); a key p leaves empty keeps the default profile's.
+func SetupFrom(p *api.Profile) SetupProfile {
+	d := api.DefaultProfile()
+	sp := SetupProfile{
+		CustomerFields: d.Customers.Fields, CustomerIDPointer: d.Customers.CustomerIDPointer,
+		IssuancePath: d.Issuance.Path, CustomerIDField: d.Issuance.CustomerIDField,
+		ReferenceField: d.Issuance.ReferenceField, Extra: d.Issuance.Extra, CardPointer: d.Issuance.CardPointer,
 	}
+	if p == nil {
+		return sp
+	}
+	for _, o := range []struct {
+		dst *string
+		src string
+	}{
+		{&sp.CustomerIDPointer, p.Customers.CustomerIDPointer}, {&sp.IssuancePath, p.Issuance.Path},
+		{&sp.CustomerIDField, p.Issuance.CustomerIDField}, {&sp.CardPointer, p.Issuance.CardPointer},
+	} {
+		if o.src != "" {
+			*o.dst = o.src
+		}
+	}
+	if len(p.Customers.Fields) > 0 {
+		sp.CustomerFields = p.Customers.Fields
+	}
+	sp.ReferenceField, sp.Extra = p.Issuance.ReferenceField, p.Issuance.Extra
+	return sp
 }
 
 // httpClient is the client of setup, tokens and the probe's single

@@ -38,7 +38,7 @@ func (e *LiveRefusal) Error() string {
 	if writes == "" {
 		writes = "writes"
 	}
-	msg := fmt.Sprintf("the credentials are LIVE (%s), and scenario %s %s (real money on LIVE): pass --allow-live (MPH_ALLOW_LIVE=1) to allow it", e.Why, e.Scenario, writes)
+	msg := fmt.Sprintf("the credentials are LIVE (%s), and scenario %s %s (real money on LIVE): pass --allow-live to allow it", e.Why, e.Scenario, writes)
 	if e.Instead != "" {
 		msg += ", or " + e.Instead
 	}

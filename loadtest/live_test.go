@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,10 +19,9 @@ import (
 type spy struct {
 	srv      *httptest.Server
 	base     string
-	writes   atomic.Int64 // requests other than GET and POST /auth/token
-	issued   atomic.Int64 // POST /cards answered 2xx
-	withdraw atomic.Int64 // POST .../withdraw answered 2xx
-	mu       sync.Mutex
+	writes   atomic.Int64  // requests other than GET and POST /auth/token
+	issued   atomic.Int64  // POST /cards answered 2xx
+	withdraw atomic.Int64  // POST .../withdraw answered 2xx
 	onIssue  func(n int64) // called before the n-th POST /cards reaches the sandbox
 }
 
@@ -116,7 +114,7 @@ func TestLiveConsentBeforeAnyWrite(t *testing.T) {
 					t.Fatalf("want a LIVE refusal, got %v", err)
 				}
 				want := "the credentials are LIVE (the secret key's prefix says LIVE, the token answer says LIVE, the token's JWT claim says LIVE, GET /cards/config says LIVE), and scenario " + c.scenario + " issues and funds cards (real money on LIVE): " +
-					"pass --allow-live (MPH_ALLOW_LIVE=1) to allow it, or give --card-ids of existing cards so that nothing is written"
+					"pass --allow-live to allow it, or give --card-ids of existing cards so that nothing is written"
 				if err.Error() != want {
 					t.Fatalf("refusal %q, want %q", err, want)
 				}

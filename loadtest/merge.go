@@ -8,11 +8,12 @@ import (
 	"path/filepath"
 	"time"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/resultsbin"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/loadtest/threshold"
-	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // MergeOptions configure a merge.
@@ -31,11 +32,11 @@ type MergeOptions struct {
 // o.Force is set; a forced merge lists the mismatches in the report. When
 // o.OutDir is set and the inputs have raw results, those are re-encoded
 // into one results.bin there (streaming).
-func MergeInputs(inputs []string, o MergeOptions) (*Report, error) {
+func MergeInputs(inputs []string, o MergeOptions) (*summary.Report, error) {
 	if len(inputs) == 0 {
 		return nil, fmt.Errorf("merge: no inputs")
 	}
-	reps := make([]*Report, 0, len(inputs))
+	reps := make([]*summary.Report, 0, len(inputs))
 	paths := make([]string, 0, len(inputs))
 	for _, in := range inputs {
 		path := in
@@ -77,8 +78,8 @@ func MergeInputs(inputs []string, o MergeOptions) (*Report, error) {
 }
 
 // mergeReports merges the figures of reports already checked.
-func mergeReports(reps []*Report, paths []string, ths []threshold.Threshold) (*Report, []string, error) {
-	rep := &Report{Tool: "mph load", Kind: "merge"}
+func mergeReports(reps []*summary.Report, paths []string, ths []threshold.Threshold) (*summary.Report, []string, error) {
+	rep := &summary.Report{Tool: "mph load", Kind: "merge"}
 	var runs [][]metrics.Summary
 	var resultFiles []string
 	var window float64

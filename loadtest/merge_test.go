@@ -8,24 +8,26 @@ import (
 	"testing"
 	"time"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
 	"github.com/merchant-harness/mph/loadtest/metrics"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/loadtest/threshold"
 	"github.com/merchant-harness/mph/report"
-	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // writeRun writes a fake run directory with n results and its summary, shard
 // i of 2 of one plan.
 func writeRun(t *testing.T, dir string, n int, code uint16) {
 	t.Helper()
-	writeShard(t, dir, n, code, func(r *Report) {
+	writeShard(t, dir, n, code, func(r *summary.Report) {
 		r.Shard = map[bool]string{true: "0/2", false: "1/2"}[code == 200]
 		r.Plan.ShardIndex = map[bool]int{true: 0, false: 1}[code == 200]
 	})
 }
 
 // writeShard writes a fake shard (0/2 of 100/s for 1s) changed by edit.
-func writeShard(t *testing.T, dir string, n int, code uint16, edit func(*Report)) {
+func writeShard(t *testing.T, dir string, n int, code uint16, edit func(*summary.Report)) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -46,9 +48,9 @@ func writeShard(t *testing.T, dir string, n int, code uint16, edit func(*Report)
 		}
 	}
 	f.Close()
-	rep := &Report{Tool: "mph load", Kind: "run", Scenario: "list", Start: start, End: start.Add(time.Second), WindowSeconds: 1,
+	rep := &summary.Report{Tool: "mph load", Kind: "run", Scenario: "list", Start: start, End: start.Add(time.Second), WindowSeconds: 1,
 		Target: "http://h/v1/merchant", Schedule: "100/s for 1s (shard 0/2)", Shard: "0/2",
-		Plan:      &RunPlan{Rate: 100, Pace: "constant", Duration: "1s", StartAt: start, ShardIndex: 0, ShardCount: 2},
+		Plan:      &summary.RunPlan{Rate: 100, Pace: "constant", Duration: "1s", StartAt: start, ShardIndex: 0, ShardCount: 2},
 		Endpoints: rec.Summaries(time.Second), ResultsFile: "results.bin"}
 	if edit != nil {
 		edit(rep)
@@ -88,7 +90,7 @@ func TestMergeInputs(t *testing.T) {
 	}
 	// A probe report is not a run.
 	probe := filepath.Join(dir, "p")
-	if err := report.WriteLoad(probe, &Report{Kind: "probe", Probe: &ProbeReport{}}); err != nil {
+	if err := report.WriteLoad(probe, &summary.Report{Kind: "probe", Probe: &summary.ProbeReport{}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := MergeInputs([]string{probe}, MergeOptions{}); err == nil {
@@ -103,22 +105,22 @@ func TestMergeInputs(t *testing.T) {
 // mismatch; --force merges them and marks the report.
 func TestMergeRefusesNonsense(t *testing.T) {
 	dir := t.TempDir()
-	second := func(r *Report) { r.Shard, r.Plan.ShardIndex, r.Schedule = "1/2", 1, "100/s for 1s (shard 1/2)" }
+	second := func(r *summary.Report) { r.Shard, r.Plan.ShardIndex, r.Schedule = "1/2", 1, "100/s for 1s (shard 1/2)" }
 	good1 := filepath.Join(dir, "good1")
 	writeShard(t, good1, 10, 200, second)
 	for _, tc := range []struct {
 		name string
-		edit func(*Report) // applied to shard 1/2; nil = shard 0/2 is merged alone
+		edit func(*summary.Report) // applied to shard 1/2; nil = shard 0/2 is merged alone
 		want string
 	}{
-		{"scenario", func(r *Report) { second(r); r.Scenario = "secure" }, "scenario differs"},
-		{"target", func(r *Report) { second(r); r.Target = "http://other/v1/merchant" }, "target differs"},
-		{"rate", func(r *Report) { second(r); r.Schedule = "50/s for 1s (shard 1/2)" }, "schedule differs"},
-		{"start", func(r *Report) { second(r); r.Plan.StartAt = r.Plan.StartAt.Add(time.Minute) }, "start (--start-at) differs"},
-		{"count", func(r *Report) { second(r); r.Plan.ShardCount = 3 }, "shard count differs"},
-		{"overlap", func(r *Report) {}, "shards overlap: shard 0/2"},
+		{"scenario", func(r *summary.Report) { second(r); r.Scenario = "secure" }, "scenario differs"},
+		{"target", func(r *summary.Report) { second(r); r.Target = "http://other/v1/merchant" }, "target differs"},
+		{"rate", func(r *summary.Report) { second(r); r.Schedule = "50/s for 1s (shard 1/2)" }, "schedule differs"},
+		{"start", func(r *summary.Report) { second(r); r.Plan.StartAt = r.Plan.StartAt.Add(time.Minute) }, "start (--start-at) differs"},
+		{"count", func(r *summary.Report) { second(r); r.Plan.ShardCount = 3 }, "shard count differs"},
+		{"overlap", func(r *summary.Report) {}, "shards overlap: shard 0/2"},
 		{"incomplete", nil, "shards missing: 1/2"},
-		{"no plan", func(r *Report) { second(r); r.Plan = nil }, "no run plan"},
+		{"no plan", func(r *summary.Report) { second(r); r.Plan = nil }, "no run plan"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := filepath.Join(dir, tc.name)

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/merchant-harness/mph/loadtest/summary"
 )
 
 // MergeRefusal lists why inputs do not form one run.
@@ -17,9 +19,9 @@ func (e *MergeRefusal) Error() string {
 // checkMergeable returns the reasons why the reports (paths alongside) are
 // not the shards of one run: same scenario, target and schedule, the same
 // --start-at, and shard indices that are disjoint and complete.
-func checkMergeable(reps []*Report, paths []string) []string {
+func checkMergeable(reps []*summary.Report, paths []string) []string {
 	var why []string
-	differ := func(what string, get func(*Report) string) {
+	differ := func(what string, get func(*summary.Report) string) {
 		seen := map[string][]string{}
 		var order []string
 		for i, r := range reps {
@@ -37,9 +39,9 @@ func checkMergeable(reps []*Report, paths []string) []string {
 			why = append(why, fmt.Sprintf("%s differs: %s", what, strings.Join(parts, " vs ")))
 		}
 	}
-	differ("scenario", func(r *Report) string { return r.Scenario })
-	differ("target", func(r *Report) string { return r.Target })
-	differ("schedule", func(r *Report) string { return baseSchedule(r.Schedule) })
+	differ("scenario", func(r *summary.Report) string { return r.Scenario })
+	differ("target", func(r *summary.Report) string { return r.Target })
+	differ("schedule", func(r *summary.Report) string { return baseSchedule(r.Schedule) })
 	var missing []string
 	for i, r := range reps {
 		if r.Plan == nil {
@@ -49,18 +51,18 @@ func checkMergeable(reps []*Report, paths []string) []string {
 	if len(missing) > 0 {
 		return append(why, fmt.Sprintf("no run plan (shard, --start-at) in %s: not written by a sharded mph load", strings.Join(missing, ", ")))
 	}
-	differ("start (--start-at)", func(r *Report) string {
+	differ("start (--start-at)", func(r *summary.Report) string {
 		if r.Plan.StartAt.IsZero() {
 			return "none"
 		}
 		return r.Plan.StartAt.UTC().Format(time.RFC3339Nano)
 	})
-	differ("shard count", func(r *Report) string { return fmt.Sprint(r.Plan.ShardCount) })
+	differ("shard count", func(r *summary.Report) string { return fmt.Sprint(r.Plan.ShardCount) })
 	return append(why, shardCoverage(reps, paths)...)
 }
 
 // shardCoverage checks that the shard indices are disjoint and complete.
-func shardCoverage(reps []*Report, paths []string) []string {
+func shardCoverage(reps []*summary.Report, paths []string) []string {
 	var why []string
 	n := reps[0].Plan.ShardCount
 	byIndex := map[int][]string{}

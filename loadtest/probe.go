@@ -9,9 +9,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest/summary"
-	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // ProbeOptions configure the 429 characterisation of one path.
@@ -118,7 +119,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // PoliteRun completes `work` requests with `conc` concurrent workers, retrying
 // 429s with exponential backoff and full jitter, never sooner than
 // Retry-After. Every 429 it meets is judged by RATE-02 into judged.
-func PoliteRun(ctx context.Context, scn *Scenario, work, conc int, judged *summary.Judged429) PoliteResult {
+func PoliteRun(ctx context.Context, scn *Scenario, work, conc int, judged *summary.Judged429) summary.PoliteResult {
 	p := &politeClient{ctx: ctx, scn: scn, hc: scn.client(), raMax: scn.retryAfterMax(), judged: judged}
 	start := time.Now()
 	var next atomic.Int64
@@ -138,7 +139,7 @@ func PoliteRun(ctx context.Context, scn *Scenario, work, conc int, judged *summa
 	}
 	wg.Wait()
 	el := time.Since(start).Seconds()
-	r := PoliteResult{Work: work, Completed: int(p.completed.Load()), Attempts: p.attempts.Load(), Got429: p.got429.Load(),
+	r := summary.PoliteResult{Work: work, Completed: int(p.completed.Load()), Attempts: p.attempts.Load(), Got429: p.got429.Load(),
 		Failed: int(p.failed.Load()), ElapsedSec: el, MaxAttempts: p.maxAtt.Load()}
 	if el > 0 {
 		r.EffectiveRS = float64(r.Completed) / el

@@ -6,12 +6,14 @@ import (
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/merchant-harness/mph/loadtest/summary"
 )
 
 // blastTally gathers what a saturating blast shows: the 2xx over time, the
 // first and last 429, and a sample of 429 headers.
 type blastTally struct {
-	pp                *PathProbe
+	pp                *summary.PathProbe
 	hits              []blastHit
 	first429, last429 time.Time
 	lastRA            string

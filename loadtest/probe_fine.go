@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/loadtest/pacer"
+	"github.com/merchant-harness/mph/loadtest/summary"
 )
 
 // fineLadder steps around the ceiling, each step after draining the
@@ -24,7 +25,7 @@ func (p *pathProber) fineLadder(hi, blast float64) error {
 	// quickly, gentle enough not to leave a backlog on a busy server.
 	drainRate := math.Min(blast, 2*ceil)
 	drainDur := time.Duration(math.Min(3, math.Max(0.3, (pp.Burst*1.1+5)/math.Max(1, drainRate-ceil))) * float64(time.Second))
-	crossed := func(ps ProbeStep, n429 uint64) bool { return ps.Share429 > o.Onset429 && n429 >= 2 }
+	crossed := func(ps summary.ProbeStep, n429 uint64) bool { return ps.Share429 > o.Onset429 && n429 >= 2 }
 	for f := o.FineFrom; f <= 1.5+1e-9; f += o.FineStep {
 		r := ceil * f
 		ps, n429, err := p.fineStep(r, drainRate, drainDur)
@@ -59,7 +60,7 @@ func (p *pathProber) fineLadder(hi, blast float64) error {
 // warm-up), then the step itself with no gap in which the limiter could
 // refill. The first two requests after the drain are excluded too: the
 // limiter is empty then, and they would be refused at any rate.
-func (p *pathProber) fineStep(r, drainRate float64, drainDur time.Duration) (ProbeStep, uint64, error) {
+func (p *pathProber) fineStep(r, drainRate float64, drainDur time.Duration) (summary.ProbeStep, uint64, error) {
 	d := p.o.StepDur
 	if need := time.Duration(float64(p.o.FineMinReq) / r * float64(time.Second)); need > d {
 		d = need
@@ -67,11 +68,11 @@ func (p *pathProber) fineStep(r, drainRate float64, drainDur time.Duration) (Pro
 	settle := drainDur + time.Duration(2/r*float64(time.Second))
 	sch, err := pacer.New(pacer.Segment{From: drainRate, To: drainRate, Dur: drainDur, Label: "drain"}, pacer.Segment{From: r, To: r, Dur: d})
 	if err != nil {
-		return ProbeStep{}, 0, err
+		return summary.ProbeStep{}, 0, err
 	}
 	out, ps, err := p.measure("fine", r, RunSpec{Schedule: sch, Warmup: settle})
 	if err != nil {
-		return ProbeStep{}, 0, err
+		return summary.ProbeStep{}, 0, err
 	}
 	s, _ := out.Summary(p.ep)
 	p.o.Logf("probe %s: fine %.1f/s: 429 share %.1f%%", p.ep, r, ps.Share429*100)

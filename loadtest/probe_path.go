@@ -15,18 +15,19 @@ import (
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/pacer"
+	"github.com/merchant-harness/mph/loadtest/summary"
 )
 
 // Probe characterises the rate limit of the scenario's single path. The
 // measuring generator never retries.
-func Probe(ctx context.Context, scn *Scenario, o ProbeOptions) (*PathProbe, error) {
+func Probe(ctx context.Context, scn *Scenario, o ProbeOptions) (*summary.PathProbe, error) {
 	o.defaults()
 	if len(scn.Endpoints) != 1 {
 		return nil, fmt.Errorf("probe: needs a single-path scenario (token, list or secure)")
 	}
 	ep := scn.Endpoints[0]
 	p := &pathProber{ctx: ctx, scn: scn, o: o, ep: ep,
-		pp: &PathProbe{Endpoint: ep, Headers: map[string]string{}, HeaderPresence: map[string]float64{}}}
+		pp: &summary.PathProbe{Endpoint: ep, Headers: map[string]string{}, HeaderPresence: map[string]float64{}}}
 	hi, err := p.coarseLadder()
 	if err != nil || hi == 0 {
 		return p.pp, err
@@ -62,7 +63,7 @@ type pathProber struct {
 	scn *Scenario
 	o   ProbeOptions
 	ep  string
-	pp  *PathProbe
+	pp  *summary.PathProbe
 }
 
 // single sends one request of the path outside a run, judging a 429 by
@@ -76,15 +77,15 @@ func (p *pathProber) single(hc *http.Client) int {
 }
 
 // measure runs one schedule and states it as a ladder step.
-func (p *pathProber) measure(phase string, rate float64, spec RunSpec) (*Outcome, ProbeStep, error) {
+func (p *pathProber) measure(phase string, rate float64, spec RunSpec) (*Outcome, summary.ProbeStep, error) {
 	spec.Name, spec.Scenario, spec.Attack = p.ep+"-"+phase, p.scn, p.o.Attack
 	out, err := Run(p.ctx, spec)
 	if err != nil {
-		return nil, ProbeStep{}, err
+		return nil, summary.ProbeStep{}, err
 	}
 	tally429(&p.pp.RATE02, out)
 	s, _ := out.Summary(p.ep)
-	ps := ProbeStep{Phase: phase, Offered: rate, Requests: s.Requests, Share429: s.Rate429, P99Ms: s.Latency.P99}
+	ps := summary.ProbeStep{Phase: phase, Offered: rate, Requests: s.Requests, Share429: s.Rate429, P99Ms: s.Latency.P99}
 	ps.Window = out.Window.Seconds()
 	if out.Window > 0 {
 		ps.OKRate = float64(s.StatusCodes["200"]+s.StatusCodes["201"]) / out.Window.Seconds()

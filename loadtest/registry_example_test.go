@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/loadtest/threshold"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/schemas"
-	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // A scenario is one file: this init is all a new scenario needs (here one

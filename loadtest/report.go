@@ -10,8 +10,8 @@ import (
 )
 
 // FromOutcome builds a report from a run.
-func FromOutcome(o *Outcome) *Report {
-	return &Report{
+func FromOutcome(o *Outcome) *summary.Report {
+	return &summary.Report{
 		Tool: "mph load", Kind: "run", Schedule: o.Schedule, Start: o.Start, End: o.End,
 		WindowSeconds: o.Window.Seconds(), WarmupN: o.WarmupN, Interrupted: o.Interrupted,
 		Aborted: o.Aborted, Unsent: o.Unsent, TokenFetches: o.TokenFetch,
@@ -21,12 +21,12 @@ func FromOutcome(o *Outcome) *Report {
 }
 
 // ReadReport reads a summary.json.
-func ReadReport(path string) (*Report, error) {
+func ReadReport(path string) (*summary.Report, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var r Report
+	var r summary.Report
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

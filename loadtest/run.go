@@ -9,13 +9,14 @@ import (
 	"net/http"
 	"time"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/loadtest/resultsbin"
 	"github.com/merchant-harness/mph/loadtest/scrub"
 	"github.com/merchant-harness/mph/loadtest/threshold"
-	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // AttackOptions are the generator's knobs: its workers, and its
@@ -178,7 +179,7 @@ func (r *run) hardStop() time.Duration {
 	}
 	to := r.spec.Attack.Timeout
 	if to <= 0 {
-		to = 10 * time.Second
+		to = httpclient.DefaultTimeout
 	}
 	return r.sched.Duration() + 2*to + 5*time.Second
 }

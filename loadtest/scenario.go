@@ -10,10 +10,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
 	"github.com/merchant-harness/mph/liveguard"
 	"github.com/merchant-harness/mph/loadtest/scrub"
 	"github.com/merchant-harness/mph/loadtest/tokens"
-	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // ScenarioOptions configure Prepare.

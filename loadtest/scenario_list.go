@@ -5,8 +5,9 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/merchant-harness/mph/schemas"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/merchant-harness/mph/schemas"
 )
 
 // EPList is the card list, GET /cards.

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/merchant-harness/mph/schemas"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/merchant-harness/mph/schemas"
 )
 
 // EPSecure is the secure card details, GET /cards/{id}/secure.

@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/pacer"
-	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 func TestClassify(t *testing.T) {

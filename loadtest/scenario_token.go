@@ -5,9 +5,10 @@ import (
 	"net/http"
 	"sync/atomic"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
 	"github.com/merchant-harness/mph/authtoken"
 	"github.com/merchant-harness/mph/schemas"
-	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // EPToken is the token exchange, POST /auth/token.

@@ -12,9 +12,10 @@ import (
 	"sync"
 	"time"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/loadtest/summary"
-	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // Thresholds of the watch verdicts: a watched stream refused more often
@@ -63,7 +64,7 @@ func (p *topoProber) run(spec RunSpec) (*Outcome, error) {
 // same merchant and, with a second credential, a second merchant call the
 // saturated path), and each limiter's burst and refill rate (token counts
 // after timed waits from an empty bucket). It prepares its own scenarios.
-func ProbeTopology(ctx context.Context, t *Target, probes []PathProbe, o TopologyOptions) (*Topology, error) {
+func ProbeTopology(ctx context.Context, t *Target, probes []summary.PathProbe, o TopologyOptions) (*summary.Topology, error) {
 	if o.PoolSize <= 0 {
 		o.PoolSize = 2
 	}
@@ -73,7 +74,7 @@ func ProbeTopology(ctx context.Context, t *Target, probes []PathProbe, o Topolog
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
-	tp := &Topology{}
+	tp := &summary.Topology{}
 	p := &topoProber{o: o, ctx: ctx, paths: map[string]*topoPath{}, hdrs: map[string]map[string]string{}}
 	defer func() { tp.RATE02 = p.rate2 }()
 	names := p.limitedPaths(tp, probes)
@@ -118,7 +119,7 @@ func ProbeTopology(ctx context.Context, t *Target, probes []PathProbe, o Topolog
 
 // limitedPaths keeps the probed paths where a limit was found, with their
 // ceiling and burst estimates, sorted by name.
-func (p *topoProber) limitedPaths(tp *Topology, probes []PathProbe) []string {
+func (p *topoProber) limitedPaths(tp *summary.Topology, probes []summary.PathProbe) []string {
 	var names []string
 	for _, pp := range probes {
 		c := pp.Ceiling
@@ -286,7 +287,7 @@ func (p *topoProber) saturateOnce(sat string, boost float64, watch *Scenario, wa
 
 // pairs saturates each path in turn while watching each other one, and
 // groups the paths found to share a limiter.
-func (p *topoProber) pairs(tp *Topology, names []string) ([][]string, error) {
+func (p *topoProber) pairs(tp *summary.Topology, names []string) ([][]string, error) {
 	parent := map[string]string{}
 	var find func(string) string
 	find = func(x string) string {
@@ -301,7 +302,7 @@ func (p *topoProber) pairs(tp *Topology, names []string) ([][]string, error) {
 			if err != nil && !errors.Is(err, errNotSaturated) {
 				return nil, err
 			}
-			pc := PairCheck{Saturated: a, Watched: b, Requests: n, Share429: share, Verdict: "unclear"}
+			pc := summary.PairCheck{Saturated: a, Watched: b, Requests: n, Share429: share, Verdict: "unclear"}
 			switch {
 			case err != nil:
 				tp.Notes = append(tp.Notes, fmt.Sprintf("%s saturated, %s watched: %s %v", a, b, a, err))
@@ -333,14 +334,14 @@ func (p *topoProber) pairs(tp *Topology, names []string) ([][]string, error) {
 
 // group characterises one limiter through a representative path: its key,
 // burst, refill, Retry-After and declared policy.
-func (p *topoProber) group(tp *Topology, paths []string, variants map[string][]topoVariant) (LimiterGroup, error) {
+func (p *topoProber) group(tp *summary.Topology, paths []string, variants map[string][]topoVariant) (summary.LimiterGroup, error) {
 	rep := paths[0]
 	for _, n := range paths {
 		if n == EPList || (n == EPSecure && rep == EPToken) {
 			rep = n // an authenticated path can tell a token key from a merchant key
 		}
 	}
-	g := LimiterGroup{Paths: paths}
+	g := summary.LimiterGroup{Paths: paths}
 	limited := map[string]bool{}
 	for _, v := range variants[rep] {
 		n, share, err := p.saturateAndWatch(rep, v.scn, rep, p.paths[rep].ceiling)
@@ -351,7 +352,7 @@ func (p *topoProber) group(tp *Topology, paths []string, variants map[string][]t
 		if err != nil {
 			return g, err
 		}
-		kc := KeyCheck{Path: rep, Identity: v.identity, Requests: n, Share429: share, Limited: share > topoShared}
+		kc := summary.KeyCheck{Path: rep, Identity: v.identity, Requests: n, Share429: share, Limited: share > topoShared}
 		p.o.Logf("topology: %s saturated, %s calls it: %.0f%% 429", rep, v.identity, share*100)
 		tp.Keys = append(tp.Keys, kc)
 		limited[v.identity] = kc.Limited
@@ -394,7 +395,7 @@ func limiterKey(path string, limited map[string]bool) (string, string) {
 // burstRefill measures the limiter through path: drain it, wait a little
 // and count the 2xx of a fast burst (refill), then wait until it is full
 // and count again (burst). The last 429 of the drain gives Retry-After.
-func (p *topoProber) burstRefill(g *LimiterGroup, path string) error {
+func (p *topoProber) burstRefill(g *summary.LimiterGroup, path string) error {
 	s := p.paths[path]
 	drainRate := 2*s.ceiling + 10
 	sch, err := pacer.Constant(drainRate, time.Duration(((s.burst+10)/(drainRate-s.ceiling)+0.5)*float64(time.Second)))
@@ -473,13 +474,13 @@ func (p *topoProber) fastBurst(s *topoPath, n int) (int, float64, time.Time, err
 
 // ParseRateLimitPolicy reads the first policy of a RateLimit-Policy header:
 // `"default";q=100;w=60` (IETF draft) or `100;w=60` (earlier drafts).
-func ParseRateLimitPolicy(v string) *RateLimitPolicy {
+func ParseRateLimitPolicy(v string) *summary.RateLimitPolicy {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return nil
 	}
 	first, _, _ := strings.Cut(v, ",")
-	pol := &RateLimitPolicy{Raw: v}
+	pol := &summary.RateLimitPolicy{Raw: v}
 	for i, part := range strings.Split(first, ";") {
 		part = strings.TrimSpace(part)
 		k, val, ok := strings.Cut(part, "=")

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/merchant-harness/mph/httpclient"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 )
@@ -70,7 +71,7 @@ func TestTopologyOnSharedLimiters(t *testing.T) {
 		RateLimits:        map[string]sandbox.RateLimit{"token": {Rate: 20, Burst: 20}, "read": {Rate: 30, Burst: 30}, "secure": {Rate: 500, Burst: 500}},
 		RateLimitTopology: sandbox.RateLimitTopology{Shared: [][]string{{"read", "secure"}}},
 	})
-	probes := []PathProbe{
+	probes := []summary.PathProbe{
 		{Endpoint: EPToken, LimitFound: true, Ceiling: 24, Burst: 12},
 		{Endpoint: EPList, LimitFound: true, Ceiling: 36, Burst: 18},
 		{Endpoint: EPSecure, LimitFound: true, Ceiling: 36, Burst: 18},
@@ -131,7 +132,7 @@ func TestTopologyFindsTokenKey(t *testing.T) {
 		RateLimits:        map[string]sandbox.RateLimit{"read": {Rate: 30, Burst: 30}},
 		RateLimitTopology: sandbox.RateLimitTopology{Key: sandbox.LimitKeyToken},
 	})
-	topo, err := ProbeTopology(context.Background(), tg, []PathProbe{{Endpoint: EPList, LimitFound: true, Ceiling: 30, Burst: 30}},
+	topo, err := ProbeTopology(context.Background(), tg, []summary.PathProbe{{Endpoint: EPList, LimitFound: true, Ceiling: 30, Burst: 30}},
 		TopologyOptions{Attack: AttackOptions{LoadOptions: httpclient.LoadOptions{MaxConnections: 64}}, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)

@@ -6,9 +6,10 @@ import (
 	"net/http"
 	"strings"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/schemas"
-	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // Answer validation under load. Every answer's status and Content-Type are

@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/loadtest/threshold"
-	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 const (

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/merchant-harness/mph/api"
+	"github.com/merchant-harness/mph/proxy/session"
 	"github.com/merchant-harness/mph/schemas"
 )
 
@@ -31,14 +32,14 @@ func (c *checker) answerRules(x *exCtx) {
 		card, _ := member(data, "card")
 		got, _ := member(card, "status")
 		if want == "ACTIVE" || want == "FROZEN" {
-			x.verdict(got != want, Server, "STATUS-01", "response body /data/card/status",
+			x.verdict(got != want, session.Server, "STATUS-01", "response body /data/card/status",
 				"status %s asked, the answer's card has status %s", quote(want), quote(got))
 		}
 	case "POST /cards/{id}/simulate-webhook":
 		asked, _ := decodeObject(x.ex.req.buf)["event_type"].(string)
 		if kind, ok := eventKinds[asked]; ok {
 			got, _ := member(data, "event_type")
-			x.verdict(got != kind.kind, Server, kind.req, "response body /data/event_type",
+			x.verdict(got != kind.kind, session.Server, kind.req, "response body /data/event_type",
 				"event_type %s asked, %s dispatched instead of %s", quote(asked), quote(got), quote(kind.kind))
 		}
 	case "PUT /cards/{id}/spend-limits":
@@ -80,7 +81,7 @@ func (c *checker) addressedCardRule(x *exCtx, data any) {
 		return // the schema rule reports the missing members
 	}
 	addressed := segs[1]
-	x.verdict(id != addressed && ref != addressed, Server, where.req, "response body /data",
+	x.verdict(id != addressed && ref != addressed, session.Server, where.req, "response body /data",
 		"card %s addressed, card %s (reference %s) answered", quote(addressed), quote(id), quote(ref))
 }
 
@@ -101,11 +102,11 @@ func (c *checker) listRules(x *exCtx, data any) {
 	q, _ := url.ParseQuery(x.ex.rawQuery)
 	if l := q.Get("limit"); l != "" {
 		if n, err := strconv.ParseFloat(l, 64); err == nil && n >= 1 {
-			x.verdict(float64(len(cards)) > n, Server, "LIST-08", "response body /data",
+			x.verdict(float64(len(cards)) > n, session.Server, "LIST-08", "response body /data",
 				"%d cards answered for limit=%s", len(cards), l)
 		}
 	} else if !q.Has("limit") {
-		x.verdict(len(cards) > 50, Server, "LIST-09", "response body /data",
+		x.verdict(len(cards) > 50, session.Server, "LIST-09", "response body /data",
 			"%d cards answered without a limit (the default is 50)", len(cards))
 	}
 	want := q.Get("status")
@@ -115,11 +116,11 @@ func (c *checker) listRules(x *exCtx, data any) {
 	}
 	for i, card := range cards {
 		if st, _ := member(card, "status"); st != want {
-			x.fail(Server, id, fmt.Sprintf("response body /data/%d/status", i), "status=%s listed a card with status %s", want, quote(st))
+			x.fail(session.Server, id, fmt.Sprintf("response body /data/%d/status", i), "status=%s listed a card with status %s", want, quote(st))
 			return
 		}
 	}
-	x.pass(Server, id)
+	x.pass(session.Server, id)
 }
 
 // limitsEchoRule: each limit set is echoed in spendLimits (LIMITS-02).
@@ -133,7 +134,7 @@ func (c *checker) limitsEchoRule(x *exCtx, data any) {
 		}
 		got, _ := member(echo, f)
 		g, _ := got.(json.Number)
-		x.verdict(!sameNumber(s, g), Server, "LIMITS-02", "response body /data/spendLimits/"+f,
+		x.verdict(!sameNumber(s, g), session.Server, "LIMITS-02", "response body /data/spendLimits/"+f,
 			"%s set to %s, echoed as %s", f, s.String(), quote(got))
 	}
 }
@@ -156,6 +157,6 @@ func (c *checker) environmentRule(x *exCtx, data any) {
 		return
 	}
 	got, _ := member(data, "environment")
-	x.verdict(got != tok.env, Server, "CONFIG-02", "response body /data/environment",
+	x.verdict(got != tok.env, session.Server, "CONFIG-02", "response body /data/environment",
 		"configuration of environment %s answered to %s credentials", quote(got), tok.env)
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/merchant-harness/mph/api"
+	"github.com/merchant-harness/mph/proxy/session"
 	"github.com/merchant-harness/mph/redact"
 )
 
@@ -140,12 +141,12 @@ func (x *exCtx) public() Exchange {
 }
 
 // pass counts a rule checked without a violation.
-func (x *exCtx) pass(side Side, id string) { x.c.p.tally.checked(side, id) }
+func (x *exCtx) pass(side session.Side, id string) { x.c.p.tally.checked(side, id) }
 
 // fail records and logs a violation; what and where may contain target
 // bytes: they are redacted and escaped here.
-func (x *exCtx) fail(side Side, id, where, format string, a ...any) {
-	v := Violation{
+func (x *exCtx) fail(side session.Side, id, where, format string, a ...any) {
+	v := session.Violation{
 		Exchange: x.ex.seq, Time: x.ex.start, Side: side, Rule: id,
 		Endpoint: x.ep.Key(), What: safe(fmt.Sprintf(format, a...)), Where: safe(where),
 		Client: safe(x.ex.client),
@@ -155,7 +156,7 @@ func (x *exCtx) fail(side Side, id, where, format string, a ...any) {
 }
 
 // verdict counts a check: a violation when bad, a pass otherwise.
-func (x *exCtx) verdict(bad bool, side Side, id, where, format string, a ...any) {
+func (x *exCtx) verdict(bad bool, side session.Side, id, where, format string, a ...any) {
 	if bad {
 		x.fail(side, id, where, format, a...)
 		return

@@ -15,6 +15,7 @@ import (
 
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/httpclient"
+	"github.com/merchant-harness/mph/proxy/session"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/schemas"
 )
@@ -131,7 +132,7 @@ func (c *checker) contentTypeRule(x *exCtx) {
 		return
 	}
 	ct := x.ex.reqHeader.Get("Content-Type")
-	x.verdict(!mediaJSON(ct), Client, "ENV-09", "request header Content-Type",
+	x.verdict(!mediaJSON(ct), session.Client, "ENV-09", "request header Content-Type",
 		"request with a body declares Content-Type %q, not application/json", ct)
 }
 
@@ -151,7 +152,7 @@ func (c *checker) tokenRequestRules(x *exCtx) {
 		redact.RegisterCredentials(body.MerchantID, body.SecretKey)
 	}
 	if h := x.ex.reqHeader.Get("X-Merchant-Id"); h != "" && body.MerchantID != "" {
-		x.verdict(h != body.MerchantID, Client, "AUTH-20", "request header X-Merchant-Id",
+		x.verdict(h != body.MerchantID, session.Client, "AUTH-20", "request header X-Merchant-Id",
 			"X-Merchant-Id %q does not match the merchantId %q of the token request", h, body.MerchantID)
 		c.merchantHeaderServerRule(x, h != body.MerchantID, "token")
 	}
@@ -166,17 +167,17 @@ func (c *checker) bearerRules(x *exCtx) {
 	accepted := x.ex.status >= 200 && x.ex.status < 300
 	switch {
 	case !present:
-		x.fail(Client, "AUTH-09", "request header Authorization", "no Authorization header: every call but the token exchange needs Authorization: Bearer <ACCESS_TOKEN>")
-		x.verdict(accepted, Server, "AUTH-09", "response status", "a call without a bearer token was answered %d instead of 401", x.ex.status)
+		x.fail(session.Client, "AUTH-09", "request header Authorization", "no Authorization header: every call but the token exchange needs Authorization: Bearer <ACCESS_TOKEN>")
+		x.verdict(accepted, session.Server, "AUTH-09", "response status", "a call without a bearer token was answered %d instead of 401", x.ex.status)
 		return
 	case !strings.EqualFold(scheme, "Bearer") || cred == "":
-		x.pass(Client, "AUTH-09")
-		x.fail(Client, "AUTH-10", "request header Authorization", "Authorization scheme %q: the only scheme is Bearer with an access token", scheme)
-		x.verdict(accepted, Server, "AUTH-10", "response status", "a call with the %q scheme was answered %d instead of 401", scheme, x.ex.status)
+		x.pass(session.Client, "AUTH-09")
+		x.fail(session.Client, "AUTH-10", "request header Authorization", "Authorization scheme %q: the only scheme is Bearer with an access token", scheme)
+		x.verdict(accepted, session.Server, "AUTH-10", "response status", "a call with the %q scheme was answered %d instead of 401", scheme, x.ex.status)
 		return
 	}
-	x.pass(Client, "AUTH-09")
-	x.verdict(c.isSecret(cred), Client, "AUTH-17", "request header Authorization",
+	x.pass(session.Client, "AUTH-09")
+	x.verdict(c.isSecret(cred), session.Client, "AUTH-17", "request header Authorization",
 		"a secret key is sent in the bearer position instead of an access token")
 	tok := c.st.tokens[sha256.Sum256([]byte(cred))]
 	if tok == nil {
@@ -184,21 +185,21 @@ func (c *checker) bearerRules(x *exCtx) {
 	}
 	tok.uses++
 	late := tok.age(x) - tok.lifetime
-	x.verdict(late >= 0, Client, "AUTH-14", "request header Authorization",
+	x.verdict(late >= 0, session.Client, "AUTH-14", "request header Authorization",
 		"access token used %s after its lifetime of %s ended: a new token must be requested", late.Round(time.Millisecond), tok.lifetime)
 	if late > expiryGrace && x.ex.status >= 200 && x.ex.status < 300 {
-		x.fail(Server, "AUTH-12", "response status", "a token %s past its lifetime was accepted (status %d); expired tokens get 401", late.Round(time.Second), x.ex.status)
+		x.fail(session.Server, "AUTH-12", "response status", "a token %s past its lifetime was accepted (status %d); expired tokens get 401", late.Round(time.Second), x.ex.status)
 	} else if late > expiryGrace {
-		x.pass(Server, "AUTH-12")
+		x.pass(session.Server, "AUTH-12")
 	}
 	h := x.ex.reqHeader.Get("X-Merchant-Id")
 	if h != "" {
-		x.verdict(h != tok.merchant, Client, "AUTH-20", "request header X-Merchant-Id",
+		x.verdict(h != tok.merchant, session.Client, "AUTH-20", "request header X-Merchant-Id",
 			"X-Merchant-Id %q does not match the token's merchant %q", h, tok.merchant)
 		c.merchantHeaderServerRule(x, h != tok.merchant, "requests")
 	}
 	if late < -expiryGrace && (h == "" || h == tok.merchant) {
-		x.verdict(x.ex.status == http.StatusUnauthorized, Server, "AUTH-13", "response status",
+		x.verdict(x.ex.status == http.StatusUnauthorized, session.Server, "AUTH-13", "response status",
 			"a token %s into its lifetime of %s was refused with 401", tok.age(x).Round(time.Second), tok.lifetime)
 	}
 }
@@ -211,7 +212,7 @@ func (c *checker) merchantHeaderServerRule(x *exCtx, mismatch bool, where string
 	if !mismatch || (w != "both" && w != where) {
 		return
 	}
-	x.verdict(x.ex.status != http.StatusUnauthorized, Server, "AUTH-20", "response status",
+	x.verdict(x.ex.status != http.StatusUnauthorized, session.Server, "AUTH-20", "response status",
 		"a mismatching X-Merchant-Id was answered %d instead of 401", x.ex.status)
 }
 
@@ -239,7 +240,7 @@ func (c *checker) secretElsewhereRule(x *exCtx) {
 	if where == "" && !x.ep.Token() && c.containsSecret(string(x.ex.req.buf)) {
 		where = "request body"
 	}
-	x.verdict(where != "", Client, "AUTH-16", where, "a secret key is sent outside the token exchange body")
+	x.verdict(where != "", session.Client, "AUTH-16", where, "a secret key is sent outside the token exchange body")
 }
 
 func (c *checker) containsSecret(s string) bool {
@@ -294,7 +295,7 @@ func (c *checker) amountRule(x *exCtx) {
 			continue
 		}
 		cents := new(big.Rat).Mul(r, big.NewRat(100, 1))
-		x.verdict(!cents.IsInt(), Client, "CLIENT-01", "request body /"+f,
+		x.verdict(!cents.IsInt(), session.Client, "CLIENT-01", "request body /"+f,
 			"USD amount %s has more than 2 decimal places", n.String())
 	}
 }
@@ -335,12 +336,12 @@ func (c *checker) referenceRule(x *exCtx) {
 	prev, seen := c.st.refs[key]
 	accepted := x.ex.status >= 200 && x.ex.status < 300
 	if seen && prev.accepted {
-		x.fail(Client, "ERR-11", "request body /"+field, "reference %q reused: exchange #%d already created an order with it", ref, prev.seq)
-		x.verdict(accepted, Server, "ERR-11", "response status",
+		x.fail(session.Client, "ERR-11", "request body /"+field, "reference %q reused: exchange #%d already created an order with it", ref, prev.seq)
+		x.verdict(accepted, session.Server, "ERR-11", "response status",
 			"a duplicate reference %q was accepted (status %d) instead of refused with 409", ref, x.ex.status)
 		return
 	}
-	x.pass(Client, "ERR-11")
+	x.pass(session.Client, "ERR-11")
 	if len(c.st.refs) >= maxRefs {
 		clear(c.st.refs)
 	}
@@ -381,14 +382,14 @@ func (c *checker) retryRule(x *exCtx, key string) {
 	gap := x.ex.start.Sub(ri.at)
 	switch {
 	case ri.hasAfter:
-		x.verdict(gap+retryTolerance < ri.after, Client, "RATE-03", "request time",
+		x.verdict(gap+retryTolerance < ri.after, session.Client, "RATE-03", "request time",
 			"retried %s after a 429 whose Retry-After asked for %s", gap.Round(time.Millisecond), ri.after)
 	case ri.n >= 2:
-		x.verdict(gap <= ri.gap, Client, "RATE-03", "request time",
+		x.verdict(gap <= ri.gap, session.Client, "RATE-03", "request time",
 			"retried %s after %d consecutive 429s, no longer than the previous wait of %s: back off exponentially",
 			gap.Round(time.Millisecond), ri.n, ri.gap.Round(time.Millisecond))
 	default:
-		x.pass(Client, "RATE-03")
+		x.pass(session.Client, "RATE-03")
 	}
 }
 
@@ -434,7 +435,7 @@ func (c *checker) learnToken(x *exCtx) {
 	if prevSum, ok := c.st.latest[lk]; ok {
 		if prev := c.st.tokens[prevSum]; prev != nil {
 			left := prev.expires.Sub(x.ex.start)
-			x.verdict(left > reuseMargin && prev.uses <= 1, Client, "AUTH-15", "request POST /auth/token",
+			x.verdict(left > reuseMargin && prev.uses <= 1, session.Client, "AUTH-15", "request POST /auth/token",
 				"a new token was requested while the previous one (used %d time(s)) had %s left: reuse a token and refresh shortly before its expiry",
 				prev.uses, left.Round(time.Second))
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/proxy"
+	"github.com/merchant-harness/mph/proxy/session"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -76,10 +77,10 @@ func TestMisbehavingClient(t *testing.T) {
 			r := newRig(t, opts, proxy.Options{})
 			tc.drive(r)
 			s := r.finish()
-			if got := countBy(s, proxy.Client); got[tc.rule] == 0 {
+			if got := countBy(s, session.Client); got[tc.rule] == 0 {
 				t.Fatalf("rule %s not reported; client violations %v\n%s", tc.rule, got, r.log.String())
 			}
-			if got := countBy(s, proxy.Server); len(got) > 0 {
+			if got := countBy(s, session.Server); len(got) > 0 {
 				t.Errorf("server violations on the clean sandbox: %v\n%s", got, r.log.String())
 			}
 		})

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/merchant-harness/mph/proxy"
+	"github.com/merchant-harness/mph/proxy/session"
 )
 
 // TestConformRunThroughProxy: the whole suite passes through the proxy
@@ -30,10 +30,10 @@ func TestConformRunThroughProxy(t *testing.T) {
 		t.Fatalf("only %d exchanges went through the proxy", snap.Exchanges)
 	}
 	for _, want := range []string{"AUTH-09", "AUTH-10"} {
-		if countBy(snap, proxy.Client)[want] == 0 {
+		if countBy(snap, session.Client)[want] == 0 {
 			t.Errorf("the suite's deliberate %s client mistakes were not reported", want)
 		}
 	}
-	t.Logf("%d exchanges, %d client-side violations by rule %v", snap.Exchanges, snap.Client, countBy(snap, proxy.Client))
+	t.Logf("%d exchanges, %d client-side violations by rule %v", snap.Exchanges, snap.Client, countBy(snap, session.Client))
 	validateAgainstOpenAPI(t, seen)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/proxy"
+	"github.com/merchant-harness/mph/proxy/session"
 	"github.com/merchant-harness/mph/sandbox"
 	_ "github.com/merchant-harness/mph/suites" // the specs register themselves
 	"github.com/merchant-harness/mph/suites/framework"
@@ -17,7 +18,7 @@ import (
 // conformThroughProxy runs the whole conformance suite against the
 // embedded sandbox through the proxy (the test controls go direct) and
 // returns the proxy's snapshot and every API exchange it saw.
-func conformThroughProxy(t *testing.T) (proxy.Snapshot, []proxy.Exchange, string) {
+func conformThroughProxy(t *testing.T) (session.Snapshot, []proxy.Exchange, string) {
 	t.Helper()
 	ctx := context.Background()
 	sbx, err := sandbox.Start(ctx, "127.0.0.1:0", sandbox.Options{})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/merchant-harness/mph/clock"
 	"github.com/merchant-harness/mph/proxy"
+	"github.com/merchant-harness/mph/proxy/session"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -67,7 +68,7 @@ func newRig(t *testing.T, opts sandbox.Options, popts proxy.Options) *rig {
 }
 
 // finish closes the proxy and returns its snapshot.
-func (r *rig) finish() proxy.Snapshot {
+func (r *rig) finish() session.Snapshot {
 	r.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -143,7 +144,7 @@ func (r *rig) login() string {
 }
 
 // countBy returns violations per rule of a side.
-func countBy(s proxy.Snapshot, side proxy.Side) map[string]int64 {
+func countBy(s session.Snapshot, side session.Side) map[string]int64 {
 	out := map[string]int64{}
 	for _, r := range s.Rules {
 		if r.Side == side && r.Violations > 0 {

@@ -61,7 +61,8 @@ type Options struct {
 	// MemoryCap bounds the bytes of all bodies held for inspection at once
 	// (0 = DefaultMemoryCap); a body beyond it is passed on uninspected.
 	MemoryCap int
-	// Timeout bounds the wait for the upstream's response headers (0 = 30 s).
+	// Timeout bounds the wait for the upstream's response headers (0 =
+	// httpclient.DefaultTimeout, as every command's --timeout).
 	Timeout time.Duration
 	// InsecureTLS skips verification of the upstream's certificate.
 	InsecureTLS bool
@@ -159,7 +160,7 @@ func New(opts Options) (*Proxy, error) {
 		opts.MemoryCap = DefaultMemoryCap
 	}
 	if opts.Timeout <= 0 {
-		opts.Timeout = 30 * time.Second
+		opts.Timeout = httpclient.DefaultTimeout
 	}
 	if opts.Log == nil {
 		opts.Log = io.Discard
@@ -204,6 +205,9 @@ func (p *Proxy) transport() http.RoundTripper {
 
 // BasePath is the merchant root the proxy checks under, e.g. /v1/merchant.
 func (p *Proxy) BasePath() string { return p.base }
+
+// Upstream is the merchant root the proxy forwards to.
+func (p *Proxy) Upstream() string { return p.opts.Upstream }
 
 // Tally returns the running counts (safe to call at any time).
 func (p *Proxy) Tally() *Tally { return p.tally }

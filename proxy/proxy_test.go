@@ -7,6 +7,7 @@ import (
 
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/proxy"
+	"github.com/merchant-harness/mph/proxy/session"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -176,7 +177,7 @@ func TestFaultsAreReported(t *testing.T) {
 			r.login()
 			tc.drive(r)
 			s := r.finish()
-			if got := countBy(s, proxy.Server); got[tc.rule] == 0 {
+			if got := countBy(s, session.Server); got[tc.rule] == 0 {
 				t.Fatalf("fault %s: rule %s not reported; server violations %v\n%s", tc.fault, tc.rule, got, r.log.String())
 			}
 			if !strings.Contains(r.log.String(), " server "+tc.rule+" ") {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/api"
+	"github.com/merchant-harness/mph/proxy/session"
 	"github.com/merchant-harness/mph/schemas"
 )
 
@@ -19,10 +20,10 @@ func (c *checker) serverRules(x *exCtx) {
 	st := x.ex.status
 	switch {
 	case st >= 200 && st < 300:
-		x.verdict(!documentedStatuses[st], Server, "ERR-06", "response status",
+		x.verdict(!documentedStatuses[st], session.Server, "ERR-06", "response status",
 			"status %d: success is 200 or 201", st)
 	default:
-		x.verdict(!documentedStatuses[st], Server, "ERR-21", "response status",
+		x.verdict(!documentedStatuses[st], session.Server, "ERR-21", "response status",
 			"status %d is not a status of the document's Errors table (200, 201, 400, 401, 403, 404, 409, 429, 500)", st)
 	}
 	if !x.ex.resp.complete() {
@@ -31,7 +32,7 @@ func (c *checker) serverRules(x *exCtx) {
 	if !c.jsonRule(x) {
 		if st >= 400 {
 			id, schema := errorSchema(x)
-			x.fail(Server, id, "response body", "error answer %d is not JSON, so not the %s envelope", st, schema)
+			x.fail(session.Server, id, "response body", "error answer %d is not JSON, so not the %s envelope", st, schema)
 		}
 		return
 	}
@@ -50,17 +51,17 @@ func (c *checker) jsonRule(x *exCtx) bool {
 	body := x.ex.resp.buf
 	if len(strings.TrimSpace(string(body))) == 0 {
 		x.verdict(x.ex.status != http.StatusNoContent && x.ex.method != http.MethodHead,
-			Server, "ENV-07", "response body", "empty body: all bodies are JSON")
+			session.Server, "ENV-07", "response body", "empty body: all bodies are JSON")
 		return false
 	}
 	ct := x.ex.respHeader.Get("Content-Type")
 	switch {
 	case !mediaJSON(ct):
-		x.fail(Server, "ENV-07", "response header Content-Type", "Content-Type %q is not JSON (all bodies are JSON)", ct)
+		x.fail(session.Server, "ENV-07", "response header Content-Type", "Content-Type %q is not JSON (all bodies are JSON)", ct)
 	case !x.ok:
-		x.fail(Server, "ENV-07", "response body", "body is not one JSON value: %s", quote(head(body)))
+		x.fail(session.Server, "ENV-07", "response body", "body is not one JSON value: %s", quote(head(body)))
 	default:
-		x.pass(Server, "ENV-07")
+		x.pass(session.Server, "ENV-07")
 	}
 	return x.ok
 }
@@ -105,11 +106,11 @@ func (c *checker) schemaRule(x *exCtx) {
 			more = fmt.Sprintf("; and %d more", len(vs)-3)
 			vs = vs[:3]
 		}
-		x.fail(Server, id, "response body ("+x.ep.Schema+")", "%d schema violation(s): %s%s", len(failed[id]), strings.Join(vs, "; "), more)
+		x.fail(session.Server, id, "response body ("+x.ep.Schema+")", "%d schema violation(s): %s%s", len(failed[id]), strings.Join(vs, "; "), more)
 	}
 	for id := range covered {
 		if failed[id] == nil {
-			x.pass(Server, id)
+			x.pass(session.Server, id)
 		}
 	}
 }
@@ -163,7 +164,7 @@ func (c *checker) secureOnlyRule(x *exCtx) {
 		k = strings.ToLower(k)
 		return k == "cardnumber" || k == "pan" || k == "cvv"
 	})
-	x.verdict(ptr != "", Server, "SECURE-11", "response body "+ptr,
+	x.verdict(ptr != "", session.Server, "SECURE-11", "response body "+ptr,
 		"secure card details (%s) in an answer other than GET /cards/{id}/secure", ptr)
 }
 
@@ -208,7 +209,7 @@ func (c *checker) errorRule(x *exCtx) {
 			problems = append(problems, v.String())
 		}
 	}
-	x.verdict(len(problems) > 0, Server, id, "response body ("+schema+")",
+	x.verdict(len(problems) > 0, session.Server, id, "response body ("+schema+")",
 		"error answer %d: %s", st, strings.Join(first(problems, 3), "; "))
 
 	code, hasCode := member(x.json, "statusCode")
@@ -218,7 +219,7 @@ func (c *checker) errorRule(x *exCtx) {
 		if id == "RATE-02" {
 			rid = id
 		}
-		x.verdict(bad, Server, rid, "response body /statusCode", "statusCode %s is not the HTTP status %d", quote(code), st)
+		x.verdict(bad, session.Server, rid, "response body /statusCode", "statusCode %s is not the HTTP status %d", quote(code), st)
 	}
 	if reason, ok := member(x.json, "error"); ok {
 		s, _ := reason.(string)
@@ -226,7 +227,7 @@ func (c *checker) errorRule(x *exCtx) {
 		if id == "RATE-02" {
 			rid = id
 		}
-		x.verdict(!api.IsReasonPhrase(st, s), Server, rid, "response body /error",
+		x.verdict(!api.IsReasonPhrase(st, s), session.Server, rid, "response body /error",
 			"error %s is not a reason phrase of %d (%s)", quote(reason), st, strings.Join(api.ReasonPhrases(st), ", "))
 	}
 }
@@ -293,10 +294,10 @@ func (c *checker) pathRule(x *exCtx) {
 			same = same || rest == strings.TrimRight(x.rel, "/")
 		}
 	}
-	x.verdict(!rooted, Server, "VER-03", "response body /path",
+	x.verdict(!rooted, session.Server, "VER-03", "response body /path",
 		"echoed path %s begins with neither /api/v1/merchant nor /v1/merchant", quote(echo))
 	if rooted {
-		x.verdict(!same, Server, "ENV-08", "response body /path",
+		x.verdict(!same, session.Server, "ENV-08", "response body /path",
 			"echoed path %s is not the request path %s", quote(echo), quote(x.ex.path))
 	}
 }

@@ -3,27 +3,10 @@ package proxy
 import (
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/merchant-harness/mph/proxy/session"
 	"github.com/merchant-harness/mph/requirements"
-)
-
-// The session's data types live in proxy/session (data only; report/
-// renders them).
-type (
-	Side         = session.Side
-	Violation    = session.Violation
-	RuleStat     = session.RuleStat
-	EndpointStat = session.EndpointStat
-	ClientStat   = session.ClientStat
-	Snapshot     = session.Snapshot
-	Report       = session.Report
-)
-
-// The sides a rule checks.
-const (
-	Server = session.Server
-	Client = session.Client
 )
 
 // maxClients bounds the callers counted apart; the rest share one row.
@@ -49,14 +32,14 @@ type Tally struct {
 	Unchecked      int64 // finished after the session closed
 	Dropped        int64 // violations counted but not kept (beyond maxKept)
 	CheckErrors    int64 // exchanges whose checks failed inside the proxy
-	rules          map[string]*RuleStat
-	endpoints      map[string]*EndpointStat
-	clients        map[string]*ClientStat
-	kept           []Violation
+	rules          map[string]*session.RuleStat
+	endpoints      map[string]*session.EndpointStat
+	clients        map[string]*session.ClientStat
+	kept           []session.Violation
 }
 
 func newTally() *Tally {
-	return &Tally{rules: map[string]*RuleStat{}, endpoints: map[string]*EndpointStat{}, clients: map[string]*ClientStat{}}
+	return &Tally{rules: map[string]*session.RuleStat{}, endpoints: map[string]*session.EndpointStat{}, clients: map[string]*session.ClientStat{}}
 }
 
 func (t *Tally) add(f func(*Tally)) {
@@ -65,28 +48,28 @@ func (t *Tally) add(f func(*Tally)) {
 	t.mu.Unlock()
 }
 
-func (t *Tally) rule(side Side, id string) *RuleStat {
+func (t *Tally) rule(side session.Side, id string) *session.RuleStat {
 	k := string(side) + "/" + id
 	r := t.rules[k]
 	if r == nil {
 		req, _ := requirements.Lookup(id)
-		r = &RuleStat{Side: side, Rule: id, Text: req.Text}
+		r = &session.RuleStat{Side: side, Rule: id, Text: req.Text}
 		t.rules[k] = r
 	}
 	return r
 }
 
-func (t *Tally) endpoint(key string) *EndpointStat {
+func (t *Tally) endpoint(key string) *session.EndpointStat {
 	e := t.endpoints[key]
 	if e == nil {
-		e = &EndpointStat{Endpoint: key, Statuses: map[int]int64{}}
+		e = &session.EndpointStat{Endpoint: key, Statuses: map[int]int64{}}
 		t.endpoints[key] = e
 	}
 	return e
 }
 
 // client returns the row of a caller (the shared "other" row beyond maxClients).
-func (t *Tally) client(host string) *ClientStat {
+func (t *Tally) client(host string) *session.ClientStat {
 	c := t.clients[host]
 	if c == nil {
 		if len(t.clients) >= maxClients {
@@ -95,26 +78,26 @@ func (t *Tally) client(host string) *ClientStat {
 				return c
 			}
 		}
-		c = &ClientStat{Client: host}
+		c = &session.ClientStat{Client: host}
 		t.clients[host] = c
 	}
 	return c
 }
 
-func (t *Tally) checked(side Side, id string) {
+func (t *Tally) checked(side session.Side, id string) {
 	t.mu.Lock()
 	t.rule(side, id).Checked++
 	t.mu.Unlock()
 }
 
-func (t *Tally) violation(v Violation) {
+func (t *Tally) violation(v session.Violation) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	r := t.rule(v.Side, v.Rule)
 	r.Checked++
 	r.Violations++
 	e := t.endpoint(v.Endpoint)
-	if v.Side == Server {
+	if v.Side == session.Server {
 		e.ServerViolations++
 	} else {
 		e.ClientViolations++
@@ -128,17 +111,17 @@ func (t *Tally) violation(v Violation) {
 }
 
 // Snapshot copies the tally, rules and endpoints sorted.
-func (t *Tally) Snapshot() Snapshot {
+func (t *Tally) Snapshot() session.Snapshot {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s := Snapshot{
+	s := session.Snapshot{
 		Exchanges: t.Exchanges, NotAPI: t.NotAPI, Unknown: t.Unknown, OverCap: t.OverCap, OverMemory: t.OverMemory,
 		UpstreamErrors: t.UpstreamErrors, Unchecked: t.Unchecked, Dropped: t.Dropped, CheckErrors: t.CheckErrors, Undecodable: t.Undecodable,
-		Violations: append([]Violation(nil), t.kept...),
+		Violations: append([]session.Violation(nil), t.kept...),
 	}
 	for _, r := range t.rules {
 		s.Rules = append(s.Rules, *r)
-		if r.Side == Server {
+		if r.Side == session.Server {
 			s.Server += r.Violations
 		} else {
 			s.Client += r.Violations
@@ -169,4 +152,16 @@ func (t *Tally) Snapshot() Snapshot {
 		return s.Clients[i].Client < s.Clients[j].Client
 	})
 	return s
+}
+
+// NewReport builds the report of a session from the proxy's tally (package
+// report renders it).
+func (p *Proxy) NewReport(listen, failOn string, started, ended time.Time, interrupted bool) session.Report {
+	s := p.tally.Snapshot()
+	r := session.Report{
+		Tool: "mph proxy", Upstream: p.opts.Upstream, Listen: listen,
+		Started: started, Ended: ended, Interrupted: interrupted, FailOn: failOn, Snapshot: s,
+	}
+	r.Failed = session.Failing(s, failOn)
+	return r
 }

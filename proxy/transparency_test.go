@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/proxy"
+	"github.com/merchant-harness/mph/proxy/session"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 )
@@ -101,7 +102,7 @@ func TestRedirectsAreNotFollowed(t *testing.T) {
 		t.Fatalf("status %d, other origin hit %d times", resp.StatusCode, hits.Load())
 	}
 	px.Close(context.Background())
-	if got := countBy(px.Tally().Snapshot(), proxy.Server); got["ERR-21"] == 0 {
+	if got := countBy(px.Tally().Snapshot(), session.Server); got["ERR-21"] == 0 {
 		t.Errorf("a 302 is not a status of the Errors table: want ERR-21, got %v", got)
 	}
 }
@@ -145,7 +146,7 @@ func TestReportsAndHARCarryNoSecrets(t *testing.T) {
 	if junit.Tests != len(rep.Rules) {
 		t.Errorf("junit has %d cases, %d rules seen", junit.Tests, len(rep.Rules))
 	}
-	var back proxy.Report
+	var back session.Report
 	if b, _ := os.ReadFile(paths.JSON); json.Unmarshal(b, &back) != nil || back.Client == 0 || !back.Interrupted {
 		t.Fatalf("json report: %+v", back)
 	}
@@ -306,7 +307,7 @@ func TestEchoedPathOfErrorsOnEnvelopeBEndpoints(t *testing.T) {
 	}
 	resp.Body.Close()
 	px.Close(context.Background())
-	if got := countBy(px.Tally().Snapshot(), proxy.Server); got["ENV-08"] != 1 || len(got) != 1 {
+	if got := countBy(px.Tally().Snapshot(), session.Server); got["ENV-08"] != 1 || len(got) != 1 {
 		t.Fatalf("want exactly ENV-08, got %v", got)
 	}
 }
@@ -375,11 +376,11 @@ func TestAnotherCardAnsweredIsReported(t *testing.T) {
 	}
 	px.Close(context.Background())
 	for _, r := range px.Tally().Snapshot().Rules {
-		if r.Side == proxy.Server && r.Rule == "GET-02" && (r.Checked != 3 || r.Violations != 1) {
+		if r.Side == session.Server && r.Rule == "GET-02" && (r.Checked != 3 || r.Violations != 1) {
 			t.Fatalf("GET-02 checked %d, violations %d; want 3 and 1 (only crd_1)", r.Checked, r.Violations)
 		}
 	}
-	if countBy(px.Tally().Snapshot(), proxy.Server)["GET-02"] != 1 {
+	if countBy(px.Tally().Snapshot(), session.Server)["GET-02"] != 1 {
 		t.Fatal("GET-02 not reported")
 	}
 }

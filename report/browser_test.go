@@ -14,7 +14,7 @@ import (
 // size of a laptop screen (1366×768), offline: the page logs nothing to the
 // console (no script error, no remote asset), its scripts leave every
 // section in place, and the first screen shows the verdict's banner and the
-// money card. MPH_SCREENSHOTS=DIR keeps the screenshot for a person to look at.
+// money card. BROWSERTEST_SCREENSHOTS=DIR keeps the screenshot for a person to look at.
 func TestConformPageInABrowser(t *testing.T) {
 	browsertest.Chromium(t)
 	path := filepath.Join(t.TempDir(), "report.html")

@@ -2,57 +2,11 @@ package report
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/merchant-harness/mph/api"
+	"github.com/merchant-harness/mph/result"
 )
-
-// The labels carrying a spec's cell of the rule × endpoint grid
-// (framework.OnEndpoint, framework.ForRule): "endpoint:gift-verify",
-// "rule:auth.alg-none".
-const (
-	EndpointLabelPrefix = "endpoint:"
-	RuleLabelPrefix     = "rule:"
-)
-
-// CellOutcome is the verdict of one cell of the grid in a run: the rule, the
-// endpoint (its slug), the spec checking it and its outcome.
-type CellOutcome struct {
-	Rule     string  `json:"rule"`
-	Endpoint string  `json:"endpoint"`
-	Spec     string  `json:"spec"`
-	Outcome  Outcome `json:"outcome"`
-}
-
-// cellsOf are the grid cells among the selected specs, sorted.
-func cellsOf(specs []Spec) []CellOutcome {
-	var out []CellOutcome
-	for _, sp := range specs {
-		rule, eps := "", []string(nil)
-		for _, l := range sp.Labels {
-			switch {
-			case strings.HasPrefix(l, RuleLabelPrefix):
-				rule = strings.TrimPrefix(l, RuleLabelPrefix)
-			case strings.HasPrefix(l, EndpointLabelPrefix):
-				eps = append(eps, strings.TrimPrefix(l, EndpointLabelPrefix))
-			}
-		}
-		if rule == "" {
-			continue
-		}
-		for _, e := range eps {
-			out = append(out, CellOutcome{Rule: rule, Endpoint: e, Spec: sp.ID, Outcome: sp.Outcome})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Rule != out[j].Rule {
-			return out[i].Rule < out[j].Rule
-		}
-		return out[i].Endpoint < out[j].Endpoint
-	})
-	return out
-}
 
 // Grid is the rule × endpoint grid of a run: rows are rules, columns the
 // endpoints of the table (api.Endpoints) in the document's order.
@@ -60,7 +14,7 @@ type Grid struct {
 	Endpoints []string    // column slugs
 	Rows      []GridRow   // one per rule
 	Legend    [][2]string // mark, meaning
-	cells     []CellOutcome
+	cells     []result.CellOutcome
 }
 
 // GridRow is one rule's row: a mark per column ("" not declared).
@@ -72,14 +26,14 @@ type GridRow struct {
 
 // cellMarks are the marks of the outcomes in the grid.
 var cellMarks = []struct {
-	o    Outcome
+	o    result.Outcome
 	mark string
 }{
-	{Passed, "✔"}, {Failed, "✘"}, {HarnessError, "!"}, {NoVerdict, "?"}, {Skipped, "–"}, {Waived, "w"}, {Interrupted, "…"}, {Pending, "·"},
+	{result.Passed, "✔"}, {result.Failed, "✘"}, {result.HarnessError, "!"}, {result.NoVerdict, "?"}, {result.Skipped, "–"}, {result.Waived, "w"}, {result.Interrupted, "…"}, {result.Pending, "·"},
 }
 
 // GridOf builds the grid of the run's cells (nil when there are none).
-func GridOf(cells []CellOutcome) *Grid {
+func GridOf(cells []result.CellOutcome) *Grid {
 	if len(cells) == 0 {
 		return nil
 	}
@@ -115,7 +69,7 @@ func GridOf(cells []CellOutcome) *Grid {
 	return g
 }
 
-func markOf(o Outcome) string {
+func markOf(o result.Outcome) string {
 	for _, m := range cellMarks {
 		if m.o == o {
 			return m.mark
@@ -126,7 +80,7 @@ func markOf(o Outcome) string {
 
 // Counts says how many cells of the run have each outcome.
 func (g *Grid) Counts() string {
-	n := map[Outcome]int{}
+	n := map[result.Outcome]int{}
 	for _, c := range g.cells {
 		n[c.Outcome]++
 	}

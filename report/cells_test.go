@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/merchant-harness/mph/result"
 )
 
 // TestCellsOfARun: the specs labelled with a rule and an endpoint are the
@@ -14,21 +16,21 @@ import (
 func TestCellsOfARun(t *testing.T) {
 	spec := func(id string, state types.SpecState, msg string, labels ...string) types.SpecReport {
 		return types.SpecReport{LeafNodeType: types.NodeTypeIt, LeafNodeText: id, State: state,
-			LeafNodeLabels: append(labels, IDLabelPrefix+id), Failure: types.Failure{Message: msg}}
+			LeafNodeLabels: append(labels, result.IDLabelPrefix+id), Failure: types.Failure{Message: msg}}
 	}
 	r := types.Report{SuiteDescription: "s", SpecReports: []types.SpecReport{
 		spec("auth.alg-none-gift-verify", types.SpecStateFailed, "boom", "AUTH-11", "rule:auth.alg-none", "endpoint:gift-verify"),
 		spec("auth.alg-none-config", types.SpecStatePassed, "", "AUTH-11", "rule:auth.alg-none", "endpoint:config"),
 		spec("body.null-withdraw", types.SpecStateSkipped, "no verdict: another refusal came first", "ERR-22", "rule:body.null", "endpoint:withdraw"),
-		spec("body.null-token", types.SpecStateSkipped, NoVerdictPrefix+"rate limited", "ERR-22", "rule:body.null", "endpoint:token"),
+		spec("body.null-token", types.SpecStateSkipped, result.NoVerdictPrefix+"rate limited", "ERR-22", "rule:body.null", "endpoint:token"),
 		spec("auth.plain", types.SpecStatePassed, "", "AUTH-07", "endpoint:token"),
 	}}
-	s := Summarize(r)
-	want := []CellOutcome{
-		{Rule: "auth.alg-none", Endpoint: "config", Spec: "auth.alg-none-config", Outcome: Passed},
-		{Rule: "auth.alg-none", Endpoint: "gift-verify", Spec: "auth.alg-none-gift-verify", Outcome: Failed},
-		{Rule: "body.null", Endpoint: "token", Spec: "body.null-token", Outcome: NoVerdict},
-		{Rule: "body.null", Endpoint: "withdraw", Spec: "body.null-withdraw", Outcome: Skipped},
+	s := result.Summarize(r)
+	want := []result.CellOutcome{
+		{Rule: "auth.alg-none", Endpoint: "config", Spec: "auth.alg-none-config", Outcome: result.Passed},
+		{Rule: "auth.alg-none", Endpoint: "gift-verify", Spec: "auth.alg-none-gift-verify", Outcome: result.Failed},
+		{Rule: "body.null", Endpoint: "token", Spec: "body.null-token", Outcome: result.NoVerdict},
+		{Rule: "body.null", Endpoint: "withdraw", Spec: "body.null-withdraw", Outcome: result.Skipped},
 	}
 	if !reflect.DeepEqual(s.Cells, want) {
 		t.Fatalf("Cells = %+v, want %+v", s.Cells, want)
@@ -59,7 +61,7 @@ func TestCellsOfARun(t *testing.T) {
 	if !strings.Contains(string(html), `<td class="rule">body.null</td>`) || !strings.Contains(string(html), `<td class="failed">✘</td>`) {
 		t.Fatalf("HTML has no grid")
 	}
-	if GridOf(nil) != nil || strings.Contains(Markdown(Summarize(types.Report{})), "Rules × endpoints") {
+	if GridOf(nil) != nil || strings.Contains(Markdown(result.Summarize(types.Report{})), "Rules × endpoints") {
 		t.Fatal("a run without cells shows a grid")
 	}
 }

@@ -5,12 +5,21 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/merchant-harness/mph/result"
 )
 
-// WriteConsole prints the end-of-run summary: one line per failure (its
+// Console prints the end-of-run summary: one line per failure (its
 // headline), harness errors, waivers, skip reasons, the baseline comparison
 // and the report paths.
-func (s Summary) WriteConsole(w io.Writer, reportPaths ...string) {
+func Console(s result.Summary, reportPaths ...string) Reporter {
+	return func(w io.Writer) error {
+		writeConsole(w, s, reportPaths)
+		return nil
+	}
+}
+
+func writeConsole(w io.Writer, s result.Summary, reportPaths []string) {
 	fmt.Fprintf(w, "\n== Conformance summary: %d passed, %d failed, %d no verdict", s.Passed, s.Failed, s.NoVerdict)
 	if s.NoVerdictAccepted > 0 {
 		fmt.Fprintf(w, " (%d accepted)", s.NoVerdictAccepted)
@@ -32,16 +41,16 @@ func (s Summary) WriteConsole(w io.Writer, reportPaths ...string) {
 	for _, e := range s.SuiteErrors {
 		fmt.Fprintf(w, "  suite error: %s\n", e)
 	}
-	s.writeGroup(w, Failed, "Failed (the target broke a rule):", "✗")
-	s.writeGroup(w, HarnessError, "Harness errors (the check could not run):", "!")
-	s.writeGroup(w, Waived, "Waived (known deviations, not counted as failures):", "~")
+	writeGroup(w, s, result.Failed, "Failed (the target broke a rule):", "✗")
+	writeGroup(w, s, result.HarnessError, "Harness errors (the check could not run):", "!")
+	writeGroup(w, s, result.Waived, "Waived (known deviations, not counted as failures):", "~")
 	if len(s.FixedWaivers) > 0 {
 		fmt.Fprintln(w, "Waived specs that now pass (fixed: remove the waiver):")
 		for _, id := range s.FixedWaivers {
 			fmt.Fprintf(w, "  + %s\n", id)
 		}
 	}
-	s.writeNoVerdicts(w)
+	writeNoVerdicts(w, s)
 	if len(s.SkipReasons) > 0 {
 		fmt.Fprintln(w, "Not applicable (skipped), by reason:")
 		for _, r := range s.SkipReasons {
@@ -49,9 +58,9 @@ func (s Summary) WriteConsole(w io.Writer, reportPaths ...string) {
 		}
 	}
 	if s.Baseline != nil {
-		s.Baseline.WriteText(w)
+		writeBaseline(w, s.Baseline)
 	}
-	s.Money.WriteConsole(w)
+	writeMoney(w, s.Money)
 	for _, p := range reportPaths {
 		if p != "" {
 			fmt.Fprintf(w, "Report: %s\n", p)
@@ -59,7 +68,7 @@ func (s Summary) WriteConsole(w io.Writer, reportPaths ...string) {
 	}
 }
 
-func (s Summary) writeGroup(w io.Writer, o Outcome, title, mark string) {
+func writeGroup(w io.Writer, s result.Summary, o result.Outcome, title, mark string) {
 	n := 0
 	for _, sp := range s.Ordered() {
 		if sp.Outcome != o {
@@ -70,26 +79,26 @@ func (s Summary) writeGroup(w io.Writer, o Outcome, title, mark string) {
 		}
 		n++
 		line := sp.Headline
-		if o == Waived && sp.Waiver != nil {
+		if o == result.Waived && sp.Waiver != nil {
 			line = sp.Waiver.Describe()
 		}
 		if line == "" {
-			line = firstLine(sp.Message)
+			line, _, _ = strings.Cut(sp.Message, "\n")
 		}
-		fmt.Fprintf(w, "  %s [%s] %s\n      %s\n", mark, sp.ID, sp.Text, strings.TrimPrefix(line, HarnessErrorPrefix))
+		fmt.Fprintf(w, "  %s [%s] %s\n      %s\n", mark, sp.ID, sp.Text, strings.TrimPrefix(line, result.HarnessErrorPrefix))
 	}
 }
 
 // writeNoVerdicts lists the specs that reached no verdict, by reason, and
 // how many of them the run accepts by name.
-func (s Summary) writeNoVerdicts(w io.Writer) {
+func writeNoVerdicts(w io.Writer, s result.Summary) {
 	if len(s.NoVerdictReasons) == 0 {
 		return
 	}
 	fmt.Fprintln(w, "No verdict (the check could not decide; exit 3 unless accepted with --accept-no-verdict), by reason:")
 	accepted := map[string]bool{}
 	for _, sp := range s.Specs {
-		if sp.Outcome == NoVerdict && sp.Accepted {
+		if sp.Outcome == result.NoVerdict && sp.Accepted {
 			accepted[sp.Text] = true
 		}
 	}

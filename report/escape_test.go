@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/merchant-harness/mph/result"
 )
 
 // A target answering `\x1b[2K\r✔ all specs passed` cannot draw that line in
@@ -19,14 +21,14 @@ func TestTargetControlCharactersAreEscapedEverywhere(t *testing.T) {
 		spec("skips", types.SpecStateSkipped, "target said "+evil)}}
 
 	var console strings.Builder
-	s := Summarize(r)
-	s.WriteConsole(&console)
+	s := result.Summarize(r)
+	_ = Console(s)(&console)
 	dir := t.TempDir()
 	paths := map[string]func(string) error{
-		"junit.xml":   func(p string) error { return WriteJUnit(s, p) },
+		"junit.xml":   func(p string) error { return WriteFile(p, ConformJUnit(s)) },
 		"report.json": func(p string) error { return WriteJSON(r, s, p) },
-		"report.html": func(p string) error { return WriteHTML(s, p) },
-		"summary.md":  func(p string) error { return WriteMarkdown(s, p) },
+		"report.html": func(p string) error { return WriteFile(p, ConformHTML(s)) },
+		"summary.md":  func(p string) error { return WriteFile(p, ConformMarkdown(s)) },
 	}
 	outputs := map[string]string{"console": console.String()}
 	for name, write := range paths {

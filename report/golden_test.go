@@ -15,6 +15,7 @@ import (
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/loadtest/threshold"
+	"github.com/merchant-harness/mph/result"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of the rendered reports (testdata/golden)")
@@ -29,22 +30,22 @@ const goldenExchange = "--- HTTP exchange 1 of 1 (redacted) ---\n" +
 
 // goldenRun is a run with every kind of outcome, money, cells and a
 // baseline: the fixture of the golden files and of the browser test.
-func goldenRun(t *testing.T) Summary {
+func goldenRun(t *testing.T) result.Summary {
 	t.Helper()
 	it := func(id, text string, state types.SpecState, msg string, labels ...string) types.SpecReport {
-		return types.SpecReport{LeafNodeType: types.NodeTypeIt, ContainerHierarchyTexts: []string{"Area " + AreaOf(id)}, LeafNodeText: text,
+		return types.SpecReport{LeafNodeType: types.NodeTypeIt, ContainerHierarchyTexts: []string{"Area " + result.AreaOf(id)}, LeafNodeText: text,
 			State: state, Failure: types.Failure{Message: msg}, RunTime: 12 * time.Millisecond,
-			LeafNodeLabels:   append(labels, IDLabelPrefix+id),
-			LeafNodeLocation: types.CodeLocation{FileName: "/src/suites/" + AreaOf(id) + ".go", LineNumber: 42}}
+			LeafNodeLabels:   append(labels, result.IDLabelPrefix+id),
+			LeafNodeLocation: types.CodeLocation{FileName: "/src/suites/" + result.AreaOf(id) + ".go", LineNumber: 42}}
 	}
 	nv := func(id, text, why string, labels ...string) types.SpecReport {
-		s := it(id, text, types.SpecStateSkipped, NoVerdictPrefix+why, labels...)
-		s.ReportEntries = types.ReportEntries{{Name: NoVerdictEntry}}
+		s := it(id, text, types.SpecStateSkipped, result.NoVerdictPrefix+why, labels...)
+		s.ReportEntries = types.ReportEntries{{Name: result.NoVerdictEntry}}
 		return s
 	}
-	harness := it("gift.verify-fulfilled", "verifies a fulfilled order", types.SpecStateFailed, HarnessErrorPrefix+"fixture: purchasing a gift card answered HTTP 502")
-	harness.ReportEntries = types.ReportEntries{{Name: HarnessErrorEntry}}
-	spent := Money{Spent: map[string]int64{"USD": 76062, "NGN": 31200000}, SweptBack: map[string]int64{"USD": 51352}, LeftOnCards: map[string]int64{"USD": 4},
+	harness := it("gift.verify-fulfilled", "verifies a fulfilled order", types.SpecStateFailed, result.HarnessErrorPrefix+"fixture: purchasing a gift card answered HTTP 502")
+	harness.ReportEntries = types.ReportEntries{{Name: result.HarnessErrorEntry}}
+	spent := result.Money{Spent: map[string]int64{"USD": 76062, "NGN": 31200000}, SweptBack: map[string]int64{"USD": 51352}, LeftOnCards: map[string]int64{"USD": 4},
 		CardsCreated: 148, CustomersCreated: 12, GiftOrders: 8, CardsSwept: 147, CardsFrozen: 148, Teardown: "done",
 		TooManyRequests: 7, Provoked429: 5, BackoffWait: 3 * time.Second, RateLimitsLearned: []string{"read: 20 requests per 1s"}}
 	b, err := json.Marshal(spent)
@@ -67,12 +68,12 @@ func goldenRun(t *testing.T) Summary {
 			it("isolation.card-of-other", "refuses another merchant's card", types.SpecStateSkipped, "needs a second TEST merchant: set MPH_MERCHANT2_ID and MPH_SECRET_KEY2", "ISO-01"),
 			it("isolation.list-of-other", "lists no card of another merchant", types.SpecStateSkipped, "needs a second TEST merchant: set MPH_MERCHANT2_ID and MPH_SECRET_KEY2", "ISO-02"),
 			it("txn.authorization", "records an authorization", types.SpecStateSkipped, "needs sandbox test controls: the target offers none", "TXN-01"),
-			{LeafNodeType: types.NodeTypeSynchronizedAfterSuite, State: types.SpecStatePassed, ReportEntries: types.ReportEntries{{Name: MoneyEntry, Value: types.WrapEntryValue(string(b))}}},
+			{LeafNodeType: types.NodeTypeSynchronizedAfterSuite, State: types.SpecStatePassed, ReportEntries: types.ReportEntries{{Name: result.MoneyEntry, Value: types.WrapEntryValue(string(b))}}},
 		}}
-	old := Summary{Meta: Meta{RunID: "mphbase1"}, Specs: []Spec{
-		{ID: "withdraw.accepts-minimum", Outcome: Failed}, {ID: "body.null-withdraw", Outcome: Failed}, {ID: "cards.lists-by-status", Outcome: Passed}}}
-	return Build(r, Options{
-		Meta:            Meta{Target: "https://qa:secret@test.example.com/v1/merchant", RunID: "mph7f3a9c", Version: "v1.4.0", Profile: "my-target.yaml", ProfileDigest: "sha256:34c6454c7968"},
+	old := result.Summary{Meta: result.Meta{RunID: "mphbase1"}, Specs: []result.Spec{
+		{ID: "withdraw.accepts-minimum", Outcome: result.Failed}, {ID: "body.null-withdraw", Outcome: result.Failed}, {ID: "cards.lists-by-status", Outcome: result.Passed}}}
+	return result.Build(r, result.Options{
+		Meta:            result.Meta{Target: "https://qa:secret@test.example.com/v1/merchant", RunID: "mph7f3a9c", Version: "v1.4.0", Profile: "my-target.yaml", ProfileDigest: "sha256:34c6454c7968"},
 		Baseline:        &old,
 		AcceptNoVerdict: []string{"rate.envelope"},
 	})
@@ -110,7 +111,7 @@ func TestGoldenReports(t *testing.T) {
 		},
 		"conform.console.txt": func() ([]byte, error) {
 			var b bytes.Buffer
-			s.WriteConsole(&b, "mph-results/junit.xml", "mph-results/report.json", "mph-results/report.summary.json", "mph-results/report.html", "mph-results/summary.md")
+			_ = Console(s, "mph-results/junit.xml", "mph-results/report.json", "mph-results/report.summary.json", "mph-results/report.html", "mph-results/summary.md")(&b)
 			return b.Bytes(), nil
 		},
 		"load.summary.md":  func() ([]byte, error) { return LoadMarkdown(load).Bytes() },

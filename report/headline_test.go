@@ -9,6 +9,8 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 	"github.com/onsi/gomega"
+
+	"github.com/merchant-harness/mph/result"
 )
 
 // gomegaFailure is the message Gomega writes for a failed assertion.
@@ -60,8 +62,8 @@ func TestHeadlineKeepsExpectedAndActual(t *testing.T) {
 				t.Fatal("the assertion did not fail")
 			}
 			for _, details := range []string{"", exchange} {
-				h := Headline(msg+details, "")
-				if n := len([]rune(h)); n > MaxHeadline || strings.Contains(h, "\n") {
+				h := result.Headline(msg+details, "")
+				if n := len([]rune(h)); n > result.MaxHeadline || strings.Contains(h, "\n") {
 					t.Errorf("headline of %d runes or several lines: %q", n, h)
 				}
 				for _, w := range tc.want {
@@ -83,11 +85,11 @@ func TestHeadlineKeepsExpectedAndActual(t *testing.T) {
 // One-line texts (skip reasons, harness errors) are cut in the middle too.
 func TestShortenKeepsBothEnds(t *testing.T) {
 	s := "rate limited: POST http://h/v1/merchant/cards/" + strings.Repeat("c", 400) + "/withdraw answered 429 and was not sent again"
-	got := shorten(s, MaxHeadline)
-	if n := len([]rune(got)); n > MaxHeadline || !strings.HasPrefix(got, "rate limited: POST") || !strings.HasSuffix(got, "was not sent again") || !strings.Contains(got, "…") {
+	got := result.Shorten(s, result.MaxHeadline)
+	if n := len([]rune(got)); n > result.MaxHeadline || !strings.HasPrefix(got, "rate limited: POST") || !strings.HasSuffix(got, "was not sent again") || !strings.Contains(got, "…") {
 		t.Errorf("shorten = %q (%d runes)", got, n)
 	}
-	if shorten("short", 10) != "short" || shorten("abc", 0) != "" {
+	if result.Shorten("short", 10) != "short" || result.Shorten("abc", 0) != "" {
 		t.Error("short texts are kept whole, no room gives nothing")
 	}
 }
@@ -105,9 +107,9 @@ func TestEveryReportKeepsTheHeadlinesPoint(t *testing.T) {
 	})
 	r := sample()
 	r.SpecReports = append(r.SpecReports, spec("finds one card", types.SpecStateFailed, msg))
-	s := Build(r, Options{})
+	s := result.Build(r, result.Options{})
 	var console bytes.Buffer
-	s.WriteConsole(&console)
+	_ = Console(s)(&console)
 	junit, err := xml.Marshal(JUnit(s))
 	if err != nil {
 		t.Fatal(err)

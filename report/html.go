@@ -8,6 +8,9 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/merchant-harness/mph/exitcode"
+	"github.com/merchant-harness/mph/result"
 )
 
 //go:embed html.tmpl
@@ -20,25 +23,26 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"verdict":     verdict,
 	"bannerClass": bannerClass,
 	"search":      searchText,
-	"assertion":   func(m string) string { a, _ := splitExchanges(m); return a },
+	"assertion":   func(m string) string { a, _ := result.SplitExchanges(m); return a },
 	"exchanges":   exchangesOf,
-	"row":         func(sp Spec, open bool) rowData { return rowData{Spec: sp, Open: open} },
-	"grid":        func(s Summary) *Grid { return GridOf(s.Cells) },
+	"row":         func(sp result.Spec, open bool) rowData { return rowData{Spec: sp, Open: open} },
+	"grid":        func(s result.Summary) *Grid { return GridOf(s.Cells) },
 	"inc":         func(i int) int { return i + 1 },
 	"outcome":     outcomeName,
 	"exitMeaning": exitMeaning,
+	"money":       viewMoney,
 }).Parse(pageSource))
 
 // exitMeaning says what a conform exit code means (the CLI's contract).
 func exitMeaning(code int) string {
 	switch code {
-	case ExitOK:
+	case exitcode.OK:
 		return "all passed"
-	case ExitFailed:
+	case exitcode.Failed:
 		return "a rule failed"
-	case ExitHarness:
+	case exitcode.Harness:
 		return "some checks could not run or reached no verdict"
-	case ExitInterrupted:
+	case exitcode.Interrupted:
 		return "interrupted"
 	}
 	return ""
@@ -54,7 +58,7 @@ type reasonGroup struct {
 }
 
 // groupsOf are the reasons of one outcome with their specs.
-func groupsOf(s Summary, reasons []Reason, o Outcome) []reasonGroup {
+func groupsOf(s result.Summary, reasons []result.Reason, o result.Outcome) []reasonGroup {
 	accepted, ids := map[string]bool{}, map[string]string{}
 	for _, sp := range s.Specs {
 		if sp.Outcome == o {
@@ -79,8 +83,8 @@ func groupsOf(s Summary, reasons []Reason, o Outcome) []reasonGroup {
 
 // exchangesOf is every recorded exchange of a spec, in order: the earlier
 // ones of the report entry, then the last ones the failure message shows.
-func exchangesOf(sp Spec) string {
-	_, ex := splitExchanges(sp.Message)
+func exchangesOf(sp result.Spec) string {
+	_, ex := result.SplitExchanges(sp.Message)
 	if sp.Details == "" || ex == "" {
 		return sp.Details + ex
 	}
@@ -95,7 +99,7 @@ func exchangesOf(sp Spec) string {
 
 // rowData is one spec's row and whether its details start open.
 type rowData struct {
-	Spec Spec
+	Spec result.Spec
 	Open bool
 }
 
@@ -103,14 +107,14 @@ type rowData struct {
 type area struct {
 	Name    string
 	Summary string
-	Specs   []Spec
+	Specs   []result.Spec
 }
 
 type htmlData struct {
-	S          Summary
+	S          result.Summary
 	Target     string
 	Exit       int
-	Failures   []Spec // failed and harness errors, failures first
+	Failures   []result.Spec // failed and harness errors, failures first
 	NoVerdicts []reasonGroup
 	Skips      []reasonGroup
 	Areas      []area
@@ -118,13 +122,13 @@ type htmlData struct {
 }
 
 // verdict is the run's result in a few words.
-func verdict(s Summary) string {
+func verdict(s result.Summary) string {
 	switch s.ExitCode(false) {
-	case ExitInterrupted:
+	case exitcode.Interrupted:
 		return "INTERRUPTED: the reports cover what ran"
-	case ExitFailed:
+	case exitcode.Failed:
 		return fmt.Sprintf("FAILED: %d failed", s.Failed)
-	case ExitHarness:
+	case exitcode.Harness:
 		if n := s.HarnessErrors + len(s.SuiteErrors); n > 0 {
 			return fmt.Sprintf("HARNESS ERRORS: %d checks could not run", n) + noVerdictTail(s)
 		}
@@ -134,34 +138,34 @@ func verdict(s Summary) string {
 }
 
 // noVerdictTail adds the no verdicts not accepted to a verdict line.
-func noVerdictTail(s Summary) string {
+func noVerdictTail(s result.Summary) string {
 	if n := s.Undecided(); n > 0 {
 		return fmt.Sprintf(", %d reached no verdict", n)
 	}
 	return ""
 }
 
-func bannerClass(s Summary) string {
+func bannerClass(s result.Summary) string {
 	switch s.ExitCode(false) {
-	case ExitOK:
+	case exitcode.OK:
 		return "ok"
-	case ExitFailed:
+	case exitcode.Failed:
 		return "bad"
 	}
 	return "warn"
 }
 
-func searchText(sp Spec) string {
+func searchText(sp result.Spec) string {
 	return strings.ToLower(strings.Join(append([]string{sp.Text, sp.ID, sp.Area, string(sp.Outcome), outcomeName(sp.Outcome)}, sp.Labels...), " "))
 }
 
 // outcomeName is how the reports name an outcome: a skip is "not
 // applicable", kept apart from "no verdict".
-func outcomeName(o Outcome) string {
+func outcomeName(o result.Outcome) string {
 	switch o {
-	case Skipped:
+	case result.Skipped:
 		return "not applicable"
-	case NoVerdict:
+	case result.NoVerdict:
 		return "no verdict"
 	}
 	return string(o)
@@ -173,12 +177,12 @@ func outcomeName(o Outcome) string {
 // comparison, failures and harness errors with their reproduce lines, no
 // verdicts and not-applicable specs grouped by reason (kept apart), the
 // rule × endpoint grid, then every spec by area with an offline filter box.
-func RenderHTML(s Summary) ([]byte, error) {
+func RenderHTML(s result.Summary) ([]byte, error) {
 	d := htmlData{S: s, Target: StripUserinfo(s.Target), Exit: s.ExitCode(false),
-		NoVerdicts: groupsOf(s, s.NoVerdictReasons, NoVerdict), Skips: groupsOf(s, s.SkipReasons, Skipped)}
-	byArea := map[string][]Spec{}
+		NoVerdicts: groupsOf(s, s.NoVerdictReasons, result.NoVerdict), Skips: groupsOf(s, s.SkipReasons, result.Skipped)}
+	byArea := map[string][]result.Spec{}
 	for _, sp := range s.Ordered() {
-		if sp.Outcome == Failed || sp.Outcome == HarnessError {
+		if sp.Outcome == result.Failed || sp.Outcome == result.HarnessError {
 			d.Failures = append(d.Failures, sp)
 		}
 		byArea[orUnknown(sp.Area)] = append(byArea[orUnknown(sp.Area)], sp)
@@ -190,17 +194,17 @@ func RenderHTML(s Summary) ([]byte, error) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		counts := map[Outcome]int{}
+		counts := map[result.Outcome]int{}
 		for _, sp := range byArea[n] {
 			counts[sp.Outcome]++
 		}
 		var parts []string
-		for _, o := range []Outcome{Failed, HarnessError, NoVerdict, Interrupted, Waived, Skipped, Pending, Passed} {
+		for _, o := range []result.Outcome{result.Failed, result.HarnessError, result.NoVerdict, result.Interrupted, result.Waived, result.Skipped, result.Pending, result.Passed} {
 			if counts[o] > 0 {
 				parts = append(parts, fmt.Sprintf("%d %s", counts[o], outcomeName(o)))
 			}
 		}
-		specs := make([]Spec, len(byArea[n]))
+		specs := make([]result.Spec, len(byArea[n]))
 		for i, sp := range byArea[n] {
 			sp.Area = "" // the row shows the duration here
 			specs[i] = sp
@@ -215,7 +219,7 @@ func RenderHTML(s Summary) ([]byte, error) {
 }
 
 // WriteHTML writes the self-contained HTML report of a run.
-func WriteHTML(s Summary, path string) error {
+func WriteHTML(s result.Summary, path string) error {
 	b, err := RenderHTML(s)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/merchant-harness/mph/redact"
+	"github.com/merchant-harness/mph/result"
 )
 
 func ensureDir(path string) error {
@@ -61,16 +63,14 @@ func createTemp(path string) (*os.File, error) {
 	}
 }
 
-// WriteJSON writes Ginkgo's JSON report format (an array with one
-// types.Report, so Ginkgo tooling reads it; harness errors are recognisable
-// there by the "harness-error" report entry and the "[harness-error] "
-// failure prefix) and, next to it, the harness summary with the outcomes
-// counted apart (<name>.summary.json).
-func WriteJSON(r types.Report, s Summary, path string) error {
-	if err := writeRedactedJSON(path, []types.Report{safeReport(r)}); err != nil {
+// WriteJSON writes the two JSON files of a run: Ginkgo's report format at
+// path (ConformJSON) and, next to it, the harness summary with the
+// outcomes counted apart (SummaryJSON at SummaryPath).
+func WriteJSON(r types.Report, s result.Summary, path string) error {
+	if err := WriteFile(path, ConformJSON(r)); err != nil {
 		return err
 	}
-	return writeRedactedJSON(SummaryPath(path), s)
+	return WriteFile(SummaryPath(path), SummaryJSON(s))
 }
 
 // SummaryPath is where WriteJSON puts the summary for a report path.
@@ -78,23 +78,27 @@ func SummaryPath(jsonPath string) string {
 	return strings.TrimSuffix(jsonPath, filepath.Ext(jsonPath)) + ".summary.json"
 }
 
-func writeRedactedJSON(path string, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
+// redactedJSON writes v as JSON, every string redacted again.
+func redactedJSON(v any) Reporter {
+	return func(w io.Writer) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		// Everything in the report was redacted and escaped at the source; do
+		// it again to every string as a second line of defence (numbers such
+		// as durations are kept).
+		doc, err := jsonDoc(b)
+		if err != nil {
+			return err
+		}
+		b, err = json.Marshal(redactStrings(doc, map[string]string{}))
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
 		return err
 	}
-	// Everything in the report was redacted and escaped at the source; do it
-	// again to every string as a second line of defence (numbers such as
-	// durations are kept).
-	doc, err := jsonDoc(b)
-	if err != nil {
-		return err
-	}
-	b, err = json.Marshal(redactStrings(doc, map[string]string{}))
-	if err != nil {
-		return err
-	}
-	return writeAtomic(path, b)
 }
 
 // jsonDoc decodes a JSON document generically, numbers kept as written.

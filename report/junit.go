@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/redact"
+	"github.com/merchant-harness/mph/result"
 )
 
 // JUnit documents (the subset CI tools read: Jenkins, GitLab, GitHub
@@ -77,7 +78,7 @@ func StripUserinfo(raw string) string {
 
 // JUnit builds the JUnit document of a summary: one test case per selected
 // spec, classname conformance.<area>, the spec text as name.
-func JUnit(s Summary) JUnitSuites {
+func JUnit(s result.Summary) JUnitSuites {
 	ts := JUnitSuite{
 		Name: s.Suite, Time: s.Duration.Seconds(), Timestamp: s.Start.UTC().Format("2006-01-02T15:04:05"),
 		Properties: []JUnitProperty{
@@ -112,41 +113,41 @@ func JUnit(s Summary) JUnitSuites {
 	return JUnitSuites{Name: s.Suite, Tests: ts.Tests, Failures: ts.Failures, Errors: ts.Errors, Skipped: ts.Skipped, Time: ts.Time, Suites: []JUnitSuite{ts}}
 }
 
-func junitCase(sp Spec, ts *JUnitSuite) JUnitCase {
+func junitCase(sp result.Spec, ts *JUnitSuite) JUnitCase {
 	c := JUnitCase{Name: sp.Text, Classname: "conformance." + orUnknown(sp.Area), Time: sp.Duration.Seconds(),
 		Properties: []JUnitProperty{{"spec-id", sp.ID}, {"location", sp.Location}}}
 	switch sp.Outcome {
-	case Failed:
+	case result.Failed:
 		ts.Failures++
 		c.Failure = &JUnitProblem{Message: oneLine(sp.Headline), Type: "failed", Body: failureBody(sp)}
-	case HarnessError:
+	case result.HarnessError:
 		ts.Errors++
-		c.Error = &JUnitProblem{Message: oneLine(sp.Headline), Type: string(HarnessError), Body: failureBody(sp)}
-	case NoVerdict:
-		msg := oneLine(cut("no verdict: "+sp.Message, MaxHeadline))
-		c.Properties = append(c.Properties, JUnitProperty{"outcome", string(NoVerdict)})
+		c.Error = &JUnitProblem{Message: oneLine(sp.Headline), Type: string(result.HarnessError), Body: failureBody(sp)}
+	case result.NoVerdict:
+		msg := oneLine(result.Cut("no verdict: "+sp.Message, result.MaxHeadline))
+		c.Properties = append(c.Properties, JUnitProperty{"outcome", string(result.NoVerdict)})
 		if sp.Accepted {
 			ts.Skipped++
-			c.Skipped = &JUnitSkipped{Message: oneLine(cut("no verdict (accepted): "+sp.Message, MaxHeadline))}
+			c.Skipped = &JUnitSkipped{Message: oneLine(result.Cut("no verdict (accepted): "+sp.Message, result.MaxHeadline))}
 			break
 		}
 		ts.Errors++
-		c.Error = &JUnitProblem{Message: msg, Type: string(NoVerdict), Body: redact.Text(fmt.Sprintf("spec %s (%s)\n\n%s\n", sp.ID, sp.Location, sp.Message))}
-	case Skipped:
+		c.Error = &JUnitProblem{Message: msg, Type: string(result.NoVerdict), Body: redact.Text(fmt.Sprintf("spec %s (%s)\n\n%s\n", sp.ID, sp.Location, sp.Message))}
+	case result.Skipped:
 		ts.Skipped++
 		c.Properties = append(c.Properties, JUnitProperty{"outcome", "not-applicable"})
-		c.Skipped = &JUnitSkipped{Message: oneLine(cut("not applicable: "+sp.Message, MaxHeadline))}
-	case Pending:
+		c.Skipped = &JUnitSkipped{Message: oneLine(result.Cut("not applicable: "+sp.Message, result.MaxHeadline))}
+	case result.Pending:
 		ts.Skipped++
-		c.Skipped = &JUnitSkipped{Message: shorten(oneLine(sp.Message), MaxHeadline)}
-	case Waived:
+		c.Skipped = &JUnitSkipped{Message: result.Shorten(oneLine(sp.Message), result.MaxHeadline)}
+	case result.Waived:
 		ts.Skipped++
-		c.Skipped = &JUnitSkipped{Message: shorten(oneLine(sp.Note), MaxHeadline)}
+		c.Skipped = &JUnitSkipped{Message: result.Shorten(oneLine(sp.Note), result.MaxHeadline)}
 		c.SystemOut = redact.Text(failureBody(sp))
-	case Interrupted:
+	case result.Interrupted:
 		ts.Skipped++
 		c.Skipped = &JUnitSkipped{Message: "interrupted before the spec finished"}
-	case Passed:
+	case result.Passed:
 		if sp.Note != "" {
 			c.SystemOut = sp.Note
 		}
@@ -156,8 +157,8 @@ func junitCase(sp Spec, ts *JUnitSuite) JUnitCase {
 
 // failureBody is the detail of a failure: spec ID and location, the full
 // assertion message and the last exchanges, each line cut to JUnitMaxLine.
-func failureBody(sp Spec) string {
-	assertion, _ := splitExchanges(sp.Message)
+func failureBody(sp result.Spec) string {
+	assertion, _ := result.SplitExchanges(sp.Message)
 	var b strings.Builder
 	fmt.Fprintf(&b, "spec %s (%s)\n", sp.ID, sp.Location)
 	if sp.Note != "" {
@@ -165,7 +166,7 @@ func failureBody(sp Spec) string {
 	}
 	fmt.Fprintf(&b, "\n%s\n", strings.TrimSpace(assertion))
 	if ex := exchangesOf(sp); ex != "" {
-		fmt.Fprintf(&b, "\nlast HTTP exchanges (redacted, at most %d, lines cut at %d bytes):\n%s", JUnitExchanges, JUnitMaxLine, LastExchanges(ex, JUnitExchanges, JUnitMaxLine))
+		fmt.Fprintf(&b, "\nlast HTTP exchanges (redacted, at most %d, lines cut at %d bytes):\n%s", JUnitExchanges, JUnitMaxLine, result.LastExchanges(ex, JUnitExchanges, JUnitMaxLine))
 	}
 	return redact.Text(b.String())
 }
@@ -179,13 +180,4 @@ func orUnknown(s string) string {
 
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
-}
-
-// WriteJUnit writes the JUnit report of a summary.
-func WriteJUnit(s Summary, path string) error {
-	out, err := xml.MarshalIndent(JUnit(s), "", "  ")
-	if err != nil {
-		return err
-	}
-	return writeAtomic(path, append([]byte(xml.Header), append(out, '\n')...))
 }

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"strings"
+
+	"github.com/merchant-harness/mph/result"
 )
 
 // MarkdownRows is the most rows of one outcome in the Markdown summary (a
@@ -15,7 +17,7 @@ const MarkdownRows = 50
 // comparison, failures with their headline and reproduce line, no verdicts
 // and not-applicable specs grouped by reason, waivers and the rule ×
 // endpoint grid.
-func Markdown(s Summary) string {
+func Markdown(s result.Summary) string {
 	var b strings.Builder
 	exit := s.ExitCode(false)
 	fmt.Fprintf(&b, "## %s: %s\n\nExit code **%d**: %s.\n\n", mdEscape(s.Suite), verdict(s), exit, exitMeaning(exit))
@@ -36,9 +38,9 @@ func Markdown(s Summary) string {
 	mdMoney(&b, s)
 	mdFailures(&b, s)
 	mdBaseline(&b, s.Baseline)
-	mdReasons(&b, "No verdict, by reason (the check could not decide; never a pass)", groupsOf(s, s.NoVerdictReasons, NoVerdict))
-	mdReasons(&b, "Not applicable, by reason", groupsOf(s, s.SkipReasons, Skipped))
-	mdRows(&b, s, "Waived", Waived)
+	mdReasons(&b, "No verdict, by reason (the check could not decide; never a pass)", groupsOf(s, s.NoVerdictReasons, result.NoVerdict))
+	mdReasons(&b, "Not applicable, by reason", groupsOf(s, s.SkipReasons, result.Skipped))
+	mdRows(&b, s, "Waived", result.Waived)
 	if len(s.FixedWaivers) > 0 {
 		fmt.Fprintf(&b, "**Fixed: remove the waivers of** %s\n\n", mdCode(strings.Join(s.FixedWaivers, ", ")))
 	}
@@ -50,8 +52,8 @@ func Markdown(s Summary) string {
 
 // mdMoney writes the test money per currency, the teardown and what the
 // rate limits cost.
-func mdMoney(b *strings.Builder, s Summary) {
-	m := s.Money
+func mdMoney(b *strings.Builder, s result.Summary) {
+	m := viewMoney(s.Money)
 	if m == nil {
 		return
 	}
@@ -78,7 +80,7 @@ func mdMoney(b *strings.Builder, s Summary) {
 }
 
 // mdBaseline lists the specs that changed since the baseline run.
-func mdBaseline(b *strings.Builder, bl *Baseline) {
+func mdBaseline(b *strings.Builder, bl *result.Baseline) {
 	if bl == nil {
 		return
 	}
@@ -98,19 +100,19 @@ func mdBaseline(b *strings.Builder, bl *Baseline) {
 
 // mdFailures lists the failures and harness errors, each with its headline
 // and the line reproducing its last request.
-func mdFailures(b *strings.Builder, s Summary) {
-	mdRows(b, s, "Failed", Failed)
-	mdRows(b, s, "Harness errors", HarnessError)
+func mdFailures(b *strings.Builder, s result.Summary) {
+	mdRows(b, s, "Failed", result.Failed)
+	mdRows(b, s, "Harness errors", result.HarnessError)
 	n := 0
 	for _, sp := range s.Ordered() {
-		if sp.Reproduce == "" || (sp.Outcome != Failed && sp.Outcome != HarnessError) {
+		if sp.Reproduce == "" || (sp.Outcome != result.Failed && sp.Outcome != result.HarnessError) {
 			continue
 		}
 		if n++; n > MarkdownRows {
 			break
 		}
 		if n == 1 {
-			b.WriteString("Reproduce the request each verdict rests on (with `MPH_BASE_URL`, `MPH_MERCHANT_ID` and `MPH_SECRET_KEY` set):\n\n")
+			b.WriteString("Reproduce the request each verdict rests on (with the variables each line names set, as docs/configuration.md says):\n\n")
 		}
 		fence := mdFence(sp.Reproduce)
 		fmt.Fprintf(b, "`%s`\n\n%ssh\n%s\n%s\n\n", mdCode(sp.ID), fence, sp.Reproduce, fence)
@@ -132,7 +134,7 @@ func mdFence(s string) string {
 }
 
 // mdRows writes the table of the specs of one outcome.
-func mdRows(b *strings.Builder, s Summary, title string, o Outcome) {
+func mdRows(b *strings.Builder, s result.Summary, title string, o result.Outcome) {
 	first, n, more := true, 0, 0
 	for _, sp := range s.Ordered() {
 		if sp.Outcome != o {
@@ -147,7 +149,7 @@ func mdRows(b *strings.Builder, s Summary, title string, o Outcome) {
 			first = false
 		}
 		what := sp.Headline
-		if o == Waived {
+		if o == result.Waived {
 			what = sp.Note
 		}
 		fmt.Fprintf(b, "| %s | `%s` | %s |\n", mdEscape(sp.Text), mdCode(sp.ID), mdEscape(what))
@@ -196,6 +198,6 @@ func mdEscape(s string) string {
 func mdCode(s string) string { return strings.NewReplacer("`", "'", "\n", " ", "|", "\\|").Replace(s) }
 
 // WriteMarkdown writes the Markdown summary.
-func WriteMarkdown(s Summary, path string) error {
+func WriteMarkdown(s result.Summary, path string) error {
 	return writeAtomic(path, []byte(Markdown(s)))
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/merchant-harness/mph/result"
 )
 
 func spec(text string, state types.SpecState, msg string, entries ...string) types.SpecReport {
@@ -26,101 +28,31 @@ func sample() types.Report {
 	return types.Report{SuiteDescription: "s", SpecReports: types.SpecReports{
 		spec("passes", types.SpecStatePassed, ""),
 		spec("fails", types.SpecStateFailed, "Expected 200 to equal 404"),
-		spec("harness", types.SpecStateFailed, HarnessErrorPrefix+"fixture: issuing a card answered HTTP 500", HarnessErrorEntry),
+		spec("harness", types.SpecStateFailed, result.HarnessErrorPrefix+"fixture: issuing a card answered HTTP 500", result.HarnessErrorEntry),
 		spec("panics", types.SpecStatePanicked, "boom"),
 		spec("skipped", types.SpecStateSkipped, "needs a second TEST merchant"),
 		spec("skipped2", types.SpecStateSkipped, "needs a second TEST merchant"),
 		spec("filtered", types.SpecStateSkipped, ""),
-		spec("rate limited", types.SpecStateSkipped, NoVerdictPrefix+"rate limited: GET /cards still answered 429", NoVerdictEntry),
+		spec("rate limited", types.SpecStateSkipped, result.NoVerdictPrefix+"rate limited: GET /cards still answered 429", result.NoVerdictEntry),
 		{LeafNodeType: types.NodeTypeBeforeSuite, State: types.SpecStatePassed},
 	}}
 }
 
-func TestSummaryKeepsOutcomesApart(t *testing.T) {
-	s := Summarize(sample())
-	if s.Passed != 1 || s.Failed != 1 || s.HarnessErrors != 2 || s.Skipped != 2 || s.NoVerdict != 1 || s.NotSelected != 1 || s.Selected != 7 {
-		t.Fatalf("counts %+v", s)
-	}
-	if len(s.SkipReasons) != 1 || len(s.SkipReasons[0].Specs) != 2 {
-		t.Fatalf("skip reasons %+v", s.SkipReasons)
-	}
-	if len(s.NoVerdictReasons) != 1 || s.NoVerdictReasons[0].Reason != "rate limited: GET /cards still answered 429" {
-		t.Fatalf("no-verdict reasons %+v", s.NoVerdictReasons)
-	}
+// The console summary counts the outcomes apart and groups the skips and
+// the no verdicts by reason.
+func TestConsoleSummary(t *testing.T) {
+	s := result.Summarize(sample())
 	var b strings.Builder
-	s.WriteConsole(&b)
+	_ = Console(s)(&b)
 	for _, want := range []string{"1 failed, 1 no verdict, 2 not applicable, 2 harness errors", "No verdict (", "1 × rate limited", "Not applicable (skipped), by reason:"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("console lacks %q: %s", want, b.String())
 		}
 	}
-	for _, sp := range s.Specs {
-		if sp.Location != "suites/x.go:7" || sp.Area != "area" {
-			t.Fatalf("location %q area %q", sp.Location, sp.Area)
-		}
-	}
-}
-
-func TestExitCodeOfASummary(t *testing.T) {
-	cases := []struct {
-		name   string
-		s      Summary
-		strict bool
-		want   int
-	}{
-		{"passed", Summary{Passed: 3}, false, ExitOK},
-		{"failed", Summary{Passed: 3, Failed: 1, HarnessErrors: 1}, false, ExitFailed},
-		{"harness errors only", Summary{Passed: 3, HarnessErrors: 1}, false, ExitHarness},
-		{"suite error only", Summary{SuiteErrors: []string{"BeforeSuite: x"}}, false, ExitHarness},
-		{"interrupted", Summary{Failed: 1, Interrupted: true}, false, ExitInterrupted},
-		{"fixed waiver", Summary{Passed: 1, FixedWaivers: []string{"a.b"}}, false, ExitOK},
-		{"fixed waiver strict", Summary{Passed: 1, FixedWaivers: []string{"a.b"}}, true, ExitFailed},
-		{"waived only", Summary{Passed: 1, Waived: 1}, true, ExitOK},
-		{"not applicable only", Summary{Passed: 1, Skipped: 4}, false, ExitOK},
-		{"no verdict", Summary{Passed: 3, NoVerdict: 1}, false, ExitHarness},
-		{"no verdict accepted", Summary{Passed: 3, NoVerdict: 2, NoVerdictAccepted: 2}, false, ExitOK},
-		{"no verdict partly accepted", Summary{Passed: 3, NoVerdict: 2, NoVerdictAccepted: 1}, false, ExitHarness},
-		{"no verdict and failed", Summary{Failed: 1, NoVerdict: 1}, false, ExitFailed},
-		{"no verdict, interrupted", Summary{NoVerdict: 1, Interrupted: true}, false, ExitInterrupted},
-	}
-	for _, c := range cases {
-		if got := c.s.ExitCode(c.strict); got != c.want {
-			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
-		}
-	}
-}
-
-// TestNoVerdictAcceptedByName: a run's exit code follows its mix of
-// outcomes as Build counts them from the spec reports; a no verdict counts
-// towards exit 3 unless --accept-no-verdict names its spec ID (or all).
-func TestNoVerdictAcceptedByName(t *testing.T) {
-	noVerdict := func(text string) types.SpecReport {
-		return spec(text, types.SpecStateSkipped, NoVerdictPrefix+"another documented refusal came first", NoVerdictEntry)
-	}
-	for _, c := range []struct {
-		name   string
-		specs  []types.SpecReport
-		accept []string
-		want   int
-	}{
-		{"passed and not applicable", []types.SpecReport{spec("a", types.SpecStatePassed, ""), spec("b", types.SpecStateSkipped, "needs a second TEST merchant")}, nil, ExitOK},
-		{"a no verdict", []types.SpecReport{spec("a", types.SpecStatePassed, ""), noVerdict("b")}, nil, ExitHarness},
-		{"the no verdict accepted", []types.SpecReport{spec("a", types.SpecStatePassed, ""), noVerdict("b")}, []string{"area.b"}, ExitOK},
-		{"another spec accepted", []types.SpecReport{noVerdict("b"), noVerdict("c")}, []string{"area.b"}, ExitHarness},
-		{"all accepted", []types.SpecReport{noVerdict("b"), noVerdict("c")}, []string{AcceptAll}, ExitOK},
-		{"failed beats no verdict", []types.SpecReport{spec("a", types.SpecStateFailed, "Expected"), noVerdict("b")}, []string{AcceptAll}, ExitFailed},
-		{"harness error stays", []types.SpecReport{spec("a", types.SpecStateFailed, HarnessErrorPrefix+"x", HarnessErrorEntry), noVerdict("b")}, []string{AcceptAll}, ExitHarness},
-		{"entry alone marks it", []types.SpecReport{spec("b", types.SpecStateSkipped, "rate limited", NoVerdictEntry)}, nil, ExitHarness},
-	} {
-		s := Build(types.Report{SpecReports: c.specs}, Options{AcceptNoVerdict: c.accept})
-		if got := s.ExitCode(false); got != c.want {
-			t.Errorf("%s: exit %d, want %d (%+v)", c.name, got, c.want, s)
-		}
-	}
 }
 
 func TestReportsCountTheTwoSkipKindsApart(t *testing.T) {
-	s := Build(sample(), Options{})
+	s := result.Build(sample(), result.Options{})
 	j := JUnit(s)
 	props := map[string]string{}
 	for _, p := range j.Suites[0].Properties {
@@ -156,14 +88,14 @@ func TestReportsCountTheTwoSkipKindsApart(t *testing.T) {
 			t.Errorf("HTML lacks %q", want)
 		}
 	}
-	accepted := Build(sample(), Options{AcceptNoVerdict: []string{"area.rate-limited"}})
+	accepted := result.Build(sample(), result.Options{AcceptNoVerdict: []string{"area.rate-limited"}})
 	if accepted.NoVerdictAccepted != 1 || !strings.Contains(Markdown(accepted), "| 1 | rate limited: GET /cards still answered 429 (1 accepted) |") {
 		t.Errorf("accepted no verdict: %+v", accepted)
 	}
 	if j := JUnit(accepted); j.Errors != 2 || j.Skipped != 3 {
 		t.Errorf("JUnit of an accepted no verdict: %d errors, %d skipped", j.Errors, j.Skipped)
 	}
-	only := Build(types.Report{SpecReports: []types.SpecReport{spec("rate limited", types.SpecStateSkipped, NoVerdictPrefix+"x")}}, Options{})
+	only := result.Build(types.Report{SpecReports: []types.SpecReport{spec("rate limited", types.SpecStateSkipped, result.NoVerdictPrefix+"x")}}, result.Options{})
 	if v := verdict(only); v != "NO VERDICT: 1 checks could not decide" {
 		t.Errorf("verdict %q", v)
 	}
@@ -171,14 +103,14 @@ func TestReportsCountTheTwoSkipKindsApart(t *testing.T) {
 
 func TestReportsAreWrittenAndSelfContained(t *testing.T) {
 	dir := t.TempDir()
-	s := Build(sample(), Options{Meta: Meta{Target: "https://user:pw@api.example.com/v1/merchant", RunID: "mph123", Version: "v1.2.3", Profile: "default"}})
-	if err := WriteHTML(s, filepath.Join(dir, "r.html")); err != nil {
+	s := result.Build(sample(), result.Options{Meta: result.Meta{Target: "https://user:pw@api.example.com/v1/merchant", RunID: "mph123", Version: "v1.2.3", Profile: "default"}})
+	if err := WriteFile(filepath.Join(dir, "r.html"), ConformHTML(s)); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteJSON(sample(), s, filepath.Join(dir, "r.json")); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteMarkdown(s, filepath.Join(dir, "s.md")); err != nil {
+	if err := WriteFile(filepath.Join(dir, "s.md"), ConformMarkdown(s)); err != nil {
 		t.Fatal(err)
 	}
 	html, _ := os.ReadFile(filepath.Join(dir, "r.html"))
@@ -234,8 +166,8 @@ func TestJUnitOfASummary(t *testing.T) {
 	r := sample()
 	r.SpecReports[1].Failure.Message = "HTTP status 500, want [200]\nExpected\n    <[]int | len:1, cap:1>: [200]\nto contain element matching\n    <int>: 500\n\n" + exch
 	p := filepath.Join(t.TempDir(), "junit.xml")
-	s := Build(r, Options{Meta: Meta{Target: "https://u:secretpw@h.example/v1/merchant", RunID: "mphX", Version: "v9"}})
-	if err := WriteJUnit(s, p); err != nil {
+	s := result.Build(r, result.Options{Meta: result.Meta{Target: "https://u:secretpw@h.example/v1/merchant", RunID: "mphX", Version: "v9"}})
+	if err := WriteFile(p, ConformJUnit(s)); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(p)
@@ -260,7 +192,7 @@ func TestJUnitOfASummary(t *testing.T) {
 		}
 		if c.Failure != nil {
 			m := c.Failure.Message
-			if len([]rune(m)) > MaxHeadline || strings.Contains(m, "\n") || !strings.Contains(m, "want [200]") || !strings.Contains(m, "POST /v1/merchant/cards/crd_1/withdraw → 500") {
+			if len([]rune(m)) > result.MaxHeadline || strings.Contains(m, "\n") || !strings.Contains(m, "want [200]") || !strings.Contains(m, "POST /v1/merchant/cards/crd_1/withdraw → 500") {
 				t.Errorf("failure message %q", m)
 			}
 			if !strings.Contains(c.Failure.Body, "cut: 4096 of 9002 bytes shown") || strings.Contains(c.Failure.Body, long) {
@@ -276,15 +208,15 @@ func TestJUnitOfASummary(t *testing.T) {
 func TestHeadline(t *testing.T) {
 	cases := []struct{ msg, want string }{
 		{"Expected\n    <int>: 404\nto equal\n    <int>: 200", "Expected 404 to equal 200"},
-		{HarnessErrorPrefix + "fixture: issuing a card answered HTTP 500", "fixture: issuing a card answered HTTP 500"},
+		{result.HarnessErrorPrefix + "fixture: issuing a card answered HTTP 500", "fixture: issuing a card answered HTTP 500"},
 		{"balance after the withdrawal\nExpected\n    <money.Amount>: 1.00 USD\nto equal\n    <money.Amount>: 0.50 USD", "balance after the withdrawal: Expected 1.00 USD to equal 0.50 USD"},
 	}
 	for _, c := range cases {
-		if got := Headline(c.msg, ""); got != c.want {
+		if got := result.Headline(c.msg, ""); got != c.want {
 			t.Errorf("Headline(%q) = %q, want %q", c.msg, got, c.want)
 		}
 	}
-	if got := Headline(strings.Repeat("very long ", 100), ""); len([]rune(got)) > MaxHeadline || len([]rune(got)) < MaxHeadline-2 {
+	if got := result.Headline(strings.Repeat("very long ", 100), ""); len([]rune(got)) > result.MaxHeadline || len([]rune(got)) < result.MaxHeadline-2 {
 		t.Errorf("long headline has %d runes", len([]rune(got)))
 	}
 }

@@ -4,18 +4,20 @@ import (
 	"testing"
 
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/merchant-harness/mph/result"
 )
 
 func TestTimeoutIsAHarnessError(t *testing.T) {
 	for _, tc := range []struct {
 		s    types.SpecReport
-		want Outcome
+		want result.Outcome
 	}{
-		{spec("times out", types.SpecStateTimedout, "A suite timeout occurred"), HarnessError},
-		{spec("interrupted", types.SpecStateInterrupted, "interrupted"), HarnessError},
-		{spec("fails", types.SpecStateFailed, "Expected 200 to equal 404"), Failed},
+		{spec("times out", types.SpecStateTimedout, "A suite timeout occurred"), result.HarnessError},
+		{spec("interrupted", types.SpecStateInterrupted, "interrupted"), result.HarnessError},
+		{spec("fails", types.SpecStateFailed, "Expected 200 to equal 404"), result.Failed},
 	} {
-		if got := Classify(tc.s); got != tc.want {
+		if got := result.Classify(tc.s); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.s.LeafNodeText, got, tc.want)
 		}
 	}

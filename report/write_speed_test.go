@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/merchant-harness/mph/result"
 )
 
 // TestWritingEveryReportFitsTheInterruptBudget: an interrupted run has one
@@ -28,9 +30,9 @@ func TestWritingEveryReportFitsTheInterruptBudget(t *testing.T) {
 	}
 	dir := t.TempDir()
 	start := time.Now()
-	s := Build(r, Options{})
-	for _, err := range []error{WriteJUnit(s, filepath.Join(dir, "j.xml")), WriteJSON(r, s, filepath.Join(dir, "r.json")),
-		WriteHTML(s, filepath.Join(dir, "r.html")), WriteMarkdown(s, filepath.Join(dir, "s.md"))} {
+	s := result.Build(r, result.Options{})
+	for _, err := range []error{WriteFile(filepath.Join(dir, "j.xml"), ConformJUnit(s)), WriteJSON(r, s, filepath.Join(dir, "r.json")),
+		WriteFile(filepath.Join(dir, "r.html"), ConformHTML(s)), WriteFile(filepath.Join(dir, "s.md"), ConformMarkdown(s))} {
 		if err != nil {
 			t.Fatal(err)
 		}

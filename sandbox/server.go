@@ -128,13 +128,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // reqCtx carries one request through routing, auth and the handler.
 type reqCtx struct {
-	w      http.ResponseWriter
-	r      *http.Request
-	path   string // URL path echoed in envelopes
-	now    time.Time
-	world  *world
-	st     *envState // authenticated merchant and environment
-	p1, p2 string    // path parameters
+	w     http.ResponseWriter
+	r     *http.Request
+	path  string // URL path echoed in envelopes
+	now   time.Time
+	world *world
+	st    *envState // authenticated merchant and environment
+	p1    string    // the path parameter
 }
 
 func (s *Server) notFoundRoute(rc *reqCtx) {

@@ -28,9 +28,6 @@ type Variant struct {
 	Reference bool `json:"reference,omitempty"`
 }
 
-// Setting is a Variant seen as one value of its dimension.
-type Setting = Variant
-
 // Dimension is one open point of the document (or a few tightly linked
 // ones) and the settings the document allows for it, the reference first.
 type Dimension struct {

@@ -48,7 +48,7 @@ func ExecRunner(exe string) Runner {
 func inherited() []string {
 	var out []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "MPH_") {
+		if !strings.HasPrefix(kv, target.EnvPrefix) {
 			out = append(out, kv)
 		}
 	}

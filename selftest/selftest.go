@@ -24,7 +24,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
 	"github.com/merchant-harness/mph/target/embedded"
@@ -458,24 +458,24 @@ func tally(r *Run, rep types.Report) {
 		if s.LeafNodeType != types.NodeTypeIt {
 			text = "[" + s.LeafNodeType.String() + "] " + firstLine(s.Failure.Message)
 		}
-		switch report.Classify(s) {
-		case report.Passed:
+		switch result.Classify(s) {
+		case result.Passed:
 			if s.LeafNodeType == types.NodeTypeIt {
 				r.Passed++
 			}
-		case report.Skipped, report.Pending:
+		case result.Skipped, result.Pending:
 			if s.LeafNodeType == types.NodeTypeIt {
 				r.Skipped++
 			}
-		case report.Failed:
+		case result.Failed:
 			r.Failed = append(r.Failed, text)
 			r.Why = append(r.Why, text+": "+firstLine(s.Failure.Message))
-		case report.HarnessError:
+		case result.HarnessError:
 			// The harness could not run the check: not a verdict on the
 			// server, so it neither kills a fault nor passes a clean run.
 			r.HarnessErrors = append(r.HarnessErrors, text)
 			r.Why = append(r.Why, text+": "+firstLine(s.Failure.Message))
-		case report.NoVerdict:
+		case result.NoVerdict:
 			r.NoVerdict = append(r.NoVerdict, text)
 			r.Why = append(r.Why, text+": "+firstLine(s.Failure.Message))
 		}

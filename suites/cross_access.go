@@ -79,7 +79,7 @@ func ipCheck(ctx SpecContext, e api.Endpoint) {
 	d := Data(ExpectEnvelopeA(resp, schemas.TokenResponse))
 	tok, _ := d["accessToken"].(string)
 	if d["environment"] != "TEST" && e.Writes() && !Cfg().AllowLive && !Cfg().Embedded {
-		Skip("refused: the credentials outside the whitelist are not TEST (environment " + fmt.Sprint(d["environment"]) + ") and this cell writes; pass --allow-live (MPH_ALLOW_LIVE=1) to run it")
+		Skip("refused: the credentials outside the whitelist are not TEST (environment " + fmt.Sprint(d["environment"]) + ") and this cell writes; " + AllowLiveHint + " to run it")
 	}
 	if e.Token() {
 		expectIPRefused(ctx, probe{e: runEndpoint("config"), req: client.Request{Method: http.MethodGet, Path: "/cards/config"}}, tok)

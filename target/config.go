@@ -1,8 +1,9 @@
 // Package target says what the harness tests: the base URL, the credentials,
 // the sandbox test controls if the target has them, and the profile of its
-// "not shown" choices. It is shared by `mph conform`, `mph load` and the
-// suites run by `go test` / `ginkgo`, configured the same way everywhere:
-// environment variables (MPH_*), overridden by flags, plus a profile file.
+// "not shown" choices. Every command is configured the same way: the
+// environment (MPH_*), overridden by the flags given, plus a profile file;
+// knobs.go declares each knob once, and the flags, the environment reading,
+// Environ and the README's table are generated from it.
 //
 // With no base URL the embedded reference sandbox is started in process and
 // its demo credentials are used, so every command works out of the box.
@@ -13,12 +14,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/url"
-	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/merchant-harness/mph/api"
+	"github.com/merchant-harness/mph/internal/hooklisten"
 )
 
 // Credentials of one merchant in one environment.
@@ -47,20 +47,21 @@ type Config struct {
 	LiveLowKYB     *Credentials // LIVE credentials of a merchant below KYB Tier 2
 	NotWhitelisted *Credentials // credentials whose IP whitelist excludes this machine
 
-	// WebhookReceiverURL is the public URL at which the target can reach the
-	// harness's webhook receiver ("" = the receiver is only reachable when the
-	// target runs on this machine).
-	WebhookReceiverURL string
+	Profile  *api.Profile
+	Embedded bool // BaseURL is the in-process sandbox
+	Options
+}
 
-	Profile     *api.Profile
+// Options are the settings a Config takes over as they were given.
+type Options struct {
 	ProfilePath string
 	Timeout     time.Duration // per HTTP request
 	AllowLive   bool          // allow writes with LIVE credentials (see README, LIVE credentials and money)
 	InsecureTLS bool
 	RunID       string // prefix of every reference the harness creates
-	Embedded    bool   // BaseURL is the in-process sandbox
 	Network
-	Suite
+	Webhooks
+	Conform
 }
 
 // Network are the rules of every HTTP call to the target (docs/network.md).
@@ -74,34 +75,38 @@ type Network struct {
 	RetryAfterMax time.Duration
 }
 
-// Env names, in one place so docs and errors quote them exactly.
-const (
-	EnvBaseURL            = "MPH_BASE_URL"
-	EnvMerchantID         = "MPH_MERCHANT_ID"
-	EnvSecretKey          = "MPH_SECRET_KEY"
-	EnvMerchant2ID        = "MPH_MERCHANT2_ID"
-	EnvSecretKey2         = "MPH_SECRET_KEY2"
-	EnvLiveMerchantID     = "MPH_LIVE_MERCHANT_ID"
-	EnvLiveSecretKey      = "MPH_LIVE_SECRET_KEY"
-	EnvLowKYBMerchantID   = "MPH_LIVE_LOWKYB_MERCHANT_ID"
-	EnvLowKYBSecretKey    = "MPH_LIVE_LOWKYB_SECRET_KEY"
-	EnvBlockedMerchantID  = "MPH_BLOCKED_MERCHANT_ID"
-	EnvBlockedSecretKey   = "MPH_BLOCKED_SECRET_KEY"
-	EnvControlsURL        = "MPH_CONTROLS_URL"
-	EnvAdminKey           = "MPH_ADMIN_KEY"
-	EnvProfile            = "MPH_PROFILE"
-	EnvTimeout            = "MPH_TIMEOUT"
-	EnvAllowLive          = "MPH_ALLOW_LIVE"
-	EnvInsecureTLS        = "MPH_INSECURE_TLS"
-	EnvWebhookReceiverURL = "MPH_WEBHOOK_RECEIVER_URL"
-	EnvRunID              = "MPH_RUN_ID"
-	EnvFollowRedirects    = "MPH_FOLLOW_REDIRECTS"
-	EnvMaxBody            = "MPH_MAX_BODY"
-	EnvRetryAfterMax      = "MPH_RETRY_AFTER_MAX"
+// Webhooks say how the harness's webhook receivers meet the target.
+type Webhooks struct {
+	// WebhookReceiverURL is the public URL at which the target can reach the
+	// harness's webhook receiver ("" = the receiver is only reachable when the
+	// target runs on this machine).
+	WebhookReceiverURL string
+	// WebhooksPreconfigured overrides the profile's webhooks.preconfigured
+	// (nil: the profile decides).
+	WebhooksPreconfigured *bool
+	// WebhookSecret is the key of the deliveries' signatures when the
+	// profile says a webhook secret signs them.
+	WebhookSecret string
+	// WebhookListen is the local address a receiver listens on when its
+	// public URL reaches this machine on another address ("" = the URL's
+	// own host and port).
+	WebhookListen string
+	// WebhookAllowFrom lists the senders deliveries may come from
+	// (addresses or networks, comma-separated; "" = any sender).
+	WebhookAllowFrom string
+}
 
-	EnvWebhooksPreconfigured = "MPH_WEBHOOKS_PRECONFIGURED"
-	EnvWebhookSecret         = "MPH_WEBHOOK_SECRET"
-)
+// Receiver are the network rules of a webhook receiver whose public URL is
+// public ("" for one on this machine).
+func (w Webhooks) Receiver(public string) hooklisten.Rules {
+	return hooklisten.Rules{Public: public, Local: w.WebhookListen, AllowFrom: w.WebhookAllowFrom}
+}
+
+// Preconfigured reports whether the settings declare the webhooks
+// pre-configured (false when they leave it to the profile).
+func (w Webhooks) Preconfigured() bool {
+	return w.WebhooksPreconfigured != nil && *w.WebhooksPreconfigured
+}
 
 // Settings are the unresolved inputs: what the user said, before the
 // embedded sandbox is started or the profile is read.
@@ -110,14 +115,16 @@ type Settings struct {
 	Primary, Secondary             Credentials
 	LiveTier2, LiveLowKYB          Credentials
 	NotWhitelisted                 Credentials
-	WebhookReceiverURL             string
-	ProfilePath                    string
-	Timeout                        time.Duration
-	AllowLive, InsecureTLS         bool
-	RunID                          string
-	Network
-	Suite
+	// SandboxJWTSecret signs the access tokens of mph sandbox.
+	SandboxJWTSecret string
+	// Reports are where the suites write their reports under go test.
+	Reports Reports
+	Options
 }
+
+// Reports are the report paths of the suites run by go test or ginkgo
+// (mph conform has flags of its own: --out, --junit-report, ...).
+type Reports struct{ JUnit, JSON, HTML, Markdown string }
 
 // UsageError is a configuration mistake (exit code 2).
 type UsageError struct{ Msg string }
@@ -126,81 +133,23 @@ func (e *UsageError) Error() string { return e.Msg }
 
 func usage(format string, a ...any) error { return &UsageError{Msg: fmt.Sprintf(format, a...)} }
 
-// SettingsFromEnv reads the MPH_* environment. A secret may also come from a
-// file named by the variable with a _FILE suffix (MPH_SECRET_KEY_FILE), so
-// that secrets never need to be on a command line.
-func SettingsFromEnv() (Settings, error) {
-	var s Settings
-	var err error
-	get := func(name string) string {
-		if err != nil {
-			return ""
-		}
-		var v string
-		v, err = secretFromEnv(name)
-		return v
-	}
-	s.BaseURL = get(EnvBaseURL)
-	s.Primary = Credentials{get(EnvMerchantID), get(EnvSecretKey)}
-	s.Secondary = Credentials{get(EnvMerchant2ID), get(EnvSecretKey2)}
-	s.LiveTier2 = Credentials{get(EnvLiveMerchantID), get(EnvLiveSecretKey)}
-	s.LiveLowKYB = Credentials{get(EnvLowKYBMerchantID), get(EnvLowKYBSecretKey)}
-	s.NotWhitelisted = Credentials{get(EnvBlockedMerchantID), get(EnvBlockedSecretKey)}
-	s.ControlsURL = get(EnvControlsURL)
-	s.AdminKey = get(EnvAdminKey)
-	s.ProfilePath = get(EnvProfile)
-	s.WebhookReceiverURL = get(EnvWebhookReceiverURL)
-	s.RunID = get(EnvRunID)
-	if err != nil {
-		return s, err
-	}
-	if v := os.Getenv(EnvTimeout); v != "" {
-		d, perr := time.ParseDuration(v)
-		if perr != nil || d <= 0 {
-			return s, usage("%s=%q is not a positive duration (e.g. 10s)", EnvTimeout, v)
-		}
-		s.Timeout = d
-	}
-	if err := s.Network.fromEnv(); err != nil {
-		return s, err
-	}
-	if err := s.Suite.fromEnv(); err != nil {
-		return s, err
-	}
-	for name, dst := range map[string]*bool{EnvAllowLive: &s.AllowLive, EnvInsecureTLS: &s.InsecureTLS, EnvFollowRedirects: &s.FollowRedirects} {
-		if v := os.Getenv(name); v != "" {
-			b, perr := strconv.ParseBool(v)
-			if perr != nil {
-				return s, usage("%s=%q is not a boolean", name, v)
-			}
-			*dst = b
-		}
-	}
-	return s, nil
-}
-
-func secretFromEnv(name string) (string, error) {
-	if v := os.Getenv(name); v != "" {
-		return strings.TrimSpace(v), nil
-	}
-	if f := os.Getenv(name + "_FILE"); f != "" {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return "", usage("%s_FILE: %v", name, err)
-		}
-		return strings.TrimSpace(string(b)), nil
-	}
-	return "", nil
-}
-
-// validateRemote checks settings that name a remote target.
-func (s *Settings) validateRemote() error {
+// ValidateBaseURL checks that the base URL is an http(s) merchant root of
+// version 1.
+func (s *Settings) ValidateBaseURL() error {
 	u, err := url.Parse(s.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return usage("base URL %q is not an http(s) URL", s.BaseURL)
 	}
 	if !strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/v1/merchant") {
 		return usage("base URL %q must end in /v1/merchant (the merchant root of version 1)", s.BaseURL)
+	}
+	return nil
+}
+
+// validateRemote checks settings that name a remote target.
+func (s *Settings) validateRemote() error {
+	if err := s.ValidateBaseURL(); err != nil {
+		return err
 	}
 	if !s.Primary.Set() {
 		return usage("a base URL needs credentials: set %s and %s (or %s_FILE)", EnvMerchantID, EnvSecretKey, EnvSecretKey)
@@ -222,20 +171,17 @@ func optional(c Credentials) *Credentials {
 	return &cp
 }
 
-func (n *Network) fromEnv() error {
-	if v := os.Getenv(EnvMaxBody); v != "" {
-		var b ByteSize
-		if err := b.Set(v); err != nil || b <= 0 {
-			return usage("%s=%q is not a positive size (e.g. 65536, 64KiB, 1MiB)", EnvMaxBody, v)
+// settings is the inverse of Resolve: the settings naming this target
+// with these options, as a child process is told them (Environ).
+func (c *Config) settings() Settings {
+	s := Settings{BaseURL: c.BaseURL, ControlsURL: c.ControlsURL, AdminKey: c.AdminKey, Primary: c.Primary, Options: c.Options}
+	for _, o := range []struct {
+		dst *Credentials
+		src *Credentials
+	}{{&s.Secondary, c.Secondary}, {&s.LiveTier2, c.LiveTier2}, {&s.LiveLowKYB, c.LiveLowKYB}, {&s.NotWhitelisted, c.NotWhitelisted}} {
+		if o.src.Set() {
+			*o.dst = *o.src
 		}
-		n.MaxBody = int64(b)
 	}
-	if v := os.Getenv(EnvRetryAfterMax); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			return usage("%s=%q is not a positive duration (e.g. 30s)", EnvRetryAfterMax, v)
-		}
-		n.RetryAfterMax = d
-	}
-	return nil
+	return s
 }

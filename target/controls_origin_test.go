@@ -68,7 +68,7 @@ func TestControlsOnAnotherOriginNeedIdentity(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			admin.Store(0)
 			cfg := &Config{BaseURL: c.base, ControlsURL: c.controls, AdminKey: sandbox.DefaultAdminKey,
-				Primary: Credentials{m.ID, m.TestKey}, Timeout: 5e9}
+				Primary: Credentials{m.ID, m.TestKey}, Options: Options{Timeout: 5e9}}
 			f, err := Preflight(context.Background(), cfg)
 			var pe *PreflightError
 			if c.refused != "" {
@@ -142,7 +142,7 @@ func TestPreflightTakesTheMostCautiousEnvironment(t *testing.T) {
 		{"honest TEST", m.TestKey, false},
 		{"LIVE key, token says TEST", m.LiveKey, true},
 	} {
-		cfg := &Config{BaseURL: lying.URL + "/v1/merchant", Primary: Credentials{m.ID, c.key}, Timeout: 5e9}
+		cfg := &Config{BaseURL: lying.URL + "/v1/merchant", Primary: Credentials{m.ID, c.key}, Options: Options{Timeout: 5e9}}
 		f, err := Preflight(context.Background(), cfg)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Environ is the inverse of SettingsFromEnv: what a child reads back is what
@@ -20,13 +21,13 @@ func TestEnvironRoundTrip(t *testing.T) {
 		LiveTier2:      &Credentials{"mer_c", "key-c"},
 		LiveLowKYB:     &Credentials{"mer_d", "key-d"},
 		NotWhitelisted: &Credentials{"mer_e", "key-e"},
-		ProfilePath:    "profile.yaml",
-		AllowLive:      true,
-		Suite: Suite{Slow: true, NoTeardown: true, MaxSpend: map[string]int64{"USD": 5000, "NGN": 20000050},
-			MaxRPS: 2.5, WebhooksPreconfigured: &yes},
+		Options: Options{ProfilePath: "profile.yaml", AllowLive: true, Timeout: 3 * time.Second, RunID: "mphabc",
+			Network:  Network{FollowRedirects: true, MaxBody: 64 << 10, RetryAfterMax: time.Minute},
+			Webhooks: Webhooks{WebhookReceiverURL: "https://hooks.example.test/mph", WebhooksPreconfigured: &yes, WebhookSecret: "whsec", WebhookListen: "0.0.0.0:8080", WebhookAllowFrom: "10.0.0.0/8"},
+			Conform:  Conform{Slow: true, NoTeardown: true, MaxSpend: map[string]int64{"USD": 5000, "NGN": 20000050}, MaxRPS: 2.5}},
 	}
 	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "MPH_") {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, EnvPrefix) {
 			t.Setenv(k, "")
 		}
 	}
@@ -34,7 +35,7 @@ func TestEnvironRoundTrip(t *testing.T) {
 		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
 	}
-	s, err := SettingsFromEnv()
+	s, err := SettingsFromEnv(CmdConform)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func TestEnvironRoundTrip(t *testing.T) {
 		BaseURL: cfg.BaseURL, ControlsURL: cfg.ControlsURL, AdminKey: cfg.AdminKey,
 		Primary: cfg.Primary, Secondary: *cfg.Secondary, LiveTier2: *cfg.LiveTier2,
 		LiveLowKYB: *cfg.LiveLowKYB, NotWhitelisted: *cfg.NotWhitelisted,
-		ProfilePath: cfg.ProfilePath, AllowLive: true, Suite: cfg.Suite,
+		Options: cfg.Options,
 	}
 	if !reflect.DeepEqual(s, want) {
 		t.Fatalf("round trip:\n got %+v\nwant %+v", s, want)

@@ -34,13 +34,12 @@ func TestNetworkSettingsMerge(t *testing.T) {
 			for _, k := range []string{EnvFollowRedirects, EnvMaxBody, EnvRetryAfterMax} {
 				t.Setenv(k, tc.env[k])
 			}
-			var fl Settings
 			fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
-			fl.BindFlags(fs)
+			fl := Bind(fs, CmdLoad)
 			if err := fs.Parse(tc.args); err != nil {
 				t.Fatal(err)
 			}
-			s, err := SettingsFromEnvAndFlags(fs, fl)
+			s, err := fl.Settings()
 			if tc.bad {
 				var ue *UsageError
 				if !errors.As(err, &ue) {
@@ -83,7 +82,7 @@ func TestPreflightNamesARedirect(t *testing.T) {
 	}))
 	defer srv.Close()
 	for _, follow := range []bool{false, true} {
-		cfg := &Config{BaseURL: srv.URL + "/v1/merchant", Primary: Credentials{"mer", "sk_test_x"}, Timeout: 5 * time.Second}
+		cfg := &Config{BaseURL: srv.URL + "/v1/merchant", Primary: Credentials{"mer", "sk_test_x"}, Options: Options{Timeout: 5 * time.Second}}
 		cfg.FollowRedirects = follow
 		_, err := Preflight(context.Background(), cfg)
 		var pe *PreflightError
@@ -118,7 +117,7 @@ func TestPreflightRetries429WithinTheCap(t *testing.T) {
 			}
 			_, _ = w.Write([]byte(`{"data":{"accessToken":"t","environment":"TEST"}}`))
 		}))
-		cfg := &Config{BaseURL: srv.URL + "/v1/merchant", Primary: Credentials{"mer", "sk_test_x"}, Timeout: 5 * time.Second}
+		cfg := &Config{BaseURL: srv.URL + "/v1/merchant", Primary: Credentials{"mer", "sk_test_x"}, Options: Options{Timeout: 5 * time.Second}}
 		start := time.Now()
 		_, err := Preflight(context.Background(), cfg)
 		srv.Close()

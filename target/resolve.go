@@ -2,9 +2,9 @@ package target
 
 import (
 	"strings"
-	"time"
 
 	"github.com/merchant-harness/mph/api"
+	"github.com/merchant-harness/mph/httpclient"
 )
 
 // Local is a sandbox running in this process (package target/embedded
@@ -27,21 +27,12 @@ func Resolve(s Settings, local *Local) (*Config, error) {
 		return nil, usage("%v", err)
 	}
 	cfg := &Config{
-		ControlsURL:        strings.TrimRight(s.ControlsURL, "/"),
-		AdminKey:           s.AdminKey,
-		WebhookReceiverURL: s.WebhookReceiverURL,
-		Profile:            profile,
-		ProfilePath:        s.ProfilePath,
-		Timeout:            orDefault(s.Timeout, 10*time.Second),
-		AllowLive:          s.AllowLive,
-		InsecureTLS:        s.InsecureTLS,
-		RunID:              s.RunID,
-		Network:            s.Network,
-		Suite:              s.Suite,
+		ControlsURL: strings.TrimRight(s.ControlsURL, "/"),
+		AdminKey:    s.AdminKey,
+		Profile:     profile,
+		Options:     s.Options,
 	}
-	if cfg.RunID == "" {
-		cfg.RunID = newRunID()
-	}
+	cfg.defaults()
 	if s.BaseURL == "" {
 		if local == nil {
 			return nil, usage("no base URL (%s) and no local sandbox", EnvBaseURL)
@@ -55,7 +46,7 @@ func Resolve(s Settings, local *Local) (*Config, error) {
 		cfg.BaseURL = strings.TrimRight(s.BaseURL, "/")
 	}
 	overlay(cfg, s)
-	registerSecrets(cfg)
+	RegisterSecrets(cfg)
 	return cfg, nil
 }
 
@@ -65,10 +56,22 @@ func FromLocal(l Local, profile *api.Profile) *Config {
 	if profile == nil {
 		profile = api.DefaultProfile()
 	}
-	cfg := &Config{Profile: profile, Timeout: 10 * time.Second, RunID: newRunID(), Embedded: true}
+	cfg := &Config{Profile: profile, Embedded: true}
+	cfg.defaults()
 	cfg.useLocal(l)
-	registerSecrets(cfg)
+	RegisterSecrets(cfg)
 	return cfg
+}
+
+// defaults fills the options no setting gave: the request timeout and a
+// fresh run id.
+func (cfg *Config) defaults() {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = httpclient.DefaultTimeout
+	}
+	if cfg.RunID == "" {
+		cfg.RunID = newRunID()
+	}
 }
 
 func (cfg *Config) useLocal(l Local) {

@@ -31,7 +31,7 @@ func TestResolveRegistersEverySecret(t *testing.T) {
 	for k, v := range env {
 		t.Setenv(k, v)
 	}
-	s, err := SettingsFromEnv()
+	s, err := SettingsFromEnv(CmdConform)
 	if err != nil {
 		t.Fatal(err)
 	}

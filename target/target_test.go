@@ -22,7 +22,7 @@ func TestSettingsFromEnv(t *testing.T) {
 	t.Setenv(EnvSecretKey+"_FILE", keyFile)
 	t.Setenv(EnvTimeout, "3s")
 	t.Setenv(EnvAllowLive, "true")
-	s, err := SettingsFromEnv()
+	s, err := SettingsFromEnv(CmdConform)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestSettingsFromEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv(EnvTimeout, "soon")
-	if _, err := SettingsFromEnv(); err == nil {
+	if _, err := SettingsFromEnv(CmdConform); err == nil {
 		t.Fatal("a bad timeout must be a usage error")
 	}
 }
@@ -102,7 +102,7 @@ func TestPreflightFailuresAreOneClearMessage(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := &Config{BaseURL: c.base + "/v1/merchant", Primary: Credentials{"mer_x", "sk_test_x"}, Timeout: 2e9}
+			cfg := &Config{BaseURL: c.base + "/v1/merchant", Primary: Credentials{"mer_x", "sk_test_x"}, Options: Options{Timeout: 2e9}}
 			_, err := Preflight(context.Background(), cfg)
 			if err == nil {
 				t.Fatal("want a pre-flight error")
@@ -129,7 +129,7 @@ func TestPreflightDiscoversControls(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	cfg := &Config{BaseURL: srv.URL + "/v1/merchant", Primary: Credentials{"m", "k"}, Timeout: 2e9}
+	cfg := &Config{BaseURL: srv.URL + "/v1/merchant", Primary: Credentials{"m", "k"}, Options: Options{Timeout: 2e9}}
 	f, err := Preflight(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -143,13 +143,12 @@ func TestFlagsWinOverEnvironmentOnlyWhenGiven(t *testing.T) {
 	t.Setenv(EnvBaseURL, "http://env.example/v1/merchant")
 	t.Setenv(EnvProfile, "env.yaml")
 	t.Setenv(EnvTimeout, "")
-	var fl Settings
 	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
-	fl.BindFlags(fs)
+	fl := Bind(fs, CmdConform)
 	if err := fs.Parse([]string{"--profile", "flag.yaml", "--run-id", "r1"}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := SettingsFromEnvAndFlags(fs, fl)
+	s, err := fl.Settings()
 	if err != nil {
 		t.Fatal(err)
 	}

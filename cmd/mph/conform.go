@@ -19,8 +19,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/requirements"
+	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/suites"
 	_ "github.com/merchant-harness/mph/suites" // the specs register themselves
 	"github.com/merchant-harness/mph/suites/framework"
@@ -29,7 +31,7 @@ import (
 )
 
 type conformFlags struct {
-	settings      target.Settings
+	target        *target.Flags
 	labelFilter   string
 	focus         []string
 	skip          []string
@@ -38,13 +40,12 @@ type conformFlags struct {
 	list          bool
 	listJSON      bool
 	verbose       bool
-	slow          bool
+	plan          bool
 	allowEmpty    bool
 	waivers       string
 	strictWaivers bool
 	baseline      string
 	deadline      time.Duration
-	money         moneyFlags
 	// acceptNoVerdict names the specs (IDs, or all) whose no verdict does
 	// not make the run exit 3.
 	acceptNoVerdict []string
@@ -93,9 +94,9 @@ var conformCmd = &cobra.Command{
 	Short: "Run the conformance suites against a target (default: the embedded sandbox)",
 	Long: `Run the conformance suites of the Merchant Payments API v1.
 
-With no --base-url (or MPH_BASE_URL) the embedded reference sandbox is started
+With no --base-url (or ` + target.EnvBaseURL + `) the embedded reference sandbox is started
 and its demo credentials are used. Against another server, give the base URL,
-MPH_MERCHANT_ID and the secret key in MPH_SECRET_KEY or MPH_SECRET_KEY_FILE
+` + target.EnvMerchantID + ` and the secret key in ` + target.EnvSecretKey + ` or ` + target.EnvSecretKey + target.FileSuffix + `
 (secrets are never taken from the command line), and a --profile for what the
 API document does not show.
 
@@ -111,7 +112,7 @@ rejected credentials stop the run before any spec (exit 2).`,
 func init() {
 	f := &conformOpts
 	fs := conformCmd.Flags()
-	f.settings.BindFlags(fs)
+	f.target = target.Bind(fs, target.CmdConform)
 	fs.StringVar(&f.labelFilter, "label-filter", "", "run only specs matching this label expression, e.g. 'withdraw && !destructive'")
 	fs.StringSliceVar(&f.focus, "focus", nil, "run only specs whose text matches this regular expression (repeatable)")
 	fs.StringSliceVar(&f.skip, "skip", nil, "skip specs whose text matches this regular expression (repeatable)")
@@ -123,17 +124,11 @@ func init() {
 	fs.StringVar(&f.waivers, "waivers", "", "YAML file of waivers: known deviations reported as waived until they expire")
 	fs.BoolVar(&f.strictWaivers, "strict-waivers", false, "exit 1 when a waived spec now passes (the waiver should be removed)")
 	fs.StringVar(&f.baseline, "baseline", "", "report.summary.json of an earlier run: report new failures, fixed and still-failing specs")
-	fs.BoolVar(&f.slow, "slow", false, "also run specs that wait out real time (token expiry without a sandbox clock: 15 minutes; env "+target.EnvSlow+")")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "print every spec as it runs")
-	f.money.bind(fs)
+	fs.BoolVar(&f.plan, "plan", false, "print what the selected specs will create and the most they can spend, without sending a request to the target")
 	fs.DurationVar(&f.deadline, "deadline", 0, "overall run deadline, e.g. 20m: specs not started by then are reported as not run, no verdict (exit 3 unless a rule failed); 0 = one hour")
 	fs.StringSliceVar(&f.acceptNoVerdict, "accept-no-verdict", nil, "spec IDs (comma-separated, repeatable), or all, whose no verdict (rate limited, a wait beyond its bound, another refusal first, ...) does not make the run exit 3; they are still reported")
 	rootCmd.AddCommand(conformCmd)
-}
-
-// conformSettings reads MPH_* and lets explicitly given flags win.
-func conformSettings(cmd *cobra.Command) (target.Settings, error) {
-	return target.SettingsFromEnvAndFlags(cmd.Flags(), conformOpts.settings)
 }
 
 func runConform(cmd *cobra.Command, _ []string) error {
@@ -166,11 +161,11 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	s, err := f.runSettings(cmd)
+	s, err := f.target.Settings()
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	if f.money.plan {
+	if f.plan {
 		return runPlan(cmd, s)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -193,7 +188,7 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	opts.OnInterrupt = func(res framework.Result) {
 		fmt.Fprintln(stdout) // ends Ginkgo's progress line
 		fmt.Fprintln(stderr, interruptLine(res.Summary, opts))
-		os.Exit(exitInterrupted)
+		os.Exit(exitcode.Interrupted)
 	}
 	res, err := framework.Run(ctx, cfg, opts)
 	if ctx.Err() != nil && res.Report.SuiteDescription == "" {
@@ -201,18 +196,6 @@ func runConform(cmd *cobra.Command, _ []string) error {
 		return interruptedErr("%s", interruptLine(sum, opts))
 	}
 	return f.outcome(stdout, stderr, cfg, opts, res, err)
-}
-
-// runSettings are the target settings of this run: MPH_* and flags.
-func (f *conformFlags) runSettings(cmd *cobra.Command) (target.Settings, error) {
-	s, err := conformSettings(cmd)
-	if err != nil {
-		return s, err
-	}
-	if f.slow {
-		s.Slow = true
-	}
-	return s, f.money.apply(&s)
 }
 
 // outcome prints the summary and maps the run to the exit-code contract.
@@ -226,7 +209,7 @@ func (f *conformFlags) outcome(stdout, stderr io.Writer, cfg *target.Config, opt
 	case err != nil:
 		return usageErr("%v", err)
 	}
-	res.Summary.WriteConsole(stdout, reportFiles(opts)...)
+	_ = report.Console(res.Summary, reportFiles(opts)...)(stdout)
 	err = conformVerdict(res.Summary, f.strictWaivers)
 	var ee *exitError
 	if res.NotRun > 0 && !res.Summary.Interrupted && errors.As(err, &ee) {
@@ -252,16 +235,16 @@ func reportFiles(opts framework.RunOptions) []string {
 }
 
 // conformVerdict maps a summary to the exit-code contract.
-func conformVerdict(s report.Summary, strict bool) error {
+func conformVerdict(s result.Summary, strict bool) error {
 	switch s.ExitCode(strict) {
-	case report.ExitInterrupted:
+	case exitcode.Interrupted:
 		return interruptedErr("interrupted")
-	case report.ExitFailed:
+	case exitcode.Failed:
 		if s.Failed == 0 {
 			return failuresErr("%d waived specs now pass (--strict-waivers): remove their waivers", len(s.FixedWaivers))
 		}
 		return failuresErr("%d failed, %d harness errors", s.Failed, s.HarnessErrors)
-	case report.ExitHarness:
+	case exitcode.Harness:
 		var parts []string
 		if n := s.HarnessErrors + len(s.SuiteErrors); n > 0 {
 			parts = append(parts, fmt.Sprintf("%d checks could not run (harness errors)", n))
@@ -274,7 +257,7 @@ func conformVerdict(s report.Summary, strict bool) error {
 	return nil
 }
 
-func interruptLine(s report.Summary, opts framework.RunOptions) string {
+func interruptLine(s result.Summary, opts framework.RunOptions) string {
 	done := s.Selected - s.NotRun
 	dir := "no reports"
 	for _, p := range []string{opts.JSONReport, opts.JUnitReport, opts.HTMLReport, opts.MarkdownReport} {
@@ -292,8 +275,8 @@ func interruptLine(s report.Summary, opts framework.RunOptions) string {
 
 // reportOptions loads the waivers and the baseline and checks the accepted
 // no verdicts.
-func (f *conformFlags) reportOptions() (report.Options, error) {
-	var ro report.Options
+func (f *conformFlags) reportOptions() (result.Options, error) {
+	var ro result.Options
 	if f.strictWaivers && f.waivers == "" {
 		return ro, errors.New("--strict-waivers needs --waivers")
 	}
@@ -307,7 +290,7 @@ func (f *conformFlags) reportOptions() (report.Options, error) {
 		for _, d := range framework.Declarations() {
 			ids[d.ID] = true
 		}
-		ws, err := report.LoadWaivers(f.waivers, report.KnownIDs{
+		ws, err := result.LoadWaivers(f.waivers, result.KnownIDs{
 			Spec:        func(id string) bool { return ids[id] },
 			Requirement: func(id string) bool { _, ok := requirements.Lookup(id); return ok },
 			Renamed:     suites.Renamed(),
@@ -318,7 +301,7 @@ func (f *conformFlags) reportOptions() (report.Options, error) {
 		ro.Waivers = ws
 	}
 	if f.baseline != "" {
-		b, err := report.LoadSummary(f.baseline)
+		b, err := result.LoadSummary(f.baseline)
 		if err != nil {
 			return ro, err
 		}
@@ -350,7 +333,7 @@ func acceptedNoVerdicts(list []string) ([]string, error) {
 		switch {
 		case id == "":
 			continue
-		case id == report.AcceptAll || ids[id]:
+		case id == result.AcceptAll || ids[id]:
 			out = append(out, id)
 		case renamed[id] != "":
 			problems = append(problems, fmt.Sprintf("%s: the spec's ID is now %s (suites/inventory.yaml)", id, renamed[id]))
@@ -365,8 +348,8 @@ func acceptedNoVerdicts(list []string) ([]string, error) {
 }
 
 // runMeta describes the run for the reports.
-func runMeta(cfg *target.Config, selection string) report.Meta {
-	m := report.Meta{Target: report.StripUserinfo(cfg.BaseURL), Embedded: cfg.Embedded, RunID: cfg.RunID, Version: versionString(), Profile: "default", Filter: selection}
+func runMeta(cfg *target.Config, selection string) result.Meta {
+	m := result.Meta{Target: report.StripUserinfo(cfg.BaseURL), Embedded: cfg.Embedded, RunID: cfg.RunID, Version: versionString(), Profile: "default", Filter: selection}
 	if cfg.ProfilePath != "" {
 		m.Profile = filepath.Base(cfg.ProfilePath)
 	}
@@ -390,8 +373,8 @@ type listedSpec struct {
 func printList(w io.Writer, pv types.Report, asJSON bool) error {
 	var specs []listedSpec
 	for _, sp := range framework.Selected(pv) {
-		id := report.SpecID(sp)
-		ls := listedSpec{ID: id, Area: report.AreaOf(id), Text: report.FullText(sp), Labels: report.Labels(sp),
+		id := result.SpecID(sp)
+		ls := listedSpec{ID: id, Area: result.AreaOf(id), Text: result.FullText(sp), Labels: result.Labels(sp),
 			Location: fmt.Sprintf("%s/%s:%d", filepath.Base(filepath.Dir(sp.LeafNodeLocation.FileName)), filepath.Base(sp.LeafNodeLocation.FileName), sp.LeafNodeLocation.LineNumber)}
 		for _, l := range ls.Labels {
 			if _, ok := requirements.Lookup(l); ok {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/merchant-harness/mph/api"
+	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/suites"
 )
 
@@ -76,7 +77,7 @@ func TestGridVerdict(t *testing.T) {
 		"stray":     {Stray: []gridCell{{Rule: "auth.alg-none", Endpoint: "token", Spec: "auth.x"}}},
 	} {
 		var ee *exitError
-		if err := gridVerdict(g); !errors.As(err, &ee) || ee.code != exitFailures || !strings.Contains(err.Error(), map[string]string{"uncovered": "auth.alg-none × config", "stray": "STRAY"}[name]) {
+		if err := gridVerdict(g); !errors.As(err, &ee) || ee.code != exitcode.Failed || !strings.Contains(err.Error(), map[string]string{"uncovered": "auth.alg-none × config", "stray": "STRAY"}[name]) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}

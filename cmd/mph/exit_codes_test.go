@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/sandbox"
@@ -59,7 +60,7 @@ func unwritable(t *testing.T) string {
 	return filepath.Join(file, "out")
 }
 
-func readLoadReport(t *testing.T, dir string) *loadtest.Report {
+func readLoadReport(t *testing.T, dir string) *summary.Report {
 	t.Helper()
 	r, err := loadtest.ReadReport(filepath.Join(dir, "summary.json"))
 	if err != nil {
@@ -119,25 +120,25 @@ func TestProbeExitCodes(t *testing.T) {
 }
 
 func TestProbeExitBreaches(t *testing.T) {
-	path := func(seen, envelope, gateway uint64, errs ...string) loadtest.PathProbe {
-		return loadtest.PathProbe{Endpoint: "list", LimitFound: seen > 0, RATE02: summary.Judged429{Seen: seen, Envelope: envelope,
+	path := func(seen, envelope, gateway uint64, errs ...string) summary.PathProbe {
+		return summary.PathProbe{Endpoint: "list", LimitFound: seen > 0, RATE02: summary.Judged429{Seen: seen, Envelope: envelope,
 			Gateway: gateway, Broken: seen - envelope - gateway, Reasons: errs}}
 	}
-	topo := func(broken uint64) *loadtest.Topology {
-		return &loadtest.Topology{RATE02: summary.Judged429{Seen: 50, Envelope: 50 - broken, Broken: broken, Reasons: []string{"statusCode is not 429"}}}
+	topo := func(broken uint64) *summary.Topology {
+		return &summary.Topology{RATE02: summary.Judged429{Seen: 50, Envelope: 50 - broken, Broken: broken, Reasons: []string{"statusCode is not 429"}}}
 	}
 	for _, c := range []struct {
 		name string
-		rep  *loadtest.ProbeReport
+		rep  *summary.ProbeReport
 		says string // "" = no breach
 	}{
 		{"no probe", nil, ""},
-		{"no limit found", &loadtest.ProbeReport{Paths: []loadtest.PathProbe{path(0, 0, 0)}}, ""},
-		{"every envelope valid", &loadtest.ProbeReport{Paths: []loadtest.PathProbe{path(20, 20, 0)}, Topology: topo(0)}, ""},
-		{"a gateway's 429s", &loadtest.ProbeReport{Paths: []loadtest.PathProbe{path(20, 5, 15)}}, ""},
-		{"one envelope broken", &loadtest.ProbeReport{Paths: []loadtest.PathProbe{path(20, 20, 0), path(20, 19, 0, "statusCode is not\n429")}},
+		{"no limit found", &summary.ProbeReport{Paths: []summary.PathProbe{path(0, 0, 0)}}, ""},
+		{"every envelope valid", &summary.ProbeReport{Paths: []summary.PathProbe{path(20, 20, 0)}, Topology: topo(0)}, ""},
+		{"a gateway's 429s", &summary.ProbeReport{Paths: []summary.PathProbe{path(20, 5, 15)}}, ""},
+		{"one envelope broken", &summary.ProbeReport{Paths: []summary.PathProbe{path(20, 20, 0), path(20, 19, 0, "statusCode is not\n429")}},
 			"list: 1 of 20 429 answers break the error envelope (RATE-02) (first: statusCode is not 429)"},
-		{"broken in the topology", &loadtest.ProbeReport{Paths: []loadtest.PathProbe{path(20, 20, 0)}, Topology: topo(2)},
+		{"broken in the topology", &summary.ProbeReport{Paths: []summary.PathProbe{path(20, 20, 0)}, Topology: topo(2)},
 			"topology: 2 of 50 429 answers break the error envelope (RATE-02) (first: statusCode is not 429)"},
 	} {
 		if got := probeBreaches(c.rep); got != c.says {
@@ -317,7 +318,7 @@ func TestProxyReportNotWrittenExitCodes(t *testing.T) {
 		addr, out := freeAddr(t), unwritable(t)
 		done := make(chan runResult, 1)
 		go func() {
-			done <- gateRun(t, nil, 0, 0, "proxy", "--upstream", envValue(env, "MPH_BASE_URL"), "--listen", addr,
+			done <- gateRun(t, nil, 0, 0, "proxy", "--base-url", envValue(env, "MPH_BASE_URL"), "--listen", addr,
 				"--out", out, "--fail-on", "client", "--duration", "1500ms")
 		}()
 		waitListening(t, addr)
@@ -375,7 +376,7 @@ func TestExitKeepVerdict(t *testing.T) {
 	code := func(err error) int {
 		var ee *exitError
 		if err == nil {
-			return exitOK
+			return exitcode.OK
 		}
 		if errors.As(err, &ee) {
 			return ee.code
@@ -390,11 +391,11 @@ func TestExitKeepVerdict(t *testing.T) {
 		printed   bool
 		wantInErr string
 	}{
-		{"nothing", nil, []error{nil, nil}, exitOK, false, ""},
-		{"harness error alone", nil, []error{nil, harm}, exitHarness, false, "disk full"},
-		{"failure stands", failuresErr("1 failed"), []error{harm}, exitFailures, true, "1 failed"},
-		{"interrupt stands", interruptedErr("interrupted"), []error{harm}, exitInterrupted, true, "interrupted"},
-		{"failure alone", failuresErr("1 failed"), nil, exitFailures, false, "1 failed"},
+		{"nothing", nil, []error{nil, nil}, exitcode.OK, false, ""},
+		{"harness error alone", nil, []error{nil, harm}, exitcode.Harness, false, "disk full"},
+		{"failure stands", failuresErr("1 failed"), []error{harm}, exitcode.Failed, true, "1 failed"},
+		{"interrupt stands", interruptedErr("interrupted"), []error{harm}, exitcode.Interrupted, true, "interrupted"},
+		{"failure alone", failuresErr("1 failed"), nil, exitcode.Failed, false, "1 failed"},
 	} {
 		var stderr strings.Builder
 		err := keepVerdict(&stderr, c.verdict, c.harness...)
@@ -423,35 +424,35 @@ func TestSelftestVerdict(t *testing.T) {
 		want   int
 		says   string
 	}{
-		{"all holds", func(*selftest.Matrix) {}, exitOK, ""},
+		{"all holds", func(*selftest.Matrix) {}, exitcode.OK, ""},
 		{"clean sandbox failed a spec", func(m *selftest.Matrix) {
 			m.CleanOK, m.Clean.Failed = false, []string{"spec A"}
-		}, exitFailures, "the clean sandbox did not pass"},
+		}, exitcode.Failed, "the clean sandbox did not pass"},
 		{"a fault survived", func(m *selftest.Matrix) {
 			m.Killed, m.Survivors = 1, []selftest.Entry{{}}
-		}, exitFailures, "1 fault(s) survived"},
+		}, exitcode.Failed, "1 fault(s) survived"},
 		{"a variant failed", func(m *selftest.Matrix) {
 			m.VariantsPassed, m.FalsePositives = 0, []selftest.VariantEntry{{}}
-		}, exitFailures, "false positives"},
+		}, exitcode.Failed, "false positives"},
 		{"a survivor beside a broken run", func(m *selftest.Matrix) {
 			m.Killed, m.Survivors, m.Errors = 0, []selftest.Entry{{}}, []selftest.Entry{broken}
-		}, exitFailures, "1 run(s) broke"},
+		}, exitcode.Failed, "1 run(s) broke"},
 		{"only a run broke", func(m *selftest.Matrix) {
 			m.Killed, m.Errors = 1, []selftest.Entry{broken}
-		}, exitHarness, "1 run(s) broke"},
-		{"the clean run broke", func(m *selftest.Matrix) { m.CleanOK = false }, exitHarness, "the clean run broke"},
+		}, exitcode.Harness, "1 run(s) broke"},
+		{"the clean run broke", func(m *selftest.Matrix) { m.CleanOK = false }, exitcode.Harness, "the clean run broke"},
 		{"the clean run under the sandbox's profile failed a spec", func(m *selftest.Matrix) {
 			m.CleanSandboxOK, m.CleanSandbox.Failed = false, []string{"spec A"}
-		}, exitFailures, "the clean sandbox did not pass"},
+		}, exitcode.Failed, "the clean sandbox did not pass"},
 		{"a seed failed", func(m *selftest.Matrix) {
 			m.SeedsTotal, m.FailedSeeds = 1, []selftest.SeedEntry{{Seed: 7}}
-		}, exitFailures, "1 seed(s) failed"},
-		{"interrupted", func(m *selftest.Matrix) { m.Interrupted, m.Killed = true, 0 }, exitInterrupted, "interrupted"},
+		}, exitcode.Failed, "1 seed(s) failed"},
+		{"interrupted", func(m *selftest.Matrix) { m.Interrupted, m.Killed = true, 0 }, exitcode.Interrupted, "interrupted"},
 	} {
 		m := ok()
 		c.change(m)
 		err := selftestVerdict(m)
-		got := exitOK
+		got := exitcode.OK
 		var ee *exitError
 		if errors.As(err, &ee) {
 			got = ee.code

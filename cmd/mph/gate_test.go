@@ -20,7 +20,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -219,7 +221,7 @@ func TestConformInterruptedWritesMarkedReports(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var s report.Summary
+		var s result.Summary
 		if err := json.Unmarshal(b, &s); err != nil {
 			t.Fatal(err)
 		}
@@ -319,7 +321,7 @@ func TestVersionAndHelp(t *testing.T) {
 	}
 	for _, cmd := range [][]string{{"conform"}, {"load"}, {"load", "probe-rate-limit"}, {"load", "capacity"}, {"load", "merge"}, {"selftest"}, {"proxy"}} {
 		r := gateRun(t, nil, 0, 0, append(cmd, "--help")...)
-		if !strings.Contains(r.stdout, exitCodesHelp) || !strings.Contains(r.stdout, "--no-color") {
+		if !strings.Contains(r.stdout, exitcode.Help) || !strings.Contains(r.stdout, "--no-color") {
 			t.Errorf("%v --help lacks the exit codes or --no-color:\n%s", cmd, r.stdout)
 		}
 	}
@@ -341,13 +343,13 @@ func specIDs(t *testing.T, focus string) []string {
 	return ids
 }
 
-func readSummary(t *testing.T, path string) report.Summary {
+func readSummary(t *testing.T, path string) result.Summary {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s report.Summary
+	var s result.Summary
 	if err := json.Unmarshal(b, &s); err != nil {
 		t.Fatal(err)
 	}
@@ -371,11 +373,11 @@ func TestWaiversAndBaseline(t *testing.T) {
 	}
 	future, past := time.Now().AddDate(0, 1, 0).Format("2006-01-02"), time.Now().AddDate(0, 0, -2).Format("2006-01-02")
 	faulty := sandboxEnv(t, []string{"error-reason-phrase-wrong"}, nil)
-	conform := func(env []string, name string, args ...string) (runResult, report.Summary) {
+	conform := func(env []string, name string, args ...string) (runResult, result.Summary) {
 		out := filepath.Join(dir, name)
 		r := gateRun(t, env, 0, 0, append([]string{"conform", "--out", out, "--focus", focus}, args...)...)
 		if r.code == 2 {
-			return r, report.Summary{}
+			return r, result.Summary{}
 		}
 		return r, readSummary(t, filepath.Join(out, "report.summary.json"))
 	}
@@ -485,7 +487,7 @@ func TestJUnitOfAFailingRun(t *testing.T) {
 			}
 		}
 	}
-	if maxMsg == 0 || maxMsg > report.MaxHeadline {
+	if maxMsg == 0 || maxMsg > result.MaxHeadline {
 		t.Errorf("largest failure message %d characters", maxMsg)
 	}
 	wd, _ := os.Getwd()

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -72,7 +72,7 @@ func TestSecondInterruptStillWritesReports(t *testing.T) {
 	if took := time.Since(second); took > 10*time.Second {
 		t.Fatalf("the second Ctrl-C took %s to end the run", took)
 	}
-	var sum report.Summary
+	var sum result.Summary
 	b, err := os.ReadFile(filepath.Join(out, "report.summary.json"))
 	if err != nil || json.Unmarshal(b, &sum) != nil || !sum.Interrupted || sum.Money == nil {
 		t.Fatalf("no interrupted summary with money after the second Ctrl-C (%v):\n%s", err, tail(buf.String()))

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/requirements"
+	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/suites"
 )
 
@@ -118,7 +118,7 @@ func TestWaiverExampleNamesCurrentIDs(t *testing.T) {
 	for _, e := range inv {
 		ids[e.ID] = true
 	}
-	_, err = report.LoadWaivers("../../docs/waivers.example.yaml", report.KnownIDs{
+	_, err = result.LoadWaivers("../../docs/waivers.example.yaml", result.KnownIDs{
 		Spec:        func(id string) bool { return ids[id] },
 		Requirement: func(id string) bool { _, ok := requirements.Lookup(id); return ok },
 		Renamed:     suites.Renamed(),

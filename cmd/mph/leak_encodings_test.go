@@ -162,7 +162,7 @@ func TestEchoInEveryEncodingLeaksNothing(t *testing.T) {
 func throughProxy(t *testing.T, bin string, env []string, px *leakProxy, arts map[string]string, dir string) {
 	t.Helper()
 	addr := freeAddr(t)
-	cmd := exec.Command(bin, "proxy", "--upstream", px.srv.URL+"/v1/merchant", "--listen", addr, "--out", dir,
+	cmd := exec.Command(bin, "proxy", "--base-url", px.srv.URL+"/v1/merchant", "--listen", addr, "--out", dir,
 		"--har", filepath.Join(dir, "s.har"), "--log", filepath.Join(dir, "v.log"), "--report-every", "0", "--fail-on", "none")
 	cmd.Env = env
 	var logs bytes.Buffer

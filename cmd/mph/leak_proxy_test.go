@@ -62,11 +62,14 @@ func newLeakProxy(t *testing.T, sandboxRoot, merchant, demoKey, plainKey string)
 	}
 	toSB, back = append(toSB, plainKey, demoKey), append(back, demoKey, plainKey)
 	p := &leakProxy{toSB: strings.NewReplacer(toSB...), back: strings.NewReplacer(back...), seen: map[string]map[string]bool{}}
-	rp := httputil.NewSingleHostReverseProxy(target)
-	rp.ErrorLog = log.New(io.Discard, "", 0) // clients hanging up mid-answer are expected
-	director := rp.Director
-	rp.Director = func(r *http.Request) {
-		director(r)
+	rp := &httputil.ReverseProxy{ErrorLog: log.New(io.Discard, "", 0)} // clients hanging up mid-answer are expected
+	rp.Rewrite = func(pr *httputil.ProxyRequest) {
+		// As NewSingleHostReverseProxy's director: the target's URL, the
+		// client's Host, the client in X-Forwarded-For.
+		pr.SetURL(target)
+		pr.Out.Host = pr.In.Host
+		pr.SetXForwarded()
+		r := pr.Out
 		if p.everyEncoding.Load() {
 			var hb strings.Builder
 			_ = r.Header.Write(&hb)

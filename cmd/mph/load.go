@@ -18,6 +18,7 @@ import (
 
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
@@ -26,16 +27,15 @@ import (
 
 // loadTargetFlags are shared by `mph load` and its subcommands.
 type loadTargetFlags struct {
-	settings      target.Settings
+	target        *target.Flags
 	noRateLimits  bool
 	sandboxLimits []string
 	sandboxShare  string // embedded sandbox: groups sharing one bucket
 	sandboxKey    string // embedded sandbox: bucket key
-	creds         int    // how many demo credentials the token scenario uses
 }
 
 func (f *loadTargetFlags) bind(fs *pflag.FlagSet) {
-	f.settings.BindFlags(fs)
+	f.target = target.Bind(fs, target.CmdLoad)
 	fs.BoolVar(&f.noRateLimits, "no-rate-limits", false, "embedded sandbox: disable its rate limits (to measure the driver or the server, not the limiter)")
 	fs.StringSliceVar(&f.sandboxLimits, "sandbox-rate-limit", nil, "embedded sandbox: set a rate-limit group, group=rate[:burst] (repeatable), e.g. secure=20:20")
 	fs.StringVar(&f.sandboxShare, "sandbox-rate-limit-share", "", "embedded sandbox: groups drawing from one bucket, e.g. read+secure (sets separated by commas)")
@@ -86,7 +86,7 @@ func setupFailed(cmd *cobra.Command, t *loadtest.Target, scenario, what, out str
 	if kind == "load" {
 		kind = "run"
 	}
-	rep := &loadtest.Report{Tool: "mph load " + versionString(), Kind: kind, Scenario: scenario, Target: t.BaseURL, Embedded: t.Embedded,
+	rep := &summary.Report{Tool: "mph load " + versionString(), Kind: kind, Scenario: scenario, Target: t.BaseURL, Embedded: t.Embedded,
 		Start: start, End: time.Now(), Interrupted: se.Interrupted, Notes: se.Notes}
 	if werr := report.WriteLoad(out, rep); werr != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s: writing reports: %v\n", what, werr)
@@ -102,9 +102,9 @@ func setupFailed(cmd *cobra.Command, t *loadtest.Target, scenario, what, out str
 	return fmt.Errorf("%s: %w", what, err)
 }
 
-// resolve reads MPH_* then the flags (flags win) and returns the target.
+// resolve reads the environment then the flags (flags win) and returns the target.
 func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loadtest.Target, func(), error) {
-	s, err := target.SettingsFromEnvAndFlags(cmd.Flags(), f.settings)
+	s, err := f.target.Settings()
 	if err != nil {
 		return nil, nil, usageErr("%v", err)
 	}
@@ -156,33 +156,13 @@ func loadTarget(cfg *target.Config) *loadtest.Target {
 		Timeout: cfg.Timeout, InsecureTLS: cfg.InsecureTLS, Embedded: cfg.Embedded, RunID: cfg.RunID, AllowLive: cfg.AllowLive,
 		FollowRedirects: cfg.FollowRedirects, MaxBody: cfg.MaxBody, RetryAfterMax: cfg.RetryAfterMax,
 		Creds: []loadtest.Credential{{MerchantID: cfg.Primary.MerchantID, SecretKey: cfg.Primary.SecretKey}},
-		Setup: loadtest.DefaultSetupProfile(),
+		Setup: loadtest.SetupFrom(cfg.Profile),
 	}
 	if cfg.Secondary != nil {
 		t.Creds = append(t.Creds, loadtest.Credential{MerchantID: cfg.Secondary.MerchantID, SecretKey: cfg.Secondary.SecretKey})
 	}
-	p := cfg.Profile
-	if p == nil {
-		return t
-	}
-	t.Envelope429 = p.RateLimits.Envelope
-	sp := &t.Setup
-	if len(p.Customers.Fields) > 0 {
-		sp.CustomerFields = p.Customers.Fields
-	}
-	if p.Customers.CustomerIDPointer != "" {
-		sp.CustomerIDPointer = p.Customers.CustomerIDPointer
-	}
-	if p.Issuance.Path != "" {
-		sp.IssuancePath = p.Issuance.Path
-	}
-	if p.Issuance.CustomerIDField != "" {
-		sp.CustomerIDField = p.Issuance.CustomerIDField
-	}
-	sp.ReferenceField = p.Issuance.ReferenceField
-	sp.Extra = p.Issuance.Extra
-	if p.Issuance.CardPointer != "" {
-		sp.CardPointer = p.Issuance.CardPointer
+	if cfg.Profile != nil {
+		t.Envelope429 = cfg.Profile.RateLimits.Envelope
 	}
 	return t
 }
@@ -311,7 +291,7 @@ func init() {
 		Use:   "load",
 		Short: "Load-test the hot paths (" + strings.Join(loadtest.ScenarioNames(), ", ") + ") with vegeta: honest latency, thresholds, 429 analysis",
 		Long: `load drives the Merchant Payments API v1 with vegeta's attacker and our own
-pacers, against the embedded sandbox unless --base-url (or MPH_BASE_URL) names a
+pacers, against the embedded sandbox unless --base-url (or ` + target.EnvBaseURL + `) names a
 target. Latency is measured from each request's intended send time (open model)
 into HDR histograms; send lag is reported separately. Raw results (vegeta's gob
 encoding, scrubbed, readable by 'vegeta report') and summary.json, summary.md
@@ -351,7 +331,7 @@ var loadCmd *cobra.Command
 
 // breachReason names the breached gates, e.g. "threshold breached:
 // all:success>=99% [default gate] (actual 0.000%)".
-func breachReason(rep *loadtest.Report) string {
+func breachReason(rep *summary.Report) string {
 	var failed []string
 	for _, t := range rep.Thresholds {
 		if !t.Pass {

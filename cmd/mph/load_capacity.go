@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
 )
 
@@ -71,7 +72,7 @@ func runCapacity(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, cf *
 	o.Logf = logfTo(cmd.ErrOrStderr(), rf.quiet)
 	start := time.Now()
 	cr, err := loadtest.Capacity(ctx, scn, o)
-	rep := &loadtest.Report{Tool: "mph load " + versionString(), Kind: "capacity", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
+	rep := &summary.Report{Tool: "mph load " + versionString(), Kind: "capacity", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
 		Start: start, End: time.Now(), Capacity: cr, Interrupted: ctx.Err() != nil, Notes: scn.Notes}
 	werr := report.WriteLoad(out, rep)
 	if werr == nil {

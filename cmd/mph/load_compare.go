@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
 )
 
@@ -70,7 +71,7 @@ Exit 0 without regression, 1 on a regression, 2 on usage errors.`,
 	loadCmd.AddCommand(cmd)
 }
 
-func writeComparison(dir string, c *loadtest.Comparison) error {
+func writeComparison(dir string, c *summary.Comparison) error {
 	return report.WriteAll(dir, map[string]report.Reporter{
 		"compare.md":   report.CompareMarkdown(c),
 		"compare.html": report.CompareHTML(c),

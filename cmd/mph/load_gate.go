@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/loadtest/threshold"
 	"github.com/merchant-harness/mph/report"
 )
@@ -28,7 +29,7 @@ func (g *loadGateFlags) bind(fs *pflag.FlagSet) {
 }
 
 // write writes the extra reports of a finished (or interrupted) run.
-func (g *loadGateFlags) write(rep *loadtest.Report) error {
+func (g *loadGateFlags) write(rep *summary.Report) error {
 	if g.markdown != "" {
 		md, err := report.LoadMarkdown(rep).Bytes()
 		if err == nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/sandbox"
 )
@@ -111,7 +112,7 @@ func TestSetupFailedReports(t *testing.T) {
 		Notes: []string{"secure: setup did not complete; swept the balance of 3 of 3 cards back to the vault"}}
 	err := setupFailed(cmd, tg, "secure", "load", filepath.Join(dir, "int"), time.Now(), se)
 	var ee *exitError
-	if !errors.As(err, &ee) || ee.code == exitOK || ee.code == exitUsage {
+	if !errors.As(err, &ee) || ee.code == exitcode.OK || ee.code == exitcode.Usage {
 		t.Fatalf("interrupted setup: %v", err)
 	}
 	rep, rerr := loadtest.ReadReport(filepath.Join(dir, "int", "summary.json"))
@@ -119,7 +120,7 @@ func TestSetupFailedReports(t *testing.T) {
 		t.Fatalf("report: %v %+v", rerr, rep)
 	}
 	err = setupFailed(cmd, tg, "secure", "load", filepath.Join(dir, "live"), time.Now(), &loadtest.LiveRefusal{Scenario: "secure", Environment: "LIVE"})
-	if !errors.As(err, &ee) || ee.code != exitUsage {
+	if !errors.As(err, &ee) || ee.code != exitcode.Usage {
 		t.Fatalf("LIVE refusal: %v", err)
 	}
 	if _, serr := os.Stat(filepath.Join(dir, "live")); serr == nil {

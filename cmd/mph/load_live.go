@@ -56,7 +56,7 @@ func (f *liveFlags) start(errw io.Writer, quiet bool, scenario string, plan load
 		fmt.Fprintf(errw, "load: pushing live figures every %s to %s (run_id=%s, shard=%s)\n", f.interval,
 			redact.Safe(report.StripUserinfo(f.url)), redact.Safe(labels.RunID), labels.Shard)
 	}
-	hc := httpclient.New(httpclient.Options{Timeout: 10 * time.Second})
+	hc := httpclient.New(httpclient.Options{})
 	return promrw.Start(promrw.Options{URL: f.url, Interval: f.interval, Labels: labels, Client: hc}), labels
 }
 

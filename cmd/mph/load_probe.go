@@ -12,7 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/target"
 )
 
 type probeFlags struct {
@@ -54,7 +56,7 @@ Retry-After) shows a well-behaved client completes its work.
 
 Then (--topology) it lays out the limiters: which paths share one (saturate
 one path, watch another), what a limiter is keyed by (a second token of the
-same merchant and, with MPH_MERCHANT2_ID/MPH_SECRET_KEY2, a second merchant
+same merchant and, with ` + target.EnvMerchant2ID + `/` + target.EnvSecretKey2 + `, a second merchant
 call the saturated path), and each limiter's burst and refill rate, with the
 Retry-After, RateLimit, RateLimit-Policy and X-RateLimit-* headers seen. The
 limiter groups go to the report and summary.json (probe.topology).
@@ -90,8 +92,8 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 	}
 	defer cleanup()
 	pr := &probeRun{ctx: ctx, t: t, rf: rf, pf: pf, logf: logfTo(cmd.ErrOrStderr(), rf.quiet),
-		rep: &loadtest.Report{Tool: "mph load " + versionString(), Kind: "probe", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
-			Start: time.Now(), Probe: &loadtest.ProbeReport{}}}
+		rep: &summary.Report{Tool: "mph load " + versionString(), Kind: "probe", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
+			Start: time.Now(), Probe: &summary.ProbeReport{}}}
 	runErr, err := pr.paths(paths)
 	if err != nil {
 		return err
@@ -146,7 +148,7 @@ type probeRun struct {
 	rf   *loadRunFlags
 	pf   probeFlags
 	logf func(string, ...any)
-	rep  *loadtest.Report
+	rep  *summary.Report
 }
 
 // paths probes each path in turn. It returns the error that stopped the
@@ -209,7 +211,7 @@ func (p *probeRun) topology() error {
 }
 
 // finish states the measured window: the probe's attack windows only.
-func (p *probeRun) finish() *loadtest.Report {
+func (p *probeRun) finish() *summary.Report {
 	rep := p.rep
 	rep.End = time.Now()
 	rep.WindowSeconds = rep.Probe.MeasuredSeconds()

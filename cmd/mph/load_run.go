@@ -14,6 +14,7 @@ import (
 
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/pacer"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/loadtest/threshold"
 	"github.com/merchant-harness/mph/report"
 )
@@ -120,7 +121,7 @@ func startCPUProfile(path string) (func(), error) {
 }
 
 // writeReports writes the run's reports and plot and lists them.
-func (f *loadRunFlags) writeReports(cmd *cobra.Command, rep *loadtest.Report, o *loadtest.Outcome, spec loadtest.RunSpec, out, resultsPath string) error {
+func (f *loadRunFlags) writeReports(cmd *cobra.Command, rep *summary.Report, o *loadtest.Outcome, spec loadtest.RunSpec, out, resultsPath string) error {
 	if err := report.WriteLoad(out, rep); err != nil {
 		return fmt.Errorf("load: writing reports: %w", err)
 	}
@@ -130,7 +131,8 @@ func (f *loadRunFlags) writeReports(cmd *cobra.Command, rep *loadtest.Report, o 
 	if resultsPath != "" && o.ResultsErr == nil {
 		f.plot(cmd.ErrOrStderr(), o, spec.Results.(*os.File), out)
 	}
-	printRunFiles(cmd.OutOrStdout(), rep, out, resultsPath, f.gate.markdown, f.gate.junit, f.cpuProfile)
+	_ = report.LoadConsole(rep)(cmd.OutOrStdout())
+	printRunFiles(cmd.OutOrStdout(), out, resultsPath, f.gate.markdown, f.gate.junit, f.cpuProfile)
 	if o.ResultsErr != nil {
 		return fmt.Errorf("load: writing raw results: %w", o.ResultsErr)
 	}
@@ -203,7 +205,7 @@ func announceLoad(errw io.Writer, scenario string, t *loadtest.Target, plan load
 }
 
 // report states the run's outcome with what was asked of it.
-func (f *loadRunFlags) report(o *loadtest.Outcome, t *loadtest.Target, scn *loadtest.Scenario, plan loadPlan, results bool) *loadtest.Report {
+func (f *loadRunFlags) report(o *loadtest.Outcome, t *loadtest.Target, scn *loadtest.Scenario, plan loadPlan, results bool) *summary.Report {
 	rep := loadtest.FromOutcome(o)
 	rep.Tool = "mph load " + versionString()
 	rep.Scenario = f.scenario
@@ -219,7 +221,7 @@ func (f *loadRunFlags) report(o *loadtest.Outcome, t *loadtest.Target, scn *load
 	if plan.shards > 1 {
 		rep.Shard = fmt.Sprintf("%d/%d", plan.shard, plan.shards)
 	}
-	rep.Plan = &loadtest.RunPlan{Rate: f.rate, Pace: f.pace, Duration: f.duration.String(), Warmup: rep.Warmup,
+	rep.Plan = &summary.RunPlan{Rate: f.rate, Pace: f.pace, Duration: f.duration.String(), Warmup: rep.Warmup,
 		StartAt: plan.startAt, ShardIndex: plan.shard, ShardCount: plan.shards}
 	if results {
 		rep.ResultsFile = "results.bin"
@@ -252,9 +254,8 @@ func (f *loadRunFlags) plot(errw io.Writer, o *loadtest.Outcome, results *os.Fil
 	}
 }
 
-// printRunFiles prints the console brief and every file the run wrote.
-func printRunFiles(w io.Writer, rep *loadtest.Report, out, resultsPath string, extra ...string) {
-	_ = report.LoadConsole(rep)(w)
+// printRunFiles prints every file the run wrote.
+func printRunFiles(w io.Writer, out, resultsPath string, extra ...string) {
 	files := loadFiles(out, extra...)
 	if _, err := os.Stat(filepath.Join(out, "plot.html")); err == nil {
 		files = append(files[:3], append([]string{filepath.Join(out, "plot.html")}, files[3:]...)...)

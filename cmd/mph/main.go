@@ -13,29 +13,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-)
 
-// Exit codes shared by every subcommand (exitCodesHelp documents them).
-const (
-	exitOK          = 0   // everything passed
-	exitFailures    = 1   // the target broke a rule, a threshold was breached, a fault survived
-	exitUsage       = 2   // usage, configuration, pre-flight refusal, empty selection
-	exitHarness     = 3   // nothing failed, but some checks could not run (harness errors) or reached no verdict
-	exitInterrupted = 130 // SIGINT or SIGTERM; the reports written are complete and marked interrupted
+	"github.com/merchant-harness/mph/exitcode"
 )
-
-// exitCodesHelp is the exit-code contract, printed by every command's --help
-// and repeated in the README.
-const exitCodesHelp = `Exit codes (every command):
-  0    all passed
-  1    a rule failed, a threshold was breached or a fault survived
-  2    usage, configuration or pre-flight refusal, or an empty selection
-       (no spec selected; --allow-empty accepts it)
-  3    nothing failed, but some checks could not run (harness errors) or
-       reached no verdict (rate limited, a wait beyond its bound, another
-       refusal first, an undetermined profile key; conform
-       --accept-no-verdict accepts named ones)
-  130  interrupted (SIGINT/SIGTERM); reports are written and marked interrupted`
 
 // exitError carries an exit code out of a subcommand. Commands return
 // usageErr(...) for configuration mistakes, failuresErr(...) when the run
@@ -50,19 +30,19 @@ func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 func usageErr(format string, a ...any) error {
-	return &exitError{code: exitUsage, err: fmt.Errorf(format, a...)}
+	return &exitError{code: exitcode.Usage, err: fmt.Errorf(format, a...)}
 }
 
 func failuresErr(format string, a ...any) error {
-	return &exitError{code: exitFailures, err: fmt.Errorf(format, a...)}
+	return &exitError{code: exitcode.Failed, err: fmt.Errorf(format, a...)}
 }
 
 func harnessErr(format string, a ...any) error {
-	return &exitError{code: exitHarness, err: fmt.Errorf(format, a...)}
+	return &exitError{code: exitcode.Harness, err: fmt.Errorf(format, a...)}
 }
 
 func interruptedErr(format string, a ...any) error {
-	return &exitError{code: exitInterrupted, err: fmt.Errorf(format, a...)}
+	return &exitError{code: exitcode.Interrupted, err: fmt.Errorf(format, a...)}
 }
 
 // started is set once a command's RunE begins: an error without an exit code
@@ -75,7 +55,7 @@ var rootCmd = &cobra.Command{
 	Short: "Conformance and load-testing harness for the Merchant Payments API v1",
 	Long: `mph is the conformance and load-testing harness for the Merchant Payments API v1.
 
-` + exitCodesHelp,
+` + exitcode.Help,
 	SilenceUsage:     true,
 	SilenceErrors:    true,
 	PersistentPreRun: func(*cobra.Command, []string) { started = true },
@@ -91,12 +71,12 @@ func run(args []string) int {
 	rootCmd.SetArgs(args)
 	// Flag parsing errors are usage errors.
 	rootCmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &exitError{code: exitUsage, err: err}
+		return &exitError{code: exitcode.Usage, err: err}
 	})
 	addExitCodesToHelp(rootCmd)
 	err := rootCmd.Execute()
 	if err == nil {
-		return exitOK
+		return exitcode.OK
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
@@ -107,13 +87,13 @@ func run(args []string) int {
 	}
 	fmt.Fprintln(rootCmd.ErrOrStderr(), "mph:", err)
 	if errors.Is(err, context.Canceled) {
-		return exitInterrupted
+		return exitcode.Interrupted
 	}
 	if started {
-		return exitHarness
+		return exitcode.Harness
 	}
 	// Unknown subcommands and argument errors from cobra are usage errors.
-	return exitUsage
+	return exitcode.Usage
 }
 
 // addExitCodesToHelp appends the exit-code contract to the long help of every
@@ -124,7 +104,7 @@ func addExitCodesToHelp(c *cobra.Command) {
 		if long == "" {
 			long = c.Short
 		}
-		c.Long = long + "\n\n" + exitCodesHelp
+		c.Long = long + "\n\n" + exitcode.Help
 	}
 	for _, sub := range c.Commands() {
 		addExitCodesToHelp(sub)

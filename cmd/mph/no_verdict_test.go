@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/result"
 )
 
 // TestConformNoVerdictExitCodes: a spec whose call is still rate limited
@@ -26,18 +26,18 @@ func TestConformNoVerdictExitCodes(t *testing.T) {
 	env := sandboxEnv(t, nil, nil)
 	sandboxPut(t, env, "/rate-limits", `{"read":{"rate":0.01,"burst":1}}`)
 	env = append(env, "MPH_RETRY_AFTER_MAX=1s")
-	conform := func(env []string, name string, args ...string) (runResult, report.Summary) {
+	conform := func(env []string, name string, args ...string) (runResult, result.Summary) {
 		out := filepath.Join(dir, name)
 		r := gateRun(t, env, 0, 0, append([]string{"conform", "--out", out, "--focus", focus}, args...)...)
 		if r.code == 2 {
-			return r, report.Summary{}
+			return r, result.Summary{}
 		}
 		return r, readSummary(t, filepath.Join(out, "report.summary.json"))
 	}
 
 	r, s := conform(env, "no-verdict")
 	expectCode(t, "no verdict", r, 3)
-	if s.NoVerdict != 1 || s.NoVerdictAccepted != 0 || s.Passed != 0 || len(s.Specs) != 1 || s.Specs[0].Outcome != report.NoVerdict ||
+	if s.NoVerdict != 1 || s.NoVerdictAccepted != 0 || s.Passed != 0 || len(s.Specs) != 1 || s.Specs[0].Outcome != result.NoVerdict ||
 		!strings.Contains(s.Specs[0].Message, "rate limited") || !strings.Contains(r.stderr, "reached no verdict") {
 		t.Errorf("no-verdict run: %+v\nstderr: %s", s, r.stderr)
 	}
@@ -71,13 +71,13 @@ func TestConformUndeterminedKeyIsNoVerdict(t *testing.T) {
 	r := gateRun(t, nil, 0, 0, "conform", "--out", out, "--profile", profile, "--label-filter", "quotes && !destructive")
 	expectCode(t, "undetermined key", r, 3)
 	s := readSummary(t, filepath.Join(out, "report.summary.json"))
-	var gift report.Spec
+	var gift result.Spec
 	for _, sp := range s.Specs {
 		if sp.ID == "quotes.answers-gift-card-quote" {
 			gift = sp
 		}
 	}
-	if gift.Outcome != report.NoVerdict || !strings.Contains(gift.Message, "giftCards.quote.totalPointer is undetermined") || s.Passed == 0 {
+	if gift.Outcome != result.NoVerdict || !strings.Contains(gift.Message, "giftCards.quote.totalPointer is undetermined") || s.Passed == 0 {
 		t.Errorf("the gift quote spec: %+v (passed %d)", gift, s.Passed)
 	}
 }

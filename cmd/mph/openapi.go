@@ -13,7 +13,10 @@ import (
 	"github.com/merchant-harness/mph/target"
 )
 
-type openapiFlags struct{ profile, out, server, format, license string }
+type openapiFlags struct {
+	target                       *target.Flags
+	out, server, format, license string
+}
 
 var openapiOpts openapiFlags
 
@@ -39,7 +42,7 @@ document goes to stdout.`,
 func init() {
 	f := &openapiOpts
 	fs := openapiCmd.Flags()
-	fs.StringVar(&f.profile, "profile", "", "target profile for what the document does not show (env "+target.EnvProfile+")")
+	f.target = target.Bind(fs, target.CmdOpenAPI)
 	fs.StringVarP(&f.out, "output", "o", "", "file to write (default stdout)")
 	fs.StringVar(&f.server, "server", openapi.DefaultServer, "the merchant root of the target: servers[0].url is its origin, every path begins with its path")
 	fs.StringVar(&f.format, "format", "", "yaml or json (default: yaml when -o ends in .yaml or .yml, else json)")
@@ -49,16 +52,17 @@ func init() {
 
 func runOpenAPI(cmd *cobra.Command, _ []string) error {
 	f := &openapiOpts
-	if f.profile == "" {
-		f.profile = os.Getenv(target.EnvProfile)
+	s, err := f.target.Settings()
+	if err != nil {
+		return usageErr("%v", err)
 	}
-	prof, err := api.LoadProfile(f.profile)
+	prof, err := api.LoadProfile(s.ProfilePath)
 	if err != nil {
 		return usageErr("%v", err)
 	}
 	name := ""
-	if f.profile != "" {
-		name = filepath.Base(f.profile)
+	if s.ProfilePath != "" {
+		name = filepath.Base(s.ProfilePath)
 	}
 	format, err := openapiFormat(f.format, f.out)
 	if err != nil {
@@ -76,7 +80,7 @@ func runOpenAPI(cmd *cobra.Command, _ []string) error {
 		b = append(b, '\n')
 	}
 	if err != nil {
-		return &exitError{code: 3, err: err}
+		return harnessErr("%v", err)
 	}
 	if f.out == "" {
 		_, err = cmd.OutOrStdout().Write(b)

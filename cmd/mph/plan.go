@@ -5,19 +5,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/target"
+	"github.com/merchant-harness/mph/target/embedded"
 )
 
 // planCaps are the capabilities the target will offer, judged from the
@@ -64,7 +64,7 @@ func runPlan(cmd *cobra.Command, s target.Settings) error {
 	var errOut bytes.Buffer
 	child.Stderr = &errOut
 	err = child.Run()
-	var sum report.Summary
+	var sum result.Summary
 	b, rerr := os.ReadFile(filepath.Join(dir, "report.summary.json"))
 	if rerr != nil || json.Unmarshal(b, &sum) != nil {
 		return fmt.Errorf("plan: the measuring run wrote no summary (%v): %s", err, redact.Text(errOut.String()))
@@ -73,8 +73,8 @@ func runPlan(cmd *cobra.Command, s target.Settings) error {
 	if where == "" {
 		where = "the embedded sandbox"
 	}
-	printPlan(cmd.OutOrStdout(), where, caps, sum)
-	return nil
+	v := report.PlanView{Where: where, Summary: sum, Controls: caps.controls, Second: caps.second, Live: caps.live, LowKYB: caps.lowKYB, Blocked: caps.blocked}
+	return report.PlanConsole(v)(cmd.OutOrStdout())
 }
 
 // planArgs are the child's arguments: the selection, reports in dir.
@@ -93,113 +93,30 @@ func planArgs(dir string) []string {
 	return args
 }
 
-// planEnv is the child's environment: no MPH_* of the user's target, the
-// sandbox's credentials for the capabilities the target offers, and the
-// money options (--max-spend and --slow apply; --max-rps would only slow the
-// plan).
+// planEnv is the child's environment: no variable of the user's target,
+// the sandbox with the demo credentials of the capabilities the target
+// offers, and the money options (--max-spend and --slow apply; --max-rps
+// would only slow the plan).
 func planEnv(run *sandbox.Running, caps planCaps, s target.Settings) []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(k, "MPH_") {
+		if !strings.HasPrefix(kv, target.EnvPrefix) {
 			env = append(env, kv)
 		}
 	}
-	demo := sandbox.DemoMerchants()
-	env = append(env, "MPH_BASE_URL="+run.BaseURL, "MPH_MERCHANT_ID="+demo[0].ID, "MPH_SECRET_KEY="+demo[0].TestKey)
-	add := func(on bool, kvs ...string) {
-		if on {
-			env = append(env, kvs...)
+	cfg := target.FromLocal(*embedded.Local(run), nil)
+	cfg.Embedded = false // the child reaches it by URL, as it would the target: no LIVE consent
+	if !caps.controls {
+		cfg.ControlsURL, cfg.AdminKey = "", ""
+	}
+	for _, c := range []struct {
+		on  bool
+		set **target.Credentials
+	}{{caps.second, &cfg.Secondary}, {caps.live, &cfg.LiveTier2}, {caps.lowKYB, &cfg.LiveLowKYB}, {caps.blocked, &cfg.NotWhitelisted}} {
+		if !c.on {
+			*c.set = nil
 		}
 	}
-	add(caps.controls, "MPH_CONTROLS_URL="+run.ControlsURL, "MPH_ADMIN_KEY="+run.AdminKey)
-	add(caps.second, "MPH_MERCHANT2_ID="+demo[1].ID, "MPH_SECRET_KEY2="+demo[1].TestKey)
-	add(caps.live, "MPH_LIVE_MERCHANT_ID="+demo[0].ID, "MPH_LIVE_SECRET_KEY="+demo[0].LiveKey)
-	add(caps.lowKYB, "MPH_LIVE_LOWKYB_MERCHANT_ID="+demo[1].ID, "MPH_LIVE_LOWKYB_SECRET_KEY="+demo[1].LiveKey)
-	add(caps.blocked, "MPH_BLOCKED_MERCHANT_ID="+demo[2].ID, "MPH_BLOCKED_SECRET_KEY="+demo[2].TestKey)
-	return append(env, target.Suite{Slow: s.Slow, MaxSpend: s.MaxSpend}.Environ()...)
-}
-
-func printPlan(w io.Writer, where string, caps planCaps, sum report.Summary) {
-	yn := func(b bool) string {
-		if b {
-			return "yes"
-		}
-		return "no"
-	}
-	fmt.Fprintf(w, "\nmph conform --plan for %s (no request sent to it)\n", where)
-	fmt.Fprintf(w, "  capabilities from the configuration: sandbox controls %s, second merchant %s, LIVE Tier 2 %s, LIVE below Tier 2 %s, non-whitelisted %s\n",
-		yn(caps.controls), yn(caps.second), yn(caps.live), yn(caps.lowKYB), yn(caps.blocked))
-	fmt.Fprintf(w, "  specs: %d would run, %d would be skipped for a missing precondition, %d not selected\n",
-		sum.Passed+sum.Failed+sum.HarnessErrors, sum.Skipped, sum.NotSelected)
-	m := sum.Money
-	if m == nil {
-		fmt.Fprintln(w, "  the selection creates nothing and spends nothing")
-		return
-	}
-	fmt.Fprintf(w, "  creates: %d cards, %d customers, %d gift orders\n", m.CardsCreated, m.CustomersCreated, m.GiftOrders)
-	usd := m.Spent["USD"]
-	fmt.Fprintf(w, "  most it can spend: %s USD of card funding + %d × the target's creationFee (%s USD at the sandbox's fees)",
-		minorStr(m.Funded), m.CardsCreated, minorStr(usd))
-	if ngn, ok := m.Spent["NGN"]; ok {
-		fmt.Fprintf(w, ", %s NGN of gift orders", minorStr(ngn))
-	}
-	fmt.Fprintln(w)
-	printAreas(w, m.ByArea)
-	if m.SkippedOverBudget > 0 {
-		fmt.Fprintf(w, "  --max-spend refuses %d requests (their specs are skipped)\n", m.SkippedOverBudget)
-	}
-	fmt.Fprintf(w, "  teardown sweeps back what the cards still hold (%s USD at the sandbox's fees) unless --no-teardown\n", minorStr(m.SweptBack["USD"]))
-	fmt.Fprintln(w, "  (measured by running the selection against an embedded sandbox with these capabilities and the default profile; randomised property specs may vary slightly)")
-}
-
-func minorStr(n int64) string {
-	s := fmt.Sprintf("%d.%02d", abs64(n)/100, abs64(n)%100)
-	if n < 0 {
-		return "-" + s
-	}
-	return strings.TrimSpace(s)
-}
-
-func abs64(n int64) int64 {
-	if n < 0 {
-		return -n
-	}
-	return n
-}
-
-// printAreas lists what each area of specs spends, the costliest first.
-func printAreas(w io.Writer, areas map[string]report.AreaSpend) {
-	names := make([]string, 0, len(areas))
-	for n := range areas {
-		names = append(names, n)
-	}
-	sort.Slice(names, func(i, j int) bool {
-		a, b := areas[names[i]], areas[names[j]]
-		if a.Spent["USD"] != b.Spent["USD"] {
-			return a.Spent["USD"] > b.Spent["USD"]
-		}
-		if a.Spent["NGN"] != b.Spent["NGN"] {
-			return a.Spent["NGN"] > b.Spent["NGN"]
-		}
-		return names[i] < names[j]
-	})
-	if len(names) > 0 {
-		fmt.Fprintln(w, "  by area (at the sandbox's fees):")
-	}
-	for _, n := range names {
-		a := areas[n]
-		fmt.Fprintf(w, "    %-60s %3d cards %10s USD", truncate(n, 60), a.Cards, minorStr(a.Spent["USD"]))
-		if a.GiftOrders > 0 {
-			fmt.Fprintf(w, "  %d gift orders %s NGN", a.GiftOrders, minorStr(a.Spent["NGN"]))
-		}
-		fmt.Fprintln(w)
-	}
-}
-
-func truncate(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+	cfg.Conform = target.Conform{Slow: s.Slow, MaxSpend: s.MaxSpend}
+	return append(env, target.Environ(cfg)...)
 }

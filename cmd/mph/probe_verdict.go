@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/summary"
+	"github.com/merchant-harness/mph/result"
 )
 
 // probeBreaches names the rules of the API document a rate-limit probe saw
@@ -16,7 +16,7 @@ import (
 // whose target answered nothing but errors or redirects. What the probe
 // measures beyond that (onset, ceiling, burst, Retry-After, recovery) the
 // document does not state, so it is reported, never a failure.
-func probeBreaches(p *loadtest.ProbeReport) string {
+func probeBreaches(p *summary.ProbeReport) string {
 	if p == nil {
 		return ""
 	}
@@ -46,7 +46,7 @@ func breach429(where string, j summary.Judged429) string {
 	}
 	first := ""
 	if len(j.Reasons) > 0 {
-		first = " (first: " + truncate(strings.Join(strings.Fields(j.Reasons[0]), " "), 200) + ")"
+		first = " (first: " + result.Cut(strings.Join(strings.Fields(j.Reasons[0]), " "), 200) + ")"
 	}
 	return fmt.Sprintf("%s: %d of %d 429 answers break the error envelope (RATE-02)%s", where, j.Broken, j.Seen, first)
 }

@@ -19,7 +19,7 @@ import (
 
 func init() {
 	var (
-		settings     target.Settings
+		settings     *target.Flags
 		out          string
 		skipPurchase bool
 	)
@@ -43,7 +43,7 @@ and one gift card of the smallest face value the target accepts (none with
 --skip-purchase). The target is configured as for mph conform.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := target.SettingsFromEnvAndFlags(cmd.Flags(), settings)
+			s, err := settings.Settings()
 			if err != nil {
 				return usageErr("%v", err)
 			}
@@ -57,7 +57,7 @@ and one gift card of the smallest face value the target accepts (none with
 			return runDiscover(ctx, cmd, cfg, out, skipPurchase)
 		},
 	}
-	settings.BindFlags(discoverCmd.Flags())
+	settings = target.Bind(discoverCmd.Flags(), target.CmdDiscover)
 	discoverCmd.Flags().StringVarP(&out, "out", "o", "", "write the proposed profile here (default: standard output)")
 	discoverCmd.Flags().BoolVar(&skipPurchase, "skip-purchase", false, "buy no gift card (the gift order keys stay undetermined)")
 	profileCmd.AddCommand(discoverCmd)

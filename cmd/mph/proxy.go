@@ -10,42 +10,45 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/api"
+	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/proxy"
+	"github.com/merchant-harness/mph/proxy/session"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/target"
 )
 
 type proxyFlags struct {
-	upstream, listen, out, har, failOn, profile string
-	logFile                                     string
-	bodyCap                                     int
-	insecureTLS                                 bool
-	timeout, duration, reportEvery              time.Duration
+	target                   *target.Flags
+	listen, out, har, failOn string
+	logFile                  string
+	duration, reportEvery    time.Duration
 }
 
 var proxyOpts proxyFlags
 
 var proxyCmd = &cobra.Command{
-	Use:   "proxy --upstream BASE_URL [--listen ADDR]",
+	Use:   "proxy --base-url BASE_URL [--listen ADDR]",
 	Short: "A transparent reverse proxy that checks real traffic against the API document, both ways",
-	Long: `Forward every request to the upstream merchant root unchanged and check each
+	Long: `Forward every request to the target's merchant root unchanged and check each
 exchange: the server's answers (status, JSON, envelope and schema, error
 envelope, masking, secure details only on /secure, echoed path, timestamps)
 and the client's conduct (bearer tokens, token reuse and expiry,
 X-Merchant-Id, Retry-After and backoff after a 429, amounts in cents,
 unique references, secret keys only at the token exchange).
 
-Clients use the proxy's address with the same base path as the upstream:
---upstream http://test.example.com/v1/merchant --listen 127.0.0.1:8081 serves
-http://127.0.0.1:8081/v1/merchant. Each violation is logged on stderr as it
-is found; on SIGINT/SIGTERM (or after --duration) JUnit, JSON, HTML and
+Clients use the proxy's address with the same base path as the target:
+--base-url http://test.example.com/v1/merchant --listen 127.0.0.1:8081 serves
+http://127.0.0.1:8081/v1/merchant. The target is configured as for every
+command (--base-url, --timeout, --max-body, --profile, --insecure-tls and
+their variables); --upstream and --body-cap are deprecated names of
+--base-url and --max-body. Each violation is logged on stderr as it is
+found; on SIGINT/SIGTERM (or after --duration) JUnit, JSON, HTML and
 Markdown reports are written to --out.
 
 Exit codes: 0 no violation on the --fail-on side, 1 violations, 2 usage,
@@ -58,16 +61,16 @@ signal (reports still written and marked).`,
 func init() {
 	f := &proxyOpts
 	fs := proxyCmd.Flags()
-	fs.StringVar(&f.upstream, "upstream", "", "merchant root of the target, ending in /v1/merchant (required)")
+	f.target = target.Bind(fs, target.CmdProxy)
 	fs.StringVar(&f.listen, "listen", "127.0.0.1:8081", "address to listen on")
 	fs.StringVar(&f.out, "out", "mph-proxy-results", "directory for junit.xml, report.json, report.html and report.md")
 	fs.StringVar(&f.logFile, "log", "", "also append the violation lines to this file")
 	fs.StringVar(&f.har, "har", "", "also record every exchange, redacted, as a HAR 1.2 file")
 	fs.StringVar(&f.failOn, "fail-on", "any", "violations that make the exit code 1: server, client, any or none")
-	fs.StringVar(&f.profile, "profile", "", "target profile for what the document does not show (env "+target.EnvProfile+")")
-	fs.IntVar(&f.bodyCap, "body-cap", proxy.DefaultBodyCap, "bytes of each body inspected; larger bodies are streamed unchecked and counted")
-	fs.BoolVar(&f.insecureTLS, "insecure-tls", false, "skip verification of the upstream's TLS certificate (env "+target.EnvInsecureTLS+")")
-	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "longest wait for the upstream's response headers")
+	// Former names: scripts and CI jobs calling mph proxy --upstream keep
+	// their meaning, which is exactly the new flag's, with a notice.
+	f.target.Deprecated("upstream", "base-url")
+	f.target.Deprecated("body-cap", "max-body")
 	fs.DurationVar(&f.duration, "duration", 0, "stop after this long and exit 0 or 1 (0: run until SIGINT/SIGTERM)")
 	fs.DurationVar(&f.reportEvery, "report-every", time.Minute, "also rewrite the reports this often during the session, marked in progress (0: only at the end)")
 	rootCmd.AddCommand(proxyCmd)
@@ -96,7 +99,7 @@ func runProxy(cmd *cobra.Command, _ []string) error {
 	go func() { served <- srv.Serve(ln) }()
 	started := time.Now()
 	fmt.Fprintf(cmd.OutOrStdout(), "mph proxy: http://%s%s → %s (fail on %s; Ctrl-C writes the reports to %s)\n",
-		ln.Addr(), px.BasePath(), f.upstream, f.failOn, f.out)
+		ln.Addr(), px.BasePath(), px.Upstream(), f.failOn, f.out)
 
 	interim := func() {
 		rep := px.NewReport(ln.Addr().String(), f.failOn, started, time.Now(), false)
@@ -125,24 +128,16 @@ func newProxyFromFlags(cmd *cobra.Command) (*proxy.Proxy, func(), error) {
 	default:
 		return nil, nil, usageErr("--fail-on %q: want server, client, any or none", f.failOn)
 	}
-	if f.upstream == "" {
-		return nil, nil, usageErr("--upstream is required (the merchant root, e.g. http://127.0.0.1:8080/v1/merchant)")
+	s, err := proxySettings()
+	if err != nil {
+		return nil, nil, err
 	}
-	if f.profile == "" {
-		f.profile = os.Getenv(target.EnvProfile)
-	}
-	prof, err := api.LoadProfile(f.profile)
+	prof, err := api.LoadProfile(s.ProfilePath)
 	if err != nil {
 		return nil, nil, usageErr("%v", err)
 	}
-	insecure := f.insecureTLS
-	if v := os.Getenv(target.EnvInsecureTLS); v != "" && !cmd.Flags().Changed("insecure-tls") {
-		if insecure, err = strconv.ParseBool(v); err != nil {
-			return nil, nil, usageErr("%s=%q is not a boolean", target.EnvInsecureTLS, v)
-		}
-	}
-	popts := proxy.Options{Upstream: f.upstream, Profile: prof, BodyCap: f.bodyCap, Timeout: f.timeout,
-		InsecureTLS: insecure, Log: cmd.ErrOrStderr()}
+	popts := proxy.Options{Upstream: s.BaseURL, Profile: prof, BodyCap: int(s.BodyCap(proxy.DefaultBodyCap)), Timeout: s.Timeout,
+		InsecureTLS: s.InsecureTLS, Log: cmd.ErrOrStderr()}
 	var files []*os.File
 	closeFiles := func() {
 		for _, fl := range files {
@@ -179,8 +174,20 @@ func newProxyFromFlags(cmd *cobra.Command) (*proxy.Proxy, func(), error) {
 	return px, closeFiles, nil
 }
 
+// proxySettings are the target's settings as every command reads them.
+func proxySettings() (target.Settings, error) {
+	s, err := proxyOpts.target.Settings()
+	if err != nil {
+		return s, usageErr("%v", err)
+	}
+	if s.BaseURL == "" {
+		return s, usageErr("mph proxy needs the target: --base-url or %s (the merchant root, e.g. http://127.0.0.1:8080/v1/merchant)", target.EnvBaseURL)
+	}
+	return s, nil
+}
+
 // finishProxy writes the reports and turns the session into an exit code.
-func finishProxy(cmd *cobra.Command, rep proxy.Report, interrupted bool, serveErr error) error {
+func finishProxy(cmd *cobra.Command, rep session.Report, interrupted bool, serveErr error) error {
 	f := &proxyOpts
 	paths, werr := report.WriteProxy(f.out, rep)
 	if werr != nil {
@@ -195,7 +202,7 @@ func finishProxy(cmd *cobra.Command, rep proxy.Report, interrupted bool, serveEr
 	var verdict, checkErr error
 	switch {
 	case interrupted:
-		verdict = &exitError{code: exitInterrupted, err: errors.New("interrupted; reports written")}
+		verdict = &exitError{code: exitcode.Interrupted, err: errors.New("interrupted; reports written")}
 	case rep.Failed:
 		verdict = failuresErr("violations on the %s side", f.failOn)
 	}

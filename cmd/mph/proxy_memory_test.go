@@ -36,7 +36,7 @@ func TestProxyMemoryBoundedUnderConcurrency(t *testing.T) {
 	}))
 	defer up.Close()
 	addr, out := freeAddr(t), t.TempDir()
-	cmd := exec.Command(bin, "proxy", "--upstream", up.URL+"/v1/merchant", "--listen", addr, "--out", out, "--report-every", "0",
+	cmd := exec.Command(bin, "proxy", "--base-url", up.URL+"/v1/merchant", "--listen", addr, "--out", out, "--report-every", "0",
 		"--har", filepath.Join(out, "s.har"))
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs

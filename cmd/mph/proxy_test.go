@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -47,13 +48,13 @@ func TestProxyCommandExitCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sbx.Close()
-	if got := run([]string{"proxy", "--upstream", ""}); got != exitUsage {
+	if got := run([]string{"proxy", "--base-url", ""}); got != exitcode.Usage {
 		t.Errorf("no upstream: exit %d, want 2", got)
 	}
-	if got := run([]string{"proxy", "--upstream", sbx.BaseURL, "--fail-on", "sometimes"}); got != exitUsage {
+	if got := run([]string{"proxy", "--base-url", sbx.BaseURL, "--fail-on", "sometimes"}); got != exitcode.Usage {
 		t.Errorf("bad --fail-on: exit %d, want 2", got)
 	}
-	if got := run([]string{"proxy", "--upstream", "http://127.0.0.1:1/api", "--fail-on", "any"}); got != exitUsage {
+	if got := run([]string{"proxy", "--upstream", "http://127.0.0.1:1/api", "--fail-on", "any"}); got != exitcode.Usage {
 		t.Errorf("upstream without /v1/merchant: exit %d, want 2", got)
 	}
 
@@ -63,10 +64,10 @@ func TestProxyCommandExitCodes(t *testing.T) {
 		signal       bool
 		want         int
 	}{
-		{"clean", "any", false, false, exitOK},
-		{"client violation, fail on client", "client", true, false, exitFailures},
-		{"client violation, fail on server", "server", true, false, exitOK},
-		{"interrupted", "any", true, true, exitInterrupted},
+		{"clean", "any", false, false, exitcode.OK},
+		{"client violation, fail on client", "client", true, false, exitcode.Failed},
+		{"client violation, fail on server", "server", true, false, exitcode.OK},
+		{"interrupted", "any", true, true, exitcode.Interrupted},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -77,7 +78,7 @@ func TestProxyCommandExitCodes(t *testing.T) {
 			}
 			done := make(chan int, 1)
 			go func() {
-				done <- run([]string{"proxy", "--upstream", sbx.BaseURL, "--listen", addr, "--out", out,
+				done <- run([]string{"proxy", "--base-url", sbx.BaseURL, "--listen", addr, "--out", out,
 					"--fail-on", tc.failOn, "--duration", dur, "--report-every", "100ms", "--har", filepath.Join(out, "s.har"), "--log", filepath.Join(out, "v.log")})
 			}()
 			waitListening(t, addr)

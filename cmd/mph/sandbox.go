@@ -14,6 +14,7 @@ import (
 
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/selftest"
+	"github.com/merchant-harness/mph/target"
 )
 
 type sandboxFlags struct {
@@ -24,7 +25,8 @@ type sandboxFlags struct {
 	variantSeed              int64
 	writeProfile             string
 	listFaults, listVars     bool
-	listFormat, jwtSecret    string
+	listFormat               string
+	target                   *target.Flags
 	verbose, hide, echo      bool
 	hookURLs, hookKeys       []string
 }
@@ -56,7 +58,7 @@ stops gracefully on SIGINT or SIGTERM.`,
 	f.StringVar(&sf.writeProfile, "write-profile", "", "write the target profile a harness needs against this sandbox (the default overlaid by the chosen settings' overlays) to FILE")
 	f.BoolVar(&sf.listVars, "list-variants", false, "list the dimensions (open points of the document) and their settings, the document's words allowing each and the profile each needs, and exit")
 	f.StringVar(&sf.listFormat, "format", "text", "format of --list-faults and --list-variants: text, or markdown (docs/faults.md, docs/variants.md)")
-	f.StringVar(&sf.jwtSecret, "jwt-secret", "", "HS256 signing secret of access tokens (default: $MPH_SANDBOX_JWT_SECRET, else random)")
+	sf.target = target.Bind(f, target.CmdSandbox)
 	f.BoolVarP(&sf.verbose, "verbose", "v", false, "log webhook deliveries and lifecycle events")
 	f.BoolVar(&sf.hide, "hide-controls", false, "answer /_sandbox with 404, standing in for a real TEST environment without test controls")
 	f.StringArrayVar(&sf.hookURLs, "webhook-url", nil, "MERCHANT=URL: the merchant's webhook URL from the start, as a provider's dashboard sets it (repeatable)")
@@ -110,12 +112,12 @@ func (sf *sandboxFlags) options(logTo io.Writer) (sandbox.Options, error) {
 	if opts.Webhooks, err = parseWebhookPresets(sf.hookURLs, sf.hookKeys); err != nil {
 		return opts, err
 	}
-	secret := sf.jwtSecret
-	if secret == "" {
-		secret = os.Getenv("MPH_SANDBOX_JWT_SECRET")
+	s, err := sf.target.Settings()
+	if err != nil {
+		return opts, err
 	}
-	if secret != "" {
-		opts.JWTSecret = []byte(secret)
+	if s.SandboxJWTSecret != "" {
+		opts.JWTSecret = []byte(s.SandboxJWTSecret)
 	}
 	rl, off, err := parseRateLimits(sf.rateLimits)
 	if err != nil {

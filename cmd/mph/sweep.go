@@ -24,7 +24,7 @@ import (
 )
 
 func init() {
-	var settings target.Settings
+	var settings *target.Flags
 	cmd := &cobra.Command{
 		Use:   "sweep --run-id ID",
 		Short: "Return the money of an earlier run's cards to the vault and freeze them",
@@ -36,7 +36,7 @@ run that was killed before its teardown, or kept with --no-teardown. Cards of
 the main merchant and, when configured, of the second merchant.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := target.SettingsFromEnvAndFlags(cmd.Flags(), settings)
+			s, err := settings.Settings()
 			if err != nil {
 				return usageErr("%v", err)
 			}
@@ -53,7 +53,7 @@ the main merchant and, when configured, of the second merchant.`,
 			return runSweep(ctx, cmd.OutOrStdout(), cfg)
 		},
 	}
-	settings.BindFlags(cmd.Flags())
+	settings = target.Bind(cmd.Flags(), target.CmdSweep)
 	rootCmd.AddCommand(cmd)
 }
 

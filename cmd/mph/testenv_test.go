@@ -17,13 +17,13 @@ import (
 
 	"github.com/merchant-harness/mph/discover/discovertest"
 	"github.com/merchant-harness/mph/money"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
 // runConformEnv runs mph conform with env and args; it returns the exit code,
 // the output and the summary of report.summary.json.
-func runConformEnv(t *testing.T, env []string, args ...string) (int, string, report.Summary) {
+func runConformEnv(t *testing.T, env []string, args ...string) (int, string, result.Summary) {
 	t.Helper()
 	out := t.TempDir()
 	cmd := exec.Command(mphBinary(t), append([]string{"conform", "--no-color", "--out", out}, args...)...)
@@ -37,7 +37,7 @@ func runConformEnv(t *testing.T, env []string, args ...string) (int, string, rep
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	var sum report.Summary
+	var sum result.Summary
 	if b, err := os.ReadFile(filepath.Join(out, "report.summary.json")); err == nil {
 		_ = json.Unmarshal(b, &sum)
 	}
@@ -214,10 +214,10 @@ func TestPreconfiguredWebhooksWithoutControls(t *testing.T) {
 	}
 }
 
-func passed(sum report.Summary, text string) bool { return outcome(sum, text) == report.Passed }
-func failed(sum report.Summary, text string) bool { return outcome(sum, text) == report.Failed }
+func passed(sum result.Summary, text string) bool { return outcome(sum, text) == result.Passed }
+func failed(sum result.Summary, text string) bool { return outcome(sum, text) == result.Failed }
 
-func outcome(sum report.Summary, text string) report.Outcome {
+func outcome(sum result.Summary, text string) result.Outcome {
 	for _, s := range sum.Specs {
 		if strings.Contains(s.Text, text) {
 			return s.Outcome
@@ -260,7 +260,7 @@ func TestTeardownRunsAfterInterrupt(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
 		t.Errorf("an interrupted run exits 130, got %v", err)
 	}
-	var sum report.Summary
+	var sum result.Summary
 	b, err := os.ReadFile(filepath.Join(out, "report.summary.json"))
 	if err != nil || json.Unmarshal(b, &sum) != nil || sum.Money == nil {
 		t.Fatalf("no summary with money after the interrupt (%v):\n%s", err, tail(buf.String()))

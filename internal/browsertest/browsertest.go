@@ -95,11 +95,11 @@ func run(t testing.TB, bin string, args []string, stdout *bytes.Buffer) string {
 	return stderr.String()
 }
 
-// Keep copies the screenshot to dir (MPH_SCREENSHOTS, for a person to look
+// Keep copies the screenshot to dir (BROWSERTEST_SCREENSHOTS, for a person to look
 // at) when that variable is set.
 func (p Page) Keep(t testing.TB, name string) {
 	t.Helper()
-	dir := os.Getenv("MPH_SCREENSHOTS")
+	dir := os.Getenv("BROWSERTEST_SCREENSHOTS")
 	if dir == "" {
 		return
 	}

@@ -1,8 +1,9 @@
 // Package hooklisten opens the harness's webhook receivers to the network
 // (the conformance suites' and discovery's) under one set of rules: bind the
-// public URL's own host (or MPH_WEBHOOK_LISTEN), close connections from
-// senders outside MPH_WEBHOOK_ALLOW_FROM and beyond a bound before a byte is
-// read, and serve with header, read and idle timeouts.
+// public URL's own host (or the configured listen address), close
+// connections from senders outside the configured allow-list and beyond a
+// bound before a byte is read, and serve with header, read and idle
+// timeouts. The configuration (package target) says the Rules.
 package hooklisten
 
 import (
@@ -12,23 +13,26 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"time"
 )
 
-// EnvListen is the local address a receiver listens on when its public URL
-// reaches this machine through a tunnel or load balancer on another address
-// or port (default: the URL's own host and port).
-const EnvListen = "MPH_WEBHOOK_LISTEN"
-
-// EnvAllowFrom lists the networks deliveries may come from (comma-separated
-// addresses or CIDRs, e.g. "203.0.113.0/24,10.0.0.7"); connections from
-// elsewhere are closed before a byte is read. Unset: any sender. A
-// provider's webhooks often leave from other addresses than its API, so a
-// delivery's signature stays the real check.
-const EnvAllowFrom = "MPH_WEBHOOK_ALLOW_FROM"
+// Rules are a receiver's settings.
+type Rules struct {
+	// Public is the URL the target delivers to ("" = a local receiver).
+	Public string
+	// Local is the address a receiver with a public URL listens on
+	// when a tunnel or load balancer forwards the URL to another address or
+	// port ("" = the URL's own host and port).
+	Local string
+	// AllowFrom lists the networks deliveries may come from
+	// (comma-separated addresses or CIDRs, e.g. "203.0.113.0/24,10.0.0.7");
+	// connections from elsewhere are closed before a byte is read. "": any
+	// sender. A provider's webhooks often leave from other addresses than
+	// its API, so a delivery's signature stays the real check.
+	AllowFrom string
+}
 
 // Bounds of every receiver.
 const (
@@ -39,10 +43,11 @@ const (
 	MaxHeaderBytes = 64 << 10
 )
 
-// Address is where a receiver for publicURL listens: the URL's own host and
-// port, EnvListen when set, 127.0.0.1 on a free port without a URL. It
-// returns the parsed URL (nil without one).
-func Address(publicURL string) (string, *url.URL, error) {
+// Address is where the receiver listens: the public URL's own host and
+// port, Local when set, 127.0.0.1 on a free port without a URL. It returns
+// the parsed URL (nil without one).
+func (r Rules) Address() (string, *url.URL, error) {
+	publicURL := r.Public
 	if publicURL == "" {
 		return "127.0.0.1:0", nil, nil
 	}
@@ -58,24 +63,24 @@ func Address(publicURL string) (string, *url.URL, error) {
 		}
 	}
 	addr := net.JoinHostPort(u.Hostname(), port)
-	if v := os.Getenv(EnvListen); v != "" {
-		addr = v
+	if r.Local != "" {
+		addr = r.Local
 	}
 	return addr, u, nil
 }
 
-// Listen opens addr for a receiver whose public URL is public ("" for a
-// local one): only senders of EnvAllowFrom, at most MaxConnections at a time.
-func Listen(addr, public string) (net.Listener, error) {
-	allow, err := AllowedSenders(os.Getenv(EnvAllowFrom))
+// Listen opens addr for the receiver: only senders of AllowFrom, at most
+// MaxConnections at a time.
+func (r Rules) Listen(addr string) (net.Listener, error) {
+	allow, err := AllowedSenders(r.AllowFrom)
 	if err != nil {
 		return nil, err
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		hint := ""
-		if public != "" {
-			hint = fmt.Sprintf(" (is the host of %s an address of this machine? set %s to the local address a tunnel or load balancer forwards to, e.g. 0.0.0.0:8080)", public, EnvListen)
+		if r.Public != "" {
+			hint = fmt.Sprintf(" (is the host of %s an address of this machine? set the receiver's listen address to the local one a tunnel or load balancer forwards to, e.g. 0.0.0.0:8080)", r.Public)
 		}
 		return nil, fmt.Errorf("webhook receiver: listen on %s: %w%s", addr, err, hint)
 	}
@@ -96,7 +101,7 @@ func Server(h http.Handler) *http.Server {
 	}
 }
 
-// AllowedSenders parses an EnvAllowFrom value (nil: any sender).
+// AllowedSenders parses an allow-list (nil: any sender).
 func AllowedSenders(v string) ([]*net.IPNet, error) {
 	var out []*net.IPNet
 	for _, f := range strings.Split(v, ",") {
@@ -114,7 +119,7 @@ func AllowedSenders(v string) ([]*net.IPNet, error) {
 		}
 		_, n, err := net.ParseCIDR(f)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %q is not an address or a network (e.g. 203.0.113.0/24)", EnvAllowFrom, f)
+			return nil, fmt.Errorf("webhook senders: %q is not an address or a network (e.g. 203.0.113.0/24)", f)
 		}
 		out = append(out, n)
 	}

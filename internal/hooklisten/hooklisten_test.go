@@ -14,13 +14,12 @@ func TestAddressIsTheURLsOwnHost(t *testing.T) {
 		"http://[::1]:8080/hooks":           "[::1]:8080",
 		"http://127.0.0.1:9000/hooks?a=1#f": "127.0.0.1:9000",
 	} {
-		if got, _, err := Address(url); err != nil || got != want {
+		if got, _, err := (Rules{Public: url}).Address(); err != nil || got != want {
 			t.Errorf("Address(%q) = %q, %v; want %q", url, got, err, want)
 		}
 	}
-	t.Setenv(EnvListen, "0.0.0.0:8080")
-	if got, _, _ := Address("https://hooks.example.com/mph"); got != "0.0.0.0:8080" {
-		t.Errorf("%s is not honoured: %q", EnvListen, got)
+	if got, _, _ := (Rules{Public: "https://hooks.example.com/mph", Local: "0.0.0.0:8080"}).Address(); got != "0.0.0.0:8080" {
+		t.Errorf("the listen address is not honoured: %q", got)
 	}
 }
 
@@ -35,7 +34,7 @@ func TestAllowedSenders(t *testing.T) {
 			t.Errorf("%s allowed = %v, want %v", ip, got, want)
 		}
 	}
-	if _, err := AllowedSenders("10.0.0.0/33"); err == nil || !strings.Contains(err.Error(), EnvAllowFrom) {
+	if _, err := AllowedSenders("10.0.0.0/33"); err == nil || !strings.Contains(err.Error(), "10.0.0.0/33") {
 		t.Fatalf("a malformed network: %v", err)
 	}
 	if (&guarded{}).allowed(&net.TCPAddr{IP: net.ParseIP("198.51.100.1")}) != true {

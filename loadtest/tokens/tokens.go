@@ -1,8 +1,8 @@
 // Package tokens is the load driver's shared bearer-token source. Requests in
 // the timed path only read the current token (an atomic load of an immutable
 // header map); fetching happens in the background: before the attack, at a
-// fraction (default 80%) of expiresIn, and when a 401 shows the token was
-// refused.
+// fraction of expiresIn (default authtoken.RefreshFraction, every cache's:
+// 80%), and when a 401 shows the token was refused.
 package tokens
 
 import (
@@ -43,9 +43,6 @@ func HTTPFetcher(client *http.Client, baseURL, merchantID, secretKey string) Fet
 	}
 }
 
-// StatusError is a non-2xx token exchange (its Retry-After drives the waits).
-type StatusError = authtoken.StatusError
-
 type state struct {
 	tok    Token
 	header http.Header // immutable once published
@@ -73,7 +70,7 @@ type Source struct {
 // Options of a Source.
 type Options struct {
 	// RefreshAt is the fraction of expiresIn after which the token is renewed
-	// (default 0.8).
+	// (default authtoken.RefreshFraction, every cache's).
 	RefreshAt float64
 	// Header is added to every request header map (e.g. Content-Type).
 	Header http.Header
@@ -88,7 +85,7 @@ type Options struct {
 // New returns a source; call Start before use.
 func New(f Fetcher, o Options) *Source {
 	if o.RefreshAt <= 0 || o.RefreshAt >= 1 {
-		o.RefreshAt = 0.8
+		o.RefreshAt = authtoken.RefreshFraction
 	}
 	if o.StartAttempts <= 0 {
 		o.StartAttempts = 8
@@ -106,7 +103,7 @@ func (s *Source) Start(ctx context.Context) error {
 		if err == nil {
 			break
 		}
-		var se *StatusError
+		var se *authtoken.StatusError
 		if !errors.As(err, &se) || se.Code != http.StatusTooManyRequests || attempt >= s.attempts {
 			return err
 		}
@@ -181,7 +178,7 @@ func (s *Source) Unauthorized(sentAt time.Time) {
 
 // retryWait is the wait before retry attempt+1 after a 429: exponential
 // from 100 ms to 2 s, at least the Retry-After, which must not exceed the cap.
-func (s *Source) retryWait(se *StatusError, attempt int) (time.Duration, error) {
+func (s *Source) retryWait(se *authtoken.StatusError, attempt int) (time.Duration, error) {
 	wait := min(time.Duration(100<<min(attempt-1, 6))*time.Millisecond, 2*time.Second)
 	ra, ok, err := httpclient.RetryAfter(se.RetryAfter, s.now(), s.raMax)
 	if err != nil {
@@ -247,7 +244,7 @@ func (s *Source) loop(ctx context.Context) {
 				return
 			}
 			wait := backoff
-			var se *StatusError
+			var se *authtoken.StatusError
 			if errors.As(err, &se) && se.Code == http.StatusTooManyRequests {
 				// In the background a too long Retry-After is waited up to the cap.
 				ra, _, raErr := httpclient.RetryAfter(se.RetryAfter, s.now(), s.raMax)

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/merchant-harness/mph/authtoken"
 )
 
 // tokenServer issues tok-1, tok-2, ... with the given lifetime.
@@ -94,7 +96,7 @@ func TestStartFailsOnBadCredentials(t *testing.T) {
 	defer srv.Close()
 	s := New(HTTPFetcher(srv.Client(), srv.URL, "m", "bad"), Options{})
 	err := s.Start(context.Background())
-	if se, ok := err.(*StatusError); !ok || se.Code != 401 {
+	if se, ok := err.(*authtoken.StatusError); !ok || se.Code != 401 {
 		t.Fatalf("err = %v", err)
 	}
 }

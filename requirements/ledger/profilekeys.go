@@ -163,7 +163,6 @@ type scan struct {
 	files []*ast.File
 	// funcs maps a function name, or "." + a method name, to its bodies.
 	funcs map[string][]*ast.BlockStmt
-	memo  map[string][]string
 }
 
 func (s *scan) parseDir(dir string) error {

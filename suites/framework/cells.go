@@ -3,7 +3,7 @@ package framework
 import (
 	"sort"
 
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/result"
 )
 
 // A spec checking a cross-cutting rule on an endpoint declares its cell of
@@ -49,13 +49,13 @@ func (p *declParts) addCell(a any) bool {
 // cellLabels adds the grid labels to set.
 func (p *declParts) cellLabels(set map[string]bool) {
 	for _, e := range p.cell.endpoints {
-		set[report.EndpointLabelPrefix+e] = true
+		set[result.EndpointLabelPrefix+e] = true
 	}
 	if p.cell.rule != "" {
 		if len(p.cell.endpoints) == 0 {
 			p.errorf("rule %s declared without OnEndpoint", p.cell.rule)
 		}
-		set[report.RuleLabelPrefix+p.cell.rule] = true
+		set[result.RuleLabelPrefix+p.cell.rule] = true
 	}
 }
 

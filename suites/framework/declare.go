@@ -12,8 +12,8 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/merchant-harness/mph/api"
-	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/requirements"
+	"github.com/merchant-harness/mph/result"
 )
 
 // SpecID is a spec's stable short ID (area.slug, e.g.
@@ -313,7 +313,7 @@ func parseDecl(text, where string, containers []string, args []any) (d Declarati
 		p.errorf("no spec ID: declare SpecID(\"area.slug\") (a stable short ID; suites/inventory.yaml lists them)")
 		id = "undeclared:" + where
 	}
-	labels = append(labels, report.IDLabelPrefix+id)
+	labels = append(labels, result.IDLabelPrefix+id)
 	sort.Strings(labels)
 	full := strings.TrimSpace(strings.Join(append(append([]string{}, containers...), text), " "))
 	d = p.withCell(Declaration{ID: id, Text: text, FullText: full, Reqs: p.reqs, Needs: p.needs, Tags: p.tags, Labels: labels, Where: where, ProfileKeys: p.keys})
@@ -369,10 +369,10 @@ func specGuard(d Declaration) func() {
 		}
 		NeedDetermined(d.ProfileKeys...)
 		if destructive && h.liveRefused() {
-			Skip("refused: the primary credentials are LIVE and this spec is destructive; pass --allow-live (" + "MPH_ALLOW_LIVE=1) to run it")
+			Skip("refused: the primary credentials are LIVE and this spec is destructive; " + AllowLiveHint + " to run it")
 		}
 		if destructive && labelSet[string(Live)] && !h.liveWritesAllowed() {
-			Skip("refused: this spec writes with LIVE credentials (MPH_LIVE_*), which can spend real money; pass --allow-live (MPH_ALLOW_LIVE=1) to run it")
+			Skip("refused: this spec writes with LIVE credentials (" + liveVars + "), which can spend real money; " + AllowLiveHint + " to run it")
 		}
 	}
 }

@@ -32,7 +32,7 @@ func Ref(kind string) string {
 func refuseLiveFixture(what string) {
 	GinkgoHelper()
 	if h.liveRefused() {
-		Skip("refused: this spec needs " + what + " created, the primary credentials are LIVE; pass --allow-live (MPH_ALLOW_LIVE=1) to run it")
+		Skip("refused: this spec needs " + what + " created, the primary credentials are LIVE; " + AllowLiveHint + " to run it")
 	}
 }
 

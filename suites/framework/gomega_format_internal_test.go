@@ -10,7 +10,7 @@ import (
 	"github.com/onsi/gomega/format"
 
 	"github.com/merchant-harness/mph/client"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/result"
 )
 
 func card(id, status, balance string) Card {
@@ -78,7 +78,7 @@ func TestFailureMessagesShowWireForms(t *testing.T) {
 		if len(msg) > c.maxLen {
 			t.Errorf("%s: message is %d bytes, want <= %d:\n%s", c.name, len(msg), c.maxLen, msg)
 		}
-		if h := report.Headline(msg, ""); len([]rune(h)) > report.MaxHeadline || strings.Contains(h, "\n") {
+		if h := result.Headline(msg, ""); len([]rune(h)) > result.MaxHeadline || strings.Contains(h, "\n") {
 			t.Errorf("%s: headline %q", c.name, h)
 		}
 	}

@@ -22,7 +22,7 @@ import (
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/liveguard"
 	"github.com/merchant-harness/mph/redact"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/target"
 	"github.com/merchant-harness/mph/target/embedded"
 )
@@ -47,16 +47,20 @@ type harness struct {
 	rec     *client.Recorder
 	cleanup func()
 	ready   bool
+
+	// given is the target handed in by Run (mph conform, configure); nil
+	// under go test / ginkgo, where process 1 resolves it from the
+	// environment.
+	given *shared
 }
 
 var h = &harness{tokens: map[string]*client.TokenSource{}, rec: client.NewRecorder()}
 
-// preset is the configuration handed in by Run (mph conform); nil under
-// go test / ginkgo, where process 1 resolves it from the environment.
-var (
-	preset      *target.Config
-	presetFacts *target.Facts
-)
+// configure hands the harness the target of the run and what pre-flight
+// learned of it.
+func (x *harness) configure(cfg *target.Config, facts target.Facts) {
+	x.given = &shared{Config: cfg, Facts: facts}
+}
 
 func (x *harness) recorder() *client.Recorder {
 	x.mu.Lock()
@@ -119,17 +123,10 @@ func (x *harness) as(c target.Credentials) *client.Client {
 // resolveShared is run by process 1: it resolves the target (starting the
 // embedded sandbox when no base URL is configured) and runs pre-flight.
 func resolveShared(ctx context.Context) (shared, func(), error) {
-	if preset != nil {
-		s := shared{Config: preset}
-		if presetFacts != nil {
-			s.Facts = *presetFacts
-			return s, func() {}, nil
-		}
-		f, err := target.Preflight(ctx, preset)
-		s.Facts = f
-		return s, func() {}, err
+	if h.given != nil {
+		return *h.given, func() {}, nil
 	}
-	st, err := target.SettingsFromEnv()
+	st, err := target.SettingsFromEnv(target.CmdSuites)
 	if err != nil {
 		return shared{}, nil, err
 	}
@@ -174,6 +171,7 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 	if err := json.Unmarshal(b, &s); err != nil {
 		AbortSuite("[harness-error] reading the shared configuration: " + err.Error())
 	}
+	target.RegisterSecrets(s.Config) // a parallel process did not resolve it
 	politeLimiter = client.NewLimiter(s.Config.MaxRPS)
 	rateGate = newRateGate(s.Config)
 	h.setup(s)
@@ -308,14 +306,14 @@ func FailHandler(message string, callerSkip ...int) {
 func InstallFailHandler() { gomega.RegisterFailHandler(FailHandler) }
 
 // HarnessErrorPrefix starts the failure message of a harness error.
-const HarnessErrorPrefix = report.HarnessErrorPrefix
+const HarnessErrorPrefix = result.HarnessErrorPrefix
 
 // HarnessError fails the spec as a harness error: the harness could not run
 // the check (a fixture could not be created, the network failed, ...). It is
 // counted apart from assertion failures in every report.
 func HarnessError(format string, a ...any) {
 	msg := fmt.Sprintf(format, a...)
-	AddReportEntry(report.HarnessErrorEntry, msg, ReportEntryVisibilityNever)
+	AddReportEntry(result.HarnessErrorEntry, msg, ReportEntryVisibilityNever)
 	if txt := exchangesText(); txt != "" {
 		msg += "\n\n" + txt
 	}
@@ -323,7 +321,7 @@ func HarnessError(format string, a ...any) {
 }
 
 // NoVerdictPrefix starts the skip message of a spec that reached no verdict.
-const NoVerdictPrefix = report.NoVerdictPrefix
+const NoVerdictPrefix = result.NoVerdictPrefix
 
 // NoVerdict ends the spec without a verdict: the check ran but could not
 // decide (rate limited beyond the wait, a wait beyond its bound, another
@@ -333,7 +331,7 @@ const NoVerdictPrefix = report.NoVerdictPrefix
 // credential or consent the check needs is absent, or the profile declares
 // a choice under which the rule does not apply.
 func NoVerdict(reason string) {
-	AddReportEntry(report.NoVerdictEntry, reason, ReportEntryVisibilityNever)
+	AddReportEntry(result.NoVerdictEntry, reason, ReportEntryVisibilityNever)
 	Skip(NoVerdictPrefix + reason)
 }
 
@@ -347,7 +345,7 @@ func Must(resp *client.Response, err error) *client.Response {
 			Skip(ob.Msg)
 		}
 		if errors.Is(err, errLiveWrite) {
-			Skip(errLiveWrite.Error())
+			Skip("refused: this request would write with LIVE credentials; " + AllowLiveHint + " to allow it")
 		}
 		var rl *client.RateLimitedError
 		if errors.As(err, &rl) {

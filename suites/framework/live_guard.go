@@ -69,6 +69,13 @@ func (x *harness) guardLive(hc *http.Client, c *target.Credentials) *http.Client
 	return g
 }
 
+// AllowLiveHint says how to consent to LIVE writes, in the skip messages
+// of the specs refused them.
+const AllowLiveHint = "pass --allow-live (" + target.EnvAllowLive + "=1)"
+
+// liveVars names the variables of the LIVE credentials.
+const liveVars = target.EnvPrefix + "LIVE_*"
+
 // errLiveWrite is wrapped by the guards' refusals; Must turns it into a skip.
 var errLiveWrite = liveguard.ErrLiveWrite
 

@@ -43,7 +43,7 @@ func TestLiveClientRefusesWrites(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			x := &harness{cfg: &target.Config{Primary: primary, LiveTier2: &live, AllowLive: c.allow, Embedded: c.embedded},
+			x := &harness{cfg: &target.Config{Primary: primary, LiveTier2: &live, Options: target.Options{AllowLive: c.allow}, Embedded: c.embedded},
 				facts: target.Facts{Live: c.primaryLive, Controls: true}}
 			hc := x.guardLive(&http.Client{}, c.creds)
 			w0, r0 := writes.Load(), reads.Load()

@@ -18,8 +18,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/requirements"
+	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/target"
 )
 
@@ -38,7 +40,7 @@ type RunOptions struct {
 	Verbose        bool
 	NoColor        bool
 	// Report completes the summaries: run facts, waivers, baseline.
-	Report report.Options
+	Report result.Options
 	// OnInterrupt, when set, takes SIGINT and SIGTERM over from Ginkgo while
 	// the specs run: the reports are written at once, marked interrupted
 	// (finished specs with their outcome, the others interrupted), then
@@ -53,7 +55,7 @@ type RunOptions struct {
 // Result of Run.
 type Result struct {
 	Report  types.Report
-	Summary report.Summary
+	Summary result.Summary
 	Passed  bool
 	// NotRun counts the specs the deadline kept from running.
 	NotRun int
@@ -154,7 +156,7 @@ func takeOverSignals() {
 			if opts.OnInterrupt != nil {
 				opts.OnInterrupt(Result{Report: r, Summary: sum})
 			}
-			os.Exit(report.ExitInterrupted)
+			os.Exit(exitcode.Interrupted)
 		}
 		<-ch // the reports are being handed over: a third signal waits too
 	}()
@@ -187,7 +189,7 @@ func handleInterrupt(sig os.Signal) {
 func partialReport(sig os.Signal) types.Report {
 	now := time.Now()
 	r := types.Report{SuiteDescription: SuiteName, StartTime: runStart, EndTime: now, RunTime: now.Sub(runStart),
-		SpecialSuiteFailureReasons: []string{fmt.Sprintf("%s (%v)", report.InterruptedReason, sig)}}
+		SpecialSuiteFailureReasons: []string{fmt.Sprintf("%s (%v)", result.InterruptedReason, sig)}}
 	done := map[string]types.SpecReport{}
 	for _, s := range collected {
 		done[specKey(s)] = s
@@ -218,23 +220,24 @@ func specKey(s types.SpecReport) string {
 
 // writeReports writes every requested report of r, in parallel (an
 // interrupted run has a second at most), and returns its summary.
-func writeReports(r types.Report, opts RunOptions) report.Summary {
-	sum := report.Build(r, opts.Report)
+func writeReports(r types.Report, opts RunOptions) result.Summary {
+	sum := result.Build(r, opts.Report)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var failed []string
+	env := goTestReports()
 	for _, w := range []struct {
 		path, env string
 		fn        func(string) error
 	}{
-		{opts.JUnitReport, "MPH_JUNIT_REPORT", func(p string) error { return report.WriteJUnit(sum, p) }},
-		{opts.JSONReport, "MPH_JSON_REPORT", func(p string) error { return report.WriteJSON(r, sum, p) }},
-		{opts.HTMLReport, "MPH_HTML_REPORT", func(p string) error { return report.WriteHTML(sum, p) }},
-		{opts.MarkdownReport, "MPH_MARKDOWN_REPORT", func(p string) error { return report.WriteMarkdown(sum, p) }},
+		{opts.JUnitReport, env.JUnit, func(p string) error { return report.WriteFile(p, report.ConformJUnit(sum)) }},
+		{opts.JSONReport, env.JSON, func(p string) error { return report.WriteJSON(r, sum, p) }},
+		{opts.HTMLReport, env.HTML, func(p string) error { return report.WriteFile(p, report.ConformHTML(sum)) }},
+		{opts.MarkdownReport, env.Markdown, func(p string) error { return report.WriteFile(p, report.ConformMarkdown(sum)) }},
 	} {
 		path := w.path
 		if path == "" {
-			path = os.Getenv(w.env)
+			path = w.env
 		}
 		if path == "" {
 			continue
@@ -256,6 +259,16 @@ func writeReports(r types.Report, opts RunOptions) report.Summary {
 	writeErrs = append(writeErrs, failed...)
 	runMu.Unlock()
 	return sum
+}
+
+// goTestReports are the report paths the environment gives the suites run
+// by go test or ginkgo (none under mph conform, whose flags place them).
+func goTestReports() target.Reports {
+	if h.given != nil {
+		return target.Reports{}
+	}
+	s, _ := target.SettingsFromEnv(target.CmdSuites) // its errors stopped the set-up already
+	return s.Reports
 }
 
 // SelectionError says the flags select no spec, or are malformed.
@@ -363,7 +376,7 @@ func Run(ctx context.Context, cfg *target.Config, opts RunOptions) (Result, erro
 	if err != nil {
 		return Result{}, err
 	}
-	preset, presetFacts = cfg, &facts
+	h.configure(cfg, facts)
 	pv, err := Preview(opts)
 	if err != nil {
 		return Result{}, err
@@ -400,7 +413,7 @@ func Run(ctx context.Context, cfg *target.Config, opts RunOptions) (Result, erro
 	res := Result{Passed: passed && !t.failed, ReportErrors: writeErrs}
 	if lastReport != nil {
 		res.Report = *lastReport
-		res.Summary = report.Build(*lastReport, opts.Report)
+		res.Summary = result.Build(*lastReport, opts.Report)
 		res.NotRun = countNotRun(*lastReport)
 	}
 	runMu.Unlock()
@@ -412,7 +425,7 @@ func Run(ctx context.Context, cfg *target.Config, opts RunOptions) (Result, erro
 
 // WriteInterrupted writes the reports of a run interrupted before its first
 // spec (during pre-flight): every selected spec of the preview interrupted.
-func WriteInterrupted(pv types.Report, sig os.Signal, opts RunOptions) report.Summary {
+func WriteInterrupted(pv types.Report, sig os.Signal, opts RunOptions) result.Summary {
 	runMu.Lock()
 	preview = &pv
 	if runStart.IsZero() {
@@ -456,7 +469,7 @@ func Coverage(r types.Report) map[string][]string {
 			continue
 		}
 		for _, id := range reqLabelsOf(s.Labels()) {
-			out[id] = append(out[id], report.FullText(s))
+			out[id] = append(out[id], result.FullText(s))
 		}
 	}
 	for id := range out {

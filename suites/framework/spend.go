@@ -23,7 +23,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/money"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/target"
 )
 
@@ -97,13 +97,13 @@ func (l *ledger) area() *areaSpend {
 }
 
 // areasLocked renders the spend per area in minor units, fees included.
-func (l *ledger) areasLocked() map[string]report.AreaSpend {
+func (l *ledger) areasLocked() map[string]result.AreaSpend {
 	if len(l.byArea) == 0 {
 		return nil
 	}
-	out := map[string]report.AreaSpend{}
+	out := map[string]result.AreaSpend{}
 	for name, a := range l.byArea {
-		sp := report.AreaSpend{Cards: a.cards, GiftOrders: a.gifts, Spent: map[string]int64{}}
+		sp := result.AreaSpend{Cards: a.cards, GiftOrders: a.gifts, Spent: map[string]int64{}}
 		if a.cards > 0 {
 			sp.Spent["USD"] = a.funded + int64(a.cards)*l.fees.creation
 		}

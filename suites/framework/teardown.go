@@ -3,7 +3,7 @@ package framework
 // The teardown: after the last spec (also after failures and after Ctrl-C,
 // Ginkgo runs the suite's cleanup nodes then), every card the run created is
 // swept back to the vault and frozen, and the run's test money is stated in
-// the report (report.MoneyEntry).
+// the report (result.MoneyEntry).
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/merchant-harness/mph/client"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/sweep"
 )
 
@@ -26,7 +26,7 @@ var (
 	moneyStarted atomic.Bool // startMoney ran: there may be cards to sweep
 	sweptOnce    atomic.Bool // the teardown ran (after the specs or on interrupt)
 	sweepDone    = make(chan struct{})
-	finalMoney   report.Money // what the teardown found; read after sweepDone
+	finalMoney   result.Money // what the teardown found; read after sweepDone
 )
 
 // politeLimiter caps this process's request rate (--max-rps).
@@ -61,7 +61,7 @@ func teardown() {
 		return // an interrupt already ran it
 	}
 	b, _ := json.Marshal(m)
-	AddReportEntry(report.MoneyEntry, string(b), ReportEntryVisibilityNever)
+	AddReportEntry(result.MoneyEntry, string(b), ReportEntryVisibilityNever)
 }
 
 // interruptTeardown runs the teardown when mph conform is interrupted: no
@@ -105,7 +105,7 @@ func interruptTeardown(r *types.Report) {
 	b, _ := json.Marshal(m)
 	r.SpecReports = append(r.SpecReports, types.SpecReport{
 		LeafNodeType: types.NodeTypeSynchronizedAfterSuite, State: types.SpecStatePassed,
-		ReportEntries: types.ReportEntries{{Name: report.MoneyEntry, Value: types.WrapEntryValue(string(b)), Visibility: types.ReportEntryVisibilityNever}},
+		ReportEntries: types.ReportEntries{{Name: result.MoneyEntry, Value: types.WrapEntryValue(string(b)), Visibility: types.ReportEntryVisibilityNever}},
 	})
 }
 
@@ -122,7 +122,7 @@ func cutTeardown() {
 
 // sweepCreated sweeps (or, with --no-teardown, reads) every card the run
 // created, once per process; ok is false when it already ran.
-func sweepCreated(ctx context.Context) (m report.Money, ok bool) {
+func sweepCreated(ctx context.Context) (m result.Money, ok bool) {
 	if !sweptOnce.CompareAndSwap(false, true) {
 		return m, false
 	}
@@ -148,7 +148,7 @@ const sweepWorkers = 4
 
 // sweepCards sweeps the cards a few at a time, and stops dispatching when
 // the target no longer answers (three network errors in a row).
-func sweepCards(ctx context.Context, cards []createdCard, keep bool, m *report.Money) {
+func sweepCards(ctx context.Context, cards []createdCard, keep bool, m *result.Money) {
 	var (
 		mu      sync.Mutex
 		netErrs atomic.Int32
@@ -161,7 +161,7 @@ func sweepCards(ctx context.Context, cards []createdCard, keep bool, m *report.M
 			defer wg.Done()
 			for c := range next {
 				api := h.as(c.Who).WithRecorder(client.NewRecorder())
-				var one report.Money
+				var one result.Money
 				err := sweepCard(ctx, api, c.ID, keep, &one)
 				mu.Lock()
 				m.Add(one)
@@ -206,7 +206,7 @@ func sweepCards(ctx context.Context, cards []createdCard, keep bool, m *report.M
 }
 
 // fillMoney adds the ledger's figures, the 429 counters and the vault.
-func fillMoney(ctx context.Context, m *report.Money) {
+func fillMoney(ctx context.Context, m *result.Money) {
 	books.mu.Lock()
 	m.Spent, m.SweptBack, m.Funded = books.spentLocked(), books.sweptLocked(), books.issued
 	m.ByArea = books.areasLocked()
@@ -233,7 +233,7 @@ func parallelRun() bool {
 }
 
 // sweepCard sweeps and freezes one card (package sweep) and counts it.
-func sweepCard(ctx context.Context, api *client.Client, id string, keep bool, m *report.Money) error {
+func sweepCard(ctx context.Context, api *client.Client, id string, keep bool, m *result.Money) error {
 	out, err := sweep.Card(ctx, api, id, keep, sweep.Rules{Fee: withdrawalCost(), CardFee: cardSideFee()})
 	if out.Swept > 0 {
 		m.CardsSwept++

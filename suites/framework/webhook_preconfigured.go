@@ -2,8 +2,8 @@ package framework
 
 // Webhook deliveries without test controls: on a real TEST environment the
 // merchant's webhook URL is set in the provider's dashboard. When the profile
-// (or MPH_WEBHOOKS_PRECONFIGURED) says the target already delivers to
-// MPH_WEBHOOK_RECEIVER_URL, one receiver per process listens there and the
+// (or the settings) say the target already delivers to the configured
+// receiver URL, one receiver per process listens there and the
 // delivery specs run against it. Every awaited delivery's signature is
 // verified when the profile names a signature header.
 
@@ -17,7 +17,6 @@ import (
 	"math"
 	"net"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,7 +27,7 @@ import (
 
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/redact"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/target"
 )
 
@@ -75,28 +74,13 @@ func preconfiguredReceiver() (*WebhookReceiver, error) {
 	if sharedHook != nil {
 		return sharedHook, nil
 	}
-	r, err := startReceiverAt(Cfg().WebhookReceiverURL, "")
+	r, err := startReceiverAt(Cfg().Receiver(Cfg().WebhookReceiverURL), "")
 	if err != nil {
 		return nil, err
 	}
 	sharedHook = r
 	RegisterCleanup(r.Close)
 	return r, nil
-}
-
-// webhookSecret reads MPH_WEBHOOK_SECRET or MPH_WEBHOOK_SECRET_FILE.
-func webhookSecret() (string, error) {
-	if v := os.Getenv(target.EnvWebhookSecret); v != "" {
-		return strings.TrimSpace(v), nil
-	}
-	if f := os.Getenv(target.EnvWebhookSecret + "_FILE"); f != "" {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return "", fmt.Errorf("%s_FILE: %v", target.EnvWebhookSecret, err)
-		}
-		return strings.TrimSpace(string(b)), nil
-	}
-	return "", nil
 }
 
 // signingKey is the key deliveries are verified with (registered with the
@@ -113,12 +97,10 @@ func signingKey(controlSecret string) (string, error) {
 	if controlSecret != "" {
 		return controlSecret, nil
 	}
-	k, err := webhookSecret()
-	redact.Register(k)
-	if err == nil && k == "" {
-		err = errors.New("the profile verifies delivery signatures with a webhook secret (webhooks.signature.key: webhook-secret): set " + target.EnvWebhookSecret + " or " + target.EnvWebhookSecret + "_FILE")
+	if k := Cfg().WebhookSecret; k != "" {
+		return k, nil // registered for masking when the configuration was read
 	}
-	return k, err
+	return "", errors.New("the profile verifies delivery signatures with a webhook secret (webhooks.signature.key: webhook-secret): set " + target.EnvWebhookSecret + " or " + target.EnvWebhookSecret + target.FileSuffix)
 }
 
 // ExpectCallbackURL compares a simulation's callback_url with the URL the
@@ -190,7 +172,7 @@ func ExpectSigned(d WebhookDelivery, key string) {
 
 // UnverifiedEntry names the report entry of a delivery spec whose delivery
 // carried no signature the harness could check (the spec's note in reports).
-const UnverifiedEntry = report.UnverifiedEntry
+const UnverifiedEntry = result.UnverifiedEntry
 
 // Authentic reports whether d carries a valid signature; without a
 // signature profile nothing can be told apart, and every delivery counts.
@@ -267,7 +249,7 @@ func WithReceiver(ctx context.Context) *HookSink {
 // merchant's webhook URL through the controls until the spec ends.
 func WithReceiverThroughControls(ctx context.Context) *HookSink {
 	GinkgoHelper()
-	r, err := StartWebhookReceiver(Cfg().WebhookReceiverURL)
+	r, err := StartWebhookReceiver(Cfg().Receiver(Cfg().WebhookReceiverURL))
 	if err != nil {
 		HarnessError("webhook receiver: %v", err)
 	}

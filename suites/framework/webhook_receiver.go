@@ -15,12 +15,6 @@ import (
 	"github.com/merchant-harness/mph/internal/hooklisten"
 )
 
-// EnvWebhookListen and EnvWebhookAllowFrom: see package hooklisten.
-const (
-	EnvWebhookListen    = hooklisten.EnvListen
-	EnvWebhookAllowFrom = hooklisten.EnvAllowFrom
-)
-
 // The receiver's bounds: whatever reaches it, from the target or anyone
 // else, its memory stays bounded (connections and timeouts: hooklisten).
 const (
@@ -54,9 +48,10 @@ func (d WebhookDelivery) size() int {
 // last deliveries, within bounds. By default it listens on 127.0.0.1 on a
 // free port, which a target running on this machine (the embedded sandbox, a
 // local `mph sandbox`) can reach. For a remote target,
-// MPH_WEBHOOK_RECEIVER_URL names the public URL that reaches the harness;
-// the receiver then listens on that URL's host and port (MPH_WEBHOOK_LISTEN
-// overrides it) and hands out that URL (with its own path suffix).
+// the configured receiver URL names the public URL that reaches the harness;
+// the receiver then listens on that URL's host and port (the configured
+// listen address overrides it) and hands out that URL (with its own path
+// suffix).
 type WebhookReceiver struct {
 	srv    *http.Server
 	ln     net.Listener
@@ -84,21 +79,21 @@ type waiter struct {
 	found chan WebhookDelivery
 }
 
-// StartWebhookReceiver starts a receiver. publicURL is the configured public
-// URL of the receiver ("" for a local one).
-func StartWebhookReceiver(publicURL string) (*WebhookReceiver, error) {
-	return startReceiverAt(publicURL, "/mph-hooks/"+hookRandomHex(6))
+// StartWebhookReceiver starts a receiver under the rules (the configured
+// public URL, "" for a local one; listen address; allowed senders).
+func StartWebhookReceiver(rules hooklisten.Rules) (*WebhookReceiver, error) {
+	return startReceiverAt(rules, "/mph-hooks/"+hookRandomHex(6))
 }
 
-// startReceiverAt starts a receiver whose URL is publicURL plus suffix (a
-// pre-configured receiver uses the configured URL as it is: no suffix).
-func startReceiverAt(publicURL, suffix string) (*WebhookReceiver, error) {
+// startReceiverAt starts a receiver whose URL is the public one plus suffix
+// (a pre-configured receiver uses the configured URL as it is: no suffix).
+func startReceiverAt(rules hooklisten.Rules, suffix string) (*WebhookReceiver, error) {
 	r := &WebhookReceiver{waiters: map[*waiter]bool{}, reading: make(chan struct{}, maxReceiving)}
-	listenAddr, pub, err := hooklisten.Address(publicURL)
+	listenAddr, pub, err := rules.Address()
 	if err != nil {
 		return nil, err
 	}
-	if r.ln, err = hooklisten.Listen(listenAddr, publicURL); err != nil {
+	if r.ln, err = rules.Listen(listenAddr); err != nil {
 		return nil, err
 	}
 	r.srv = hooklisten.Server(http.HandlerFunc(r.serve))

@@ -39,7 +39,7 @@ func TestReceiverBindsTheURLsHost(t *testing.T) {
 	}
 	port := probe.Addr().(*net.TCPAddr).Port
 	probe.Close()
-	r, err := StartWebhookReceiver(fmt.Sprintf("http://127.0.0.1:%d/hooks", port))
+	r, err := StartWebhookReceiver(hooklisten.Rules{Public: fmt.Sprintf("http://127.0.0.1:%d/hooks", port)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestReceiverBindsTheURLsHost(t *testing.T) {
 // deliveries (the oldest dropped, counted), refuses other paths, methods
 // and oversized bodies, and still hands the awaited delivery to its waiter.
 func TestReceiverStaysBounded(t *testing.T) {
-	r, err := StartWebhookReceiver("")
+	r, err := StartWebhookReceiver(hooklisten.Rules{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,11 +113,10 @@ func TestReceiverStaysBounded(t *testing.T) {
 	}
 }
 
-// Senders outside MPH_WEBHOOK_ALLOW_FROM are closed before a byte is read;
+// Senders outside the allow-list are closed before a byte is read;
 // half-open connections beyond the bound are closed at once.
 func TestReceiverRefusesOtherSendersAndHalfOpenFloods(t *testing.T) {
-	t.Setenv(EnvWebhookAllowFrom, "127.0.0.1")
-	r, err := StartWebhookReceiver("")
+	r, err := StartWebhookReceiver(hooklisten.Rules{AllowFrom: "127.0.0.1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +158,7 @@ func TestReceiverRefusesOtherSendersAndHalfOpenFloods(t *testing.T) {
 	if _, err := hooklisten.AllowedSenders("10.0.0.0/8, 203.0.113.7,::1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := hooklisten.AllowedSenders("10.0.0.0/33"); err == nil || !strings.Contains(err.Error(), EnvWebhookAllowFrom) {
+	if _, err := hooklisten.AllowedSenders("10.0.0.0/33"); err == nil || !strings.Contains(err.Error(), "10.0.0.0/33") {
 		t.Fatalf("a malformed allow-list: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package report
+package result
 
 import (
 	"os"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/merchant-harness/mph/exitcode"
 )
 
 func writeWaivers(t *testing.T, body string) string {
@@ -53,7 +55,7 @@ func TestWaiversWaiveFixAndExpire(t *testing.T) {
 	if h := by["old"].Headline; !strings.HasPrefix(h, "[waiver expired 2020-01-01] Expected xxx") || !strings.HasSuffix(h, "to equal wanted-value") || len([]rune(h)) > MaxHeadline {
 		t.Errorf("expired waiver's headline %q", h)
 	}
-	if s.Waived != 1 || s.Failed != 1 || s.ExitCode(false) != ExitFailed {
+	if s.Waived != 1 || s.Failed != 1 || s.ExitCode(false) != exitcode.Failed {
 		t.Errorf("counts waived %d failed %d exit %d", s.Waived, s.Failed, s.ExitCode(false))
 	}
 	if s := Build(r, Options{Waivers: ws, Now: now.AddDate(0, 0, 1)}); s.Waived != 0 {

@@ -1,4 +1,4 @@
-package report
+package result
 
 import (
 	"fmt"
@@ -41,7 +41,7 @@ func Headline(message, details string) string {
 
 // headlineWithin is Headline within max characters.
 func headlineWithin(message, details string, max int) string {
-	assertion, exchanges := splitExchanges(message)
+	assertion, exchanges := SplitExchanges(message)
 	if exchanges == "" {
 		exchanges = details
 	}
@@ -54,9 +54,9 @@ func headlineWithin(message, details string, max int) string {
 	return fit(segments(a), room) + at
 }
 
-// splitExchanges separates the assertion text from the exchanges the fail
+// SplitExchanges separates the assertion text from the exchanges the fail
 // handler appended to it.
-func splitExchanges(message string) (assertion, exchanges string) {
+func SplitExchanges(message string) (assertion, exchanges string) {
 	i := strings.Index(message, "\n\n"+exchangeSep)
 	j := strings.Index(message, "\n\n(")
 	if j >= 0 && strings.Contains(message[j:], "earlier exchanges") && (i < 0 || j < i) {
@@ -99,7 +99,7 @@ func lastRequest(exchanges string) string {
 	if status != "" {
 		req += " → " + status
 	}
-	return cut(req, 120)
+	return Cut(req, 120)
 }
 
 // Exchanges splits a rendering of recorded exchanges into one block each.
@@ -134,8 +134,8 @@ func LastExchanges(text string, n, maxLine int) string {
 	return b.String()
 }
 
-// cut shortens s to at most n runes, marking the cut with "…".
-func cut(s string, n int) string {
+// Cut shortens s to at most n runes, marking the cut with "…".
+func Cut(s string, n int) string {
 	if n <= 1 {
 		return ""
 	}
@@ -242,11 +242,11 @@ func fit(segs []segment, room int) string {
 	}
 	parts := make([]string, 0, len(segs))
 	for i, s := range segs {
-		if t := shorten(s.text, lens[i]); t != "" {
+		if t := Shorten(s.text, lens[i]); t != "" {
 			parts = append(parts, t)
 		}
 	}
-	return shorten(strings.Join(parts, " "), room)
+	return Shorten(strings.Join(parts, " "), room)
 }
 
 // minValue is the fewest characters a cut value keeps.
@@ -285,9 +285,9 @@ func fitShare(segs []segment, lens []int, values bool, room int) {
 	}
 }
 
-// shorten cuts s to at most n runes in the middle, keeping its start and its
+// Shorten cuts s to at most n runes in the middle, keeping its start and its
 // end (where a message states what came back) around "…".
-func shorten(s string, n int) string {
+func Shorten(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
@@ -296,7 +296,7 @@ func shorten(s string, n int) string {
 		return s
 	}
 	if n < 8 {
-		return cut(s, n)
+		return Cut(s, n)
 	}
 	head := (n - 1) * 3 / 5
 	tail := n - 1 - head
@@ -309,7 +309,7 @@ const reproducePrefix = "reproduce: "
 // Reproduce is the reproduce line of the last recorded exchange of a spec
 // (the request its verdict rests on), without its prefix; "" when none.
 func Reproduce(message, details string) string {
-	_, ex := splitExchanges(message)
+	_, ex := SplitExchanges(message)
 	for _, text := range []string{ex, details} {
 		blocks := Exchanges(text)
 		if len(blocks) == 0 {

@@ -1,9 +1,8 @@
-package report
+package result
 
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"sort"
 	"strings"
@@ -98,17 +97,4 @@ func Compare(old, cur Summary) *Baseline {
 		sort.Strings(l)
 	}
 	return b
-}
-
-// WriteText prints the comparison.
-func (b *Baseline) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "Compared with baseline run %s: %d new failures, %d fixed, %d still failing\n", b.From, len(b.NewFailures), len(b.Fixed), len(b.StillFailing))
-	for _, g := range []struct {
-		title string
-		ids   []string
-	}{{"new failure", b.NewFailures}, {"fixed", b.Fixed}, {"still failing", b.StillFailing}} {
-		for _, id := range g.ids {
-			fmt.Fprintf(w, "  %-13s %s\n", g.title, id)
-		}
-	}
 }

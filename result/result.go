@@ -1,18 +1,16 @@
-// Package report renders every output of every command. For the
-// conformance run it turns a Ginkgo suite report into the harness's own
-// summaries: a console summary, JUnit, JSON, HTML and Markdown files. For
-// the load commands (load.go and load_*.go) it renders the results of
-// package loadtest/summary as Reporters: summary.json, summary.md,
-// report.html, JUnit and the comparison pages. The outcomes are never mixed:
-// failed (the target broke a rule), skipped as not applicable (a capability,
-// credential, consent or declared profile choice the check needs is absent,
-// with the reason), no verdict (the check ran but could not decide: rate
-// limited beyond the wait, a wait beyond its bound, another documented
-// refusal came first, an undetermined profile key, the run's deadline),
-// harness error (the harness could not run the check), waived (a failure
-// covered by a waiver) and interrupted (the run stopped before the spec
-// finished).
-package report
+// Package result is the result model of a conformance run, data only (as
+// package loadtest/summary is the load commands'; package report renders
+// both): Build turns a Ginkgo suite report into a Summary of spec lines,
+// each with its outcome, and the run's exit code (package exitcode). The
+// outcomes, the verdict kinds, are never mixed: failed (the target broke a
+// rule), skipped as not applicable (a capability, credential, consent or
+// declared profile choice the check needs is absent, with the reason), no
+// verdict (the check ran but could not decide: rate limited beyond the
+// wait, a wait beyond its bound, another documented refusal came first, an
+// undetermined profile key, the run's deadline), harness error (the
+// harness could not run the check), waived (a failure covered by a waiver)
+// and interrupted (the run stopped before the spec finished).
+package result
 
 import (
 	"fmt"
@@ -23,6 +21,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/redact"
 )
 
@@ -241,27 +240,19 @@ func (s Summary) OK() bool {
 // Undecided is the number of no-verdict specs the run does not accept.
 func (s Summary) Undecided() int { return s.NoVerdict - s.NoVerdictAccepted }
 
-// Exit codes of a conformance run (see the CLI's exit-code contract).
-const (
-	ExitOK          = 0
-	ExitFailed      = 1
-	ExitHarness     = 3
-	ExitInterrupted = 130
-)
-
 // ExitCode is the run's verdict: interrupted, else failed (a fixed waiver
 // counts when strictWaivers), else harness errors or no verdicts not
 // accepted, else passed. A no verdict is never a pass.
 func (s Summary) ExitCode(strictWaivers bool) int {
 	switch {
 	case s.Interrupted:
-		return ExitInterrupted
+		return exitcode.Interrupted
 	case s.Failed > 0, strictWaivers && len(s.FixedWaivers) > 0:
-		return ExitFailed
+		return exitcode.Failed
 	case s.HarnessErrors > 0 || len(s.SuiteErrors) > 0 || s.Undecided() > 0:
-		return ExitHarness
+		return exitcode.Harness
 	}
-	return ExitOK
+	return exitcode.OK
 }
 
 // FullText is the spec's hierarchy and text.
