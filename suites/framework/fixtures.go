@@ -3,9 +3,9 @@ package framework
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,11 +20,30 @@ import (
 var refSeq atomic.Int64
 
 // Ref returns a new unique reference carrying the run-id prefix, e.g.
-// "mph1a2b3c-p1-7-card-9f2c". Everything the suites create uses one.
+// "mph1a2b3c1c00039a" for kind "card": the run id, this process's number,
+// the kind's first letter, a sequence and two random hex digits. A
+// reference's form is not shown ("merchant reference of the card"; "client
+// order reference"), so it holds letters and digits only, at most 20 with a
+// run id of the default form (plausible rules accept it), and the
+// references of a run have one length: none is part of another, so a
+// search by one finds it alone.
 func Ref(kind string) string {
-	b := make([]byte, 2)
+	b := make([]byte, 1)
 	_, _ = rand.Read(b)
-	return fmt.Sprintf("%s-p%d-%d-%s-%s", Cfg().RunID, GinkgoParallelProcess(), refSeq.Add(1), kind, hex.EncodeToString(b))
+	k := "r"
+	if kind != "" && kind[0] >= 'a' && kind[0] <= 'z' {
+		k = kind[:1]
+	}
+	return fmt.Sprintf("%s%s%s%s%02x", Cfg().RunID, base36(uint64(GinkgoParallelProcess()), 1), k, base36(uint64(refSeq.Add(1)), 4), b[0])
+}
+
+// base36 renders n in lower-case base 36, zero-padded to width digits.
+func base36(n uint64, width int) string {
+	s := strconv.FormatUint(n, 36)
+	if len(s) < width {
+		s = strings.Repeat("0", width-len(s)) + s
+	}
+	return s
 }
 
 // refuseLiveFixture skips the spec instead of creating state with LIVE
