@@ -131,8 +131,12 @@ type Card struct {
 	Raw        JSON
 	// Sent is the issuance request body (NewCard), Issued the card object
 	// of the issuance answer (nil when it carries none: its shape is not
-	// shown); the other fields come from a fresh GET /cards/{id}.
+	// shown) and Answer the answer itself; the other fields come from a
+	// fresh GET /cards/{id}. IssuedStatus is the status the new card had
+	// before NewCard made it ACTIVE (the initial status is not stated).
 	Sent, Issued JSON
+	Answer       *client.Response
+	IssuedStatus string
 }
 
 // CardFrom reads a Card object.
@@ -259,11 +263,13 @@ func IssueCard(ctx context.Context, opts ...CardOpt) (*client.Response, JSON) {
 }
 
 // NewCard issues a card for a spec that needs one and reads it with
-// GET /cards/{id} (real-time; the issuance answer's shape is not shown).
-// A refusal that is not the spec's subject is waited out while the customer
-// may still be in verification (customers.approvalWait), then answered by
-// issuing to a new customer of the pool once; what still fails is a harness
-// error (a 429 after the back-off: no verdict).
+// GET /cards/{id} (real-time; the issuance answer's shape is not shown); a
+// new card that is not ACTIVE is made so (the status a card starts in is
+// not stated; a FROZEN card is "usable again" once ACTIVE). A refusal that
+// is not the spec's subject is waited out while the customer may still be
+// in verification (customers.approvalWait), then answered by issuing to a
+// new customer of the pool once; what still fails is a harness error (a
+// 429 after the back-off: no verdict).
 func NewCard(ctx context.Context, opts ...CardOpt) Card {
 	GinkgoHelper()
 	refuseLiveFixture("a card")
@@ -293,7 +299,8 @@ func NewCard(ctx context.Context, opts ...CardOpt) Card {
 	}
 }
 
-// readIssued reads the card an issuance answered, again with GET.
+// readIssued reads the card an issuance answered, again with GET, and makes
+// it ACTIVE when it is not.
 func readIssued(ctx context.Context, resp *client.Response, sent JSON, r cardReq) Card {
 	GinkgoHelper()
 	issued := IssuedCard(resp)
@@ -302,7 +309,12 @@ func readIssued(ctx context.Context, resp *client.Response, sent JSON, r cardReq
 		HarnessError("fixture: the issuance answer has no card id at %s (profile issuance.cardPointer) nor a member named id", Profile().Issuance.CardPointer)
 	}
 	c := GetCard(ctx, id)
-	c.Sent, c.Issued = sent, issued
+	initial := c.Status
+	if c.Status != "ACTIVE" {
+		activate(ctx, id)
+		c = GetCard(ctx, id)
+	}
+	c.Sent, c.Issued, c.Answer, c.IssuedStatus = sent, issued, resp, initial
 	if c.NameOnCard == "" {
 		c.NameOnCard = r.name
 	}
@@ -310,6 +322,16 @@ func readIssued(ctx context.Context, resp *client.Response, sent JSON, r cardReq
 		c.Reference = ref
 	}
 	return c
+}
+
+// activate sets a new card ACTIVE (a fixture: a refusal is a harness error).
+func activate(ctx context.Context, id string) {
+	GinkgoHelper()
+	resp := Must(API().Patch(ctx, "/cards/"+client.Seg(id)+"/status", JSON{"status": "ACTIVE"}))
+	skipIfStillRateLimited(resp, nil)
+	if resp.Status != http.StatusOK {
+		HarnessError("fixture: making the new card %s ACTIVE answered HTTP %d (%s)", id, resp.Status, firstMessage(resp))
+	}
 }
 
 // IssuedCard returns the card object of an issuance answer: at the
