@@ -83,6 +83,14 @@ type StrictProfile struct {
 	KYBRefusesReads bool `yaml:"kybRefusesReads"`
 	// ContactSuccessTrue: the contact update answers success true.
 	ContactSuccessTrue bool `yaml:"contactSuccessTrue"`
+	// AllListedFields: the access token, the card configuration and the
+	// secure card details carry every member the document lists, non-null.
+	AllListedFields bool `yaml:"allListedFields"`
+	// TokenTypeCase: tokenType is exactly "Bearer".
+	TokenTypeCase bool `yaml:"tokenTypeCase"`
+	// TokenMerchantIDEcho: the token answer's merchantId is the merchantId
+	// of the exchange.
+	TokenMerchantIDEcho bool `yaml:"tokenMerchantIdEcho"`
 }
 
 type AuthProfile struct {
@@ -129,6 +137,9 @@ type CardsProfile struct {
 	// SameStatus: the answer to PATCH status with the card's current status:
 	// ok (200), refused (4xx) or any.
 	SameStatus string `yaml:"sameStatus"`
+	// CreationWait bounds how long a new card may take to show what its
+	// processor assigns later (its maskedPan; createdStatus COMPLETED).
+	CreationWait time.Duration `yaml:"creationWait"`
 }
 
 type QuoteProfile struct {
@@ -332,6 +343,7 @@ func (p *Profile) validateWaits() error {
 	}{
 		{"webhooks.deliveryWait", p.Webhooks.DeliveryWait, 5 * time.Minute},
 		{"cards.listingFreshness", p.Cards.ListingFreshness, 5 * time.Minute},
+		{"cards.creationWait", p.Cards.CreationWait, 5 * time.Minute},
 		{"customers.approvalWait", p.Customers.ApprovalWait, 5 * time.Minute},
 	} {
 		if w.v <= 0 || w.v > w.most {
