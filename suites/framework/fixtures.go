@@ -385,7 +385,9 @@ type Config struct {
 	VaultBalance  Money
 }
 
-// GetConfig reads GET /cards/config (schema-checked).
+// GetConfig reads GET /cards/config (schema-checked): the fees, minimum
+// funding and vault balance as exact amounts; environment and exchangeRate
+// when present (ExchangeRate is zero without one).
 func GetConfig(ctx context.Context) Config {
 	GinkgoHelper()
 	resp := Must(API().Get(ctx, "/cards/config", nil))
@@ -396,7 +398,9 @@ func GetConfig(ctx context.Context) Config {
 	c.FundFee = ExpectMoney(d["fundFee"], "fundFee")
 	c.WithdrawalFee = ExpectMoney(d["withdrawalFee"], "withdrawalFee")
 	c.MinFunding = ExpectMoney(d["minFunding"], "minFunding")
-	c.ExchangeRate = ExpectMoney(d["exchangeRate"], "exchangeRate")
+	if d["exchangeRate"] != nil { // may be absent or null: which pair it rates is not shown
+		c.ExchangeRate = ExpectMoney(d["exchangeRate"], "exchangeRate")
+	}
 	c.VaultBalance = ExpectMoney(d["vaultBalance"], "vaultBalance")
 	return c
 }
