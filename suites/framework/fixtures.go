@@ -87,6 +87,21 @@ func NewCustomerWith(ctx context.Context, id Identity) string {
 	return cid
 }
 
+// NewCardholder registers a customer with a name of two unique
+// letters-only words in capitals and returns its id and that name, "FIRST
+// LAST", for the cards issued to it: a search by cardholder name then finds
+// them, and them alone, whether the target reads "cardholder" as the card's
+// name or the customer's, matches substrings, whole values or any word,
+// case-sensitively or not, and keeps the name as given or embosses it in
+// capitals (none of which is shown).
+func NewCardholder(ctx context.Context) (customerID, name string) {
+	GinkgoHelper()
+	first, last := nameToken(nextUnique()), nameToken(nextUnique())
+	id := NewIdentity()
+	id.FirstName, id.LastName = strings.ToUpper(first), strings.ToUpper(last)
+	return NewCustomerWith(ctx, id), id.FullName()
+}
+
 // CustomerIDFrom reads the customerId of a registration answer: at the
 // profile's customers.customerIdPointer, else the member the document names
 // ("the returned customerId") anywhere in it; a string or a number (its
@@ -117,6 +132,21 @@ func SharedCustomer(ctx context.Context) string {
 func CustomerFor(ctx context.Context, n int) string {
 	GinkgoHelper()
 	return pool.withRoom(ctx, n)
+}
+
+// UnknownCustomerID returns a customer id no customer has, in the form and
+// JSON type of a real one (the pool's customer), so that a target checking
+// the id's form answers "does not exist", not a malformed payload.
+func UnknownCustomerID(ctx context.Context) string {
+	GinkgoHelper()
+	return pool.lookalike(SharedCustomer(ctx))
+}
+
+// SameName reports whether a nameOnCard is the name given: equal in any
+// letter case, white space collapsed (embossing renders names in capitals;
+// that a card echoes the input's case is not stated).
+func SameName(got, given string) bool {
+	return strings.EqualFold(strings.Join(strings.Fields(got), " "), strings.Join(strings.Fields(given), " "))
 }
 
 // Card is an issued card as the suites track it.
@@ -188,10 +218,10 @@ func WithField(k string, v any) CardOpt {
 	}
 }
 
-// WithCardholder issues to a new customer named as the card (a unique
-// letters-only name): a search by cardholder name finds the card under
-// either reading of "cardholder name" (the card's nameOnCard or its
-// customer's name).
+// WithCardholder issues to a new customer named as the card
+// (NewCardholder): a search by cardholder name finds the card under either
+// reading of "cardholder name" (the card's nameOnCard or its customer's
+// name).
 func WithCardholder() CardOpt { return func(r *cardReq) { r.cardholder = true } }
 
 // IssuanceBody builds the issuance request body from the profile; the
@@ -221,12 +251,10 @@ func newCardReq(ctx context.Context, opts []CardOpt) cardReq {
 		o(&r)
 	}
 	if r.cardholder && r.customerID == "" {
-		first, last := UniqueName()
-		id := NewIdentity()
-		id.FirstName, id.LastName = first, last
-		r.customerID = NewCustomerWith(ctx, id)
+		var name string
+		r.customerID, name = NewCardholder(ctx)
 		if !r.nameSet {
-			r.name, r.nameSet = id.FullName(), true
+			r.name, r.nameSet = name, true
 		}
 	}
 	if !r.nameSet {
