@@ -137,6 +137,10 @@ type CardsProfile struct {
 	// SameStatus: the answer to PATCH status with the card's current status:
 	// ok (200), refused (4xx) or any.
 	SameStatus string `yaml:"sameStatus"`
+	// SpendLimitsPut: what becomes of the limits a PUT spend-limits does
+	// not supply: keep (their value), unset, default (the value a new card
+	// shows), or any of the three.
+	SpendLimitsPut string `yaml:"spendLimitsPut"`
 	// CreationWait bounds how long a new card may take to show what its
 	// processor assigns later (its maskedPan; createdStatus COMPLETED).
 	CreationWait time.Duration `yaml:"creationWait"`
@@ -325,6 +329,7 @@ func (p *Profile) validateChoices() error {
 		{"cards.withdrawCardDebit", p.Cards.WithdrawCardDebit, []string{"either", "amount", "amount-plus-fee", "unchecked"}},
 		{"cards.fundFeeUnit", p.Cards.FundFeeUnit, []string{"either", "amount", "percent"}},
 		{"cards.sameStatus", p.Cards.SameStatus, []string{"ok", "refused", "any"}},
+		{"cards.spendLimitsPut", p.Cards.SpendLimitsPut, []string{"any", "keep", "unset", "default"}},
 		{"webhooks.dispatchedMeans", p.Webhooks.DispatchedMeans, []string{"either", "sent", "queued"}},
 		{"rateLimits.envelope", p.RateLimits.Envelope, []string{"optional", "required"}},
 	} {
