@@ -17,6 +17,7 @@ package framework
 import (
 	"context"
 	"encoding/json"
+	"math/big"
 	"strings"
 	"sync"
 	"time"
@@ -171,30 +172,33 @@ func (p *customerPool) withRoom(ctx context.Context, n int) string {
 	return cur
 }
 
-// lookalike returns an id no customer has in the form of id: an all-digit
-// id (a database key) with digits appended, sent in its JSON type; any
-// other with its last four letters or digits changed, its length and
-// alphabet kept.
+// lookalike returns an id no customer has in the form of id: a number (a
+// database key, in whatever JSON form it came: 10234, 10234.0, 1.0234e4)
+// with digits appended, sent as a number; any other id with its last four
+// letters or digits changed, its length and alphabet kept.
 func (p *customerPool) lookalike(id string) string {
-	out := []byte(id)
-	if strings.Trim(id, "0123456789") == "" && id != "" {
-		out = append(out, "9999"...)
-	} else {
-		for i, n := len(out)-1, 0; i >= 0 && n < 4; i-- {
-			switch c := out[i]; {
-			case c >= '0' && c <= '9':
-				out[i], n = '0'+(c-'0'+5)%10, n+1
-			case c >= 'a' && c <= 'z':
-				out[i], n = 'a'+(c-'a'+13)%26, n+1
-			case c >= 'A' && c <= 'Z':
-				out[i], n = 'A'+(c-'A'+13)%26, n+1
-			}
-		}
-	}
 	p.regMu.Lock()
 	defer p.regMu.Unlock()
 	if _, isNum := p.wires[id].(json.Number); isNum {
-		p.wires[string(out)] = json.Number(string(out))
+		if r, ok := new(big.Rat).SetString(id); ok && r.IsInt() {
+			out := r.Num().String() + "9999"
+			p.wires[out] = json.Number(out)
+			return out
+		}
+	}
+	out := []byte(id)
+	if strings.Trim(id, "0123456789") == "" && id != "" {
+		return id + "9999"
+	}
+	for i, n := len(out)-1, 0; i >= 0 && n < 4; i-- {
+		switch c := out[i]; {
+		case c >= '0' && c <= '9':
+			out[i], n = '0'+(c-'0'+5)%10, n+1
+		case c >= 'a' && c <= 'z':
+			out[i], n = 'a'+(c-'a'+13)%26, n+1
+		case c >= 'A' && c <= 'Z':
+			out[i], n = 'A'+(c-'A'+13)%26, n+1
+		}
 	}
 	return string(out)
 }
