@@ -72,6 +72,14 @@ func nextMonth(ctx context.Context) {
 	advanceTo(ctx, time.Date(y, m+1, 10, 0, 0, 0, 0, time.UTC).Add(midday))
 }
 
+// fourLimits are the four spend limits, transaction to all-time. The specs
+// set all four, never decreasing, so that the set is the same whether a PUT
+// merges or replaces (not shown) and valid under a rule ordering them; the
+// limit a spec is about is the smallest one its transactions reach.
+func fourLimits(transaction, daily, monthly, allTime string) map[string]Money {
+	return map[string]Money{"transactionLimit": M(transaction), "dailyLimit": M(daily), "monthlyLimit": M(monthly), "allTimeLimit": M(allTime)}
+}
+
 // cardTransactions is the container of the specs of card transactions (two
 // Describe blocks of one text).
 const cardTransactions = "Card transactions: freezing and spend limits decide approvals"
@@ -112,7 +120,7 @@ var _ = Describe(cardTransactions, func() {
 		Destructive, Needs(CapTransactions),
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("20.00")))
-			setLimits(ctx, c.ID, map[string]Money{"transactionLimit": M("5.00")})
+			setLimits(ctx, c.ID, fourLimits("5.00", "40.00", "40.00", "40.00"))
 			expectDeclined(ctx, c, M("5.01"), "above the transactionLimit of 5.00")
 			expectApproved(ctx, c, M("5.00"), "exactly the transactionLimit")
 			expectApproved(ctx, c, M("4.99"), "below the transactionLimit")
@@ -125,7 +133,7 @@ var _ = Describe(cardTransactions, func() {
 		Destructive, Needs(CapTransactions),
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("30.00")))
-			setLimits(ctx, c.ID, map[string]Money{"dailyLimit": M("10.00")})
+			setLimits(ctx, c.ID, fourLimits("10.00", "10.00", "40.00", "40.00"))
 			expectDeclined(ctx, c, M("10.01"), "above the dailyLimit of 10.00")
 			expectApproved(ctx, c, M("6.00"), "within the dailyLimit")
 			expectDeclined(ctx, c, M("4.01"), "6.00 + 4.01 exceeds the dailyLimit of 10.00")
@@ -142,7 +150,7 @@ var _ = Describe(cardTransactions, func() {
 		func(ctx SpecContext) {
 			toMidday(ctx)
 			c := NewCard(ctx, WithAmount(M("30.00")))
-			setLimits(ctx, c.ID, map[string]Money{"dailyLimit": M("10.00")})
+			setLimits(ctx, c.ID, fourLimits("10.00", "10.00", "40.00", "40.00"))
 			expectApproved(ctx, c, M("10.00"), "exactly the dailyLimit")
 			expectDeclined(ctx, c, M("0.01"), "the day's total is at the dailyLimit")
 			nextDay(ctx)
@@ -156,7 +164,7 @@ var _ = Describe(cardTransactions, func() {
 		func(ctx SpecContext) {
 			toMidday(ctx)
 			c := NewCard(ctx, WithAmount(M("40.00")))
-			setLimits(ctx, c.ID, map[string]Money{"monthlyLimit": M("10.00")})
+			setLimits(ctx, c.ID, fourLimits("10.00", "10.00", "10.00", "40.00"))
 			expectDeclined(ctx, c, M("10.01"), "above the monthlyLimit of 10.00")
 			expectApproved(ctx, c, M("6.00"), "within the monthlyLimit")
 			nextDay(ctx) // another day of the same month
@@ -174,7 +182,7 @@ var _ = Describe(cardTransactions, func() {
 		func(ctx SpecContext) {
 			toMidday(ctx)
 			c := NewCard(ctx, WithAmount(M("30.00")))
-			setLimits(ctx, c.ID, map[string]Money{"allTimeLimit": M("10.00")})
+			setLimits(ctx, c.ID, fourLimits("10.00", "10.00", "10.00", "10.00"))
 			expectDeclined(ctx, c, M("10.01"), "above the allTimeLimit of 10.00")
 			expectApproved(ctx, c, M("6.00"), "within the allTimeLimit")
 			expectDeclined(ctx, c, M("4.01"), "6.00 + 4.01 exceeds the allTimeLimit")

@@ -28,7 +28,7 @@ func setFourLimits(ctx SpecContext) limitsSet {
 	// Small and never decreasing from transaction to all-time: valid under
 	// any plausible rule ("Maximum values for amounts and spend limits ...:
 	// not shown").
-	want := map[string]Money{"transactionLimit": M("2.50"), "dailyLimit": M("10.00"), "monthlyLimit": M("25.00"), "allTimeLimit": M("40.25")}
+	want := smallLimits
 	body := JSON{}
 	for k, v := range want {
 		body[k] = v.JSON()
@@ -71,6 +71,10 @@ func limitsAnswerTable() {
 
 // limitsUpdateSpecs: limits set one at a time, read back, of unknown cards.
 func limitsUpdateSpecs() {
+	// Each limit is sent alone with a value that keeps the set the answers
+	// show in order (a rule ordering the limits, or a program's defaults
+	// taking the place of the limits not supplied, is not shown but
+	// plausible): one cent above the value it shows, below the next one.
 	ConformanceIt("accepts each limit alone (all are optional) and echoes it", SpecID("spend-limits.accepts-each-limit-alone"),
 		Reqs("LIMITS-02"), Destructive,
 		func(ctx SpecContext) {
@@ -79,12 +83,13 @@ func limitsUpdateSpecs() {
 			if Profile().Issuance.ReferenceField != "" {
 				addr = c.Reference
 			}
-			for i, k := range []string{"transactionLimit", "dailyLimit", "monthlyLimit", "allTimeLimit"} {
-				v := M("10.00").Add(M([]string{"0.01", "0.02", "0.03", "0.04"}[i]))
+			shown, _ := setLimits(ctx, c.ID, smallLimits)["spendLimits"].(JSON)
+			for i, k := range limitNames {
+				v := aloneValue(shown, i)
 				resp := Must(API().Put(ctx, "/cards/"+client.Seg(addr)+"/spend-limits", JSON{k: v.JSON()}))
 				d := Data(ExpectEnvelopeA(resp, schemas.SpendLimitsResponse))
-				sl, _ := d["spendLimits"].(JSON)
-				Expect(ExpectMoney(sl[k], k)).To(EqualMoney(v), "spendLimits.%s", k)
+				shown, _ = d["spendLimits"].(JSON)
+				Expect(ExpectMoney(shown[k], k)).To(EqualMoney(v), "spendLimits.%s", k)
 			}
 		})
 
@@ -140,4 +145,36 @@ func expectUnsuppliedLimit(k string, got any, before Money, newCard any) {
 	ok := map[string]bool{"keep": kept, "unset": unset, "default": def, "any": kept || unset || def}[mode]
 	Expect(ok).To(BeTrue(), "spendLimits.%s after a PUT of transactionLimit alone is %s: want (profile cards.spendLimitsPut %s) the stored %s, unset, or a new card's %s",
 		k, numberString(got), mode, before, numberString(newCard))
+}
+
+// smallLimits are four limits valid under any plausible rule: small, and
+// never decreasing from transaction to all-time ("Maximum values for
+// amounts and spend limits ...: not shown").
+var smallLimits = map[string]Money{"transactionLimit": M("2.50"), "dailyLimit": M("10.00"), "monthlyLimit": M("25.00"), "allTimeLimit": M("40.25")}
+
+// aloneValue is a value for limit i sent alone: one cent above the value the
+// answer shows for it (the smallest positive value shown below it when it
+// shows none), at most the smallest positive value shown above it.
+func aloneValue(shown JSON, i int) Money {
+	positive := func(k string) (Money, bool) {
+		m, ok := MoneyOf(shown[k])
+		return m, ok && m.Cmp(M("0")) > 0
+	}
+	v := M("1.00")
+	if cur, ok := positive(limitNames[i]); ok {
+		v = cur.Add(M("0.01"))
+	} else {
+		for j := i - 1; j >= 0; j-- {
+			if lo, ok := positive(limitNames[j]); ok {
+				v = lo.Add(M("0.01"))
+				break
+			}
+		}
+	}
+	for j := i + 1; j < len(limitNames); j++ {
+		if hi, ok := positive(limitNames[j]); ok && hi.Cmp(v) < 0 {
+			v = hi
+		}
+	}
+	return v
 }
