@@ -1,6 +1,7 @@
 package suites
 
 import (
+	"encoding/json"
 	"net/http"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -82,11 +83,12 @@ func contactRefusalSpecs() {
 		Reqs("CONTACT-06"), Destructive,
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("1.00")))
+			local, _ := mobiles()
 			for _, body := range []JSON{
 				{"email": 12345},
-				{"mobile": 2348031234567},
-				{"email": []any{"a@example.com"}},
-				{"mobile": JSON{"number": "08031234567"}},
+				{"mobile": json.Number(local)},
+				{"email": []any{Ref("mail") + "@" + Profile().TestData.EmailDomain}},
+				{"mobile": JSON{"number": local}},
 			} {
 				By("sending " + numberString(body))
 				ExpectErrorWithPath(patchContact(ctx, c.ID, body), http.StatusBadRequest)
