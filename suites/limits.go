@@ -72,9 +72,9 @@ func limitsAnswerTable() {
 // limitsUpdateSpecs: limits set one at a time, read back, of unknown cards.
 func limitsUpdateSpecs() {
 	// Each limit is sent alone with a value that keeps the set the answers
-	// show in order (a rule ordering the limits, or a program's defaults
-	// taking the place of the limits not supplied, is not shown but
-	// plausible): one cent above the value it shows, below the next one.
+	// show in order and within the maximum they respect (a rule ordering the
+	// limits, a maximum, or a program's defaults taking the place of the
+	// limits not supplied, are not shown but plausible).
 	ConformanceIt("accepts each limit alone (all are optional) and echoes it", SpecID("spend-limits.accepts-each-limit-alone"),
 		Reqs("LIMITS-02"), Destructive,
 		func(ctx SpecContext) {
@@ -152,29 +152,41 @@ func expectUnsuppliedLimit(k string, got any, before Money, newCard any) {
 // amounts and spend limits ...: not shown").
 var smallLimits = map[string]Money{"transactionLimit": M("2.50"), "dailyLimit": M("10.00"), "monthlyLimit": M("25.00"), "allTimeLimit": M("40.25")}
 
-// aloneValue is a value for limit i sent alone: one cent above the value the
-// answer shows for it (the smallest positive value shown below it when it
-// shows none), at most the smallest positive value shown above it.
+// aloneValue is a value for limit i sent alone that keeps the values the
+// answer shows in order and within any maximum they respect: one cent below
+// the value it shows (not below a value shown for a lower limit), else one
+// cent above it (not above a value shown for a higher one), else that
+// value; for a limit shown unset, one cent above the values shown below it.
 func aloneValue(shown JSON, i int) Money {
 	positive := func(k string) (Money, bool) {
 		m, ok := MoneyOf(shown[k])
 		return m, ok && m.Cmp(M("0")) > 0
 	}
-	v := M("1.00")
-	if cur, ok := positive(limitNames[i]); ok {
-		v = cur.Add(M("0.01"))
-	} else {
-		for j := i - 1; j >= 0; j-- {
-			if lo, ok := positive(limitNames[j]); ok {
-				v = lo.Add(M("0.01"))
-				break
-			}
+	lowest, highest := M("0"), Money{}
+	hasHigh := false
+	for j, k := range limitNames {
+		m, ok := positive(k)
+		switch {
+		case !ok:
+		case j < i && m.Cmp(lowest) > 0:
+			lowest = m
+		case j > i && (!hasHigh || m.Cmp(highest) < 0):
+			highest, hasHigh = m, true
 		}
 	}
-	for j := i + 1; j < len(limitNames); j++ {
-		if hi, ok := positive(limitNames[j]); ok && hi.Cmp(v) < 0 {
-			v = hi
+	cur, ok := positive(limitNames[i])
+	if !ok {
+		v := lowest.Add(M("0.01"))
+		if hasHigh && highest.Cmp(v) < 0 {
+			v = highest
 		}
+		return v
 	}
-	return v
+	if down := cur.Sub(M("0.01")); down.Cmp(M("0")) > 0 && down.Cmp(lowest) >= 0 {
+		return down
+	}
+	if up := cur.Add(M("0.01")); hasHigh && up.Cmp(highest) <= 0 {
+		return up
+	}
+	return cur
 }
