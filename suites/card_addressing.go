@@ -57,7 +57,7 @@ func byReferenceTable() {
 // by a reference that does not exist.
 func expectCardNotFound(ctx SpecContext, e cardEndpoint) {
 	GinkgoHelper()
-	for _, addr := range []string{"crd_" + Ref("nosuch"), Ref("nosuchref")} {
+	for _, addr := range []string{UnknownCardID(ctx), UnknownCardReference()} {
 		By(e.name + " " + addr)
 		body := ExpectErrorWithPath(Must(API().Do(ctx, e.request(addr))), http.StatusNotFound)
 		ExpectMessageMeans(body, e.name+": scenario 5, the virtual card was not found", SaysCardNotFound)

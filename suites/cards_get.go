@@ -161,8 +161,8 @@ var _ = Describe(oneCard, func() {
 	ConformanceIt("answers 404 for a card that does not exist", SpecID("cards.answers-404-card-does"),
 		Reqs("GET-04", "ERR-10"),
 		func(ctx SpecContext) {
-			ExpectError(Must(API().Get(ctx, "/cards/crd_"+Cfg().RunID+"nosuchcard", nil)), http.StatusNotFound)
-			ExpectError(Must(API().Get(ctx, "/cards/"+client.Seg(Cfg().RunID+"-no-such-reference"), nil)), http.StatusNotFound)
+			ExpectError(Must(API().Get(ctx, "/cards/"+client.Seg(UnknownCardID(ctx)), nil)), http.StatusNotFound)
+			ExpectError(Must(API().Get(ctx, "/cards/"+client.Seg(UnknownCardReference()), nil)), http.StatusNotFound)
 		})
 })
 

@@ -124,7 +124,7 @@ func contactRefusalSpecs() {
 	ConformanceIt("answers 404 for an unknown card", SpecID("errors.answers-404-unknown-card"),
 		Reqs("ERR-18"),
 		func(ctx SpecContext) {
-			body := ExpectErrorWithPath(patchContact(ctx, "crd_"+Ref("nosuch"), JSON{"email": Ref("mail") + "@" + Profile().TestData.EmailDomain}), http.StatusNotFound)
+			body := ExpectErrorWithPath(patchContact(ctx, UnknownCardID(ctx), JSON{"email": Ref("mail") + "@" + Profile().TestData.EmailDomain}), http.StatusNotFound)
 			ExpectMessageMeans(body, "scenario 5: the virtual card was not found", SaysCardNotFound)
 		})
 }

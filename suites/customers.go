@@ -131,8 +131,9 @@ var _ = Describe(cardholderCustomers, func() {
 		Reqs("CUST-05"), Destructive,
 		func(ctx SpecContext) {
 			f := customerField("country")
-			body := CustomerBody()
-			body[f] = "NGA"
+			id := NewIdentity()
+			body := RegistrationBody(id)
+			body[f] = id.Country // a 3-letter code of the identity's own address
 			resp := Must(API().Post(ctx, "/cards/customers", body))
 			ExpectStatus(resp, http.StatusOK, http.StatusCreated)
 			ExpectSchema(resp, schemas.CustomerResponse)

@@ -116,7 +116,7 @@ func limitsUpdateSpecs() {
 	ConformanceIt("answers 404 for a card that does not exist", SpecID("errors.answers-404-card-does-2"),
 		Reqs("ERR-10"),
 		func(ctx SpecContext) {
-			resp := Must(API().Put(ctx, "/cards/crd_"+Cfg().RunID+"nosuchcard/spend-limits", JSON{"transactionLimit": M("10.00").JSON()}))
+			resp := Must(API().Put(ctx, cardURL(UnknownCardID(ctx), "/spend-limits"), JSON{"transactionLimit": M("1.00").JSON()}))
 			ExpectError(resp, http.StatusNotFound)
 		})
 }

@@ -87,7 +87,7 @@ var _ = Describe("Card status: PATCH /cards/{id}/status", func() {
 	ConformanceIt("answers 404 for a card that does not exist", SpecID("card-status.answers-404-card-does"),
 		Reqs("STATUS-06", "ERR-10"),
 		func(ctx SpecContext) {
-			ExpectError(patchStatus(ctx, "crd_"+Cfg().RunID+"nosuchcard", JSON{"status": "FROZEN"}), http.StatusNotFound)
+			ExpectError(patchStatus(ctx, UnknownCardID(ctx), JSON{"status": "FROZEN"}), http.StatusNotFound)
 		})
 })
 

@@ -181,6 +181,6 @@ func withdrawalRefusalSpecs() {
 	ConformanceIt("answers 404 for a card that does not exist", SpecID("errors.answers-404-card-does"),
 		Reqs("ERR-10"),
 		func(ctx SpecContext) {
-			ExpectError(withdraw(ctx, "crd_"+Cfg().RunID+"nosuchcard", M("0.10").JSON()), http.StatusNotFound)
+			ExpectError(withdraw(ctx, UnknownCardID(ctx), M("0.10").JSON()), http.StatusNotFound)
 		})
 }

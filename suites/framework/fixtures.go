@@ -142,6 +142,24 @@ func UnknownCustomerID(ctx context.Context) string {
 	return pool.lookalike(SharedCustomer(ctx))
 }
 
+// UnknownCardID returns a card id no card has, in the form of a real one
+// (the process's shared card's, its last four letters or digits changed):
+// a target checking an id's form answers "does not exist", not a malformed
+// request. With LIVE credentials and no --allow-live no card is issued for
+// it: the id is crd_ and the run id.
+func UnknownCardID(ctx context.Context) string {
+	GinkgoHelper()
+	if h.liveRefused() {
+		return "crd_" + Cfg().RunID + "nosuchcard"
+	}
+	return rotateTail(SharedCard(ctx).ID)
+}
+
+// UnknownCardReference returns a card reference no card has, in the form
+// of the references the harness gives its cards (a kind letter no other
+// reference carries).
+func UnknownCardReference() string { return Ref("zunknown") }
+
 // SameName reports whether a nameOnCard is the name given: equal in any
 // letter case, white space collapsed (embossing renders names in capitals;
 // that a card echoes the input's case is not stated).

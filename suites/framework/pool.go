@@ -186,14 +186,28 @@ func (p *customerPool) lookalike(id string) string {
 			return out
 		}
 	}
-	out := []byte(id)
 	if strings.Trim(id, "0123456789") == "" && id != "" {
 		return id + "9999"
 	}
+	return rotateTail(id)
+}
+
+// rotateTail changes the last four letters or digits of id, keeping its
+// length and each character's class (a hex digit stays a hex digit when
+// the id after its prefix is hex, as a UUID or a hex key is): an
+// identifier no resource has, in a real one's form.
+func rotateTail(id string) string {
+	out := []byte(id)
+	tail := id[strings.LastIndexByte(id, '_')+1:]
+	hex := strings.Trim(strings.ToLower(tail), "0123456789abcdef-") == ""
 	for i, n := len(out)-1, 0; i >= 0 && n < 4; i-- {
 		switch c := out[i]; {
 		case c >= '0' && c <= '9':
 			out[i], n = '0'+(c-'0'+5)%10, n+1
+		case hex && c >= 'a' && c <= 'f':
+			out[i], n = 'a'+(c-'a'+3)%6, n+1
+		case hex && c >= 'A' && c <= 'F':
+			out[i], n = 'A'+(c-'A'+3)%6, n+1
 		case c >= 'a' && c <= 'z':
 			out[i], n = 'a'+(c-'a'+13)%26, n+1
 		case c >= 'A' && c <= 'Z':
