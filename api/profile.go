@@ -83,6 +83,14 @@ type StrictProfile struct {
 	KYBRefusesReads bool `yaml:"kybRefusesReads"`
 	// ContactSuccessTrue: the contact update answers success true.
 	ContactSuccessTrue bool `yaml:"contactSuccessTrue"`
+	// AllListedFields: the access token, the card configuration and the
+	// secure card details carry every member the document lists, non-null.
+	AllListedFields bool `yaml:"allListedFields"`
+	// TokenTypeCase: tokenType is exactly "Bearer".
+	TokenTypeCase bool `yaml:"tokenTypeCase"`
+	// TokenMerchantIDEcho: the token answer's merchantId is the merchantId
+	// of the exchange.
+	TokenMerchantIDEcho bool `yaml:"tokenMerchantIdEcho"`
 }
 
 type AuthProfile struct {
@@ -129,6 +137,13 @@ type CardsProfile struct {
 	// SameStatus: the answer to PATCH status with the card's current status:
 	// ok (200), refused (4xx) or any.
 	SameStatus string `yaml:"sameStatus"`
+	// SpendLimitsPut: what becomes of the limits a PUT spend-limits does
+	// not supply: keep (their value), unset, default (the value a new card
+	// shows), or any of the three.
+	SpendLimitsPut string `yaml:"spendLimitsPut"`
+	// CreationWait bounds how long a new card may take to show what its
+	// processor assigns later (its maskedPan; createdStatus COMPLETED).
+	CreationWait time.Duration `yaml:"creationWait"`
 }
 
 type QuoteProfile struct {
@@ -314,6 +329,7 @@ func (p *Profile) validateChoices() error {
 		{"cards.withdrawCardDebit", p.Cards.WithdrawCardDebit, []string{"either", "amount", "amount-plus-fee", "unchecked"}},
 		{"cards.fundFeeUnit", p.Cards.FundFeeUnit, []string{"either", "amount", "percent"}},
 		{"cards.sameStatus", p.Cards.SameStatus, []string{"ok", "refused", "any"}},
+		{"cards.spendLimitsPut", p.Cards.SpendLimitsPut, []string{"any", "keep", "unset", "default"}},
 		{"webhooks.dispatchedMeans", p.Webhooks.DispatchedMeans, []string{"either", "sent", "queued"}},
 		{"rateLimits.envelope", p.RateLimits.Envelope, []string{"optional", "required"}},
 	} {
@@ -332,6 +348,7 @@ func (p *Profile) validateWaits() error {
 	}{
 		{"webhooks.deliveryWait", p.Webhooks.DeliveryWait, 5 * time.Minute},
 		{"cards.listingFreshness", p.Cards.ListingFreshness, 5 * time.Minute},
+		{"cards.creationWait", p.Cards.CreationWait, 5 * time.Minute},
 		{"customers.approvalWait", p.Customers.ApprovalWait, 5 * time.Minute},
 	} {
 		if w.v <= 0 || w.v > w.most {

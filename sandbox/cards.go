@@ -43,7 +43,7 @@ func (s *Server) handleIssueCard(rc *reqCtx) {
 	c.id, c.customerID, c.frozen = s.cardID(c.id), req.custID, s.variants.on(vIssuedFrozen)
 	c.balance = s.initialBalance(req.amt)
 	if s.variants.on(vLimitsReplaceDefaults) {
-		c.limits = defaultLimits
+		c.limits = s.programLimits()
 	}
 	if req.hasRef {
 		c.ref, c.refLower = req.ref, strings.ToLower(req.ref)

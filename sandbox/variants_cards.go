@@ -143,6 +143,20 @@ var (
 // Program defaults of spend-limits-put-restores-defaults, in cents.
 var defaultLimits = [4]int64{1000_00, 2500_00, 10000_00, 50000_00}
 
+// programLimits are the program's default limits: defaultLimits, within the
+// program's own maximum when spend-limit-max-5000 is on too (a program
+// whose defaults broke its own cap would refuse every PUT supplying fewer
+// than four limits, which "each an optional number" does not allow).
+func (s *Server) programLimits() [4]int64 {
+	l := defaultLimits
+	if s.variants.on(vLimitMax5000) {
+		for i := range l {
+			l[i] = min(l[i], 5000_00)
+		}
+	}
+	return l
+}
+
 // initialBalance is a new card's balance for funding amt.
 func (s *Server) initialBalance(amt money.Amount) int64 {
 	switch {
@@ -166,7 +180,7 @@ func (s *Server) withdrawDebit(amt money.Amount) int64 {
 func (s *Server) limitsBase(c *card) [4]int64 {
 	switch {
 	case s.variants.on(vLimitsReplaceDefaults):
-		return defaultLimits
+		return s.programLimits()
 	case s.variants.on(vLimitsPutReplaces):
 		return [4]int64{}
 	}

@@ -41,6 +41,9 @@ type Job struct {
 	// LabelFilter selects the specs (a Ginkgo label expression); "" runs
 	// every spec.
 	LabelFilter string
+	// Bound is how long the run may take (0: unbounded): no spec starts
+	// after it, and the child is stopped shortly after.
+	Bound time.Duration
 }
 
 // Outcome is what a Runner observed of a finished child: the conform exit
@@ -51,6 +54,8 @@ type Outcome struct {
 	ExitCode int
 	Output   []byte
 	CPU      time.Duration
+	// TimedOut: the child still ran past its Bound and was stopped.
+	TimedOut bool
 }
 
 // Runner runs the suites as j says. An error means the run itself could not
@@ -72,10 +77,14 @@ type Options struct {
 	// selects the specs citing the requirements the fault breaks
 	// (FaultSelection); the clean and variant runs always run every spec.
 	Full     bool
-	Parallel int    // concurrent runs; default DefaultParallel()
-	WorkDir  string // reports of every run; default a temp dir
-	Run      Runner // default: ExecRunner of this executable
-	Version  string // harness version recorded in the matrix
+	Parallel int // concurrent runs; default DefaultParallel()
+	// Bound is how long one run may take; default DefaultRunBound. A run
+	// still going then is stopped and reported broken, with the specs it
+	// was running.
+	Bound   time.Duration
+	WorkDir string // reports of every run; default a temp dir
+	Run     Runner // default: ExecRunner of this executable
+	Version string // harness version recorded in the matrix
 	// Progress, when set, is told about every finished run.
 	Progress func(r Run)
 }
@@ -226,6 +235,9 @@ func (o *Options) defaults() (cleanup func(), err error) {
 	}
 	if o.Parallel < 1 {
 		o.Parallel = DefaultParallel()
+	}
+	if o.Bound <= 0 {
+		o.Bound = DefaultRunBound
 	}
 	if o.Run == nil {
 		exe, err := os.Executable()
@@ -408,15 +420,56 @@ func runOne(ctx context.Context, o Options, spec runSpec) (r Run) {
 
 	cfg := embedded.FromSandbox(running, profile)
 	cfg.ProfilePath = path
-	j := Job{Label: spec.label, Config: cfg, ReportPath: filepath.Join(o.WorkDir, spec.name+".json"), LabelFilter: spec.filter}
+	j := Job{Label: spec.label, Config: cfg, ReportPath: filepath.Join(o.WorkDir, spec.name+".json"), LabelFilter: spec.filter, Bound: o.Bound}
 	out, err := o.Run(ctx, j)
 	r.ExitCode, r.CPU = out.ExitCode, Millis(out.CPU)
+	if out.TimedOut {
+		r.Error = fmt.Sprintf("the run did not end within its bound of %s and was stopped; %s", o.Bound, runningAtStop(j.ReportPath, out.Output))
+		return r
+	}
 	if err != nil {
 		r.Error = err.Error()
 		return r
 	}
 	verdict(&r, out.ExitCode, out.Output, j.ReportPath)
+	if n := deadlineCut(r.Why); n > 0 && r.Error == "" {
+		r.Error = fmt.Sprintf("the run reached its bound of %s with %d specs not started (--run-timeout)", o.Bound, n)
+	}
 	return r
+}
+
+// deadlineCut counts the specs a run's deadline left unstarted.
+func deadlineCut(why []string) int {
+	n := 0
+	for _, w := range why {
+		if strings.Contains(w, "the run deadline (--deadline) passed before this spec started") {
+			n++
+		}
+	}
+	return n
+}
+
+// DefaultRunBound is how long one run may take by default: a run of every
+// spec takes seconds against the sandbox, and the longest bounded waits of
+// a spec are tens of seconds.
+const DefaultRunBound = 3 * time.Minute
+
+// runningAtStop says what a stopped run was doing: the specs its report
+// shows interrupted or timed out, else the end of its output.
+func runningAtStop(reportPath string, out []byte) string {
+	rep, err := readReport(reportPath)
+	if err == nil {
+		var running []string
+		for _, s := range rep.SpecReports {
+			if s.State == types.SpecStateInterrupted || s.State == types.SpecStateTimedout || s.State == types.SpecStateAborted {
+				running = append(running, s.FullText())
+			}
+		}
+		if len(running) > 0 {
+			return "it was running: " + strings.Join(running, "; ")
+		}
+	}
+	return "its output ends: " + tail(out, 1000)
 }
 
 // verdict reads a finished run's outcome from its exit code and report.

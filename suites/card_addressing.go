@@ -3,7 +3,6 @@ package suites
 import (
 	"net/http"
 	"net/url"
-	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -35,11 +34,11 @@ func byReferenceTable() {
 		Destructive,
 		ConformanceEntry("withdraws from a card addressed by its reference: the same card's balance falls", SpecID("cards.withdraws-card-addressed"), func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("3.00")))
+			fee := GetConfig(ctx).WithdrawalFee
 			got := withdrawOK(ctx, c.Reference, M("1.10"))
 			Expect(got.ID).To(Equal(c.ID), "the answer's card is the one addressed by reference")
-			want := c.Balance.Sub(M("1.10"))
-			Expect(got.Balance).To(EqualMoney(want), "balance in the answer")
-			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(want), "balance in a fresh GET by id")
+			expectCardDebited(c.Balance, got.Balance, M("1.10"), fee, "the balance in the answer")
+			expectCardDebited(c.Balance, GetCard(ctx, c.ID).Balance, M("1.10"), fee, "the balance in a fresh GET by id")
 		}, Reqs("GET-02")),
 		ConformanceEntry("freezes and unfreezes a card addressed by its reference, confirmed by a fresh GET by id", SpecID("cards.freezes-unfreezes-card"), func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("1.00")))
@@ -58,12 +57,10 @@ func byReferenceTable() {
 // by a reference that does not exist.
 func expectCardNotFound(ctx SpecContext, e cardEndpoint) {
 	GinkgoHelper()
-	for _, addr := range []string{"crd_" + Ref("nosuch"), Ref("nosuchref")} {
+	for _, addr := range []string{UnknownCardID(ctx), UnknownCardReference()} {
 		By(e.name + " " + addr)
 		body := ExpectErrorWithPath(Must(API().Do(ctx, e.request(addr))), http.StatusNotFound)
-		msg := lowerMsg(body)
-		Expect(msg).To(ContainSubstring("card"), "%s: the message says the virtual card was not found", e.name)
-		Expect(msg).To(saysNotFound(), "%s: the message says the virtual card was not found", e.name)
+		ExpectMessageMeans(body, e.name+": scenario 5, the virtual card was not found", SaysCardNotFound)
 	}
 }
 
@@ -92,27 +89,28 @@ func pciSpecs() {
 	ConformanceIt("keeps a card's full number and CVV out of every answer but the secure details (issuance, get, list, withdraw, limits, status, contact, webhook simulation)", SpecID("secure-reveal.keeps-card-s-full"),
 		Reqs("SECURE-11"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
-			resp, _ := IssueCard(ctx, WithAmount(M("2.00")))
-			ExpectStatus(resp, http.StatusOK, http.StatusCreated)
-			v, _ := Ptr(Decode(resp), Profile().Issuance.CardPointer)
-			obj, _ := v.(JSON)
-			c := CardFrom(obj)
-			if c.ID == "" {
-				HarnessError("fixture: the issued card has no id")
-			}
+			c := AwaitMaskedPan(ctx, NewCard(ctx, WithAmount(M("2.00"))))
+			resp := c.Answer
 			sec := Data(ExpectEnvelopeA(Must(API().Get(ctx, cardURL(c.ID, "/secure"), nil)), schemas.SecureResponse))
 			num, _ := sec["cardNumber"].(string)
+			if num == "" {
+				num, _ = sec["pan"].(string)
+			}
 			digits := NonDigit.ReplaceAllString(num, "")
 			Expect(len(digits)).To(Equal(16), "the secure details carry the 16-digit PAN (not printed)")
 			pan := PANPattern(digits)
+			search := c.Reference
+			if l4 := last4(c.MaskedPan); l4 != "" {
+				search = l4
+			}
 			answers := []*client.Response{resp,
 				Must(API().Get(ctx, cardURL(c.ID, ""), nil)),
-				Must(API().Get(ctx, "/cards", url.Values{"search": {last4(c.MaskedPan)}})),
+				Must(API().Get(ctx, "/cards", url.Values{"search": {search}})),
 				Must(API().Post(ctx, cardURL(c.ID, "/withdraw"), JSON{"amount": M("0.10").JSON()})),
-				Must(API().Put(ctx, cardURL(c.ID, "/spend-limits"), JSON{"transactionLimit": M("50.00").JSON()})),
+				Must(API().Put(ctx, cardURL(c.ID, "/spend-limits"), JSON{"transactionLimit": M("1.50").JSON()})),
 				Must(API().Patch(ctx, cardURL(c.ID, "/status"), JSON{"status": "FROZEN"})),
 				Must(API().Patch(ctx, cardURL(c.ID, "/status"), JSON{"status": "ACTIVE"})),
-				Must(API().Patch(ctx, cardURL(c.ID, "/contact"), JSON{"email": Ref("pci") + "@example.com"})),
+				Must(API().Patch(ctx, cardURL(c.ID, "/contact"), JSON{"email": Ref("pci") + "@" + Profile().TestData.EmailDomain})),
 				Must(API().Post(ctx, cardURL(c.ID, "/simulate-webhook"), JSON{"event_type": "authorization"})),
 			}
 			if c.Reference != "" {
@@ -126,7 +124,6 @@ func pciSpecs() {
 				if a.JSON(&doc) == nil {
 					Expect(FindCredential(doc, "")).To(BeEmpty(), "PCI: %s carries a card credential member", what)
 				}
-				Expect(strings.Contains(string(a.Body), `"cvv"`)).To(BeFalse(), "PCI: %s carries a cvv member", what)
 			}
 		})
 }

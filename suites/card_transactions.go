@@ -9,18 +9,18 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-// limitLocation is the time zone of the spend limits' calendar days and
-// months (not shown: profile cards.spendLimitTimezone).
-func limitLocation() *time.Location {
-	GinkgoHelper()
-	loc, err := time.LoadLocation(Profile().Cards.SpendLimitTimezone)
-	if err != nil {
-		HarnessError("profile cards.spendLimitTimezone: %v", err)
-	}
-	return loc
-}
+// The calendar day and month of dailyLimit and monthlyLimit are in a zone
+// the document does not show (cards.spendLimitTimezone). The specs that
+// move the sandbox clock work at 13:00 UTC on a day from the 1st to the
+// 25th, which is the same calendar day between 01:00 and 03:00 in every
+// zone in use (UTC-12 to UTC+14): from there one day later is the next
+// calendar day everywhere, still in the same month, and 13:00 UTC on the
+// 10th of the next month is a new month everywhere.
 
-// sandboxNow reads the sandbox clock, in the spend limits' time zone.
+// midday is the hour of day (UTC) the clock specs work at.
+const midday = 13 * time.Hour
+
+// sandboxNow reads the sandbox clock (UTC).
 func sandboxNow(ctx context.Context) time.Time {
 	GinkgoHelper()
 	c, err := Controls().Clock(ctx)
@@ -31,44 +31,53 @@ func sandboxNow(ctx context.Context) time.Time {
 	if err != nil {
 		HarnessError("sandbox control clock: now %q is not RFC 3339: %v", c.Now, err)
 	}
-	return t.In(limitLocation())
+	return t.UTC()
 }
 
-// advanceTo moves the sandbox clock just past t (t in the future).
+// advanceTo moves the sandbox clock to t (t in the future; to the second).
 func advanceTo(ctx context.Context, t time.Time) {
 	GinkgoHelper()
-	secs := int64(t.Sub(sandboxNow(ctx)).Seconds()) + 60
+	secs := int64(t.Sub(sandboxNow(ctx)).Seconds())
 	if secs < 1 {
 		secs = 1
 	}
 	advanceClock(ctx, secs)
 }
 
-// nextLimitDay is the start of the calendar day after t's, in t's zone.
-func nextLimitDay(t time.Time) time.Time {
-	y, m, d := t.Date()
-	return time.Date(y, m, d+1, 0, 0, 0, 0, t.Location())
-}
-
-// nextLimitMonth is the start of the calendar month after t's, in t's zone.
-func nextLimitMonth(t time.Time) time.Time {
-	y, m, _ := t.Date()
-	return time.Date(y, m+1, 1, 0, 0, 0, 0, t.Location())
-}
-
-// ensureRoomInPeriod advances the sandbox clock to the next day when fewer
-// than two hours of the current calendar day (and month, when month is set)
-// remain, so that a cumulative check is not split by a period boundary.
-func ensureRoomInPeriod(ctx context.Context, month bool) {
+// toMidday moves the sandbox clock to the next 13:00 UTC on a day from the
+// 1st to the 25th of a month.
+func toMidday(ctx context.Context) {
 	GinkgoHelper()
 	now := sandboxNow(ctx)
-	if month && nextLimitMonth(now).Sub(now) < 2*time.Hour {
-		advanceTo(ctx, nextLimitMonth(now))
-		return
+	y, m, d := now.Date()
+	t := time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Add(midday)
+	for !t.After(now.Add(time.Minute)) || t.Day() > 25 {
+		t = t.AddDate(0, 0, 1)
 	}
-	if nextLimitDay(now).Sub(now) < 2*time.Hour {
-		advanceTo(ctx, nextLimitDay(now))
-	}
+	advanceTo(ctx, t)
+}
+
+// nextDay moves the sandbox clock one day on: the next calendar day in
+// every zone, from 13:00 UTC on a day up to the 25th still in the same month.
+func nextDay(ctx context.Context) {
+	GinkgoHelper()
+	advanceClock(ctx, int64((24 * time.Hour).Seconds()))
+}
+
+// nextMonth moves the sandbox clock to 13:00 UTC on the 10th of the next
+// month: a new calendar month in every zone.
+func nextMonth(ctx context.Context) {
+	GinkgoHelper()
+	y, m, _ := sandboxNow(ctx).Date()
+	advanceTo(ctx, time.Date(y, m+1, 10, 0, 0, 0, 0, time.UTC).Add(midday))
+}
+
+// fourLimits are the four spend limits, transaction to all-time. The specs
+// set all four, never decreasing, so that the set is the same whether a PUT
+// merges or replaces (not shown) and valid under a rule ordering them; the
+// limit a spec is about is the smallest one its transactions reach.
+func fourLimits(transaction, daily, monthly, allTime string) map[string]Money {
+	return map[string]Money{"transactionLimit": M(transaction), "dailyLimit": M(daily), "monthlyLimit": M(monthly), "allTimeLimit": M(allTime)}
 }
 
 // cardTransactions is the container of the specs of card transactions (two
@@ -111,7 +120,7 @@ var _ = Describe(cardTransactions, func() {
 		Destructive, Needs(CapTransactions),
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("20.00")))
-			setLimits(ctx, c.ID, map[string]Money{"transactionLimit": M("5.00")})
+			setLimits(ctx, c.ID, fourLimits("5.00", "40.00", "40.00", "40.00"))
 			expectDeclined(ctx, c, M("5.01"), "above the transactionLimit of 5.00")
 			expectApproved(ctx, c, M("5.00"), "exactly the transactionLimit")
 			expectApproved(ctx, c, M("4.99"), "below the transactionLimit")
@@ -124,7 +133,7 @@ var _ = Describe(cardTransactions, func() {
 		Destructive, Needs(CapTransactions),
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("30.00")))
-			setLimits(ctx, c.ID, map[string]Money{"dailyLimit": M("10.00")})
+			setLimits(ctx, c.ID, fourLimits("10.00", "10.00", "40.00", "40.00"))
 			expectDeclined(ctx, c, M("10.01"), "above the dailyLimit of 10.00")
 			expectApproved(ctx, c, M("6.00"), "within the dailyLimit")
 			expectDeclined(ctx, c, M("4.01"), "6.00 + 4.01 exceeds the dailyLimit of 10.00")
@@ -139,17 +148,12 @@ var _ = Describe(cardTransactions, func() {
 		Reqs("TXN-06", "TXN-05"),
 		Destructive, Serial, Needs(CapTransactions, CapClock),
 		func(ctx SpecContext) {
-			ensureRoomInPeriod(ctx, true)
+			toMidday(ctx)
 			c := NewCard(ctx, WithAmount(M("30.00")))
-			setLimits(ctx, c.ID, map[string]Money{"dailyLimit": M("10.00")})
+			setLimits(ctx, c.ID, fourLimits("10.00", "10.00", "40.00", "40.00"))
 			expectApproved(ctx, c, M("10.00"), "exactly the dailyLimit")
 			expectDeclined(ctx, c, M("0.01"), "the day's total is at the dailyLimit")
-			now := sandboxNow(ctx)
-			if nextLimitMonth(now).Equal(nextLimitDay(now)) {
-				// The next day starts a new month too; the daily rule is still what is checked.
-				By("the next day is also the first of a month")
-			}
-			advanceTo(ctx, nextLimitDay(now))
+			nextDay(ctx)
 			expectApproved(ctx, c, M("10.00"), "a new calendar day: the day's total starts again")
 			expectDeclined(ctx, c, M("0.01"), "the new day's total is at the dailyLimit")
 		})
@@ -158,24 +162,16 @@ var _ = Describe(cardTransactions, func() {
 		Reqs("TXN-07", "TXN-08", "TXN-11"),
 		Destructive, Serial, Needs(CapTransactions, CapClock),
 		func(ctx SpecContext) {
-			ensureRoomInPeriod(ctx, true)
-			now := sandboxNow(ctx)
-			if nextLimitMonth(now).Sub(nextLimitDay(now)) < 2*time.Hour {
-				// Too close to the month's end to spend on two different days of it.
-				advanceTo(ctx, nextLimitMonth(now))
-			}
+			toMidday(ctx)
 			c := NewCard(ctx, WithAmount(M("40.00")))
-			setLimits(ctx, c.ID, map[string]Money{"monthlyLimit": M("10.00")})
+			setLimits(ctx, c.ID, fourLimits("10.00", "10.00", "10.00", "40.00"))
 			expectDeclined(ctx, c, M("10.01"), "above the monthlyLimit of 10.00")
 			expectApproved(ctx, c, M("6.00"), "within the monthlyLimit")
-			now = sandboxNow(ctx)
-			if nextLimitDay(now).Before(nextLimitMonth(now)) {
-				advanceTo(ctx, nextLimitDay(now)) // another day of the same month
-			}
+			nextDay(ctx) // another day of the same month
 			expectDeclined(ctx, c, M("4.01"), "6.00 + 4.01 exceeds the monthlyLimit of 10.00 within the month")
 			expectApproved(ctx, c, M("4.00"), "6.00 + 4.00 reaches exactly the monthlyLimit")
 			expectDeclined(ctx, c, M("0.01"), "the month's total is at the monthlyLimit")
-			advanceTo(ctx, nextLimitMonth(sandboxNow(ctx)))
+			nextMonth(ctx)
 			expectApproved(ctx, c, M("10.00"), "a new calendar month: the month's total starts again")
 			expectDeclined(ctx, c, M("0.01"), "the new month's total is at the monthlyLimit")
 		})
@@ -184,15 +180,16 @@ var _ = Describe(cardTransactions, func() {
 		Reqs("TXN-09", "TXN-11"),
 		Destructive, Serial, Needs(CapTransactions, CapClock),
 		func(ctx SpecContext) {
+			toMidday(ctx)
 			c := NewCard(ctx, WithAmount(M("30.00")))
-			setLimits(ctx, c.ID, map[string]Money{"allTimeLimit": M("10.00")})
+			setLimits(ctx, c.ID, fourLimits("10.00", "10.00", "10.00", "10.00"))
 			expectDeclined(ctx, c, M("10.01"), "above the allTimeLimit of 10.00")
 			expectApproved(ctx, c, M("6.00"), "within the allTimeLimit")
 			expectDeclined(ctx, c, M("4.01"), "6.00 + 4.01 exceeds the allTimeLimit")
 			expectApproved(ctx, c, M("4.00"), "6.00 + 4.00 reaches exactly the allTimeLimit")
-			advanceTo(ctx, nextLimitDay(sandboxNow(ctx)))
+			nextDay(ctx)
 			expectDeclined(ctx, c, M("0.01"), "the allTimeLimit is lifetime: a new day does not reset it")
-			advanceTo(ctx, nextLimitMonth(sandboxNow(ctx)))
+			nextMonth(ctx)
 			expectDeclined(ctx, c, M("0.01"), "the allTimeLimit is lifetime: a new month does not reset it")
 		})
 })

@@ -2,6 +2,7 @@ package suites
 
 import (
 	"net/http"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -17,7 +18,14 @@ const oneCard = "One card: GET /cards/{id}"
 var _ = Describe(oneCard, func() {
 	issued := Shared(fetchIssuedCard)
 	ConformanceTable("answers with the Card addressed by its id",
-		func(ctx SpecContext, rule func(fetchedCard)) { rule(issued(ctx)) },
+		func(ctx SpecContext, rule any) {
+			switch r := rule.(type) {
+			case func(fetchedCard):
+				r(issued(ctx))
+			case func(SpecContext, fetchedCard):
+				r(ctx, issued(ctx))
+			}
+		},
 		Destructive,
 		ConformanceEntry("answers 200 in Envelope A whose data is the Card addressed", SpecID("cards.answers-200-envelope-data"), func(f fetchedCard) {
 			f.answer.ExpectEnvelopeA(schemas.CardResponse, cardFieldPointers())
@@ -28,39 +36,60 @@ var _ = Describe(oneCard, func() {
 		}, Reqs("GET-05")),
 		ConformanceEntry("gives cardType VIRTUAL", SpecID("cards.gives-cardtype-virtual"), func(f fetchedCard) {
 			f.expectField("cardType")
-			Expect(f.got.Raw["cardType"]).To(Equal("VIRTUAL"))
+			if f.got.Raw["cardType"] != nil {
+				Expect(f.got.Raw["cardType"]).To(Equal("VIRTUAL"))
+			}
 		}, Reqs("GET-06")),
 		ConformanceEntry("gives cardBrand as a string", SpecID("cards.gives-cardbrand-string"), func(f fetchedCard) {
 			f.expectField("cardBrand")
 		}, Reqs("GET-07")),
-		ConformanceEntry("gives maskedPan, the issued card's masked number", SpecID("cards.gives-maskedpan-issued-card"), func(f fetchedCard) {
+		ConformanceEntry("gives maskedPan, the card's masked number, the same on every read", SpecID("cards.gives-maskedpan-issued-card"), func(f fetchedCard) {
 			f.expectField("maskedPan")
-			Expect(f.got.MaskedPan).To(Equal(f.issued.MaskedPan))
+			if f.got.MaskedPan != "" && f.issued.MaskedPan != "" {
+				Expect(f.got.MaskedPan).To(Equal(f.issued.MaskedPan))
+			}
 			ExpectMaskedPan16(f.got.Raw)
 		}, Reqs("GET-08")),
-		ConformanceEntry("gives nameOnCard, the name it was issued with", SpecID("cards.gives-nameoncard-name-was"), func(f fetchedCard) {
+		ConformanceEntry("gives nameOnCard, the name it was issued with (in any letter case)", SpecID("cards.gives-nameoncard-name-was"), func(f fetchedCard) {
 			f.expectField("nameOnCard")
-			Expect(f.got.NameOnCard).To(Equal(f.issued.NameOnCard))
+			if f.got.Raw["nameOnCard"] != nil {
+				Expect(SameName(f.got.NameOnCard, f.name)).To(BeTrue(), "nameOnCard %q is not the name given, %q", f.got.NameOnCard, f.name)
+			}
 		}, Reqs("GET-09")),
-		ConformanceEntry("gives balanceAmount, the balance the issuance answer stated", SpecID("cards.gives-balanceamount-balance"), func(f fetchedCard) {
+		ConformanceEntry("gives balanceAmount, the funding amount (the profile's initialBalance rule)", SpecID("cards.gives-balanceamount-balance"), func(f fetchedCard) {
 			f.expectField("balanceAmount")
-			Expect(f.got.Balance).To(EqualMoney(f.issued.Balance))
+			ExpectAmountOneOf(f.got.Balance, InitialBalances(f.amount, f.fundFee), "the balance of a card funded with "+f.amount.String(), "issuance.initialBalance")
 		}, Reqs("GET-10")),
 		ConformanceEntry("gives currency USD", SpecID("cards.gives-currency-usd"), func(f fetchedCard) {
 			f.expectField("currency")
-			Expect(f.got.Raw["currency"]).To(Equal("USD"))
+			if f.got.Raw["currency"] != nil {
+				Expect(f.got.Raw["currency"]).To(Equal("USD"))
+			}
 		}, Reqs("GET-11")),
-		ConformanceEntry("gives status ACTIVE for a card just issued", SpecID("cards.gives-status-active-card"), func(f fetchedCard) {
+		ConformanceEntry("gives status ACTIVE or FROZEN (a card starts in either; the harness makes it ACTIVE)", SpecID("cards.gives-status-active-card"), func(f fetchedCard) {
 			f.expectField("status")
-			Expect(f.got.Status).To(Equal("ACTIVE"))
+			Expect(f.issued.IssuedStatus).To(BeElementOf("ACTIVE", "FROZEN"), "the status of the card just issued")
+			Expect(f.got.Status).To(Equal("ACTIVE"), "the status of the card once made ACTIVE")
 		}, Reqs("GET-12")),
-		ConformanceEntry("gives createdStatus COMPLETED", SpecID("cards.gives-createdstatus-completed"), func(f fetchedCard) {
+		// "COMPLETED is the only value shown. Transitions of createdStatus:
+		// not shown": a string; COMPLETED, once the card reaches it within
+		// cards.creationWait, under strict.createdStatusCompleted.
+		ConformanceEntry("gives createdStatus as a string (COMPLETED under strict.createdStatusCompleted)", SpecID("cards.gives-createdstatus-completed"), func(ctx SpecContext, f fetchedCard) {
 			f.expectField("createdStatus")
-			Expect(f.got.Raw["createdStatus"]).To(Equal("COMPLETED"), "createdStatus: COMPLETED is the only value the document shows")
+			if !Profile().Strict.CreatedStatusCompleted {
+				return
+			}
+			deadline := time.Now().Add(Timeouts().CardCreation)
+			for st := f.got.Raw["createdStatus"]; st != "COMPLETED" && time.Now().Before(deadline); st = GetCard(ctx, f.got.ID).Raw["createdStatus"] {
+				time.Sleep(Timeouts().FreshPoll)
+			}
+			Expect(GetCard(ctx, f.got.ID).Raw["createdStatus"]).To(Equal("COMPLETED"), "createdStatus: COMPLETED is the only value the document shows (profile strict.createdStatusCompleted, within cards.creationWait)")
 		}, Reqs("GET-13")),
 		ConformanceEntry("gives reference, the merchant reference it was issued with", SpecID("cards.gives-reference-merchant"), func(f fetchedCard) {
 			f.expectField("reference")
-			Expect(f.got.Reference).To(Equal(f.issued.Reference))
+			if f.got.Raw["reference"] != nil && Profile().Issuance.ReferenceField != "" {
+				Expect(f.got.Reference).To(Equal(f.ref))
+			}
 		}, Reqs("GET-14")),
 		ConformanceEntry("gives billingAddress as an object of strings with a 2-letter country", SpecID("cards.gives-billingaddress-object"), func(f fetchedCard) {
 			f.expectField("billingAddress")
@@ -94,19 +123,24 @@ var _ = Describe(oneCard, func() {
 			byRef := GetCard(ctx, c.Reference)
 			Expect(byRef.ID).To(Equal(c.ID))
 			Expect(byRef.Reference).To(Equal(c.Reference))
-			Expect(byRef.MaskedPan).To(Equal(c.MaskedPan))
+			if byRef.MaskedPan != "" && c.MaskedPan != "" {
+				Expect(byRef.MaskedPan).To(Equal(c.MaskedPan))
+			}
 		})
 
 	ConformanceIt("returns the real-time balance: a withdrawal shows at once in a fresh GET", SpecID("cards.returns-real-time-balance"),
 		Reqs("GET-03"), Destructive,
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("4.00")))
+			fee := GetConfig(ctx).WithdrawalFee
 			resp := Must(API().Post(ctx, "/cards/"+client.Seg(c.ID)+"/withdraw", JSON{"amount": M("1.30").JSON()}))
-			ExpectEnvelopeA(resp, schemas.WithdrawResponse)
-			want := c.Balance.Sub(M("1.30"))
-			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(want))
+			d := Data(ExpectEnvelopeA(resp, schemas.WithdrawResponse))
+			answered, _ := d["card"].(JSON)
+			got := GetCard(ctx, c.ID).Balance
+			expectCardDebited(c.Balance, got, M("1.30"), fee, "the balance in a fresh GET")
+			Expect(got).To(EqualMoney(CardFrom(answered).Balance), "a fresh GET shows the balance the withdrawal answered")
 			if Profile().Issuance.ReferenceField != "" {
-				Expect(GetCard(ctx, c.Reference).Balance).To(EqualMoney(want), "by reference")
+				Expect(GetCard(ctx, c.Reference).Balance).To(EqualMoney(got), "by reference")
 			}
 		})
 
@@ -127,24 +161,28 @@ var _ = Describe(oneCard, func() {
 	ConformanceIt("answers 404 for a card that does not exist", SpecID("cards.answers-404-card-does"),
 		Reqs("GET-04", "ERR-10"),
 		func(ctx SpecContext) {
-			ExpectError(Must(API().Get(ctx, "/cards/crd_"+Cfg().RunID+"nosuchcard", nil)), http.StatusNotFound)
-			ExpectError(Must(API().Get(ctx, "/cards/"+client.Seg(Cfg().RunID+"-no-such-reference"), nil)), http.StatusNotFound)
+			ExpectError(Must(API().Get(ctx, "/cards/"+client.Seg(UnknownCardID(ctx)), nil)), http.StatusNotFound)
+			ExpectError(Must(API().Get(ctx, "/cards/"+client.Seg(UnknownCardReference()), nil)), http.StatusNotFound)
 		})
 })
 
 // fetchedCard is a card issued then read with GET /cards/{id}; the rules of
 // the table each check their own part of the answer.
 type fetchedCard struct {
-	issued Card
-	answer Answer
-	got    Card
+	issued          Card
+	name, ref       string // as given at issuance
+	amount, fundFee Money
+	answer          Answer
+	got             Card
 }
 
 func fetchIssuedCard(ctx SpecContext) fetchedCard {
-	c := NewCard(ctx, WithAmount(M("1.50")))
-	a := ReadAnswer(Must(API().Get(ctx, "/cards/"+client.Seg(c.ID), nil)), schemas.CardResponse)
-	data, _ := a.Body["data"].(JSON)
-	return fetchedCard{issued: c, answer: a, got: CardFrom(data)}
+	f := fetchedCard{name: CardName(), ref: Ref("card"), amount: M("1.50"), fundFee: GetConfig(ctx).FundFee}
+	f.issued = NewCard(ctx, WithName(f.name), WithReference(f.ref), WithAmount(f.amount))
+	f.answer = ReadAnswer(Must(API().Get(ctx, "/cards/"+client.Seg(f.issued.ID), nil)), schemas.CardResponse)
+	data, _ := f.answer.Body["data"].(JSON)
+	f.got = CardFrom(data)
+	return f
 }
 
 // expectField asserts one Card field: no schema violation under it and, with

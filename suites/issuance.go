@@ -3,6 +3,7 @@ package suites
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -25,43 +26,46 @@ var _ = Describe(cardIssuance, func() {
 		ConformanceEntry("answers 200 or 201 with the Card issued, which a fresh GET finds by its id", SpecID("issuance.answers-200-201-card"), func(ctx SpecContext, i issuedCard) {
 			ExpectStatus(i.resp, http.StatusOK, http.StatusCreated)
 			ExpectSchema(i.resp, schemas.CardIssuanceResponse)
-			Expect(i.card).NotTo(BeNil(), "no card at %s (profile issuance.cardPointer)", Profile().Issuance.CardPointer)
+			Expect(i.card).NotTo(BeNil(), "no card at %s (profile issuance.cardPointer) nor an object with an id", Profile().Issuance.CardPointer)
 			expectNoCardViolationOutside(i.violations, CardTableFields)
-			Expect(GetCard(ctx, CardFrom(i.card).ID).ID).To(Equal(CardFrom(i.card).ID))
+			Expect(GetCard(ctx, i.id).ID).To(Equal(i.id))
 		}, Reqs("ISSUE-01")),
 		issuedCardEntry("gives the card an id of the form crd_", "issuance.card-id-form", "id", Reqs("GET-05"), nil),
+		// The issuance answer's shape is not shown: a member it carries is
+		// checked, and the card read afresh carries the rule too.
 		issuedCardEntry("issues a virtual card: cardType VIRTUAL", "issuance.card-type-virtual", "cardType", Reqs("ISSUE-06", "GET-06"), func(i issuedCard) {
-			Expect(i.card["cardType"]).To(Equal("VIRTUAL"))
+			i.expectEach("cardType", func(v any) { Expect(v).To(Equal("VIRTUAL")) })
 		}),
 		issuedCardEntry("issues a USD card: currency USD", "issuance.currency-usd", "currency", Reqs("ISSUE-06", "GET-11"), func(i issuedCard) {
-			Expect(i.card["currency"]).To(Equal("USD"))
+			i.expectEach("currency", func(v any) { Expect(v).To(Equal("USD")) })
 		}),
-		issuedCardEntry("creates the card ACTIVE with createdStatus COMPLETED", "issuance.created-active-completed", "status", Reqs("ISSUE-06", "GET-13"), func(i issuedCard) {
+		// The status a card starts in is not stated, nor createdStatus
+		// beyond COMPLETED (strict.createdStatusCompleted).
+		issuedCardEntry("creates the card ACTIVE or FROZEN, with createdStatus a string (COMPLETED under strict.createdStatusCompleted)", "issuance.created-active-completed", "status", Reqs("ISSUE-06", "GET-13"), func(i issuedCard) {
 			i.expectNoViolationUnder("createdStatus")
-			Expect(i.card["status"]).To(Equal("ACTIVE"))
+			i.expectEach("status", func(v any) { Expect(v).To(BeElementOf("ACTIVE", "FROZEN")) })
 			ExpectCardFields(i.card)
 		}),
-		// Which fields the answer carries is not stated (profile
-		// strict.allCardFields); those it carries must be the ones given.
-		issuedCardEntry("carries the nameOnCard given", "issuance.name-on-card-given", "nameOnCard", Reqs("ISSUE-08"), func(i issuedCard) {
-			if i.card["nameOnCard"] != nil {
-				Expect(i.card["nameOnCard"]).To(Equal(i.name))
-			}
+		issuedCardEntry("carries the nameOnCard given (in any letter case)", "issuance.name-on-card-given", "nameOnCard", Reqs("ISSUE-08"), func(i issuedCard) {
+			i.expectEach("nameOnCard", func(v any) {
+				s, _ := v.(string)
+				Expect(SameName(s, i.name)).To(BeTrue(), "nameOnCard %q is not the name given, %q", s, i.name)
+			})
 		}),
 		issuedCardEntry("carries the merchant reference given", "issuance.reference-given", "reference", Reqs("GET-14"), func(i issuedCard) {
 			if Profile().Issuance.ReferenceField == "" {
 				Skip("the profile says issuance takes no reference (issuance.referenceField empty)")
 			}
-			if i.card["reference"] != nil {
-				Expect(i.card["reference"]).To(Equal(i.ref))
-			}
+			i.expectEach("reference", func(v any) { Expect(v).To(Equal(i.ref)) })
 		}),
 		issuedCardEntry("funds the card from the vault with the amount given (the profile's initialBalance rule)", "issuance.funded-amount-given", "balanceAmount", Reqs("ISSUE-06"), func(i issuedCard) {
-			want, ok := initialBalance(i.amount, i.fundFee)
-			if !ok {
-				Skip("the profile states no initial balance rule (issuance.initialBalance)")
+			allowed := InitialBalances(i.amount, i.fundFee)
+			if allowed == nil {
+				Skip("the profile leaves the initial balance unchecked (issuance.initialBalance unchecked)")
 			}
-			Expect(CardFrom(i.card).Balance).To(EqualMoney(want), "balanceAmount of a card funded with %s (profile issuance.initialBalance %s)", i.amount, Profile().Issuance.InitialBalance)
+			i.expectEach("balanceAmount", func(v any) {
+				ExpectAmountOneOf(ExpectMoney(v, "balanceAmount"), allowed, "the balance of a card funded with "+i.amount.String(), "issuance.initialBalance")
+			})
 		}),
 		ConformanceEntry("gives createdAt and updatedAt as ISO 8601 UTC timestamps", SpecID("envelopes.gives-createdat-updatedat-iso"), func(_ SpecContext, i issuedCard) {
 			Expect(i.card).NotTo(BeNil(), "no card at %s (profile issuance.cardPointer)", Profile().Issuance.CardPointer)
@@ -75,28 +79,22 @@ var _ = Describe(cardIssuance, func() {
 	ConformanceIt("debits the vault by exactly creationFee + amount", SpecID("issuance.debits-vault-exactly"),
 		Reqs("ISSUE-04", "CONFIG-03", "CONFIG-08"), Destructive, Serial,
 		func(ctx SpecContext) {
-			before := GetConfig(ctx)
+			cust := SharedCustomer(ctx) // proven before the vault is read
+			fee := GetConfig(ctx).CreationFee
+			before := VaultNow(ctx)
 			amount := M("3.17")
-			NewCard(ctx, WithAmount(amount))
-			after := GetConfig(ctx)
-			Expect(before.VaultBalance.Sub(after.VaultBalance)).To(EqualMoney(before.CreationFee.Add(amount)),
-				"vault debit (before %s, after %s, creationFee %s, amount %s)", before.VaultBalance, after.VaultBalance, before.CreationFee, amount)
+			NewCard(ctx, WithCustomer(cust), WithAmount(amount))
+			ExpectVaultShows(ctx, fmt.Sprintf("the vault debited creationFee %s + amount %s from %s", fee, amount, before), before.Sub(fee.Add(amount)))
 		})
 
 	ConformanceIt("accepts an initial funding of exactly minFunding (1.00 USD) and refuses one cent less with 400", SpecID("issuance.accepts-initial-funding"),
 		Reqs("ISSUE-03", "ISSUE-09", "CONFIG-06"), Destructive,
 		func(ctx SpecContext) {
-			minF := GetConfig(ctx).MinFunding
-			Expect(minF).To(EqualMoney(M("1.00")), "minFunding")
-			resp, _ := IssueCard(ctx, WithAmount(minF))
-			ExpectStatus(resp, http.StatusOK, http.StatusCreated)
-			v, _ := Ptr(Decode(resp), Profile().Issuance.CardPointer)
-			c, _ := v.(JSON)
-			Expect(c).NotTo(BeNil(), "no card at %s", Profile().Issuance.CardPointer)
-			if want, ok := initialBalance(minF, GetConfig(ctx).FundFee); ok {
-				Expect(CardFrom(c).Balance).To(EqualMoney(want), "profile issuance.initialBalance %s", Profile().Issuance.InitialBalance)
-			}
-			resp, _ = IssueCard(ctx, WithAmount(minF.Sub(M("0.01"))))
+			cfg := GetConfig(ctx)
+			Expect(cfg.MinFunding).To(EqualMoney(M("1.00")), "minFunding")
+			c := NewCard(ctx, WithAmount(cfg.MinFunding))
+			ExpectAmountOneOf(GetCard(ctx, c.ID).Balance, InitialBalances(cfg.MinFunding, cfg.FundFee), "the balance of a card funded with minFunding", "issuance.initialBalance")
+			resp, _ := IssueCard(ctx, WithAmount(cfg.MinFunding.Sub(M("0.01"))))
 			ExpectError(resp, http.StatusBadRequest)
 			resp, _ = IssueCard(ctx, WithAmount(M("0")))
 			ExpectError(resp, http.StatusBadRequest)
@@ -105,10 +103,11 @@ var _ = Describe(cardIssuance, func() {
 	ConformanceIt("refuses an initial funding below the minimum without debiting the vault", SpecID("issuance.refuses-initial-funding-below"),
 		Reqs("ISSUE-03", "CONFIG-08"), Destructive, Serial,
 		func(ctx SpecContext) {
-			before := GetConfig(ctx)
-			resp, _ := IssueCard(ctx, WithAmount(M("0.99")))
+			cust := SharedCustomer(ctx)
+			before := VaultNow(ctx)
+			resp, _ := IssueCard(ctx, WithCustomer(cust), WithAmount(M("0.99")))
 			ExpectError(resp, http.StatusBadRequest)
-			Expect(GetConfig(ctx).VaultBalance).To(EqualMoney(before.VaultBalance), "the vault changed after a refused issuance")
+			ExpectVaultShows(ctx, "a refused issuance debits nothing", before)
 		})
 
 	ConformanceIt("refuses an empty nameOnCard with 400 and a validation message array", SpecID("issuance.refuses-empty-nameoncard-400"),
@@ -121,78 +120,84 @@ var _ = Describe(cardIssuance, func() {
 	ConformanceIt("answers 404 for a customer that does not exist", SpecID("issuance.answers-404-customer-does"),
 		Reqs("ISSUE-07"), Destructive,
 		func(ctx SpecContext) {
-			resp, _ := IssueCard(ctx, WithCustomer("cus_"+Cfg().RunID+"nosuchcustomer"))
+			resp, _ := IssueCard(ctx, WithCustomer(UnknownCustomerID(ctx)))
 			ExpectError(resp, http.StatusNotFound)
 		})
 })
 
 var _ = Describe(cardIssuance, func() {
+	// Scenario 1, provoked with a small amount: the balances control sets
+	// the vault small; without it only when one cent beyond the vault is
+	// within testData.maxProbeAmount (a larger amount may meet a maximum
+	// first: "Maximum values for amounts ...: not shown").
 	ConformanceIt("refuses funding beyond the vault with 400 stating the required total (funding + fee) and the available amount, debiting nothing", SpecID("issuance.refuses-funding-beyond-vault"),
 		Reqs("ISSUE-05", "ERR-14"), Destructive, Serial,
 		func(ctx SpecContext) {
-			before := GetConfig(ctx)
-			// One cent more than the vault can cover.
-			amount := before.VaultBalance.Sub(before.CreationFee).Add(M("0.01"))
-			if amount.Cmp(before.MinFunding) < 0 {
-				amount = before.MinFunding.Add(before.VaultBalance)
-			}
+			amount, cfg := OverVaultAmount(ctx)
+			before := VaultNow(ctx)
 			resp, _ := IssueCard(ctx, WithAmount(amount))
 			body := ExpectError(resp, http.StatusBadRequest)
-			msg := strings.Join(Messages(body), " ")
-			required := amount.Add(before.CreationFee)
-			Expect(ContainsAmount(msg, required)).To(BeTrue(), "the message %q does not state the required total %s (funding %s + fee %s)", msg, required, amount, before.CreationFee)
-			Expect(ContainsAmount(msg, before.VaultBalance)).To(BeTrue(), "the message %q does not state the available amount %s", msg, before.VaultBalance)
-			Expect(GetConfig(ctx).VaultBalance).To(EqualMoney(before.VaultBalance), "the vault changed after a refused issuance")
+			expectVaultShortfall(ctx, body, amount.Add(cfg.CreationFee), cfg.VaultBalance)
+			ExpectVaultShows(ctx, "a refused issuance debits nothing", before)
 		})
 
 	ConformanceIt("accepts funding that uses the vault exactly (vault = fee + amount) and refuses one cent more", SpecID("issuance.accepts-funding-uses-vault"),
 		Reqs("ISSUE-05", "ISSUE-04"), Destructive, Serial, Needs(CapBalances),
 		func(ctx SpecContext) {
-			env := Environment()
-			orig, err := Controls().Balances(ctx, Cfg().Primary.MerchantID, env)
-			if err != nil {
-				HarnessError("reading balances: %v", err)
-			}
-			DeferCleanup(func(ctx SpecContext) {
-				v := orig.VaultBalance
-				if err := Controls().SetBalances(ctx, Cfg().Primary.MerchantID, env, &v, nil); err != nil {
-					HarnessError("restoring the vault: %v", err)
-				}
-			})
+			cust := SharedCustomer(ctx)
 			cfg := GetConfig(ctx)
 			vault := cfg.CreationFee.Add(M("5.00"))
-			v := vault.JSON()
-			if err := Controls().SetBalances(ctx, Cfg().Primary.MerchantID, env, &v, nil); err != nil {
-				HarnessError("setting the vault: %v", err)
-			}
-			resp, _ := IssueCard(ctx, WithAmount(M("5.01")))
+			WithVault(ctx, vault)
+			resp, _ := IssueCard(ctx, WithCustomer(cust), WithAmount(M("5.01")))
 			body := ExpectError(resp, http.StatusBadRequest)
-			msg := strings.Join(Messages(body), " ")
-			Expect(ContainsAmount(msg, M("5.01").Add(cfg.CreationFee))).To(BeTrue(), "message %q lacks the required total", msg)
-			Expect(ContainsAmount(msg, vault)).To(BeTrue(), "message %q lacks the available amount", msg)
-			resp, _ = IssueCard(ctx, WithAmount(M("5.00")))
+			expectVaultShortfall(ctx, body, M("5.01").Add(cfg.CreationFee), vault)
+			resp, _ = IssueCard(ctx, WithCustomer(cust), WithAmount(M("5.00")))
 			ExpectStatus(resp, http.StatusOK, http.StatusCreated)
-			Expect(GetConfig(ctx).VaultBalance).To(EqualMoney(M("0")), "the vault after using it exactly")
+			ExpectVaultShows(ctx, "the vault after using it exactly", M("0"))
 		})
 })
 
-// issuedCard is a card issued with a name, reference and amount of its own;
-// the entries of the table each check their own part of the answer.
+// expectVaultShortfall checks scenario 1's message: it states the required
+// total and the available amount (in any decimal form). The available
+// amount is the vault the spec set, or, read without the balances control,
+// one the configuration shows around the refusal (its vaultBalance is not
+// documented as real-time).
+func expectVaultShortfall(ctx SpecContext, body JSON, required, available Money) {
+	GinkgoHelper()
+	ExpectMessageMeans(body, "scenario 1: the required total "+required.String(), Meaning{Amounts: []Money{required}})
+	msg := strings.Join(Messages(body), " ")
+	if ContainsAmount(msg, available) || Has(CapBalances) {
+		ExpectMessageMeans(body, "scenario 1: the available amount "+available.String(), Meaning{Amounts: []Money{available}})
+		return
+	}
+	EventuallyFresh(ctx, "scenario 1: the message states the available amount the configuration shows", func(g Gomega) {
+		v := GetConfig(ctx).VaultBalance
+		g.Expect(ContainsAmount(msg, v)).To(BeTrue(), "the message %q does not state the available amount %s", msg, v)
+	})
+}
+
+// issuedCard is a card issued with a name, reference and amount of its own:
+// the issuance answer (its card at the profile's issuance.cardPointer, else
+// the object carrying an id: the shape is not shown) and the card read
+// afresh with GET; the entries of the table each check their own part.
 type issuedCard struct {
 	name, ref  string
 	amount     Money
 	fundFee    Money
 	resp       *client.Response
-	card       JSON                // the card at the profile's issuance.cardPointer (nil when absent)
-	violations []schemas.Violation // of the card against the Card schema
+	card       JSON                // the issuance answer's card (nil when absent)
+	id         string              // its id
+	fresh      JSON                // the card read afresh (nil when the answer has no id)
+	violations []schemas.Violation // of the answer's card against the Card schema
 }
 
 func issueGivenCard(ctx SpecContext) issuedCard {
-	i := issuedCard{name: "Grace " + strings.ToUpper(Cfg().RunID), ref: Ref("card"), amount: M("2.50"), fundFee: GetConfig(ctx).FundFee}
+	i := issuedCard{name: CardName(), ref: Ref("card"), amount: M("2.50"), fundFee: GetConfig(ctx).FundFee}
 	i.resp, _ = IssueCard(ctx, WithName(i.name), WithReference(i.ref), WithAmount(i.amount))
-	if v, ok := Ptr(Decode(i.resp), Profile().Issuance.CardPointer); ok {
-		i.card, _ = v.(JSON)
+	if i.resp.Status != http.StatusOK && i.resp.Status != http.StatusCreated {
+		return i
 	}
+	i.card = IssuedCard(i.resp)
 	if i.card != nil {
 		raw, _ := json.Marshal(i.card)
 		var ve *schemas.ValidationError
@@ -201,8 +206,31 @@ func issueGivenCard(ctx SpecContext) issuedCard {
 		} else if err != nil {
 			HarnessError("schema %s: %v", schemas.Card, err)
 		}
+		i.id, _ = IDString(i.card["id"])
+	}
+	if i.id != "" {
+		i.fresh = GetCard(ctx, i.id).Raw
 	}
 	return i
+}
+
+// expectEach applies rule to the member of the answer's card, when it
+// carries it, and of the card read afresh (present under
+// strict.allCardFields).
+func (i issuedCard) expectEach(member string, rule func(v any)) {
+	GinkgoHelper()
+	for _, c := range []struct {
+		what string
+		card JSON
+	}{{"the issuance answer", i.card}, {"a fresh GET", i.fresh}} {
+		v, has := c.card[member]
+		if !has || v == nil {
+			Expect(Profile().Strict.AllCardFields && c.card != nil).To(BeFalse(), "%s: Card.%s is absent or null (profile strict.allCardFields)", c.what, member)
+			continue
+		}
+		By(member + " in " + c.what)
+		rule(v)
+	}
 }
 
 // expectNoViolationUnder asserts that the card's member has no schema violation.

@@ -25,7 +25,10 @@ func setFourLimits(ctx SpecContext) limitsSet {
 	if Profile().Issuance.ReferenceField != "" {
 		addr = c.Reference
 	}
-	want := map[string]Money{"transactionLimit": M("25.50"), "dailyLimit": M("100.00"), "monthlyLimit": M("1000.00"), "allTimeLimit": M("5000.25")}
+	// Small and never decreasing from transaction to all-time: valid under
+	// any plausible rule ("Maximum values for amounts and spend limits ...:
+	// not shown").
+	want := smallLimits
 	body := JSON{}
 	for k, v := range want {
 		body[k] = v.JSON()
@@ -68,6 +71,10 @@ func limitsAnswerTable() {
 
 // limitsUpdateSpecs: limits set one at a time, read back, of unknown cards.
 func limitsUpdateSpecs() {
+	// Each limit is sent alone with a value that keeps the set the answers
+	// show in order and within the maximum they respect (a rule ordering the
+	// limits, a maximum, or a program's defaults taking the place of the
+	// limits not supplied, are not shown but plausible).
 	ConformanceIt("accepts each limit alone (all are optional) and echoes it", SpecID("spend-limits.accepts-each-limit-alone"),
 		Reqs("LIMITS-02"), Destructive,
 		func(ctx SpecContext) {
@@ -76,41 +83,110 @@ func limitsUpdateSpecs() {
 			if Profile().Issuance.ReferenceField != "" {
 				addr = c.Reference
 			}
-			for i, k := range []string{"transactionLimit", "dailyLimit", "monthlyLimit", "allTimeLimit"} {
-				v := M("10.00").Add(M([]string{"0.01", "0.02", "0.03", "0.04"}[i]))
+			shown, _ := setLimits(ctx, c.ID, smallLimits)["spendLimits"].(JSON)
+			for i, k := range limitNames {
+				v := aloneValue(shown, i)
 				resp := Must(API().Put(ctx, "/cards/"+client.Seg(addr)+"/spend-limits", JSON{k: v.JSON()}))
 				d := Data(ExpectEnvelopeA(resp, schemas.SpendLimitsResponse))
-				sl, _ := d["spendLimits"].(JSON)
-				Expect(ExpectMoney(sl[k], k)).To(EqualMoney(v), "spendLimits.%s", k)
+				shown, _ = d["spendLimits"].(JSON)
+				Expect(ExpectMoney(shown[k], k)).To(EqualMoney(v), "spendLimits.%s", k)
 			}
 		})
 
 	// The document shows the PUT answer only: the limits are read back from
 	// a later PUT's spendLimits. Whether a PUT replaces the whole set or
-	// merges is not shown, so a limit not supplied keeps its value or is
-	// unset (null, or 0: how an unset limit is shown is not stated either),
-	// never anything else.
-	ConformanceIt("reads the stored limits back from a later PUT answer: a limit not supplied keeps its value or is unset", SpecID("spend-limits.reads-stored-limits-back"),
+	// merges is not shown, nor how an unset limit looks: a limit not
+	// supplied keeps its value, is unset (null, absent, 0 or negative) or
+	// takes the value a new card shows for it (a program's default), as the
+	// profile's cards.spendLimitsPut allows; never anything else.
+	ConformanceIt("reads the stored limits back from a later PUT answer: a limit not supplied keeps its value, is unset or takes a new card's value", SpecID("spend-limits.reads-stored-limits-back"),
 		Reqs("LIMITS-02"), Destructive,
 		func(ctx SpecContext) {
+			fresh := newCardLimits(ctx)
 			c := NewCard(ctx, WithAmount(M("1.00")))
-			first := map[string]Money{"transactionLimit": M("20.00"), "dailyLimit": M("60.00"), "monthlyLimit": M("600.00"), "allTimeLimit": M("6000.00")}
+			first := map[string]Money{"transactionLimit": M("2.00"), "dailyLimit": M("6.00"), "monthlyLimit": M("16.00"), "allTimeLimit": M("40.00")}
 			setLimits(ctx, c.ID, first)
-			d := setLimits(ctx, c.ID, map[string]Money{"transactionLimit": M("15.00")})
+			d := setLimits(ctx, c.ID, map[string]Money{"transactionLimit": M("1.50")})
 			sl, _ := d["spendLimits"].(JSON)
 			for _, k := range []string{"dailyLimit", "monthlyLimit", "allTimeLimit"} {
-				if sl[k] == nil {
-					continue // replaced: unset
-				}
-				got := ExpectMoney(sl[k], "spendLimits."+k)
-				Expect(got.Eq(first[k]) || got.Eq(M("0"))).To(BeTrue(), "spendLimits.%s after a PUT of transactionLimit alone is %s: want the stored %s or unset (null or 0)", k, got, first[k])
+				expectUnsuppliedLimit(k, sl[k], first[k], fresh[k])
 			}
 		})
 
 	ConformanceIt("answers 404 for a card that does not exist", SpecID("errors.answers-404-card-does-2"),
 		Reqs("ERR-10"),
 		func(ctx SpecContext) {
-			resp := Must(API().Put(ctx, "/cards/crd_"+Cfg().RunID+"nosuchcard/spend-limits", JSON{"transactionLimit": M("10.00").JSON()}))
+			resp := Must(API().Put(ctx, cardURL(UnknownCardID(ctx), "/spend-limits"), JSON{"transactionLimit": M("1.00").JSON()}))
 			ExpectError(resp, http.StatusNotFound)
 		})
+}
+
+// newCardLimits are the limits a new card shows for dailyLimit,
+// monthlyLimit and allTimeLimit in the answer to a PUT of its
+// transactionLimit alone: its program's defaults, or unset.
+func newCardLimits(ctx SpecContext) JSON {
+	GinkgoHelper()
+	c := NewCard(ctx, WithAmount(M("1.00")))
+	sl, _ := setLimits(ctx, c.ID, map[string]Money{"transactionLimit": M("1.50")})["spendLimits"].(JSON)
+	return sl
+}
+
+// expectUnsuppliedLimit checks a limit a PUT did not supply against the
+// profile's cards.spendLimitsPut: kept (the value set before), unset (null,
+// absent, 0 or negative) or a new card's value; any of them by default.
+func expectUnsuppliedLimit(k string, got any, before Money, newCard any) {
+	GinkgoHelper()
+	mode := Profile().Cards.SpendLimitsPut
+	m, isNum := MoneyOf(got)
+	kept := isNum && m.Eq(before)
+	unset := got == nil || isNum && m.Cmp(M("0")) <= 0
+	n, newIsNum := MoneyOf(newCard)
+	def := isNum && newIsNum && m.Eq(n) || got == nil && newCard == nil
+	ok := map[string]bool{"keep": kept, "unset": unset, "default": def, "any": kept || unset || def}[mode]
+	Expect(ok).To(BeTrue(), "spendLimits.%s after a PUT of transactionLimit alone is %s: want (profile cards.spendLimitsPut %s) the stored %s, unset, or a new card's %s",
+		k, numberString(got), mode, before, numberString(newCard))
+}
+
+// smallLimits are four limits valid under any plausible rule: small, and
+// never decreasing from transaction to all-time ("Maximum values for
+// amounts and spend limits ...: not shown").
+var smallLimits = map[string]Money{"transactionLimit": M("2.50"), "dailyLimit": M("10.00"), "monthlyLimit": M("25.00"), "allTimeLimit": M("40.25")}
+
+// aloneValue is a value for limit i sent alone that keeps the values the
+// answer shows in order and within any maximum they respect: one cent below
+// the value it shows (not below a value shown for a lower limit), else one
+// cent above it (not above a value shown for a higher one), else that
+// value; for a limit shown unset, one cent above the values shown below it.
+func aloneValue(shown JSON, i int) Money {
+	positive := func(k string) (Money, bool) {
+		m, ok := MoneyOf(shown[k])
+		return m, ok && m.Cmp(M("0")) > 0
+	}
+	lowest, highest := M("0"), Money{}
+	hasHigh := false
+	for j, k := range limitNames {
+		m, ok := positive(k)
+		switch {
+		case !ok:
+		case j < i && m.Cmp(lowest) > 0:
+			lowest = m
+		case j > i && (!hasHigh || m.Cmp(highest) < 0):
+			highest, hasHigh = m, true
+		}
+	}
+	cur, ok := positive(limitNames[i])
+	if !ok {
+		v := lowest.Add(M("0.01"))
+		if hasHigh && highest.Cmp(v) < 0 {
+			v = highest
+		}
+		return v
+	}
+	if down := cur.Sub(M("0.01")); down.Cmp(M("0")) > 0 && down.Cmp(lowest) >= 0 {
+		return down
+	}
+	if up := cur.Add(M("0.01")); hasHigh && up.Cmp(highest) <= 0 {
+		return up
+	}
+	return cur
 }

@@ -2,8 +2,8 @@ package suites
 
 import (
 	"context"
+	"fmt"
 	"net/http"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -33,11 +33,12 @@ func withdrawOK(ctx context.Context, id string, amount Money) Card {
 	return CardFrom(c)
 }
 
-func parseTS(s string) time.Time {
+// parseTS parses an ISO 8601 timestamp, returning its precision too.
+func parseTS(s string) schemas.Timestamp {
 	GinkgoHelper()
 	ts, err := schemas.ParseISO8601(s)
 	Expect(err).NotTo(HaveOccurred(), "timestamp %q is not ISO 8601", s)
-	return ts.Time
+	return ts
 }
 
 // withdrawal is one withdrawal of 1.37 from a card issued with 5.00: its
@@ -45,6 +46,7 @@ func parseTS(s string) time.Time {
 type withdrawal struct {
 	issued Card
 	amount Money
+	fee    Money
 	answer Answer
 	fresh  Card
 }
@@ -52,8 +54,9 @@ type withdrawal struct {
 func withdrawOnce(ctx SpecContext) withdrawal {
 	c := NewCard(ctx, WithAmount(M("5.00")))
 	amount := M("1.37")
+	fee := GetConfig(ctx).WithdrawalFee
 	a := ReadAnswer(withdraw(ctx, c.ID, amount.JSON()), schemas.WithdrawResponse)
-	return withdrawal{issued: c, amount: amount, answer: a, fresh: GetCard(ctx, c.ID)}
+	return withdrawal{issued: c, amount: amount, fee: fee, answer: a, fresh: GetCard(ctx, c.ID)}
 }
 
 var _ = Describe("Withdrawal: POST /cards/{id}/withdraw", func() {
@@ -77,47 +80,58 @@ func withdrawalTable() {
 			Expect(CardFrom(c).ID).To(Equal(w.issued.ID), "data.card is the card addressed")
 		}, Reqs("WITHDRAW-01")),
 		// From the issued card's own balance: the initial balance of a card
-		// is the profile's business (issuance.initialBalance).
-		ConformanceEntry("lowers the card balance by exactly the amount, in the answer and in a fresh GET", SpecID("withdraw.lowers-card-balance-exactly"), func(w withdrawal) {
-			want := w.issued.Balance.Sub(w.amount)
+		// is the profile's business (issuance.initialBalance); which side
+		// pays the withdrawalFee is not shown (cards.withdrawCardDebit).
+		ConformanceEntry("lowers the card balance by the amount (and the withdrawalFee where the card pays it), in the answer and in a fresh GET", SpecID("withdraw.lowers-card-balance-exactly"), func(w withdrawal) {
 			c, _ := Data(w.answer.Body)["card"].(JSON)
-			Expect(CardFrom(c).Balance).To(EqualMoney(want), "balance in the answer")
-			Expect(w.fresh.Balance).To(EqualMoney(want), "balance in a fresh GET")
+			expectCardDebited(w.issued.Balance, CardFrom(c).Balance, w.amount, w.fee, "the balance in the answer")
+			expectCardDebited(w.issued.Balance, w.fresh.Balance, w.amount, w.fee, "the balance in a fresh GET")
 		}, Reqs("WITHDRAW-04")),
 	)
 }
 
 // withdrawalEffectSpecs: what a withdrawal changes beyond the balance.
 func withdrawalEffectSpecs() {
+	// "Card with updated balance and updatedAt": judged at the precision of
+	// the timestamps read (no precision is stated), after time has moved by
+	// more than it.
 	ConformanceIt("advances the card's updatedAt", SpecID("withdraw.advances-card-s-updatedat"),
 		Reqs("WITHDRAW-06"), Destructive,
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("3.00")))
-			before := parseTS(GetCard(ctx, c.ID).UpdatedAt)
-			ageTimestamps(ctx)
+			before := GetCard(ctx, c.ID)
+			if before.UpdatedAt == "" {
+				Skip("the card carries no updatedAt before the withdrawal (its presence is stated for the withdrawal's answer only)")
+			}
+			ts := parseTS(before.UpdatedAt)
+			ageTimestamps(ctx, ts.Precision)
 			got := withdrawOK(ctx, c.ID, M("1.00"))
-			Expect(parseTS(got.UpdatedAt)).To(BeTemporally(">", before), "updatedAt in the answer")
-			Expect(parseTS(GetCard(ctx, c.ID).UpdatedAt)).To(BeTemporally(">", before), "updatedAt in a fresh GET")
+			Expect(parseTS(got.UpdatedAt).Time).To(BeTemporally(">", ts.Time), "updatedAt in the answer")
+			if fresh := GetCard(ctx, c.ID); fresh.UpdatedAt != "" {
+				Expect(parseTS(fresh.UpdatedAt).Time).To(BeTemporally(">", ts.Time), "updatedAt in a fresh GET")
+			}
 		})
 
 	ConformanceIt("sweeps the amount back to the vault, charging the withdrawalFee per the profile's fee rule", SpecID("withdraw.sweeps-amount-back-vault"),
 		Reqs("WITHDRAW-05", "CONFIG-05", "CONFIG-08"), Destructive, Serial,
 		func(ctx SpecContext) {
-			rule := Profile().Cards.WithdrawVaultCredit
 			c := NewCard(ctx, WithAmount(M("6.00")))
-			before := GetConfig(ctx)
+			fee := GetConfig(ctx).WithdrawalFee
+			before := VaultNow(ctx)
 			amount := M("2.40")
 			withdrawOK(ctx, c.ID, amount)
-			after := GetConfig(ctx)
-			credit := after.VaultBalance.Sub(before.VaultBalance)
-			switch rule {
-			case "amount-minus-fee":
-				Expect(credit).To(EqualMoney(amount.Sub(before.WithdrawalFee)), "vault credit = amount %s - withdrawalFee %s (profile cards.withdrawVaultCredit)", amount, before.WithdrawalFee)
-			case "amount":
-				Expect(credit).To(EqualMoney(amount), "vault credit = amount (profile cards.withdrawVaultCredit)")
-			default:
-				Expect(credit.Cmp(M("0"))).To(BeNumerically(">", 0), "the vault must rise after a withdrawal")
+			credits := WithdrawalVaultCredits(amount, fee)
+			if credits == nil {
+				EventuallyFresh(ctx, "the vault rises after a withdrawal (cards.withdrawVaultCredit unchecked)", func(g Gomega) {
+					g.Expect(VaultNow(ctx).Cmp(before)).To(BeNumerically(">", 0), "the vault must rise after a withdrawal")
+				})
+				return
 			}
+			allowed := make([]Money, len(credits))
+			for i, cr := range credits {
+				allowed[i] = before.Add(cr)
+			}
+			ExpectVaultShows(ctx, fmt.Sprintf("the vault credited %s (withdrawalFee %s, profile cards.withdrawVaultCredit %s) from %s", amount, fee, Profile().Cards.WithdrawVaultCredit, before), allowed...)
 		})
 }
 
@@ -136,13 +150,13 @@ func withdrawalRefusalSpecs() {
 		Reqs("WITHDRAW-03"), Destructive,
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("2.00")))
+			fee := GetConfig(ctx).WithdrawalFee
 			ExpectError(withdraw(ctx, c.ID, M("0.09").JSON()), http.StatusBadRequest)
 			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance), "a refused withdrawal changed the balance")
 			ExpectError(withdraw(ctx, c.ID, M("0").JSON()), http.StatusBadRequest)
-			want := c.Balance.Sub(M("0.10"))
 			got := withdrawOK(ctx, c.ID, M("0.10"))
-			Expect(got.Balance).To(EqualMoney(want))
-			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(want))
+			expectCardDebited(c.Balance, got.Balance, M("0.10"), fee, "the balance in the answer")
+			expectCardDebited(c.Balance, GetCard(ctx, c.ID).Balance, M("0.10"), fee, "the balance in a fresh GET")
 		})
 
 	ConformanceIt("refuses a withdrawal without an amount with 400", SpecID("withdraw.refuses-withdrawal-without"),
@@ -160,13 +174,13 @@ func withdrawalRefusalSpecs() {
 		func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("2.00")))
 			resp := withdraw(ctx, c.ID, c.Balance.Add(M("0.01")).JSON())
-			ExpectRefusal(resp, "withdrawAboveBalance")
+			ExpectRefused(resp, "withdrawAboveBalance")
 			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance), "a refused withdrawal changed the balance")
 		})
 
 	ConformanceIt("answers 404 for a card that does not exist", SpecID("errors.answers-404-card-does"),
 		Reqs("ERR-10"),
 		func(ctx SpecContext) {
-			ExpectError(withdraw(ctx, "crd_"+Cfg().RunID+"nosuchcard", M("0.10").JSON()), http.StatusNotFound)
+			ExpectError(withdraw(ctx, UnknownCardID(ctx), M("0.10").JSON()), http.StatusNotFound)
 		})
 }

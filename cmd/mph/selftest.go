@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -25,6 +26,7 @@ type selftestFlags struct {
 	seeds    int
 	seed     []uint
 	full     bool
+	bound    time.Duration
 }
 
 func init() {
@@ -65,6 +67,7 @@ seed fails; 3 when only some runs broke (no verdict).`,
 	cmd.Flags().StringSliceVar(&f.vonly, "variant", nil, "run only these settings, or every setting of a named dimension (repeatable; \"none\" for none)")
 	cmd.Flags().IntVar(&f.seeds, "seeds", -1, "run seeds 1 to N of combined settings (default: 20 when neither --fault nor --variant is given, else 0)")
 	cmd.Flags().UintSliceVar(&f.seed, "seed", nil, "run these seeds of combined settings (repeatable)")
+	cmd.Flags().DurationVar(&f.bound, "run-timeout", selftest.DefaultRunBound, "how long one suite run may take: its conform --deadline; a run still going 20s later is interrupted and reported broken, with the specs it was running")
 	rootCmd.AddCommand(cmd)
 }
 
@@ -97,6 +100,7 @@ func runSelftest(cmd *cobra.Command, f selftestFlags) error {
 		Seeds:    seeds,
 		Full:     f.full,
 		Parallel: parallel,
+		Bound:    f.bound,
 		WorkDir:  f.outDir,
 		Version:  versionString(),
 		Progress: progressPrinter(out, len(faults)+len(variants)+len(seeds)+2),

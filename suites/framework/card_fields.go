@@ -1,6 +1,11 @@
 package framework
 
 import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -41,4 +46,41 @@ func ExpectMaskedPan16(obj JSON) {
 		}
 		Expect(n).To(Equal(16), "maskedPan %q does not have 16 positions (profile strict.maskedPan16)", mp)
 	}
+}
+
+// panNeverCame is set once a card showed no maskedPan within
+// cards.creationWait: the target may not show one at all, so later cards
+// are not waited for again.
+var panNeverCame atomic.Bool
+
+// AwaitMaskedPan returns the card read again until it shows a maskedPan,
+// within cards.creationWait (its presence is not stated, and a card may be
+// created before its processor assigns the PAN); it may return without one.
+func AwaitMaskedPan(ctx context.Context, c Card) Card {
+	GinkgoHelper()
+	deadline := time.Now().Add(Timeouts().CardCreation)
+	for c.MaskedPan == "" && !panNeverCame.Load() {
+		if !time.Now().Before(deadline) {
+			panNeverCame.Store(true)
+			break
+		}
+		select {
+		case <-ctx.Done():
+			HarnessError("interrupted while waiting for the card's maskedPan")
+		case <-time.After(Timeouts().FreshPoll):
+		}
+		fresh := GetCard(ctx, c.ID)
+		c.MaskedPan, c.Raw = fresh.MaskedPan, fresh.Raw
+	}
+	return c
+}
+
+// WithMaskedPan is AwaitMaskedPan for a spec that cannot judge without the
+// maskedPan: without one it reaches no verdict.
+func WithMaskedPan(ctx context.Context, c Card) Card {
+	GinkgoHelper()
+	if c = AwaitMaskedPan(ctx, c); c.MaskedPan == "" {
+		NoVerdict(fmt.Sprintf("card %s shows no maskedPan within %s (profile cards.creationWait; its presence is not stated)", c.ID, Timeouts().CardCreation))
+	}
+	return c
 }

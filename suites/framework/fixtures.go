@@ -3,9 +3,9 @@ package framework
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,11 +20,30 @@ import (
 var refSeq atomic.Int64
 
 // Ref returns a new unique reference carrying the run-id prefix, e.g.
-// "mph1a2b3c-p1-7-card-9f2c". Everything the suites create uses one.
+// "mph1a2b3c1c00039a" for kind "card": the run id, this process's number,
+// the kind's first letter, a sequence and two random hex digits. A
+// reference's form is not shown ("merchant reference of the card"; "client
+// order reference"), so it holds letters and digits only, at most 20 with a
+// run id of the default form (plausible rules accept it), and the
+// references of a run have one length: none is part of another, so a
+// search by one finds it alone.
 func Ref(kind string) string {
-	b := make([]byte, 2)
+	b := make([]byte, 1)
 	_, _ = rand.Read(b)
-	return fmt.Sprintf("%s-p%d-%d-%s-%s", Cfg().RunID, GinkgoParallelProcess(), refSeq.Add(1), kind, hex.EncodeToString(b))
+	k := "r"
+	if kind != "" && kind[0] >= 'a' && kind[0] <= 'z' {
+		k = kind[:1]
+	}
+	return fmt.Sprintf("%s%s%s%s%02x", Cfg().RunID, base36(uint64(GinkgoParallelProcess()), 1), k, base36(uint64(refSeq.Add(1)), 4), b[0])
+}
+
+// base36 renders n in lower-case base 36, zero-padded to width digits.
+func base36(n uint64, width int) string {
+	s := strconv.FormatUint(n, 36)
+	if len(s) < width {
+		s = strings.Repeat("0", width-len(s)) + s
+	}
+	return s
 }
 
 // refuseLiveFixture skips the spec instead of creating state with LIVE
@@ -68,6 +87,21 @@ func NewCustomerWith(ctx context.Context, id Identity) string {
 	return cid
 }
 
+// NewCardholder registers a customer with a name of two unique
+// letters-only words in capitals and returns its id and that name, "FIRST
+// LAST", for the cards issued to it: a search by cardholder name then finds
+// them, and them alone, whether the target reads "cardholder" as the card's
+// name or the customer's, matches substrings, whole values or any word,
+// case-sensitively or not, and keeps the name as given or embosses it in
+// capitals (none of which is shown).
+func NewCardholder(ctx context.Context) (customerID, name string) {
+	GinkgoHelper()
+	first, last := nameToken(nextUnique()), nameToken(nextUnique())
+	id := NewIdentity()
+	id.FirstName, id.LastName = strings.ToUpper(first), strings.ToUpper(last)
+	return NewCustomerWith(ctx, id), id.FullName()
+}
+
 // CustomerIDFrom reads the customerId of a registration answer: at the
 // profile's customers.customerIdPointer, else the member the document names
 // ("the returned customerId") anywhere in it; a string or a number (its
@@ -81,13 +115,56 @@ func CustomerIDFrom(resp *client.Response) (string, bool) {
 	return id, ok
 }
 
-// SharedCustomer returns the process's current customer of the pool: the
-// fixtures issue at most testData.cardsPerCustomer cards to one customer
-// (a cap on cards per customer is a business rule the document leaves
-// open), then register the next one.
+// SharedCustomer returns a customer of the pool that can take one more
+// card, proven approved (it was issued a card; a new one is issued a small
+// card first): the fixtures issue at most testData.cardsPerCustomer cards
+// to one customer (a cap on cards per customer is a business rule the
+// document leaves open), then register the next one. A spec that reads the
+// vault and then issues to the shared customer calls it first.
 func SharedCustomer(ctx context.Context) string {
 	GinkgoHelper()
-	return pool.current(ctx)
+	return pool.withRoom(ctx, 1)
+}
+
+// CustomerFor returns a proven customer of the pool that can take n more
+// cards (at most testData.cardsPerCustomer), e.g. for a sequence of
+// issuances that must all succeed.
+func CustomerFor(ctx context.Context, n int) string {
+	GinkgoHelper()
+	return pool.withRoom(ctx, n)
+}
+
+// UnknownCustomerID returns a customer id no customer has, in the form and
+// JSON type of a real one (the pool's customer), so that a target checking
+// the id's form answers "does not exist", not a malformed payload.
+func UnknownCustomerID(ctx context.Context) string {
+	GinkgoHelper()
+	return pool.lookalike(SharedCustomer(ctx))
+}
+
+// UnknownCardID returns a card id no card has, in the form of a real one
+// (the process's shared card's, its last four letters or digits changed):
+// a target checking an id's form answers "does not exist", not a malformed
+// request. With LIVE credentials and no --allow-live no card is issued for
+// it: the id is crd_ and the run id.
+func UnknownCardID(ctx context.Context) string {
+	GinkgoHelper()
+	if h.liveRefused() {
+		return "crd_" + Cfg().RunID + "nosuchcard"
+	}
+	return rotateTail(SharedCard(ctx).ID)
+}
+
+// UnknownCardReference returns a card reference no card has, in the form
+// of the references the harness gives its cards (a kind letter no other
+// reference carries).
+func UnknownCardReference() string { return Ref("zunknown") }
+
+// SameName reports whether a nameOnCard is the name given: equal in any
+// letter case, white space collapsed (embossing renders names in capitals;
+// that a card echoes the input's case is not stated).
+func SameName(got, given string) bool {
+	return strings.EqualFold(strings.Join(strings.Fields(got), " "), strings.Join(strings.Fields(given), " "))
 }
 
 // Card is an issued card as the suites track it.
@@ -102,8 +179,12 @@ type Card struct {
 	Raw        JSON
 	// Sent is the issuance request body (NewCard), Issued the card object
 	// of the issuance answer (nil when it carries none: its shape is not
-	// shown); the other fields come from a fresh GET /cards/{id}.
+	// shown) and Answer the answer itself; the other fields come from a
+	// fresh GET /cards/{id}. IssuedStatus is the status the new card had
+	// before NewCard made it ACTIVE (the initial status is not stated).
 	Sent, Issued JSON
+	Answer       *client.Response
+	IssuedStatus string
 }
 
 // CardFrom reads a Card object.
@@ -155,10 +236,10 @@ func WithField(k string, v any) CardOpt {
 	}
 }
 
-// WithCardholder issues to a new customer named as the card (a unique
-// letters-only name): a search by cardholder name finds the card under
-// either reading of "cardholder name" (the card's nameOnCard or its
-// customer's name).
+// WithCardholder issues to a new customer named as the card
+// (NewCardholder): a search by cardholder name finds the card under either
+// reading of "cardholder name" (the card's nameOnCard or its customer's
+// name).
 func WithCardholder() CardOpt { return func(r *cardReq) { r.cardholder = true } }
 
 // IssuanceBody builds the issuance request body from the profile; the
@@ -188,12 +269,10 @@ func newCardReq(ctx context.Context, opts []CardOpt) cardReq {
 		o(&r)
 	}
 	if r.cardholder && r.customerID == "" {
-		first, last := UniqueName()
-		id := NewIdentity()
-		id.FirstName, id.LastName = first, last
-		r.customerID = NewCustomerWith(ctx, id)
+		var name string
+		r.customerID, name = NewCardholder(ctx)
 		if !r.nameSet {
-			r.name, r.nameSet = id.FullName(), true
+			r.name, r.nameSet = name, true
 		}
 	}
 	if !r.nameSet {
@@ -218,7 +297,7 @@ func issueOnce(ctx context.Context, r cardReq) (*client.Response, JSON) {
 
 // IssueCard sends an issuance request and returns the raw answer (for specs
 // about issuance itself): a unique letters-only name, 5.00 and the pool's
-// customer unless the options say otherwise.
+// proven customer (SharedCustomer) unless the options say otherwise.
 func IssueCard(ctx context.Context, opts ...CardOpt) (*client.Response, JSON) {
 	GinkgoHelper()
 	refuseLiveFixture("a card")
@@ -230,11 +309,13 @@ func IssueCard(ctx context.Context, opts ...CardOpt) (*client.Response, JSON) {
 }
 
 // NewCard issues a card for a spec that needs one and reads it with
-// GET /cards/{id} (real-time; the issuance answer's shape is not shown).
-// A refusal that is not the spec's subject is waited out while the customer
-// may still be in verification (customers.approvalWait), then answered by
-// issuing to a new customer of the pool once; what still fails is a harness
-// error (a 429 after the back-off: no verdict).
+// GET /cards/{id} (real-time; the issuance answer's shape is not shown); a
+// new card that is not ACTIVE is made so (the status a card starts in is
+// not stated; a FROZEN card is "usable again" once ACTIVE). A refusal that
+// is not the spec's subject is waited out while the customer may still be
+// in verification (customers.approvalWait), then answered by issuing to a
+// new customer of the pool once; what still fails is a harness error (a
+// 429 after the back-off: no verdict).
 func NewCard(ctx context.Context, opts ...CardOpt) Card {
 	GinkgoHelper()
 	refuseLiveFixture("a card")
@@ -243,7 +324,7 @@ func NewCard(ctx context.Context, opts ...CardOpt) Card {
 	rotated := false
 	for {
 		if pooled {
-			r.customerID = SharedCustomer(ctx)
+			r.customerID = pool.current(ctx, 1)
 		}
 		resp, body := issueOnce(ctx, r)
 		if resp.Status == http.StatusOK || resp.Status == http.StatusCreated {
@@ -251,7 +332,7 @@ func NewCard(ctx context.Context, opts ...CardOpt) Card {
 		}
 		skipIfStillRateLimited(resp, nil)
 		if resp.Status < 400 || resp.Status > 499 || resp.Status == http.StatusUnauthorized || resp.Status == http.StatusForbidden {
-			HarnessError("fixture: issuing a card answered HTTP %d", resp.Status)
+			HarnessError("fixture: issuing a card answered HTTP %d (%s)", resp.Status, firstMessage(resp))
 		}
 		if pool.awaitApproval(ctx, r.customerID) {
 			continue
@@ -264,7 +345,8 @@ func NewCard(ctx context.Context, opts ...CardOpt) Card {
 	}
 }
 
-// readIssued reads the card an issuance answered, again with GET.
+// readIssued reads the card an issuance answered, again with GET, and makes
+// it ACTIVE when it is not.
 func readIssued(ctx context.Context, resp *client.Response, sent JSON, r cardReq) Card {
 	GinkgoHelper()
 	issued := IssuedCard(resp)
@@ -273,7 +355,12 @@ func readIssued(ctx context.Context, resp *client.Response, sent JSON, r cardReq
 		HarnessError("fixture: the issuance answer has no card id at %s (profile issuance.cardPointer) nor a member named id", Profile().Issuance.CardPointer)
 	}
 	c := GetCard(ctx, id)
-	c.Sent, c.Issued = sent, issued
+	initial := c.Status
+	if c.Status != "ACTIVE" {
+		activate(ctx, id)
+		c = GetCard(ctx, id)
+	}
+	c.Sent, c.Issued, c.Answer, c.IssuedStatus = sent, issued, resp, initial
 	if c.NameOnCard == "" {
 		c.NameOnCard = r.name
 	}
@@ -281,6 +368,16 @@ func readIssued(ctx context.Context, resp *client.Response, sent JSON, r cardReq
 		c.Reference = ref
 	}
 	return c
+}
+
+// activate sets a new card ACTIVE (a fixture: a refusal is a harness error).
+func activate(ctx context.Context, id string) {
+	GinkgoHelper()
+	resp := Must(API().Patch(ctx, "/cards/"+client.Seg(id)+"/status", JSON{"status": "ACTIVE"}))
+	skipIfStillRateLimited(resp, nil)
+	if resp.Status != http.StatusOK {
+		HarnessError("fixture: making the new card %s ACTIVE answered HTTP %d (%s)", id, resp.Status, firstMessage(resp))
+	}
 }
 
 // IssuedCard returns the card object of an issuance answer: at the
@@ -334,7 +431,9 @@ type Config struct {
 	VaultBalance  Money
 }
 
-// GetConfig reads GET /cards/config (schema-checked).
+// GetConfig reads GET /cards/config (schema-checked): the fees, minimum
+// funding and vault balance as exact amounts; environment and exchangeRate
+// when present (ExchangeRate is zero without one).
 func GetConfig(ctx context.Context) Config {
 	GinkgoHelper()
 	resp := Must(API().Get(ctx, "/cards/config", nil))
@@ -345,7 +444,9 @@ func GetConfig(ctx context.Context) Config {
 	c.FundFee = ExpectMoney(d["fundFee"], "fundFee")
 	c.WithdrawalFee = ExpectMoney(d["withdrawalFee"], "withdrawalFee")
 	c.MinFunding = ExpectMoney(d["minFunding"], "minFunding")
-	c.ExchangeRate = ExpectMoney(d["exchangeRate"], "exchangeRate")
+	if d["exchangeRate"] != nil { // may be absent or null: which pair it rates is not shown
+		c.ExchangeRate = ExpectMoney(d["exchangeRate"], "exchangeRate")
+	}
 	c.VaultBalance = ExpectMoney(d["vaultBalance"], "vaultBalance")
 	return c
 }

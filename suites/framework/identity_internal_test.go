@@ -36,3 +36,19 @@ func TestUniqueNamesAndPhones(t *testing.T) {
 		phones[p] = true
 	}
 }
+
+// An unknown id keeps a real one's length and character classes: hex stays
+// hex, and the last characters change.
+func TestRotateTail(t *testing.T) {
+	for in, want := range map[string]string{
+		"crd_0123456789abcdef01234567":         "crd_0123456789abcdef01239012",
+		"crd_3f2a9c1e-0b1d-4c2e-9f00-0000a1b2": "crd_3f2a9c1e-0b1d-4c2e-9f00-0000d6e7",
+		"cus_ab12":                             "cus_de67",
+		"cus_ax12":                             "cus_nk67",
+		"mph1a2b3c1z0001ff":                    "mph1a2b3c1z0056ss",
+	} {
+		if got := rotateTail(in); got != want {
+			t.Errorf("rotateTail(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -52,6 +52,81 @@ func ExpectMessageMeans(body JSON, what string, m Meaning) {
 	}
 }
 
+// NotFoundWords are ways a message says something was not found (judged
+// only under strict.messageWording).
+var NotFoundWords = []string{"not found", "not exist", "no such", "unknown", "could not find", "could not be found", "does not exist"}
+
+// The meanings of the scenario messages (Errors, Scenarios): the document
+// states what a message says, not its words, so their keyword families are
+// judged only under strict.messageWording (ExpectMessageMeans). Add Names
+// for the values a message must name (scenario 6: the reference).
+var (
+	// AsksForBearerToken: scenario 2, "message asks for the bearer token".
+	AsksForBearerToken = Meaning{Words: [][]string{{"bearer", "token"}}}
+	// ReportsInvalidCredentials: scenario 3, "message reports invalid credentials".
+	ReportsInvalidCredentials = Meaning{Words: [][]string{{"credential", "secret", "key", "merchant"}, {"invalid", "incorrect", "wrong", "bad", "not valid"}}}
+	// SaysIPNotAllowed: scenario 4, "message says the IP address is not
+	// allowed for the merchant account".
+	SaysIPNotAllowed = Meaning{Words: [][]string{{"ip", "address"}, {"not allowed", "not permitted", "not whitelisted", "whitelist", "allowlist"}}}
+	// SaysCardNotFound: scenario 5, "message says the virtual card was not found".
+	SaysCardNotFound = Meaning{Words: [][]string{{"card"}, NotFoundWords}}
+	// SaysGiftOrderNotFound: scenario 6, "message names the reference and
+	// says the gift card order was not found" (add the reference as a Name).
+	SaysGiftOrderNotFound = Meaning{Words: [][]string{{"gift"}, NotFoundWords}}
+)
+
+// StatesStatus reports whether a status change's message ("message (string
+// stating the new status)") may state the new status: a non-empty message
+// that does not name the opposite status value (ACTIVE, FROZEN, as a word
+// and in capitals, as the API writes them) without naming the new one.
+// Under strict.messageWording it must also say it in one of the usual
+// words (frozen, blocked, suspended, ... / active, unfrozen, activated, ...).
+func StatesStatus(msg, status string) bool {
+	return statesStatus(msg, status, Profile().Strict.MessageWording)
+}
+
+func statesStatus(msg, status string, wording bool) bool {
+	if strings.TrimSpace(msg) == "" {
+		return false
+	}
+	opposite := map[string]string{"ACTIVE": "FROZEN", "FROZEN": "ACTIVE"}[status]
+	if opposite != "" && namesWord(msg, opposite) && !namesWord(msg, status) {
+		return false
+	}
+	if !wording {
+		return true
+	}
+	m := strings.ToLower(msg)
+	undo := SaysAnyOf(m, "unfroz", "unfreez", "unblock", "unlock", "reactivat", "re-activat")
+	switch status {
+	case "FROZEN":
+		return !undo && SaysAnyOf(m, "frozen", "freez", "block", "lock", "suspend", "disabl", "deactivat", "inactive")
+	case "ACTIVE":
+		return undo || SaysAnyOf(strings.NewReplacer("inactive", "", "deactivat", "").Replace(m), "active", "activat", "enabl")
+	}
+	return strings.Contains(m, strings.ToLower(status))
+}
+
+// namesWord reports whether text holds word as a whole word (case kept).
+func namesWord(text, word string) bool {
+	for i := strings.Index(text, word); i >= 0; {
+		end := i + len(word)
+		if (i == 0 || !isWordByte(text[i-1])) && (end == len(text) || !isWordByte(text[end])) {
+			return true
+		}
+		next := strings.Index(text[i+1:], word)
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return false
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
 // SaysAnyOf reports whether text contains any of the words, case ignored.
 func SaysAnyOf(text string, words ...string) bool {
 	t := strings.ToLower(text)

@@ -39,3 +39,38 @@ func TestSaysAnyOf(t *testing.T) {
 		t.Error("SaysAnyOf")
 	}
 }
+
+// A status change's message states the new status in any words; it never
+// names only the opposite status, and under strict.messageWording it says
+// one of the usual words.
+func TestStatesStatus(t *testing.T) {
+	for _, c := range []struct {
+		msg, status      string
+		lenient, wording bool
+	}{
+		{"Card status updated to FROZEN", "FROZEN", true, true},
+		{"Card status updated to ACTIVE", "ACTIVE", true, true},
+		{"Card status changed from ACTIVE to FROZEN", "FROZEN", true, true},
+		{"Card has been frozen", "FROZEN", true, true},
+		{"Card has been unfrozen", "ACTIVE", true, true},
+		{"Card blocked", "FROZEN", true, true},
+		{"Card unblocked", "ACTIVE", true, true},
+		{"Card suspended", "FROZEN", true, true},
+		{"Card activated successfully", "ACTIVE", true, true},
+		{"Card deactivated", "FROZEN", true, true},
+		{"Karte gesperrt", "FROZEN", true, false},
+		{"Request completed", "FROZEN", true, false},
+		{"Card status updated to ACTIVE", "FROZEN", false, false},
+		{"Card status updated to FROZEN", "ACTIVE", false, false},
+		{"Card unfrozen", "FROZEN", true, false},
+		{"Card deactivated", "ACTIVE", true, false},
+		{"", "ACTIVE", false, false},
+	} {
+		if got := statesStatus(c.msg, c.status, false); got != c.lenient {
+			t.Errorf("statesStatus(%q, %s) = %v", c.msg, c.status, got)
+		}
+		if got := statesStatus(c.msg, c.status, true); got != c.wording {
+			t.Errorf("statesStatus(%q, %s, wording) = %v", c.msg, c.status, got)
+		}
+	}
+}

@@ -8,8 +8,8 @@ import "github.com/merchant-harness/mph/target"
 // noteCustomer books the customer a successful registration answered; the
 // caller holds the ledger's lock.
 func (l *ledger) noteCustomer(who target.Credentials, doc any) {
-	v, _ := Ptr(doc, Profile().Customers.CustomerIDPointer)
-	if id, _ := v.(string); id != "" {
+	v, _ := AtPointerOrNamed(doc, Profile().Customers.CustomerIDPointer, "customerId")
+	if id, _ := IDString(v); id != "" {
 		l.custIDs = append(l.custIDs, createdCard{ID: id, Who: who})
 	}
 }

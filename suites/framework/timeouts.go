@@ -39,6 +39,9 @@ type TimeoutConfig struct {
 	// show a write (profile cards.listingFreshness: only GET /cards/{id} is
 	// documented as real-time); FreshPoll is the first pause between reads.
 	ListingFreshness, FreshPoll time.Duration
+	// CardCreation bounds the wait for a new card to show what its
+	// processor assigns later (profile cards.creationWait).
+	CardCreation time.Duration
 	// CustomerApproval bounds the wait for a new customer to be approved
 	// (profile customers.approvalWait: verification states are not shown).
 	CustomerApproval time.Duration
@@ -73,5 +76,6 @@ func Timeouts() TimeoutConfig {
 	t.GiftVerifyInterval = p.GiftCards.VerifyInterval
 	t.ListingFreshness = p.Cards.ListingFreshness
 	t.CustomerApproval = p.Customers.ApprovalWait
+	t.CardCreation = p.Cards.CreationWait
 	return t
 }
