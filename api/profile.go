@@ -83,6 +83,10 @@ type StrictProfile struct {
 	KYBRefusesReads bool `yaml:"kybRefusesReads"`
 	// ContactSuccessTrue: the contact update answers success true.
 	ContactSuccessTrue bool `yaml:"contactSuccessTrue"`
+	// ErrorEnvelopeComplete: every error carries all six members of the
+	// error envelope (lenient: statusCode, message and error, as the
+	// document shows the gift order 404; the others checked when present).
+	ErrorEnvelopeComplete bool `yaml:"errorEnvelopeComplete"`
 }
 
 type AuthProfile struct {
