@@ -87,6 +87,9 @@ type StrictProfile struct {
 	// error envelope (lenient: statusCode, message and error, as the
 	// document shows the gift order 404; the others checked when present).
 	ErrorEnvelopeComplete bool `yaml:"errorEnvelopeComplete"`
+	// GiftReconciliation: a gift order still not fulfilled after
+	// giftCards.verifyAttempts verifies is a failure, not no verdict.
+	GiftReconciliation bool `yaml:"giftReconciliation"`
 }
 
 type AuthProfile struct {
