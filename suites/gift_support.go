@@ -1,0 +1,160 @@
+package suites
+
+// Helpers of the gift card specs.
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/merchant-harness/mph/api"
+	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/framework"
+)
+
+// giftOrder is a purchased gift order as the suites track it.
+type giftOrder struct {
+	Reference     string // client order reference
+	TransactionID string // internal transaction id ("" when the answer does not say)
+	FaceValue     Money
+	Email, Name   string
+	Purchase      *client.Response
+}
+
+// giftPurchaseBody is a purchase body per the profile, with a run-id reference.
+func giftPurchaseBody(reference string) JSON {
+	g := Profile().GiftCards
+	ref := Ref("gift")
+	body := JSON{
+		"amount":         M(g.FaceValue).JSON(),
+		"recipientEmail": ref + "@example.com",
+		"recipientName":  "Grace Harness",
+	}
+	if f := g.Purchase.Fields["productCode"]; f != "" && g.ProductCode != "" {
+		body[f] = g.ProductCode
+	}
+	if f := g.Purchase.Fields["reference"]; f != "" && reference != "" {
+		body[f] = reference
+	}
+	return body
+}
+
+// purchaseGiftAs buys the profile's gift card as c and returns the order; a
+// purchase that does not answer 200 is reported through the returned
+// response (check it) unless must is set, then it is a harness error.
+func purchaseGiftAs(ctx context.Context, c *client.Client, must bool) giftOrder {
+	GinkgoHelper()
+	g := Profile().GiftCards
+	ref := ""
+	if g.Purchase.Fields["reference"] != "" {
+		ref = Ref("gift")
+	}
+	body := giftPurchaseBody(ref)
+	resp := Must(c.Post(ctx, "/gift-cards/purchase", body))
+	o := giftOrder{Reference: ref, FaceValue: M(g.FaceValue), Purchase: resp}
+	o.Email, _ = body["recipientEmail"].(string)
+	o.Name, _ = body["recipientName"].(string)
+	if resp.Status != http.StatusOK {
+		if must {
+			HarnessError("fixture: gift card purchase answered HTTP %d", resp.Status)
+		}
+		return o
+	}
+	doc := Decode(resp)
+	if v, ok := Ptr(doc, g.Purchase.ReferencePointer); ok {
+		if s, _ := v.(string); s != "" {
+			o.Reference = s
+		}
+	}
+	if v, ok := Ptr(doc, g.Purchase.TransactionIDPointer); ok {
+		o.TransactionID, _ = v.(string)
+	}
+	if must && o.Reference == "" {
+		HarnessError("fixture: the purchase answer has no order reference at %s (profile giftCards.purchase.referencePointer)", g.Purchase.ReferencePointer)
+	}
+	return o
+}
+
+// purchaseGift buys as the primary merchant (harness error on failure).
+func purchaseGift(ctx context.Context) giftOrder {
+	GinkgoHelper()
+	return purchaseGiftAs(ctx, API(), true)
+}
+
+// verifyGift calls GET /gift-cards/verify/{reference}.
+func verifyGift(ctx context.Context, c *client.Client, reference string) *client.Response {
+	GinkgoHelper()
+	return Must(c.Get(ctx, "/gift-cards/verify/"+client.Seg(reference), nil))
+}
+
+// expectVerifiedOrder asserts a 200 flat gift order (schema-checked) and returns it.
+func expectVerifiedOrder(resp *client.Response) JSON {
+	GinkgoHelper()
+	ExpectStatus(resp, http.StatusOK)
+	v := ExpectSchema(resp, schemas.GiftOrderResponse)
+	body, _ := v.(JSON)
+	Expect(body).NotTo(BeNil())
+	Expect(body).NotTo(HaveKey("data"), "gift order verification answers flat: no data member")
+	return body
+}
+
+// verifySettled verifies an order until it is no longer PROCESSING, at most
+// the profile's giftCards.verifyAttempts times, verifyInterval apart: the
+// document lets reconciliation complete on a later call. It returns the last
+// answer, schema-checked; an order still PROCESSING then is no verdict.
+func verifySettled(ctx context.Context, c *client.Client, reference string) JSON {
+	GinkgoHelper()
+	g := Profile().GiftCards
+	var body JSON
+	for i := 0; i < g.VerifyAttempts; i++ {
+		if i > 0 {
+			select {
+			case <-ctx.Done():
+				HarnessError("interrupted while re-verifying a PROCESSING gift order")
+			case <-time.After(Timeouts().GiftVerifyInterval):
+			}
+		}
+		body = expectVerifiedOrder(verifyGift(ctx, c, reference))
+		if body["orderStatus"] != "PROCESSING" {
+			return body
+		}
+	}
+	// Reconciliation did not complete within the profile's bound (how long
+	// it takes is not shown): no verdict on what the settled order shows.
+	NoVerdict(fmt.Sprintf("the gift order is still PROCESSING after %d verifies %s apart (giftCards.verifyAttempts, verifyInterval)", g.VerifyAttempts, Timeouts().GiftVerifyInterval))
+	return body
+}
+
+// expectGiftNotFound asserts the gift 404 variant and returns the body.
+func expectGiftNotFound(resp *client.Response) JSON {
+	GinkgoHelper()
+	ExpectStatus(resp, http.StatusNotFound)
+	v := ExpectSchema(resp, schemas.GiftNotFound)
+	body, _ := v.(JSON)
+	ExpectStatusCodeField(body, http.StatusNotFound)
+	ExpectReasonPhrase(body, http.StatusNotFound)
+	return body
+}
+
+// giftQuoteQuery is the gift quote query for the profile's product and face value.
+func giftQuoteQuery() url.Values { return api.GiftQuoteQuery(Profile()) }
+
+// ngnBalance reads the primary merchant's test NGN balance via the controls.
+func ngnBalance(ctx context.Context) Money {
+	GinkgoHelper()
+	b, err := Controls().Balances(ctx, Cfg().Primary.MerchantID, Environment())
+	if err != nil {
+		HarnessError("sandbox control balances: %v", err)
+	}
+	m, ok := MoneyOf(b.NgnBalance)
+	if !ok {
+		HarnessError("sandbox control balances: ngnBalance %q is not a number", b.NgnBalance)
+	}
+	return m
+}
