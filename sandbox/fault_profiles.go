@@ -11,6 +11,10 @@ import _ "embed"
 var faultProfiles = map[string]string{
 	// "the path value is informational": the prefix is a strict reading.
 	"envelope-path-no-version-root": "strict:\n  envelopePath: true\n",
+	// The document shows an error without path (the gift order 404 with
+	// only statusCode, message and error): a path on every error is the
+	// strict reading.
+	"error-envelope-no-path": "strict:\n  errorEnvelopeComplete: true\n",
 }
 
 //go:embed profile.yaml

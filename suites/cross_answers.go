@@ -22,7 +22,7 @@ import (
 
 func answerRules() []crossRule {
 	return []crossRule{
-		{id: "errors.envelope", title: "answers a refusal (401) in the error envelope: status error, statusCode, message, the reason phrase, an ISO 8601 timestamp and the request path, as JSON",
+		{id: "errors.envelope", title: "answers a refusal (401) in the error envelope, as JSON: statusCode, message and the reason phrase, and status error, an ISO 8601 timestamp and the request path where given (all six under strict.errorEnvelopeComplete)",
 			reqs: []string{"ERR-01", "ERR-02", "ERR-03", "ENV-08"}, cite: "Error envelope:", applies: every, check: envelopeCheck},
 		{id: "notfound.unknown", title: "answers a path parameter naming nothing with 404 in the endpoint's 404 form, never 5xx",
 			reqs: []string{"ERR-10"}, cite: "404 | card, customer or transaction does not exist (or belongs to another merchant); gift order not found",
@@ -70,7 +70,11 @@ func envelopeCheck(ctx SpecContext, e api.Endpoint) {
 	}
 	resp := p.do(ctx, cl)
 	body := p.judge(resp, "a refused call", false, http.StatusUnauthorized)
-	ExpectEchoedPath(resp, body)
+	expectErrorComplete(body)
+	if v, given := body["status"]; given {
+		Expect(v).To(Equal("error"), "the error envelope's status is error")
+	}
+	expectErrorPath(resp, body)
 }
 
 // notFoundCheck addresses what does not exist (a card by an unknown id and
@@ -93,7 +97,7 @@ func notFoundCheck(ctx SpecContext, e api.Endpoint) {
 			expectGiftNotFound(resp)
 			continue
 		}
-		ExpectEchoedPath(resp, p.judge(resp, "a parameter naming nothing", false, http.StatusNotFound))
+		expectErrorPath(resp, p.judge(resp, "a parameter naming nothing", false, http.StatusNotFound))
 	}
 }
 
