@@ -15,6 +15,10 @@ var faultProfiles = map[string]string{
 	// only statusCode, message and error): a path on every error is the
 	// strict reading.
 	"error-envelope-no-path": "strict:\n  errorEnvelopeComplete: true\n",
+	// The scenarios give a meaning, not a sentence: keywords are the strict
+	// reading of a message.
+	"bearer-401-message-vague":       "strict:\n  messageWording: true\n",
+	"card-not-found-message-generic": "strict:\n  messageWording: true\n",
 }
 
 //go:embed profile.yaml

@@ -282,9 +282,7 @@ var _ = Describe(giftCards, func() {
 		}, Reqs("ERR-05")),
 		ConformanceEntry("says in its message that the gift card order was not found, naming the reference", SpecID("errors.says-message-gift-card"), func(u unknownGift) {
 			body, _ := ExpectSchema(u.resp, schemas.GiftNotFound).(JSON)
-			msg := strings.Join(Messages(body), " ")
-			Expect(msg).To(ContainSubstring(u.ref), "the message names the reference")
-			Expect(strings.ToLower(msg)).To(saysNotFound(), "the message says the gift card order was not found")
+			expectSaysGiftOrderNotFound(body, u.ref)
 		}, Reqs("ERR-19")),
 	)
 
