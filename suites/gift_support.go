@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -21,20 +22,24 @@ import (
 // giftOrder is a purchased gift order as the suites track it.
 type giftOrder struct {
 	Reference     string // client order reference
-	TransactionID string // internal transaction id ("" when the answer does not say)
+	TransactionID string // internal transaction id of the purchase answer ("" when it gives none)
 	FaceValue     Money
 	Email, Name   string
+	Body          JSON // the purchase body sent: a duplicate resends it as it was
 	Purchase      *client.Response
 }
 
-// giftPurchaseBody is a purchase body per the profile, with a run-id reference.
+// giftPurchaseBody is a purchase body per the profile, with a run-id
+// reference. Each purchase has a recipient of its own (a name unique in the
+// run, an address at the profile's testData.emailDomain): purchase rules
+// per recipient are "other failure conditions: not shown".
 func giftPurchaseBody(reference string) JSON {
 	g := Profile().GiftCards
-	ref := Ref("gift")
+	first, last := UniqueName()
 	body := JSON{
 		"amount":         M(g.FaceValue).JSON(),
-		"recipientEmail": ref + "@example.com",
-		"recipientName":  "Grace Harness",
+		"recipientEmail": strings.ToLower(Ref("gift")) + "@" + Profile().TestData.EmailDomain,
+		"recipientName":  first + " " + last,
 	}
 	if f := g.Purchase.Fields["productCode"]; f != "" && g.ProductCode != "" {
 		body[f] = g.ProductCode
@@ -57,7 +62,7 @@ func purchaseGiftAs(ctx context.Context, c *client.Client, must bool) giftOrder 
 	}
 	body := giftPurchaseBody(ref)
 	resp := Must(c.Post(ctx, "/gift-cards/purchase", body))
-	o := giftOrder{Reference: ref, FaceValue: M(g.FaceValue), Purchase: resp}
+	o := giftOrder{Reference: ref, FaceValue: M(g.FaceValue), Body: body, Purchase: resp}
 	o.Email, _ = body["recipientEmail"].(string)
 	o.Name, _ = body["recipientName"].(string)
 	if resp.Status != http.StatusOK {
@@ -73,7 +78,7 @@ func purchaseGiftAs(ctx context.Context, c *client.Client, must bool) giftOrder 
 		}
 	}
 	if v, ok := Ptr(doc, g.Purchase.TransactionIDPointer); ok {
-		o.TransactionID, _ = v.(string)
+		o.TransactionID, _ = IDString(v)
 	}
 	if must && o.Reference == "" {
 		HarnessError("fixture: the purchase answer has no order reference at %s (profile giftCards.purchase.referencePointer)", g.Purchase.ReferencePointer)
