@@ -15,6 +15,10 @@ var faultProfiles = map[string]string{
 	// only statusCode, message and error): a path on every error is the
 	// strict reading.
 	"error-envelope-no-path": "strict:\n  errorEnvelopeComplete: true\n",
+	// How long upstream reconciliation takes is not shown: an order never
+	// fulfilled fails only where the provider bounds it (the sandbox's
+	// bound, so that the run stays short).
+	"gift-verify-never-reconciles": "strict:\n  giftReconciliation: true\ngiftCards:\n  verifyAttempts: 5\n  verifyInterval: 200ms\n",
 	// The scenarios give a meaning, not a sentence: keywords are the strict
 	// reading of a message.
 	"bearer-401-message-vague":       "strict:\n  messageWording: true\n",
