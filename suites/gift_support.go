@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -192,4 +194,98 @@ func ngnBalance(ctx context.Context) Money {
 		HarnessError("sandbox control balances: ngnBalance %q is not a number", b.NgnBalance)
 	}
 	return m
+}
+
+// ------------------------------------------- the internal transaction reference
+
+// The verify path takes "the client order reference or the internal
+// transaction reference", the lookup a "transaction reference", and the
+// order carries "transactionId | internal transaction id": that the
+// reference is the transactionId is the natural reading, not a stated rule
+// (a provider may keep a reference of its own beside an upstream id). The
+// reference is therefore found, not assumed: transactionId first, then each
+// other string member of the verified order, the first one the endpoint
+// resolves to the same order.
+
+// giftRefEndpoint is where a transaction reference is tried.
+type giftRefEndpoint string
+
+const (
+	giftVerifyPath giftRefEndpoint = "/gift-cards/verify/"
+	giftLookupPath giftRefEndpoint = "/gift-cards/transactions/"
+)
+
+// notReferences are the order's documented members that name something
+// else than the order (statuses, product, currency, environment, time).
+var notReferences = map[string]bool{"status": true, "orderStatus": true, "productCode": true, "productName": true,
+	"currency": true, "environment": true, "createdAt": true, "reference": true}
+
+var giftRefs = struct {
+	mu   sync.Mutex
+	byOf map[string]string // endpoint + client reference → transaction reference ("" none)
+}{byOf: map[string]string{}}
+
+// giftTransactionRef returns the internal transaction reference of the
+// verified order at endpoint at ("" when no member of the order resolves to
+// it there), looked for once per order and endpoint.
+func giftTransactionRef(ctx context.Context, c *client.Client, at giftRefEndpoint, order JSON, clientRef string) string {
+	GinkgoHelper()
+	key := string(at) + clientRef
+	giftRefs.mu.Lock()
+	ref, known := giftRefs.byOf[key]
+	giftRefs.mu.Unlock()
+	if known {
+		return ref
+	}
+	for _, cand := range referenceCandidates(order, clientRef) {
+		if resolvesToOrder(ctx, c, at, cand, order, clientRef) {
+			ref = cand
+			break
+		}
+	}
+	giftRefs.mu.Lock()
+	giftRefs.byOf[key] = ref
+	giftRefs.mu.Unlock()
+	return ref
+}
+
+// referenceCandidates are the order's string members that may be its
+// internal transaction reference: transactionId first, then the others by
+// name (not the client reference, nor the members naming something else).
+func referenceCandidates(order JSON, clientRef string) []string {
+	var names []string
+	for k := range order {
+		if !notReferences[k] && k != "transactionId" {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	var out []string
+	for _, k := range append([]string{"transactionId"}, names...) {
+		if s, ok := IDString(order[k]); ok && s != clientRef {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// resolvesToOrder reports whether the endpoint at finds the order by ref:
+// verify answers the order with its client reference; the lookup (its body
+// is not shown) an answer naming the client reference or the voucher code.
+func resolvesToOrder(ctx context.Context, c *client.Client, at giftRefEndpoint, ref string, order JSON, clientRef string) bool {
+	GinkgoHelper()
+	resp := Must(c.Get(ctx, string(at)+client.Seg(ref), nil))
+	if resp.Status != http.StatusOK && resp.Status != http.StatusCreated {
+		return false
+	}
+	doc := Decode(resp)
+	if at == giftVerifyPath {
+		got, _ := doc.(JSON)
+		return got != nil && (got["reference"] == clientRef || clientRef == "" && got["transactionId"] == order["transactionId"])
+	}
+	code := ""
+	if v, ok := order["voucher"].(JSON); ok {
+		code, _ = v["code"].(string)
+	}
+	return (clientRef != "" && containsValue(doc, clientRef)) || (code != "" && containsValue(doc, code))
 }

@@ -112,23 +112,27 @@ func crossMerchantCardTable() {
 // crossMerchantResourceSpecs: gift orders, listings and customers of
 // another merchant.
 func crossMerchantResourceSpecs() {
-	ConformanceIt("answers 404 to another merchant verifying or looking up the first one's gift order, by client reference and by transactionId", SpecID("isolation.answers-404-another-merchant"),
+	ConformanceIt("answers 404 to another merchant verifying or looking up the first one's gift order, by client reference and by transaction reference", SpecID("isolation.answers-404-another-merchant"),
 		Reqs("ISO-03"), Destructive, Needs(CapSecondMerchant, CapTestEnvironment),
 		func(ctx SpecContext) {
 			o := purchaseGift(ctx)
 			own := verifySettled(ctx, API(), o.Reference)
-			txn, _ := own["transactionId"].(string)
 			code := ""
 			if v, ok := own["voucher"].(JSON); ok {
 				code, _ = v["code"].(string)
 			}
-			for _, ref := range []string{o.Reference, txn} {
+			// The order's own references, as A's verify and lookup take them.
+			refs := map[string]bool{o.Reference: true}
+			for _, at := range []giftRefEndpoint{giftVerifyPath, giftLookupPath} {
+				refs[giftTransactionRef(ctx, API(), at, own, o.Reference)] = true
+			}
+			for ref := range refs {
 				if ref == "" {
 					continue
 				}
-				for _, p := range []string{"/gift-cards/verify/", "/gift-cards/transactions/"} {
-					By(p + ref)
-					resp := Must(merchantB().Get(ctx, p+client.Seg(ref), nil))
+				for _, p := range []giftRefEndpoint{giftVerifyPath, giftLookupPath} {
+					By(string(p) + ref)
+					resp := Must(merchantB().Get(ctx, string(p)+client.Seg(ref), nil))
 					expectGiftNotFound(resp)
 					if code != "" {
 						Expect(strings.Contains(string(resp.Body), code)).To(BeFalse(), "the voucher code leaked to another merchant (not printed)")
