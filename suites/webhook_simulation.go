@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -316,37 +317,30 @@ func deliveryFailureSpecs() {
 		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver, CapTransactions),
 		func(ctx SpecContext) {
 			wp := Profile().Webhooks
-			if wp.DeliveryKindPointer == "" {
-				Skip("the profile does not say where a delivery carries its kind (webhooks.deliveryKindPointer)")
-			}
 			recv := WithReceiver(ctx)
 			c := NewCard(ctx, WithAmount(M("5.00")))
 			// A delivery is this card's when it names the new card (its id
-			// or reference): a kind alone is no identity.
+			// or reference): a kind alone is no identity. Without the
+			// profile's kind pointer (the payload shape is not shown) any
+			// delivery naming the card after the approval is its webhook.
 			ofCard := func(kind string) func(WebhookDelivery) bool {
 				return func(d WebhookDelivery) bool {
 					k, _ := deliveryField(d, wp.DeliveryKindPointer)
-					return k == kind && deliveryNames(d, c.ID, c.Reference)
+					return (wp.DeliveryKindPointer == "" || k == kind) && deliveryNames(d, c.ID, c.Reference)
 				}
 			}
-			// Distinct events of a kind: a redelivery (retries are not shown)
-			// repeats the same body.
-			countKind := func(kind string) int {
-				seen := map[string]bool{}
-				for _, d := range recv.Deliveries() {
-					if !d.Received.Before(recv.Since) && ofCard(kind)(d) {
-						seen[string(d.Body)] = true
-					}
-				}
-				return len(seen)
-			}
+			recv.Since = time.Now() // what the issuance sent is not this spec's subject
 			expectApproved(ctx, c, M("1.00"), "an ACTIVE card with funds")
 			got, ok := recv.Next(ctx, ofCard("virtualcard.transaction.authorization"))
 			if !ok {
 				skipUnattributed(recv, "virtualcard.transaction.authorization", "the card's id or reference", false)
 			}
-			Expect(ok).To(BeTrue(), "an approved transaction sends a virtualcard.transaction.authorization webhook naming the card (none arrived %s)%s", recv.Waited(Timeouts().WebhookDelivery), recv.DroppedNote())
+			Expect(ok).To(BeTrue(), "an approved transaction sends a webhook naming the card (virtualcard.transaction.authorization; none arrived %s)%s", recv.Waited(Timeouts().WebhookDelivery), recv.DroppedNote())
 			ExpectSigned(got, recv.Key)
+			if wp.DeliveryKindPointer == "" {
+				By("the profile does not say where a delivery carries its kind (webhooks.deliveryKindPointer): the decline's webhook cannot be told from a redelivery of the approval's (retries are not shown); checked under a kind pointer")
+				return
+			}
 			SetCardStatus(ctx, c.ID, "FROZEN")
 			expectDeclined(ctx, c, M("1.00"), "the card is FROZEN")
 			got, ok = recv.Next(ctx, ofCard("virtualcard.transaction.declined"))
@@ -355,7 +349,6 @@ func deliveryFailureSpecs() {
 			}
 			Expect(ok).To(BeTrue(), "a declined transaction sends a virtualcard.transaction.declined webhook naming the card (none arrived %s)%s", recv.Waited(Timeouts().WebhookDelivery), recv.DroppedNote())
 			ExpectSigned(got, recv.Key)
-			Expect(countKind("virtualcard.transaction.authorization")).To(Equal(1), "the decline must not be sent as an authorization")
 		})
 }
 
