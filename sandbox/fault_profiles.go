@@ -15,6 +15,9 @@ var faultProfiles = map[string]string{
 	// only statusCode, message and error): a path on every error is the
 	// strict reading.
 	"error-envelope-no-path": "strict:\n  errorEnvelopeComplete: true\n",
+	// "Payload shape of delivered events: not shown": the delivered kind is
+	// judged where the provider says a delivery carries it.
+	"webhook-delivered-kind-wrong": "webhooks:\n  deliveryKindPointer: /type\n",
 	// How long upstream reconciliation takes is not shown: an order never
 	// fulfilled fails only where the provider bounds it (the sandbox's
 	// bound, so that the run stays short).
