@@ -15,6 +15,10 @@ var faultProfiles = map[string]string{
 	// only statusCode, message and error): a path on every error is the
 	// strict reading.
 	"error-envelope-no-path": "strict:\n  errorEnvelopeComplete: true\n",
+	// "Exceeding the API rate limits gives 429": a 429 in another form than
+	// the error envelope is a gateway's answer unless the provider says its
+	// 429s carry the envelope.
+	"rate-limit-bare-429": "rateLimits:\n  envelope: required\n",
 	// "Payload shape of delivered events: not shown": the delivered kind is
 	// judged where the provider says a delivery carries it.
 	"webhook-delivered-kind-wrong": "webhooks:\n  deliveryKindPointer: /type\n",
