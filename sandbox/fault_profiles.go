@@ -19,6 +19,12 @@ var faultProfiles = map[string]string{
 	// the error envelope is a gateway's answer unless the provider says its
 	// 429s carry the envelope.
 	"rate-limit-bare-429": "rateLimits:\n  envelope: required\n",
+	// "Requests with a body use Content-Type: application/json" is said of
+	// clients; that the server refuses another type is the provider's choice.
+	"body-content-type-unchecked": "errors:\n  refuses:\n    nonJsonContentType: true\n",
+	// "bounds of gift card amounts: not shown": refusing a negative amount is
+	// the provider's choice.
+	"gift-amount-sign-ignored": "errors:\n  refuses:\n    negativeGiftAmount: true\n",
 	// "Payload shape of delivered events: not shown": the delivered kind is
 	// judged where the provider says a delivery carries it.
 	"webhook-delivered-kind-wrong": "webhooks:\n  deliveryKindPointer: /type\n",
