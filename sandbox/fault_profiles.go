@@ -25,6 +25,12 @@ var faultProfiles = map[string]string{
 	// "bounds of gift card amounts: not shown": refusing a negative amount is
 	// the provider's choice.
 	"gift-amount-sign-ignored": "errors:\n  refuses:\n    negativeGiftAmount: true\n",
+	// Only GET /cards/{id} is documented as real-time: a listing that leaves
+	// resources out cannot be told from one that lags, except where the
+	// provider says its listings are fresh within cards.listingFreshness.
+	"customer-list-first-page-only": "strict:\n  listingFreshness: true\n",
+	"customer-list-drops-newest":    "strict:\n  listingFreshness: true\n",
+	"card-list-first-page-only":     "strict:\n  listingFreshness: true\n",
 	// "Payload shape of delivered events: not shown": the delivered kind is
 	// judged where the provider says a delivery carries it.
 	"webhook-delivered-kind-wrong": "webhooks:\n  deliveryKindPointer: /type\n",
