@@ -52,7 +52,7 @@ type probe struct {
 // crossCard is a card of the primary merchant the probes address, one per
 // process: 2.00 USD, so that a wrongly accepted 0.10 withdrawal changes
 // nothing that matters.
-var crossCard = Shared(func(ctx SpecContext) Card { return NewCard(ctx, WithAmount(M("2.00"))) })
+var crossCard = Shared(func(ctx SpecContext) Card { return activeCard(ctx, NewCard(ctx, WithAmount(M("2.00")))) })
 
 // crossOrder is a gift order of the primary merchant the probes address.
 var crossOrder = Shared(func(ctx SpecContext) giftOrder { return purchaseGift(ctx) })

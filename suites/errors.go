@@ -252,7 +252,7 @@ func conflictSpecs() {
 	ConformanceIt("refuses settling a transaction already settled with 409", SpecID("errors.refuses-settling-transaction"),
 		Reqs("ERR-12"), Destructive, Needs(CapTransactions),
 		func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("2.00")))
+			c := activeCard(ctx, NewCard(ctx, WithAmount(M("2.00"))))
 			t := transact(ctx, c.ID, M("1.00"))
 			Expect(t.Approved).To(BeTrue(), "fixture: the transaction was declined (%s)", derefStr(t.DeclineReason))
 			first, err := Controls().Settle(ctx, t.TransactionID)

@@ -108,6 +108,22 @@ func expectErrorPath(resp *client.Response, body JSON) {
 	ExpectEchoedPath(resp, body)
 }
 
+// activeCard returns c ACTIVE: the state a card starts in is not shown (the
+// states table shows the transitions only), so a spec that needs an ACTIVE
+// card unfreezes one issued FROZEN.
+func activeCard(ctx context.Context, c Card) Card {
+	GinkgoHelper()
+	if c.Status == "ACTIVE" {
+		return c
+	}
+	a := SetCardStatus(ctx, c.ID, "ACTIVE")
+	c.Status = "ACTIVE"
+	if a.ID != "" {
+		c.Balance, c.UpdatedAt = a.Balance, a.UpdatedAt
+	}
+	return c
+}
+
 // ExpectNoCardData asserts that a (refused) answer leaks nothing of card c:
 // neither its masked PAN nor its name nor a card object.
 func ExpectNoCardData(resp *client.Response, c Card) {

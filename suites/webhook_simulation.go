@@ -318,7 +318,7 @@ func deliveryFailureSpecs() {
 		func(ctx SpecContext) {
 			wp := Profile().Webhooks
 			recv := WithReceiver(ctx)
-			c := NewCard(ctx, WithAmount(M("5.00")))
+			c := activeCard(ctx, NewCard(ctx, WithAmount(M("5.00"))))
 			// A delivery is this card's when it names the new card (its id
 			// or reference): a kind alone is no identity. Without the
 			// profile's kind pointer (the payload shape is not shown) any
