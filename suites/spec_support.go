@@ -6,6 +6,7 @@ package suites
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"time"
 
@@ -122,6 +123,18 @@ func activeCard(ctx context.Context, c Card) Card {
 		c.Balance, c.UpdatedAt = a.Balance, a.UpdatedAt
 	}
 	return c
+}
+
+// emptyEnumRefusal asserts the refusal of "" for a member whose values the
+// document lists: a missing value (400, payload validation) or a value
+// outside the set (the profile's errors.status.invalidValue, else any 4xx:
+// "an invalid status value): not shown"); either way the error envelope.
+func emptyEnumRefusal(resp *client.Response) JSON {
+	GinkgoHelper()
+	if resp.Status == http.StatusBadRequest {
+		return ExpectError(resp, http.StatusBadRequest)
+	}
+	return ExpectRefused(resp, "invalidValue")
 }
 
 // ExpectNoCardData asserts that a (refused) answer leaks nothing of card c:

@@ -361,9 +361,10 @@ func eventTypeRefusalTable() {
 	ConformanceTable("validates event_type",
 		func(ctx SpecContext, rule func(SpecContext, Card)) { rule(ctx, SharedCard(ctx)) },
 		Needs(CapTestEnvironment),
-		ConformanceEntry("refuses an empty event_type with 400 and a validation message array", SpecID("errors.refuses-empty-event-type"), func(ctx SpecContext, c Card) {
-			ExpectValidationError(simulate(ctx, API(), c.ID, JSON{"event_type": ""}))
-		}, Reqs("ERR-04")),
+		// "" is a missing value or one outside the four: either refusal.
+		ConformanceEntry("refuses an empty event_type with 400 or the profile's invalid-value status", SpecID("errors.refuses-empty-event-type"), func(ctx SpecContext, c Card) {
+			emptyEnumRefusal(simulate(ctx, API(), c.ID, JSON{"event_type": ""}))
+		}, Reqs("WEBHOOK-02")),
 		ConformanceEntry("refuses an unknown event_type with a 4xx error (the profile's status)", SpecID("webhooks.refuses-unknown-event-type"), func(ctx SpecContext, c Card) {
 			for _, et := range []string{"refund", "virtualcard.transaction.authorization"} {
 				By("event_type " + et)
