@@ -21,8 +21,8 @@ func lowerMsg(body JSON) string { return strings.ToLower(strings.Join(Messages(b
 // words (non-empty, the amounts stated, the values named); the keyword
 // families below are checked only under the profile's strict.messageWording.
 var (
-	notFoundWords = []string{"not found", "not exist", "no such", "unknown", "could not find", "cannot find", "can't find",
-		"doesn't exist", "could not be found", "cannot be found", "could not be located", "cannot be located"}
+	notFoundWords = []string{"found", "not exist", "no such", "unknown", "could not find", "cannot find", "can't find",
+		"doesn't exist", "could not be located", "cannot be located"}
 	bearerWords      = []string{"bearer", "token"}
 	credentialWords  = []string{"credential", "secret", "key", "merchant"}
 	invalidWords     = []string{"invalid", "incorrect", "wrong", "bad", "not valid", "do not match", "does not match"}
@@ -36,7 +36,7 @@ var (
 // the usual wordings; a keyword check, for strict.messageWording only (kept
 // for the card specs until they move to expectSaysCardNotFound).
 func saysNotFound() OmegaMatcher {
-	var ms []OmegaMatcher
+	ms := []OmegaMatcher{MatchRegexp(`\bno\b.*\bfound\b`)}
 	for _, w := range notFoundWords {
 		ms = append(ms, ContainSubstring(w))
 	}
