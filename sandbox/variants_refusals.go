@@ -198,7 +198,7 @@ func (s *Server) refusalStatus(r *http.Request, rest string, code int, msgs []st
 		case v.on(vWithdrawAbove409):
 			return http.StatusConflict
 		}
-	case code == 400 && strings.HasSuffix(rest, "/secure"):
+	case code == 400 && strings.HasSuffix(rest, "/secure") && len(msgs) == 1 && msgs[0] == msgFrozenSecure:
 		switch {
 		case v.on(vFrozenSecure403):
 			return http.StatusForbidden
