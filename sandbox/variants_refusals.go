@@ -312,7 +312,7 @@ func (s *Server) existenceBeforeAuth(rc *reqCtx, rest string) bool {
 	for _, m := range rc.world.merchants {
 		for _, st := range m.envs {
 			st.mu.RLock()
-			found := (gift && st.findOrder(rc.p1) != nil) || (!gift && st.findCard(rc.p1) != nil)
+			found := (gift && s.findGiftOrder(st, rc.p1) != nil) || (!gift && st.findCard(rc.p1) != nil)
 			st.mu.RUnlock()
 			if found {
 				return false
