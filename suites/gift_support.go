@@ -249,9 +249,10 @@ func giftTransactionRef(ctx context.Context, c *client.Client, at giftRefEndpoin
 	return ref
 }
 
-// referenceCandidates are the order's string members that may be its
-// internal transaction reference: transactionId first, then the others by
-// name (not the client reference, nor the members naming something else).
+// referenceCandidates are the order's members that may be its internal
+// transaction reference: transactionId first (a string or a number), then
+// the other string members by name (not the client reference, nor the
+// members naming something else).
 func referenceCandidates(order JSON, clientRef string) []string {
 	var names []string
 	for k := range order {
@@ -261,8 +262,11 @@ func referenceCandidates(order JSON, clientRef string) []string {
 	}
 	sort.Strings(names)
 	var out []string
-	for _, k := range append([]string{"transactionId"}, names...) {
-		if s, ok := IDString(order[k]); ok && s != clientRef {
+	if s, ok := IDString(order["transactionId"]); ok && s != clientRef {
+		out = append(out, s) // a string or a number ("internal transaction id")
+	}
+	for _, k := range names {
+		if s, ok := order[k].(string); ok && s != "" && s != clientRef {
 			out = append(out, s)
 		}
 	}
