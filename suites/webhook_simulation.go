@@ -332,7 +332,10 @@ func deliveryFailureSpecs() {
 			Expect(d["dispatched"]).To(BeFalse(), "nothing can be sent to a closed receiver, so dispatched must be false (webhooks.dispatchedMeans: sent)")
 		})
 
-	ConformanceIt("sends the webhooks of card transactions to the configured URL: an approval as an authorization, a decline as declined", SpecID("webhooks.sends-webhooks-card"),
+	// Which transactions send which webhooks is not shown beyond the kinds'
+	// meanings (a server may send none for a decline), and retries are not
+	// shown either: the approval's webhook is the one expected.
+	ConformanceIt("sends the webhook of an approved card transaction to the configured URL (an authorization, where the profile says where the kind is)", SpecID("webhooks.sends-webhooks-card"),
 		Reqs("WEBHOOK-12"),
 		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver, CapTransactions),
 		func(ctx SpecContext) {
@@ -342,7 +345,8 @@ func deliveryFailureSpecs() {
 			// A delivery is this card's when it names the new card (its id
 			// or reference): a kind alone is no identity. Without the
 			// profile's kind pointer (the payload shape is not shown) any
-			// delivery naming the card after the approval is its webhook.
+			// delivery naming the card after the approval is its webhook;
+			// with it, the kind is the authorization's.
 			ofCard := func(kind string) func(WebhookDelivery) bool {
 				return func(d WebhookDelivery) bool {
 					k, _ := deliveryField(d, wp.DeliveryKindPointer)
@@ -357,19 +361,6 @@ func deliveryFailureSpecs() {
 				nothingYet("virtualcard.transaction.authorization")
 			}
 			Expect(ok).To(BeTrue(), "an approved transaction sends a webhook naming the card (virtualcard.transaction.authorization; none arrived %s)%s", recv.Waited(Timeouts().WebhookDelivery), recv.DroppedNote())
-			ExpectSigned(got, recv.Key)
-			if wp.DeliveryKindPointer == "" {
-				By("the profile does not say where a delivery carries its kind (webhooks.deliveryKindPointer): the decline's webhook cannot be told from a redelivery of the approval's (retries are not shown); checked under a kind pointer")
-				return
-			}
-			SetCardStatus(ctx, c.ID, "FROZEN")
-			expectDeclined(ctx, c, M("1.00"), "the card is FROZEN")
-			got, ok = recv.Next(ctx, ofCard("virtualcard.transaction.declined"))
-			if !ok {
-				skipUnattributed(recv, "virtualcard.transaction.declined", "the card's id or reference", false)
-				nothingYet("virtualcard.transaction.declined")
-			}
-			Expect(ok).To(BeTrue(), "a declined transaction sends a virtualcard.transaction.declined webhook naming the card (none arrived %s)%s", recv.Waited(Timeouts().WebhookDelivery), recv.DroppedNote())
 			ExpectSigned(got, recv.Key)
 		})
 }
