@@ -145,7 +145,14 @@ func sampleBody(ctx SpecContext, e api.Endpoint, real bool) map[string]any {
 			in.CustomerID = SharedCustomer(ctx)
 		}
 	}
-	return e.Body.Sample(in)
+	body := e.Body.Sample(in)
+	if e.Slug == "issuance" && real {
+		// The customer id in the JSON type the registration answered it in
+		// (its type is not shown: a number goes back as a number).
+		f := Profile().Issuance.CustomerIDField
+		body[f] = IssuanceBody(in.CustomerID, "", M("1.00"), "")[f]
+	}
+	return body
 }
 
 // judge reads a refusal: a status of want passes with the error envelope
