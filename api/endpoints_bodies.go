@@ -60,6 +60,15 @@ type SampleInput struct {
 	Status     string // the card's current status (PATCH status); "" is ACTIVE
 }
 
+// emailDomain is the domain of the e-mail addresses of the samples: the
+// profile's testData.emailDomain (example.com without a profile).
+func (in SampleInput) emailDomain() string {
+	if in.Profile == nil || in.Profile.TestData.EmailDomain == "" {
+		return "example.com"
+	}
+	return in.Profile.TestData.EmailDomain
+}
+
 // Required returns the body's required members.
 func (b *Body) Required() []Field {
 	var out []Field
@@ -164,7 +173,7 @@ var contactBody = &Body{
 		{Name: "email", Type: TypeString, Cite: "`email` (string, optional)"},
 		{Name: "mobile", Type: TypeString, Cite: "`mobile` (string, optional; local form or international form with a leading `+`)"},
 	},
-	Sample: func(in SampleInput) map[string]any { return map[string]any{"email": in.Ref + "@example.com"} },
+	Sample: func(in SampleInput) map[string]any { return map[string]any{"email": in.Ref + "@" + in.emailDomain()} },
 }
 
 var simulateBody = &Body{
@@ -189,7 +198,7 @@ var purchaseBody = &Body{
 		g := in.Profile.GiftCards
 		out := map[string]any{
 			"amount":         json.Number(g.FaceValue),
-			"recipientEmail": in.Ref + "@example.com",
+			"recipientEmail": in.Ref + "@" + in.emailDomain(),
 			"recipientName":  "Grace Harness",
 		}
 		if f := g.Purchase.Fields["productCode"]; f != "" && g.ProductCode != "" {

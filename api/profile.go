@@ -91,6 +91,13 @@ type StrictProfile struct {
 	// TokenMerchantIDEcho: the token answer's merchantId is the merchantId
 	// of the exchange.
 	TokenMerchantIDEcho bool `yaml:"tokenMerchantIdEcho"`
+	// ErrorEnvelopeComplete: every error carries all six members of the
+	// error envelope (lenient: statusCode, message and error, as the
+	// document shows the gift order 404; the others checked when present).
+	ErrorEnvelopeComplete bool `yaml:"errorEnvelopeComplete"`
+	// GiftReconciliation: a gift order still not fulfilled after
+	// giftCards.verifyAttempts verifies is a failure, not no verdict.
+	GiftReconciliation bool `yaml:"giftReconciliation"`
 }
 
 type AuthProfile struct {

@@ -26,6 +26,36 @@ var faultProfiles = map[string]string{
 	// vaultBalance is not documented as real-time: a value that never moves
 	// is stale beyond any bound only under strict.listingFreshness.
 	"config-vault-stale": "strict:\n  listingFreshness: true\n",
+	// The document shows an error without path (the gift order 404 with
+	// only statusCode, message and error): a path on every error is the
+	// strict reading.
+	"error-envelope-no-path": "strict:\n  errorEnvelopeComplete: true\n",
+	// "Exceeding the API rate limits gives 429": a 429 in another form than
+	// the error envelope is a gateway's answer unless the provider says its
+	// 429s carry the envelope.
+	"rate-limit-bare-429": "rateLimits:\n  envelope: required\n",
+	// "Requests with a body use Content-Type: application/json" is said of
+	// clients; that the server refuses another type is the provider's choice.
+	"body-content-type-unchecked": "errors:\n  refuses:\n    nonJsonContentType: true\n",
+	// "bounds of gift card amounts: not shown": refusing a negative amount is
+	// the provider's choice.
+	"gift-amount-sign-ignored": "errors:\n  refuses:\n    negativeGiftAmount: true\n",
+	// Only GET /cards/{id} is documented as real-time: a listing that leaves
+	// resources out cannot be told from one that lags, except where the
+	// provider says its listings are fresh within cards.listingFreshness.
+	"customer-list-first-page-only": "strict:\n  listingFreshness: true\n",
+	"customer-list-drops-newest":    "strict:\n  listingFreshness: true\n",
+	"card-list-first-page-only":     "strict:\n  listingFreshness: true\n",
+	// "Payload shape of delivered events: not shown": the delivered kind is
+	// judged where the provider says a delivery carries it.
+	"webhook-delivered-kind-wrong": "webhooks:\n  deliveryKindPointer: /type\n",
+	// How long upstream reconciliation takes is not shown: an order never
+	// fulfilled fails only where the provider bounds it (the sandbox's
+	// bound, so that the run stays short).
+	"gift-verify-never-reconciles": "strict:\n  giftReconciliation: true\ngiftCards:\n  verifyAttempts: 5\n  verifyInterval: 200ms\n",
+	// The scenarios give a meaning, not a sentence: keywords are the strict
+	// reading of a message.
+	"bearer-401-message-vague": "strict:\n  messageWording: true\n",
 }
 
 //go:embed profile.yaml

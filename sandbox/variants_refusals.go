@@ -198,7 +198,7 @@ func (s *Server) refusalStatus(r *http.Request, rest string, code int, msgs []st
 		case v.on(vWithdrawAbove409):
 			return http.StatusConflict
 		}
-	case code == 400 && strings.HasSuffix(rest, "/secure"):
+	case code == 400 && strings.HasSuffix(rest, "/secure") && len(msgs) == 1 && msgs[0] == msgFrozenSecure:
 		switch {
 		case v.on(vFrozenSecure403):
 			return http.StatusForbidden
@@ -312,7 +312,7 @@ func (s *Server) existenceBeforeAuth(rc *reqCtx, rest string) bool {
 	for _, m := range rc.world.merchants {
 		for _, st := range m.envs {
 			st.mu.RLock()
-			found := (gift && st.findOrder(rc.p1) != nil) || (!gift && st.findCard(rc.p1) != nil)
+			found := (gift && s.findGiftOrder(st, rc.p1) != nil) || (!gift && st.findCard(rc.p1) != nil)
 			st.mu.RUnlock()
 			if found {
 				return false

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
 
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
@@ -159,20 +160,43 @@ var agedToken = Shared(func(ctx SpecContext) string {
 
 // merchantHeaderRule: a mismatching X-Merchant-Id on authenticated calls,
 // where the profile says the target checks it ("Where X-Merchant-Id is
-// sent: not shown").
+// sent: not shown"). Under auth.merchantIdHeader: either, a call served
+// with it passes when the token exchange refuses the mismatch (the target
+// checks it there): one of the two places must.
 func merchantHeaderRule() crossRule {
-	r := authRule("auth.merchant-header", "refuses a call whose X-Merchant-Id does not match the token's merchant with 401",
-		"The 401 description refers to a merchant id header named `X-Merchant-Id` that must match the secret key.", []string{"AUTH-20"},
-		func(ctx SpecContext) []credential {
-			if h := Profile().Auth.MerchantIDHeader; h != "both" && h != "requests" {
+	return crossRule{id: "auth.merchant-header", title: "refuses a call whose X-Merchant-Id does not match the token's merchant with 401 (or, as the profile allows, the token exchange refuses it)",
+		reqs: []string{"AUTH-20"}, cite: "The 401 description refers to a merchant id header named `X-Merchant-Id` that must match the secret key.", applies: bearer,
+		check: func(ctx SpecContext, e api.Endpoint) {
+			h := Profile().Auth.MerchantIDHeader
+			if h != "both" && h != "requests" && h != "either" {
 				notApplicable("the profile says the target does not check X-Merchant-Id on authenticated calls (auth.merchantIdHeader: %s)", h)
 			}
+			p := newProbe(ctx, e)
 			c := bearerValue("a genuine token with another merchant's X-Merchant-Id", freshToken(ctx))
 			c.header.Set("X-Merchant-Id", Cfg().Primary.MerchantID+"_other")
-			return []credential{c}
-		})
-	return r
+			resp := p.do(ctx, Anonymous(), func(r *client.Request) { r.Header = c.header.Clone() })
+			if h == "either" && resp.Status >= 200 && resp.Status < 300 {
+				Expect(exchangeRefusesMerchantHeader(ctx)).To(BeTrue(),
+					"%s served a call with a mismatching X-Merchant-Id, and the token exchange does not refuse the mismatch either (auth.merchantIdHeader: either: one of them must answer 401)", e.Key())
+				return
+			}
+			p.judge(resp, c.what, false, http.StatusUnauthorized)
+		}}
 }
+
+// exchangeRefusesMerchantHeader reports whether the token exchange refuses
+// the primary credentials with a mismatching X-Merchant-Id (401 in the
+// error envelope), asked once per process: every wrong attempt may count
+// towards a lockout (other failure conditions are not shown).
+var exchangeRefusesMerchantHeader = Shared(func(ctx SpecContext) bool {
+	c := Cfg().Primary
+	resp := Must(Anonymous().RawAuth().WithHeader("X-Merchant-Id", c.MerchantID+"_other").Post(ctx, client.TokenPath, client.TokenBody{MerchantID: c.MerchantID, SecretKey: c.SecretKey}))
+	if resp.Status != http.StatusUnauthorized {
+		return false
+	}
+	ExpectError(resp, http.StatusUnauthorized)
+	return true
+})
 
 // forgetGenuineToken drops the cached genuine token (the clock moved past it).
 func forgetGenuineToken() {

@@ -87,7 +87,7 @@ func openValueCheck(ctx SpecContext, e api.Endpoint) {
 			ExpectErrorWithPath(resp, http.StatusBadRequest)
 			continue
 		}
-		ExpectEchoedPath(resp, ExpectRefusal(resp, v.condition))
+		expectErrorPath(resp, ExpectRefusal(resp, v.condition))
 	}
 	if n == 0 {
 		notApplicable("the profile says the target does not refuse these values (errors.refuses); the document leaves their bounds open")

@@ -52,18 +52,18 @@ type probe struct {
 // crossCard is a card of the primary merchant the probes address, one per
 // process: 2.00 USD, so that a wrongly accepted 0.10 withdrawal changes
 // nothing that matters.
-var crossCard = Shared(func(ctx SpecContext) Card { return NewCard(ctx, WithAmount(M("2.00"))) })
+var crossCard = Shared(func(ctx SpecContext) Card { return activeCard(ctx, NewCard(ctx, WithAmount(M("2.00")))) })
 
-// crossOrder is a gift order of the primary merchant the probes address,
-// with its internal transaction reference (from the purchase answer, else
-// from its verification).
-var crossOrder = Shared(func(ctx SpecContext) giftOrder {
-	o := purchaseGift(ctx)
-	if o.TransactionID == "" {
-		body := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
-		o.TransactionID, _ = body["transactionId"].(string)
-	}
-	return o
+// crossOrder is a gift order of the primary merchant the probes address.
+var crossOrder = Shared(func(ctx SpecContext) giftOrder { return purchaseGift(ctx) })
+
+// crossLookupRef is crossOrder's internal transaction reference as the
+// transaction lookup takes it (giftTransactionRef: which member of the
+// order holds it is not shown); "" when none addresses it.
+var crossLookupRef = Shared(func(ctx SpecContext) string {
+	o := crossOrder(ctx)
+	order := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
+	return giftTransactionRef(ctx, API(), giftLookupPath, order, o.Reference)
 })
 
 // runEndpoint is the table's endpoint of this run (the issuance path is the
@@ -124,10 +124,10 @@ func probeParam(ctx SpecContext, of api.Resource, real bool) string {
 	case !real:
 		return Ref("nosuch")
 	case of == api.ResGiftTransaction:
-		if t := crossOrder(ctx).TransactionID; t != "" {
+		if t := crossLookupRef(ctx); t != "" {
 			return t
 		}
-		notApplicable("the gift order carries no internal transaction reference to look it up by")
+		notApplicable("no member of the gift order addresses it at the transaction lookup (its internal transaction reference; GIFT-17 judges that)")
 	}
 	return crossOrder(ctx).Reference
 }
@@ -145,7 +145,14 @@ func sampleBody(ctx SpecContext, e api.Endpoint, real bool) map[string]any {
 			in.CustomerID = SharedCustomer(ctx)
 		}
 	}
-	return e.Body.Sample(in)
+	body := e.Body.Sample(in)
+	if e.Slug == "issuance" && real {
+		// The customer id in the JSON type the registration answered it in
+		// (its type is not shown: a number goes back as a number).
+		f := Profile().Issuance.CustomerIDField
+		body[f] = IssuanceBody(in.CustomerID, "", M("1.00"), "")[f]
+	}
+	return body
 }
 
 // judge reads a refusal: a status of want passes with the error envelope

@@ -15,11 +15,53 @@ import (
 
 func lowerMsg(body JSON) string { return strings.ToLower(strings.Join(Messages(body), " ")) }
 
+// The scenarios give each message's meaning, not its sentence ("message
+// says the virtual card was not found", "asks for the bearer token"): by
+// default a message is judged by what can be checked without guessing
+// words (non-empty, the amounts stated, the values named); the keyword
+// families below are checked only under the profile's strict.messageWording.
+var (
+	notFoundWords = []string{"found", "not exist", "no such", "unknown", "could not find", "cannot find", "can't find",
+		"doesn't exist", "could not be located", "cannot be located"}
+	bearerWords      = []string{"bearer", "token"}
+	credentialWords  = []string{"credential", "secret", "key", "merchant"}
+	invalidWords     = []string{"invalid", "incorrect", "wrong", "bad", "not valid", "do not match", "does not match"}
+	ipWords          = []string{"ip", "address"}
+	notAllowedWords  = []string{"not allowed", "not permitted", "not whitelisted", "whitelist", "allowlist", "forbidden", "blocked", "denied"}
+	virtualCardWords = []string{"card"}
+	giftOrderWords   = []string{"gift", "order"}
+)
+
 // saysNotFound matches a message saying something was not found, in any of
-// the usual wordings (the document gives the meaning, not the sentence).
+// the usual wordings; a keyword check, for strict.messageWording only (kept
+// for the card specs until they move to expectSaysCardNotFound).
 func saysNotFound() OmegaMatcher {
-	return Or(ContainSubstring("not found"), ContainSubstring("not exist"), ContainSubstring("no such"), ContainSubstring("unknown"), ContainSubstring("could not find"),
-		MatchRegexp(`\bno\b.*\bfound\b`), ContainSubstring("does not exist"))
+	ms := []OmegaMatcher{MatchRegexp(`\bno\b.*\bfound\b`)}
+	for _, w := range notFoundWords {
+		ms = append(ms, ContainSubstring(w))
+	}
+	return Or(ms...)
+}
+
+// expectSaysCardNotFound: scenario 5, "message says the virtual card was
+// not found".
+func expectSaysCardNotFound(body JSON, what string) {
+	GinkgoHelper()
+	ExpectMessageMeans(body, what+": scenario 5 (the virtual card was not found)", Meaning{Words: [][]string{virtualCardWords, notFoundWords}})
+}
+
+// expectSaysGiftOrderNotFound: scenario 6, "message names the reference and
+// says the gift card order was not found".
+func expectSaysGiftOrderNotFound(body JSON, ref string) {
+	GinkgoHelper()
+	ExpectMessageMeans(body, "scenario 6 (names the reference, the gift card order was not found)", Meaning{Names: []string{ref}, Words: [][]string{giftOrderWords, notFoundWords}})
+}
+
+// expectSaysIPNotAllowed: scenario 4, "message says the IP address is not
+// allowed for the merchant account".
+func expectSaysIPNotAllowed(body JSON, what string) {
+	GinkgoHelper()
+	ExpectMessageMeans(body, what+": scenario 4 (the IP address is not allowed)", Meaning{Words: [][]string{ipWords, notAllowedWords}})
 }
 
 // expectDuplicateAnswer checks the answer to a duplicate reference per the
@@ -56,22 +98,45 @@ var _ = Describe("Errors: the six scenarios, 409 and validation", func() {
 	})
 })
 
-// vaultScenario: scenario 1 of the Errors section.
+// vaultScenario: scenario 1 of the Errors section. The funding beyond the
+// vault is small (OverVaultAmount: the balances control, else not
+// applicable above testData.maxProbeAmount): a maximum funding, not shown,
+// may answer a large one first.
 func vaultScenario() {
 	ConformanceIt("scenario 1: issuing a card for more than the vault balance answers 400 stating the required total (funding + issuance fee) and the available amount", SpecID("errors.scenario-1-issuing-card"),
 		Reqs("ERR-14"), Serial,
 		func(ctx SpecContext) {
-			cfg := GetConfig(ctx)
-			amount := cfg.VaultBalance.Add(M("1.00")) // funding alone beyond the vault
+			amount, cfg := OverVaultAmount(ctx)
+			vault := cfg.VaultBalance
+			if Has(CapBalances) {
+				vault = controlVault(ctx) // the vault set; the configuration may show it later
+			}
 			resp, _ := IssueCard(ctx, WithAmount(amount))
 			body := ExpectErrorWithPath(resp, http.StatusBadRequest)
-			msg := strings.Join(Messages(body), " ")
 			required := amount.Add(cfg.CreationFee)
-			Expect(ContainsAmount(msg, required)).To(BeTrue(), "message %q must state the required total %s (funding %s + issuance fee %s)", msg, required, amount, cfg.CreationFee)
-			Expect(ContainsAmount(msg, cfg.VaultBalance)).To(BeTrue(), "message %q must state the available amount %s", msg, cfg.VaultBalance)
-			Expect(GetConfig(ctx).VaultBalance).To(EqualMoney(cfg.VaultBalance), "a refused issuance debits nothing")
+			ExpectMessageMeans(body, "scenario 1 (the required total, funding "+amount.String()+" + issuance fee "+cfg.CreationFee.String()+", and the available amount)",
+				Meaning{Amounts: []Money{required, vault}})
+			EventuallyFresh(ctx, "the vault after a refused issuance", func(g Gomega) {
+				g.Expect(GetConfig(ctx).VaultBalance).To(EqualMoney(vault), "a refused issuance debits nothing")
+			})
 		})
 
+}
+
+// controlVault reads the primary merchant's vault through the sandbox
+// balances control (the target's own state, not a configuration read that
+// may lag: the vault's freshness is not stated).
+func controlVault(ctx SpecContext) Money {
+	GinkgoHelper()
+	b, err := Controls().Balances(ctx, Cfg().Primary.MerchantID, Environment())
+	if err != nil {
+		HarnessError("sandbox control balances: %v", err)
+	}
+	m, ok := MoneyOf(b.VaultBalance)
+	if !ok {
+		HarnessError("sandbox control balances: vaultBalance %q is not a number", b.VaultBalance)
+	}
+	return m
 }
 
 // credentialScenarios: scenarios 2-4 of the Errors section (bearer, credentials, IP).
@@ -80,7 +145,7 @@ func credentialScenarios() {
 		Reqs("ERR-15"),
 		func(ctx SpecContext) {
 			body := ExpectErrorWithPath(Must(Anonymous().Get(ctx, "/cards", nil)), http.StatusUnauthorized)
-			Expect(lowerMsg(body)).To(Or(ContainSubstring("bearer"), ContainSubstring("token")), "the message asks for the bearer token")
+			ExpectMessageMeans(body, "scenario 2 (asks for the bearer token)", Meaning{Words: [][]string{bearerWords}})
 		})
 
 	ConformanceIt("scenario 2: a call with an expired token answers 401 whose message asks for the bearer token (sandbox clock)", SpecID("errors.scenario-2-call-expired"),
@@ -89,8 +154,7 @@ func credentialScenarios() {
 			tok := freshToken(ctx)
 			advanceClock(ctx, int64(Timeouts().TokenExpiry/time.Second))
 			body := ExpectErrorWithPath(Must(API().WithToken(tok).Get(ctx, "/cards/config", nil)), http.StatusUnauthorized)
-			msg := lowerMsg(body)
-			Expect(msg).To(Or(ContainSubstring("bearer"), ContainSubstring("token")), "the message asks for the bearer token")
+			ExpectMessageMeans(body, "scenario 2 (asks for the bearer token)", Meaning{Words: [][]string{bearerWords}})
 		})
 
 	ConformanceIt("scenario 3: a wrong secret key or merchant id at POST /auth/token answers 401 whose message reports invalid credentials", SpecID("errors.scenario-3-wrong-secret"),
@@ -101,13 +165,10 @@ func credentialScenarios() {
 				{MerchantID: p.MerchantID, SecretKey: p.SecretKey + "x"},
 				{MerchantID: p.MerchantID + "_nosuch", SecretKey: p.SecretKey},
 			} {
-				body := ExpectErrorWithPath(Must(Anonymous().RawAuth().Post(ctx, client.TokenPath, b)), http.StatusUnauthorized)
-				// Key words, not a sentence: the message reports the
-				// credentials (or the key / merchant id) as invalid.
-				msg := lowerMsg(body)
-				Expect(msg).To(Or(ContainSubstring("credential"), ContainSubstring("secret"), ContainSubstring("key"), ContainSubstring("merchant")), "the message reports invalid credentials")
-				Expect(msg).To(Or(ContainSubstring("invalid"), ContainSubstring("incorrect"), ContainSubstring("wrong"), ContainSubstring("bad"), ContainSubstring("not valid")), "the message reports invalid credentials")
-				Expect(string(Must(Anonymous().RawAuth().Post(ctx, client.TokenPath, b)).Body)).NotTo(ContainSubstring("accessToken"))
+				resp := Must(Anonymous().RawAuth().Post(ctx, client.TokenPath, b))
+				body := ExpectErrorWithPath(resp, http.StatusUnauthorized)
+				ExpectMessageMeans(body, "scenario 3 (reports invalid credentials)", Meaning{Words: [][]string{credentialWords, invalidWords}})
+				Expect(string(resp.Body)).NotTo(ContainSubstring("accessToken"), "a refused exchange issues no token")
 			}
 		})
 
@@ -120,10 +181,7 @@ func credentialScenarios() {
 				tok, _ := Data(resp.Map())["accessToken"].(string)
 				resp = Must(API().WithToken(tok).Get(ctx, "/cards/config", nil))
 			}
-			body := ExpectErrorWithPath(resp, http.StatusForbidden)
-			msg := lowerMsg(body)
-			Expect(msg).To(Or(ContainSubstring("ip"), ContainSubstring("address")), "the message names the IP address")
-			Expect(msg).To(Or(ContainSubstring("not allowed"), ContainSubstring("not permitted"), ContainSubstring("not whitelisted"), ContainSubstring("whitelist"), ContainSubstring("allowlist")), "the message says it is not allowed")
+			expectSaysIPNotAllowed(ExpectErrorWithPath(resp, http.StatusForbidden), "scenario 4")
 		})
 
 }
@@ -134,20 +192,14 @@ func notFoundScenarios() {
 		Reqs("ERR-18"),
 		func(ctx SpecContext) {
 			body := ExpectErrorWithPath(Must(API().Get(ctx, cardURL("crd_"+Ref("nosuch"), ""), nil)), http.StatusNotFound)
-			msg := lowerMsg(body)
-			Expect(msg).To(ContainSubstring("card"), "the message says the virtual card was not found")
-			Expect(msg).To(saysNotFound(), "the message says the virtual card was not found")
+			expectSaysCardNotFound(body, "GET /cards/{id}")
 		})
 
 	ConformanceIt("scenario 6: an unknown gift order reference answers 404 whose message names the reference and says the order was not found", SpecID("errors.scenario-6-unknown-gift"),
 		Reqs("ERR-19"),
 		func(ctx SpecContext) {
 			ref := Ref("nogift")
-			body := expectGiftNotFound(verifyGift(ctx, API(), ref))
-			Expect(strings.Join(Messages(body), " ")).To(ContainSubstring(ref), "the message names the reference")
-			msg := lowerMsg(body)
-			Expect(msg).To(ContainSubstring("gift"), "the message says the gift card order was not found")
-			Expect(msg).To(saysNotFound(), "the message says the gift card order was not found")
+			expectSaysGiftOrderNotFound(expectGiftNotFound(verifyGift(ctx, API(), ref)), ref)
 		})
 }
 
@@ -183,7 +235,9 @@ func conflictSpecs() {
 				Skip("the target takes no merchant order reference (profile giftCards.purchase.fields.reference is empty)")
 			}
 			o := purchaseGift(ctx)
-			resp := Must(API().Post(ctx, "/gift-cards/purchase", giftPurchaseBody(o.Reference)))
+			// The same body again: only the reference is a duplicate (how a
+			// reused reference with other parameters is answered is not shown).
+			resp := Must(API().Post(ctx, "/gift-cards/purchase", o.Body))
 			if expectDuplicateAnswer(resp, g.Purchase.DuplicateReference) {
 				doc := Decode(resp)
 				if v, ok := Ptr(doc, g.Purchase.ReferencePointer); ok {
@@ -198,7 +252,7 @@ func conflictSpecs() {
 	ConformanceIt("refuses settling a transaction already settled with 409", SpecID("errors.refuses-settling-transaction"),
 		Reqs("ERR-12"), Destructive, Needs(CapTransactions),
 		func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("2.00")))
+			c := activeCard(ctx, NewCard(ctx, WithAmount(M("2.00"))))
 			t := transact(ctx, c.ID, M("1.00"))
 			Expect(t.Approved).To(BeTrue(), "fixture: the transaction was declined (%s)", derefStr(t.DeclineReason))
 			first, err := Controls().Settle(ctx, t.TransactionID)
@@ -225,13 +279,14 @@ func validationTable() {
 		ConformanceEntry("carrying an array of constraint-violation strings for an empty nameOnCard", SpecID("errors.carrying-array-constraint"), func(ctx SpecContext) {
 			expectViolationStrings(Must(API().Post(ctx, Profile().Issuance.Path, IssuanceBody(SharedCustomer(ctx), "", M("1.00"), Ref("card")))))
 		}, Reqs("ERR-04")),
-		// An empty required field ("should not be empty"); a value outside
-		// the set is an "invalid status value", whose error is not shown.
-		ConformanceEntry("carrying an array of constraint-violation strings for an empty status, leaving the card ACTIVE", SpecID("errors.carrying-array-constraint-2"), func(ctx SpecContext) {
+		// "" is an empty required field ("should not be empty": payload
+		// validation) or a value outside the two ("an invalid status
+		// value", whose error is not shown): either refusal.
+		ConformanceEntry("for an empty status (or the profile's invalid-value status), leaving the card's status", SpecID("errors.carrying-array-constraint-2"), func(ctx SpecContext) {
 			c := NewCard(ctx, WithAmount(M("1.00")))
-			expectViolationStrings(Must(API().Patch(ctx, cardURL(c.ID, "/status"), JSON{"status": ""})))
-			Expect(GetCard(ctx, c.ID).Status).To(Equal("ACTIVE"))
-		}, Reqs("ERR-04")),
+			emptyEnumRefusal(Must(API().Patch(ctx, cardURL(c.ID, "/status"), JSON{"status": ""})))
+			Expect(GetCard(ctx, c.ID).Status).To(Equal(c.Status), "a refused status change changed the card's status")
+		}, Reqs("STATUS-02")),
 		ConformanceEntry("for an initial funding of 0.99 (below the minimum 1.00)", SpecID("issuance.initial-funding-0-99"), func(ctx SpecContext) {
 			expectBelowMinimum(Must(API().Post(ctx, Profile().Issuance.Path, IssuanceBody(SharedCustomer(ctx), "Ada Harness", M("0.99"), Ref("card")))))
 		}, Reqs("ISSUE-03")),

@@ -1,6 +1,6 @@
 package suites
 
-// Helpers shared by the contact, webhook, gift card, quote, error, malformed
+// Helpers shared by the contact, webhook, quote, error, malformed
 // request, isolation, rate-limit, transaction and model specs.
 
 import (
@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -33,9 +32,10 @@ func ExpectClientError(resp *client.Response) JSON {
 	return ExpectRefused(resp, "")
 }
 
-// ExpectRefusal is ExpectRefused: the status the profile names under
-// errors.status.<condition>, or any 4xx when it names none; always the
-// error envelope. It returns the body.
+// ExpectRefusal asserts the refusal of a failure condition the document
+// requires without saying which error; it is the framework's ExpectRefused
+// (the profile's errors.status.<condition>, else any 4xx; a 401, 403 or 429
+// it does not name is no verdict; always the error envelope).
 func ExpectRefusal(resp *client.Response, condition string) JSON {
 	GinkgoHelper()
 	return ExpectRefused(resp, condition)
@@ -56,12 +56,70 @@ func skipUnlessRefuses(input string) {
 }
 
 // ExpectErrorWithPath is ExpectError plus the envelope's informational path
-// naming the request path.
+// naming the request path, where the error carries one (expectErrorPath).
 func ExpectErrorWithPath(resp *client.Response, status int) JSON {
 	GinkgoHelper()
 	body := ExpectError(resp, status)
-	ExpectEchoedPath(resp, body)
+	expectErrorPath(resp, body)
 	return body
+}
+
+// errorEnvelopeMembers are the members of the error envelope's table; the
+// document shows one error (the gift order 404) with only statusCode,
+// message and error, so status, timestamp and path are read where given,
+// and required only under the profile's strict.errorEnvelopeComplete.
+var errorEnvelopeMembers = []string{"status", "statusCode", "message", "error", "timestamp", "path"}
+
+// expectErrorComplete asserts, under strict.errorEnvelopeComplete, that an
+// error carries every member of the envelope (the schema requires the
+// three the document always shows).
+func expectErrorComplete(body JSON) {
+	GinkgoHelper()
+	if !Profile().Strict.ErrorEnvelopeComplete {
+		return
+	}
+	for _, k := range errorEnvelopeMembers {
+		Expect(body).To(HaveKey(k), "the error envelope carries %s (profile strict.errorEnvelopeComplete)", k)
+	}
+}
+
+// expectErrorPath checks an error's echoed path where it carries one (under
+// strict.errorEnvelopeComplete it must): "path | string | request path";
+// "the path value is informational".
+func expectErrorPath(resp *client.Response, body JSON) {
+	GinkgoHelper()
+	if _, given := body["path"]; !given && !Profile().Strict.ErrorEnvelopeComplete {
+		return
+	}
+	ExpectEchoedPath(resp, body)
+}
+
+// activeCard returns c ACTIVE: the state a card starts in is not shown (the
+// states table shows the transitions only), so a spec that needs an ACTIVE
+// card unfreezes one issued FROZEN.
+func activeCard(ctx context.Context, c Card) Card {
+	GinkgoHelper()
+	if c.Status == "ACTIVE" {
+		return c
+	}
+	a := SetCardStatus(ctx, c.ID, "ACTIVE")
+	c.Status = "ACTIVE"
+	if a.ID != "" {
+		c.Balance, c.UpdatedAt = a.Balance, a.UpdatedAt
+	}
+	return c
+}
+
+// emptyEnumRefusal asserts the refusal of "" for a member whose values the
+// document lists: a missing value (400, payload validation) or a value
+// outside the set (the profile's errors.status.invalidValue, else any 4xx:
+// "an invalid status value): not shown"); either way the error envelope.
+func emptyEnumRefusal(resp *client.Response) JSON {
+	GinkgoHelper()
+	if resp.Status == http.StatusBadRequest {
+		return ExpectError(resp, http.StatusBadRequest)
+	}
+	return ExpectRefused(resp, "invalidValue")
 }
 
 // ExpectNoCardData asserts that a (refused) answer leaks nothing of card c:
@@ -113,149 +171,6 @@ func (e cardEndpoint) request(idOrRef string) client.Request {
 		r.Body = e.body()
 	}
 	return r
-}
-
-// ---------------------------------------------------------------- gift cards
-
-// giftOrder is a purchased gift order as the suites track it.
-type giftOrder struct {
-	Reference     string // client order reference
-	TransactionID string // internal transaction id ("" when the answer does not say)
-	FaceValue     Money
-	Email, Name   string
-	Purchase      *client.Response
-}
-
-// giftPurchaseBody is a purchase body per the profile, with a run-id reference.
-func giftPurchaseBody(reference string) JSON {
-	g := Profile().GiftCards
-	ref := Ref("gift")
-	body := JSON{
-		"amount":         M(g.FaceValue).JSON(),
-		"recipientEmail": ref + "@example.com",
-		"recipientName":  "Grace Harness",
-	}
-	if f := g.Purchase.Fields["productCode"]; f != "" && g.ProductCode != "" {
-		body[f] = g.ProductCode
-	}
-	if f := g.Purchase.Fields["reference"]; f != "" && reference != "" {
-		body[f] = reference
-	}
-	return body
-}
-
-// purchaseGiftAs buys the profile's gift card as c and returns the order; a
-// purchase that does not answer 200 is reported through the returned
-// response (check it) unless must is set, then it is a harness error.
-func purchaseGiftAs(ctx context.Context, c *client.Client, must bool) giftOrder {
-	GinkgoHelper()
-	g := Profile().GiftCards
-	ref := ""
-	if g.Purchase.Fields["reference"] != "" {
-		ref = Ref("gift")
-	}
-	body := giftPurchaseBody(ref)
-	resp := Must(c.Post(ctx, "/gift-cards/purchase", body))
-	o := giftOrder{Reference: ref, FaceValue: M(g.FaceValue), Purchase: resp}
-	o.Email, _ = body["recipientEmail"].(string)
-	o.Name, _ = body["recipientName"].(string)
-	if resp.Status != http.StatusOK {
-		if must {
-			HarnessError("fixture: gift card purchase answered HTTP %d", resp.Status)
-		}
-		return o
-	}
-	doc := Decode(resp)
-	if v, ok := Ptr(doc, g.Purchase.ReferencePointer); ok {
-		if s, _ := v.(string); s != "" {
-			o.Reference = s
-		}
-	}
-	if v, ok := Ptr(doc, g.Purchase.TransactionIDPointer); ok {
-		o.TransactionID, _ = v.(string)
-	}
-	if must && o.Reference == "" {
-		HarnessError("fixture: the purchase answer has no order reference at %s (profile giftCards.purchase.referencePointer)", g.Purchase.ReferencePointer)
-	}
-	return o
-}
-
-// purchaseGift buys as the primary merchant (harness error on failure).
-func purchaseGift(ctx context.Context) giftOrder {
-	GinkgoHelper()
-	return purchaseGiftAs(ctx, API(), true)
-}
-
-// verifyGift calls GET /gift-cards/verify/{reference}.
-func verifyGift(ctx context.Context, c *client.Client, reference string) *client.Response {
-	GinkgoHelper()
-	return Must(c.Get(ctx, "/gift-cards/verify/"+client.Seg(reference), nil))
-}
-
-// expectVerifiedOrder asserts a 200 flat gift order (schema-checked) and returns it.
-func expectVerifiedOrder(resp *client.Response) JSON {
-	GinkgoHelper()
-	ExpectStatus(resp, http.StatusOK)
-	v := ExpectSchema(resp, schemas.GiftOrderResponse)
-	body, _ := v.(JSON)
-	Expect(body).NotTo(BeNil())
-	Expect(body).NotTo(HaveKey("data"), "gift order verification answers flat: no data member")
-	return body
-}
-
-// verifySettled verifies an order until it is no longer PROCESSING, at most
-// the profile's giftCards.verifyAttempts times, verifyInterval apart: the
-// document lets reconciliation complete on a later call. It returns the last
-// answer, schema-checked; an order still PROCESSING then is no verdict.
-func verifySettled(ctx context.Context, c *client.Client, reference string) JSON {
-	GinkgoHelper()
-	g := Profile().GiftCards
-	var body JSON
-	for i := 0; i < g.VerifyAttempts; i++ {
-		if i > 0 {
-			select {
-			case <-ctx.Done():
-				HarnessError("interrupted while re-verifying a PROCESSING gift order")
-			case <-time.After(Timeouts().GiftVerifyInterval):
-			}
-		}
-		body = expectVerifiedOrder(verifyGift(ctx, c, reference))
-		if body["orderStatus"] != "PROCESSING" {
-			return body
-		}
-	}
-	// Reconciliation did not complete within the profile's bound (how long
-	// it takes is not shown): no verdict on what the settled order shows.
-	NoVerdict(fmt.Sprintf("the gift order is still PROCESSING after %d verifies %s apart (giftCards.verifyAttempts, verifyInterval)", g.VerifyAttempts, Timeouts().GiftVerifyInterval))
-	return body
-}
-
-// expectGiftNotFound asserts the gift 404 variant and returns the body.
-func expectGiftNotFound(resp *client.Response) JSON {
-	GinkgoHelper()
-	ExpectStatus(resp, http.StatusNotFound)
-	v := ExpectSchema(resp, schemas.GiftNotFound)
-	body, _ := v.(JSON)
-	ExpectStatusCodeField(body, http.StatusNotFound)
-	ExpectReasonPhrase(body, http.StatusNotFound)
-	return body
-}
-
-// giftQuoteQuery is the gift quote query for the profile's product and face value.
-func giftQuoteQuery() url.Values { return api.GiftQuoteQuery(Profile()) }
-
-// ngnBalance reads the primary merchant's test NGN balance via the controls.
-func ngnBalance(ctx context.Context) Money {
-	GinkgoHelper()
-	b, err := Controls().Balances(ctx, Cfg().Primary.MerchantID, Environment())
-	if err != nil {
-		HarnessError("sandbox control balances: %v", err)
-	}
-	m, ok := MoneyOf(b.NgnBalance)
-	if !ok {
-		HarnessError("sandbox control balances: ngnBalance %q is not a number", b.NgnBalance)
-	}
-	return m
 }
 
 // ---------------------------------------------------------------- controls

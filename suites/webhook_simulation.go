@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -113,6 +114,17 @@ func skipUnattributed(recv *HookSink, kind, what string, byReference bool) {
 	}
 }
 
+// nothingYet ends a spec whose delivery did not arrive within
+// webhooks.deliveryWait without a verdict when nothing tells whether one is
+// still in flight (the sandbox controls do: then the wait ends early and
+// the spec fails): delivery timing and retries are not shown.
+func nothingYet(kind string) {
+	GinkgoHelper()
+	if !Has(CapSandboxControls) {
+		NoVerdict(fmt.Sprintf("no delivery of %s within %s (webhooks.deliveryWait); how soon a delivery leaves is not shown, and without the sandbox controls nothing says whether one is still on its way", kind, Timeouts().WebhookDelivery))
+	}
+}
+
 // deliveryKind reads the event kind of a delivery at the profile's pointer.
 func deliveryField(d WebhookDelivery, pointer string) (string, bool) {
 	if pointer == "" {
@@ -171,13 +183,21 @@ func simulationAnswerTable() {
 	ConformanceTable("simulating each event_type",
 		func(ctx SpecContext, rule func(simulations)) { rule(answers(ctx)) },
 		Destructive, Needs(CapTestEnvironment),
-		ConformanceEntry("answers 200 in Envelope B whose data is event_type, reference, callback_url, dispatched and skip_reason", SpecID("webhooks.answers-200-envelope-b"), func(s simulations) {
+		// callback_url names the URL a dispatched webhook went to (a merchant
+		// may have none configured: "Configuration of the webhook URL: not
+		// shown"); skip_reason "explains why" it was not dispatched (null
+		// or absent when it was).
+		ConformanceEntry("answers 200 in Envelope B whose data is event_type, reference, dispatched, callback_url when dispatched and skip_reason when not", SpecID("webhooks.answers-200-envelope-b"), func(s simulations) {
 			s.each(func(_ string, a Answer, d JSON) {
 				ExpectStatus(a.Resp, http.StatusOK)
 				ExpectJSONContentType(a.Resp)
 				Expect(schemas.Validate(schemas.EnvelopeB, a.Resp.Body)).To(Succeed(), "not Envelope B")
-				for _, k := range []string{"event_type", "reference", "callback_url", "dispatched", "skip_reason"} {
-					Expect(d).To(HaveKey(k), "data carries %s", k)
+				members := []string{"event_type", "reference", "dispatched", "skip_reason"}
+				if d["dispatched"] == true {
+					members = []string{"event_type", "reference", "dispatched", "callback_url"}
+				}
+				for _, k := range members {
+					Expect(d).To(HaveKey(k), "data carries %s (dispatched %v)", k, d["dispatched"])
 				}
 				a.ExpectNoViolationOutside("/data/event_type", "/data/reference", "/data/skip_reason")
 			})
@@ -218,10 +238,9 @@ func expectDispatchConsistent(body JSON) {
 	d := Data(body)
 	Expect(d).To(HaveKey("dispatched"))
 	if d["dispatched"] == true {
-		// Whether Envelope B's success may be false on a 200 whose webhook was
-		// not sent is not shown; a sent one is a success. skip_reason of a sent
-		// webhook: "string or null", its value not stated.
-		Expect(body["success"]).To(BeTrue(), "Envelope B success must be true when the webhook was dispatched")
+		// skip_reason of a sent webhook: "string or null", its value not
+		// stated; Envelope B's success: a boolean whose meaning is not
+		// stated (the schema checks its type).
 		return
 	}
 	Expect(d["dispatched"]).To(BeFalse(), "dispatched is a boolean")
@@ -239,6 +258,7 @@ func simulateDelivered(ctx SpecContext, recv *HookSink, c Card, eventType, kind 
 	got, ok := recv.Next(ctx, matchDelivery(ref))
 	if !ok {
 		skipUnattributed(recv, kind, "its reference "+ref, true)
+		nothingYet(kind)
 	}
 	Expect(ok).To(BeTrue(), "no delivery of %s carrying its reference %s reached the receiver at %s %s; received %d deliveries%s", kind, ref, recv.URL(), recv.Waited(Timeouts().WebhookDelivery), len(recv.Deliveries()), recv.DroppedNote())
 	return d, got
@@ -294,7 +314,7 @@ func deliveryTable() {
 // deliveryFailureSpecs: a webhook URL that cannot be reached, and the
 // webhooks of card transactions.
 func deliveryFailureSpecs() {
-	ConformanceIt("reports dispatched false with a non-empty skip_reason when the webhook URL cannot be reached", SpecID("webhooks.reports-dispatched-false-non"),
+	ConformanceIt("reports dispatched false with a non-empty skip_reason when the webhook URL cannot be reached (dispatched true is the queued reading, webhooks.dispatchedMeans)", SpecID("webhooks.reports-dispatched-false-non"),
 		Reqs("WEBHOOK-08"),
 		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver),
 		func(ctx SpecContext) {
@@ -305,54 +325,43 @@ func deliveryFailureSpecs() {
 			recv.Close() // the configured URL now refuses connections
 			c := SharedCard(ctx)
 			d := expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": "decline"}), "virtualcard.transaction.declined")
-			Expect(d["dispatched"]).To(BeFalse(), "nothing can be sent to a closed receiver, so dispatched must be false")
+			if d["dispatched"] == true && Profile().Webhooks.DispatchedMeans != "sent" {
+				Skip("not applicable: dispatched true for an unreachable URL is the queued reading of \"dispatched is true when sent\" (webhooks.dispatchedMeans: " +
+					Profile().Webhooks.DispatchedMeans + "): a delivery that fails later is not reported in this answer (retry behaviour: not shown)")
+			}
+			Expect(d["dispatched"]).To(BeFalse(), "nothing can be sent to a closed receiver, so dispatched must be false (webhooks.dispatchedMeans: sent)")
 		})
 
-	ConformanceIt("sends the webhooks of card transactions to the configured URL: an approval as an authorization, a decline as declined", SpecID("webhooks.sends-webhooks-card"),
+	// Which transactions send which webhooks is not shown beyond the kinds'
+	// meanings (a server may send none for a decline), and retries are not
+	// shown either: the approval's webhook is the one expected.
+	ConformanceIt("sends the webhook of an approved card transaction to the configured URL (an authorization, where the profile says where the kind is)", SpecID("webhooks.sends-webhooks-card"),
 		Reqs("WEBHOOK-12"),
 		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver, CapTransactions),
 		func(ctx SpecContext) {
 			wp := Profile().Webhooks
-			if wp.DeliveryKindPointer == "" {
-				Skip("the profile does not say where a delivery carries its kind (webhooks.deliveryKindPointer)")
-			}
 			recv := WithReceiver(ctx)
-			c := NewCard(ctx, WithAmount(M("5.00")))
+			c := activeCard(ctx, NewCard(ctx, WithAmount(M("5.00"))))
 			// A delivery is this card's when it names the new card (its id
-			// or reference): a kind alone is no identity.
+			// or reference): a kind alone is no identity. Without the
+			// profile's kind pointer (the payload shape is not shown) any
+			// delivery naming the card after the approval is its webhook;
+			// with it, the kind is the authorization's.
 			ofCard := func(kind string) func(WebhookDelivery) bool {
 				return func(d WebhookDelivery) bool {
 					k, _ := deliveryField(d, wp.DeliveryKindPointer)
-					return k == kind && deliveryNames(d, c.ID, c.Reference)
+					return (wp.DeliveryKindPointer == "" || k == kind) && deliveryNames(d, c.ID, c.Reference)
 				}
 			}
-			// Distinct events of a kind: a redelivery (retries are not shown)
-			// repeats the same body.
-			countKind := func(kind string) int {
-				seen := map[string]bool{}
-				for _, d := range recv.Deliveries() {
-					if !d.Received.Before(recv.Since) && ofCard(kind)(d) {
-						seen[string(d.Body)] = true
-					}
-				}
-				return len(seen)
-			}
+			recv.Since = time.Now() // what the issuance sent is not this spec's subject
 			expectApproved(ctx, c, M("1.00"), "an ACTIVE card with funds")
 			got, ok := recv.Next(ctx, ofCard("virtualcard.transaction.authorization"))
 			if !ok {
 				skipUnattributed(recv, "virtualcard.transaction.authorization", "the card's id or reference", false)
+				nothingYet("virtualcard.transaction.authorization")
 			}
-			Expect(ok).To(BeTrue(), "an approved transaction sends a virtualcard.transaction.authorization webhook naming the card (none arrived %s)%s", recv.Waited(Timeouts().WebhookDelivery), recv.DroppedNote())
+			Expect(ok).To(BeTrue(), "an approved transaction sends a webhook naming the card (virtualcard.transaction.authorization; none arrived %s)%s", recv.Waited(Timeouts().WebhookDelivery), recv.DroppedNote())
 			ExpectSigned(got, recv.Key)
-			SetCardStatus(ctx, c.ID, "FROZEN")
-			expectDeclined(ctx, c, M("1.00"), "the card is FROZEN")
-			got, ok = recv.Next(ctx, ofCard("virtualcard.transaction.declined"))
-			if !ok {
-				skipUnattributed(recv, "virtualcard.transaction.declined", "the card's id or reference", false)
-			}
-			Expect(ok).To(BeTrue(), "a declined transaction sends a virtualcard.transaction.declined webhook naming the card (none arrived %s)%s", recv.Waited(Timeouts().WebhookDelivery), recv.DroppedNote())
-			ExpectSigned(got, recv.Key)
-			Expect(countKind("virtualcard.transaction.authorization")).To(Equal(1), "the decline must not be sent as an authorization")
 		})
 }
 
@@ -365,9 +374,10 @@ func eventTypeRefusalTable() {
 	ConformanceTable("validates event_type",
 		func(ctx SpecContext, rule func(SpecContext, Card)) { rule(ctx, SharedCard(ctx)) },
 		Needs(CapTestEnvironment),
-		ConformanceEntry("refuses an empty event_type with 400 and a validation message array", SpecID("errors.refuses-empty-event-type"), func(ctx SpecContext, c Card) {
-			ExpectValidationError(simulate(ctx, API(), c.ID, JSON{"event_type": ""}))
-		}, Reqs("ERR-04")),
+		// "" is a missing value or one outside the four: either refusal.
+		ConformanceEntry("refuses an empty event_type with 400 or the profile's invalid-value status", SpecID("errors.refuses-empty-event-type"), func(ctx SpecContext, c Card) {
+			emptyEnumRefusal(simulate(ctx, API(), c.ID, JSON{"event_type": ""}))
+		}, Reqs("WEBHOOK-02")),
 		ConformanceEntry("refuses an unknown event_type with a 4xx error (the profile's status)", SpecID("webhooks.refuses-unknown-event-type"), func(ctx SpecContext, c Card) {
 			for _, et := range []string{"refund", "virtualcard.transaction.authorization"} {
 				By("event_type " + et)
@@ -395,11 +405,24 @@ func simulationRefusalSpecs() {
 			ExpectErrorWithPath(simulate(ctx, API(), "crd_"+Ref("nosuch"), JSON{"event_type": "authorization"}), http.StatusNotFound)
 		})
 
+	// "With live credentials the request is rejected with 400 or 403"; a
+	// sandbox card does not exist in LIVE, and whether the card or the
+	// environment is checked first is not shown: a 404 for the sandbox
+	// card sends the check to a LIVE card of the LIVE merchant, where
+	// LIVE writes are allowed (--allow-live), else no verdict.
 	ConformanceIt("refuses the simulation with LIVE credentials (400 or 403)", SpecID("webhooks.refuses-simulation-live"),
 		Reqs("WEBHOOK-11", "ERR-09"), Destructive, Needs(CapLiveTier2),
 		func(ctx SpecContext) {
-			c := SharedCard(ctx)
-			resp := simulate(ctx, APIAs(*Cfg().LiveTier2), c.ID, JSON{"event_type": "authorization"})
+			live := APIAs(*Cfg().LiveTier2)
+			resp := simulate(ctx, live, SharedCard(ctx).ID, JSON{"event_type": "authorization"})
+			if resp.Status == http.StatusNotFound {
+				if !LiveWritesAllowed() {
+					OtherRefusalFirst(resp, "the refusal of a simulation with LIVE credentials (a LIVE card to try it on needs --allow-live)")
+				}
+				By("the sandbox card is unknown in LIVE: simulating on a LIVE card of the LIVE merchant")
+				card := cardAs(ctx, live, customerAs(ctx, live), "")
+				resp = simulate(ctx, live, card.ID, JSON{"event_type": "authorization"})
+			}
 			Expect(resp.Status).To(BeElementOf(http.StatusBadRequest, http.StatusForbidden), "a LIVE key must be refused with 400 or 403, got %d", resp.Status)
 			ExpectError(resp, resp.Status)
 			Expect(string(resp.Body)).NotTo(ContainSubstring("SIMULATE_"), "nothing may be simulated with a LIVE key")
