@@ -26,7 +26,7 @@ var wireNames = map[string]bool{Path: true, "secretKey": true, "accessToken": tr
 var mayNameTheWire = []string{"api", "authtoken", "sandbox", "suites", "proxy", "openapi", "bench"}
 
 // callers must exchange through Exchange.
-var callers = []string{"client/tokens.go", "loadtest/tokens/tokens.go", "target/preflight.go"}
+var callers = []string{"client/tokens.go", "loadtest/tokens/tokens.go", "config/preflight.go"}
 
 // TestOneTokenExchange fails when code outside this package builds the
 // exchange request or decodes its answer by hand, and when a known caller

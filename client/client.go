@@ -20,9 +20,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/redact"
-	"github.com/merchant-harness/mph/target"
 )
 
 // Defaults of a Client.
@@ -106,7 +106,7 @@ func New(o Options) *Client {
 		o.Gate = NewGate(GateOptions{MaxWait: wait, Logf: o.Logf})
 	}
 	o.BaseURL = strings.TrimRight(o.BaseURL, "/")
-	return &Client{o: o, baseVar: target.EnvBaseURL}
+	return &Client{o: o, baseVar: config.EnvBaseURL}
 }
 
 func (c *Client) clone() *Client {

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/redact"
-	"github.com/merchant-harness/mph/target"
 )
 
 // Reproduce lines. Each recorded exchange carries one shell line that sends
@@ -59,7 +59,7 @@ func varsOf(merchantID, secretKey string) credVars {
 	if v, ok := credNames["id:"+merchantID]; ok && merchantID != "" {
 		return v
 	}
-	return credVars{target.EnvMerchantID, target.EnvSecretKey}
+	return credVars{config.EnvMerchantID, config.EnvSecretKey}
 }
 
 // curlReq is what a reproduce line is made of.
@@ -141,7 +141,7 @@ func (r curlReq) writeHeaders(b *strings.Builder) {
 					b.WriteString(` -H "Authorization: ` + scheme + ` ${TOKEN:?not shown: the spec sent its own}"`)
 				}
 			case "X-Sandbox-Admin-Key":
-				b.WriteString(` -H "X-Sandbox-Admin-Key: $` + target.EnvAdminKey + `"`)
+				b.WriteString(` -H "X-Sandbox-Admin-Key: $` + config.EnvAdminKey + `"`)
 			case "X-Merchant-Id":
 				if v != "" && (v == r.tokenID || v == r.merchantID) {
 					b.WriteString(` -H "X-Merchant-Id: $` + varsOf(v, "").id + `"`)
@@ -246,6 +246,6 @@ func ReproduceTokenExchange(baseURL, merchantID, secretKey string) string {
 	h := http.Header{}
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json")
-	return curlReq{method: http.MethodPost, url: base + TokenPath, base: base, baseVar: target.EnvBaseURL, header: h, body: body,
+	return curlReq{method: http.MethodPost, url: base + TokenPath, base: base, baseVar: config.EnvBaseURL, header: h, body: body,
 		secretKey: secretKey, merchantID: merchantID}.line()
 }

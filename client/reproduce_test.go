@@ -16,9 +16,9 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/sandbox"
-	"github.com/merchant-harness/mph/target"
 )
 
 const (
@@ -48,8 +48,8 @@ func TestReproduceLinesRunAgainstTheSandbox(t *testing.T) {
 			t.Skipf("needs %s: %v", tool, err)
 		}
 	}
-	for name, v := range map[string]string{"BaseURL": target.EnvBaseURL, "ControlsURL": target.EnvControlsURL, "MerchantID": target.EnvMerchantID,
-		"SecretKey": target.EnvSecretKey, "AdminKey": target.EnvAdminKey} {
+	for name, v := range map[string]string{"BaseURL": config.EnvBaseURL, "ControlsURL": config.EnvControlsURL, "MerchantID": config.EnvMerchantID,
+		"SecretKey": config.EnvSecretKey, "AdminKey": config.EnvAdminKey} {
 		if !strings.Contains(client.ReproduceTokenExchange("http://h/v1/merchant", demoMerchant, demoKey)+"MPH_CONTROLS_URL MPH_ADMIN_KEY", v) {
 			t.Errorf("reproduce lines do not use the README's %s variable %s", name, v)
 		}
@@ -68,8 +68,8 @@ func TestReproduceLinesRunAgainstTheSandbox(t *testing.T) {
 	ctrl := controls.New(anon, srv.URL+"/_sandbox", demoAdmin)
 	ctx := context.Background()
 	calls := reproduceCases(ctx, anon, api, ctrl)
-	env := append(os.Environ(), target.EnvBaseURL+"="+base, target.EnvMerchantID+"="+demoMerchant, target.EnvSecretKey+"="+demoKey,
-		target.EnvControlsURL+"="+srv.URL+"/_sandbox", target.EnvAdminKey+"="+demoAdmin, "TOKEN=forged.token.value")
+	env := append(os.Environ(), config.EnvBaseURL+"="+base, config.EnvMerchantID+"="+demoMerchant, config.EnvSecretKey+"="+demoKey,
+		config.EnvControlsURL+"="+srv.URL+"/_sandbox", config.EnvAdminKey+"="+demoAdmin, "TOKEN=forged.token.value")
 	for _, c := range calls {
 		t.Run(c.name, func(t *testing.T) {
 			rec.Reset()

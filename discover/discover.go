@@ -21,13 +21,13 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/liveguard"
-	"github.com/merchant-harness/mph/target"
 )
 
 // Options configure a discovery.
 type Options struct {
-	Config       *target.Config // the resolved target (main TEST merchant)
+	Config       *config.Config // the resolved target (main TEST merchant)
 	SkipPurchase bool           // no gift card order (its keys stay undetermined)
 	Logf         func(format string, args ...any)
 }
@@ -85,7 +85,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 // prober carries the state between the discovery steps.
 type prober struct {
 	o        Options
-	cfg      *target.Config
+	cfg      *config.Config
 	api      *client.Client
 	anon     *client.Client
 	res      *Result
@@ -111,7 +111,7 @@ func newProber(o Options) *prober {
 	hc.Transport = countingTransport{hc.Transport, &p.requests}
 	// No write carrying a LIVE credential leaves without --allow-live.
 	hc, _ = liveguard.Wrap(hc, cfg.AllowLive || cfg.Embedded)
-	maxBody := cfg.BodyCap(target.DefaultConformMaxBody)
+	maxBody := cfg.BodyCap(config.DefaultConformMaxBody)
 	p.anon = client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout, MaxBody: maxBody, RetryAfterMax: cfg.RetryAfterMax})
 	ts := client.NewTokenSource(p.anon, cfg.Primary.MerchantID, cfg.Primary.SecretKey)
 	p.api = client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout, Tokens: ts, MaxBody: maxBody, RetryAfterMax: cfg.RetryAfterMax})

@@ -13,17 +13,17 @@ import (
 	"testing"
 
 	"github.com/merchant-harness/mph/api"
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/discover/discovertest"
 	"github.com/merchant-harness/mph/sandbox"
-	"github.com/merchant-harness/mph/target"
 )
 
 // discoverAgainst runs a discovery against base and returns the proposed
 // profile as the suites would load it.
 func discoverAgainst(t *testing.T, base, controlsURL string) (*api.Profile, *Result, string) {
 	t.Helper()
-	cfg := &target.Config{BaseURL: base, ControlsURL: controlsURL, AdminKey: sandbox.DefaultAdminKey, Primary: target.Credentials{MerchantID: sandbox.DemoMerchants()[0].ID, SecretKey: sandbox.DemoMerchants()[0].TestKey},
-		Profile: api.DefaultProfile(), Options: target.Options{Timeout: 10e9, RunID: "mphdisc"}}
+	cfg := &config.Config{BaseURL: base, ControlsURL: controlsURL, AdminKey: sandbox.DefaultAdminKey, Primary: config.Credentials{MerchantID: sandbox.DemoMerchants()[0].ID, SecretKey: sandbox.DemoMerchants()[0].TestKey},
+		Profile: api.DefaultProfile(), Options: config.Options{Timeout: 10e9, RunID: "mphdisc"}}
 	res, err := Run(context.Background(), Options{Config: cfg})
 	if err != nil {
 		t.Fatalf("discover: %v", err)
@@ -139,9 +139,9 @@ func TestDiscoveryOfPreconfiguredWebhooks(t *testing.T) {
 	ln.Close()
 	r := startSandbox(t, sandbox.Options{HideControls: true, Webhooks: []sandbox.WebhookPreset{{MerchantID: sandbox.DemoMerchants()[0].ID, URL: hookURL}}})
 	yes := true
-	cfg := &target.Config{BaseURL: r.BaseURL, Primary: target.Credentials{MerchantID: sandbox.DemoMerchants()[0].ID, SecretKey: sandbox.DemoMerchants()[0].TestKey},
-		Profile: api.DefaultProfile(), Options: target.Options{Timeout: 10e9, RunID: "mphdisc",
-			Webhooks: target.Webhooks{WebhookReceiverURL: hookURL, WebhooksPreconfigured: &yes}}}
+	cfg := &config.Config{BaseURL: r.BaseURL, Primary: config.Credentials{MerchantID: sandbox.DemoMerchants()[0].ID, SecretKey: sandbox.DemoMerchants()[0].TestKey},
+		Profile: api.DefaultProfile(), Options: config.Options{Timeout: 10e9, RunID: "mphdisc",
+			Webhooks: config.Webhooks{WebhookReceiverURL: hookURL, WebhooksPreconfigured: &yes}}}
 	res, err := Run(context.Background(), Options{Config: cfg, SkipPurchase: true})
 	if err != nil {
 		t.Fatal(err)

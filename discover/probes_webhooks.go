@@ -17,9 +17,9 @@ import (
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/internal/hooklisten"
 	"github.com/merchant-harness/mph/redact"
-	"github.com/merchant-harness/mph/target"
 )
 
 // Webhook discovery: one simulated authorization delivered to a receiver of
@@ -83,7 +83,7 @@ func (p *prober) webhooks(ctx context.Context) error {
 	}
 	recv, hookURL, secret, undo, err := p.hookTarget(ctx)
 	if err != nil || recv == nil {
-		why := "needs the sandbox controls or a pre-configured " + target.EnvWebhookReceiverURL
+		why := "needs the sandbox controls or a pre-configured " + config.EnvWebhookReceiverURL
 		if err != nil {
 			why = err.Error()
 		}
@@ -220,7 +220,7 @@ func (p *prober) signature(d delivery, secret string) {
 		}
 	}
 	if secret == "" {
-		p.undetermined("webhooks.signature.header", "no header carries an HMAC-SHA256 with the merchant secret key; set "+target.EnvWebhookSecret+" to try a webhook secret")
+		p.undetermined("webhooks.signature.header", "no header carries an HMAC-SHA256 with the merchant secret key; set "+config.EnvWebhookSecret+" to try a webhook secret")
 		return
 	}
 	p.found("webhooks.signature.header", "", "no header carries an HMAC-SHA256 of the delivery with the known keys: deliveries are not verified", "low")

@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/merchant-harness/mph/config/embedded"
 	"github.com/merchant-harness/mph/proxy"
 	"github.com/merchant-harness/mph/proxy/session"
 	"github.com/merchant-harness/mph/sandbox"
 	_ "github.com/merchant-harness/mph/suites" // the specs register themselves
 	"github.com/merchant-harness/mph/suites/framework"
-	"github.com/merchant-harness/mph/target/embedded"
 )
 
 // conformThroughProxy runs the whole conformance suite against the

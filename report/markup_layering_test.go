@@ -21,7 +21,7 @@ var models = map[string]bool{module + "result": true, module + "loadtest/summary
 // README and docs (not the results of a run): the markup they may hold.
 var referenceTables = map[string]string{
 	"api/profile_doc.go":              "the README's profile keys",
-	"target/environ.go":               "the README's variables",
+	"config/environ.go":               "the README's variables",
 	"sandbox/catalogue_markdown.go":   "docs/faults.md and docs/variants.md",
 	"requirements/ledger/markdown.go": "docs/ledger.md",
 	"cmd/mph/load_scenarios.go":       "the README's scenario list",

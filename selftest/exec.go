@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/merchant-harness/mph/target"
+	"github.com/merchant-harness/mph/config"
 )
 
 // ExecRunner runs `<exe> conform` as a child process configured only through
@@ -93,7 +93,7 @@ func waitBounded(ctx context.Context, cmd *exec.Cmd, bound time.Duration) (timed
 func inherited() []string {
 	var out []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, target.EnvPrefix) {
+		if !strings.HasPrefix(kv, config.EnvPrefix) {
 			out = append(out, kv)
 		}
 	}
@@ -128,4 +128,4 @@ func conformArgs(j Job) []string {
 }
 
 // Environ renders a Config as the MPH_* environment of a child run.
-func Environ(cfg *target.Config) []string { return target.Environ(cfg) }
+func Environ(cfg *config.Config) []string { return config.Environ(cfg) }

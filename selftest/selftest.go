@@ -24,10 +24,10 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/merchant-harness/mph/config"
+	"github.com/merchant-harness/mph/config/embedded"
 	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/sandbox"
-	"github.com/merchant-harness/mph/target"
-	"github.com/merchant-harness/mph/target/embedded"
 )
 
 // Job is one suite run: the child `mph conform` a Runner starts.
@@ -36,7 +36,7 @@ type Job struct {
 	// "variant:NAME". It is informational: the sandbox behind Config already
 	// carries the fault or variant, and Config the variant's profile.
 	Label      string
-	Config     *target.Config
+	Config     *config.Config
 	ReportPath string // where the child writes Ginkgo's JSON report
 	// LabelFilter selects the specs (a Ginkgo label expression); "" runs
 	// every spec.

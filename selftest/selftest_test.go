@@ -13,9 +13,9 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/sandbox"
-	"github.com/merchant-harness/mph/target"
 )
 
 // fakeConform stands in for `mph conform`: for each fault it fails the specs
@@ -25,7 +25,7 @@ func fakeConform(t *testing.T, catches map[string][]string, preflight map[string
 	return func(ctx context.Context, j Job) (Outcome, error) {
 		fault, reportPath := j.Label, j.ReportPath
 		env := strings.Join(Environ(j.Config), "\n")
-		for _, want := range []string{target.EnvBaseURL + "=http://127.0.0.1:", target.EnvSecretKey + "=sk_test_", target.EnvMerchant2ID + "=", target.EnvControlsURL + "=http", target.EnvAllowLive + "=1"} {
+		for _, want := range []string{config.EnvBaseURL + "=http://127.0.0.1:", config.EnvSecretKey + "=sk_test_", config.EnvMerchant2ID + "=", config.EnvControlsURL + "=http", config.EnvAllowLive + "=1"} {
 			if !strings.Contains(env, want) {
 				t.Errorf("child environment lacks %s", want)
 			}

@@ -12,14 +12,14 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/schemas"
 	. "github.com/merchant-harness/mph/suites/framework"
-	"github.com/merchant-harness/mph/target"
 )
 
 // tokenFor exchanges credentials through the raw client and returns the
 // answer (schema-checked by the caller).
-func tokenFor(ctx context.Context, c target.Credentials) *client.Response {
+func tokenFor(ctx context.Context, c config.Credentials) *client.Response {
 	return Must(Anonymous().RawAuth().Post(ctx, client.TokenPath, client.TokenBody{MerchantID: c.MerchantID, SecretKey: c.SecretKey}))
 }
 
@@ -250,7 +250,7 @@ func tokenLifetimeSpecs() {
 				Skip("covered by the sandbox-clock expiry spec: the target offers the clock control")
 			}
 			if !Cfg().Slow {
-				Skip("waits 15 minutes for real token expiry: set " + target.EnvSlow + "=1 (mph conform --slow) to run it")
+				Skip("waits 15 minutes for real token expiry: set " + config.EnvSlow + "=1 (mph conform --slow) to run it")
 			}
 			tok := freshToken(ctx)
 			c := Anonymous().WithToken(tok)

@@ -16,9 +16,9 @@ import (
 
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/schemas"
 	. "github.com/merchant-harness/mph/suites/framework"
-	"github.com/merchant-harness/mph/target"
 )
 
 // credential is one spoilt way of presenting credentials.
@@ -141,7 +141,7 @@ func forge(ctx SpecContext, how string) string {
 // sandbox clock moved on once, or (--slow) one real wait.
 var agedToken = Shared(func(ctx SpecContext) string {
 	if !Has(CapClock) && !Cfg().Slow {
-		Skip("waits 15 minutes for a token to expire (no sandbox clock): set " + target.EnvSlow + "=1 (mph conform --slow) to run it")
+		Skip("waits 15 minutes for a token to expire (no sandbox clock): set " + config.EnvSlow + "=1 (mph conform --slow) to run it")
 	}
 	tok := freshToken(ctx)
 	ExpectEnvelopeA(Must(Anonymous().WithToken(tok).Get(ctx, "/cards/config", nil)), schemas.ConfigResponse)
@@ -215,7 +215,7 @@ var lowKYBToken = Shared(func(ctx SpecContext) string {
 	}
 	d := Data(ExpectEnvelopeA(resp, schemas.TokenResponse))
 	if d["environment"] != "LIVE" {
-		HarnessError("the credentials below KYB Tier 2 (%s) got a token for environment %v, not LIVE", target.EnvLowKYBMerchantID, d["environment"])
+		HarnessError("the credentials below KYB Tier 2 (%s) got a token for environment %v, not LIVE", config.EnvLowKYBMerchantID, d["environment"])
 	}
 	tok, _ := d["accessToken"].(string)
 	return tok

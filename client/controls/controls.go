@@ -13,7 +13,7 @@ import (
 	"net/url"
 
 	"github.com/merchant-harness/mph/client"
-	"github.com/merchant-harness/mph/target"
+	"github.com/merchant-harness/mph/config"
 )
 
 // AdminHeader carries the admin key.
@@ -33,7 +33,7 @@ var ErrUnavailable = fmt.Errorf("the target offers no sandbox test controls")
 func New(base *client.Client, controlsURL, adminKey string) *Client {
 	// The controls are not the target's API: outside its rate limits, and
 	// shown as $MPH_CONTROLS_URL in reproduce lines.
-	c := base.WithoutAuth().WithBaseURLVar(controlsURL, target.EnvControlsURL).WithOwnGate()
+	c := base.WithoutAuth().WithBaseURLVar(controlsURL, config.EnvControlsURL).WithOwnGate()
 	if adminKey != "" {
 		c = c.WithHeader(AdminHeader, adminKey)
 	}

@@ -19,6 +19,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/config"
+	"github.com/merchant-harness/mph/config/embedded"
 	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/requirements"
@@ -26,12 +28,10 @@ import (
 	"github.com/merchant-harness/mph/suites"
 	_ "github.com/merchant-harness/mph/suites" // the specs register themselves
 	"github.com/merchant-harness/mph/suites/framework"
-	"github.com/merchant-harness/mph/target"
-	"github.com/merchant-harness/mph/target/embedded"
 )
 
 type conformFlags struct {
-	target        *target.Flags
+	target        *config.Flags
 	labelFilter   string
 	focus         []string
 	skip          []string
@@ -94,9 +94,9 @@ var conformCmd = &cobra.Command{
 	Short: "Run the conformance suites against a target (default: the embedded sandbox)",
 	Long: `Run the conformance suites of the Merchant Payments API v1.
 
-With no --base-url (or ` + target.EnvBaseURL + `) the embedded reference sandbox is started
+With no --base-url (or ` + config.EnvBaseURL + `) the embedded reference sandbox is started
 and its demo credentials are used. Against another server, give the base URL,
-` + target.EnvMerchantID + ` and the secret key in ` + target.EnvSecretKey + ` or ` + target.EnvSecretKey + target.FileSuffix + `
+` + config.EnvMerchantID + ` and the secret key in ` + config.EnvSecretKey + ` or ` + config.EnvSecretKey + config.FileSuffix + `
 (secrets are never taken from the command line), and a --profile for what the
 API document does not show.
 
@@ -112,7 +112,7 @@ rejected credentials stop the run before any spec (exit 2).`,
 func init() {
 	f := &conformOpts
 	fs := conformCmd.Flags()
-	f.target = target.Bind(fs, target.CmdConform)
+	f.target = config.Bind(fs, config.CmdConform)
 	fs.StringVar(&f.labelFilter, "label-filter", "", "run only specs matching this label expression, e.g. 'withdraw && !destructive'")
 	fs.StringSliceVar(&f.focus, "focus", nil, "run only specs whose text matches this regular expression (repeatable)")
 	fs.StringSliceVar(&f.skip, "skip", nil, "skip specs whose text matches this regular expression (repeatable)")
@@ -199,11 +199,11 @@ func runConform(cmd *cobra.Command, _ []string) error {
 }
 
 // outcome prints the summary and maps the run to the exit-code contract.
-func (f *conformFlags) outcome(stdout, stderr io.Writer, cfg *target.Config, opts framework.RunOptions, res framework.Result, err error) error {
-	var pe *target.PreflightError
+func (f *conformFlags) outcome(stdout, stderr io.Writer, cfg *config.Config, opts framework.RunOptions, res framework.Result, err error) error {
+	var pe *config.PreflightError
 	switch {
 	case errors.As(err, &pe):
-		fmt.Fprintf(stderr, "reproduce the pre-flight token exchange (with %s, %s and %s set):\n  %s\n", target.EnvBaseURL, target.EnvMerchantID, target.EnvSecretKey,
+		fmt.Fprintf(stderr, "reproduce the pre-flight token exchange (with %s, %s and %s set):\n  %s\n", config.EnvBaseURL, config.EnvMerchantID, config.EnvSecretKey,
 			client.ReproduceTokenExchange(cfg.BaseURL, cfg.Primary.MerchantID, cfg.Primary.SecretKey))
 		return usageErr("pre-flight: %v", pe)
 	case err != nil:
@@ -348,7 +348,7 @@ func acceptedNoVerdicts(list []string) ([]string, error) {
 }
 
 // runMeta describes the run for the reports.
-func runMeta(cfg *target.Config, selection string) result.Meta {
+func runMeta(cfg *config.Config, selection string) result.Meta {
 	m := result.Meta{Target: report.StripUserinfo(cfg.BaseURL), Embedded: cfg.Embedded, RunID: cfg.RunID, Version: versionString(), Profile: "default", Filter: selection}
 	if cfg.ProfilePath != "" {
 		m.Profile = filepath.Base(cfg.ProfilePath)

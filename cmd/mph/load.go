@@ -16,18 +16,18 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/merchant-harness/mph/config"
+	"github.com/merchant-harness/mph/config/embedded"
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
-	"github.com/merchant-harness/mph/target"
-	"github.com/merchant-harness/mph/target/embedded"
 )
 
 // loadTargetFlags are shared by `mph load` and its subcommands.
 type loadTargetFlags struct {
-	target        *target.Flags
+	target        *config.Flags
 	noRateLimits  bool
 	sandboxLimits []string
 	sandboxShare  string // embedded sandbox: groups sharing one bucket
@@ -35,7 +35,7 @@ type loadTargetFlags struct {
 }
 
 func (f *loadTargetFlags) bind(fs *pflag.FlagSet) {
-	f.target = target.Bind(fs, target.CmdLoad)
+	f.target = config.Bind(fs, config.CmdLoad)
 	fs.BoolVar(&f.noRateLimits, "no-rate-limits", false, "embedded sandbox: disable its rate limits (to measure the driver or the server, not the limiter)")
 	fs.StringSliceVar(&f.sandboxLimits, "sandbox-rate-limit", nil, "embedded sandbox: set a rate-limit group, group=rate[:burst] (repeatable), e.g. secure=20:20")
 	fs.StringVar(&f.sandboxShare, "sandbox-rate-limit-share", "", "embedded sandbox: groups drawing from one bucket, e.g. read+secure (sets separated by commas)")
@@ -117,7 +117,7 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 	}
 	cfg, cleanup, err := embedded.ResolveWith(ctx, s, sbx)
 	if err != nil {
-		var ue *target.UsageError
+		var ue *config.UsageError
 		if errors.As(err, &ue) {
 			return nil, nil, usageErr("%v", err)
 		}
@@ -150,7 +150,7 @@ func (f *loadTargetFlags) sandboxOptions() (sandbox.Options, error) {
 
 // loadTarget is the resolved target as the load engine takes it, its
 // setup shaped by the target profile where the profile says.
-func loadTarget(cfg *target.Config) *loadtest.Target {
+func loadTarget(cfg *config.Config) *loadtest.Target {
 	t := &loadtest.Target{
 		BaseURL: cfg.BaseURL, ControlsURL: cfg.ControlsURL, AdminKey: cfg.AdminKey,
 		Timeout: cfg.Timeout, InsecureTLS: cfg.InsecureTLS, Embedded: cfg.Embedded, RunID: cfg.RunID, AllowLive: cfg.AllowLive,
@@ -291,7 +291,7 @@ func init() {
 		Use:   "load",
 		Short: "Load-test the hot paths (" + strings.Join(loadtest.ScenarioNames(), ", ") + ") with vegeta: honest latency, thresholds, 429 analysis",
 		Long: `load drives the Merchant Payments API v1 with vegeta's attacker and our own
-pacers, against the embedded sandbox unless --base-url (or ` + target.EnvBaseURL + `) names a
+pacers, against the embedded sandbox unless --base-url (or ` + config.EnvBaseURL + `) names a
 target. Latency is measured from each request's intended send time (open model)
 into HDR histograms; send lag is reported separately. Raw results (vegeta's gob
 encoding, scrubbed, readable by 'vegeta report') and summary.json, summary.md

@@ -11,10 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
-	"github.com/merchant-harness/mph/target"
 )
 
 type probeFlags struct {
@@ -56,7 +56,7 @@ Retry-After) shows a well-behaved client completes its work.
 
 Then (--topology) it lays out the limiters: which paths share one (saturate
 one path, watch another), what a limiter is keyed by (a second token of the
-same merchant and, with ` + target.EnvMerchant2ID + `/` + target.EnvSecretKey2 + `, a second merchant
+same merchant and, with ` + config.EnvMerchant2ID + `/` + config.EnvSecretKey2 + `, a second merchant
 call the saturated path), and each limiter's burst and refill rate, with the
 Retry-After, RateLimit, RateLimit-Policy and X-RateLimit-* headers seen. The
 limiter groups go to the report and summary.json (probe.topology).

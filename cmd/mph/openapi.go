@@ -9,12 +9,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/api"
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/openapi"
-	"github.com/merchant-harness/mph/target"
 )
 
 type openapiFlags struct {
-	target                       *target.Flags
+	target                       *config.Flags
 	out, server, format, license string
 }
 
@@ -42,7 +42,7 @@ document goes to stdout.`,
 func init() {
 	f := &openapiOpts
 	fs := openapiCmd.Flags()
-	f.target = target.Bind(fs, target.CmdOpenAPI)
+	f.target = config.Bind(fs, config.CmdOpenAPI)
 	fs.StringVarP(&f.out, "output", "o", "", "file to write (default stdout)")
 	fs.StringVar(&f.server, "server", openapi.DefaultServer, "the merchant root of the target: servers[0].url is its origin, every path begins with its path")
 	fs.StringVar(&f.format, "format", "", "yaml or json (default: yaml when -o ends in .yaml or .yml, else json)")

@@ -12,12 +12,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/config"
+	"github.com/merchant-harness/mph/config/embedded"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/sandbox"
-	"github.com/merchant-harness/mph/target"
-	"github.com/merchant-harness/mph/target/embedded"
 )
 
 // planCaps are the capabilities the target will offer, judged from the
@@ -26,7 +26,7 @@ type planCaps struct {
 	controls, second, live, lowKYB, blocked bool
 }
 
-func capsOf(s target.Settings) planCaps {
+func capsOf(s config.Settings) planCaps {
 	if s.BaseURL == "" {
 		return planCaps{true, true, true, true, true}
 	}
@@ -43,7 +43,7 @@ func capsOf(s target.Settings) planCaps {
 // a child mph conform with its output discarded, against an embedded sandbox
 // offering only the target's capabilities, and prints the plan. The target
 // receives no request: the child only knows the sandbox.
-func runPlan(cmd *cobra.Command, s target.Settings) error {
+func runPlan(cmd *cobra.Command, s config.Settings) error {
 	caps := capsOf(s)
 	run, err := sandbox.Start(context.Background(), "127.0.0.1:0", sandbox.Options{HideControls: !caps.controls})
 	if err != nil {
@@ -97,26 +97,26 @@ func planArgs(dir string) []string {
 // the sandbox with the demo credentials of the capabilities the target
 // offers, and the money options (--max-spend and --slow apply; --max-rps
 // would only slow the plan).
-func planEnv(run *sandbox.Running, caps planCaps, s target.Settings) []string {
+func planEnv(run *sandbox.Running, caps planCaps, s config.Settings) []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, target.EnvPrefix) {
+		if !strings.HasPrefix(kv, config.EnvPrefix) {
 			env = append(env, kv)
 		}
 	}
-	cfg := target.FromLocal(*embedded.Local(run), nil)
+	cfg := config.FromLocal(*embedded.Local(run), nil)
 	cfg.Embedded = false // the child reaches it by URL, as it would the target: no LIVE consent
 	if !caps.controls {
 		cfg.ControlsURL, cfg.AdminKey = "", ""
 	}
 	for _, c := range []struct {
 		on  bool
-		set **target.Credentials
+		set **config.Credentials
 	}{{caps.second, &cfg.Secondary}, {caps.live, &cfg.LiveTier2}, {caps.lowKYB, &cfg.LiveLowKYB}, {caps.blocked, &cfg.NotWhitelisted}} {
 		if !c.on {
 			*c.set = nil
 		}
 	}
-	cfg.Conform = target.Conform{Slow: s.Slow, MaxSpend: s.MaxSpend}
-	return append(env, target.Environ(cfg)...)
+	cfg.Conform = config.Conform{Slow: s.Slow, MaxSpend: s.MaxSpend}
+	return append(env, config.Environ(cfg)...)
 }

@@ -10,16 +10,16 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/config"
+	"github.com/merchant-harness/mph/config/embedded"
 	"github.com/merchant-harness/mph/discover"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/report"
-	"github.com/merchant-harness/mph/target"
-	"github.com/merchant-harness/mph/target/embedded"
 )
 
 func init() {
 	var (
-		settings     *target.Flags
+		settings     *config.Flags
 		out          string
 		skipPurchase bool
 	)
@@ -57,15 +57,15 @@ and one gift card of the smallest face value the target accepts (none with
 			return runDiscover(ctx, cmd, cfg, out, skipPurchase)
 		},
 	}
-	settings = target.Bind(discoverCmd.Flags(), target.CmdDiscover)
+	settings = config.Bind(discoverCmd.Flags(), config.CmdDiscover)
 	discoverCmd.Flags().StringVarP(&out, "out", "o", "", "write the proposed profile here (default: standard output)")
 	discoverCmd.Flags().BoolVar(&skipPurchase, "skip-purchase", false, "buy no gift card (the gift order keys stay undetermined)")
 	profileCmd.AddCommand(discoverCmd)
 	rootCmd.AddCommand(profileCmd)
 }
 
-func runDiscover(ctx context.Context, cmd *cobra.Command, cfg *target.Config, out string, skipPurchase bool) error {
-	facts, err := target.Preflight(ctx, cfg)
+func runDiscover(ctx context.Context, cmd *cobra.Command, cfg *config.Config, out string, skipPurchase bool) error {
+	facts, err := config.Preflight(ctx, cfg)
 	if err != nil {
 		return usageErr("pre-flight: %v", err)
 	}

@@ -16,15 +16,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/api"
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/proxy"
 	"github.com/merchant-harness/mph/proxy/session"
 	"github.com/merchant-harness/mph/report"
-	"github.com/merchant-harness/mph/target"
 )
 
 type proxyFlags struct {
-	target                   *target.Flags
+	target                   *config.Flags
 	listen, out, har, failOn string
 	logFile                  string
 	duration, reportEvery    time.Duration
@@ -61,7 +61,7 @@ signal (reports still written and marked).`,
 func init() {
 	f := &proxyOpts
 	fs := proxyCmd.Flags()
-	f.target = target.Bind(fs, target.CmdProxy)
+	f.target = config.Bind(fs, config.CmdProxy)
 	fs.StringVar(&f.listen, "listen", "127.0.0.1:8081", "address to listen on")
 	fs.StringVar(&f.out, "out", "mph-proxy-results", "directory for junit.xml, report.json, report.html and report.md")
 	fs.StringVar(&f.logFile, "log", "", "also append the violation lines to this file")
@@ -175,13 +175,13 @@ func newProxyFromFlags(cmd *cobra.Command) (*proxy.Proxy, func(), error) {
 }
 
 // proxySettings are the target's settings as every command reads them.
-func proxySettings() (target.Settings, error) {
+func proxySettings() (config.Settings, error) {
 	s, err := proxyOpts.target.Settings()
 	if err != nil {
 		return s, usageErr("%v", err)
 	}
 	if s.BaseURL == "" {
-		return s, usageErr("mph proxy needs the target: --base-url or %s (the merchant root, e.g. http://127.0.0.1:8080/v1/merchant)", target.EnvBaseURL)
+		return s, usageErr("mph proxy needs the target: --base-url or %s (the merchant root, e.g. http://127.0.0.1:8080/v1/merchant)", config.EnvBaseURL)
 	}
 	return s, nil
 }

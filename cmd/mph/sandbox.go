@@ -12,9 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/selftest"
-	"github.com/merchant-harness/mph/target"
 )
 
 type sandboxFlags struct {
@@ -26,7 +26,7 @@ type sandboxFlags struct {
 	writeProfile             string
 	listFaults, listVars     bool
 	listFormat               string
-	target                   *target.Flags
+	target                   *config.Flags
 	verbose, hide, echo      bool
 	hookURLs, hookKeys       []string
 }
@@ -58,7 +58,7 @@ stops gracefully on SIGINT or SIGTERM.`,
 	f.StringVar(&sf.writeProfile, "write-profile", "", "write the target profile a harness needs against this sandbox (the default overlaid by the chosen settings' overlays) to FILE")
 	f.BoolVar(&sf.listVars, "list-variants", false, "list the dimensions (open points of the document) and their settings, the document's words allowing each and the profile each needs, and exit")
 	f.StringVar(&sf.listFormat, "format", "text", "format of --list-faults and --list-variants: text, or markdown (docs/faults.md, docs/variants.md)")
-	sf.target = target.Bind(f, target.CmdSandbox)
+	sf.target = config.Bind(f, config.CmdSandbox)
 	f.BoolVarP(&sf.verbose, "verbose", "v", false, "log webhook deliveries and lifecycle events")
 	f.BoolVar(&sf.hide, "hide-controls", false, "answer /_sandbox with 404, standing in for a real TEST environment without test controls")
 	f.StringArrayVar(&sf.hookURLs, "webhook-url", nil, "MERCHANT=URL: the merchant's webhook URL from the start, as a provider's dashboard sets it (repeatable)")

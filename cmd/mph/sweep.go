@@ -16,15 +16,15 @@ import (
 
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/config"
+	"github.com/merchant-harness/mph/config/embedded"
 	"github.com/merchant-harness/mph/liveguard"
 	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sweep"
-	"github.com/merchant-harness/mph/target"
-	"github.com/merchant-harness/mph/target/embedded"
 )
 
 func init() {
-	var settings *target.Flags
+	var settings *config.Flags
 	cmd := &cobra.Command{
 		Use:   "sweep --run-id ID",
 		Short: "Return the money of an earlier run's cards to the vault and freeze them",
@@ -41,7 +41,7 @@ the main merchant and, when configured, of the second merchant.`,
 				return usageErr("%v", err)
 			}
 			if s.RunID == "" || s.BaseURL == "" {
-				return usageErr("mph sweep needs --run-id and a target (--base-url or %s)", target.EnvBaseURL)
+				return usageErr("mph sweep needs --run-id and a target (--base-url or %s)", config.EnvBaseURL)
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -53,12 +53,12 @@ the main merchant and, when configured, of the second merchant.`,
 			return runSweep(ctx, cmd.OutOrStdout(), cfg)
 		},
 	}
-	settings = target.Bind(cmd.Flags(), target.CmdSweep)
+	settings = config.Bind(cmd.Flags(), config.CmdSweep)
 	rootCmd.AddCommand(cmd)
 }
 
-func runSweep(ctx context.Context, w io.Writer, cfg *target.Config) error {
-	facts, err := target.Preflight(ctx, cfg)
+func runSweep(ctx context.Context, w io.Writer, cfg *config.Config) error {
+	facts, err := config.Preflight(ctx, cfg)
 	if err != nil {
 		return usageErr("pre-flight: %v", err)
 	}
@@ -74,7 +74,7 @@ func runSweep(ctx context.Context, w io.Writer, cfg *target.Config) error {
 	if facts.Live {
 		guard.LiveSecret(cfg.Primary.SecretKey)
 	}
-	creds := []target.Credentials{cfg.Primary}
+	creds := []config.Credentials{cfg.Primary}
 	if cfg.Secondary != nil {
 		creds = append(creds, *cfg.Secondary)
 	}
@@ -98,8 +98,8 @@ func runSweep(ctx context.Context, w io.Writer, cfg *target.Config) error {
 	return nil
 }
 
-func sweepClient(cfg *target.Config, hc *http.Client, c target.Credentials) *client.Client {
-	maxBody := cfg.BodyCap(target.DefaultConformMaxBody)
+func sweepClient(cfg *config.Config, hc *http.Client, c config.Credentials) *client.Client {
+	maxBody := cfg.BodyCap(config.DefaultConformMaxBody)
 	anon := client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout, MaxBody: maxBody, RetryAfterMax: cfg.RetryAfterMax})
 	return client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout, MaxBody: maxBody, RetryAfterMax: cfg.RetryAfterMax,
 		Tokens: client.NewTokenSource(anon, c.MerchantID, c.SecretKey)})
@@ -114,7 +114,7 @@ type sweepTally struct {
 // sweepRun sweeps the run's cards of one merchant: ACTIVE ones until none is
 // left (a swept card is FROZEN and drops out of the list), then FROZEN ones
 // still holding a sweepable balance.
-func sweepRun(ctx context.Context, api *client.Client, cfg *target.Config, merchant string) (sweepTally, error) {
+func sweepRun(ctx context.Context, api *client.Client, cfg *config.Config, merchant string) (sweepTally, error) {
 	var t sweepTally
 	rules, err := sweepRules(ctx, api, cfg.Profile)
 	if err != nil {
@@ -172,7 +172,7 @@ func sweepRules(ctx context.Context, api *client.Client, p *api.Profile) (sweep.
 }
 
 // runCards lists the cards of the run in a status not handled yet.
-func runCards(ctx context.Context, api *client.Client, cfg *target.Config, status string, done map[string]bool) ([]string, error) {
+func runCards(ctx context.Context, api *client.Client, cfg *config.Config, status string, done map[string]bool) ([]string, error) {
 	q := url.Values{"status": {status}, "search": {cfg.RunID}, "limit": {strconv.Itoa(cfg.Profile.Cards.ListMaxLimit)}}
 	resp, err := api.Get(ctx, "/cards", q)
 	if err != nil {

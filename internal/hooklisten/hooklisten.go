@@ -3,7 +3,7 @@
 // public URL's own host (or the configured listen address), close
 // connections from senders outside the configured allow-list and beyond a
 // bound before a byte is read, and serve with header, read and idle
-// timeouts. The configuration (package target) says the Rules.
+// timeouts. The configuration (package config) says the Rules.
 package hooklisten
 
 import (

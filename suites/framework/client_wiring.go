@@ -6,7 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/merchant-harness/mph/client"
-	"github.com/merchant-harness/mph/target"
+	"github.com/merchant-harness/mph/config"
 )
 
 // rateGate paces every client of this process under the rate limits the
@@ -14,7 +14,7 @@ import (
 // --deadline, else Ginkgo's suite timeout (one hour by default).
 var rateGate *client.Gate
 
-func newRateGate(cfg *target.Config) *client.Gate {
+func newRateGate(cfg *config.Config) *client.Gate {
 	nameCredentials(cfg)
 	deadline := time.Time{}
 	if d := runDeadline.Load(); d != nil {
@@ -28,7 +28,7 @@ func newRateGate(cfg *target.Config) *client.Gate {
 // referenceFields are the body fields carrying a merchant reference (the
 // profile's issuance and gift purchase names): a POST carrying one may be
 // resent after a 429, the reference making a second attempt a duplicate.
-func referenceFields(cfg *target.Config) []string {
+func referenceFields(cfg *config.Config) []string {
 	out := []string{"reference"}
 	if p := cfg.Profile; p != nil {
 		for _, f := range []string{p.Issuance.ReferenceField, p.GiftCards.Purchase.Fields["reference"]} {
@@ -42,16 +42,16 @@ func referenceFields(cfg *target.Config) []string {
 
 // nameCredentials tells the reproduce lines the README's variables of each
 // set of credentials (MPH_MERCHANT2_ID, MPH_SECRET_KEY2, ...).
-func nameCredentials(cfg *target.Config) {
+func nameCredentials(cfg *config.Config) {
 	for _, c := range []struct {
-		cr      *target.Credentials
+		cr      *config.Credentials
 		id, key string
 	}{
-		{&cfg.Primary, target.EnvMerchantID, target.EnvSecretKey},
-		{cfg.Secondary, target.EnvMerchant2ID, target.EnvSecretKey2},
-		{cfg.LiveTier2, target.EnvLiveMerchantID, target.EnvLiveSecretKey},
-		{cfg.LiveLowKYB, target.EnvLowKYBMerchantID, target.EnvLowKYBSecretKey},
-		{cfg.NotWhitelisted, target.EnvBlockedMerchantID, target.EnvBlockedSecretKey},
+		{&cfg.Primary, config.EnvMerchantID, config.EnvSecretKey},
+		{cfg.Secondary, config.EnvMerchant2ID, config.EnvSecretKey2},
+		{cfg.LiveTier2, config.EnvLiveMerchantID, config.EnvLiveSecretKey},
+		{cfg.LiveLowKYB, config.EnvLowKYBMerchantID, config.EnvLowKYBSecretKey},
+		{cfg.NotWhitelisted, config.EnvBlockedMerchantID, config.EnvBlockedSecretKey},
 	} {
 		if c.cr.Set() {
 			client.NameCredentials(c.cr.MerchantID, c.cr.SecretKey, c.id, c.key)

@@ -19,24 +19,24 @@ import (
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
+	"github.com/merchant-harness/mph/config"
+	"github.com/merchant-harness/mph/config/embedded"
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/liveguard"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/result"
-	"github.com/merchant-harness/mph/target"
-	"github.com/merchant-harness/mph/target/embedded"
 )
 
 // shared is what process 1 hands to every parallel process.
 type shared struct {
-	Config *target.Config
-	Facts  target.Facts
+	Config *config.Config
+	Facts  config.Facts
 }
 
 // harness is the per-process state behind the accessors.
 type harness struct {
-	cfg      *target.Config
-	facts    target.Facts
+	cfg      *config.Config
+	facts    config.Facts
 	anon     *client.Client
 	primary  *client.Client
 	controls *controls.Client
@@ -58,7 +58,7 @@ var h = &harness{tokens: map[string]*client.TokenSource{}, rec: client.NewRecord
 
 // configure hands the harness the target of the run and what pre-flight
 // learned of it.
-func (x *harness) configure(cfg *target.Config, facts target.Facts) {
+func (x *harness) configure(cfg *config.Config, facts config.Facts) {
 	x.given = &shared{Config: cfg, Facts: facts}
 }
 
@@ -84,7 +84,7 @@ func (x *harness) setup(s shared) {
 	x.cfg, x.facts = s.Config, s.Facts
 	hc := client.Polite(x.guardLive(x.cfg.HTTPClient(), nil), politeLimiter)
 	x.anon = client.New(client.Options{BaseURL: x.cfg.BaseURL, HTTP: hc, Timeout: x.cfg.Timeout, Recorder: x.recorder, Logf: clientLogf,
-		MaxBody: x.cfg.BodyCap(target.DefaultConformMaxBody), Gate: rateGate, ReferenceFields: referenceFields(x.cfg)})
+		MaxBody: x.cfg.BodyCap(config.DefaultConformMaxBody), Gate: rateGate, ReferenceFields: referenceFields(x.cfg)})
 	x.primary = x.as(x.cfg.Primary)
 	if x.cfg.ControlsURL != "" && x.facts.Controls {
 		x.controls = controls.New(x.anon, x.cfg.ControlsURL, x.cfg.AdminKey)
@@ -100,7 +100,7 @@ func clientLogf(format string, args ...any) {
 
 // as returns an authenticated client for the credentials, sharing one token
 // source per credentials in this process.
-func (x *harness) as(c target.Credentials) *client.Client {
+func (x *harness) as(c config.Credentials) *client.Client {
 	key := c.MerchantID + "\x00" + c.SecretKey
 	x.mu.Lock()
 	ts, ok := x.tokens[key]
@@ -116,7 +116,7 @@ func (x *harness) as(c target.Credentials) *client.Client {
 		Tokens:   ts,
 		Recorder: x.recorder,
 		Logf:     clientLogf,
-		MaxBody:  x.cfg.BodyCap(target.DefaultConformMaxBody), Gate: rateGate, ReferenceFields: referenceFields(x.cfg),
+		MaxBody:  x.cfg.BodyCap(config.DefaultConformMaxBody), Gate: rateGate, ReferenceFields: referenceFields(x.cfg),
 	})
 }
 
@@ -126,7 +126,7 @@ func resolveShared(ctx context.Context) (shared, func(), error) {
 	if h.given != nil {
 		return *h.given, func() {}, nil
 	}
-	st, err := target.SettingsFromEnv(target.CmdSuites)
+	st, err := config.SettingsFromEnv(config.CmdSuites)
 	if err != nil {
 		return shared{}, nil, err
 	}
@@ -135,7 +135,7 @@ func resolveShared(ctx context.Context) (shared, func(), error) {
 	if err != nil {
 		return shared{}, nil, err
 	}
-	f, err := target.Preflight(ctx, cfg)
+	f, err := config.Preflight(ctx, cfg)
 	if err != nil {
 		cleanup()
 		return shared{}, nil, err
@@ -171,7 +171,7 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 	if err := json.Unmarshal(b, &s); err != nil {
 		AbortSuite("[harness-error] reading the shared configuration: " + err.Error())
 	}
-	target.RegisterSecrets(s.Config) // a parallel process did not resolve it
+	config.RegisterSecrets(s.Config) // a parallel process did not resolve it
 	politeLimiter = client.NewLimiter(s.Config.MaxRPS)
 	rateGate = newRateGate(s.Config)
 	h.setup(s)
@@ -371,7 +371,7 @@ func Must(resp *client.Response, err error) *client.Response {
 func API() *client.Client { mustReady(); return h.primary }
 
 // APIAs is an authenticated client for other credentials.
-func APIAs(c target.Credentials) *client.Client { mustReady(); return h.as(c) }
+func APIAs(c config.Credentials) *client.Client { mustReady(); return h.as(c) }
 
 // Anonymous sends no Authorization header.
 func Anonymous() *client.Client { mustReady(); return h.anon }
@@ -390,7 +390,7 @@ func Controls() *controls.Client {
 func Profile() *api.Profile { mustReady(); return h.cfg.Profile }
 
 // Cfg is the resolved target configuration.
-func Cfg() *target.Config { mustReady(); return h.cfg }
+func Cfg() *config.Config { mustReady(); return h.cfg }
 
 // Environment is the environment the primary token states (TEST or LIVE).
 func Environment() string { mustReady(); return h.facts.Environment }
@@ -421,10 +421,10 @@ func missingReason(c Capability) string {
 	cfg := h.cfg
 	ctrl := func() string {
 		if cfg.ControlsURL == "" || !h.facts.Controls {
-			return "needs sandbox test controls: the target offers none (" + target.EnvControlsURL + " unset and no /_sandbox/capabilities on the target's host)"
+			return "needs sandbox test controls: the target offers none (" + config.EnvControlsURL + " unset and no /_sandbox/capabilities on the target's host)"
 		}
 		if cfg.AdminKey == "" {
-			return "needs sandbox test controls: no admin key (" + target.EnvAdminKey + " unset)"
+			return "needs sandbox test controls: no admin key (" + config.EnvAdminKey + " unset)"
 		}
 		return ""
 	}
@@ -433,19 +433,19 @@ func missingReason(c Capability) string {
 		return ctrl()
 	case CapSecondMerchant:
 		if cfg.Secondary == nil {
-			return "needs a second TEST merchant: set " + target.EnvMerchant2ID + " and " + target.EnvSecretKey2
+			return "needs a second TEST merchant: set " + config.EnvMerchant2ID + " and " + config.EnvSecretKey2
 		}
 	case CapLiveTier2:
 		if cfg.LiveTier2 == nil {
-			return "needs LIVE credentials of a merchant at KYB Tier 2+: set " + target.EnvLiveMerchantID + " and " + target.EnvLiveSecretKey
+			return "needs LIVE credentials of a merchant at KYB Tier 2+: set " + config.EnvLiveMerchantID + " and " + config.EnvLiveSecretKey
 		}
 	case CapLiveLowKYB:
 		if cfg.LiveLowKYB == nil {
-			return "needs LIVE credentials of a merchant below KYB Tier 2: set " + target.EnvLowKYBMerchantID + " and " + target.EnvLowKYBSecretKey
+			return "needs LIVE credentials of a merchant below KYB Tier 2: set " + config.EnvLowKYBMerchantID + " and " + config.EnvLowKYBSecretKey
 		}
 	case CapNotWhitelisted:
 		if cfg.NotWhitelisted == nil {
-			return "needs credentials whose IP whitelist excludes this machine: set " + target.EnvBlockedMerchantID + " and " + target.EnvBlockedSecretKey
+			return "needs credentials whose IP whitelist excludes this machine: set " + config.EnvBlockedMerchantID + " and " + config.EnvBlockedSecretKey
 		}
 	case CapTestEnvironment:
 		if h.facts.Live {
@@ -456,7 +456,7 @@ func missingReason(c Capability) string {
 			return "needs the webhook receiver, whose URL is set through the sandbox controls: " + r
 		}
 		if cfg.WebhookReceiverURL == "" && !isLocal(cfg.BaseURL) {
-			return "needs a webhook receiver the target can reach: set " + target.EnvWebhookReceiverURL + " to a public URL forwarding to this machine"
+			return "needs a webhook receiver the target can reach: set " + config.EnvWebhookReceiverURL + " to a public URL forwarding to this machine"
 		}
 	default:
 		if name, ok := c.Control(); ok {

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/liveguard"
-	"github.com/merchant-harness/mph/target"
 )
 
 // LIVE consent in the suites. A request that creates, moves money or changes
@@ -28,8 +28,8 @@ func (x *harness) liveWritesAllowed() bool { return x.cfg.AllowLive || x.cfg.Emb
 
 // isLive reports whether c are LIVE credentials: the configured LIVE ones, or
 // the primary when pre-flight found it LIVE.
-func (x *harness) isLive(c target.Credentials) bool {
-	for _, l := range []*target.Credentials{x.cfg.LiveTier2, x.cfg.LiveLowKYB} {
+func (x *harness) isLive(c config.Credentials) bool {
+	for _, l := range []*config.Credentials{x.cfg.LiveTier2, x.cfg.LiveLowKYB} {
 		if l != nil && *l == c {
 			return true
 		}
@@ -46,7 +46,7 @@ func (x *harness) tokenGuard() *liveguard.Guard {
 	defer guardOnce.Unlock()
 	if x.guard == nil {
 		x.guard = liveguard.NewGuard(nil, x.liveWritesAllowed())
-		for _, l := range []*target.Credentials{x.cfg.LiveTier2, x.cfg.LiveLowKYB} {
+		for _, l := range []*config.Credentials{x.cfg.LiveTier2, x.cfg.LiveLowKYB} {
 			if l != nil {
 				x.guard.LiveSecret(l.SecretKey)
 			}
@@ -60,7 +60,7 @@ func (x *harness) tokenGuard() *liveguard.Guard {
 
 // guardLive returns hc behind the process's guard, and for LIVE
 // credentials c (without consent) behind a guard refusing every write.
-func (x *harness) guardLive(hc *http.Client, c *target.Credentials) *http.Client {
+func (x *harness) guardLive(hc *http.Client, c *config.Credentials) *http.Client {
 	g := x.tokenGuard().Client(hc)
 	if x.liveWritesAllowed() || c == nil || !x.isLive(*c) {
 		return g
@@ -71,10 +71,10 @@ func (x *harness) guardLive(hc *http.Client, c *target.Credentials) *http.Client
 
 // AllowLiveHint says how to consent to LIVE writes, in the skip messages
 // of the specs refused them.
-const AllowLiveHint = "pass --allow-live (" + target.EnvAllowLive + "=1)"
+const AllowLiveHint = "pass --allow-live (" + config.EnvAllowLive + "=1)"
 
 // liveVars names the variables of the LIVE credentials.
-const liveVars = target.EnvPrefix + "LIVE_*"
+const liveVars = config.EnvPrefix + "LIVE_*"
 
 // errLiveWrite is wrapped by the guards' refusals; Must turns it into a skip.
 var errLiveWrite = liveguard.ErrLiveWrite

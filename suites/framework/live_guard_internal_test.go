@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/merchant-harness/mph/target"
+	"github.com/merchant-harness/mph/config"
 )
 
 // A TEST primary plus MPH_LIVE_* credentials: whatever the controls say, the
@@ -25,13 +25,13 @@ func TestLiveClientRefusesWrites(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	primary := target.Credentials{MerchantID: "m", SecretKey: "sk_test_p"}
-	live := target.Credentials{MerchantID: "m", SecretKey: "sk_live_l"}
+	primary := config.Credentials{MerchantID: "m", SecretKey: "sk_test_p"}
+	live := config.Credentials{MerchantID: "m", SecretKey: "sk_live_l"}
 	cases := []struct {
 		name              string
 		allow, embedded   bool
 		primaryLive       bool
-		creds             *target.Credentials
+		creds             *config.Credentials
 		wantWritesRefused bool
 	}{
 		{"MPH_LIVE_* without --allow-live", false, false, false, &live, true},
@@ -43,8 +43,8 @@ func TestLiveClientRefusesWrites(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			x := &harness{cfg: &target.Config{Primary: primary, LiveTier2: &live, Options: target.Options{AllowLive: c.allow}, Embedded: c.embedded},
-				facts: target.Facts{Live: c.primaryLive, Controls: true}}
+			x := &harness{cfg: &config.Config{Primary: primary, LiveTier2: &live, Options: config.Options{AllowLive: c.allow}, Embedded: c.embedded},
+				facts: config.Facts{Live: c.primaryLive, Controls: true}}
 			hc := x.guardLive(&http.Client{}, c.creds)
 			w0, r0 := writes.Load(), reads.Load()
 			for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
@@ -103,9 +103,9 @@ func TestAnonymousClientRefusesWritesWithALiveToken(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	lowKYB := target.Credentials{MerchantID: "m2", SecretKey: "configured-low-kyb"}
+	lowKYB := config.Credentials{MerchantID: "m2", SecretKey: "configured-low-kyb"}
 	for _, key := range []string{lowKYB.SecretKey, "sk_live_other"} {
-		x := &harness{cfg: &target.Config{Primary: target.Credentials{MerchantID: "m", SecretKey: "sk_test_p"}, LiveLowKYB: &lowKYB}}
+		x := &harness{cfg: &config.Config{Primary: config.Credentials{MerchantID: "m", SecretKey: "sk_test_p"}, LiveLowKYB: &lowKYB}}
 		hc := x.guardLive(&http.Client{}, nil)
 		resp, err := hc.Post(srv.URL+"/v1/merchant/auth/token", "application/json", strings.NewReader(`{"merchantId":"m2","secretKey":"`+key+`"}`))
 		if err != nil {

@@ -18,11 +18,11 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/requirements"
 	"github.com/merchant-harness/mph/result"
-	"github.com/merchant-harness/mph/target"
 )
 
 // SuiteName is the description of the conformance suite in every report.
@@ -263,11 +263,11 @@ func writeReports(r types.Report, opts RunOptions) result.Summary {
 
 // goTestReports are the report paths the environment gives the suites run
 // by go test or ginkgo (none under mph conform, whose flags place them).
-func goTestReports() target.Reports {
+func goTestReports() config.Reports {
 	if h.given != nil {
-		return target.Reports{}
+		return config.Reports{}
 	}
-	s, _ := target.SettingsFromEnv(target.CmdSuites) // its errors stopped the set-up already
+	s, _ := config.SettingsFromEnv(config.CmdSuites) // its errors stopped the set-up already
 	return s.Reports
 }
 
@@ -368,11 +368,11 @@ func initGinkgo() {
 
 // Run runs the suites in this process against cfg (already resolved: the
 // caller starts the embedded sandbox if there is no base URL). A pre-flight
-// failure is returned as *target.PreflightError before any spec runs;
+// failure is returned as *config.PreflightError before any spec runs;
 // malformed spec declarations as a DeclarationError. Run can be called once
 // per process (a Ginkgo restriction); Preview may be called before it.
-func Run(ctx context.Context, cfg *target.Config, opts RunOptions) (Result, error) {
-	facts, err := target.Preflight(ctx, cfg)
+func Run(ctx context.Context, cfg *config.Config, opts RunOptions) (Result, error) {
+	facts, err := config.Preflight(ctx, cfg)
 	if err != nil {
 		return Result{}, err
 	}

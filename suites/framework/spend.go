@@ -22,9 +22,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/result"
-	"github.com/merchant-harness/mph/target"
 )
 
 // errInterrupted refuses spending requests once the run is interrupted.
@@ -39,7 +39,7 @@ func (e *OverBudgetError) Error() string { return e.Msg }
 // createdCard is a card the run issued, and who issued it.
 type createdCard struct {
 	ID  string
-	Who target.Credentials
+	Who config.Credentials
 }
 
 // ledger is this process's account of test money.
@@ -248,7 +248,7 @@ func (l *ledger) sweptLocked() map[string]int64 {
 }
 
 // record books a successful answer.
-func (l *ledger) record(kind spendKind, who target.Credentials, reqBody, respBody []byte) {
+func (l *ledger) record(kind spendKind, who config.Credentials, reqBody, respBody []byte) {
 	var doc any
 	dec := json.NewDecoder(bytes.NewReader(respBody))
 	dec.UseNumber()
@@ -329,11 +329,11 @@ func readFees(ctx context.Context, c *client.Client) (cardFees, bool) {
 // spendTransport observes the money requests of one identity.
 type spendTransport struct {
 	base     http.RoundTripper
-	who      target.Credentials
+	who      config.Credentials
 	rootPath string // path of the merchant root, e.g. /v1/merchant
 }
 
-func observed(hc *http.Client, who target.Credentials, baseURL string) *http.Client {
+func observed(hc *http.Client, who config.Credentials, baseURL string) *http.Client {
 	cp := *hc
 	root := ""
 	if u, err := url.Parse(baseURL); err == nil {

@@ -26,9 +26,9 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/merchant-harness/mph/api"
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/result"
-	"github.com/merchant-harness/mph/target"
 )
 
 // HookSink is where a spec's deliveries arrive and the key that signs them.
@@ -56,7 +56,7 @@ func preconfiguredReason(c Capability) (string, bool) {
 		return "", false
 	}
 	if Cfg().WebhookReceiverURL == "" {
-		return "webhooks.preconfigured needs the URL the target delivers to: set " + target.EnvWebhookReceiverURL, true
+		return "webhooks.preconfigured needs the URL the target delivers to: set " + config.EnvWebhookReceiverURL, true
 	}
 	return "", true
 }
@@ -100,7 +100,7 @@ func signingKey(controlSecret string) (string, error) {
 	if k := Cfg().WebhookSecret; k != "" {
 		return k, nil // registered for masking when the configuration was read
 	}
-	return "", errors.New("the profile verifies delivery signatures with a webhook secret (webhooks.signature.key: webhook-secret): set " + target.EnvWebhookSecret + " or " + target.EnvWebhookSecret + target.FileSuffix)
+	return "", errors.New("the profile verifies delivery signatures with a webhook secret (webhooks.signature.key: webhook-secret): set " + config.EnvWebhookSecret + " or " + config.EnvWebhookSecret + config.FileSuffix)
 }
 
 // ExpectCallbackURL compares a simulation's callback_url with the URL the

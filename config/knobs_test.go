@@ -1,4 +1,4 @@
-package target
+package config
 
 import (
 	"flag"
@@ -115,7 +115,7 @@ func TestCommandsReadOnlyTheirKnobs(t *testing.T) {
 func TestEnvNamesOnlyInTheTable(t *testing.T) {
 	var files int
 	err := modroot.Sources(nil, func(path, rel string) error {
-		if rel == "target/knobs.go" {
+		if rel == "config/knobs.go" {
 			return nil
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
@@ -125,7 +125,7 @@ func TestEnvNamesOnlyInTheTable(t *testing.T) {
 		files++
 		ast.Inspect(f, func(n ast.Node) bool {
 			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING && strings.Contains(lit.Value, EnvPrefix) {
-				t.Errorf("%s: %s: write the table's constant (target/knobs.go)", rel, lit.Value)
+				t.Errorf("%s: %s: write the table's constant (config/knobs.go)", rel, lit.Value)
 			}
 			return true
 		})
@@ -166,7 +166,7 @@ func TestReadmeEnvironmentTable(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("docs/configuration.md's table of variables is stale: go test ./target -run TestReadmeEnvironmentTable -update-readme")
+	t.Errorf("docs/configuration.md's table of variables is stale: go test ./config -run TestReadmeEnvironmentTable -update-readme")
 }
 
 // A deprecated name sets its flag's knob, with a one-line notice.

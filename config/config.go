@@ -7,7 +7,7 @@
 //
 // With no base URL the embedded reference sandbox is started in process and
 // its demo credentials are used, so every command works out of the box.
-package target
+package config
 
 import (
 	"crypto/rand"

@@ -1,6 +1,6 @@
 // Package embedded runs the reference sandbox in this process as a target:
 // with no base URL, Resolve starts it and describes it with its demo
-// credentials. It keeps package target free of the sandbox, so that only
+// credentials. It keeps package config free of the sandbox, so that only
 // the programs that may run one (the mph commands, the suites under go
 // test) link it.
 package embedded
@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/api"
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/sandbox"
-	"github.com/merchant-harness/mph/target"
 )
 
 // Demo merchants of the reference sandbox (docs/sandbox.md) and what the
@@ -26,14 +26,14 @@ const (
 // Resolve turns settings into a Config. With no base URL it starts the
 // embedded sandbox (stopped by the returned cleanup), with its demo
 // credentials.
-func Resolve(ctx context.Context, s target.Settings) (*target.Config, func(), error) {
+func Resolve(ctx context.Context, s config.Settings) (*config.Config, func(), error) {
 	return ResolveWith(ctx, s, sandbox.Options{})
 }
 
 // ResolveWith is Resolve with the embedded sandbox configured by opts.
-func ResolveWith(ctx context.Context, s target.Settings, opts sandbox.Options) (*target.Config, func(), error) {
+func ResolveWith(ctx context.Context, s config.Settings, opts sandbox.Options) (*config.Config, func(), error) {
 	if s.BaseURL != "" {
-		cfg, err := target.Resolve(s, nil)
+		cfg, err := config.Resolve(s, nil)
 		return cfg, func() {}, err
 	}
 	running, err := sandbox.Start(ctx, "127.0.0.1:0", opts)
@@ -41,7 +41,7 @@ func ResolveWith(ctx context.Context, s target.Settings, opts sandbox.Options) (
 		return nil, nil, fmt.Errorf("starting the embedded sandbox: %w", err)
 	}
 	cleanup := func() { _ = running.CloseWithin(500 * time.Millisecond) }
-	cfg, err := target.Resolve(s, Local(running))
+	cfg, err := config.Resolve(s, Local(running))
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -51,23 +51,23 @@ func ResolveWith(ctx context.Context, s target.Settings, opts sandbox.Options) (
 
 // FromSandbox describes an already running sandbox (for example one started
 // by a test with injected faults) as a Config with the demo credentials.
-func FromSandbox(r *sandbox.Running, profile *api.Profile) *target.Config {
-	return target.FromLocal(*Local(r), profile)
+func FromSandbox(r *sandbox.Running, profile *api.Profile) *config.Config {
+	return config.FromLocal(*Local(r), profile)
 }
 
 // Local describes a running sandbox and its demo credentials.
-func Local(r *sandbox.Running) *target.Local {
-	l := &target.Local{BaseURL: r.BaseURL, ControlsURL: r.ControlsURL, AdminKey: r.AdminKey}
+func Local(r *sandbox.Running) *config.Local {
+	l := &config.Local{BaseURL: r.BaseURL, ControlsURL: r.ControlsURL, AdminKey: r.AdminKey}
 	for _, m := range sandbox.DemoMerchants() {
 		switch m.ID {
 		case demoPrimary:
-			l.Primary = target.Credentials{MerchantID: m.ID, SecretKey: m.TestKey}
-			l.LiveTier2 = &target.Credentials{MerchantID: m.ID, SecretKey: m.LiveKey}
+			l.Primary = config.Credentials{MerchantID: m.ID, SecretKey: m.TestKey}
+			l.LiveTier2 = &config.Credentials{MerchantID: m.ID, SecretKey: m.LiveKey}
 		case demoSecondary:
-			l.Secondary = &target.Credentials{MerchantID: m.ID, SecretKey: m.TestKey}
-			l.LiveLowKYB = &target.Credentials{MerchantID: m.ID, SecretKey: m.LiveKey}
+			l.Secondary = &config.Credentials{MerchantID: m.ID, SecretKey: m.TestKey}
+			l.LiveLowKYB = &config.Credentials{MerchantID: m.ID, SecretKey: m.LiveKey}
 		case demoBlocked:
-			l.NotWhitelisted = &target.Credentials{MerchantID: m.ID, SecretKey: m.TestKey}
+			l.NotWhitelisted = &config.Credentials{MerchantID: m.ID, SecretKey: m.TestKey}
 		}
 	}
 	return l

@@ -1,4 +1,4 @@
-package target
+package config
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 	"github.com/merchant-harness/mph/httpclient"
 )
 
-// Local is a sandbox running in this process (package target/embedded
+// Local is a sandbox running in this process (package config/embedded
 // starts it): where it answers and the demo credentials it seeds.
 type Local struct {
 	BaseURL, ControlsURL, AdminKey string
