@@ -110,13 +110,6 @@ func (p *customerPool) noteIssued(id string) {
 	}
 }
 
-// isProven reports whether a card was issued to the customer.
-func (p *customerPool) isProven(id string) bool {
-	p.regMu.Lock()
-	defer p.regMu.Unlock()
-	return p.proven[id]
-}
-
 // awaitApproval waits a moment and reports true while a refused issuance to
 // the customer may be its verification still running: it was never served,
 // it was registered less than customers.approvalWait ago, and waiting has
