@@ -14,8 +14,6 @@
 //   - assertions on envelopes, schemas, errors and card data (assert.go,
 //     card_fields.go, card_credentials.go) and Gomega's failure formatting
 //     (gomega_format.go);
-//   - the webhook receiver and its signature check (webhook_receiver.go,
-//     webhook_preconfigured.go);
 //   - the run: Preview, Run, the suite-level Ginkgo nodes (registered once,
 //     from this package's init) and the reports they write (run.go), and the
 //     coverage columns (coverage_columns.go).

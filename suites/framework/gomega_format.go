@@ -3,7 +3,6 @@ package framework
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/onsi/gomega/format"
 )
@@ -42,15 +41,6 @@ func (c Card) GomegaString() string {
 func (c Config) GomegaString() string {
 	return fmt.Sprintf("config %s: creationFee %s, fundFee %s, withdrawalFee %s, minFunding %s, exchangeRate %s, vaultBalance %s",
 		c.Environment, c.CreationFee, c.FundFee, c.WithdrawalFee, c.MinFunding, c.ExchangeRate, c.VaultBalance)
-}
-
-// GomegaString renders a received webhook without its headers.
-func (d WebhookDelivery) GomegaString() string {
-	body := strings.Join(strings.Fields(string(d.Body)), " ")
-	if len(body) > 200 {
-		body = body[:200] + "…"
-	}
-	return fmt.Sprintf("webhook %s at %s: %s", d.Path, d.Received.UTC().Format("15:04:05.000"), body)
 }
 
 // Decoded JSON (objects, arrays, exact numbers) prints as compact JSON, the

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/format"
@@ -55,9 +54,6 @@ func TestFailureMessagesShowWireForms(t *testing.T) {
 		}, []string{`{"data":["a"],"status":"error","statusCode":404}`}, 300, nil},
 		{"config", func(g Gomega) { g.Expect(Config{Environment: "TEST", CreationFee: M("1")}).To(BeZero()) },
 			[]string{"config TEST: creationFee 1.00"}, 300, nil},
-		{"webhook", func(g Gomega) {
-			g.Expect([]WebhookDelivery{{Path: "/hook", Body: []byte(`{"event":"card.frozen"}`), Received: time.Unix(0, 0)}}).To(BeEmpty())
-		}, []string{`webhook /hook at 00:00:00.000: {"event":"card.frozen"}`}, 300, nil},
 	}
 	for _, c := range cases {
 		msg := failureOf(c.assert)

@@ -1,4 +1,4 @@
-package framework
+package webhookrx
 
 // Webhook deliveries without test controls: on a real TEST environment the
 // merchant's webhook URL is set in the provider's dashboard. When the profile
@@ -29,6 +29,7 @@ import (
 	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/result"
+	"github.com/merchant-harness/mph/suites/framework"
 )
 
 // HookSink is where a spec's deliveries arrive and the key that signs them.
@@ -37,28 +38,6 @@ type HookSink struct {
 	Key      string // signing key ("" when unknown)
 	Since    time.Time
 	Callback string // the webhook URL the target is configured with
-}
-
-// webhooksPreconfigured reports whether the target delivers to a
-// pre-configured URL (profile webhooks.preconfigured, unless the settings
-// say otherwise).
-func WebhooksPreconfigured() bool {
-	if v := Cfg().WebhooksPreconfigured; v != nil {
-		return *v
-	}
-	return Profile().Webhooks.Preconfigured
-}
-
-// preconfiguredReason answers missingReason for the webhook capabilities in
-// pre-configured mode (ok false: not decided here).
-func preconfiguredReason(c Capability) (string, bool) {
-	if c != CapWebhookConfig && c != CapWebhookReceiver || !WebhooksPreconfigured() {
-		return "", false
-	}
-	if Cfg().WebhookReceiverURL == "" {
-		return "webhooks.preconfigured needs the URL the target delivers to: set " + config.EnvWebhookReceiverURL, true
-	}
-	return "", true
 }
 
 var (
@@ -74,12 +53,12 @@ func preconfiguredReceiver() (*WebhookReceiver, error) {
 	if sharedHook != nil {
 		return sharedHook, nil
 	}
-	r, err := startReceiverAt(Cfg().Receiver(Cfg().WebhookReceiverURL), "")
+	r, err := startReceiverAt(framework.Cfg().Receiver(framework.Cfg().WebhookReceiverURL), "")
 	if err != nil {
 		return nil, err
 	}
 	sharedHook = r
-	RegisterCleanup(r.Close)
+	framework.RegisterCleanup(r.Close)
 	return r, nil
 }
 
@@ -87,17 +66,17 @@ func preconfiguredReceiver() (*WebhookReceiver, error) {
 // redaction, so that it never reaches an output); controlSecret is the
 // one the harness set through the controls ("" in pre-configured mode).
 func signingKey(controlSecret string) (string, error) {
-	sig := Profile().Webhooks.Signature
+	sig := framework.Profile().Webhooks.Signature
 	if sig.Header == "" {
 		return "", nil
 	}
 	if sig.Key == api.KeyMerchantSecretKey {
-		return Cfg().Primary.SecretKey, nil
+		return framework.Cfg().Primary.SecretKey, nil
 	}
 	if controlSecret != "" {
 		return controlSecret, nil
 	}
-	if k := Cfg().WebhookSecret; k != "" {
+	if k := framework.Cfg().WebhookSecret; k != "" {
 		return k, nil // registered for masking when the configuration was read
 	}
 	return "", errors.New("the profile verifies delivery signatures with a webhook secret (webhooks.signature.key: webhook-secret): set " + config.EnvWebhookSecret + " or " + config.EnvWebhookSecret + config.FileSuffix)
@@ -110,7 +89,7 @@ func signingKey(controlSecret string) (string, error) {
 func ExpectCallbackURL(got any, want string) {
 	GinkgoHelper()
 	s, _ := got.(string)
-	switch Profile().Webhooks.CallbackURLMatch {
+	switch framework.Profile().Webhooks.CallbackURLMatch {
 	case "prefix":
 		Expect(s).To(HavePrefix(want), "callback_url must begin with the configured webhook URL (webhooks.callbackUrlMatch: prefix)")
 	case "exact":
@@ -162,7 +141,7 @@ func normalURL(u string) string {
 // reference, which only the target knew): the report says so.
 func ExpectSigned(d WebhookDelivery, key string) {
 	GinkgoHelper()
-	sig := Profile().Webhooks.Signature
+	sig := framework.Profile().Webhooks.Signature
 	if sig.Header == "" {
 		AddReportEntry(UnverifiedEntry, "the delivery's authenticity was not verified: the profile names no signature (webhooks.signature.header; the document: not shown)")
 		return
@@ -177,7 +156,7 @@ const UnverifiedEntry = result.UnverifiedEntry
 // Authentic reports whether d carries a valid signature; without a
 // signature profile nothing can be told apart, and every delivery counts.
 func (s *HookSink) Authentic(d WebhookDelivery) bool {
-	sig := Profile().Webhooks.Signature
+	sig := framework.Profile().Webhooks.Signature
 	return sig.Header == "" || verifySignature(sig, d, s.Key, time.Now()) == nil
 }
 
@@ -231,16 +210,16 @@ func verifySignature(sig api.SignatureProfile, d WebhookDelivery, key string, no
 // merchant's webhook URL through the controls (undone when the spec ends).
 func WithReceiver(ctx context.Context) *HookSink {
 	GinkgoHelper()
-	if WebhooksPreconfigured() {
+	if framework.WebhooksPreconfigured() {
 		r, err := preconfiguredReceiver()
 		if err != nil {
-			HarnessError("webhook receiver at %s: %v", Cfg().WebhookReceiverURL, err)
+			framework.HarnessError("webhook receiver at %s: %v", framework.Cfg().WebhookReceiverURL, err)
 		}
 		key, err := signingKey("")
 		if err != nil {
-			HarnessError("%v", err)
+			framework.HarnessError("%v", err)
 		}
-		return &HookSink{WebhookReceiver: r, Key: key, Since: time.Now(), Callback: Cfg().WebhookReceiverURL}
+		return &HookSink{WebhookReceiver: r, Key: key, Since: time.Now(), Callback: framework.Cfg().WebhookReceiverURL}
 	}
 	return WithReceiverThroughControls(ctx)
 }
@@ -249,26 +228,26 @@ func WithReceiver(ctx context.Context) *HookSink {
 // merchant's webhook URL through the controls until the spec ends.
 func WithReceiverThroughControls(ctx context.Context) *HookSink {
 	GinkgoHelper()
-	r, err := StartWebhookReceiver(Cfg().Receiver(Cfg().WebhookReceiverURL))
+	r, err := StartWebhookReceiver(framework.Cfg().Receiver(framework.Cfg().WebhookReceiverURL))
 	if err != nil {
-		HarnessError("webhook receiver: %v", err)
+		framework.HarnessError("webhook receiver: %v", err)
 	}
 	DeferCleanup(r.Close)
-	mid := Cfg().Primary.MerchantID
+	mid := framework.Cfg().Primary.MerchantID
 	secret := "whsec_" + hookRandomHex(12)
 	redact.Register(secret)
-	if Profile().Webhooks.Signature.Key == api.KeyMerchantSecretKey {
-		secret = Cfg().Primary.SecretKey
+	if framework.Profile().Webhooks.Signature.Key == api.KeyMerchantSecretKey {
+		secret = framework.Cfg().Primary.SecretKey
 	}
-	if err := Controls().SetWebhook(ctx, mid, r.URL(), secret); err != nil {
-		HarnessError("sandbox control webhook: %v", err)
+	if err := framework.Controls().SetWebhook(ctx, mid, r.URL(), secret); err != nil {
+		framework.HarnessError("sandbox control webhook: %v", err)
 	}
 	DeferCleanup(func(ctx SpecContext) {
-		_ = Controls().SetWebhook(ctx, mid, "", "")
+		_ = framework.Controls().SetWebhook(ctx, mid, "", "")
 	})
 	key, err := signingKey(secret)
 	if err != nil {
-		HarnessError("%v", err)
+		framework.HarnessError("%v", err)
 	}
 	return &HookSink{WebhookReceiver: r, Key: key, Since: time.Now(), Callback: r.URL()}
 }
@@ -279,14 +258,14 @@ func WithReceiverThroughControls(ctx context.Context) *HookSink {
 // delivery can arrive any more.
 func (s *HookSink) Next(ctx context.Context, match func(WebhookDelivery) bool) (WebhookDelivery, bool) {
 	s.settled = nil
-	if Has(CapSandboxControls) {
-		ctl := Controls()
+	if framework.Has(framework.CapSandboxControls) {
+		ctl := framework.Controls()
 		s.settled = func(ctx context.Context) bool {
 			n, known, err := ctl.PendingDeliveries(ctx)
 			return err == nil && known && n == 0
 		}
 	}
-	return s.WebhookReceiver.Await(ctx, Timeouts().WebhookDelivery, func(d WebhookDelivery) bool {
+	return s.WebhookReceiver.Await(ctx, framework.Timeouts().WebhookDelivery, func(d WebhookDelivery) bool {
 		return !d.Received.Before(s.Since) && match(d)
 	})
 }
