@@ -12,6 +12,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 	"github.com/merchant-harness/mph/suites/webhookrx"
 )
@@ -153,7 +154,7 @@ var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func()
 type simulations map[string]Answer
 
 func simulateEach(ctx SpecContext) simulations {
-	c := SharedCard(ctx)
+	c := fixtures.SharedCard(ctx)
 	out := simulations{}
 	for _, ek := range eventKinds {
 		out[ek.eventType] = ReadAnswer(simulate(ctx, API(), c.ID, JSON{"event_type": ek.eventType}), schemas.WebhookSimulationResponse)
@@ -251,7 +252,7 @@ func expectDispatchConsistent(body JSON) {
 
 // simulateDelivered simulates eventType for c with recv configured and
 // returns the answer's data and the delivery it made.
-func simulateDelivered(ctx SpecContext, recv *webhookrx.HookSink, c Card, eventType, kind string) (JSON, webhookrx.WebhookDelivery) {
+func simulateDelivered(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card, eventType, kind string) (JSON, webhookrx.WebhookDelivery) {
 	GinkgoHelper()
 	d := expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": eventType}), kind)
 	Expect(d["dispatched"]).To(BeTrue(), "a reachable webhook URL is configured: the event must be sent (skip_reason %v)", d["skip_reason"])
@@ -267,7 +268,7 @@ func simulateDelivered(ctx SpecContext, recv *webhookrx.HookSink, c Card, eventT
 
 // expectDelivered asserts eventType's webhook arrives at the configured URL,
 // signed as the profile says and carrying its kind.
-func expectDelivered(ctx SpecContext, recv *webhookrx.HookSink, c Card, eventType, kind string) {
+func expectDelivered(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card, eventType, kind string) {
 	GinkgoHelper()
 	_, got := simulateDelivered(ctx, recv, c, eventType, kind)
 	webhookrx.ExpectSigned(got, recv.Key)
@@ -280,29 +281,31 @@ func expectDelivered(ctx SpecContext, recv *webhookrx.HookSink, c Card, eventTyp
 
 // deliveryRule is one rule of the delivery table, run with a receiver
 // configured as the merchant's webhook URL and a card.
-type deliveryRule func(ctx SpecContext, recv *webhookrx.HookSink, c Card)
+type deliveryRule func(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card)
 
 func deliveryTable() {
 	ConformanceTable("delivers each simulated event to the configured webhook URL",
-		func(ctx SpecContext, rule deliveryRule) { rule(ctx, webhookrx.WithReceiver(ctx), SharedCard(ctx)) },
+		func(ctx SpecContext, rule deliveryRule) {
+			rule(ctx, webhookrx.WithReceiver(ctx), fixtures.SharedCard(ctx))
+		},
 		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver),
-		ConformanceEntry("delivers a simulated authorization as virtualcard.transaction.authorization", SpecID("webhooks.delivers-simulated"), deliveryRule(func(ctx SpecContext, recv *webhookrx.HookSink, c Card) {
+		ConformanceEntry("delivers a simulated authorization as virtualcard.transaction.authorization", SpecID("webhooks.delivers-simulated"), deliveryRule(func(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card) {
 			expectDelivered(ctx, recv, c, "authorization", "virtualcard.transaction.authorization")
 		}), Reqs("WEBHOOK-09")),
-		ConformanceEntry("delivers a simulated settlement as virtualcard.transaction.settlement", SpecID("webhooks.delivers-simulated-settlement"), deliveryRule(func(ctx SpecContext, recv *webhookrx.HookSink, c Card) {
+		ConformanceEntry("delivers a simulated settlement as virtualcard.transaction.settlement", SpecID("webhooks.delivers-simulated-settlement"), deliveryRule(func(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card) {
 			expectDelivered(ctx, recv, c, "settlement", "virtualcard.transaction.settlement")
 		}), Reqs("WEBHOOK-09")),
-		ConformanceEntry("delivers a simulated reversal as virtualcard.transaction.reversed", SpecID("webhooks.delivers-simulated-reversal"), deliveryRule(func(ctx SpecContext, recv *webhookrx.HookSink, c Card) {
+		ConformanceEntry("delivers a simulated reversal as virtualcard.transaction.reversed", SpecID("webhooks.delivers-simulated-reversal"), deliveryRule(func(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card) {
 			expectDelivered(ctx, recv, c, "reversal", "virtualcard.transaction.reversed")
 		}), Reqs("WEBHOOK-09")),
-		ConformanceEntry("delivers a simulated decline as virtualcard.transaction.declined", SpecID("webhooks.delivers-simulated-decline"), deliveryRule(func(ctx SpecContext, recv *webhookrx.HookSink, c Card) {
+		ConformanceEntry("delivers a simulated decline as virtualcard.transaction.declined", SpecID("webhooks.delivers-simulated-decline"), deliveryRule(func(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card) {
 			expectDelivered(ctx, recv, c, "decline", "virtualcard.transaction.declined")
 		}), Reqs("WEBHOOK-09")),
-		ConformanceEntry("gives callback_url, the configured webhook URL", SpecID("webhooks.gives-callback-url-configured"), deliveryRule(func(ctx SpecContext, recv *webhookrx.HookSink, c Card) {
+		ConformanceEntry("gives callback_url, the configured webhook URL", SpecID("webhooks.gives-callback-url-configured"), deliveryRule(func(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card) {
 			d, _ := simulateDelivered(ctx, recv, c, "authorization", "virtualcard.transaction.authorization")
 			webhookrx.ExpectCallbackURL(d["callback_url"], recv.Callback)
 		}), Reqs("WEBHOOK-10")),
-		ConformanceEntry("signs each delivery as the profile says (webhooks.signature: header, HMAC-SHA256, key)", SpecID("webhooks.signs-each-delivery-profile"), deliveryRule(func(ctx SpecContext, recv *webhookrx.HookSink, c Card) {
+		ConformanceEntry("signs each delivery as the profile says (webhooks.signature: header, HMAC-SHA256, key)", SpecID("webhooks.signs-each-delivery-profile"), deliveryRule(func(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card) {
 			if Profile().Webhooks.Signature.Header == "" {
 				Skip("the profile verifies no delivery signature (webhooks.signature.header is empty); the document does not show one")
 			}
@@ -324,7 +327,7 @@ func deliveryFailureSpecs() {
 			}
 			recv := webhookrx.WithReceiverThroughControls(ctx)
 			recv.Close() // the configured URL now refuses connections
-			c := SharedCard(ctx)
+			c := fixtures.SharedCard(ctx)
 			d := expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": "decline"}), "virtualcard.transaction.declined")
 			if d["dispatched"] == true && Profile().Webhooks.DispatchedMeans != "sent" {
 				Skip("not applicable: dispatched true for an unreachable URL is the queued reading of \"dispatched is true when sent\" (webhooks.dispatchedMeans: " +
@@ -342,7 +345,7 @@ func deliveryFailureSpecs() {
 		func(ctx SpecContext) {
 			wp := Profile().Webhooks
 			recv := webhookrx.WithReceiver(ctx)
-			c := activeCard(ctx, NewCard(ctx, WithAmount(M("5.00"))))
+			c := activeCard(ctx, fixtures.NewCard(ctx, fixtures.WithAmount(M("5.00"))))
 			// A delivery is this card's when it names the new card (its id
 			// or reference): a kind alone is no identity. Without the
 			// profile's kind pointer (the payload shape is not shown) any
@@ -373,19 +376,19 @@ func deliveryFailureSpecs() {
 // ("AUTHORIZATION") is not tried: case handling is not shown.
 func eventTypeRefusalTable() {
 	ConformanceTable("validates event_type",
-		func(ctx SpecContext, rule func(SpecContext, Card)) { rule(ctx, SharedCard(ctx)) },
+		func(ctx SpecContext, rule func(SpecContext, fixtures.Card)) { rule(ctx, fixtures.SharedCard(ctx)) },
 		Needs(CapTestEnvironment),
 		// "" is a missing value or one outside the four: either refusal.
-		ConformanceEntry("refuses an empty event_type with 400 or the profile's invalid-value status", SpecID("errors.refuses-empty-event-type"), func(ctx SpecContext, c Card) {
+		ConformanceEntry("refuses an empty event_type with 400 or the profile's invalid-value status", SpecID("errors.refuses-empty-event-type"), func(ctx SpecContext, c fixtures.Card) {
 			emptyEnumRefusal(simulate(ctx, API(), c.ID, JSON{"event_type": ""}))
 		}, Reqs("WEBHOOK-02")),
-		ConformanceEntry("refuses an unknown event_type with a 4xx error (the profile's status)", SpecID("webhooks.refuses-unknown-event-type"), func(ctx SpecContext, c Card) {
+		ConformanceEntry("refuses an unknown event_type with a 4xx error (the profile's status)", SpecID("webhooks.refuses-unknown-event-type"), func(ctx SpecContext, c fixtures.Card) {
 			for _, et := range []string{"refund", "virtualcard.transaction.authorization"} {
 				By("event_type " + et)
 				ExpectRefusal(simulate(ctx, API(), c.ID, JSON{"event_type": et}), "invalidValue")
 			}
 		}, Reqs("WEBHOOK-02")),
-		ConformanceEntry("refuses a request without event_type with 400", SpecID("webhooks.refuses-request-without-event"), func(ctx SpecContext, c Card) {
+		ConformanceEntry("refuses a request without event_type with 400", SpecID("webhooks.refuses-request-without-event"), func(ctx SpecContext, c fixtures.Card) {
 			ExpectErrorWithPath(simulate(ctx, API(), c.ID, JSON{}), http.StatusBadRequest)
 		}, Reqs("WEBHOOK-02")),
 	)
@@ -396,14 +399,14 @@ func simulationRefusalSpecs() {
 	ConformanceIt("simulates for a card addressed by its reference", SpecID("cards.simulates-card-addressed"),
 		Reqs("GET-02"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
-			c := SharedCard(ctx)
+			c := fixtures.SharedCard(ctx)
 			expectSimulation(simulate(ctx, API(), c.Reference, JSON{"event_type": "authorization"}), "virtualcard.transaction.authorization")
 		})
 
 	ConformanceIt("answers 404 for an unknown card", SpecID("webhooks.answers-404-unknown-card"),
 		Reqs("WEBHOOK-14", "ERR-10"), Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
-			ExpectErrorWithPath(simulate(ctx, API(), "crd_"+Ref("nosuch"), JSON{"event_type": "authorization"}), http.StatusNotFound)
+			ExpectErrorWithPath(simulate(ctx, API(), "crd_"+fixtures.Ref("nosuch"), JSON{"event_type": "authorization"}), http.StatusNotFound)
 		})
 
 	// "With live credentials the request is rejected with 400 or 403"; a
@@ -415,7 +418,7 @@ func simulationRefusalSpecs() {
 		Reqs("WEBHOOK-11", "ERR-09"), Destructive, Needs(CapLiveTier2),
 		func(ctx SpecContext) {
 			live := APIAs(*Cfg().LiveTier2)
-			resp := simulate(ctx, live, SharedCard(ctx).ID, JSON{"event_type": "authorization"})
+			resp := simulate(ctx, live, fixtures.SharedCard(ctx).ID, JSON{"event_type": "authorization"})
 			if resp.Status == http.StatusNotFound {
 				if !LiveWritesAllowed() {
 					OtherRefusalFirst(resp, "the refusal of a simulation with LIVE credentials (a LIVE card to try it on needs --allow-live)")

@@ -24,7 +24,7 @@ type JSON = map[string]any
 func ExpectStatus(resp *client.Response, codes ...int) {
 	GinkgoHelper()
 	Expect(resp).NotTo(BeNil(), "no response")
-	skipIfStillRateLimited(resp, codes)
+	NoVerdictIfStillRateLimited(resp, codes)
 	Expect(codes).To(ContainElement(resp.Status), "HTTP status %d, want %v", resp.Status, codes)
 }
 
@@ -338,6 +338,10 @@ func (m Money) String() string {
 	return r.RatString()
 }
 
+// Known reports whether the amount was read or given (the zero Money is
+// no amount at all).
+func (m Money) Known() bool { return m.r != nil }
+
 // JSON returns the amount as a JSON number with two decimals (for bodies).
 func (m Money) JSON() json.Number { return json.Number(m.String()) }
 
@@ -366,12 +370,12 @@ func (o OmegaMatcherMoney) NegatedFailureMessage(actual any) string {
 	return fmt.Sprintf("Expected amount %v not to equal %v", actual, o.want)
 }
 
-// skipIfStillRateLimited ends a spec without a verdict when the rate limit
+// NoVerdictIfStillRateLimited ends a spec without a verdict when the rate limit
 // left its answer unjudgeable (client.Response.NoVerdict): a 429 the spec did
 // not ask for after the client waited what the run allows, or a 409 after the
 // client resent a 429 with the same reference. Specs about rate limiting
 // expect the 429 and go on.
-func skipIfStillRateLimited(resp *client.Response, want []int) {
+func NoVerdictIfStillRateLimited(resp *client.Response, want []int) {
 	GinkgoHelper()
 	if why, ok := resp.NoVerdict(want...); ok {
 		NoVerdict(why)

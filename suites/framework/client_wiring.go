@@ -14,6 +14,9 @@ import (
 // --deadline, else Ginkgo's suite timeout (one hour by default).
 var rateGate *client.Gate
 
+// politeLimiter caps this process's request rate (--max-rps).
+var politeLimiter *client.Limiter
+
 func newRateGate(cfg *config.Config) *client.Gate {
 	nameCredentials(cfg)
 	deadline := time.Time{}

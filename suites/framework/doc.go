@@ -8,11 +8,12 @@
 //     the capabilities a spec can need (declare.go);
 //   - client access: API, APIAs, Anonymous, Controls, Profile, Cfg, set up
 //     once per process from the resolved target (harness.go);
-//   - fixtures (cards, customers) and their teardown and spend accounting
-//     (fixtures.go, teardown.go, spend.go), and the LIVE-write guard
-//     (live_guard.go);
+//   - the LIVE-write guard (live_guard.go), and the hooks through which the
+//     rooms built on it take part in the run (hooks.go): package fixtures
+//     (test data, the spend books, the teardown) and package webhookrx (the
+//     webhook receiver) import this package, never the reverse;
 //   - assertions on envelopes, schemas, errors and card data (assert.go,
-//     card_fields.go, card_credentials.go) and Gomega's failure formatting
+//     card_credentials.go) and Gomega's failure formatting
 //     (gomega_format.go);
 //   - the run: Preview, Run, the suite-level Ginkgo nodes (registered once,
 //     from this package's init) and the reports they write (run.go), and the

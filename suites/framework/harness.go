@@ -47,6 +47,7 @@ type harness struct {
 	rec     *client.Recorder
 	cleanup func()
 	ready   bool
+	hooks   []Hooks // registered by the rooms built on the runner (hooks.go)
 
 	// given is the target handed in by Run (mph conform, configure); nil
 	// under go test / ginkgo, where process 1 resolves it from the
@@ -111,7 +112,7 @@ func (x *harness) as(c config.Credentials) *client.Client {
 	x.mu.Unlock()
 	return client.New(client.Options{
 		BaseURL:  x.cfg.BaseURL,
-		HTTP:     observed(client.Polite(x.guardLive(x.cfg.HTTPClient(), &c), politeLimiter), c, x.cfg.BaseURL),
+		HTTP:     x.transport(client.Polite(x.guardLive(x.cfg.HTTPClient(), &c), politeLimiter), c, x.cfg.BaseURL),
 		Timeout:  x.cfg.Timeout,
 		Tokens:   ts,
 		Recorder: x.recorder,
@@ -175,7 +176,7 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 	politeLimiter = client.NewLimiter(s.Config.MaxRPS)
 	rateGate = newRateGate(s.Config)
 	h.setup(s)
-	if err := startMoney(); err != nil {
+	if err := h.processSetup(); err != nil {
 		AbortSuite("[harness-error] " + err.Error())
 	}
 	GinkgoWriter.Print(redact.Safe(fmt.Sprintf("target %s (environment %s, sandbox controls: %v, run id %s)\n", s.Config.BaseURL, s.Facts.Environment, s.Facts.Controls, s.Config.RunID)))
@@ -340,9 +341,9 @@ func NoVerdict(reason string) {
 func Must(resp *client.Response, err error) *client.Response {
 	GinkgoHelper()
 	if err != nil {
-		var ob *OverBudgetError
-		if errors.As(err, &ob) {
-			Skip(ob.Msg)
+		var na *NotApplicableError
+		if errors.As(err, &na) {
+			Skip(na.Reason)
 		}
 		if errors.Is(err, errLiveWrite) {
 			Skip("refused: this request would write with LIVE credentials; " + AllowLiveHint + " to allow it")

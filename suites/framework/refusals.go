@@ -7,7 +7,6 @@ package framework
 // refusal through an unknown, a profile key discovery could not settle.
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -40,7 +39,7 @@ func ExpectRefused(resp *client.Response, condition string) JSON {
 	if resp.Status != want {
 		switch resp.Status {
 		case http.StatusTooManyRequests:
-			skipIfStillRateLimited(resp, nil)
+			NoVerdictIfStillRateLimited(resp, nil)
 		case http.StatusUnauthorized, http.StatusForbidden:
 			OtherRefusalFirst(resp, what)
 		}
@@ -95,71 +94,6 @@ func NeedDetermined(keys ...string) {
 			}
 		}
 	}
-}
-
-// MaxProbeAmount is the most a spec spends to provoke a refusal through an
-// unknown without the balances control (profile testData.maxProbeAmount).
-func MaxProbeAmount() Money { return M(Profile().TestData.MaxProbeAmount) }
-
-// WithinProbeBound returns need when it is at most testData.maxProbeAmount;
-// above it the spec is not applicable: provoking the refusal would move
-// more money than the profile allows ("Maximum values for amounts ...: not
-// shown", so a large amount may meet another rule first).
-func WithinProbeBound(need Money, what string) Money {
-	GinkgoHelper()
-	if need.Cmp(MaxProbeAmount()) > 0 {
-		Skip(fmt.Sprintf("provoking %s needs %s USD, more than the profile's testData.maxProbeAmount %s; without the sandbox balances control the amount cannot be made smaller",
-			what, need, MaxProbeAmount()))
-	}
-	return need
-}
-
-// WithVault sets the primary merchant's vault balance through the sandbox
-// balances control until the spec ends (restored after it) and returns the
-// balance it had. The spec must declare Needs(CapBalances) and be Serial.
-func WithVault(ctx context.Context, balance Money) Money {
-	GinkgoHelper()
-	mid, env := Cfg().Primary.MerchantID, Environment()
-	orig, err := Controls().Balances(ctx, mid, env)
-	if err != nil {
-		HarnessError("sandbox control balances: %v", err)
-	}
-	DeferCleanup(func(ctx SpecContext) {
-		v := orig.VaultBalance
-		if err := Controls().SetBalances(ctx, mid, env, &v, nil); err != nil {
-			HarnessError("restoring the vault: %v", err)
-		}
-	})
-	v := balance.JSON()
-	if err := Controls().SetBalances(ctx, mid, env, &v, nil); err != nil {
-		HarnessError("setting the vault: %v", err)
-	}
-	prev, _ := MoneyOf(orig.VaultBalance)
-	return prev
-}
-
-// OverVaultAmount returns an issuance amount the vault cannot cover
-// (scenario 1), small, and the configuration with the vault balance the
-// refusal must state: with the balances control the vault is set to
-// creationFee + 3.00 until the spec ends and 5.00 is returned; without it,
-// one cent more than the vault covers when that is within
-// testData.maxProbeAmount, else the spec is not applicable. The pool's
-// customer is proven first (SharedCustomer), so that its proof does not
-// move the vault read here.
-func OverVaultAmount(ctx context.Context) (amount Money, cfg Config) {
-	GinkgoHelper()
-	SharedCustomer(ctx)
-	cfg = GetConfig(ctx)
-	if Has(CapBalances) {
-		cfg.VaultBalance = cfg.CreationFee.Add(M("3.00"))
-		WithVault(ctx, cfg.VaultBalance)
-		return M("5.00"), cfg
-	}
-	need := cfg.VaultBalance.Sub(cfg.CreationFee).Add(M("0.01"))
-	if need.Cmp(cfg.MinFunding) < 0 {
-		need = cfg.MinFunding
-	}
-	return WithinProbeBound(need, "funding beyond the vault"), cfg
 }
 
 // ExpectRateLimitEnvelope checks the error envelope of a 429 ("429 | rate

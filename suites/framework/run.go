@@ -143,7 +143,7 @@ func takeOverSignals() {
 		interrupting.Store(true)
 		go stopOnce.Do(func() { handleInterrupt(sig) })
 		<-ch // a second signal cuts the teardown short; the reports are still written
-		cutTeardown()
+		h.cutInterrupt()
 		select {
 		case <-handled:
 		case <-time.After(secondSignalGrace):
@@ -175,7 +175,7 @@ func handleInterrupt(sig os.Signal) {
 	opts := reportOpts
 	r := partialReport(sig)
 	runMu.Unlock()
-	interruptTeardown(&r)
+	h.interrupted(&r)
 	sum := writeReports(r, opts)
 	close(stopped)
 	close(handled)
