@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	. "github.com/merchant-harness/mph/suites/expect"
 	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 	. "github.com/onsi/ginkgo/v2"

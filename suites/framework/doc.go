@@ -9,12 +9,11 @@
 //   - client access: API, APIAs, Anonymous, Controls, Profile, Cfg, set up
 //     once per process from the resolved target (harness.go);
 //   - the LIVE-write guard (live_guard.go), and the hooks through which the
-//     rooms built on it take part in the run (hooks.go): package fixtures
-//     (test data, the spend books, the teardown) and package webhookrx (the
-//     webhook receiver) import this package, never the reverse;
-//   - assertions on envelopes, schemas, errors and card data (assert.go,
-//     card_credentials.go) and Gomega's failure formatting
-//     (gomega_format.go);
+//     rooms built on it take part in the run (hooks.go): package expect
+//     (the assertions), package fixtures (test data, the spend books, the
+//     teardown) and package webhookrx (the webhook receiver) import this
+//     package, never the reverse;
+//   - Gomega's failure formatting of decoded JSON (gomega_format.go);
 //   - the run: Preview, Run, the suite-level Ginkgo nodes (registered once,
 //     from this package's init) and the reports they write (run.go), and the
 //     coverage columns (coverage_columns.go).

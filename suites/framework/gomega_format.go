@@ -6,13 +6,9 @@ import (
 	"github.com/onsi/gomega/format"
 )
 
-// Failure messages show harness values in their wire form through Gomega's
-// format.GomegaStringer: an amount as "1.00", a card as
-// "card crd_… ACTIVE 1.00 USD", so that a failed length or containment
-// assertion lists ids, statuses and balances instead of struct dumps.
-
-// GomegaString renders the amount exactly, as on the wire.
-func (m Money) GomegaString() string { return m.String() }
+// Failure messages show harness values in their wire form: the types of
+// the rooms (an amount, a card, a delivery) through Gomega's
+// format.GomegaStringer, next to each type, and decoded JSON here.
 
 // Decoded JSON (objects, arrays, exact numbers) prints as compact JSON, the
 // form the target sent, instead of Go's map and slice syntax.

@@ -6,6 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/config"
 )
 
@@ -97,6 +98,15 @@ func RunID() string {
 		return ""
 	}
 	return h.cfg.RunID
+}
+
+// LoadedProfile is the target profile, nil before the suite's set-up
+// (Profile panics there).
+func LoadedProfile() *api.Profile {
+	if h.cfg == nil {
+		return nil
+	}
+	return h.cfg.Profile
 }
 
 // LearnedRateLimits are the rate limits this process's gate learned (nil

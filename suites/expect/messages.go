@@ -1,4 +1,4 @@
-package framework
+package expect
 
 // Messages whose meaning the document gives ("message states the required
 // total ... and the available amount", "names the reference and says the
@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/schemas"
+	"github.com/merchant-harness/mph/suites/framework"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -45,7 +46,7 @@ func ExpectMessageMeans(body JSON, what string, m Meaning) {
 	for _, n := range m.Names {
 		Expect(strings.Contains(strings.ToLower(msg), strings.ToLower(n))).To(BeTrue(), "%s: the message %q does not name %q", what, msg, n)
 	}
-	if Profile().Strict.MessageWording {
+	if framework.Profile().Strict.MessageWording {
 		for _, family := range m.Words {
 			Expect(SaysAnyOf(msg, family...)).To(BeTrue(), "%s: the message %q says none of %q (profile strict.messageWording)", what, msg, family)
 		}
@@ -82,7 +83,7 @@ var (
 // Under strict.messageWording it must also say it in one of the usual
 // words (frozen, blocked, suspended, ... / active, unfrozen, activated, ...).
 func StatesStatus(msg, status string) bool {
-	return statesStatus(msg, status, Profile().Strict.MessageWording)
+	return statesStatus(msg, status, framework.Profile().Strict.MessageWording)
 }
 
 func statesStatus(msg, status string, wording bool) bool {

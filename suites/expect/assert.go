@@ -1,4 +1,4 @@
-package framework
+package expect
 
 import (
 	"encoding/json"
@@ -15,6 +15,7 @@ import (
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	"github.com/merchant-harness/mph/suites/framework"
 )
 
 // JSON is a decoded JSON object; numbers are json.Number (exact).
@@ -60,7 +61,8 @@ func IsJSONContentType(ct string) bool {
 
 // strictJSON is the profile's strict.applicationJson (false before set-up).
 func strictJSON() bool {
-	return h.cfg != nil && h.cfg.Profile != nil && h.cfg.Profile.Strict.ApplicationJSON
+	p := framework.LoadedProfile()
+	return p != nil && p.Strict.ApplicationJSON
 }
 
 // ExpectSchema validates the body against the named schema (schemas package)
@@ -71,7 +73,7 @@ func ExpectSchema(resp *client.Response, name string) any {
 	err := schemas.Validate(name, resp.Body)
 	var ve *schemas.ValidationError
 	if err != nil && !errors.As(err, &ve) {
-		HarnessError("schema %s: %v", name, err)
+		framework.HarnessError("schema %s: %v", name, err)
 	}
 	Expect(err).NotTo(HaveOccurred(), "the answer to %s %s does not match schema %s", resp.Exchange.Method, resp.Exchange.URL, name)
 	var v any
@@ -107,7 +109,7 @@ func ExpectEchoedPath(resp *client.Response, body JSON) {
 	Expect(isString).To(BeTrue(), "the envelope's path must be a string, got %v", body["path"])
 	Expect(p).To(HavePrefix("/"), "the envelope's path %q is no request path", p)
 	want := requestPath(resp)
-	if want == "" || !Profile().Strict.EnvelopePath {
+	if want == "" || !framework.Profile().Strict.EnvelopePath {
 		return
 	}
 	Expect(p).To(Or(HavePrefix("/v1/merchant"), HavePrefix("/api/v1/merchant")), "the envelope path must begin with /v1/merchant or /api/v1/merchant (profile strict.envelopePath)")
@@ -338,6 +340,9 @@ func (m Money) String() string {
 	return r.RatString()
 }
 
+// GomegaString renders the amount exactly, as on the wire.
+func (m Money) GomegaString() string { return m.String() }
+
 // Known reports whether the amount was read or given (the zero Money is
 // no amount at all).
 func (m Money) Known() bool { return m.r != nil }
@@ -378,6 +383,6 @@ func (o OmegaMatcherMoney) NegatedFailureMessage(actual any) string {
 func NoVerdictIfStillRateLimited(resp *client.Response, want []int) {
 	GinkgoHelper()
 	if why, ok := resp.NoVerdict(want...); ok {
-		NoVerdict(why)
+		framework.NoVerdict(why)
 	}
 }

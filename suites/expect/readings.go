@@ -1,4 +1,4 @@
-package framework
+package expect
 
 // Amounts whose arithmetic the document leaves open: which side pays the
 // withdrawalFee ("fee charged when balance is swept back to the vault") and
@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/merchant-harness/mph/suites/framework"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -20,7 +21,7 @@ import (
 // amount itself, or the amount less the fund fee as an amount or as a
 // percentage (exact, or rounded to the cent). nil: unchecked.
 func InitialBalances(amount, fundFee Money) []Money {
-	p := Profile()
+	p := framework.Profile()
 	switch p.Issuance.InitialBalance {
 	case "amount":
 		return []Money{amount}
@@ -70,7 +71,7 @@ func centRoundings(r *big.Rat) []*big.Rat {
 // card (cards.withdrawCardDebit): the amount, or the amount and the fee.
 // nil: unchecked.
 func WithdrawalCardDebits(amount, fee Money) []Money {
-	switch Profile().Cards.WithdrawCardDebit {
+	switch framework.Profile().Cards.WithdrawCardDebit {
 	case "amount":
 		return []Money{amount}
 	case "amount-plus-fee":
@@ -85,7 +86,7 @@ func WithdrawalCardDebits(amount, fee Money) []Money {
 // vault (cards.withdrawVaultCredit): the amount, or the amount less the fee.
 // nil: unchecked.
 func WithdrawalVaultCredits(amount, fee Money) []Money {
-	switch Profile().Cards.WithdrawVaultCredit {
+	switch framework.Profile().Cards.WithdrawVaultCredit {
 	case "amount":
 		return []Money{amount}
 	case "amount-minus-fee":

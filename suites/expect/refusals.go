@@ -1,4 +1,4 @@
-package framework
+package expect
 
 // Refusals the document requires without fixing how they are told apart,
 // and the verdicts a spec cannot reach: another documented refusal that
@@ -15,6 +15,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/merchant-harness/mph/client"
+	"github.com/merchant-harness/mph/suites/framework"
 )
 
 // ExpectRefused asserts the refusal of a failure condition whose status the
@@ -31,7 +32,7 @@ import (
 func ExpectRefused(resp *client.Response, condition string) JSON {
 	GinkgoHelper()
 	Expect(resp).NotTo(BeNil(), "no response")
-	want := Profile().Errors.Status[condition]
+	want := framework.Profile().Errors.Status[condition]
 	what := "the refusal"
 	if condition != "" {
 		what = fmt.Sprintf("the refusal (%s)", condition)
@@ -67,32 +68,17 @@ func OtherRefusalFirst(resp *client.Response, what string) {
 		if len(msg) > 200 {
 			msg = msg[:200] + "…"
 		}
-		NoVerdict(fmt.Sprintf("another documented refusal came first: %s %s answered HTTP %d %q, not %s (the order of checks is not shown)",
+		framework.NoVerdict(fmt.Sprintf("another documented refusal came first: %s %s answered HTTP %d %q, not %s (the order of checks is not shown)",
 			resp.Exchange.Method, resp.Exchange.URL, resp.Status, msg, what))
 	}
-	NoVerdict("another documented refusal came first, not " + what)
+	framework.NoVerdict("another documented refusal came first, not " + what)
 }
 
 // NoVerdictUnless ends the spec without a verdict, with the reason, unless ok.
 func NoVerdictUnless(ok bool, format string, a ...any) {
 	GinkgoHelper()
 	if !ok {
-		NoVerdict(fmt.Sprintf(format, a...))
-	}
-}
-
-// NeedDetermined ends the spec without a verdict when a profile key it
-// depends on is listed as undetermined (mph profile discover could not
-// settle it): judging by a default the target may not share would be a
-// guess. A listed section covers its keys, and a listed key its section.
-func NeedDetermined(keys ...string) {
-	GinkgoHelper()
-	for _, k := range keys {
-		for _, u := range Profile().Undetermined {
-			if u == k || strings.HasPrefix(k, u+".") || strings.HasPrefix(u, k+".") {
-				NoVerdict(fmt.Sprintf("profile key %s is undetermined (mph profile discover could not settle it); this spec depends on it", u))
-			}
-		}
+		framework.NoVerdict(fmt.Sprintf(format, a...))
 	}
 }
 
@@ -108,7 +94,7 @@ func ExpectRateLimitEnvelope(resp *client.Response) JSON {
 	GinkgoHelper()
 	Expect(resp).NotTo(BeNil(), "no response")
 	Expect(resp.Status).To(Equal(http.StatusTooManyRequests), "a 429 was expected")
-	if Profile().RateLimits.Envelope != "required" {
+	if framework.Profile().RateLimits.Envelope != "required" {
 		var body JSON
 		hasCode := false
 		if resp.JSON(&body) == nil {

@@ -1,4 +1,4 @@
-package framework
+package expect
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	"github.com/merchant-harness/mph/suites/framework"
 )
 
 // Answer is one response read once and checked rule by rule: the entries of
@@ -35,7 +36,7 @@ func ReadAnswer(resp *client.Response, schemaName string) Answer {
 	case errors.As(err, &ve):
 		a.Violations = ve.Violations
 	default:
-		HarnessError("schema %s: %v", schemaName, err)
+		framework.HarnessError("schema %s: %v", schemaName, err)
 	}
 	return a
 }

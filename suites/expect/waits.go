@@ -1,4 +1,4 @@
-package framework
+package expect
 
 // Bounded waits for what the document leaves untimed: only GET /cards/{id}
 // is documented as real-time ("balance is real-time"), so a listing, a
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/suites/framework"
 	. "github.com/onsi/ginkgo/v2"
 	"github.com/onsi/gomega"
 )
@@ -30,7 +31,7 @@ type stillStale struct{}
 // strict.listingFreshness; what names the read in either message.
 func EventuallyFresh(ctx context.Context, what string, check func(g gomega.Gomega)) {
 	GinkgoHelper()
-	t := Timeouts()
+	t := framework.Timeouts()
 	deadline := time.Now().Add(t.ListingFreshness)
 	pause := t.FreshPoll
 	for {
@@ -44,7 +45,7 @@ func EventuallyFresh(ctx context.Context, what string, check func(g gomega.Gomeg
 		}
 		select {
 		case <-ctx.Done():
-			HarnessError("interrupted while waiting for %s", what)
+			framework.HarnessError("interrupted while waiting for %s", what)
 		case <-time.After(min(pause, time.Until(deadline)+time.Millisecond)):
 		}
 		pause = min(pause*3/2, 2*time.Second)
@@ -72,13 +73,13 @@ func freshOnce(check func(g gomega.Gomega)) (msg string) {
 func staleVerdict(what string, bound time.Duration, last string) {
 	GinkgoHelper()
 	last = strings.TrimSpace(last)
-	if Profile().Strict.ListingFreshness {
+	if framework.Profile().Strict.ListingFreshness {
 		Fail(fmt.Sprintf("%s: still not so after %s (profile cards.listingFreshness, strict.listingFreshness):\n%s", what, bound, last))
 	}
 	if len(last) > 300 {
 		last = last[:300] + "…"
 	}
-	NoVerdict(fmt.Sprintf("%s: still not so after %s (profile cards.listingFreshness; only GET /cards/{id} is documented as real-time): %s",
+	framework.NoVerdict(fmt.Sprintf("%s: still not so after %s (profile cards.listingFreshness; only GET /cards/{id} is documented as real-time): %s",
 		what, bound, strings.Join(strings.Fields(last), " ")))
 }
 
@@ -94,7 +95,7 @@ const (
 // profile's cards.spendLimitTimezone, or, when it is "" (not shown), any
 // zone in use.
 func CalendarDayTurnsWithin(now time.Time, d time.Duration) bool {
-	return dayTurnsIn(Profile().Cards.SpendLimitTimezone, now, d)
+	return dayTurnsIn(framework.Profile().Cards.SpendLimitTimezone, now, d)
 }
 
 // dayTurnsIn is CalendarDayTurnsWithin for the zone name ("" for any).
@@ -126,13 +127,13 @@ func dayTurns(t time.Time, d time.Duration) bool {
 // step, since midnights of the zones in use are 15 minutes apart.
 func SameCalendarDayFor(ctx context.Context, d time.Duration) {
 	GinkgoHelper()
-	if Profile().Cards.SpendLimitTimezone == "" && d >= offsetStep {
-		NoVerdict(fmt.Sprintf("a spend-limit day of %s cannot be kept clear of midnight in every zone in use (cards.spendLimitTimezone is not set; the document does not show it)", d))
+	if framework.Profile().Cards.SpendLimitTimezone == "" && d >= offsetStep {
+		framework.NoVerdict(fmt.Sprintf("a spend-limit day of %s cannot be kept clear of midnight in every zone in use (cards.spendLimitTimezone is not set; the document does not show it)", d))
 	}
 	for CalendarDayTurnsWithin(time.Now(), d) {
 		select {
 		case <-ctx.Done():
-			HarnessError("interrupted while waiting for a calendar day to turn")
+			framework.HarnessError("interrupted while waiting for a calendar day to turn")
 		case <-time.After(time.Second):
 		}
 	}

@@ -1,4 +1,4 @@
-package framework
+package expect
 
 // Answers whose shape is not shown (registration, issuance, purchase) are
 // read at the profile's pointer; when it does not resolve, the member the
@@ -8,6 +8,8 @@ package framework
 import (
 	"encoding/json"
 	"sort"
+
+	"github.com/merchant-harness/mph/suites/framework"
 )
 
 // FindMember returns the value of the first member named name in doc,
@@ -84,7 +86,7 @@ func IDString(v any) (string, bool) {
 // named as the listIdField or customerId anywhere in the answer. Ids are
 // strings or numbers (rendered as IDString does).
 func ListedCustomerIDs(doc any) []string {
-	c := Profile().Customers
+	c := framework.Profile().Customers
 	var out []string
 	if v, ok := Ptr(doc, c.ListPointer); ok {
 		if list, isList := v.([]any); isList {
@@ -125,7 +127,7 @@ func ListedCustomerIDs(doc any) []string {
 // not shown): at giftCards.purchase.voucherPointer, else the first member
 // named voucher anywhere; ok is false when there is none (or it is null).
 func PurchaseVoucher(doc any) (JSON, bool) {
-	v, _ := AtPointerOrNamed(doc, Profile().GiftCards.Purchase.VoucherPointer, "voucher")
+	v, _ := AtPointerOrNamed(doc, framework.Profile().GiftCards.Purchase.VoucherPointer, "voucher")
 	obj, ok := v.(map[string]any)
 	return obj, ok && obj != nil
 }
