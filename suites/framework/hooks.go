@@ -90,7 +90,7 @@ func (e *NotApplicableError) Error() string { return e.Reason }
 
 // Interrupting reports whether mph conform was interrupted: the specs still
 // running finish unreported while the teardown sweeps the money back.
-func Interrupting() bool { return interrupting.Load() }
+func Interrupting() bool { return h.run.interrupting.Load() }
 
 // RunID is the run's id, "" before the suite's set-up.
 func RunID() string {
@@ -112,10 +112,10 @@ func LoadedProfile() *api.Profile {
 // LearnedRateLimits are the rate limits this process's gate learned (nil
 // before the suite's set-up).
 func LearnedRateLimits() []string {
-	if rateGate == nil {
+	if h.gate == nil {
 		return nil
 	}
-	return rateGate.Learned()
+	return h.gate.Learned()
 }
 
 // ParallelRun reports whether the specs run in several processes.
