@@ -15,8 +15,6 @@ import (
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
-func lowerMsg(body JSON) string { return strings.ToLower(strings.Join(Messages(body), " ")) }
-
 // The scenarios give each message's meaning, not its sentence ("message
 // says the virtual card was not found", "asks for the bearer token"): by
 // default a message is judged by what can be checked without guessing
@@ -33,17 +31,6 @@ var (
 	virtualCardWords = []string{"card"}
 	giftOrderWords   = []string{"gift", "order"}
 )
-
-// saysNotFound matches a message saying something was not found, in any of
-// the usual wordings; a keyword check, for strict.messageWording only (kept
-// for the card specs until they move to expectSaysCardNotFound).
-func saysNotFound() OmegaMatcher {
-	ms := []OmegaMatcher{MatchRegexp(`\bno\b.*\bfound\b`)}
-	for _, w := range notFoundWords {
-		ms = append(ms, ContainSubstring(w))
-	}
-	return Or(ms...)
-}
 
 // expectSaysCardNotFound: scenario 5, "message says the virtual card was
 // not found".
