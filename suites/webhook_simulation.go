@@ -48,15 +48,15 @@ func expectSimulation(resp *client.Response, kind string) JSON {
 // at the profile's pointer, or anywhere in the delivery when nothing is
 // there (the payload shape is not shown). A kind is no identity: anyone who
 // can reach the receiver can send one.
-func matchDelivery(ref string) func(webhookrx.WebhookDelivery) bool {
-	return func(del webhookrx.WebhookDelivery) bool { return deliveryNames(del, ref) }
+func matchDelivery(ref string) func(webhookrx.Delivery) bool {
+	return func(del webhookrx.Delivery) bool { return deliveryNames(del, ref) }
 }
 
 // deliveryNames reports whether a delivery names one of ids: at the profile's
 // reference pointer, or as any other string value of its JSON body (a card
 // transaction's delivery may name its own reference there, and the card
 // elsewhere).
-func deliveryNames(d webhookrx.WebhookDelivery, ids ...string) bool {
+func deliveryNames(d webhookrx.Delivery, ids ...string) bool {
 	want := map[string]bool{}
 	for _, id := range ids {
 		if id != "" {
@@ -129,7 +129,7 @@ func nothingYet(kind string) {
 }
 
 // deliveryKind reads the event kind of a delivery at the profile's pointer.
-func deliveryField(d webhookrx.WebhookDelivery, pointer string) (string, bool) {
+func deliveryField(d webhookrx.Delivery, pointer string) (string, bool) {
 	if pointer == "" {
 		return "", false
 	}
@@ -253,7 +253,7 @@ func expectDispatchConsistent(body JSON) {
 
 // simulateDelivered simulates eventType for c with recv configured and
 // returns the answer's data and the delivery it made.
-func simulateDelivered(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card, eventType, kind string) (JSON, webhookrx.WebhookDelivery) {
+func simulateDelivered(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card, eventType, kind string) (JSON, webhookrx.Delivery) {
 	GinkgoHelper()
 	d := expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": eventType}), kind)
 	Expect(d["dispatched"]).To(BeTrue(), "a reachable webhook URL is configured: the event must be sent (skip_reason %v)", d["skip_reason"])
@@ -352,8 +352,8 @@ func deliveryFailureSpecs() {
 			// profile's kind pointer (the payload shape is not shown) any
 			// delivery naming the card after the approval is its webhook;
 			// with it, the kind is the authorization's.
-			ofCard := func(kind string) func(webhookrx.WebhookDelivery) bool {
-				return func(d webhookrx.WebhookDelivery) bool {
+			ofCard := func(kind string) func(webhookrx.Delivery) bool {
+				return func(d webhookrx.Delivery) bool {
 					k, _ := deliveryField(d, wp.DeliveryKindPointer)
 					return (wp.DeliveryKindPointer == "" || k == kind) && deliveryNames(d, c.ID, c.Reference)
 				}

@@ -6,7 +6,7 @@ import (
 )
 
 // GomegaString renders a received webhook without its headers.
-func (d WebhookDelivery) GomegaString() string {
+func (d Delivery) GomegaString() string {
 	body := strings.Join(strings.Fields(string(d.Body)), " ")
 	if len(body) > 200 {
 		body = body[:200] + "…"

@@ -13,7 +13,7 @@ import (
 func TestDeliveriesShowInFailureMessages(t *testing.T) {
 	var msg string
 	g := NewGomega(func(m string, _ ...int) { msg = m })
-	g.Expect([]WebhookDelivery{{Path: "/hook", Body: []byte(`{"event":"card.frozen"}`), Received: time.Unix(0, 0),
+	g.Expect([]Delivery{{Path: "/hook", Body: []byte(`{"event":"card.frozen"}`), Received: time.Unix(0, 0),
 		Header: map[string][]string{"X-Signature": {"abc"}}}}).To(BeEmpty())
 	if want := `webhook /hook at 00:00:00.000: {"event":"card.frozen"}`; !strings.Contains(msg, want) {
 		t.Errorf("message lacks %q:\n%s", want, msg)

@@ -34,7 +34,7 @@ import (
 
 // HookSink is where a spec's deliveries arrive and the key that signs them.
 type HookSink struct {
-	*WebhookReceiver
+	*Receiver
 	Key      string // signing key ("" when unknown)
 	Since    time.Time
 	Callback string // the webhook URL the target is configured with
@@ -42,12 +42,12 @@ type HookSink struct {
 
 var (
 	sharedHookMu sync.Mutex
-	sharedHook   *WebhookReceiver
+	sharedHook   *Receiver
 )
 
 // preconfiguredReceiver starts, once per process, the receiver listening at
 // the pre-configured URL.
-func preconfiguredReceiver() (*WebhookReceiver, error) {
+func preconfiguredReceiver() (*Receiver, error) {
 	sharedHookMu.Lock()
 	defer sharedHookMu.Unlock()
 	if sharedHook != nil {
@@ -139,7 +139,7 @@ func normalURL(u string) string {
 // signature header. Without one the spec's verdict stands on a delivery
 // anyone reaching the receiver could have sent (it matched the awaited
 // reference, which only the target knew): the report says so.
-func ExpectSigned(d WebhookDelivery, key string) {
+func ExpectSigned(d Delivery, key string) {
 	GinkgoHelper()
 	sig := framework.Profile().Webhooks.Signature
 	if sig.Header == "" {
@@ -155,7 +155,7 @@ const UnverifiedEntry = result.UnverifiedEntry
 
 // Authentic reports whether d carries a valid signature; without a
 // signature profile nothing can be told apart, and every delivery counts.
-func (s *HookSink) Authentic(d WebhookDelivery) bool {
+func (s *HookSink) Authentic(d Delivery) bool {
 	sig := framework.Profile().Webhooks.Signature
 	return sig.Header == "" || verifySignature(sig, d, s.Key, time.Now()) == nil
 }
@@ -172,7 +172,7 @@ func (s *HookSink) DroppedNote() string {
 // verifySignature checks d against the profile's scheme: the header holds
 // prefix + hex(HMAC-SHA256(key, payload)), payload being the body or
 // "<timestamp>.<body>" when a timestamp header is configured.
-func verifySignature(sig api.SignatureProfile, d WebhookDelivery, key string, now time.Time) error {
+func verifySignature(sig api.SignatureProfile, d Delivery, key string, now time.Time) error {
 	v := d.Header.Get(sig.Header)
 	if v == "" {
 		return fmt.Errorf("the delivery carries no %s header", sig.Header)
@@ -219,7 +219,7 @@ func WithReceiver(ctx context.Context) *HookSink {
 		if err != nil {
 			framework.HarnessError("%v", err)
 		}
-		return &HookSink{WebhookReceiver: r, Key: key, Since: time.Now(), Callback: framework.Cfg().WebhookReceiverURL}
+		return &HookSink{Receiver: r, Key: key, Since: time.Now(), Callback: framework.Cfg().WebhookReceiverURL}
 	}
 	return WithReceiverThroughControls(ctx)
 }
@@ -228,7 +228,7 @@ func WithReceiver(ctx context.Context) *HookSink {
 // merchant's webhook URL through the controls until the spec ends.
 func WithReceiverThroughControls(ctx context.Context) *HookSink {
 	GinkgoHelper()
-	r, err := StartWebhookReceiver(framework.Cfg().Receiver(framework.Cfg().WebhookReceiverURL))
+	r, err := StartReceiver(framework.Cfg().Receiver(framework.Cfg().WebhookReceiverURL))
 	if err != nil {
 		framework.HarnessError("webhook receiver: %v", err)
 	}
@@ -249,14 +249,14 @@ func WithReceiverThroughControls(ctx context.Context) *HookSink {
 	if err != nil {
 		framework.HarnessError("%v", err)
 	}
-	return &HookSink{WebhookReceiver: r, Key: key, Since: time.Now(), Callback: r.URL()}
+	return &HookSink{Receiver: r, Key: key, Since: time.Now(), Callback: r.URL()}
 }
 
 // Next waits, within the delivery wait, for a matching delivery received
 // since the sink was handed out. Where the sandbox controls say how many
 // deliveries are in flight, it stops once none is and nothing matched: no
 // delivery can arrive any more.
-func (s *HookSink) Next(ctx context.Context, match func(WebhookDelivery) bool) (WebhookDelivery, bool) {
+func (s *HookSink) Next(ctx context.Context, match func(Delivery) bool) (Delivery, bool) {
 	s.settled = nil
 	if framework.Has(framework.CapSandboxControls) {
 		ctl := framework.Controls()
@@ -265,7 +265,7 @@ func (s *HookSink) Next(ctx context.Context, match func(WebhookDelivery) bool) (
 			return err == nil && known && n == 0
 		}
 	}
-	return s.WebhookReceiver.Await(ctx, framework.Timeouts().WebhookDelivery, func(d WebhookDelivery) bool {
+	return s.Receiver.Await(ctx, framework.Timeouts().WebhookDelivery, func(d Delivery) bool {
 		return !d.Received.Before(s.Since) && match(d)
 	})
 }

@@ -25,15 +25,15 @@ const (
 	maxReceiving      = 8        // bodies read at a time (8 MiB at most in flight)
 )
 
-// WebhookDelivery is one request received by a WebhookReceiver.
-type WebhookDelivery struct {
+// Delivery is one request received by a Receiver.
+type Delivery struct {
 	Path     string
 	Header   http.Header
 	Body     []byte
 	Received time.Time
 }
 
-func (d WebhookDelivery) size() int {
+func (d Delivery) size() int {
 	n := len(d.Body) + len(d.Path)
 	for k, vs := range d.Header {
 		for _, v := range vs {
@@ -43,7 +43,7 @@ func (d WebhookDelivery) size() int {
 	return n
 }
 
-// WebhookReceiver is an HTTP server the harness runs to receive webhook
+// Receiver is an HTTP server the harness runs to receive webhook
 // deliveries: it answers 200 to every POST on its own path and keeps the
 // last deliveries, within bounds. By default it listens on 127.0.0.1 on a
 // free port, which a target running on this machine (the embedded sandbox, a
@@ -52,14 +52,14 @@ func (d WebhookDelivery) size() int {
 // the receiver then listens on that URL's host and port (the configured
 // listen address overrides it) and hands out that URL (with its own path
 // suffix).
-type WebhookReceiver struct {
+type Receiver struct {
 	srv    *http.Server
 	ln     net.Listener
 	public string // URL given to the target, with a unique path
 	path   string // the path deliveries must be posted to
 
 	mu      sync.Mutex
-	got     []WebhookDelivery
+	got     []Delivery
 	kept    int // bytes of got
 	dropped int // deliveries dropped to stay within the bounds
 	refused int // requests refused: another path or method, too large a body
@@ -75,20 +75,20 @@ type WebhookReceiver struct {
 // waiter is an Await in progress: a matching delivery is handed to it as
 // it arrives, so that no flood can push it out before it is seen.
 type waiter struct {
-	match func(WebhookDelivery) bool
-	found chan WebhookDelivery
+	match func(Delivery) bool
+	found chan Delivery
 }
 
-// StartWebhookReceiver starts a receiver under the rules (the configured
+// StartReceiver starts a receiver under the rules (the configured
 // public URL, "" for a local one; listen address; allowed senders).
-func StartWebhookReceiver(rules hooklisten.Rules) (*WebhookReceiver, error) {
+func StartReceiver(rules hooklisten.Rules) (*Receiver, error) {
 	return startReceiverAt(rules, "/mph-hooks/"+hookRandomHex(6))
 }
 
 // startReceiverAt starts a receiver whose URL is the public one plus suffix
 // (a pre-configured receiver uses the configured URL as it is: no suffix).
-func startReceiverAt(rules hooklisten.Rules, suffix string) (*WebhookReceiver, error) {
-	r := &WebhookReceiver{waiters: map[*waiter]bool{}, reading: make(chan struct{}, maxReceiving)}
+func startReceiverAt(rules hooklisten.Rules, suffix string) (*Receiver, error) {
+	r := &Receiver{waiters: map[*waiter]bool{}, reading: make(chan struct{}, maxReceiving)}
 	listenAddr, pub, err := rules.Address()
 	if err != nil {
 		return nil, err
@@ -110,7 +110,7 @@ func startReceiverAt(rules hooklisten.Rules, suffix string) (*WebhookReceiver, e
 	return r, nil
 }
 
-func (r *WebhookReceiver) serve(w http.ResponseWriter, req *http.Request) {
+func (r *Receiver) serve(w http.ResponseWriter, req *http.Request) {
 	// A target may append to the configured URL (webhooks.callbackUrlMatch:
 	// prefix): any path below the receiver's own is a delivery.
 	if req.Method != http.MethodPost || !strings.HasPrefix(req.URL.Path, strings.TrimRight(r.path, "/")) {
@@ -126,12 +126,12 @@ func (r *WebhookReceiver) serve(w http.ResponseWriter, req *http.Request) {
 		w.WriteHeader(http.StatusRequestEntityTooLarge)
 		return
 	}
-	r.keep(WebhookDelivery{Path: req.URL.Path, Header: req.Header.Clone(), Body: body, Received: time.Now()})
+	r.keep(Delivery{Path: req.URL.Path, Header: req.Header.Clone(), Body: body, Received: time.Now()})
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = io.WriteString(w, `{"received":true}`)
 }
 
-func (r *WebhookReceiver) count(n *int) {
+func (r *Receiver) count(n *int) {
 	r.mu.Lock()
 	*n++
 	r.mu.Unlock()
@@ -139,7 +139,7 @@ func (r *WebhookReceiver) count(n *int) {
 
 // keep adds d, drops the oldest deliveries beyond the bounds, and hands d
 // to every waiter it matches.
-func (r *WebhookReceiver) keep(d WebhookDelivery) {
+func (r *Receiver) keep(d Delivery) {
 	r.mu.Lock()
 	r.got = append(r.got, d)
 	r.kept += d.size()
@@ -164,7 +164,7 @@ func (r *WebhookReceiver) keep(d WebhookDelivery) {
 // dropLocked drops the oldest delivery; for bytes, the oldest large one
 // first, so that a flood of large posts cannot push out a webhook (a few
 // hundred bytes) that arrived before it.
-func (r *WebhookReceiver) dropLocked(forBytes bool) {
+func (r *Receiver) dropLocked(forBytes bool) {
 	i := 0
 	if forBytes {
 		for j, d := range r.got {
@@ -180,19 +180,19 @@ func (r *WebhookReceiver) dropLocked(forBytes bool) {
 }
 
 // URL is the address to configure as the merchant's webhook URL.
-func (r *WebhookReceiver) URL() string { return r.public }
+func (r *Receiver) URL() string { return r.public }
 
 // Deliveries returns the deliveries kept so far (the last ones, within the
 // receiver's bounds).
-func (r *WebhookReceiver) Deliveries() []WebhookDelivery {
+func (r *Receiver) Deliveries() []Delivery {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]WebhookDelivery(nil), r.got...)
+	return append([]Delivery(nil), r.got...)
 }
 
 // Dropped says how many requests the receiver did not keep ("" when none):
 // refused ones and the oldest deliveries dropped to stay within bounds.
-func (r *WebhookReceiver) Dropped() string {
+func (r *Receiver) Dropped() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.dropped == 0 && r.refused == 0 {
@@ -205,8 +205,8 @@ func (r *WebhookReceiver) Dropped() string {
 // Await waits until a delivery satisfying match has arrived (or timeout).
 // With a settled probe it stops as soon as the target reports nothing in
 // flight and no delivery matched: nothing more can arrive.
-func (r *WebhookReceiver) Await(ctx context.Context, timeout time.Duration, match func(WebhookDelivery) bool) (WebhookDelivery, bool) {
-	w := &waiter{match: match, found: make(chan WebhookDelivery, 1)}
+func (r *Receiver) Await(ctx context.Context, timeout time.Duration, match func(Delivery) bool) (Delivery, bool) {
+	w := &waiter{match: match, found: make(chan Delivery, 1)}
 	r.mu.Lock()
 	r.waiters[w] = true
 	r.mu.Unlock()
@@ -236,22 +236,22 @@ func (r *WebhookReceiver) Await(ctx context.Context, timeout time.Duration, matc
 		}
 		if settled {
 			r.early = true
-			return WebhookDelivery{}, false
+			return Delivery{}, false
 		}
 		select {
 		case d := <-w.found:
 			return d, true
 		case <-poll.C:
 		case <-deadline.C:
-			return WebhookDelivery{}, false
+			return Delivery{}, false
 		case <-ctx.Done():
-			return WebhookDelivery{}, false
+			return Delivery{}, false
 		}
 	}
 }
 
 // Waited describes how the last Await that found nothing ended.
-func (r *WebhookReceiver) Waited(timeout time.Duration) string {
+func (r *Receiver) Waited(timeout time.Duration) string {
 	if r.early {
 		return "with no delivery in flight at the target"
 	}
@@ -259,7 +259,7 @@ func (r *WebhookReceiver) Waited(timeout time.Duration) string {
 }
 
 // Close stops the receiver.
-func (r *WebhookReceiver) Close() {
+func (r *Receiver) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	if r.srv.Shutdown(ctx) != nil {

@@ -39,7 +39,7 @@ func TestReceiverBindsTheURLsHost(t *testing.T) {
 	}
 	port := probe.Addr().(*net.TCPAddr).Port
 	probe.Close()
-	r, err := StartWebhookReceiver(hooklisten.Rules{Public: fmt.Sprintf("http://127.0.0.1:%d/hooks", port)})
+	r, err := StartReceiver(hooklisten.Rules{Public: fmt.Sprintf("http://127.0.0.1:%d/hooks", port)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,14 +56,14 @@ func TestReceiverBindsTheURLsHost(t *testing.T) {
 // deliveries (the oldest dropped, counted), refuses other paths, methods
 // and oversized bodies, and still hands the awaited delivery to its waiter.
 func TestReceiverStaysBounded(t *testing.T) {
-	r, err := StartWebhookReceiver(hooklisten.Rules{})
+	r, err := StartReceiver(hooklisten.Rules{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
 	got := make(chan bool, 1)
 	go func() {
-		_, ok := r.Await(context.Background(), 20*time.Second, func(d WebhookDelivery) bool { return bytes.Contains(d.Body, []byte("SIMULATE_mine")) })
+		_, ok := r.Await(context.Background(), 20*time.Second, func(d Delivery) bool { return bytes.Contains(d.Body, []byte("SIMULATE_mine")) })
 		got <- ok
 	}()
 	time.Sleep(50 * time.Millisecond)
@@ -116,7 +116,7 @@ func TestReceiverStaysBounded(t *testing.T) {
 // Senders outside the allow-list are closed before a byte is read;
 // half-open connections beyond the bound are closed at once.
 func TestReceiverRefusesOtherSendersAndHalfOpenFloods(t *testing.T) {
-	r, err := StartWebhookReceiver(hooklisten.Rules{AllowFrom: "127.0.0.1"})
+	r, err := StartReceiver(hooklisten.Rules{AllowFrom: "127.0.0.1"})
 	if err != nil {
 		t.Fatal(err)
 	}

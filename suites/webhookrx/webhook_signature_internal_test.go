@@ -52,7 +52,7 @@ func TestVerifySignature(t *testing.T) {
 			for k, v := range c.header {
 				h.Set(k, v)
 			}
-			err := verifySignature(c.sig, WebhookDelivery{Header: h, Body: c.body}, "k", now)
+			err := verifySignature(c.sig, Delivery{Header: h, Body: c.body}, "k", now)
 			if (err == nil) != c.ok {
 				t.Fatalf("verify = %v, want ok %v", err, c.ok)
 			}
