@@ -9,6 +9,8 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
@@ -33,21 +35,21 @@ func byReferenceTable() {
 		func(ctx SpecContext, rule func(SpecContext)) { needReference(); rule(ctx) },
 		Destructive,
 		ConformanceEntry("withdraws from a card addressed by its reference: the same card's balance falls", SpecID("cards.withdraws-card-addressed"), func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("3.00")))
-			fee := GetConfig(ctx).WithdrawalFee
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("3.00")))
+			fee := fixtures.GetConfig(ctx).WithdrawalFee
 			got := withdrawOK(ctx, c.Reference, M("1.10"))
 			Expect(got.ID).To(Equal(c.ID), "the answer's card is the one addressed by reference")
 			expectCardDebited(c.Balance, got.Balance, M("1.10"), fee, "the balance in the answer")
-			expectCardDebited(c.Balance, GetCard(ctx, c.ID).Balance, M("1.10"), fee, "the balance in a fresh GET by id")
+			expectCardDebited(c.Balance, fixtures.GetCard(ctx, c.ID).Balance, M("1.10"), fee, "the balance in a fresh GET by id")
 		}, Reqs("GET-02")),
 		ConformanceEntry("freezes and unfreezes a card addressed by its reference, confirmed by a fresh GET by id", SpecID("cards.freezes-unfreezes-card"), func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("1.00")))
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
 			for _, to := range []string{"FROZEN", "ACTIVE"} {
 				d := Data(ExpectEnvelopeA(patchStatus(ctx, c.Reference, JSON{"status": to}), schemas.StatusResponse))
 				card, _ := d["card"].(JSON)
-				Expect(CardFrom(card).ID).To(Equal(c.ID), "the answer's card is the one addressed by reference")
-				Expect(CardFrom(card).Status).To(Equal(to))
-				Expect(GetCard(ctx, c.ID).Status).To(Equal(to), "status in a fresh GET by id")
+				Expect(fixtures.CardFrom(card).ID).To(Equal(c.ID), "the answer's card is the one addressed by reference")
+				Expect(fixtures.CardFrom(card).Status).To(Equal(to))
+				Expect(fixtures.GetCard(ctx, c.ID).Status).To(Equal(to), "status in a fresh GET by id")
 			}
 		}, Reqs("GET-02")),
 	)
@@ -57,7 +59,7 @@ func byReferenceTable() {
 // by a reference that does not exist.
 func expectCardNotFound(ctx SpecContext, e cardEndpoint) {
 	GinkgoHelper()
-	for _, addr := range []string{UnknownCardID(ctx), UnknownCardReference()} {
+	for _, addr := range []string{fixtures.UnknownCardID(ctx), fixtures.UnknownCardReference()} {
 		By(e.name + " " + addr)
 		body := ExpectErrorWithPath(Must(API().Do(ctx, e.request(addr))), http.StatusNotFound)
 		ExpectMessageMeans(body, e.name+": scenario 5, the virtual card was not found", SaysCardNotFound)
@@ -89,7 +91,7 @@ func pciSpecs() {
 	ConformanceIt("keeps a card's full number and CVV out of every answer but the secure details (issuance, get, list, withdraw, limits, status, contact, webhook simulation)", SpecID("secure-reveal.keeps-card-s-full"),
 		Reqs("SECURE-11"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
-			c := AwaitMaskedPan(ctx, NewCard(ctx, WithAmount(M("2.00"))))
+			c := fixtures.AwaitMaskedPan(ctx, fixtures.NewCard(ctx, fixtures.WithAmount(M("2.00"))))
 			resp := c.Answer
 			sec := Data(ExpectEnvelopeA(Must(API().Get(ctx, cardURL(c.ID, "/secure"), nil)), schemas.SecureResponse))
 			num, _ := sec["cardNumber"].(string)
@@ -110,7 +112,7 @@ func pciSpecs() {
 				Must(API().Put(ctx, cardURL(c.ID, "/spend-limits"), JSON{"transactionLimit": M("1.50").JSON()})),
 				Must(API().Patch(ctx, cardURL(c.ID, "/status"), JSON{"status": "FROZEN"})),
 				Must(API().Patch(ctx, cardURL(c.ID, "/status"), JSON{"status": "ACTIVE"})),
-				Must(API().Patch(ctx, cardURL(c.ID, "/contact"), JSON{"email": Ref("pci") + "@" + Profile().TestData.EmailDomain})),
+				Must(API().Patch(ctx, cardURL(c.ID, "/contact"), JSON{"email": fixtures.Ref("pci") + "@" + Profile().TestData.EmailDomain})),
 				Must(API().Post(ctx, cardURL(c.ID, "/simulate-webhook"), JSON{"event_type": "authorization"})),
 			}
 			if c.Reference != "" {

@@ -17,6 +17,8 @@ import (
 	"github.com/merchant-harness/mph/client/controls"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
@@ -184,12 +186,12 @@ func (r *modelRun) checkVault(what, rule string) {
 }
 
 // readCard reads a card afresh (balance and status).
-func (r *modelRun) readCard(id, what string) Card {
+func (r *modelRun) readCard(id, what string) fixtures.Card {
 	resp := r.do(client.Request{Method: http.MethodGet, Path: cardURL(id, "")})
 	if resp.Status != http.StatusOK {
 		r.failf("%s: GET /cards/%s answered HTTP %d", what, id, resp.Status)
 	}
-	return CardFrom(Data(r.decode(resp, schemas.CardResponse, what)))
+	return fixtures.CardFrom(Data(r.decode(resp, schemas.CardResponse, what)))
 }
 
 // oneOf reports whether m is one of the allowed amounts (nil: any).
@@ -214,7 +216,7 @@ func (r *modelRun) issue(amount Money) {
 	r.steps = append(r.steps, step)
 	r.t.Log(step)
 	r.customerWithRoom()
-	body := IssuanceBody(r.m.customer, CardName(), amount, Ref("model"))
+	body := fixtures.IssuanceBody(r.m.customer, fixtures.CardName(), amount, fixtures.Ref("model"))
 	resp := r.do(client.Request{Method: http.MethodPost, Path: Profile().Issuance.Path, Body: body})
 	total := amount.Add(r.m.creationFee)
 	switch {
@@ -231,7 +233,7 @@ func (r *modelRun) issue(amount Money) {
 		}
 		r.decode(resp, schemas.CardIssuanceResponse, step)
 		// The issuance answer's shape is not shown: the card is read afresh.
-		id, _ := IDString(IssuedCard(resp)["id"])
+		id, _ := IDString(fixtures.IssuedCard(resp)["id"])
 		if id == "" {
 			r.failf("%s: the answer carries no card id", step)
 		}
@@ -252,7 +254,7 @@ func (r *modelRun) issue(amount Money) {
 // one more card (testData.cardsPerCustomer); a new one may have been issued
 // a card to prove it approved, so the vault is read again then.
 func (r *modelRun) customerWithRoom() {
-	if c := CustomerFor(r.ctx, 1); c != r.m.customer {
+	if c := fixtures.CustomerFor(r.ctx, 1); c != r.m.customer {
 		r.m.customer = c
 		r.m.vault = r.readVault("after a new customer", r.m.vault)
 	}
@@ -304,7 +306,7 @@ func (r *modelRun) withdrawn(c *modelCard, amount Money, resp *client.Response, 
 	}
 	d := Data(r.decode(resp, schemas.WithdrawResponse, step))
 	card, _ := d["card"].(JSON)
-	answered := CardFrom(card).Balance
+	answered := fixtures.CardFrom(card).Balance
 	fresh := r.readCard(c.id, step).Balance
 	debit := c.balance.Sub(fresh)
 	if debits := WithdrawalCardDebits(amount, r.m.withdrawalFee); !oneOf(debit, debits) || debit.Cmp(M("0")) <= 0 || !answered.Eq(fresh) {
@@ -343,7 +345,7 @@ func (r *modelRun) setStatus(i int, status string) {
 	}
 	d := Data(r.decode(resp, schemas.StatusResponse, step))
 	card, _ := d["card"].(JSON)
-	if got := CardFrom(card).Status; got != status {
+	if got := fixtures.CardFrom(card).Status; got != status {
 		r.failf("%s: the answer's card has status %s", step, got)
 	}
 	c.unfrozen = c.unfrozen || (c.status == "FROZEN" && status == "ACTIVE")
@@ -452,7 +454,7 @@ func decisionRule(c *modelCard, amount, after Money, want bool, why string) stri
 func (r *modelRun) run() {
 	// A customer with room for a card, proven approved before the vault is
 	// read (it may be issued a card first).
-	r.m.customer = CustomerFor(r.ctx, 1)
+	r.m.customer = fixtures.CustomerFor(r.ctx, 1)
 	r.at("ISSUE-04")
 	cfg := r.do(client.Request{Method: http.MethodGet, Path: "/cards/config"})
 	if cfg.Status != http.StatusOK {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -87,30 +89,32 @@ const cardTransactions = "Card transactions: freezing and spend limits decide ap
 var _ = Describe(cardTransactions, func() {
 	// Each entry transacts on a card of its own.
 	ConformanceTable("approves or declines by the card's status",
-		func(ctx SpecContext, rule func(SpecContext, Card)) { rule(ctx, NewCard(ctx, WithAmount(M("10.00")))) },
+		func(ctx SpecContext, rule func(SpecContext, fixtures.Card)) {
+			rule(ctx, fixtures.NewCard(ctx, fixtures.WithAmount(M("10.00"))))
+		},
 		Destructive, Needs(CapTransactions),
-		ConformanceEntry("lowers the card's available balance by an approved transaction, seen at once by GET", SpecID("transactions.lowers-card-s-available"), func(ctx SpecContext, c Card) {
+		ConformanceEntry("lowers the card's available balance by an approved transaction, seen at once by GET", SpecID("transactions.lowers-card-s-available"), func(ctx SpecContext, c fixtures.Card) {
 			expectApproved(ctx, c, M("1.00"), "an ACTIVE card with funds")
 		}, Reqs("TXN-10")),
-		ConformanceEntry("declines every transaction of a FROZEN card at once", SpecID("transactions.declines-every-transaction"), func(ctx SpecContext, c Card) {
-			SetCardStatus(ctx, c.ID, "FROZEN")
+		ConformanceEntry("declines every transaction of a FROZEN card at once", SpecID("transactions.declines-every-transaction"), func(ctx SpecContext, c fixtures.Card) {
+			fixtures.SetCardStatus(ctx, c.ID, "FROZEN")
 			for _, amt := range []string{"0.01", "1.00", "9.00"} {
 				t := transact(ctx, c.ID, M(amt))
 				Expect(t.Approved).To(BeFalse(), "a transaction of %s on a FROZEN card should be declined", amt)
 			}
 		}, Reqs("TXN-01")),
-		ConformanceEntry("keeps a FROZEN card's balance: declined transactions do not change it", SpecID("transactions.keeps-frozen-card-s"), func(ctx SpecContext, c Card) {
-			SetCardStatus(ctx, c.ID, "FROZEN")
+		ConformanceEntry("keeps a FROZEN card's balance: declined transactions do not change it", SpecID("transactions.keeps-frozen-card-s"), func(ctx SpecContext, c fixtures.Card) {
+			fixtures.SetCardStatus(ctx, c.ID, "FROZEN")
 			for _, amt := range []string{"0.01", "1.00", "9.00"} {
 				transact(ctx, c.ID, M(amt))
 			}
-			frozen := GetCard(ctx, c.ID)
+			frozen := fixtures.GetCard(ctx, c.ID)
 			Expect(frozen.Status).To(Equal("FROZEN"), "a frozen card is not terminated: it stays FROZEN")
 			Expect(frozen.Balance).To(EqualMoney(c.Balance), "a frozen card keeps its balance")
 		}, Reqs("TXN-02")),
-		ConformanceEntry("makes a card unfrozen after FROZEN usable again: transactions are approved", SpecID("transactions.makes-card-unfrozen-after"), func(ctx SpecContext, c Card) {
-			SetCardStatus(ctx, c.ID, "FROZEN")
-			SetCardStatus(ctx, c.ID, "ACTIVE")
+		ConformanceEntry("makes a card unfrozen after FROZEN usable again: transactions are approved", SpecID("transactions.makes-card-unfrozen-after"), func(ctx SpecContext, c fixtures.Card) {
+			fixtures.SetCardStatus(ctx, c.ID, "FROZEN")
+			fixtures.SetCardStatus(ctx, c.ID, "ACTIVE")
 			expectApproved(ctx, c, M("2.50"), "the card was unfrozen")
 		}, Reqs("TXN-03")),
 	)
@@ -119,7 +123,7 @@ var _ = Describe(cardTransactions, func() {
 		Reqs("TXN-04", "TXN-11", "LIMITS-04"),
 		Destructive, Needs(CapTransactions),
 		func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("20.00")))
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("20.00")))
 			setLimits(ctx, c.ID, fourLimits("5.00", "40.00", "40.00", "40.00"))
 			expectDeclined(ctx, c, M("5.01"), "above the transactionLimit of 5.00")
 			expectApproved(ctx, c, M("5.00"), "exactly the transactionLimit")
@@ -132,7 +136,7 @@ var _ = Describe(cardTransactions, func() {
 		Reqs("TXN-05", "TXN-11", "LIMITS-04"),
 		Destructive, Needs(CapTransactions),
 		func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("30.00")))
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("30.00")))
 			setLimits(ctx, c.ID, fourLimits("10.00", "10.00", "40.00", "40.00"))
 			expectDeclined(ctx, c, M("10.01"), "above the dailyLimit of 10.00")
 			expectApproved(ctx, c, M("6.00"), "within the dailyLimit")
@@ -149,7 +153,7 @@ var _ = Describe(cardTransactions, func() {
 		Destructive, Serial, Needs(CapTransactions, CapClock),
 		func(ctx SpecContext) {
 			toMidday(ctx)
-			c := NewCard(ctx, WithAmount(M("30.00")))
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("30.00")))
 			setLimits(ctx, c.ID, fourLimits("10.00", "10.00", "40.00", "40.00"))
 			expectApproved(ctx, c, M("10.00"), "exactly the dailyLimit")
 			expectDeclined(ctx, c, M("0.01"), "the day's total is at the dailyLimit")
@@ -163,7 +167,7 @@ var _ = Describe(cardTransactions, func() {
 		Destructive, Serial, Needs(CapTransactions, CapClock),
 		func(ctx SpecContext) {
 			toMidday(ctx)
-			c := NewCard(ctx, WithAmount(M("40.00")))
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("40.00")))
 			setLimits(ctx, c.ID, fourLimits("10.00", "10.00", "10.00", "40.00"))
 			expectDeclined(ctx, c, M("10.01"), "above the monthlyLimit of 10.00")
 			expectApproved(ctx, c, M("6.00"), "within the monthlyLimit")
@@ -181,7 +185,7 @@ var _ = Describe(cardTransactions, func() {
 		Destructive, Serial, Needs(CapTransactions, CapClock),
 		func(ctx SpecContext) {
 			toMidday(ctx)
-			c := NewCard(ctx, WithAmount(M("30.00")))
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("30.00")))
 			setLimits(ctx, c.ID, fourLimits("10.00", "10.00", "10.00", "10.00"))
 			expectDeclined(ctx, c, M("10.01"), "above the allTimeLimit of 10.00")
 			expectApproved(ctx, c, M("6.00"), "within the allTimeLimit")

@@ -9,6 +9,8 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
@@ -48,12 +50,12 @@ var _ = Describe(oneCard, func() {
 			if f.got.MaskedPan != "" && f.issued.MaskedPan != "" {
 				Expect(f.got.MaskedPan).To(Equal(f.issued.MaskedPan))
 			}
-			ExpectMaskedPan16(f.got.Raw)
+			fixtures.ExpectMaskedPan16(f.got.Raw)
 		}, Reqs("GET-08")),
 		ConformanceEntry("gives nameOnCard, the name it was issued with (in any letter case)", SpecID("cards.gives-nameoncard-name-was"), func(f fetchedCard) {
 			f.expectField("nameOnCard")
 			if f.got.Raw["nameOnCard"] != nil {
-				Expect(SameName(f.got.NameOnCard, f.name)).To(BeTrue(), "nameOnCard %q is not the name given, %q", f.got.NameOnCard, f.name)
+				Expect(fixtures.SameName(f.got.NameOnCard, f.name)).To(BeTrue(), "nameOnCard %q is not the name given, %q", f.got.NameOnCard, f.name)
 			}
 		}, Reqs("GET-09")),
 		ConformanceEntry("gives balanceAmount, the funding amount (the profile's initialBalance rule)", SpecID("cards.gives-balanceamount-balance"), func(f fetchedCard) {
@@ -80,10 +82,10 @@ var _ = Describe(oneCard, func() {
 				return
 			}
 			deadline := time.Now().Add(Timeouts().CardCreation)
-			for st := f.got.Raw["createdStatus"]; st != "COMPLETED" && time.Now().Before(deadline); st = GetCard(ctx, f.got.ID).Raw["createdStatus"] {
+			for st := f.got.Raw["createdStatus"]; st != "COMPLETED" && time.Now().Before(deadline); st = fixtures.GetCard(ctx, f.got.ID).Raw["createdStatus"] {
 				time.Sleep(Timeouts().FreshPoll)
 			}
-			Expect(GetCard(ctx, f.got.ID).Raw["createdStatus"]).To(Equal("COMPLETED"), "createdStatus: COMPLETED is the only value the document shows (profile strict.createdStatusCompleted, within cards.creationWait)")
+			Expect(fixtures.GetCard(ctx, f.got.ID).Raw["createdStatus"]).To(Equal("COMPLETED"), "createdStatus: COMPLETED is the only value the document shows (profile strict.createdStatusCompleted, within cards.creationWait)")
 		}, Reqs("GET-13")),
 		ConformanceEntry("gives reference, the merchant reference it was issued with", SpecID("cards.gives-reference-merchant"), func(f fetchedCard) {
 			f.expectField("reference")
@@ -119,8 +121,8 @@ var _ = Describe(oneCard, func() {
 			if Profile().Issuance.ReferenceField == "" {
 				Skip("the profile says issuance takes no reference (issuance.referenceField empty)")
 			}
-			c := NewCard(ctx, WithAmount(M("1.00")))
-			byRef := GetCard(ctx, c.Reference)
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
+			byRef := fixtures.GetCard(ctx, c.Reference)
 			Expect(byRef.ID).To(Equal(c.ID))
 			Expect(byRef.Reference).To(Equal(c.Reference))
 			if byRef.MaskedPan != "" && c.MaskedPan != "" {
@@ -131,23 +133,23 @@ var _ = Describe(oneCard, func() {
 	ConformanceIt("returns the real-time balance: a withdrawal shows at once in a fresh GET", SpecID("cards.returns-real-time-balance"),
 		Reqs("GET-03"), Destructive,
 		func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("4.00")))
-			fee := GetConfig(ctx).WithdrawalFee
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("4.00")))
+			fee := fixtures.GetConfig(ctx).WithdrawalFee
 			resp := Must(API().Post(ctx, "/cards/"+client.Seg(c.ID)+"/withdraw", JSON{"amount": M("1.30").JSON()}))
 			d := Data(ExpectEnvelopeA(resp, schemas.WithdrawResponse))
 			answered, _ := d["card"].(JSON)
-			got := GetCard(ctx, c.ID).Balance
+			got := fixtures.GetCard(ctx, c.ID).Balance
 			expectCardDebited(c.Balance, got, M("1.30"), fee, "the balance in a fresh GET")
-			Expect(got).To(EqualMoney(CardFrom(answered).Balance), "a fresh GET shows the balance the withdrawal answered")
+			Expect(got).To(EqualMoney(fixtures.CardFrom(answered).Balance), "a fresh GET shows the balance the withdrawal answered")
 			if Profile().Issuance.ReferenceField != "" {
-				Expect(GetCard(ctx, c.Reference).Balance).To(EqualMoney(got), "by reference")
+				Expect(fixtures.GetCard(ctx, c.Reference).Balance).To(EqualMoney(got), "by reference")
 			}
 		})
 
 	ConformanceIt("returns the real-time balance after a card transaction", SpecID("cards.returns-real-time-balance-2"),
 		Reqs("GET-03"), Destructive, Needs(CapTransactions),
 		func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("4.00")))
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("4.00")))
 			tx, err := Controls().Transact(ctx, c.ID, M("1.25").JSON())
 			if err != nil {
 				HarnessError("simulating a transaction: %v", err)
@@ -155,33 +157,33 @@ var _ = Describe(oneCard, func() {
 			if !tx.Approved {
 				HarnessError("the simulated transaction was declined (%v)", tx.DeclineReason)
 			}
-			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance.Sub(M("1.25"))))
+			Expect(fixtures.GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance.Sub(M("1.25"))))
 		})
 
 	ConformanceIt("answers 404 for a card that does not exist", SpecID("cards.answers-404-card-does"),
 		Reqs("GET-04", "ERR-10"),
 		func(ctx SpecContext) {
-			ExpectError(Must(API().Get(ctx, "/cards/"+client.Seg(UnknownCardID(ctx)), nil)), http.StatusNotFound)
-			ExpectError(Must(API().Get(ctx, "/cards/"+client.Seg(UnknownCardReference()), nil)), http.StatusNotFound)
+			ExpectError(Must(API().Get(ctx, "/cards/"+client.Seg(fixtures.UnknownCardID(ctx)), nil)), http.StatusNotFound)
+			ExpectError(Must(API().Get(ctx, "/cards/"+client.Seg(fixtures.UnknownCardReference()), nil)), http.StatusNotFound)
 		})
 })
 
 // fetchedCard is a card issued then read with GET /cards/{id}; the rules of
 // the table each check their own part of the answer.
 type fetchedCard struct {
-	issued          Card
+	issued          fixtures.Card
 	name, ref       string // as given at issuance
 	amount, fundFee Money
 	answer          Answer
-	got             Card
+	got             fixtures.Card
 }
 
 func fetchIssuedCard(ctx SpecContext) fetchedCard {
-	f := fetchedCard{name: CardName(), ref: Ref("card"), amount: M("1.50"), fundFee: GetConfig(ctx).FundFee}
-	f.issued = NewCard(ctx, WithName(f.name), WithReference(f.ref), WithAmount(f.amount))
+	f := fetchedCard{name: fixtures.CardName(), ref: fixtures.Ref("card"), amount: M("1.50"), fundFee: fixtures.GetConfig(ctx).FundFee}
+	f.issued = fixtures.NewCard(ctx, fixtures.WithName(f.name), fixtures.WithReference(f.ref), fixtures.WithAmount(f.amount))
 	f.answer = ReadAnswer(Must(API().Get(ctx, "/cards/"+client.Seg(f.issued.ID), nil)), schemas.CardResponse)
 	data, _ := f.answer.Body["data"].(JSON)
-	f.got = CardFrom(data)
+	f.got = fixtures.CardFrom(data)
 	return f
 }
 
@@ -196,8 +198,8 @@ func (f fetchedCard) expectField(name string) {
 }
 
 func cardFieldPointers() []string {
-	out := make([]string, 0, len(CardTableFields))
-	for _, f := range CardTableFields {
+	out := make([]string, 0, len(fixtures.CardTableFields))
+	for _, f := range fixtures.CardTableFields {
 		out = append(out, "/data/"+f)
 	}
 	return out

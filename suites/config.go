@@ -10,6 +10,8 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
@@ -63,7 +65,7 @@ var _ = Describe("Card configuration: GET /cards/config", func() {
 	ConformanceIt("states the environment of the caller's credentials (the token's environment)", SpecID("config.states-environment-caller-s"),
 		Reqs("CONFIG-02", "AUTH-05"),
 		func(ctx SpecContext) {
-			c := GetConfig(ctx)
+			c := fixtures.GetConfig(ctx)
 			if c.Environment == "" && !Profile().Strict.AllListedFields {
 				Skip("the configuration carries no environment: its presence is not stated (profile strict.allListedFields)")
 			}
@@ -73,7 +75,7 @@ var _ = Describe("Card configuration: GET /cards/config", func() {
 	ConformanceIt("returns minFunding 1.00 USD", SpecID("config.returns-minfunding-1-00"),
 		Reqs("CONFIG-06", "ISSUE-09"),
 		func(ctx SpecContext) {
-			c := GetConfig(ctx)
+			c := fixtures.GetConfig(ctx)
 			Expect(c.MinFunding).To(EqualMoney(M("1.00")), "minFunding")
 		})
 

@@ -9,6 +9,8 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
@@ -40,7 +42,7 @@ func expectContactUpdated(resp *client.Response) {
 // are US residents; numbers are unique, as one mobile per cardholder may be
 // a rule).
 func mobiles() (local, international string) {
-	id := NewIdentity()
+	id := fixtures.NewIdentity()
 	return id.Phone, id.PhoneCountryCode + id.Phone
 }
 
@@ -54,23 +56,25 @@ var _ = Describe("Card contact: PATCH /cards/{id}/contact", func() {
 // data.message).
 func contactUpdateTable() {
 	ConformanceTable("answers 200 in Envelope B (data.success, data.message) and",
-		func(ctx SpecContext, rule func(SpecContext, Card)) { rule(ctx, NewCard(ctx, WithAmount(M("1.00")))) },
+		func(ctx SpecContext, rule func(SpecContext, fixtures.Card)) {
+			rule(ctx, fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00"))))
+		},
 		Destructive, Reqs("CONTACT-01"),
-		ConformanceEntry("updates the email alone", SpecID("contact.updates-email-alone"), func(ctx SpecContext, c Card) {
-			expectContactUpdated(patchContact(ctx, c.ID, JSON{"email": Ref("mail") + "@" + Profile().TestData.EmailDomain}))
+		ConformanceEntry("updates the email alone", SpecID("contact.updates-email-alone"), func(ctx SpecContext, c fixtures.Card) {
+			expectContactUpdated(patchContact(ctx, c.ID, JSON{"email": fixtures.Ref("mail") + "@" + Profile().TestData.EmailDomain}))
 		}, Reqs("CONTACT-02")),
-		ConformanceEntry("updates the mobile alone in local form", SpecID("contact.updates-mobile-alone-local"), func(ctx SpecContext, c Card) {
+		ConformanceEntry("updates the mobile alone in local form", SpecID("contact.updates-mobile-alone-local"), func(ctx SpecContext, c fixtures.Card) {
 			local, _ := mobiles()
 			expectContactUpdated(patchContact(ctx, c.ID, JSON{"mobile": local}))
 		}, Reqs("CONTACT-03")),
-		ConformanceEntry("updates the mobile alone in international form with a leading +", SpecID("contact.updates-mobile-alone"), func(ctx SpecContext, c Card) {
+		ConformanceEntry("updates the mobile alone in international form with a leading +", SpecID("contact.updates-mobile-alone"), func(ctx SpecContext, c fixtures.Card) {
 			_, intl := mobiles()
 			expectContactUpdated(patchContact(ctx, c.ID, JSON{"mobile": intl}))
 		}, Reqs("CONTACT-04")),
-		ConformanceEntry("updates email and mobile together by the card's reference, keeping its status and balance", SpecID("contact.updates-email-mobile-together"), func(ctx SpecContext, c Card) {
+		ConformanceEntry("updates email and mobile together by the card's reference, keeping its status and balance", SpecID("contact.updates-email-mobile-together"), func(ctx SpecContext, c fixtures.Card) {
 			_, intl := mobiles()
-			expectContactUpdated(patchContact(ctx, c.Reference, JSON{"email": Ref("mail") + "@" + Profile().TestData.EmailDomain, "mobile": intl}))
-			after := GetCard(ctx, c.ID)
+			expectContactUpdated(patchContact(ctx, c.Reference, JSON{"email": fixtures.Ref("mail") + "@" + Profile().TestData.EmailDomain, "mobile": intl}))
+			after := fixtures.GetCard(ctx, c.ID)
 			Expect(after.Status).To(Equal(c.Status))
 			Expect(after.Balance).To(EqualMoney(c.Balance))
 		}, Reqs("CONTACT-05")),
@@ -82,12 +86,12 @@ func contactRefusalSpecs() {
 	ConformanceIt("refuses contact fields of the wrong type with 400 and the error envelope", SpecID("contact.refuses-contact-fields-wrong"),
 		Reqs("CONTACT-06"), Destructive,
 		func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("1.00")))
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
 			local, _ := mobiles()
 			for _, body := range []JSON{
 				{"email": 12345},
 				{"mobile": json.Number(local)},
-				{"email": []any{Ref("mail") + "@" + Profile().TestData.EmailDomain}},
+				{"email": []any{fixtures.Ref("mail") + "@" + Profile().TestData.EmailDomain}},
 				{"mobile": JSON{"number": local}},
 			} {
 				By("sending " + numberString(body))
@@ -103,7 +107,7 @@ func contactRefusalSpecs() {
 		Reqs("CONTACT-06"), Destructive,
 		func(ctx SpecContext) {
 			skipUnlessRefuses("contactMobile")
-			c := NewCard(ctx, WithAmount(M("1.00")))
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
 			for _, m := range []string{"call me maybe", "++2348031234567", "0803-CALL-NOW", "+"} {
 				By("mobile " + m)
 				ExpectRefused(patchContact(ctx, c.ID, JSON{"mobile": m}), "invalidFormat")
@@ -116,15 +120,15 @@ func contactRefusalSpecs() {
 			// Destructive + Live: runs only with --allow-live (it issues a
 			// LIVE card funded with 1.00 USD plus the creation fee).
 			live := APIAs(*Cfg().LiveTier2)
-			card := NewCardAs(ctx, live, NewCustomerAs(ctx, live), CardName())
+			card := fixtures.NewCardAs(ctx, live, fixtures.NewCustomerAs(ctx, live), fixtures.CardName())
 			_, intl := mobiles()
-			expectContactUpdated(Must(live.Patch(ctx, cardURL(card.ID, "/contact"), JSON{"email": Ref("live") + "@" + Profile().TestData.EmailDomain, "mobile": intl})))
+			expectContactUpdated(Must(live.Patch(ctx, cardURL(card.ID, "/contact"), JSON{"email": fixtures.Ref("live") + "@" + Profile().TestData.EmailDomain, "mobile": intl})))
 		})
 
 	ConformanceIt("answers 404 for an unknown card", SpecID("errors.answers-404-unknown-card"),
 		Reqs("ERR-18"),
 		func(ctx SpecContext) {
-			body := ExpectErrorWithPath(patchContact(ctx, UnknownCardID(ctx), JSON{"email": Ref("mail") + "@" + Profile().TestData.EmailDomain}), http.StatusNotFound)
+			body := ExpectErrorWithPath(patchContact(ctx, fixtures.UnknownCardID(ctx), JSON{"email": fixtures.Ref("mail") + "@" + Profile().TestData.EmailDomain}), http.StatusNotFound)
 			ExpectMessageMeans(body, "scenario 5: the virtual card was not found", SaysCardNotFound)
 		})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 

@@ -17,6 +17,8 @@ import (
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/internal/httpcache"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
@@ -85,9 +87,9 @@ func envelopeCheck(ctx SpecContext, e api.Endpoint) {
 // be refused with 400 first ("404 (or 400)" for a path naming no card).
 func notFoundCheck(ctx SpecContext, e api.Endpoint) {
 	p := newProbe(ctx, e)
-	unknown := []string{Ref("nosuch")}
+	unknown := []string{fixtures.Ref("nosuch")}
 	if e.Params[0].Of == api.ResCard {
-		unknown = []string{"crd_" + Ref("nosuch"), Ref("nosuchref")}
+		unknown = []string{"crd_" + fixtures.Ref("nosuch"), fixtures.Ref("nosuchref")}
 		p.others = append(p.others, http.StatusBadRequest)
 	}
 	for _, id := range unknown {
@@ -233,9 +235,9 @@ func listingCheck(ctx SpecContext, e api.Endpoint) {
 // merchant": every customer this process registered is listed, within
 // cards.listingFreshness (only GET /cards/{id} is documented as real-time).
 func customersListed(ctx SpecContext) {
-	known := RunCustomers(Cfg().Primary)
+	known := fixtures.RunCustomers(Cfg().Primary)
 	for n := len(known); n < completenessFloor; n++ {
-		known = append(known, NewCustomer(ctx))
+		known = append(known, fixtures.NewCustomer(ctx))
 	}
 	known = slices.Compact(slices.Sorted(slices.Values(known)))
 	EventuallyFresh(ctx, "the customer listing", func(g Gomega) {
@@ -251,9 +253,9 @@ func customersListed(ctx SpecContext) {
 // this process issued is among them (within cards.listingFreshness).
 func cardsListed(ctx SpecContext) {
 	limit := Profile().Cards.ListMaxLimit
-	known := RunCards(Cfg().Primary)
+	known := fixtures.RunCards(Cfg().Primary)
 	for n := len(known); n < min(completenessFloor, limit); n++ {
-		known = append(known, NewCard(ctx, WithAmount(M("1.00"))).ID)
+		known = append(known, fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00"))).ID)
 	}
 	known = slices.Compact(slices.Sorted(slices.Values(known)))
 	q := url.Values{"status": {"ALL"}, "limit": {strconv.Itoa(limit)}}
@@ -263,7 +265,7 @@ func cardsListed(ctx SpecContext) {
 		var ids []string
 		for _, v := range DataList(resp.Map()) {
 			if m, ok := v.(JSON); ok {
-				ids = append(ids, CardFrom(m).ID)
+				ids = append(ids, fixtures.CardFrom(m).ID)
 			}
 		}
 		if len(ids) >= limit {

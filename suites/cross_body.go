@@ -14,6 +14,7 @@ import (
 
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
+	. "github.com/merchant-harness/mph/suites/expect"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 

@@ -20,6 +20,8 @@ import (
 
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
@@ -52,7 +54,9 @@ type probe struct {
 // crossCard is a card of the primary merchant the probes address, one per
 // process: 2.00 USD, so that a wrongly accepted 0.10 withdrawal changes
 // nothing that matters.
-var crossCard = Shared(func(ctx SpecContext) Card { return activeCard(ctx, NewCard(ctx, WithAmount(M("2.00")))) })
+var crossCard = Shared(func(ctx SpecContext) fixtures.Card {
+	return activeCard(ctx, fixtures.NewCard(ctx, fixtures.WithAmount(M("2.00"))))
+})
 
 // crossOrder is a gift order of the primary merchant the probes address.
 var crossOrder = Shared(func(ctx SpecContext) giftOrder { return purchaseGift(ctx) })
@@ -120,9 +124,9 @@ func probeParam(ctx SpecContext, of api.Resource, real bool) string {
 	case of == api.ResCard && real:
 		return crossCard(ctx).ID
 	case of == api.ResCard:
-		return "crd_" + Ref("nosuch")
+		return "crd_" + fixtures.Ref("nosuch")
 	case !real:
-		return Ref("nosuch")
+		return fixtures.Ref("nosuch")
 	case of == api.ResGiftTransaction:
 		if t := crossLookupRef(ctx); t != "" {
 			return t
@@ -135,14 +139,14 @@ func probeParam(ctx SpecContext, of api.Resource, real bool) string {
 // sampleBody is the endpoint's valid, harmless body for this run.
 func sampleBody(ctx SpecContext, e api.Endpoint, real bool) map[string]any {
 	GinkgoHelper()
-	in := api.SampleInput{Profile: Profile(), Ref: Ref("x"), MerchantID: Cfg().Primary.MerchantID, SecretKey: Cfg().Primary.SecretKey}
+	in := api.SampleInput{Profile: Profile(), Ref: fixtures.Ref("x"), MerchantID: Cfg().Primary.MerchantID, SecretKey: Cfg().Primary.SecretKey}
 	switch e.Slug {
 	case "customer-create":
-		in.Customer = CustomerBody()
+		in.Customer = fixtures.CustomerBody()
 	case "issuance":
-		in.CustomerID = "cus_" + Ref("nosuch")
+		in.CustomerID = "cus_" + fixtures.Ref("nosuch")
 		if real {
-			in.CustomerID = SharedCustomer(ctx)
+			in.CustomerID = fixtures.SharedCustomer(ctx)
 		}
 	}
 	body := e.Body.Sample(in)
@@ -150,7 +154,7 @@ func sampleBody(ctx SpecContext, e api.Endpoint, real bool) map[string]any {
 		// The customer id in the JSON type the registration answered it in
 		// (its type is not shown: a number goes back as a number).
 		f := Profile().Issuance.CustomerIDField
-		body[f] = IssuanceBody(in.CustomerID, "", M("1.00"), "")[f]
+		body[f] = fixtures.IssuanceBody(in.CustomerID, "", M("1.00"), "")[f]
 	}
 	return body
 }

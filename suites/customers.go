@@ -9,6 +9,8 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
@@ -28,7 +30,7 @@ const cardholderCustomers = "Cardholder customers: POST and GET /cards/customers
 
 var _ = Describe(cardholderCustomers, func() {
 	registered := Shared(func(ctx SpecContext) *client.Response {
-		return Must(API().Post(ctx, "/cards/customers", CustomerBody()))
+		return Must(API().Post(ctx, "/cards/customers", fixtures.CustomerBody()))
 	})
 	ConformanceTable("registers and approves a customer",
 		func(ctx SpecContext, rule func(SpecContext, *client.Response)) { rule(ctx, registered(ctx)) },
@@ -36,23 +38,23 @@ var _ = Describe(cardholderCustomers, func() {
 		ConformanceEntry("answers a registration with 200 or 201 and the customerId", SpecID("customers.answers-registration-200-201"), func(_ SpecContext, resp *client.Response) {
 			ExpectStatus(resp, http.StatusOK, http.StatusCreated)
 			ExpectSchema(resp, schemas.CustomerResponse)
-			_, ok := CustomerIDFrom(resp)
+			_, ok := fixtures.CustomerIDFrom(resp)
 			Expect(ok).To(BeTrue(), "the registration answer carries the customerId (a string or a number) at %s (profile customers.customerIdPointer) or as a member named customerId", Profile().Customers.CustomerIDPointer)
 		}, Reqs("CUST-01", "ERR-06")),
 		// "After successful verification the returned customerId is used to
 		// issue cards": verification may take a while (customers.approvalWait).
 		ConformanceEntry("approves the customer: its customerId issues a card", SpecID("customers.approves-customer-customerid"), func(ctx SpecContext, resp *client.Response) {
-			id, ok := CustomerIDFrom(resp)
+			id, ok := fixtures.CustomerIDFrom(resp)
 			if !ok {
 				HarnessError("fixture: the registration answer (HTTP %d) carries no customerId at %s", resp.Status, Profile().Customers.CustomerIDPointer)
 			}
-			r, _ := IssueCard(ctx, WithCustomer(id), WithAmount(M("1.00")))
-			for r.Status >= 400 && r.Status < 500 && AwaitingApproval(ctx, id) {
-				r, _ = IssueCard(ctx, WithCustomer(id), WithAmount(M("1.00")))
+			r, _ := fixtures.IssueCard(ctx, fixtures.WithCustomer(id), fixtures.WithAmount(M("1.00")))
+			for r.Status >= 400 && r.Status < 500 && fixtures.AwaitingApproval(ctx, id) {
+				r, _ = fixtures.IssueCard(ctx, fixtures.WithCustomer(id), fixtures.WithAmount(M("1.00")))
 			}
 			ExpectStatus(r, http.StatusOK, http.StatusCreated)
 			ExpectSchema(r, schemas.CardIssuanceResponse)
-			cid, _ := IDString(IssuedCard(r)["id"])
+			cid, _ := IDString(fixtures.IssuedCard(r)["id"])
 			Expect(cid).NotTo(BeEmpty(), "the card issued for the customer (profile issuance.cardPointer %s)", Profile().Issuance.CardPointer)
 		}, Reqs("CUST-06", "ISSUE-01")),
 	)
@@ -61,7 +63,7 @@ var _ = Describe(cardholderCustomers, func() {
 		ConformanceIt("refuses a registration without "+f+" with 400 and a validation message array", SpecID("customers.missing-"+strings.ToLower(f)),
 			Reqs("CUST-02", "ERR-04"), Destructive,
 			func(ctx SpecContext) {
-				body := CustomerBody()
+				body := fixtures.CustomerBody()
 				delete(body, f)
 				ExpectValidationError(Must(API().Post(ctx, "/cards/customers", body)))
 			})
@@ -74,7 +76,7 @@ var _ = Describe(cardholderCustomers, func() {
 		func(ctx SpecContext) {
 			f := customerField("idType")
 			for _, t := range []string{"national_id", "passport", "drivers_license"} {
-				body := CustomerBody()
+				body := fixtures.CustomerBody()
 				body[f] = t
 				resp := Must(API().Post(ctx, "/cards/customers", body))
 				ExpectStatus(resp, http.StatusOK, http.StatusCreated)
@@ -91,7 +93,7 @@ var _ = Describe(cardholderCustomers, func() {
 			f := customerField("idType")
 			// Not "": whether the field is required is not shown.
 			for _, t := range []string{"voter_card", "identity_card"} {
-				body := CustomerBody()
+				body := fixtures.CustomerBody()
 				body[f] = t
 				ExpectRefused(Must(API().Post(ctx, "/cards/customers", body)), "invalidValue")
 			}
@@ -107,7 +109,7 @@ var _ = Describe(cardholderCustomers, func() {
 			skipUnlessRefuses("customerDateOfBirth")
 			f := customerField("dateOfBirth")
 			for _, d := range []string{"12/04/1990", "1990-4-12", "19900412"} {
-				body := CustomerBody()
+				body := fixtures.CustomerBody()
 				body[f] = d
 				ExpectRefused(Must(API().Post(ctx, "/cards/customers", body)), "invalidFormat")
 			}
@@ -121,7 +123,7 @@ var _ = Describe(cardholderCustomers, func() {
 			skipUnlessRefuses("customerCountry")
 			f := customerField("country")
 			for _, c := range []string{"US", "USAA", "U1A"} {
-				body := CustomerBody()
+				body := fixtures.CustomerBody()
 				body[f] = c
 				ExpectRefused(Must(API().Post(ctx, "/cards/customers", body)), "invalidFormat")
 			}
@@ -131,8 +133,8 @@ var _ = Describe(cardholderCustomers, func() {
 		Reqs("CUST-05"), Destructive,
 		func(ctx SpecContext) {
 			f := customerField("country")
-			id := NewIdentity()
-			body := RegistrationBody(id)
+			id := fixtures.NewIdentity()
+			body := fixtures.RegistrationBody(id)
 			body[f] = id.Country // a 3-letter code of the identity's own address
 			resp := Must(API().Post(ctx, "/cards/customers", body))
 			ExpectStatus(resp, http.StatusOK, http.StatusCreated)
@@ -144,7 +146,7 @@ var _ = Describe(cardholderCustomers, func() {
 	ConformanceIt("lists every customer registered under the merchant, including a new registration", SpecID("customers.lists-every-customer"),
 		Reqs("CUST-07"), Destructive,
 		func(ctx SpecContext) {
-			id := NewCustomer(ctx)
+			id := fixtures.NewCustomer(ctx)
 			EventuallyFresh(ctx, "the customer listing shows the new customer", func(g Gomega) {
 				resp := Must(API().Get(ctx, "/cards/customers", nil))
 				ExpectStatus(resp, http.StatusOK, http.StatusCreated) // the section fixes no status

@@ -8,6 +8,8 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
@@ -46,8 +48,8 @@ type failureProbe struct {
 // every endpoint family, and failures whose error the document leaves to
 // the endpoint) and reads each answer once.
 func provokeFailures(ctx SpecContext) []failure {
-	c := NewCard(ctx, WithAmount(M("1.00")))
-	unknown := "crd_" + Ref("nosuch")
+	c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
+	unknown := "crd_" + fixtures.Ref("nosuch")
 	probes := []failureProbe{
 		{"no bearer on GET /cards/config", meansUnauthorized, Anonymous(), client.Request{Method: "GET", Path: "/cards/config"}},
 		{"no bearer on GET /gift-cards/quote", meansUnauthorized, Anonymous(), client.Request{Method: "GET", Path: "/gift-cards/quote", Query: giftQuoteQuery()}},
@@ -55,10 +57,10 @@ func provokeFailures(ctx SpecContext) []failure {
 		{"forged bearer on GET /cards", meansUnauthorized, API().WithToken("not.a.jwt"), client.Request{Method: "GET", Path: "/cards"}},
 		{"empty token request", meansTokenRefused, Anonymous().RawAuth(), client.Request{Method: "POST", Path: client.TokenPath, Body: JSON{}}},
 		{"withdraw 0.09 (below the minimum 0.10)", meansBadRequest, API(), client.Request{Method: "POST", Path: cardURL(c.ID, "/withdraw"), Body: JSON{"amount": M("0.09").JSON()}}},
-		{"issuance with empty nameOnCard", meansBadRequest, API(), client.Request{Method: "POST", Path: Profile().Issuance.Path, Body: IssuanceBody(SharedCustomer(ctx), "", M("1.00"), Ref("card"))}},
+		{"issuance with empty nameOnCard", meansBadRequest, API(), client.Request{Method: "POST", Path: Profile().Issuance.Path, Body: fixtures.IssuanceBody(fixtures.SharedCustomer(ctx), "", M("1.00"), fixtures.Ref("card"))}},
 		{"registration without names", meansBadRequest, API(), client.Request{Method: "POST", Path: "/cards/customers", Body: JSON{"email": "a@example.com"}}},
 		{"purchase without recipient", meansBadRequest, API(), client.Request{Method: "POST", Path: "/gift-cards/purchase", Body: JSON{"amount": M(Profile().GiftCards.FaceValue).JSON()}}},
-		{"issuance for a customer that does not exist", meansNotFound, API(), client.Request{Method: "POST", Path: Profile().Issuance.Path, Body: IssuanceBody("cus_"+Cfg().RunID+"nosuchcustomer", "Ada Harness", M("1.00"), Ref("card"))}},
+		{"issuance for a customer that does not exist", meansNotFound, API(), client.Request{Method: "POST", Path: Profile().Issuance.Path, Body: fixtures.IssuanceBody("cus_"+Cfg().RunID+"nosuchcustomer", "Ada Harness", M("1.00"), fixtures.Ref("card"))}},
 		{"status PAUSED", meansUnnamed, API(), client.Request{Method: "PATCH", Path: cardURL(c.ID, "/status"), Body: JSON{"status": "PAUSED"}}},
 		{"withdrawal above the card balance", meansUnnamed, API(), client.Request{Method: "POST", Path: cardURL(c.ID, "/withdraw"), Body: JSON{"amount": c.Balance.Add(M("5.00")).JSON()}}},
 	}

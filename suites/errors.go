@@ -10,6 +10,8 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
@@ -93,18 +95,18 @@ func vaultScenario() {
 	ConformanceIt("scenario 1: issuing a card for more than the vault balance answers 400 stating the required total (funding + issuance fee) and the available amount", SpecID("errors.scenario-1-issuing-card"),
 		Reqs("ERR-14"), Serial,
 		func(ctx SpecContext) {
-			amount, cfg := OverVaultAmount(ctx)
+			amount, cfg := fixtures.OverVaultAmount(ctx)
 			vault := cfg.VaultBalance
 			if Has(CapBalances) {
 				vault = controlVault(ctx) // the vault set; the configuration may show it later
 			}
-			resp, _ := IssueCard(ctx, WithAmount(amount))
+			resp, _ := fixtures.IssueCard(ctx, fixtures.WithAmount(amount))
 			body := ExpectErrorWithPath(resp, http.StatusBadRequest)
 			required := amount.Add(cfg.CreationFee)
 			ExpectMessageMeans(body, "scenario 1 (the required total, funding "+amount.String()+" + issuance fee "+cfg.CreationFee.String()+", and the available amount)",
 				Meaning{Amounts: []Money{required, vault}})
 			EventuallyFresh(ctx, "the vault after a refused issuance", func(g Gomega) {
-				g.Expect(GetConfig(ctx).VaultBalance).To(EqualMoney(vault), "a refused issuance debits nothing")
+				g.Expect(fixtures.GetConfig(ctx).VaultBalance).To(EqualMoney(vault), "a refused issuance debits nothing")
 			})
 		})
 
@@ -178,14 +180,14 @@ func notFoundScenarios() {
 	ConformanceIt("scenario 5: an unknown card id answers 404 whose message says the virtual card was not found", SpecID("errors.scenario-5-unknown-card"),
 		Reqs("ERR-18"),
 		func(ctx SpecContext) {
-			body := ExpectErrorWithPath(Must(API().Get(ctx, cardURL("crd_"+Ref("nosuch"), ""), nil)), http.StatusNotFound)
+			body := ExpectErrorWithPath(Must(API().Get(ctx, cardURL("crd_"+fixtures.Ref("nosuch"), ""), nil)), http.StatusNotFound)
 			expectSaysCardNotFound(body, "GET /cards/{id}")
 		})
 
 	ConformanceIt("scenario 6: an unknown gift order reference answers 404 whose message names the reference and says the order was not found", SpecID("errors.scenario-6-unknown-gift"),
 		Reqs("ERR-19"),
 		func(ctx SpecContext) {
-			ref := Ref("nogift")
+			ref := fixtures.Ref("nogift")
 			expectSaysGiftOrderNotFound(expectGiftNotFound(verifyGift(ctx, API(), ref)), ref)
 		})
 }
@@ -202,16 +204,16 @@ func conflictSpecs() {
 			if Profile().Issuance.ReferenceField == "" {
 				Skip("the target takes no card reference at issuance (profile issuance.referenceField is empty)")
 			}
-			ref := Ref("dup")
-			first := NewCard(ctx, WithReference(ref), WithAmount(M("1.00")))
-			resp, _ := IssueCard(ctx, WithReference(ref), WithAmount(M("1.00")))
+			ref := fixtures.Ref("dup")
+			first := fixtures.NewCard(ctx, fixtures.WithReference(ref), fixtures.WithAmount(M("1.00")))
+			resp, _ := fixtures.IssueCard(ctx, fixtures.WithReference(ref), fixtures.WithAmount(M("1.00")))
 			if expectDuplicateAnswer(resp, Profile().Issuance.DuplicateReference) {
 				v, _ := Ptr(Decode(resp), Profile().Issuance.CardPointer)
 				obj, _ := v.(JSON)
 				Expect(obj).NotTo(BeNil(), "a replay carries the card at %s", Profile().Issuance.CardPointer)
-				Expect(CardFrom(obj).ID).To(Equal(first.ID), "a replay answers the first card, not a new one")
+				Expect(fixtures.CardFrom(obj).ID).To(Equal(first.ID), "a replay answers the first card, not a new one")
 			}
-			Expect(GetCard(ctx, ref).ID).To(Equal(first.ID), "the reference still addresses the first card")
+			Expect(fixtures.GetCard(ctx, ref).ID).To(Equal(first.ID), "the reference still addresses the first card")
 		})
 
 	ConformanceIt("answers a second gift order with the same order reference with 409 or a replay of the first order, never a second order", SpecID("errors.answers-second-gift-order"),
@@ -239,7 +241,7 @@ func conflictSpecs() {
 	ConformanceIt("refuses settling a transaction already settled with 409", SpecID("errors.refuses-settling-transaction"),
 		Reqs("ERR-12"), Destructive, Needs(CapTransactions),
 		func(ctx SpecContext) {
-			c := activeCard(ctx, NewCard(ctx, WithAmount(M("2.00"))))
+			c := activeCard(ctx, fixtures.NewCard(ctx, fixtures.WithAmount(M("2.00"))))
 			t := transact(ctx, c.ID, M("1.00"))
 			Expect(t.Approved).To(BeTrue(), "fixture: the transaction was declined (%s)", derefStr(t.DeclineReason))
 			first, err := Controls().Settle(ctx, t.TransactionID)
@@ -264,23 +266,23 @@ func validationTable() {
 		func(ctx SpecContext, rule func(SpecContext)) { rule(ctx) },
 		Destructive,
 		ConformanceEntry("carrying an array of constraint-violation strings for an empty nameOnCard", SpecID("errors.carrying-array-constraint"), func(ctx SpecContext) {
-			expectViolationStrings(Must(API().Post(ctx, Profile().Issuance.Path, IssuanceBody(SharedCustomer(ctx), "", M("1.00"), Ref("card")))))
+			expectViolationStrings(Must(API().Post(ctx, Profile().Issuance.Path, fixtures.IssuanceBody(fixtures.SharedCustomer(ctx), "", M("1.00"), fixtures.Ref("card")))))
 		}, Reqs("ERR-04")),
 		// "" is an empty required field ("should not be empty": payload
 		// validation) or a value outside the two ("an invalid status
 		// value", whose error is not shown): either refusal.
 		ConformanceEntry("for an empty status (or the profile's invalid-value status), leaving the card's status", SpecID("errors.carrying-array-constraint-2"), func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("1.00")))
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
 			emptyEnumRefusal(Must(API().Patch(ctx, cardURL(c.ID, "/status"), JSON{"status": ""})))
-			Expect(GetCard(ctx, c.ID).Status).To(Equal(c.Status), "a refused status change changed the card's status")
+			Expect(fixtures.GetCard(ctx, c.ID).Status).To(Equal(c.Status), "a refused status change changed the card's status")
 		}, Reqs("STATUS-02")),
 		ConformanceEntry("for an initial funding of 0.99 (below the minimum 1.00)", SpecID("issuance.initial-funding-0-99"), func(ctx SpecContext) {
-			expectBelowMinimum(Must(API().Post(ctx, Profile().Issuance.Path, IssuanceBody(SharedCustomer(ctx), "Ada Harness", M("0.99"), Ref("card")))))
+			expectBelowMinimum(Must(API().Post(ctx, Profile().Issuance.Path, fixtures.IssuanceBody(fixtures.SharedCustomer(ctx), "Ada Harness", M("0.99"), fixtures.Ref("card")))))
 		}, Reqs("ISSUE-03")),
 		ConformanceEntry("for a withdrawal of 0.09 (below the minimum 0.10), leaving the balance", SpecID("withdraw.withdrawal-0-09-below"), func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("1.00")))
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
 			expectBelowMinimum(Must(API().Post(ctx, cardURL(c.ID, "/withdraw"), JSON{"amount": M("0.09").JSON()})))
-			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance), "a refused withdrawal changed the balance")
+			Expect(fixtures.GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance), "a refused withdrawal changed the balance")
 		}, Reqs("WITHDRAW-03")),
 	)
 }

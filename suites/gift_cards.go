@@ -10,6 +10,8 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
@@ -338,7 +340,7 @@ var _ = Describe(giftCards, func() {
 		})
 
 	unknown := Shared(func(ctx SpecContext) unknownGift {
-		ref := Ref("nosuchgift")
+		ref := fixtures.Ref("nosuchgift")
 		return unknownGift{ref: ref, resp: verifyGift(ctx, API(), ref)}
 	})
 	ConformanceTable("answers verify of an unknown reference with the gift 404",
@@ -358,7 +360,7 @@ var _ = Describe(giftCards, func() {
 	ConformanceIt("answers a transaction lookup of an unknown reference with 404", SpecID("gift-cards.answers-transaction-lookup"),
 		Reqs("GIFT-18", "ERR-10"),
 		func(ctx SpecContext) {
-			expectGiftNotFound(Must(API().Get(ctx, "/gift-cards/transactions/"+client.Seg(Ref("nosuchtxn")), nil)))
+			expectGiftNotFound(Must(API().Get(ctx, "/gift-cards/transactions/"+client.Seg(fixtures.Ref("nosuchtxn")), nil)))
 		})
 
 	for _, missing := range []string{"amount", "recipientEmail", "recipientName"} {
@@ -366,7 +368,7 @@ var _ = Describe(giftCards, func() {
 		ConformanceIt("refuses a purchase without "+missing+" with 400", SpecID("gift-cards.purchase-missing-"+strings.ToLower(missing)),
 			Reqs("GIFT-02", "ERR-07", "ERR-01"), Needs(CapTestEnvironment),
 			func(ctx SpecContext) {
-				body := giftPurchaseBody(Ref("gift"))
+				body := giftPurchaseBody(fixtures.Ref("gift"))
 				delete(body, missing)
 				ExpectErrorWithPath(Must(API().Post(ctx, "/gift-cards/purchase", body)), http.StatusBadRequest)
 			})

@@ -20,6 +20,8 @@ import (
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
@@ -39,10 +41,10 @@ type giftOrder struct {
 // per recipient are "other failure conditions: not shown".
 func giftPurchaseBody(reference string) JSON {
 	g := Profile().GiftCards
-	first, last := UniqueName()
+	first, last := fixtures.UniqueName()
 	body := JSON{
 		"amount":         M(g.FaceValue).JSON(),
-		"recipientEmail": strings.ToLower(Ref("gift")) + "@" + Profile().TestData.EmailDomain,
+		"recipientEmail": strings.ToLower(fixtures.Ref("gift")) + "@" + Profile().TestData.EmailDomain,
 		"recipientName":  first + " " + last,
 	}
 	if f := g.Purchase.Fields["productCode"]; f != "" && g.ProductCode != "" {
@@ -62,7 +64,7 @@ func purchaseGiftAs(ctx context.Context, c *client.Client, must bool) giftOrder 
 	g := Profile().GiftCards
 	ref := ""
 	if g.Purchase.Fields["reference"] != "" {
-		ref = Ref("gift")
+		ref = fixtures.Ref("gift")
 	}
 	body := giftPurchaseBody(ref)
 	resp := Must(c.Post(ctx, "/gift-cards/purchase", body))

@@ -12,6 +12,8 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
@@ -27,8 +29,8 @@ var _ = Describe(cardIssuance, func() {
 			ExpectStatus(i.resp, http.StatusOK, http.StatusCreated)
 			ExpectSchema(i.resp, schemas.CardIssuanceResponse)
 			Expect(i.card).NotTo(BeNil(), "no card at %s (profile issuance.cardPointer) nor an object with an id", Profile().Issuance.CardPointer)
-			expectNoCardViolationOutside(i.violations, CardTableFields)
-			Expect(GetCard(ctx, i.id).ID).To(Equal(i.id))
+			expectNoCardViolationOutside(i.violations, fixtures.CardTableFields)
+			Expect(fixtures.GetCard(ctx, i.id).ID).To(Equal(i.id))
 		}, Reqs("ISSUE-01")),
 		issuedCardEntry("gives the card an id of the form crd_", "issuance.card-id-form", "id", Reqs("GET-05"), nil),
 		// The issuance answer's shape is not shown: a member it carries is
@@ -44,12 +46,12 @@ var _ = Describe(cardIssuance, func() {
 		issuedCardEntry("creates the card ACTIVE or FROZEN, with createdStatus a string (COMPLETED under strict.createdStatusCompleted)", "issuance.created-active-completed", "status", Reqs("ISSUE-06", "GET-13"), func(i issuedCard) {
 			i.expectNoViolationUnder("createdStatus")
 			i.expectEach("status", func(v any) { Expect(v).To(BeElementOf("ACTIVE", "FROZEN")) })
-			ExpectCardFields(i.card)
+			fixtures.ExpectCardFields(i.card)
 		}),
 		issuedCardEntry("carries the nameOnCard given (in any letter case)", "issuance.name-on-card-given", "nameOnCard", Reqs("ISSUE-08"), func(i issuedCard) {
 			i.expectEach("nameOnCard", func(v any) {
 				s, _ := v.(string)
-				Expect(SameName(s, i.name)).To(BeTrue(), "nameOnCard %q is not the name given, %q", s, i.name)
+				Expect(fixtures.SameName(s, i.name)).To(BeTrue(), "nameOnCard %q is not the name given, %q", s, i.name)
 			})
 		}),
 		issuedCardEntry("carries the merchant reference given", "issuance.reference-given", "reference", Reqs("GET-14"), func(i issuedCard) {
@@ -79,48 +81,48 @@ var _ = Describe(cardIssuance, func() {
 	ConformanceIt("debits the vault by exactly creationFee + amount", SpecID("issuance.debits-vault-exactly"),
 		Reqs("ISSUE-04", "CONFIG-03", "CONFIG-08"), Destructive, Serial,
 		func(ctx SpecContext) {
-			cust := SharedCustomer(ctx) // proven before the vault is read
-			fee := GetConfig(ctx).CreationFee
-			before := VaultNow(ctx)
+			cust := fixtures.SharedCustomer(ctx) // proven before the vault is read
+			fee := fixtures.GetConfig(ctx).CreationFee
+			before := fixtures.VaultNow(ctx)
 			amount := M("3.17")
-			NewCard(ctx, WithCustomer(cust), WithAmount(amount))
-			ExpectVaultShows(ctx, fmt.Sprintf("the vault debited creationFee %s + amount %s from %s", fee, amount, before), before.Sub(fee.Add(amount)))
+			fixtures.NewCard(ctx, fixtures.WithCustomer(cust), fixtures.WithAmount(amount))
+			fixtures.ExpectVaultShows(ctx, fmt.Sprintf("the vault debited creationFee %s + amount %s from %s", fee, amount, before), before.Sub(fee.Add(amount)))
 		})
 
 	ConformanceIt("accepts an initial funding of exactly minFunding (1.00 USD) and refuses one cent less with 400", SpecID("issuance.accepts-initial-funding"),
 		Reqs("ISSUE-03", "ISSUE-09", "CONFIG-06"), Destructive,
 		func(ctx SpecContext) {
-			cfg := GetConfig(ctx)
+			cfg := fixtures.GetConfig(ctx)
 			Expect(cfg.MinFunding).To(EqualMoney(M("1.00")), "minFunding")
-			c := NewCard(ctx, WithAmount(cfg.MinFunding))
-			ExpectAmountOneOf(GetCard(ctx, c.ID).Balance, InitialBalances(cfg.MinFunding, cfg.FundFee), "the balance of a card funded with minFunding", "issuance.initialBalance")
-			resp, _ := IssueCard(ctx, WithAmount(cfg.MinFunding.Sub(M("0.01"))))
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(cfg.MinFunding))
+			ExpectAmountOneOf(fixtures.GetCard(ctx, c.ID).Balance, InitialBalances(cfg.MinFunding, cfg.FundFee), "the balance of a card funded with minFunding", "issuance.initialBalance")
+			resp, _ := fixtures.IssueCard(ctx, fixtures.WithAmount(cfg.MinFunding.Sub(M("0.01"))))
 			ExpectError(resp, http.StatusBadRequest)
-			resp, _ = IssueCard(ctx, WithAmount(M("0")))
+			resp, _ = fixtures.IssueCard(ctx, fixtures.WithAmount(M("0")))
 			ExpectError(resp, http.StatusBadRequest)
 		})
 
 	ConformanceIt("refuses an initial funding below the minimum without debiting the vault", SpecID("issuance.refuses-initial-funding-below"),
 		Reqs("ISSUE-03", "CONFIG-08"), Destructive, Serial,
 		func(ctx SpecContext) {
-			cust := SharedCustomer(ctx)
-			before := VaultNow(ctx)
-			resp, _ := IssueCard(ctx, WithCustomer(cust), WithAmount(M("0.99")))
+			cust := fixtures.SharedCustomer(ctx)
+			before := fixtures.VaultNow(ctx)
+			resp, _ := fixtures.IssueCard(ctx, fixtures.WithCustomer(cust), fixtures.WithAmount(M("0.99")))
 			ExpectError(resp, http.StatusBadRequest)
-			ExpectVaultShows(ctx, "a refused issuance debits nothing", before)
+			fixtures.ExpectVaultShows(ctx, "a refused issuance debits nothing", before)
 		})
 
 	ConformanceIt("refuses an empty nameOnCard with 400 and a validation message array", SpecID("issuance.refuses-empty-nameoncard-400"),
 		Reqs("ISSUE-02", "ERR-04"), Destructive,
 		func(ctx SpecContext) {
-			resp, _ := IssueCard(ctx, WithName(""))
+			resp, _ := fixtures.IssueCard(ctx, fixtures.WithName(""))
 			ExpectValidationError(resp)
 		})
 
 	ConformanceIt("answers 404 for a customer that does not exist", SpecID("issuance.answers-404-customer-does"),
 		Reqs("ISSUE-07"), Destructive,
 		func(ctx SpecContext) {
-			resp, _ := IssueCard(ctx, WithCustomer(UnknownCustomerID(ctx)))
+			resp, _ := fixtures.IssueCard(ctx, fixtures.WithCustomer(fixtures.UnknownCustomerID(ctx)))
 			ExpectError(resp, http.StatusNotFound)
 		})
 })
@@ -133,27 +135,27 @@ var _ = Describe(cardIssuance, func() {
 	ConformanceIt("refuses funding beyond the vault with 400 stating the required total (funding + fee) and the available amount, debiting nothing", SpecID("issuance.refuses-funding-beyond-vault"),
 		Reqs("ISSUE-05", "ERR-14"), Destructive, Serial,
 		func(ctx SpecContext) {
-			amount, cfg := OverVaultAmount(ctx)
-			before := VaultNow(ctx)
-			resp, _ := IssueCard(ctx, WithAmount(amount))
+			amount, cfg := fixtures.OverVaultAmount(ctx)
+			before := fixtures.VaultNow(ctx)
+			resp, _ := fixtures.IssueCard(ctx, fixtures.WithAmount(amount))
 			body := ExpectError(resp, http.StatusBadRequest)
 			expectVaultShortfall(ctx, body, amount.Add(cfg.CreationFee), cfg.VaultBalance)
-			ExpectVaultShows(ctx, "a refused issuance debits nothing", before)
+			fixtures.ExpectVaultShows(ctx, "a refused issuance debits nothing", before)
 		})
 
 	ConformanceIt("accepts funding that uses the vault exactly (vault = fee + amount) and refuses one cent more", SpecID("issuance.accepts-funding-uses-vault"),
 		Reqs("ISSUE-05", "ISSUE-04"), Destructive, Serial, Needs(CapBalances),
 		func(ctx SpecContext) {
-			cust := SharedCustomer(ctx)
-			cfg := GetConfig(ctx)
+			cust := fixtures.SharedCustomer(ctx)
+			cfg := fixtures.GetConfig(ctx)
 			vault := cfg.CreationFee.Add(M("5.00"))
-			WithVault(ctx, vault)
-			resp, _ := IssueCard(ctx, WithCustomer(cust), WithAmount(M("5.01")))
+			fixtures.WithVault(ctx, vault)
+			resp, _ := fixtures.IssueCard(ctx, fixtures.WithCustomer(cust), fixtures.WithAmount(M("5.01")))
 			body := ExpectError(resp, http.StatusBadRequest)
 			expectVaultShortfall(ctx, body, M("5.01").Add(cfg.CreationFee), vault)
-			resp, _ = IssueCard(ctx, WithCustomer(cust), WithAmount(M("5.00")))
+			resp, _ = fixtures.IssueCard(ctx, fixtures.WithCustomer(cust), fixtures.WithAmount(M("5.00")))
 			ExpectStatus(resp, http.StatusOK, http.StatusCreated)
-			ExpectVaultShows(ctx, "the vault after using it exactly", M("0"))
+			fixtures.ExpectVaultShows(ctx, "the vault after using it exactly", M("0"))
 		})
 })
 
@@ -171,7 +173,7 @@ func expectVaultShortfall(ctx SpecContext, body JSON, required, available Money)
 		return
 	}
 	EventuallyFresh(ctx, "scenario 1: the message states the available amount the configuration shows", func(g Gomega) {
-		v := GetConfig(ctx).VaultBalance
+		v := fixtures.GetConfig(ctx).VaultBalance
 		g.Expect(ContainsAmount(msg, v)).To(BeTrue(), "the message %q does not state the available amount %s", msg, v)
 	})
 }
@@ -192,12 +194,12 @@ type issuedCard struct {
 }
 
 func issueGivenCard(ctx SpecContext) issuedCard {
-	i := issuedCard{name: CardName(), ref: Ref("card"), amount: M("2.50"), fundFee: GetConfig(ctx).FundFee}
-	i.resp, _ = IssueCard(ctx, WithName(i.name), WithReference(i.ref), WithAmount(i.amount))
+	i := issuedCard{name: fixtures.CardName(), ref: fixtures.Ref("card"), amount: M("2.50"), fundFee: fixtures.GetConfig(ctx).FundFee}
+	i.resp, _ = fixtures.IssueCard(ctx, fixtures.WithName(i.name), fixtures.WithReference(i.ref), fixtures.WithAmount(i.amount))
 	if i.resp.Status != http.StatusOK && i.resp.Status != http.StatusCreated {
 		return i
 	}
-	i.card = IssuedCard(i.resp)
+	i.card = fixtures.IssuedCard(i.resp)
 	if i.card != nil {
 		raw, _ := json.Marshal(i.card)
 		var ve *schemas.ValidationError
@@ -209,7 +211,7 @@ func issueGivenCard(ctx SpecContext) issuedCard {
 		i.id, _ = IDString(i.card["id"])
 	}
 	if i.id != "" {
-		i.fresh = GetCard(ctx, i.id).Raw
+		i.fresh = fixtures.GetCard(ctx, i.id).Raw
 	}
 	return i
 }

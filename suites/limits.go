@@ -8,19 +8,21 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 // limitsSet is one PUT of the four limits, addressing the card by its
 // reference where issuance takes one; its answer read once.
 type limitsSet struct {
-	card   Card
+	card   fixtures.Card
 	want   map[string]Money
 	answer Answer
 }
 
 func setFourLimits(ctx SpecContext) limitsSet {
-	c := NewCard(ctx, WithAmount(M("1.00")))
+	c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
 	addr := c.ID
 	if Profile().Issuance.ReferenceField != "" {
 		addr = c.Reference
@@ -78,7 +80,7 @@ func limitsUpdateSpecs() {
 	ConformanceIt("accepts each limit alone (all are optional) and echoes it", SpecID("spend-limits.accepts-each-limit-alone"),
 		Reqs("LIMITS-02"), Destructive,
 		func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("1.00")))
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
 			addr := c.ID
 			if Profile().Issuance.ReferenceField != "" {
 				addr = c.Reference
@@ -103,7 +105,7 @@ func limitsUpdateSpecs() {
 		Reqs("LIMITS-02"), Destructive,
 		func(ctx SpecContext) {
 			fresh := newCardLimits(ctx)
-			c := NewCard(ctx, WithAmount(M("1.00")))
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
 			first := map[string]Money{"transactionLimit": M("2.00"), "dailyLimit": M("6.00"), "monthlyLimit": M("16.00"), "allTimeLimit": M("40.00")}
 			setLimits(ctx, c.ID, first)
 			d := setLimits(ctx, c.ID, map[string]Money{"transactionLimit": M("1.50")})
@@ -116,7 +118,7 @@ func limitsUpdateSpecs() {
 	ConformanceIt("answers 404 for a card that does not exist", SpecID("errors.answers-404-card-does-2"),
 		Reqs("ERR-10"),
 		func(ctx SpecContext) {
-			resp := Must(API().Put(ctx, cardURL(UnknownCardID(ctx), "/spend-limits"), JSON{"transactionLimit": M("1.00").JSON()}))
+			resp := Must(API().Put(ctx, cardURL(fixtures.UnknownCardID(ctx), "/spend-limits"), JSON{"transactionLimit": M("1.00").JSON()}))
 			ExpectError(resp, http.StatusNotFound)
 		})
 }
@@ -126,7 +128,7 @@ func limitsUpdateSpecs() {
 // transactionLimit alone: its program's defaults, or unset.
 func newCardLimits(ctx SpecContext) JSON {
 	GinkgoHelper()
-	c := NewCard(ctx, WithAmount(M("1.00")))
+	c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
 	sl, _ := setLimits(ctx, c.ID, map[string]Money{"transactionLimit": M("1.50")})["spendLimits"].(JSON)
 	return sl
 }

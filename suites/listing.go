@@ -13,24 +13,26 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 // listCards calls GET /cards with the query and returns the cards, schema-checked.
-func listCards(ctx context.Context, q url.Values) []Card {
+func listCards(ctx context.Context, q url.Values) []fixtures.Card {
 	GinkgoHelper()
 	resp := Must(API().Get(ctx, "/cards", q))
 	body := ExpectEnvelopeA(resp, schemas.CardListResponse)
-	var out []Card
+	var out []fixtures.Card
 	for _, v := range DataList(body) {
 		m, _ := v.(JSON)
-		ExpectCardFields(m)
-		out = append(out, CardFrom(m))
+		fixtures.ExpectCardFields(m)
+		out = append(out, fixtures.CardFrom(m))
 	}
 	return out
 }
 
-func ids(cards []Card) []string {
+func ids(cards []fixtures.Card) []string {
 	out := make([]string, len(cards))
 	for i, c := range cards {
 		out[i] = c.ID
@@ -63,7 +65,7 @@ var _ = Describe(cardListing, func() {
 	ConformanceIt("answers 200 in Envelope A with an array of Cards when no parameter is given", SpecID("listing.answers-200-envelope-array"),
 		Reqs("LIST-01", "ENV-01", "ENV-02"), Destructive,
 		func(ctx SpecContext) {
-			NewCard(ctx, WithAmount(M("1.00")))
+			fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
 			EventuallyFresh(ctx, "the listing shows the merchant's cards", func(g Gomega) {
 				g.Expect(listCards(ctx, nil)).NotTo(BeEmpty())
 			})
@@ -74,7 +76,7 @@ var _ = Describe(cardListing, func() {
 		Reqs("LIST-08"), Destructive,
 		func(ctx SpecContext) {
 			for i := 0; i < 3; i++ {
-				NewCard(ctx, WithAmount(M("1.00")))
+				fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
 			}
 			for _, n := range []int{1, 2, 3} {
 				got := listCards(ctx, url.Values{"limit": {strconv.Itoa(n)}})
@@ -97,7 +99,7 @@ var _ = Describe(cardListing, func() {
 				need = 1 // at least max cards exist: one more makes more than 50
 			}
 			for i := 0; i < need; i++ {
-				NewCard(ctx, WithAmount(M("1.00")))
+				fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
 			}
 			Expect(len(listCards(ctx, nil))).To(BeNumerically("<=", 50), "default limit")
 			EventuallyFresh(ctx, "the default listing returns 50 of more than 50 cards", func(g Gomega) {
@@ -150,8 +152,8 @@ func searchSpecs() {
 	ConformanceIt("finds a card by search on its cardholder name", SpecID("listing.finds-card-search-cardholder"),
 		Reqs("LIST-05"), Destructive,
 		func(ctx SpecContext) {
-			c := NewCard(ctx, WithCardholder(), WithAmount(M("1.00")))
-			o := NewCard(ctx, WithCardholder(), WithAmount(M("1.00")))
+			c := fixtures.NewCard(ctx, fixtures.WithCardholder(), fixtures.WithAmount(M("1.00")))
+			o := fixtures.NewCard(ctx, fixtures.WithCardholder(), fixtures.WithAmount(M("1.00")))
 			name := strings.ToUpper(c.Sent["nameOnCard"].(string))
 			EventuallyFresh(ctx, "a search by the cardholder name finds the card", func(g Gomega) {
 				got := ids(listCards(ctx, url.Values{"search": {name}, "limit": {maxLimit()}}))
@@ -166,8 +168,8 @@ func searchSpecs() {
 			if Profile().Issuance.ReferenceField == "" {
 				Skip("the profile says issuance takes no reference (issuance.referenceField empty)")
 			}
-			c := NewCard(ctx, WithAmount(M("1.00")))
-			o := NewCard(ctx, WithAmount(M("1.00")))
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
+			o := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
 			EventuallyFresh(ctx, "a search by the card's reference finds it", func(g Gomega) {
 				got := ids(listCards(ctx, url.Values{"search": {c.Reference}, "limit": {maxLimit()}}))
 				Expect(got).NotTo(ContainElement(o.ID), "search by one reference returned another card")
@@ -178,7 +180,7 @@ func searchSpecs() {
 	ConformanceIt("finds a card by search on the last 4 digits of its PAN, returning only matching cards", SpecID("listing.finds-card-search-last"),
 		Reqs("LIST-07"), Destructive,
 		func(ctx SpecContext) {
-			c := WithMaskedPan(ctx, NewCard(ctx, WithAmount(M("1.00"))))
+			c := fixtures.WithMaskedPan(ctx, fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00"))))
 			l4 := last4(c.MaskedPan)
 			Expect(l4).To(HaveLen(4), "maskedPan %q shows no last 4 digits", c.MaskedPan)
 			fresh := false
@@ -210,7 +212,7 @@ func searchSpecs() {
 // its PAN's digits (as far as maskedPan shows them), its name or its
 // reference hold it; a card showing no maskedPan is not judged (its PAN is
 // the target's).
-func expectMatchesSearch(c Card, term string) {
+func expectMatchesSearch(c fixtures.Card, term string) {
 	GinkgoHelper()
 	if c.MaskedPan == "" {
 		return
@@ -225,15 +227,15 @@ func expectMatchesSearch(c Card, term string) {
 // listed by the entries that share it.
 type statusPair struct {
 	name           string
-	active, frozen Card
+	active, frozen fixtures.Card
 }
 
 func newStatusPair(ctx SpecContext) statusPair {
-	holder, name := NewCardholder(ctx)
+	holder, name := fixtures.NewCardholder(ctx)
 	p := statusPair{name: name}
-	p.active = NewCard(ctx, WithCustomer(holder), WithName(name), WithAmount(M("1.00")))
-	p.frozen = NewCard(ctx, WithCustomer(holder), WithName(name), WithAmount(M("1.00")))
-	SetCardStatus(ctx, p.frozen.ID, "FROZEN")
+	p.active = fixtures.NewCard(ctx, fixtures.WithCustomer(holder), fixtures.WithName(name), fixtures.WithAmount(M("1.00")))
+	p.frozen = fixtures.NewCard(ctx, fixtures.WithCustomer(holder), fixtures.WithName(name), fixtures.WithAmount(M("1.00")))
+	fixtures.SetCardStatus(ctx, p.frozen.ID, "FROZEN")
 	return p
 }
 
@@ -241,7 +243,7 @@ func newStatusPair(ctx SpecContext) statusPair {
 // listed card shows st (at once: a listing contradicting itself is no lag),
 // the card in it is listed, the other is not. neverHad says the other card
 // never had status st (then listing it is no lag either).
-func (p statusPair) expectOnly(ctx SpecContext, st string, in, out Card, neverHad bool) {
+func (p statusPair) expectOnly(ctx SpecContext, st string, in, out fixtures.Card, neverHad bool) {
 	GinkgoHelper()
 	for _, c := range listCards(ctx, url.Values{"status": {st}, "limit": {maxLimit()}}) {
 		Expect(c.Status).To(Equal(st), "status=%s returned card %s in status %s", st, c.ID, c.Status)

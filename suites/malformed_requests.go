@@ -9,6 +9,8 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
@@ -17,7 +19,7 @@ import (
 // long for the HTTP server or a proxy in front of the API may be refused
 // as HTTP refuses it (longTarget: 414 URI Too Long, 431): in the error
 // envelope when the answer is one.
-func expectRefusedWithoutLeak(resp *client.Response, c Card, what string, longTarget bool) {
+func expectRefusedWithoutLeak(resp *client.Response, c fixtures.Card, what string, longTarget bool) {
 	GinkgoHelper()
 	Expect(resp.Status).NotTo(BeNumerically(">=", 500), "%s: the server failed (HTTP %d) instead of refusing", what, resp.Status)
 	ExpectNoCardData(resp, c)
@@ -32,9 +34,9 @@ func expectRefusedWithoutLeak(resp *client.Response, c Card, what string, longTa
 }
 
 // expectUnchanged asserts the card's balance and status did not move.
-func expectUnchanged(ctx SpecContext, before Card) {
+func expectUnchanged(ctx SpecContext, before fixtures.Card) {
 	GinkgoHelper()
-	after := GetCard(ctx, before.ID)
+	after := fixtures.GetCard(ctx, before.ID)
 	Expect(after.Balance).To(EqualMoney(before.Balance), "the card's balance changed")
 	Expect(after.Status).To(Equal(before.Status), "the card's status changed")
 }
@@ -49,7 +51,7 @@ func identifierSpecs() {
 	ConformanceIt("answers malformed card identifiers (id/id, ?x=1, %00, very long, {}) on every card endpoint with 400 or 404 and the error envelope (a very long one also 414 or 431), never 5xx nor another card's data", SpecID("errors.answers-malformed-card"),
 		Reqs("ERR-23"), Destructive,
 		func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("2.00")))
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("2.00")))
 			seg := client.Seg(c.ID)
 			paths := map[string]string{
 				"id/id":          "/cards/" + seg + "/" + seg,
@@ -78,7 +80,7 @@ func identifierSpecs() {
 	ConformanceIt("never answers /cards/{id}?x=1 with another card or a 5xx: either the card itself or a 400/404 error envelope", SpecID("errors.never-answers-cards-id"),
 		Reqs("ERR-23"),
 		func(ctx SpecContext) {
-			c := SharedCard(ctx)
+			c := fixtures.SharedCard(ctx)
 			resp := Must(API().Get(ctx, cardURL(c.ID, "")+"?x=1", nil))
 			if resp.Status == http.StatusOK {
 				body := ExpectEnvelopeA(resp, schemas.CardResponse)

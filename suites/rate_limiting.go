@@ -16,6 +16,7 @@ import (
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 

@@ -10,13 +10,15 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
 var groupedPAN = regexp.MustCompile(`^[0-9]{4} [0-9]{4} [0-9]{4} [0-9]{4}$`)
 
 // secureRule asserts one rule of the secure details d of card c.
-type secureRule func(c Card, d JSON)
+type secureRule func(c fixtures.Card, d JSON)
 
 // present reports whether the secure details carry member, non-null; a
 // member missing is a failure only under strict.allListedFields (the
@@ -36,7 +38,7 @@ func present(d JSON, member string) bool {
 // (the PAN as cardNumber or pan, the cvv, the expiry) must be there; the
 // other members are checked when present.
 var (
-	secureIdentifiesCard secureRule = func(c Card, d JSON) {
+	secureIdentifiesCard secureRule = func(c fixtures.Card, d JSON) {
 		GinkgoHelper()
 		if present(d, "cardId") {
 			Expect(d["cardId"]).To(Equal(c.ID), "cardId names the card revealed")
@@ -46,7 +48,7 @@ var (
 			Expect(d["reference"]).To(Equal(c.Reference), "reference of the card revealed")
 		}
 	}
-	secureMaskedPan secureRule = func(c Card, d JSON) {
+	secureMaskedPan secureRule = func(c fixtures.Card, d JSON) {
 		GinkgoHelper()
 		if !present(d, "maskedPan") {
 			return
@@ -58,7 +60,7 @@ var (
 		}
 	}
 	// Never print the PAN itself: compare and report only masked forms.
-	secureCardNumber secureRule = func(c Card, d JSON) {
+	secureCardNumber secureRule = func(c fixtures.Card, d JSON) {
 		GinkgoHelper()
 		Expect(d["cardNumber"] != nil || d["pan"] != nil).To(BeTrue(), "the secure details carry the full PAN as cardNumber or pan")
 		if !present(d, "cardNumber") {
@@ -75,7 +77,7 @@ var (
 		Expect(digits[:6] == md[:6]).To(BeTrue(), "the first 6 digits of cardNumber do not agree with maskedPan %s", c.MaskedPan)
 		Expect(digits[12:] == md[len(md)-4:]).To(BeTrue(), "the last 4 digits of cardNumber do not agree with maskedPan %s", c.MaskedPan)
 	}
-	securePan secureRule = func(_ Card, d JSON) {
+	securePan secureRule = func(_ fixtures.Card, d JSON) {
 		GinkgoHelper()
 		if !present(d, "pan") {
 			return
@@ -86,26 +88,26 @@ var (
 			Expect(pan == num).To(BeTrue(), "pan differs from cardNumber")
 		}
 	}
-	secureCvv secureRule = func(_ Card, d JSON) {
+	secureCvv secureRule = func(_ fixtures.Card, d JSON) {
 		GinkgoHelper()
 		_, isStr := d["cvv"].(string)
 		Expect(isStr).To(BeTrue(), "cvv is a string")
 	}
-	secureExpiryMonth secureRule = func(_ Card, d JSON) {
+	secureExpiryMonth secureRule = func(_ fixtures.Card, d JSON) {
 		GinkgoHelper()
 		Expect(d["expiryMonth"] != nil || d["expirationDate"] != nil).To(BeTrue(), "the secure details carry the expiry as expiryMonth and expiryYear or expirationDate")
 		if present(d, "expiryMonth") {
 			Expect(d["expiryMonth"]).To(MatchRegexp(`^(0[1-9]|1[0-2])$`), "expiryMonth is a 2-digit string")
 		}
 	}
-	secureExpiryYear secureRule = func(_ Card, d JSON) {
+	secureExpiryYear secureRule = func(_ fixtures.Card, d JSON) {
 		GinkgoHelper()
 		Expect(d["expiryYear"] != nil || d["expirationDate"] != nil).To(BeTrue(), "the secure details carry the expiry as expiryMonth and expiryYear or expirationDate")
 		if present(d, "expiryYear") {
 			Expect(d["expiryYear"]).To(MatchRegexp(`^[0-9]{4}$`), "expiryYear is a 4-digit string")
 		}
 	}
-	secureExpirationDate secureRule = func(_ Card, d JSON) {
+	secureExpirationDate secureRule = func(_ fixtures.Card, d JSON) {
 		GinkgoHelper()
 		if !present(d, "expirationDate") {
 			return
@@ -117,13 +119,13 @@ var (
 			Expect(d["expirationDate"]).To(Equal(mm+"/"+yyyy[2:]), "expirationDate agrees with expiryMonth/expiryYear")
 		}
 	}
-	secureHolder secureRule = func(c Card, d JSON) {
+	secureHolder secureRule = func(c fixtures.Card, d JSON) {
 		GinkgoHelper()
 		if present(d, "nameOnCard") {
 			name, isStr := d["nameOnCard"].(string)
 			Expect(isStr).To(BeTrue(), "nameOnCard is a string")
 			if c.NameOnCard != "" {
-				Expect(SameName(name, c.NameOnCard)).To(BeTrue(), "nameOnCard %q agrees with the card's %q", name, c.NameOnCard)
+				Expect(fixtures.SameName(name, c.NameOnCard)).To(BeTrue(), "nameOnCard %q agrees with the card's %q", name, c.NameOnCard)
 			}
 		}
 		if present(d, "billingAddress") {
@@ -134,7 +136,7 @@ var (
 
 // checkSecure asserts every rule of the secure details of card c (validated
 // by schema first).
-func checkSecure(c Card, d JSON) {
+func checkSecure(c fixtures.Card, d JSON) {
 	GinkgoHelper()
 	for _, rule := range []secureRule{secureIdentifiesCard, secureMaskedPan, secureCardNumber, securePan, secureCvv,
 		secureExpiryMonth, secureExpiryYear, secureExpirationDate, secureHolder} {
@@ -145,12 +147,12 @@ func checkSecure(c Card, d JSON) {
 // revealedCard is a card issued then revealed with GET /cards/{id}/secure;
 // the entries of the table each check their own part of the answer.
 type revealedCard struct {
-	card   Card
+	card   fixtures.Card
 	answer Answer
 }
 
 func revealIssuedCard(ctx SpecContext) revealedCard {
-	c := AwaitMaskedPan(ctx, NewCard(ctx, WithAmount(M("1.00"))))
+	c := fixtures.AwaitMaskedPan(ctx, fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00"))))
 	return revealedCard{card: c, answer: ReadAnswer(Must(API().Get(ctx, "/cards/"+client.Seg(c.ID)+"/secure", nil)), schemas.SecureResponse)}
 }
 
@@ -198,7 +200,7 @@ var _ = Describe("Secure card details: GET /cards/{id}/secure", func() {
 			if Profile().Issuance.ReferenceField == "" {
 				Skip("the profile says issuance takes no reference (issuance.referenceField empty)")
 			}
-			c := AwaitMaskedPan(ctx, NewCard(ctx, WithAmount(M("1.00"))))
+			c := fixtures.AwaitMaskedPan(ctx, fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00"))))
 			resp := Must(API().Get(ctx, "/cards/"+client.Seg(c.Reference)+"/secure", nil))
 			checkSecure(c, Data(ExpectEnvelopeA(resp, schemas.SecureResponse)))
 		})
@@ -208,13 +210,13 @@ var _ = Describe("Secure card details: GET /cards/{id}/secure", func() {
 	ConformanceIt("does not reveal a FROZEN card's credentials: a 4xx error (the profile's status)", SpecID("secure-reveal.does-not-reveal-frozen"),
 		Reqs("SECURE-01", "ERR-21"), Destructive,
 		func(ctx SpecContext) {
-			c := AwaitMaskedPan(ctx, NewCard(ctx, WithAmount(M("1.00"))))
-			SetCardStatus(ctx, c.ID, "FROZEN")
+			c := fixtures.AwaitMaskedPan(ctx, fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00"))))
+			fixtures.SetCardStatus(ctx, c.ID, "FROZEN")
 			resp := Must(API().Get(ctx, "/cards/"+client.Seg(c.ID)+"/secure", nil))
 			ExpectRefused(resp, "frozenCardSecure")
 			Expect(FindCredential(Decode(resp), "")).To(BeEmpty(), "the refusal carries no card credential")
 			// Unfrozen, it is revealed again.
-			SetCardStatus(ctx, c.ID, "ACTIVE")
+			fixtures.SetCardStatus(ctx, c.ID, "ACTIVE")
 			resp = Must(API().Get(ctx, "/cards/"+client.Seg(c.ID)+"/secure", nil))
 			checkSecure(c, Data(ExpectEnvelopeA(resp, schemas.SecureResponse)))
 		})
@@ -222,6 +224,6 @@ var _ = Describe("Secure card details: GET /cards/{id}/secure", func() {
 	ConformanceIt("answers 404 for a card that does not exist", SpecID("cards.answers-404-card-does-2"),
 		Reqs("GET-04", "ERR-10"),
 		func(ctx SpecContext) {
-			ExpectError(Must(API().Get(ctx, cardURL(UnknownCardID(ctx), "/secure"), nil)), http.StatusNotFound)
+			ExpectError(Must(API().Get(ctx, cardURL(fixtures.UnknownCardID(ctx), "/secure"), nil)), http.StatusNotFound)
 		})
 })

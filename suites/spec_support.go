@@ -18,6 +18,8 @@ import (
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
@@ -97,12 +99,12 @@ func expectErrorPath(resp *client.Response, body JSON) {
 // activeCard returns c ACTIVE: the state a card starts in is not shown (the
 // states table shows the transitions only), so a spec that needs an ACTIVE
 // card unfreezes one issued FROZEN.
-func activeCard(ctx context.Context, c Card) Card {
+func activeCard(ctx context.Context, c fixtures.Card) fixtures.Card {
 	GinkgoHelper()
 	if c.Status == "ACTIVE" {
 		return c
 	}
-	a := SetCardStatus(ctx, c.ID, "ACTIVE")
+	a := fixtures.SetCardStatus(ctx, c.ID, "ACTIVE")
 	c.Status = "ACTIVE"
 	if a.ID != "" {
 		c.Balance, c.UpdatedAt = a.Balance, a.UpdatedAt
@@ -124,7 +126,7 @@ func emptyEnumRefusal(resp *client.Response) JSON {
 
 // ExpectNoCardData asserts that a (refused) answer leaks nothing of card c:
 // neither its masked PAN nor its name nor a card object.
-func ExpectNoCardData(resp *client.Response, c Card) {
+func ExpectNoCardData(resp *client.Response, c fixtures.Card) {
 	GinkgoHelper()
 	b := string(resp.Body)
 	if c.MaskedPan != "" {
@@ -158,7 +160,9 @@ func cardEndpoints() []cardEndpoint {
 		}
 		ce := cardEndpoint{name: e.Key(), req: e.Requirement, method: e.Method, suffix: strings.TrimPrefix(e.Template, "/cards/{id}")}
 		if b := e.Body; b != nil {
-			ce.body = func() any { return b.Sample(api.SampleInput{Profile: Profile(), Ref: Ref("x"), Status: "FROZEN"}) }
+			ce.body = func() any {
+				return b.Sample(api.SampleInput{Profile: Profile(), Ref: fixtures.Ref("x"), Status: "FROZEN"})
+			}
 		}
 		out = append(out, ce)
 	}
@@ -187,12 +191,12 @@ func transact(ctx context.Context, cardID string, amount Money) controls.Transac
 
 // expectApproved asserts a transaction of amount is approved and the card's
 // balance (fresh GET) falls by it.
-func expectApproved(ctx context.Context, c Card, amount Money, why string) Card {
+func expectApproved(ctx context.Context, c fixtures.Card, amount Money, why string) fixtures.Card {
 	GinkgoHelper()
-	before := GetCard(ctx, c.ID)
+	before := fixtures.GetCard(ctx, c.ID)
 	t := transact(ctx, c.ID, amount)
 	Expect(t.Approved).To(BeTrue(), "a transaction of %s should be approved: %s (decline reason %v)", amount, why, derefStr(t.DeclineReason))
-	after := GetCard(ctx, c.ID)
+	after := fixtures.GetCard(ctx, c.ID)
 	Expect(after.Balance).To(EqualMoney(before.Balance.Sub(amount)), "an approved transaction of %s lowers the balance at once (%s → %s)", amount, before.Balance, after.Balance)
 	return after
 }
@@ -210,12 +214,12 @@ func expectCardDebited(before, after, amount, fee Money, what string) {
 
 // expectDeclined asserts a transaction of amount is declined and the card's
 // balance (fresh GET) is unchanged.
-func expectDeclined(ctx context.Context, c Card, amount Money, why string) Card {
+func expectDeclined(ctx context.Context, c fixtures.Card, amount Money, why string) fixtures.Card {
 	GinkgoHelper()
-	before := GetCard(ctx, c.ID)
+	before := fixtures.GetCard(ctx, c.ID)
 	t := transact(ctx, c.ID, amount)
 	Expect(t.Approved).To(BeFalse(), "a transaction of %s should be declined: %s", amount, why)
-	after := GetCard(ctx, c.ID)
+	after := fixtures.GetCard(ctx, c.ID)
 	Expect(after.Balance).To(EqualMoney(before.Balance), "a declined transaction must not change the balance")
 	return after
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
@@ -24,11 +26,11 @@ func merchantB() *client.Client { return APIAs(*Cfg().Secondary) }
 // the documented customerId anywhere; a string or a number.
 func customerAs(ctx context.Context, c *client.Client) string {
 	GinkgoHelper()
-	resp := Must(c.Post(ctx, "/cards/customers", CustomerBody()))
+	resp := Must(c.Post(ctx, "/cards/customers", fixtures.CustomerBody()))
 	if resp.Status != http.StatusOK && resp.Status != http.StatusCreated {
 		HarnessError("fixture: registering a customer answered HTTP %d", resp.Status)
 	}
-	id, ok := CustomerIDFrom(resp)
+	id, ok := fixtures.CustomerIDFrom(resp)
 	if !ok {
 		HarnessError("fixture: no customer id at %s nor a member named customerId", Profile().Customers.CustomerIDPointer)
 	}
@@ -38,17 +40,17 @@ func customerAs(ctx context.Context, c *client.Client) string {
 // cardAs issues a small card as c (harness error on failure), named name or
 // ("") a unique name. A refusal within customers.approvalWait of the
 // registration is tried again: when verification completes is not shown.
-func cardAs(ctx context.Context, c *client.Client, customerID, name string) Card {
+func cardAs(ctx context.Context, c *client.Client, customerID, name string) fixtures.Card {
 	GinkgoHelper()
 	if name == "" {
-		name = CardName()
+		name = fixtures.CardName()
 	}
-	body := IssuanceBody(customerID, name, M("1.00"), Ref("card"))
+	body := fixtures.IssuanceBody(customerID, name, M("1.00"), fixtures.Ref("card"))
 	deadline := time.Now().Add(Timeouts().CustomerApproval)
 	for {
 		resp := Must(c.Post(ctx, Profile().Issuance.Path, body))
 		if resp.Status == http.StatusOK || resp.Status == http.StatusCreated {
-			card := CardFrom(IssuedCard(resp))
+			card := fixtures.CardFrom(fixtures.IssuedCard(resp))
 			if card.ID == "" {
 				HarnessError("fixture: the issuance answer has no card id at %s nor a member named id", Profile().Issuance.CardPointer)
 			}
@@ -72,28 +74,28 @@ func cardAs(ctx context.Context, c *client.Client, customerID, name string) Card
 }
 
 // listAs returns the cards c's listing answers for q (schema-checked).
-func listAs(ctx context.Context, c *client.Client, q url.Values) []Card {
+func listAs(ctx context.Context, c *client.Client, q url.Values) []fixtures.Card {
 	GinkgoHelper()
 	body := ExpectEnvelopeA(Must(c.Get(ctx, "/cards", q)), schemas.CardListResponse)
-	var out []Card
+	var out []fixtures.Card
 	for _, v := range DataList(body) {
 		m, _ := v.(JSON)
-		out = append(out, CardFrom(m))
+		out = append(out, fixtures.CardFrom(m))
 	}
 	return out
 }
 
 // isolationCard is merchant A's card that merchant B attacks (one per
 // process; only B's refused attempts touch it).
-var isolationCard = Shared(func(ctx SpecContext) Card {
-	return NewCard(ctx, WithAmount(M("3.00")))
+var isolationCard = Shared(func(ctx SpecContext) fixtures.Card {
+	return fixtures.NewCard(ctx, fixtures.WithAmount(M("3.00")))
 })
 
 // expectUnreachableByB asserts merchant B gets 404 on e for A's card, by id
 // and by reference, learning nothing and changing nothing.
 func expectUnreachableByB(ctx SpecContext, e cardEndpoint) {
 	a := isolationCard(ctx)
-	before := GetCard(ctx, a.ID)
+	before := fixtures.GetCard(ctx, a.ID)
 	for _, addr := range []string{a.ID, a.Reference} {
 		By(e.name + " by " + addr)
 		resp := Must(merchantB().Do(ctx, e.request(addr)))
@@ -102,7 +104,7 @@ func expectUnreachableByB(ctx SpecContext, e cardEndpoint) {
 	}
 	// Balance (real-time) and status show a change; updatedAt is not
 	// compared: what moves it beyond a withdrawal is not stated.
-	after := GetCard(ctx, a.ID)
+	after := fixtures.GetCard(ctx, a.ID)
 	Expect(after.Balance).To(EqualMoney(before.Balance), "merchant B changed A's card balance")
 	Expect(after.Status).To(Equal(before.Status), "merchant B changed A's card status")
 }
@@ -193,7 +195,7 @@ func crossMerchantResourceSpecs() {
 	ConformanceIt("never mixes merchants in customer listings", SpecID("isolation.never-mixes-merchants-customer"),
 		Reqs("ISO-05"), Destructive, Needs(CapSecondMerchant),
 		func(ctx SpecContext) {
-			aCust := NewCustomer(ctx)
+			aCust := fixtures.NewCustomer(ctx)
 			bCust := customerAs(ctx, merchantB())
 			listIDs := func(c *client.Client) []string {
 				GinkgoHelper()
@@ -221,8 +223,8 @@ func crossMerchantResourceSpecs() {
 	ConformanceIt("answers 404 to a merchant issuing a card for another merchant's customer", SpecID("isolation.answers-404-merchant-issuing"),
 		Reqs("ISO-06"), Destructive, Needs(CapSecondMerchant),
 		func(ctx SpecContext) {
-			aCust := SharedCustomer(ctx)
-			resp := Must(merchantB().Post(ctx, Profile().Issuance.Path, IssuanceBody(aCust, CardName(), M("1.00"), Ref("card"))))
+			aCust := fixtures.SharedCustomer(ctx)
+			resp := Must(merchantB().Post(ctx, Profile().Issuance.Path, fixtures.IssuanceBody(aCust, fixtures.CardName(), M("1.00"), fixtures.Ref("card"))))
 			if resp.Status == http.StatusBadRequest {
 				OtherRefusalFirst(resp, "404 for another merchant's customer")
 			}
@@ -235,8 +237,8 @@ func separateVaultSpecs() {
 	ConformanceIt("keeps vaults apart: another merchant's issuance does not change the first one's vault balance", SpecID("isolation.keeps-vaults-apart-another"),
 		Reqs("ISO-07"), Destructive, Serial, Needs(CapSecondMerchant),
 		func(ctx SpecContext) {
-			before := GetConfig(ctx).VaultBalance
+			before := fixtures.GetConfig(ctx).VaultBalance
 			cardAs(ctx, merchantB(), customerAs(ctx, merchantB()), "")
-			Expect(GetConfig(ctx).VaultBalance).To(EqualMoney(before), "merchant B's issuance moved merchant A's vault")
+			Expect(fixtures.GetConfig(ctx).VaultBalance).To(EqualMoney(before), "merchant B's issuance moved merchant A's vault")
 		})
 }

@@ -12,7 +12,10 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
+	"github.com/merchant-harness/mph/suites/webhookrx"
 )
 
 // eventKinds is the Events table: event_type → dispatched kind.
@@ -45,15 +48,15 @@ func expectSimulation(resp *client.Response, kind string) JSON {
 // at the profile's pointer, or anywhere in the delivery when nothing is
 // there (the payload shape is not shown). A kind is no identity: anyone who
 // can reach the receiver can send one.
-func matchDelivery(ref string) func(WebhookDelivery) bool {
-	return func(del WebhookDelivery) bool { return deliveryNames(del, ref) }
+func matchDelivery(ref string) func(webhookrx.Delivery) bool {
+	return func(del webhookrx.Delivery) bool { return deliveryNames(del, ref) }
 }
 
 // deliveryNames reports whether a delivery names one of ids: at the profile's
 // reference pointer, or as any other string value of its JSON body (a card
 // transaction's delivery may name its own reference there, and the card
 // elsewhere).
-func deliveryNames(d WebhookDelivery, ids ...string) bool {
+func deliveryNames(d webhookrx.Delivery, ids ...string) bool {
 	want := map[string]bool{}
 	for _, id := range ids {
 		if id != "" {
@@ -96,7 +99,7 @@ func deliveryNames(d WebhookDelivery, ids ...string) bool {
 // one naming another reference is another event's): a kind alone
 // attributes nothing, since anyone reaching the receiver can send one. With
 // no such delivery the spec goes on and fails.
-func skipUnattributed(recv *HookSink, kind, what string, byReference bool) {
+func skipUnattributed(recv *webhookrx.HookSink, kind, what string, byReference bool) {
 	GinkgoHelper()
 	n := 0
 	for _, d := range recv.Deliveries() {
@@ -126,7 +129,7 @@ func nothingYet(kind string) {
 }
 
 // deliveryKind reads the event kind of a delivery at the profile's pointer.
-func deliveryField(d WebhookDelivery, pointer string) (string, bool) {
+func deliveryField(d webhookrx.Delivery, pointer string) (string, bool) {
 	if pointer == "" {
 		return "", false
 	}
@@ -152,7 +155,7 @@ var _ = Describe("Webhook simulation: POST /cards/{id}/simulate-webhook", func()
 type simulations map[string]Answer
 
 func simulateEach(ctx SpecContext) simulations {
-	c := SharedCard(ctx)
+	c := fixtures.SharedCard(ctx)
 	out := simulations{}
 	for _, ek := range eventKinds {
 		out[ek.eventType] = ReadAnswer(simulate(ctx, API(), c.ID, JSON{"event_type": ek.eventType}), schemas.WebhookSimulationResponse)
@@ -250,7 +253,7 @@ func expectDispatchConsistent(body JSON) {
 
 // simulateDelivered simulates eventType for c with recv configured and
 // returns the answer's data and the delivery it made.
-func simulateDelivered(ctx SpecContext, recv *HookSink, c Card, eventType, kind string) (JSON, WebhookDelivery) {
+func simulateDelivered(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card, eventType, kind string) (JSON, webhookrx.Delivery) {
 	GinkgoHelper()
 	d := expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": eventType}), kind)
 	Expect(d["dispatched"]).To(BeTrue(), "a reachable webhook URL is configured: the event must be sent (skip_reason %v)", d["skip_reason"])
@@ -266,10 +269,10 @@ func simulateDelivered(ctx SpecContext, recv *HookSink, c Card, eventType, kind 
 
 // expectDelivered asserts eventType's webhook arrives at the configured URL,
 // signed as the profile says and carrying its kind.
-func expectDelivered(ctx SpecContext, recv *HookSink, c Card, eventType, kind string) {
+func expectDelivered(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card, eventType, kind string) {
 	GinkgoHelper()
 	_, got := simulateDelivered(ctx, recv, c, eventType, kind)
-	ExpectSigned(got, recv.Key)
+	webhookrx.ExpectSigned(got, recv.Key)
 	if wp := Profile().Webhooks; wp.DeliveryKindPointer != "" {
 		k, found := deliveryField(got, wp.DeliveryKindPointer)
 		Expect(found).To(BeTrue(), "the delivery carries no event kind at %s (profile webhooks.deliveryKindPointer): %s", wp.DeliveryKindPointer, string(got.Body))
@@ -279,34 +282,36 @@ func expectDelivered(ctx SpecContext, recv *HookSink, c Card, eventType, kind st
 
 // deliveryRule is one rule of the delivery table, run with a receiver
 // configured as the merchant's webhook URL and a card.
-type deliveryRule func(ctx SpecContext, recv *HookSink, c Card)
+type deliveryRule func(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card)
 
 func deliveryTable() {
 	ConformanceTable("delivers each simulated event to the configured webhook URL",
-		func(ctx SpecContext, rule deliveryRule) { rule(ctx, WithReceiver(ctx), SharedCard(ctx)) },
+		func(ctx SpecContext, rule deliveryRule) {
+			rule(ctx, webhookrx.WithReceiver(ctx), fixtures.SharedCard(ctx))
+		},
 		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver),
-		ConformanceEntry("delivers a simulated authorization as virtualcard.transaction.authorization", SpecID("webhooks.delivers-simulated"), deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
+		ConformanceEntry("delivers a simulated authorization as virtualcard.transaction.authorization", SpecID("webhooks.delivers-simulated"), deliveryRule(func(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card) {
 			expectDelivered(ctx, recv, c, "authorization", "virtualcard.transaction.authorization")
 		}), Reqs("WEBHOOK-09")),
-		ConformanceEntry("delivers a simulated settlement as virtualcard.transaction.settlement", SpecID("webhooks.delivers-simulated-settlement"), deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
+		ConformanceEntry("delivers a simulated settlement as virtualcard.transaction.settlement", SpecID("webhooks.delivers-simulated-settlement"), deliveryRule(func(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card) {
 			expectDelivered(ctx, recv, c, "settlement", "virtualcard.transaction.settlement")
 		}), Reqs("WEBHOOK-09")),
-		ConformanceEntry("delivers a simulated reversal as virtualcard.transaction.reversed", SpecID("webhooks.delivers-simulated-reversal"), deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
+		ConformanceEntry("delivers a simulated reversal as virtualcard.transaction.reversed", SpecID("webhooks.delivers-simulated-reversal"), deliveryRule(func(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card) {
 			expectDelivered(ctx, recv, c, "reversal", "virtualcard.transaction.reversed")
 		}), Reqs("WEBHOOK-09")),
-		ConformanceEntry("delivers a simulated decline as virtualcard.transaction.declined", SpecID("webhooks.delivers-simulated-decline"), deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
+		ConformanceEntry("delivers a simulated decline as virtualcard.transaction.declined", SpecID("webhooks.delivers-simulated-decline"), deliveryRule(func(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card) {
 			expectDelivered(ctx, recv, c, "decline", "virtualcard.transaction.declined")
 		}), Reqs("WEBHOOK-09")),
-		ConformanceEntry("gives callback_url, the configured webhook URL", SpecID("webhooks.gives-callback-url-configured"), deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
+		ConformanceEntry("gives callback_url, the configured webhook URL", SpecID("webhooks.gives-callback-url-configured"), deliveryRule(func(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card) {
 			d, _ := simulateDelivered(ctx, recv, c, "authorization", "virtualcard.transaction.authorization")
-			ExpectCallbackURL(d["callback_url"], recv.Callback)
+			webhookrx.ExpectCallbackURL(d["callback_url"], recv.Callback)
 		}), Reqs("WEBHOOK-10")),
-		ConformanceEntry("signs each delivery as the profile says (webhooks.signature: header, HMAC-SHA256, key)", SpecID("webhooks.signs-each-delivery-profile"), deliveryRule(func(ctx SpecContext, recv *HookSink, c Card) {
+		ConformanceEntry("signs each delivery as the profile says (webhooks.signature: header, HMAC-SHA256, key)", SpecID("webhooks.signs-each-delivery-profile"), deliveryRule(func(ctx SpecContext, recv *webhookrx.HookSink, c fixtures.Card) {
 			if Profile().Webhooks.Signature.Header == "" {
 				Skip("the profile verifies no delivery signature (webhooks.signature.header is empty); the document does not show one")
 			}
 			_, got := simulateDelivered(ctx, recv, c, "settlement", "virtualcard.transaction.settlement")
-			ExpectSigned(got, recv.Key)
+			webhookrx.ExpectSigned(got, recv.Key)
 		}), Reqs("WEBHOOK-09")),
 	)
 }
@@ -321,9 +326,9 @@ func deliveryFailureSpecs() {
 			if WebhooksPreconfigured() {
 				Skip("needs the merchant's webhook URL changed to an unreachable one: the URL is pre-configured (webhooks.preconfigured)")
 			}
-			recv := WithReceiverThroughControls(ctx)
+			recv := webhookrx.WithReceiverThroughControls(ctx)
 			recv.Close() // the configured URL now refuses connections
-			c := SharedCard(ctx)
+			c := fixtures.SharedCard(ctx)
 			d := expectSimulation(simulate(ctx, API(), c.ID, JSON{"event_type": "decline"}), "virtualcard.transaction.declined")
 			if d["dispatched"] == true && Profile().Webhooks.DispatchedMeans != "sent" {
 				Skip("not applicable: dispatched true for an unreachable URL is the queued reading of \"dispatched is true when sent\" (webhooks.dispatchedMeans: " +
@@ -340,15 +345,15 @@ func deliveryFailureSpecs() {
 		Destructive, Serial, Needs(CapTestEnvironment, CapWebhookConfig, CapWebhookReceiver, CapTransactions),
 		func(ctx SpecContext) {
 			wp := Profile().Webhooks
-			recv := WithReceiver(ctx)
-			c := activeCard(ctx, NewCard(ctx, WithAmount(M("5.00"))))
+			recv := webhookrx.WithReceiver(ctx)
+			c := activeCard(ctx, fixtures.NewCard(ctx, fixtures.WithAmount(M("5.00"))))
 			// A delivery is this card's when it names the new card (its id
 			// or reference): a kind alone is no identity. Without the
 			// profile's kind pointer (the payload shape is not shown) any
 			// delivery naming the card after the approval is its webhook;
 			// with it, the kind is the authorization's.
-			ofCard := func(kind string) func(WebhookDelivery) bool {
-				return func(d WebhookDelivery) bool {
+			ofCard := func(kind string) func(webhookrx.Delivery) bool {
+				return func(d webhookrx.Delivery) bool {
 					k, _ := deliveryField(d, wp.DeliveryKindPointer)
 					return (wp.DeliveryKindPointer == "" || k == kind) && deliveryNames(d, c.ID, c.Reference)
 				}
@@ -361,7 +366,7 @@ func deliveryFailureSpecs() {
 				nothingYet("virtualcard.transaction.authorization")
 			}
 			Expect(ok).To(BeTrue(), "an approved transaction sends a webhook naming the card (virtualcard.transaction.authorization; none arrived %s)%s", recv.Waited(Timeouts().WebhookDelivery), recv.DroppedNote())
-			ExpectSigned(got, recv.Key)
+			webhookrx.ExpectSigned(got, recv.Key)
 		})
 }
 
@@ -372,19 +377,19 @@ func deliveryFailureSpecs() {
 // ("AUTHORIZATION") is not tried: case handling is not shown.
 func eventTypeRefusalTable() {
 	ConformanceTable("validates event_type",
-		func(ctx SpecContext, rule func(SpecContext, Card)) { rule(ctx, SharedCard(ctx)) },
+		func(ctx SpecContext, rule func(SpecContext, fixtures.Card)) { rule(ctx, fixtures.SharedCard(ctx)) },
 		Needs(CapTestEnvironment),
 		// "" is a missing value or one outside the four: either refusal.
-		ConformanceEntry("refuses an empty event_type with 400 or the profile's invalid-value status", SpecID("errors.refuses-empty-event-type"), func(ctx SpecContext, c Card) {
+		ConformanceEntry("refuses an empty event_type with 400 or the profile's invalid-value status", SpecID("errors.refuses-empty-event-type"), func(ctx SpecContext, c fixtures.Card) {
 			emptyEnumRefusal(simulate(ctx, API(), c.ID, JSON{"event_type": ""}))
 		}, Reqs("WEBHOOK-02")),
-		ConformanceEntry("refuses an unknown event_type with a 4xx error (the profile's status)", SpecID("webhooks.refuses-unknown-event-type"), func(ctx SpecContext, c Card) {
+		ConformanceEntry("refuses an unknown event_type with a 4xx error (the profile's status)", SpecID("webhooks.refuses-unknown-event-type"), func(ctx SpecContext, c fixtures.Card) {
 			for _, et := range []string{"refund", "virtualcard.transaction.authorization"} {
 				By("event_type " + et)
 				ExpectRefusal(simulate(ctx, API(), c.ID, JSON{"event_type": et}), "invalidValue")
 			}
 		}, Reqs("WEBHOOK-02")),
-		ConformanceEntry("refuses a request without event_type with 400", SpecID("webhooks.refuses-request-without-event"), func(ctx SpecContext, c Card) {
+		ConformanceEntry("refuses a request without event_type with 400", SpecID("webhooks.refuses-request-without-event"), func(ctx SpecContext, c fixtures.Card) {
 			ExpectErrorWithPath(simulate(ctx, API(), c.ID, JSON{}), http.StatusBadRequest)
 		}, Reqs("WEBHOOK-02")),
 	)
@@ -395,14 +400,14 @@ func simulationRefusalSpecs() {
 	ConformanceIt("simulates for a card addressed by its reference", SpecID("cards.simulates-card-addressed"),
 		Reqs("GET-02"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
-			c := SharedCard(ctx)
+			c := fixtures.SharedCard(ctx)
 			expectSimulation(simulate(ctx, API(), c.Reference, JSON{"event_type": "authorization"}), "virtualcard.transaction.authorization")
 		})
 
 	ConformanceIt("answers 404 for an unknown card", SpecID("webhooks.answers-404-unknown-card"),
 		Reqs("WEBHOOK-14", "ERR-10"), Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
-			ExpectErrorWithPath(simulate(ctx, API(), "crd_"+Ref("nosuch"), JSON{"event_type": "authorization"}), http.StatusNotFound)
+			ExpectErrorWithPath(simulate(ctx, API(), "crd_"+fixtures.Ref("nosuch"), JSON{"event_type": "authorization"}), http.StatusNotFound)
 		})
 
 	// "With live credentials the request is rejected with 400 or 403"; a
@@ -414,7 +419,7 @@ func simulationRefusalSpecs() {
 		Reqs("WEBHOOK-11", "ERR-09"), Destructive, Needs(CapLiveTier2),
 		func(ctx SpecContext) {
 			live := APIAs(*Cfg().LiveTier2)
-			resp := simulate(ctx, live, SharedCard(ctx).ID, JSON{"event_type": "authorization"})
+			resp := simulate(ctx, live, fixtures.SharedCard(ctx).ID, JSON{"event_type": "authorization"})
 			if resp.Status == http.StatusNotFound {
 				if !LiveWritesAllowed() {
 					OtherRefusalFirst(resp, "the refusal of a simulation with LIVE credentials (a LIVE card to try it on needs --allow-live)")

@@ -10,6 +10,8 @@ import (
 
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
+	. "github.com/merchant-harness/mph/suites/expect"
+	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
@@ -23,14 +25,14 @@ func withdraw(ctx context.Context, id string, amount any) *client.Response {
 }
 
 // withdrawOK asserts a successful withdrawal and returns the answer's card.
-func withdrawOK(ctx context.Context, id string, amount Money) Card {
+func withdrawOK(ctx context.Context, id string, amount Money) fixtures.Card {
 	GinkgoHelper()
 	d := Data(ExpectEnvelopeA(withdraw(ctx, id, amount.JSON()), schemas.WithdrawResponse))
 	_, isStr := d["message"].(string)
 	Expect(isStr).To(BeTrue(), "data.message is a string")
 	c, _ := d["card"].(JSON)
 	Expect(c).NotTo(BeNil(), "data.card")
-	return CardFrom(c)
+	return fixtures.CardFrom(c)
 }
 
 // parseTS parses an ISO 8601 timestamp, returning its precision too.
@@ -44,19 +46,19 @@ func parseTS(s string) schemas.Timestamp {
 // withdrawal is one withdrawal of 1.37 from a card issued with 5.00: its
 // answer read once and the card read afresh afterwards.
 type withdrawal struct {
-	issued Card
+	issued fixtures.Card
 	amount Money
 	fee    Money
 	answer Answer
-	fresh  Card
+	fresh  fixtures.Card
 }
 
 func withdrawOnce(ctx SpecContext) withdrawal {
-	c := NewCard(ctx, WithAmount(M("5.00")))
+	c := fixtures.NewCard(ctx, fixtures.WithAmount(M("5.00")))
 	amount := M("1.37")
-	fee := GetConfig(ctx).WithdrawalFee
+	fee := fixtures.GetConfig(ctx).WithdrawalFee
 	a := ReadAnswer(withdraw(ctx, c.ID, amount.JSON()), schemas.WithdrawResponse)
-	return withdrawal{issued: c, amount: amount, fee: fee, answer: a, fresh: GetCard(ctx, c.ID)}
+	return withdrawal{issued: c, amount: amount, fee: fee, answer: a, fresh: fixtures.GetCard(ctx, c.ID)}
 }
 
 var _ = Describe("Withdrawal: POST /cards/{id}/withdraw", func() {
@@ -77,14 +79,14 @@ func withdrawalTable() {
 			Expect(isStr).To(BeTrue(), "data.message is a string")
 			c, _ := d["card"].(JSON)
 			Expect(c).NotTo(BeNil(), "data.card")
-			Expect(CardFrom(c).ID).To(Equal(w.issued.ID), "data.card is the card addressed")
+			Expect(fixtures.CardFrom(c).ID).To(Equal(w.issued.ID), "data.card is the card addressed")
 		}, Reqs("WITHDRAW-01")),
 		// From the issued card's own balance: the initial balance of a card
 		// is the profile's business (issuance.initialBalance); which side
 		// pays the withdrawalFee is not shown (cards.withdrawCardDebit).
 		ConformanceEntry("lowers the card balance by the amount (and the withdrawalFee where the card pays it), in the answer and in a fresh GET", SpecID("withdraw.lowers-card-balance-exactly"), func(w withdrawal) {
 			c, _ := Data(w.answer.Body)["card"].(JSON)
-			expectCardDebited(w.issued.Balance, CardFrom(c).Balance, w.amount, w.fee, "the balance in the answer")
+			expectCardDebited(w.issued.Balance, fixtures.CardFrom(c).Balance, w.amount, w.fee, "the balance in the answer")
 			expectCardDebited(w.issued.Balance, w.fresh.Balance, w.amount, w.fee, "the balance in a fresh GET")
 		}, Reqs("WITHDRAW-04")),
 	)
@@ -98,8 +100,8 @@ func withdrawalEffectSpecs() {
 	ConformanceIt("advances the card's updatedAt", SpecID("withdraw.advances-card-s-updatedat"),
 		Reqs("WITHDRAW-06"), Destructive,
 		func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("3.00")))
-			before := GetCard(ctx, c.ID)
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("3.00")))
+			before := fixtures.GetCard(ctx, c.ID)
 			if before.UpdatedAt == "" {
 				Skip("the card carries no updatedAt before the withdrawal (its presence is stated for the withdrawal's answer only)")
 			}
@@ -107,7 +109,7 @@ func withdrawalEffectSpecs() {
 			ageTimestamps(ctx, ts.Precision)
 			got := withdrawOK(ctx, c.ID, M("1.00"))
 			Expect(parseTS(got.UpdatedAt).Time).To(BeTemporally(">", ts.Time), "updatedAt in the answer")
-			if fresh := GetCard(ctx, c.ID); fresh.UpdatedAt != "" {
+			if fresh := fixtures.GetCard(ctx, c.ID); fresh.UpdatedAt != "" {
 				Expect(parseTS(fresh.UpdatedAt).Time).To(BeTemporally(">", ts.Time), "updatedAt in a fresh GET")
 			}
 		})
@@ -115,15 +117,15 @@ func withdrawalEffectSpecs() {
 	ConformanceIt("sweeps the amount back to the vault, charging the withdrawalFee per the profile's fee rule", SpecID("withdraw.sweeps-amount-back-vault"),
 		Reqs("WITHDRAW-05", "CONFIG-05", "CONFIG-08"), Destructive, Serial,
 		func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("6.00")))
-			fee := GetConfig(ctx).WithdrawalFee
-			before := VaultNow(ctx)
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("6.00")))
+			fee := fixtures.GetConfig(ctx).WithdrawalFee
+			before := fixtures.VaultNow(ctx)
 			amount := M("2.40")
 			withdrawOK(ctx, c.ID, amount)
 			credits := WithdrawalVaultCredits(amount, fee)
 			if credits == nil {
 				EventuallyFresh(ctx, "the vault rises after a withdrawal (cards.withdrawVaultCredit unchecked)", func(g Gomega) {
-					g.Expect(VaultNow(ctx).Cmp(before)).To(BeNumerically(">", 0), "the vault must rise after a withdrawal")
+					g.Expect(fixtures.VaultNow(ctx).Cmp(before)).To(BeNumerically(">", 0), "the vault must rise after a withdrawal")
 				})
 				return
 			}
@@ -131,7 +133,7 @@ func withdrawalEffectSpecs() {
 			for i, cr := range credits {
 				allowed[i] = before.Add(cr)
 			}
-			ExpectVaultShows(ctx, fmt.Sprintf("the vault credited %s (withdrawalFee %s, profile cards.withdrawVaultCredit %s) from %s", amount, fee, Profile().Cards.WithdrawVaultCredit, before), allowed...)
+			fixtures.ExpectVaultShows(ctx, fmt.Sprintf("the vault credited %s (withdrawalFee %s, profile cards.withdrawVaultCredit %s) from %s", amount, fee, Profile().Cards.WithdrawVaultCredit, before), allowed...)
 		})
 }
 
@@ -149,22 +151,22 @@ func withdrawalRefusalSpecs() {
 	ConformanceIt("accepts the minimum withdrawal of 0.10 and refuses 0.09 with 400, leaving the balance unchanged", SpecID("withdraw.accepts-minimum-withdrawal-0"),
 		Reqs("WITHDRAW-03"), Destructive,
 		func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("2.00")))
-			fee := GetConfig(ctx).WithdrawalFee
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("2.00")))
+			fee := fixtures.GetConfig(ctx).WithdrawalFee
 			ExpectError(withdraw(ctx, c.ID, M("0.09").JSON()), http.StatusBadRequest)
-			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance), "a refused withdrawal changed the balance")
+			Expect(fixtures.GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance), "a refused withdrawal changed the balance")
 			ExpectError(withdraw(ctx, c.ID, M("0").JSON()), http.StatusBadRequest)
 			got := withdrawOK(ctx, c.ID, M("0.10"))
 			expectCardDebited(c.Balance, got.Balance, M("0.10"), fee, "the balance in the answer")
-			expectCardDebited(c.Balance, GetCard(ctx, c.ID).Balance, M("0.10"), fee, "the balance in a fresh GET")
+			expectCardDebited(c.Balance, fixtures.GetCard(ctx, c.ID).Balance, M("0.10"), fee, "the balance in a fresh GET")
 		})
 
 	ConformanceIt("refuses a withdrawal without an amount with 400", SpecID("withdraw.refuses-withdrawal-without"),
 		Reqs("WITHDRAW-02", "ERR-07"), Destructive,
 		func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("1.00")))
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
 			ExpectError(withdraw(ctx, c.ID, nil), http.StatusBadRequest)
-			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance))
+			Expect(fixtures.GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance))
 		})
 
 	// Which error a withdrawal above the card balance gets is not shown: the
@@ -172,15 +174,15 @@ func withdrawalRefusalSpecs() {
 	ConformanceIt("refuses a withdrawal above the card balance with a 4xx error (the profile's status), the balance unchanged", SpecID("withdraw.refuses-withdrawal-above-card"),
 		Reqs("WITHDRAW-07", "ERR-21"), Destructive,
 		func(ctx SpecContext) {
-			c := NewCard(ctx, WithAmount(M("2.00")))
+			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("2.00")))
 			resp := withdraw(ctx, c.ID, c.Balance.Add(M("0.01")).JSON())
 			ExpectRefused(resp, "withdrawAboveBalance")
-			Expect(GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance), "a refused withdrawal changed the balance")
+			Expect(fixtures.GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance), "a refused withdrawal changed the balance")
 		})
 
 	ConformanceIt("answers 404 for a card that does not exist", SpecID("errors.answers-404-card-does"),
 		Reqs("ERR-10"),
 		func(ctx SpecContext) {
-			ExpectError(withdraw(ctx, UnknownCardID(ctx), M("0.10").JSON()), http.StatusNotFound)
+			ExpectError(withdraw(ctx, fixtures.UnknownCardID(ctx), M("0.10").JSON()), http.StatusNotFound)
 		})
 }

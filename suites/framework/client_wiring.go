@@ -9,15 +9,10 @@ import (
 	"github.com/merchant-harness/mph/config"
 )
 
-// rateGate paces every client of this process under the rate limits the
-// target shows (client.Gate). Its waits end before the run's deadline: the
-// --deadline, else Ginkgo's suite timeout (one hour by default).
-var rateGate *client.Gate
-
 func newRateGate(cfg *config.Config) *client.Gate {
 	nameCredentials(cfg)
 	deadline := time.Time{}
-	if d := runDeadline.Load(); d != nil {
+	if d := h.deadline.Load(); d != nil {
 		deadline = *d
 	} else if sc, _ := GinkgoConfiguration(); sc.Timeout > 0 {
 		deadline = time.Now().Add(sc.Timeout)

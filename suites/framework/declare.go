@@ -103,13 +103,14 @@ type Declaration struct {
 	ProfileKeys []string
 }
 
-var (
-	declMu       sync.Mutex
-	declarations []Declaration
-	declErrors   []string
-	declSeen     = map[string]bool{}   // declaration keys: the tree is built by --list previews and the run
-	declIDs      = map[string]string{} // spec ID → where it was declared
-)
+// declRegistry is every declaration of the tree, and what was wrong with them.
+type declRegistry struct {
+	mu     sync.Mutex
+	list   []Declaration
+	errors []string
+	seen   map[string]bool   // declaration keys: the tree is built by --list previews and the run
+	ids    map[string]string // spec ID → where it was declared
+}
 
 // idPattern is the form of a declared spec ID.
 var idPattern = regexp.MustCompile(`^[a-z0-9-]+\.[a-z0-9-]{2,40}$`)
@@ -118,9 +119,9 @@ var idPattern = regexp.MustCompile(`^[a-z0-9-]+\.[a-z0-9-]{2,40}$`)
 // building the spec tree, and the catalogue needs no spec takes (the run
 // fails at start when there are any).
 func DeclarationErrors() []string {
-	declMu.Lock()
-	defer declMu.Unlock()
-	return append(append([]string(nil), declErrors...), unmetNeeds(declarations)...)
+	h.decl.mu.Lock()
+	defer h.decl.mu.Unlock()
+	return append(append([]string(nil), h.decl.errors...), unmetNeeds(h.decl.list)...)
 }
 
 // unmetNeeds checks the catalogue's needs against the specs: a requirement's
@@ -165,9 +166,9 @@ func declares(have, want []Capability) bool {
 
 // Declarations returns every spec declared so far (after tree construction).
 func Declarations() []Declaration {
-	declMu.Lock()
-	defer declMu.Unlock()
-	return append([]Declaration(nil), declarations...)
+	h.decl.mu.Lock()
+	defer h.decl.mu.Unlock()
+	return append([]Declaration(nil), h.decl.list...)
 }
 
 // declParts collects the arguments of one declaration and its problems.
@@ -380,18 +381,18 @@ func specGuard(d Declaration) func() {
 // recordDecl keeps one declaration per key (the tree may be built twice:
 // once to preview the selection, once to run) and checks IDs are unique.
 func recordDecl(key string, d Declaration, problems []string) {
-	declMu.Lock()
-	defer declMu.Unlock()
-	if declSeen[key] {
+	h.decl.mu.Lock()
+	defer h.decl.mu.Unlock()
+	if h.decl.seen[key] {
 		return
 	}
-	declSeen[key] = true
-	if prev, dup := declIDs[d.ID]; dup {
+	h.decl.seen[key] = true
+	if prev, dup := h.decl.ids[d.ID]; dup {
 		problems = append(problems, fmt.Sprintf("%s: spec ID %s is already used by %s (declare a distinct SpecID or change the text)", d.Where, d.ID, prev))
 	}
-	declIDs[d.ID] = d.Where
-	declarations = append(declarations, d)
-	declErrors = append(declErrors, problems...)
+	h.decl.ids[d.ID] = d.Where
+	h.decl.list = append(h.decl.list, d)
+	h.decl.errors = append(h.decl.errors, problems...)
 }
 
 // reqLabelsOf returns the requirement IDs among a spec's labels.

@@ -62,7 +62,7 @@ func TestSpecIDsAreDeclaredAndCheckedUnique(t *testing.T) {
 	if len(errs) != before+1 || !strings.Contains(errs[len(errs)-1], "already used") {
 		t.Fatalf("duplicate ID not refused: %v", errs[before:])
 	}
-	declMu.Lock()
-	declErrors = declErrors[:before]
-	declMu.Unlock()
+	h.decl.mu.Lock()
+	h.decl.errors = h.decl.errors[:before]
+	h.decl.mu.Unlock()
 }

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -33,7 +31,10 @@ type shared struct {
 	Facts  config.Facts
 }
 
-// harness is the per-process state behind the accessors.
+// harness is the runner's state, all of it, one per process: the target
+// and the clients behind the accessors, the declarations, the run and its
+// reports, the hooks of the rooms built on it. Run (mph conform) hands it
+// the target through configure; go test and ginkgo leave that to process 1.
 type harness struct {
 	cfg      *config.Config
 	facts    config.Facts
@@ -47,6 +48,27 @@ type harness struct {
 	rec     *client.Recorder
 	cleanup func()
 	ready   bool
+	hooks   []Hooks // registered by the rooms built on the runner (hooks.go)
+
+	guardMu sync.Mutex // builds the process's token guard once (live_guard.go)
+	// gate paces every client of this process under the rate limits the
+	// target shows (client.Gate). Its waits end before the run's deadline:
+	// the --deadline, else Ginkgo's suite timeout (one hour by default).
+	gate *client.Gate
+	// limiter caps this process's request rate (--max-rps).
+	limiter *client.Limiter
+	// deadline is the overall deadline of an mph conform run (nil: none).
+	deadline atomic.Pointer[time.Time]
+	// reportBudget bounds the exchange text one process attaches to failure
+	// messages and report entries over the whole run (each exchange already
+	// keeps at most client.MaxShownBody of each body).
+	reportBudget *client.Budget
+
+	cleanupMu sync.Mutex
+	cleanups  []func() // RegisterCleanup's
+
+	decl declRegistry // declare.go
+	run  runState     // run.go
 
 	// given is the target handed in by Run (mph conform, configure); nil
 	// under go test / ginkgo, where process 1 resolves it from the
@@ -54,7 +76,17 @@ type harness struct {
 	given *shared
 }
 
-var h = &harness{tokens: map[string]*client.TokenSource{}, rec: client.NewRecorder()}
+// h is the runner: the package's one variable of mutable state.
+var h = newHarness()
+
+func newHarness() *harness {
+	return &harness{
+		tokens: map[string]*client.TokenSource{}, rec: client.NewRecorder(),
+		reportBudget: &client.Budget{Limit: 32 << 20},
+		decl:         declRegistry{seen: map[string]bool{}, ids: map[string]string{}},
+		run:          runState{stopped: make(chan struct{}), handled: make(chan struct{})},
+	}
+}
 
 // configure hands the harness the target of the run and what pre-flight
 // learned of it.
@@ -82,9 +114,9 @@ func LiveRefused() bool { return h.liveRefused() }
 // setup builds the per-process clients from the shared state.
 func (x *harness) setup(s shared) {
 	x.cfg, x.facts = s.Config, s.Facts
-	hc := client.Polite(x.guardLive(x.cfg.HTTPClient(), nil), politeLimiter)
+	hc := client.Polite(x.guardLive(x.cfg.HTTPClient(), nil), h.limiter)
 	x.anon = client.New(client.Options{BaseURL: x.cfg.BaseURL, HTTP: hc, Timeout: x.cfg.Timeout, Recorder: x.recorder, Logf: clientLogf,
-		MaxBody: x.cfg.BodyCap(config.DefaultConformMaxBody), Gate: rateGate, ReferenceFields: referenceFields(x.cfg)})
+		MaxBody: x.cfg.BodyCap(config.DefaultConformMaxBody), Gate: h.gate, ReferenceFields: referenceFields(x.cfg)})
 	x.primary = x.as(x.cfg.Primary)
 	if x.cfg.ControlsURL != "" && x.facts.Controls {
 		x.controls = controls.New(x.anon, x.cfg.ControlsURL, x.cfg.AdminKey)
@@ -111,12 +143,12 @@ func (x *harness) as(c config.Credentials) *client.Client {
 	x.mu.Unlock()
 	return client.New(client.Options{
 		BaseURL:  x.cfg.BaseURL,
-		HTTP:     observed(client.Polite(x.guardLive(x.cfg.HTTPClient(), &c), politeLimiter), c, x.cfg.BaseURL),
+		HTTP:     x.transport(client.Polite(x.guardLive(x.cfg.HTTPClient(), &c), h.limiter), c, x.cfg.BaseURL),
 		Timeout:  x.cfg.Timeout,
 		Tokens:   ts,
 		Recorder: x.recorder,
 		Logf:     clientLogf,
-		MaxBody:  x.cfg.BodyCap(config.DefaultConformMaxBody), Gate: rateGate, ReferenceFields: referenceFields(x.cfg),
+		MaxBody:  x.cfg.BodyCap(config.DefaultConformMaxBody), Gate: h.gate, ReferenceFields: referenceFields(x.cfg),
 	})
 }
 
@@ -172,33 +204,28 @@ var _ = SynchronizedBeforeSuite(func(ctx SpecContext) []byte {
 		AbortSuite("[harness-error] reading the shared configuration: " + err.Error())
 	}
 	config.RegisterSecrets(s.Config) // a parallel process did not resolve it
-	politeLimiter = client.NewLimiter(s.Config.MaxRPS)
-	rateGate = newRateGate(s.Config)
+	h.limiter = client.NewLimiter(s.Config.MaxRPS)
+	h.gate = newRateGate(s.Config)
 	h.setup(s)
-	if err := startMoney(); err != nil {
+	if err := h.processSetup(); err != nil {
 		AbortSuite("[harness-error] " + err.Error())
 	}
 	GinkgoWriter.Print(redact.Safe(fmt.Sprintf("target %s (environment %s, sandbox controls: %v, run id %s)\n", s.Config.BaseURL, s.Facts.Environment, s.Facts.Controls, s.Config.RunID)))
 })
 
-var (
-	cleanupMu sync.Mutex
-	cleanups  []func()
-)
-
 // RegisterCleanup adds f to what every process runs after its last spec
 // (e.g. stopping a webhook receiver). Ginkgo allows one AfterSuite per suite;
 // this is it.
 func RegisterCleanup(f func()) {
-	cleanupMu.Lock()
-	cleanups = append(cleanups, f)
-	cleanupMu.Unlock()
+	h.cleanupMu.Lock()
+	h.cleanups = append(h.cleanups, f)
+	h.cleanupMu.Unlock()
 }
 
 var _ = SynchronizedAfterSuite(func() {
-	cleanupMu.Lock()
-	fs := append([]func(){}, cleanups...)
-	cleanupMu.Unlock()
+	h.cleanupMu.Lock()
+	fs := append([]func(){}, h.cleanups...)
+	h.cleanupMu.Unlock()
 	for i := len(fs) - 1; i >= 0; i-- {
 		fs[i]()
 	}
@@ -213,7 +240,7 @@ var _ = SynchronizedAfterSuite(func() {
 // report entry (attachExchanges, a top-level AfterEach). run.go declares both.
 func resetRecorder() {
 	ResetExchanges()
-	if d := runDeadline.Load(); d != nil && time.Now().After(*d) {
+	if d := h.deadline.Load(); d != nil && time.Now().After(*d) {
 		NoVerdict(DeadlineSkipPrefix + "the run deadline (--deadline) passed before this spec started")
 	}
 }
@@ -228,9 +255,6 @@ func ResetExchanges() {
 
 // DeadlineSkipPrefix starts the no-verdict reason of a spec the run deadline cut.
 const DeadlineSkipPrefix = "not run: "
-
-// runDeadline is the overall deadline of an mph conform run (nil: none).
-var runDeadline atomic.Pointer[time.Time]
 
 func attachExchanges() {
 	r := CurrentSpecReport()
@@ -273,19 +297,14 @@ func renderExchanges(ex []*client.Exchange, offset, total int, note string) stri
 	b.WriteString(note)
 	for i, e := range ex {
 		txt := e.String()
-		if !reportBudget.Take(len(txt)) {
-			fmt.Fprintf(&b, "--- HTTP exchange %d of %d omitted: the run's report budget of %d MiB for exchanges is spent ---\n", offset+i+1, total, reportBudget.Limit>>20)
+		if !h.reportBudget.Take(len(txt)) {
+			fmt.Fprintf(&b, "--- HTTP exchange %d of %d omitted: the run's report budget of %d MiB for exchanges is spent ---\n", offset+i+1, total, h.reportBudget.Limit>>20)
 			continue
 		}
 		fmt.Fprintf(&b, "--- HTTP exchange %d of %d (redacted) ---\n%s", offset+i+1, total, txt)
 	}
 	return b.String()
 }
-
-// reportBudget bounds the exchange text one process attaches to failure
-// messages and report entries over the whole run (each exchange already
-// keeps at most client.MaxShownBody of each body).
-var reportBudget = &client.Budget{Limit: 32 << 20}
 
 // FailHandler is the Gomega fail handler of the suites: it fails the spec
 // with the message followed by the spec's last redacted HTTP exchanges and
@@ -340,9 +359,9 @@ func NoVerdict(reason string) {
 func Must(resp *client.Response, err error) *client.Response {
 	GinkgoHelper()
 	if err != nil {
-		var ob *OverBudgetError
-		if errors.As(err, &ob) {
-			Skip(ob.Msg)
+		var na *NotApplicableError
+		if errors.As(err, &na) {
+			Skip(na.Reason)
 		}
 		if errors.Is(err, errLiveWrite) {
 			Skip("refused: this request would write with LIVE credentials; " + AllowLiveHint + " to allow it")
@@ -399,96 +418,4 @@ func mustReady() {
 	if !h.ready {
 		panic("suites: accessor used outside a running spec (before the suite set-up)")
 	}
-}
-
-// missing returns the reason the first missing capability gives, or "".
-func missing(needs []Capability) string {
-	for _, n := range needs {
-		if r := missingReason(n); r != "" {
-			return r
-		}
-	}
-	return ""
-}
-
-// Has reports whether the target offers the capability.
-func Has(c Capability) bool { return missingReason(c) == "" }
-
-func missingReason(c Capability) string {
-	if r, ok := preconfiguredReason(c); ok {
-		return r
-	}
-	cfg := h.cfg
-	ctrl := func() string {
-		if cfg.ControlsURL == "" || !h.facts.Controls {
-			return "needs sandbox test controls: the target offers none (" + config.EnvControlsURL + " unset and no /_sandbox/capabilities on the target's host)"
-		}
-		if cfg.AdminKey == "" {
-			return "needs sandbox test controls: no admin key (" + config.EnvAdminKey + " unset)"
-		}
-		return ""
-	}
-	switch c {
-	case CapSandboxControls:
-		return ctrl()
-	case CapSecondMerchant:
-		if cfg.Secondary == nil {
-			return "needs a second TEST merchant: set " + config.EnvMerchant2ID + " and " + config.EnvSecretKey2
-		}
-	case CapLiveTier2:
-		if cfg.LiveTier2 == nil {
-			return "needs LIVE credentials of a merchant at KYB Tier 2+: set " + config.EnvLiveMerchantID + " and " + config.EnvLiveSecretKey
-		}
-	case CapLiveLowKYB:
-		if cfg.LiveLowKYB == nil {
-			return "needs LIVE credentials of a merchant below KYB Tier 2: set " + config.EnvLowKYBMerchantID + " and " + config.EnvLowKYBSecretKey
-		}
-	case CapNotWhitelisted:
-		if cfg.NotWhitelisted == nil {
-			return "needs credentials whose IP whitelist excludes this machine: set " + config.EnvBlockedMerchantID + " and " + config.EnvBlockedSecretKey
-		}
-	case CapTestEnvironment:
-		if h.facts.Live {
-			return "needs TEST credentials: the primary credentials are LIVE (" + h.facts.LiveWhy + ")"
-		}
-	case CapWebhookReceiver:
-		if r := ctrl(); r != "" {
-			return "needs the webhook receiver, whose URL is set through the sandbox controls: " + r
-		}
-		if cfg.WebhookReceiverURL == "" && !isLocal(cfg.BaseURL) {
-			return "needs a webhook receiver the target can reach: set " + config.EnvWebhookReceiverURL + " to a public URL forwarding to this machine"
-		}
-	default:
-		if name, ok := c.Control(); ok {
-			if r := ctrl(); r != "" {
-				return r
-			}
-			if len(h.facts.ControlList) > 0 && !contains(h.facts.ControlList, name) {
-				return fmt.Sprintf("needs the sandbox control %q: the target's /_sandbox/capabilities does not list it", name)
-			}
-		}
-	}
-	return ""
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func isLocal(base string) bool {
-	u, err := url.Parse(base)
-	if err != nil {
-		return false
-	}
-	host := u.Hostname()
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

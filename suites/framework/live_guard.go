@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 
 	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/liveguard"
@@ -37,13 +36,11 @@ func (x *harness) isLive(c config.Credentials) bool {
 	return c == x.cfg.Primary && x.facts.Live
 }
 
-var guardOnce sync.Mutex
-
 // tokenGuard is the process's guard, shared by every client so that a
 // token learned at any exchange is known to all.
 func (x *harness) tokenGuard() *liveguard.Guard {
-	guardOnce.Lock()
-	defer guardOnce.Unlock()
+	h.guardMu.Lock()
+	defer h.guardMu.Unlock()
 	if x.guard == nil {
 		x.guard = liveguard.NewGuard(nil, x.liveWritesAllowed())
 		for _, l := range []*config.Credentials{x.cfg.LiveTier2, x.cfg.LiveLowKYB} {

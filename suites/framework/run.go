@@ -64,35 +64,40 @@ type Result struct {
 	ReportErrors []string
 }
 
-var (
-	runMu      sync.Mutex
-	lastReport *types.Report
-	reportOpts RunOptions
-	running    bool                  // Run is inside RunSpecs
-	collected  []types.SpecReport    // finished specs, for an interrupted run
-	preview    *types.Report         // the selection, for an interrupted run
-	runStart   time.Time             // start of RunSpecs
-	stopped    = make(chan struct{}) // closed once an interrupt was handled
-	stopOnce   sync.Once
+// runState is the state of the run (Run, Preview, the report nodes, the
+// interrupt), a part of the harness.
+type runState struct {
+	mu        sync.Mutex
+	last      *types.Report
+	opts      RunOptions
+	running   bool               // Run is inside RunSpecs
+	collected []types.SpecReport // finished specs, for an interrupted run
+	preview   *types.Report      // the selection, for an interrupted run
+	start     time.Time          // start of RunSpecs
+	stopped   chan struct{}      // closed once an interrupt was handled
+	handled   chan struct{}      // closed once handleInterrupt handed the reports over
+	stopOnce  sync.Once
 	// interrupting is set at the first signal: the specs still running
 	// finish unreported while the teardown sweeps the money back.
 	interrupting atomic.Bool
 	// writeErrs are the reports writeReports could not write.
-	writeErrs []string
-)
+	writeErrs  []string
+	flagsOnce  sync.Once // Preview sets Ginkgo's selection flags once
+	ginkgoInit sync.Once
+}
 
 // The reports are written from here so that they are complete under
 // ginkgo -p too (ReportAfterSuite sees every process's specs).
 var _ = ReportAfterSuite("mph reports", func(r Report) {
-	if interrupting.Load() {
-		<-stopped // the interrupt writes the reports (after the teardown) and ends the process
+	if h.run.interrupting.Load() {
+		<-h.run.stopped // the interrupt writes the reports (after the teardown) and ends the process
 		return
 	}
-	runMu.Lock()
+	h.run.mu.Lock()
 	cp := r
-	lastReport = &cp
-	opts := reportOpts
-	runMu.Unlock()
+	h.run.last = &cp
+	opts := h.run.opts
+	h.run.mu.Unlock()
 	if r.SuiteConfig.DryRun {
 		return
 	}
@@ -114,21 +119,21 @@ var _ = eachSpecNodes()
 
 // collectSpec keeps every finished spec, for the report of an interrupted run.
 func collectSpec(s SpecReport) {
-	runMu.Lock()
-	if running {
-		collected = append(collected, s)
+	h.run.mu.Lock()
+	if h.run.running {
+		h.run.collected = append(h.run.collected, s)
 	}
-	runMu.Unlock()
+	h.run.mu.Unlock()
 }
 
 // ReportBeforeSuite runs inside RunSpecs, after Ginkgo registered its own
 // signal handler: under mph conform the harness replaces it, so Ctrl-C ends
 // the run at once with complete reports instead of a progress dump.
 var _ = ReportBeforeSuite(func(Report) {
-	runMu.Lock()
-	take := running && reportOpts.OnInterrupt != nil
-	runStart = time.Now()
-	runMu.Unlock()
+	h.run.mu.Lock()
+	take := h.run.running && h.run.opts.OnInterrupt != nil
+	h.run.start = time.Now()
+	h.run.mu.Unlock()
 	if take {
 		takeOverSignals()
 	}
@@ -140,18 +145,18 @@ func takeOverSignals() {
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	go func() {
 		sig := <-ch
-		interrupting.Store(true)
-		go stopOnce.Do(func() { handleInterrupt(sig) })
+		h.run.interrupting.Store(true)
+		go h.run.stopOnce.Do(func() { handleInterrupt(sig) })
 		<-ch // a second signal cuts the teardown short; the reports are still written
-		cutTeardown()
+		h.cutInterrupt()
 		select {
-		case <-handled:
+		case <-h.run.handled:
 		case <-time.After(secondSignalGrace):
 			// The teardown does not stop: write what is known and go.
-			runMu.Lock()
-			opts := reportOpts
+			h.run.mu.Lock()
+			opts := h.run.opts
 			r := partialReport(sig)
-			runMu.Unlock()
+			h.run.mu.Unlock()
 			sum := writeReports(r, opts)
 			if opts.OnInterrupt != nil {
 				opts.OnInterrupt(Result{Report: r, Summary: sum})
@@ -166,19 +171,16 @@ func takeOverSignals() {
 // teardown to give the reports their money entry.
 const secondSignalGrace = 3 * time.Second
 
-// handled is closed once handleInterrupt handed the reports over.
-var handled = make(chan struct{})
-
 // handleInterrupt writes the reports of what ran and hands them over.
 func handleInterrupt(sig os.Signal) {
-	runMu.Lock()
-	opts := reportOpts
+	h.run.mu.Lock()
+	opts := h.run.opts
 	r := partialReport(sig)
-	runMu.Unlock()
-	interruptTeardown(&r)
+	h.run.mu.Unlock()
+	h.interrupted(&r)
 	sum := writeReports(r, opts)
-	close(stopped)
-	close(handled)
+	close(h.run.stopped)
+	close(h.run.handled)
 	if opts.OnInterrupt != nil {
 		opts.OnInterrupt(Result{Report: r, Summary: sum})
 	}
@@ -188,18 +190,18 @@ func handleInterrupt(sig os.Signal) {
 // ended, selected specs not finished as interrupted. Call with runMu held.
 func partialReport(sig os.Signal) types.Report {
 	now := time.Now()
-	r := types.Report{SuiteDescription: SuiteName, StartTime: runStart, EndTime: now, RunTime: now.Sub(runStart),
+	r := types.Report{SuiteDescription: SuiteName, StartTime: h.run.start, EndTime: now, RunTime: now.Sub(h.run.start),
 		SpecialSuiteFailureReasons: []string{fmt.Sprintf("%s (%v)", result.InterruptedReason, sig)}}
 	done := map[string]types.SpecReport{}
-	for _, s := range collected {
+	for _, s := range h.run.collected {
 		done[specKey(s)] = s
 	}
-	if preview == nil {
-		r.SpecReports = append(r.SpecReports, collected...)
+	if h.run.preview == nil {
+		r.SpecReports = append(r.SpecReports, h.run.collected...)
 		return r
 	}
-	r.SuiteConfig = preview.SuiteConfig
-	for _, s := range preview.SpecReports {
+	r.SuiteConfig = h.run.preview.SuiteConfig
+	for _, s := range h.run.preview.SpecReports {
 		if d, ok := done[specKey(s)]; ok {
 			r.SpecReports = append(r.SpecReports, d)
 			continue
@@ -255,9 +257,9 @@ func writeReports(r types.Report, opts RunOptions) result.Summary {
 	}
 	wg.Wait()
 	sort.Strings(failed)
-	runMu.Lock()
-	writeErrs = append(writeErrs, failed...)
-	runMu.Unlock()
+	h.run.mu.Lock()
+	h.run.writeErrs = append(h.run.writeErrs, failed...)
+	h.run.mu.Unlock()
 	return sum
 }
 
@@ -276,8 +278,6 @@ type SelectionError struct{ Msg string }
 
 func (e *SelectionError) Error() string { return e.Msg }
 
-var flagsOnce sync.Once
-
 // Preview builds the spec tree without running anything and returns the
 // report of the selection: selected specs are passed, the others skipped
 // without a message. It validates the label filter and the regular
@@ -293,7 +293,7 @@ func Preview(opts RunOptions) (types.Report, error) {
 	}
 	initGinkgo()
 	var setErr error
-	flagsOnce.Do(func() {
+	h.run.flagsOnce.Do(func() {
 		set := func(name, v string) {
 			if err := flag.Set(name, v); err != nil && setErr == nil {
 				setErr = err
@@ -351,10 +351,8 @@ func plain(s string) string {
 	return strings.Join(strings.Fields(ansi.ReplaceAllString(s, "")), " ")
 }
 
-var ginkgoInit sync.Once
-
 func initGinkgo() {
-	ginkgoInit.Do(func() {
+	h.run.ginkgoInit.Do(func() {
 		InstallFailHandler()
 		// Specs may use libraries that read the testing flags (rapid calls
 		// testing.Short): outside `go test`, register and "parse" them.
@@ -384,11 +382,11 @@ func Run(ctx context.Context, cfg *config.Config, opts RunOptions) (Result, erro
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	runMu.Lock()
-	reportOpts = opts
-	preview = &pv
-	running = true
-	runMu.Unlock()
+	h.run.mu.Lock()
+	h.run.opts = opts
+	h.run.preview = &pv
+	h.run.running = true
+	h.run.mu.Unlock()
 
 	sc, rc := GinkgoConfiguration()
 	sc.LabelFilter = opts.LabelFilter
@@ -399,7 +397,7 @@ func Run(ctx context.Context, cfg *config.Config, opts RunOptions) (Result, erro
 	sc.RandomSeed = 1
 	if opts.Deadline > 0 {
 		d := time.Now().Add(opts.Deadline)
-		runDeadline.Store(&d)
+		h.deadline.Store(&d)
 		sc.Timeout = opts.Deadline + DefaultTimeoutConfig().DeadlineGrace
 	}
 	rc.NoColor = opts.NoColor
@@ -408,15 +406,15 @@ func Run(ctx context.Context, cfg *config.Config, opts RunOptions) (Result, erro
 	rc.JUnitReport, rc.JSONReport, rc.TeamcityReport, rc.GoJSONReport = "", "", "", ""
 	t := &failT{}
 	passed := RunSpecs(t, SuiteName, sc, rc)
-	runMu.Lock()
-	running = false
-	res := Result{Passed: passed && !t.failed, ReportErrors: writeErrs}
-	if lastReport != nil {
-		res.Report = *lastReport
-		res.Summary = result.Build(*lastReport, opts.Report)
-		res.NotRun = countNotRun(*lastReport)
+	h.run.mu.Lock()
+	h.run.running = false
+	res := Result{Passed: passed && !t.failed, ReportErrors: h.run.writeErrs}
+	if h.run.last != nil {
+		res.Report = *h.run.last
+		res.Summary = result.Build(*h.run.last, opts.Report)
+		res.NotRun = countNotRun(*h.run.last)
 	}
-	runMu.Unlock()
+	h.run.mu.Unlock()
 	if errs := DeclarationErrors(); len(errs) > 0 {
 		return res, &DeclarationError{Problems: errs}
 	}
@@ -426,13 +424,13 @@ func Run(ctx context.Context, cfg *config.Config, opts RunOptions) (Result, erro
 // WriteInterrupted writes the reports of a run interrupted before its first
 // spec (during pre-flight): every selected spec of the preview interrupted.
 func WriteInterrupted(pv types.Report, sig os.Signal, opts RunOptions) result.Summary {
-	runMu.Lock()
-	preview = &pv
-	if runStart.IsZero() {
-		runStart = time.Now()
+	h.run.mu.Lock()
+	h.run.preview = &pv
+	if h.run.start.IsZero() {
+		h.run.start = time.Now()
 	}
 	r := partialReport(sig)
-	runMu.Unlock()
+	h.run.mu.Unlock()
 	return writeReports(r, opts)
 }
 

@@ -33,9 +33,9 @@ func TestSlowMapsToSpecPriority(t *testing.T) {
 func TestTableEntriesAreDeclaredOneRuleEach(t *testing.T) {
 	before := len(DeclarationErrors())
 	defer func() {
-		declMu.Lock()
-		declErrors = declErrors[:before]
-		declMu.Unlock()
+		h.decl.mu.Lock()
+		h.decl.errors = h.decl.errors[:before]
+		h.decl.mu.Unlock()
 	}()
 	shared, deco, rules := splitTableArgs([]any{Destructive, Ordered,
 		ConformanceEntry("rule a", "t.rule-a", 1, Reqs("GET-05")),
