@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/variant"
+
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/merchant-harness/mph/clock"
@@ -130,7 +132,7 @@ func (s *Server) handleToken(rc *reqCtx) {
 		return
 	}
 	st := ref.m.envs[ref.env]
-	if (!s.variants.on(vIPCallsOnly) && !s.ipAllowed(rc, st)) || s.kybAtExchange(rc, ref.m, ref.env) {
+	if (!s.variants.On(variant.IPCallsOnly) && !s.ipAllowed(rc, st)) || s.kybAtExchange(rc, ref.m, ref.env) {
 		return
 	}
 	issuedAt := rc.now

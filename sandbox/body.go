@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/merchant-harness/mph/sandbox/variant"
+
 	"github.com/merchant-harness/mph/money"
 )
 
@@ -38,13 +40,13 @@ func (s *Server) readBody(rc *reqCtx) (jsonBody, bool) {
 		return nil, false
 	}
 	raw = bytes.TrimSpace(raw)
-	if s.variants.on(vNullBodyNoop) && string(raw) == "null" {
+	if s.variants.On(variant.NullBodyNoop) && string(raw) == "null" {
 		raw = nil
 	}
 	if len(raw) == 0 {
 		return jsonBody{}, true
 	}
-	if !isJSONContentType(r.Header.Get("Content-Type")) && !s.variants.on(vCTAnyParsed) {
+	if !isJSONContentType(r.Header.Get("Content-Type")) && !s.variants.On(variant.CTAnyParsed) {
 		s.writeError(rc, http.StatusBadRequest, msgContentType)
 		return nil, false
 	}

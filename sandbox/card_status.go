@@ -1,6 +1,10 @@
 package sandbox
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/merchant-harness/mph/sandbox/variant"
+)
 
 // handleStatus is PATCH /cards/{id}/status: freeze or unfreeze. A request for
 // the current status succeeds without changing updatedAt.
@@ -25,9 +29,9 @@ func (s *Server) handleStatus(rc *reqCtx) {
 		}
 	}
 	s.withCard(rc, st, func(c *card) reply {
-		if s.variants.onAny(vStatusSameRefused, vStatusSame409) && (status == "FROZEN") == c.frozen {
+		if s.variants.OnAny(variant.StatusSameRefused, variant.StatusSame409) && (status == "FROZEN") == c.frozen {
 			code := http.StatusBadRequest
-			if s.variants.on(vStatusSame409) {
+			if s.variants.On(variant.StatusSame409) {
 				code = http.StatusConflict
 			}
 			return s.fail(rc, code, "Card is already "+status)

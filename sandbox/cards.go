@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/variant"
+
 	"github.com/merchant-harness/mph/money"
 )
 
@@ -40,9 +42,9 @@ func (s *Server) handleIssueCard(rc *reqCtx) {
 		return
 	}
 	c := newCard(rc.now, req.brand, s.cardName(req.name), req.theme, req.billing)
-	c.id, c.customerID, c.frozen = s.cardID(c.id), req.custID, s.variants.on(vIssuedFrozen)
+	c.id, c.customerID, c.frozen = s.cardID(c.id), req.custID, s.variants.On(variant.IssuedFrozen)
 	c.balance = s.initialBalance(req.amt)
-	if s.variants.on(vLimitsReplaceDefaults) {
+	if s.variants.On(variant.LimitsReplaceDefaults) {
 		c.limits = s.programLimits()
 	}
 	if req.hasRef {
@@ -96,7 +98,7 @@ func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
 func (s *Server) issueBrand(v *validator) string {
 	brand, has := v.optStr("cardBrand", false, maxShort)
 	switch {
-	case !has && s.variants.on(vBrandMastercard):
+	case !has && s.variants.On(variant.BrandMastercard):
 		return "MASTERCARD"
 	case !has:
 		return "VISA"
@@ -151,7 +153,7 @@ func (s *Server) storeIssued(rc *reqCtx, c *card, amt money.Amount) {
 		s.writeError(rc, http.StatusBadRequest, "Customer already holds the maximum of "+itoa(max)+" cards")
 		return
 	}
-	if prev := st.cardByRef[c.ref]; prev != nil && s.variants.on(vCardDupReplay) {
+	if prev := st.cardByRef[c.ref]; prev != nil && s.variants.On(variant.CardDupReplay) {
 		out := prev.json()
 		st.mu.Unlock()
 		s.writeA(rc, http.StatusOK, out) // idempotent replay of the original card
@@ -280,7 +282,7 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	status := q.Get("status")
 	if status == "" {
 		status = "ALL"
-		if s.variants.on(vListDefaultActive) {
+		if s.variants.On(variant.ListDefaultActive) {
 			status = "ACTIVE"
 		}
 	}
@@ -292,13 +294,13 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	if ls, has := q["limit"]; has {
 		maxLimit := int64(100)
 		switch {
-		case s.variants.on(vListMax50):
+		case s.variants.On(variant.ListMax50):
 			maxLimit = 50
-		case s.variants.on(vListClamp50):
+		case s.variants.On(variant.ListClamp50):
 			maxLimit = 1 << 30
 		}
 		limit, _ = v.checkInt("limit", ls[0], 1, maxLimit)
-		if s.variants.on(vListClamp50) {
+		if s.variants.On(variant.ListClamp50) {
 			limit = min(limit, 50)
 		}
 	} else if s.faults.on(fListNoDefaultLimit) {

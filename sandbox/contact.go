@@ -3,6 +3,8 @@ package sandbox
 import (
 	"net/http"
 	"strings"
+
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 type successMessage struct {
@@ -26,10 +28,10 @@ func (s *Server) handleContact(rc *reqCtx) {
 	if hasEmail && !reEmail.MatchString(email) {
 		v.add("email must be an email")
 	}
-	if hasMobile && !s.variants.on(vMobileUnchecked) && (!rePhone.MatchString(mobile) || (s.faults.on(fContactPlusRefused) && strings.HasPrefix(mobile, "+"))) {
+	if hasMobile && !s.variants.On(variant.MobileUnchecked) && (!rePhone.MatchString(mobile) || (s.faults.on(fContactPlusRefused) && strings.HasPrefix(mobile, "+"))) {
 		v.add("mobile must be a valid phone number (local digits or + and 7 to 15 digits)")
 	}
-	if _, e := v.raw("email"); !e && !s.variants.on(vNullBodyNoop) {
+	if _, e := v.raw("email"); !e && !s.variants.On(variant.NullBodyNoop) {
 		if _, m := v.raw("mobile"); !m {
 			v.add("at least one of email, mobile must be supplied")
 		}

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"net/http"
 	"time"
+
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // handleCreateCustomer is POST /cards/customers: registration with KYC, which
@@ -34,7 +36,7 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 	v.match(n.cc, c.PhoneCountryCode, reCC, "must be a + followed by 1 to 4 digits")
 	if c.DateOfBirth != "" {
 		d, err := time.Parse("2006-01-02", c.DateOfBirth)
-		if err != nil && s.variants.on(vDOBBasic) {
+		if err != nil && s.variants.On(variant.DOBBasic) {
 			d, err = time.Parse("20060102", c.DateOfBirth)
 		}
 		if err != nil {
@@ -44,7 +46,7 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 		}
 	}
 	v.oneOf(n.idType, c.IDType, "national_id", "passport", "drivers_license")
-	if !s.variants.on(vCountryAlpha2) || !reCountry2.MatchString(c.Country) {
+	if !s.variants.On(variant.CountryAlpha2) || !reCountry2.MatchString(c.Country) {
 		v.match("country", c.Country, reCountry3, "must be a 3-letter upper-case country code")
 	}
 	s.customerRules(&v, c)

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"fmt"
 	"strings"
+
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // Rate-limit keys: what one bucket is kept for.
@@ -86,7 +88,7 @@ func (l *limiter) bucketGroup(g group) group {
 // limitKey is the bucket key of an authenticated call.
 func (s *Server) limitKey(rc *reqCtx) string {
 	key := s.opts.RateLimitTopology.Key
-	if s.variants.on(vRateLimitPerIP) {
+	if s.variants.On(variant.RateLimitPerIP) {
 		key = LimitKeyClient
 	}
 	switch key {

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/variant"
+
 	"github.com/merchant-harness/mph/clock"
 )
 
@@ -29,7 +31,8 @@ type Server struct {
 	clk      *clock.Offset
 	log      *slog.Logger
 	faults   faultSet
-	variants variantSet
+	variants variant.Set
+	rewrite  bool          // some answer is rewritten after the handler (settings, faults)
 	vstate   *variantState // what the settings remember (variants_customers.go)
 	jwt      *tokenIssuer
 	limits   *limiter
@@ -52,12 +55,11 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	vs, err := buildVariants(opts.Variants)
+	vs, err := variant.Build(opts.Variants)
 	if err != nil {
 		return nil, err
 	}
-	vs.rewrite = vs.rewrite || fs.rewrites()
-	if vs.on(vBaseNested) && opts.BasePath == DefaultBasePath {
+	if vs.On(variant.BaseNested) && opts.BasePath == DefaultBasePath {
 		opts.BasePath = nestedBasePath
 	}
 	s := &Server{
@@ -66,6 +68,7 @@ func New(opts Options) (*Server, error) {
 		log:      opts.Logger,
 		faults:   fs,
 		variants: vs,
+		rewrite:  vs.Rewrites() || fs.rewrites(),
 		vstate:   newVariantState(),
 	}
 	if o, ok := opts.Clock.(*clock.Offset); ok {
@@ -74,7 +77,7 @@ func New(opts Options) (*Server, error) {
 		s.clk = clock.NewOffset(opts.Clock)
 	}
 	s.jwt = newTokenIssuer(opts.JWTSecret, s.clk)
-	s.jwt.jwe = vs.on(vTokenJWE)
+	s.jwt.jwe = vs.On(variant.TokenJWE)
 	s.inst = newInstanceID()
 	s.startRL = opts.RateLimits
 	s.limits = newLimiter(opts.RateLimits)
@@ -111,7 +114,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set(InstanceHeader, s.inst)
 	p := r.URL.Path
 	switch {
-	case (p == s.base || strings.HasPrefix(p, s.base+"/")) && s.variants.rewrite:
+	case (p == s.base || strings.HasPrefix(p, s.base+"/")) && s.rewrite:
 		s.serveVariantAPI(w, r, p[len(s.base):])
 	case p == s.base || strings.HasPrefix(p, s.base+"/"):
 		if s.faults.on(fJSONAsTextPlain) {

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"net/http"
 	"strings"
+
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 type simulateAnswer struct {
@@ -82,7 +84,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 			ans.SkipReason = &skip
 		}
 		msg = "Webhook not dispatched"
-	} else if s.variants.on(vSkipReasonEmpty) {
+	} else if s.variants.On(variant.SkipReasonEmpty) {
 		ans.SkipReason = new(string)
 	}
 	s.writeB(rc, msg, ans)

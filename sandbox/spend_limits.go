@@ -3,6 +3,8 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/merchant-harness/mph/sandbox/variant"
+
 	"github.com/merchant-harness/mph/money"
 )
 
@@ -52,7 +54,7 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 		return
 	}
 	s.withCard(rc, rc.st, func(c *card) reply {
-		if c.frozen && s.variants.on(vLimitsFrozenRefused) {
+		if c.frozen && s.variants.On(variant.LimitsFrozenRefused) {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before changing its limits")
 		}
 		if msg := s.limitRules(s.mergedLimits(c, set, cleared)); msg != "" {

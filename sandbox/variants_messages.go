@@ -6,74 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-)
 
-// Messages: the document gives a message's meaning ("says", "asks for",
-// "reports", "states"), never its wording, and its shape only for payload
-// validation.
-var (
-	dScenarioWording = declareDimension("message-wording", []string{"OPEN-MESSAGE-WORDING"},
-		"The wording of the six scenario messages (the meaning is stated, the sentence is not).",
-		quote("message states the required total (funding plus issuance fee) and the available amount", "message asks for the bearer token",
-			"message reports invalid credentials", "message says the IP address is not allowed for the merchant account",
-			"message says the virtual card was not found", "message names the reference and says the gift card order was not found"),
-		"messages-sandbox-wording", "The sandbox's wordings (docs/sandbox.md): \"Virtual card not found\", \"Missing or invalid bearer token: ...\".")
-	vMessagesReworded = dScenarioWording.setting("error-messages-reworded", "Scenario messages use other wordings with the same meaning (\"No virtual card found ...\").",
-		`Scenarios: the message "says", "asks for", "reports" (a meaning, not a sentence)`, "", true)
-	vMessagesPhrasing = dScenarioWording.setting("messages-everyday-phrasing", "Scenario messages in everyday phrasing: \"Card doesn't exist\", \"Authentication credentials were not provided\", \"Order REF could not be located\".",
-		`Scenarios: the message "says", "asks for", "reports" (a meaning, not a sentence)`, "", true)
-	vMessagesGerman = dScenarioWording.setting("messages-german", "Scenario messages in German: \"Virtuelle Karte nicht gefunden\", \"Zugangsdaten ungültig\".",
-		`Scenarios: a meaning; the language of messages is not stated`, "", true)
-
-	dMessageAmounts = declareDimension("message-amounts", []string{"OPEN-MESSAGE-AMOUNTS"},
-		"How amounts are written inside messages (scenario 1 states two amounts).",
-		quote("message states the required total (funding plus issuance fee) and the available amount"),
-		"message-amounts-plain", "Amounts in messages as 1234.56 USD.")
-	vMsgAmountsCcyFirst = dMessageAmounts.setting("message-amounts-currency-first", "Amounts in messages as USD 1234.56.",
-		`scenario 1: "states the required total ... and the available amount" (how is not stated)`, "", true)
-	vMsgAmountsGrouped = dMessageAmounts.setting("message-amounts-grouped", "Amounts in messages with thousands separators: 1,000,000.00 USD.",
-		`scenario 1: "states the required total ... and the available amount"`, "", true)
-	vMsgAmountsComma = dMessageAmounts.setting("message-amounts-decimal-comma", "Amounts in messages with a decimal comma and dots between thousands: 1.000.000,00 USD.",
-		`scenario 1: "states the required total ... and the available amount"`, "", true)
-
-	dValidationWording = declareDimension("validation-message-wording", []string{"OPEN-VALIDATION-WORDING"},
-		"The wording of constraint-violation messages.",
-		quote("for example a message that a field should not be empty or must not be less than a minimum"),
-		"validation-class-validator", "class-validator wordings: \"amount should not be empty\", \"amount must not be less than 0.1\".")
-	vValidationReworded = dValidationWording.setting("validation-messages-reworded", "Constraint violations worded otherwise: \"amount is required\", \"amount must be at least 0.10\", \"status: expected one of ACTIVE, FROZEN\".",
-		`"for example a message that a field should not be empty or must not be less than a minimum" (examples of a meaning)`, "", true)
-
-	dSuccessWording = declareDimension("success-message-wording", []string{"OPEN-SUCCESS-MESSAGES"},
-		"The wording of the messages of successful answers (withdraw, spend limits, contact, simulation).",
-		quote("data = message (string) and card", "data = message (string), cardId (string), spendLimits"),
-		"success-messages-sandbox", "\"Withdrew 1.00 USD to the vault\", \"Spend limits updated\", \"Contact details updated\".")
-	vSuccessReworded = dSuccessWording.setting("success-messages-terse", "Successful answers say only \"OK\".",
-		`"message (string)" (its words are not stated, except that PATCH status states the new status)`, "", true)
-
-	dMessageShape = declareDimension("error-message-form", []string{"OPEN-ERROR-MESSAGE-FORM"},
-		"Whether single error messages are strings or one-element arrays.",
-		quote("message | string or array of strings"),
-		"error-message-string", "A single error is a string; payload validation an array.")
-	vMsgArray = dMessageShape.setting("error-message-always-array", "Every error message is an array of strings, also for single errors.",
-		`Errors: "message | string or array of strings"`, "", true)
-
-	dMinimumKind = declareDimension("validation-scope", []string{"OPEN-VALIDATION-SCOPE"},
-		"Whether an amount below a documented minimum is a validation or a business failure.",
-		quote("initial card funding below the minimum of 1.00 USD", "an array of constraint-violation strings when payload validation fails"),
-		"minimums-as-validation", "Amounts below a minimum are payload validation failures (an array message).")
-	vMinimumsBusiness = dMinimumKind.setting("minimums-as-business-errors", "Amounts below a minimum (funding, withdrawal) are refused with 400 and a single string message.",
-		`Errors: 400 for "business constraint failure (for example ... initial card funding below the minimum of 1.00 USD)"; message "string or array of strings"`, "", true)
-
-	dStatusWording = declareDimension("status-message", []string{"OPEN-STATUS-MESSAGE"},
-		"How PATCH status states the new status.",
-		quote("message (string stating the new status)"),
-		"status-message-named", "\"Card status updated to FROZEN\" / \"... ACTIVE\".")
-	vStatusMsgVerbs = dStatusWording.setting("status-message-verbs", "PATCH status answers data.message \"Card has been frozen\" / \"Card has been unfrozen\".",
-		`PATCH /cards/{id}/status: "message (string stating the new status)"`, "", true)
-	vStatusMsgBlocked = dStatusWording.setting("status-message-blocked", "PATCH status answers \"Card blocked\" / \"Card unblocked\".",
-		`"message (string stating the new status)"`, "", true)
-	vStatusMsgActivated = dStatusWording.setting("status-message-activated", "PATCH status answers \"Card suspended\" / \"Card activated successfully\".",
-		`"message (string stating the new status)"`, "", true)
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // rewriteMessages applies the message settings to an error envelope top
@@ -81,19 +15,19 @@ var (
 func (s *Server) rewriteMessages(code int, top map[string]any) {
 	v := &s.variants
 	msgs := messagesOf(top["message"])
-	if v.on(vMinimumsBusiness) && code == 400 && allContain(msgs, "must not be less than") {
+	if v.On(variant.MinimumsBusiness) && code == 400 && allContain(msgs, "must not be less than") {
 		top["message"] = "Amount is below the minimum: " + strings.Join(msgs, "; ")
 	}
 	if m, ok := top["message"].(string); ok {
 		top["message"] = s.amountsInMessage(s.reword(m))
-	} else if arr, ok := top["message"].([]any); ok && v.on(vValidationReworded) {
+	} else if arr, ok := top["message"].([]any); ok && v.On(variant.ValidationReworded) {
 		for i, e := range arr {
 			if str, ok := e.(string); ok {
 				arr[i] = rewordViolation(str)
 			}
 		}
 	}
-	if v.on(vMsgArray) {
+	if v.On(variant.MsgArray) {
 		if m, ok := top["message"].(string); ok {
 			top["message"] = []any{m}
 		}
@@ -105,11 +39,11 @@ func (s *Server) reword(m string) string {
 	v := &s.variants
 	var set map[string]string
 	switch {
-	case v.on(vMessagesReworded):
+	case v.On(variant.MessagesReworded):
 		set = rewordedMessages
-	case v.on(vMessagesPhrasing):
+	case v.On(variant.MessagesPhrasing):
 		set = everydayMessages
-	case v.on(vMessagesGerman):
+	case v.On(variant.MessagesGerman):
 		set = germanMessages
 	default:
 		return m
@@ -182,11 +116,11 @@ func (s *Server) amountsInMessage(m string) string {
 		})
 	}
 	switch {
-	case v.on(vMsgAmountsCcyFirst):
+	case v.On(variant.MsgAmountsCcyFirst):
 		return usdAmount.ReplaceAllString(m, "$3 $1.$2")
-	case v.on(vMsgAmountsGrouped):
+	case v.On(variant.MsgAmountsGrouped):
 		return rewrite(",", ".")
-	case v.on(vMsgAmountsComma):
+	case v.On(variant.MsgAmountsComma):
 		return rewrite(".", ",")
 	}
 	return m
@@ -236,11 +170,11 @@ func (s *Server) statusMessage(frozen bool) string {
 		return a
 	}
 	switch {
-	case v.on(vStatusMsgVerbs):
+	case v.On(variant.StatusMsgVerbs):
 		return pick("Card has been frozen", "Card has been unfrozen")
-	case v.on(vStatusMsgBlocked):
+	case v.On(variant.StatusMsgBlocked):
 		return pick("Card blocked", "Card unblocked")
-	case v.on(vStatusMsgActivated):
+	case v.On(variant.StatusMsgActivated):
 		return pick("Card suspended", "Card activated successfully")
 	}
 	return ""
@@ -293,7 +227,7 @@ func isStatusPatch(r *http.Request, rest string) bool {
 // terseMessages words the messages of successful answers "OK"
 // (success-messages-terse); PATCH status keeps its statement of the status.
 func (s *Server) terseMessages(r *http.Request, rest string, top map[string]any) {
-	if !s.variants.on(vSuccessReworded) || isStatusPatch(r, rest) {
+	if !s.variants.On(variant.SuccessReworded) || isStatusPatch(r, rest) {
 		return
 	}
 	if _, ok := top["message"].(string); ok {

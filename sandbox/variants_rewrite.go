@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // captureWriter holds a merchant API answer so that response-shape settings
@@ -78,7 +80,7 @@ func (s *Server) rewriteTop(r *http.Request, rest string, code int, top map[stri
 	if p, ok := top["path"].(string); ok {
 		top["path"] = s.echoPath(r, p)
 	}
-	if v.on(vExtraMembers) {
+	if v.On(variant.ExtraMembers) {
 		top["requestId"] = "req_" + randHex(8)
 		top["meta"] = map[string]any{"apiVersion": "1.0.0"}
 	}
@@ -111,17 +113,17 @@ func (s *Server) rewriteError(r *http.Request, rest string, code int, top map[st
 	switch {
 	case newCode != code:
 		s.setErrorStatus(top, newCode)
-	case v.onAny(dReasonPhrase.settings[1:]...):
+	case v.Varies(variant.ReasonPhrase):
 		top["error"] = s.reasonPhrase(code)
 	}
 	s.wrongTypeMessage(newCode, top)
 	s.rewriteMessages(newCode, top)
-	if v.on(vErr401Short) && newCode == http.StatusUnauthorized {
+	if v.On(variant.Err401Short) && newCode == http.StatusUnauthorized {
 		delete(top, "status")
 		delete(top, "timestamp")
 		delete(top, "path")
 	}
-	if v.on(vGift404Full) && code == http.StatusNotFound {
+	if v.On(variant.Gift404Full) && code == http.StatusNotFound {
 		if _, has := top["status"]; !has {
 			top["status"] = "error"
 			top["timestamp"] = ts(s.clk.Now())
@@ -143,14 +145,14 @@ func (s *Server) reshape(r *http.Request, rest string, code int, top map[string]
 		s.rewriteQuote(rest, d)
 	}
 	lookup := strings.HasPrefix(rest, "/gift-cards/transactions/")
-	if v.on(vLookupVoucherFlat) && lookup {
+	if v.On(variant.LookupVoucherFlat) && lookup {
 		if d, ok := top["data"].(map[string]any); ok {
 			vo, _ := d["voucher"].(map[string]any)
 			delete(d, "voucher")
 			d["voucherCode"], d["redemptionPin"], d["redemptionInstructions"] = vo["code"], vo["pin"], vo["instructions"]
 		}
 	}
-	if v.on(vLookupVoucherCardNumber) && lookup {
+	if v.On(variant.LookupVoucherCardNumber) && lookup {
 		if d, ok := top["data"].(map[string]any); ok {
 			if vo, ok := d["voucher"].(map[string]any); ok {
 				vo["cardNumber"], vo["pinCode"] = vo["code"], vo["pin"]
@@ -160,12 +162,12 @@ func (s *Server) reshape(r *http.Request, rest string, code int, top map[string]
 		}
 	}
 	switch {
-	case v.on(vGiftQuoteFlat) && rest == "/gift-cards/quote",
-		v.on(vGiftLookupFlat) && lookup,
-		v.on(vBettingQuoteFlat) && rest == "/betting/quote",
-		v.on(vNotShownFlat) && isNotShownAnswer(r.Method, rest):
+	case v.On(variant.GiftQuoteFlat) && rest == "/gift-cards/quote",
+		v.On(variant.GiftLookupFlat) && lookup,
+		v.On(variant.BettingQuoteFlat) && rest == "/betting/quote",
+		v.On(variant.NotShownFlat) && isNotShownAnswer(r.Method, rest):
 		return top["data"]
-	case v.on(vNotShownEnvB) && isNotShownAnswer(r.Method, rest):
+	case v.On(variant.NotShownEnvB) && isNotShownAnswer(r.Method, rest):
 		return map[string]any{"success": true, "message": "OK", "data": top["data"], "timestamp": top["timestamp"]}
 	}
 	return top
@@ -190,7 +192,7 @@ func (s *Server) rewriteTree(n any, path string) {
 				s.rewriteTree(c, k)
 			}
 		}
-		if s.variants.on(vNullsOmitted) {
+		if s.variants.On(variant.NullsOmitted) {
 			for k, c := range x {
 				if c == nil {
 					delete(x, k)
@@ -234,7 +236,7 @@ func (s *Server) rewriteObject(x map[string]any, path string) {
 	if _, isSim := x["dispatched"]; isSim {
 		s.rewriteSimulation(x)
 	}
-	if v.on(vExtraNested) && path != "" {
+	if v.On(variant.ExtraNested) && path != "" {
 		x["x-trace"] = "trc_" + randHex(4)
 	}
 }

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/merchant-harness/mph/sandbox/variant"
+
 	"github.com/merchant-harness/mph/money"
 )
 
@@ -30,7 +32,7 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 	}
 	st := rc.st
 	s.withCard(rc, st, func(c *card) reply {
-		if c.frozen && s.variants.on(vWithdrawFrozenRefused) {
+		if c.frozen && s.variants.On(variant.WithdrawFrozenRefused) {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before withdrawing")
 		}
 		if s.withdrawDebit(amt) > c.balance && !s.faults.on(fWithdrawOverBalance) {
@@ -49,9 +51,9 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 func (s *Server) withdraw(rc *reqCtx, st *envState, c *card, amt money.Amount) cardJSON {
 	c.balance -= s.withdrawDebit(amt)
 	switch {
-	case s.variants.on(vWithdrawFullCredit):
+	case s.variants.On(variant.WithdrawFullCredit):
 		st.vault += int64(amt) // the fee is waived
-	case s.variants.on(vWithdrawFeeOnCard):
+	case s.variants.On(variant.WithdrawFeeOnCard):
 		st.vault += int64(amt) // the card paid the fee
 		st.fees += withdrawalFee
 	case !s.faults.on(fWithdrawNoVaultCredit):

@@ -1,4 +1,9 @@
-package sandbox
+// Package variant is the catalogue of the sandbox's dimensions: the open
+// points of the API document and the settings it allows for each, declared
+// one file per area, and the set of settings a sandbox runs with. The
+// sandbox tests a setting at the point of the logic it changes
+// (`s.variants.On(variant.X)`); docs/variants.md is generated from here.
+package variant
 
 import (
 	"crypto/sha256"
@@ -38,54 +43,57 @@ type Dimension struct {
 	Settings   []Variant `json:"settings"`
 }
 
-// variantID indexes the setting registry; variantSet holds one bit per
-// setting, tested only at the point of the logic the setting changes
-// (`s.variants.on(vX)`), like faultSet. Response-shape settings are applied
-// by rewriteAnswer (variants_rewrite.go) after the handler ran.
-type variantID uint16
+// ID indexes the setting registry; Set holds one bit per setting, tested
+// only at the point of the logic the setting changes
+// (`s.variants.On(variant.X)`), like the fault set. Response-shape settings
+// are applied by the sandbox's rewriteAnswer (sandbox/variants_rewrite.go)
+// after the handler ran.
+type ID uint16
 
 const maxVariants = 512
 
-type variantSet struct {
+// Set is the settings a sandbox runs with (Build).
+type Set struct {
 	bits    [maxVariants / 64]uint64
 	rewrite bool // some answer is rewritten
 }
 
-func (v *variantSet) on(id variantID) bool { return v.bits[id/64]&(1<<(id%64)) != 0 }
+// On reports whether the setting id is on.
+func (v *Set) On(id ID) bool { return v.bits[id/64]&(1<<(id%64)) != 0 }
 
-func (v *variantSet) set(id variantID) { v.bits[id/64] |= 1 << (id % 64) }
+func (v *Set) set(id ID) { v.bits[id/64] |= 1 << (id % 64) }
 
-// variantDef is one registered setting: what it switches on when selected.
-type variantDef struct {
+// def is one registered setting: what it switches on when selected.
+type def struct {
 	Variant
-	rewrite bool        // the setting changes answers after the handler
-	also    []variantID // other settings' behaviour it includes
-	dim     *dimDef
+	rewrite bool // the setting changes answers after the handler
+	also    []ID // other settings' behaviour it includes
+	dim     *Dim
 }
 
-// dimDef is a declared dimension: its settings in order, the reference first.
-type dimDef struct {
+// Dim is a declared dimension: its settings in order, the reference first.
+type Dim struct {
 	name, desc string
 	open       []string
-	settings   []variantID
+	settings   []ID
 }
 
 var (
-	variantRegistry []variantDef // every setting, in declaration order (its variantID)
-	dimRegistry     []*dimDef
+	variantRegistry []def // every setting, in declaration order (its ID)
+	dimRegistry     []*Dim
 )
 
 // declareDimension registers a dimension varying the open points open, and
 // its reference setting: refName is what the sandbox does when no other
 // setting of the dimension is chosen, doc the document's words leaving the
 // point open.
-func declareDimension(name string, open []string, desc, doc, refName, refDesc string) *dimDef {
+func declareDimension(name string, open []string, desc, doc, refName, refDesc string) *Dim {
 	for _, d := range dimRegistry {
 		if d.name == name {
 			panic("sandbox: dimension " + name + " declared twice")
 		}
 	}
-	d := &dimDef{name: name, desc: desc, open: open}
+	d := &Dim{name: name, desc: desc, open: open}
 	dimRegistry = append(dimRegistry, d)
 	d.add(Variant{Name: refName, Description: refDesc, Document: doc, Reference: true}, false)
 	return d
@@ -95,13 +103,13 @@ func declareDimension(name string, open []string, desc, doc, refName, refDesc st
 // sandbox then does, the document's words allowing it, the profile overlay it
 // needs, whether it rewrites answers after the handler (variants_rewrite.go),
 // and the settings whose behaviour it includes. Its hook tests
-// `s.variants.on(vX)`; its probe is in variants_*_test.go; docs/variants.md
+// `s.variants.On(variant.X)`; its probe is in sandbox/variants_*_test.go; docs/variants.md
 // is generated (mph sandbox --list-variants --format markdown).
-func (d *dimDef) setting(name, desc, doc, profile string, rewrite bool, also ...variantID) variantID {
+func (d *Dim) setting(name, desc, doc, profile string, rewrite bool, also ...ID) ID {
 	return d.add(Variant{Name: name, Description: desc, Document: doc, Profile: profile}, rewrite, also...)
 }
 
-func (d *dimDef) add(v Variant, rewrite bool, also ...variantID) variantID {
+func (d *Dim) add(v Variant, rewrite bool, also ...ID) ID {
 	if len(variantRegistry) == maxVariants {
 		panic("sandbox: too many settings; raise maxVariants")
 	}
@@ -111,8 +119,8 @@ func (d *dimDef) add(v Variant, rewrite bool, also ...variantID) variantID {
 		}
 	}
 	v.Dimension = d.name
-	variantRegistry = append(variantRegistry, variantDef{Variant: v, rewrite: rewrite, also: also, dim: d})
-	id := variantID(len(variantRegistry) - 1)
+	variantRegistry = append(variantRegistry, def{Variant: v, rewrite: rewrite, also: also, dim: d})
+	id := ID(len(variantRegistry) - 1)
 	d.settings = append(d.settings, id)
 	return id
 }
@@ -144,8 +152,8 @@ func Variants() []Variant {
 	return out
 }
 
-// LookupVariant returns the setting named name (a reference setting too).
-func LookupVariant(name string) (Variant, bool) {
+// Lookup returns the setting named name (a reference setting too).
+func Lookup(name string) (Variant, bool) {
 	for _, d := range variantRegistry {
 		if d.Name == name {
 			return d.Variant, true
@@ -181,11 +189,11 @@ func SeedVariants(seed uint64) []string {
 	return out
 }
 
-// buildVariants switches on the named settings. Settings of one dimension
+// Build switches on the named settings. Settings of one dimension
 // exclude each other; naming two is an error, as is an unknown name.
-func buildVariants(names []string) (variantSet, error) {
-	var vs variantSet
-	chosen := map[*dimDef]string{}
+func Build(names []string) (Set, error) {
+	var vs Set
+	chosen := map[*Dim]string{}
 	for _, n := range names {
 		i := -1
 		for j, d := range variantRegistry {
@@ -195,14 +203,14 @@ func buildVariants(names []string) (variantSet, error) {
 			}
 		}
 		if i < 0 {
-			return variantSet{}, fmt.Errorf("sandbox: unknown variant %q (see mph sandbox --list-variants)", n)
+			return Set{}, fmt.Errorf("sandbox: unknown variant %q (see mph sandbox --list-variants)", n)
 		}
 		d := variantRegistry[i]
 		if prev, dup := chosen[d.dim]; dup && prev != n {
-			return variantSet{}, fmt.Errorf("sandbox: variants %s and %s are settings of one dimension (%s); choose one", prev, n, d.dim.name)
+			return Set{}, fmt.Errorf("sandbox: variants %s and %s are settings of one dimension (%s); choose one", prev, n, d.dim.name)
 		}
 		chosen[d.dim] = n
-		vs.set(variantID(i))
+		vs.set(ID(i))
 		for _, id := range d.also {
 			vs.set(id)
 		}
@@ -211,10 +219,17 @@ func buildVariants(names []string) (variantSet, error) {
 	return vs, nil
 }
 
-// onAny reports whether any of ids is on.
-func (v *variantSet) onAny(ids ...variantID) bool {
+// Rewrites reports whether some chosen setting rewrites answers after the
+// handler.
+func (v *Set) Rewrites() bool { return v.rewrite }
+
+// Varies reports whether a setting of d other than its reference is on.
+func (v *Set) Varies(d *Dim) bool { return v.OnAny(d.settings[1:]...) }
+
+// OnAny reports whether any of ids is on.
+func (v *Set) OnAny(ids ...ID) bool {
 	for _, id := range ids {
-		if v.on(id) {
+		if v.On(id) {
 			return true
 		}
 	}
