@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/merchant-harness/mph/sandbox/fault"
 )
 
 type handler func(s *Server, rc *reqCtx)
@@ -41,7 +43,7 @@ var (
 // serveAPI runs a merchant API request routed to rt (nil: no endpoint):
 // latency, auth, rate limit, handler.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
-	if s.faults.anyOf(crossAnswerFaults) {
+	if s.faults.AnyOf(crossAnswerFaults) {
 		c := &crossCapture{h: http.Header{}, code: http.StatusOK}
 		defer s.crossFlush(w, r, c)
 		w = c
@@ -64,19 +66,19 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 	if s.longTarget(rc) {
 		return
 	}
-	if ok && s.faults.on(fBettingQuoteMissing) && rest == "/betting/quote" {
+	if ok && s.faults.On(fault.BettingQuoteMissing) && rest == "/betting/quote" {
 		ok = false
 	}
 	if !ok {
 		s.notFoundRoute(rc)
 		return
 	}
-	if s.faults.on(fAuthQuotesNoToken) && r.Header.Get("Authorization") == "" &&
+	if s.faults.On(fault.AuthQuotesNoToken) && r.Header.Get("Authorization") == "" &&
 		(rest == "/gift-cards/quote" || rest == "/betting/quote") {
 		rt.h(s, rc) // the quote handlers use no merchant state
 		return
 	}
-	if s.faults.anyOf(crossRequestFaults) && s.crossServe(rc, rt, rest) {
+	if s.faults.AnyOf(crossRequestFaults) && s.crossServe(rc, rt, rest) {
 		return
 	}
 	if rt.noAuth {
@@ -93,11 +95,11 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 	if s.existenceBeforeAuth(rc, rest) || s.bodyBeforeAuth(rc) || !s.authenticate(rc) || s.cardBeforeBody(rc, rest) {
 		return
 	}
-	if s.faults.on(fRefLookupBroken) && rc.p1 != "" && strings.HasPrefix(rest, "/cards/") && !strings.HasPrefix(rc.p1, "crd_") {
+	if s.faults.On(fault.RefLookupBroken) && rc.p1 != "" && strings.HasPrefix(rest, "/cards/") && !strings.HasPrefix(rc.p1, "crd_") {
 		s.writeError(rc, http.StatusNotFound, msgCardNotFound) // by id only
 		return
 	}
-	if s.faults.on(fRefWritesBroken) && rc.p1 != "" && !strings.HasPrefix(rc.p1, "crd_") &&
+	if s.faults.On(fault.RefWritesBroken) && rc.p1 != "" && !strings.HasPrefix(rc.p1, "crd_") &&
 		(strings.HasSuffix(rest, "/withdraw") || strings.HasSuffix(rest, "/status") || strings.HasSuffix(rest, "/spend-limits")) {
 		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
 		return

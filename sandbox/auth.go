@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/fault"
+
 	"github.com/merchant-harness/mph/sandbox/variant"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -117,7 +119,7 @@ func (s *Server) handleToken(rc *reqCtx) {
 		return
 	}
 	ref, found := rc.world.keys[key]
-	if s.faults.on(fAuthWrongSecret) && (!found || ref.m.id != mid) {
+	if s.faults.On(fault.AuthWrongSecret) && (!found || ref.m.id != mid) {
 		if m := rc.world.merchants[mid]; m != nil {
 			ref, found = keyRef{m, EnvTest}, true // any key of a known merchant
 		}
@@ -127,7 +129,7 @@ func (s *Server) handleToken(rc *reqCtx) {
 		s.writeError(rc, http.StatusUnauthorized, msgBadCreds)
 		return
 	}
-	if h := rc.r.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.on(fAuthIgnoreMerchantHdr) && s.checksMerchantHeader(true) {
+	if h := rc.r.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.checksMerchantHeader(true) {
 		s.writeError(rc, http.StatusUnauthorized, msgMerchantHdr)
 		return
 	}
@@ -136,10 +138,10 @@ func (s *Server) handleToken(rc *reqCtx) {
 		return
 	}
 	issuedAt := rc.now
-	if s.faults.on(fTokenLifetime600) {
+	if s.faults.On(fault.TokenLifetime600) {
 		issuedAt = issuedAt.Add(-300 * time.Second) // exp = now + 600 s
 	}
-	if s.faults.on(fTokenIssuedOnce) {
+	if s.faults.On(fault.TokenIssuedOnce) {
 		st.firstToken.CompareAndSwap(0, issuedAt.UnixNano())
 		issuedAt = time.Unix(0, st.firstToken.Load()) // the first token, again
 	}
@@ -157,15 +159,15 @@ func (s *Server) tokenAnswer(tok, mid string, env Env) any {
 	a := accessToken{AccessToken: tok, TokenType: "Bearer", ExpiresIn: int(tokenLifetime / time.Second), Environment: env.String(), MerchantID: mid}
 	m := map[string]any{"accessToken": a.AccessToken, "tokenType": a.TokenType, "expiresIn": a.ExpiresIn, "environment": a.Environment, "merchantId": a.MerchantID}
 	switch {
-	case s.faults.on(fTokenNoEnvironment):
+	case s.faults.On(fault.TokenNoEnvironment):
 		delete(m, "environment")
-	case s.faults.on(fTokenNoMerchantID):
+	case s.faults.On(fault.TokenNoMerchantID):
 		delete(m, "merchantId")
-	case s.faults.on(fTokenBearerPrefixed):
+	case s.faults.On(fault.TokenBearerPrefixed):
 		m["accessToken"] = "Bearer " + tok
-	case s.faults.on(fTokenTypeLowercase):
+	case s.faults.On(fault.TokenTypeLowercase):
 		m["tokenType"] = "bearer"
-	case s.faults.on(fTokenExpiresInMillis):
+	case s.faults.On(fault.TokenExpiresInMillis):
 		m["expiresIn"] = int(tokenLifetime / time.Millisecond)
 	default:
 		return a
@@ -179,10 +181,10 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 	h := rc.r.Header.Get("Authorization")
 	const prefix = "bearer "
 	bearerMsg := msgBearer
-	if s.faults.on(fBearerMsgVague) {
+	if s.faults.On(fault.BearerMsgVague) {
 		bearerMsg = http.StatusText(http.StatusUnauthorized)
 	}
-	if h == "" && s.faults.on(fAuthNoHeaderServed) {
+	if h == "" && s.faults.On(fault.AuthNoHeaderServed) {
 		rc.st = rc.world.merchants[DemoMerchants()[0].ID].envs[EnvTest]
 		return true
 	}
@@ -191,14 +193,14 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		return false
 	}
 	raw := strings.TrimSpace(h[len(prefix):])
-	if s.faults.on(fTokenBearerPrefixed) && len(raw) > len(prefix) && strings.EqualFold(raw[:len(prefix)], prefix) {
+	if s.faults.On(fault.TokenBearerPrefixed) && len(raw) > len(prefix) && strings.EqualFold(raw[:len(prefix)], prefix) {
 		raw = strings.TrimSpace(raw[len(prefix):]) // the token it answered
 	}
 	c, err := s.secretKeyBearer(rc, raw)
 	if c == nil {
-		c, err = s.jwt.verify(raw, s.faults.on(fAuthExpiredAccepted))
+		c, err = s.jwt.verify(raw, s.faults.On(fault.AuthExpiredAccepted))
 	}
-	if err != nil && s.faults.on(fAuthForgedAccepted) && errors.Is(err, jwt.ErrTokenSignatureInvalid) {
+	if err != nil && s.faults.On(fault.AuthForgedAccepted) && errors.Is(err, jwt.ErrTokenSignatureInvalid) {
 		var u tokenClaims
 		if _, _, uerr := jwt.NewParser().ParseUnverified(raw, &u); uerr == nil {
 			c, err = &u, nil // trusted on its claims alone
@@ -221,15 +223,15 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		s.writeError(rc, http.StatusUnauthorized, bearerMsg)
 		return false
 	}
-	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.id && !s.faults.on(fAuthIgnoreMerchantHdr) && s.checksMerchantHeader(false) {
+	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.id && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.checksMerchantHeader(false) {
 		s.writeError(rc, http.StatusUnauthorized, msgMerchantHdr)
 		return false
 	}
 	st := m.envs[env]
-	if !s.faults.on(fAuthIPPerCallSkipped) && !s.ipAllowed(rc, st) {
+	if !s.faults.On(fault.AuthIPPerCallSkipped) && !s.ipAllowed(rc, st) {
 		return false
 	}
-	if env == EnvLive && m.kyb < 2 && !s.faults.on(fAuthKYBSkipped) && !s.crossSkipsKYB(rc) && s.kybApplies(rc.r) {
+	if env == EnvLive && m.kyb < 2 && !s.faults.On(fault.AuthKYBSkipped) && !s.crossSkipsKYB(rc) && s.kybApplies(rc.r) {
 		s.writeError(rc, http.StatusForbidden, msgKYB)
 		return false
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/merchant-harness/mph/sandbox/fault"
+
 	"github.com/merchant-harness/mph/sandbox/variant"
 
 	"github.com/merchant-harness/mph/money"
@@ -69,7 +71,7 @@ func (s *Server) readBody(rc *reqCtx) (jsonBody, bool) {
 
 // malformedStatus is 400, or 422 under the fault malformed-json-422.
 func (s *Server) malformedStatus() int {
-	if s.faults.on(fMalformedJSON422) {
+	if s.faults.On(fault.MalformedJSON422) {
 		return http.StatusUnprocessableEntity
 	}
 	return http.StatusBadRequest

@@ -1,6 +1,10 @@
 package sandbox
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/merchant-harness/mph/sandbox/fault"
+)
 
 // reply is an answer decided under a merchant's lock and sent once the lock
 // is released.
@@ -24,7 +28,7 @@ func (s *Server) readCard(rc *reqCtx, st *envState, f func(c *card) reply) {
 }
 
 func (s *Server) onCard(rc *reqCtx, st *envState, write bool, f func(c *card) reply) {
-	if s.faults.on(fCardCrossMerchantLookup) {
+	if s.faults.On(fault.CardCrossMerchantLookup) {
 		if other, oc := rc.world.cardByIDAnywhere(rc.p1); oc != nil {
 			st = other // the card's owner, whoever asks
 		}

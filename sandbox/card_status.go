@@ -3,6 +3,8 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/merchant-harness/mph/sandbox/fault"
+
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
@@ -23,7 +25,7 @@ func (s *Server) handleStatus(rc *reqCtx) {
 		return
 	}
 	st := rc.st
-	if s.faults.on(fCardCrossMerchantFreeze) {
+	if s.faults.On(fault.CardCrossMerchantFreeze) {
 		if other, oc := rc.world.cardByIDAnywhere(rc.p1); oc != nil {
 			st = other // the card's owner, whoever asks
 		}
@@ -50,18 +52,18 @@ func (s *Server) setStatus(rc *reqCtx, st *envState, c *card, frozen bool) cardJ
 		c.frozen = frozen
 		c.updatedAt = ts(rc.now)
 	}
-	if s.faults.on(fStatusFreezeSweeps) && frozen && !was {
+	if s.faults.On(fault.StatusFreezeSweeps) && frozen && !was {
 		st.vault += c.balance
 		c.balance = 0
 	}
-	if s.faults.on(fTxnUnfreezeStillDeclines) && frozen {
+	if s.faults.On(fault.TxnUnfreezeStillDeclines) && frozen {
 		c.frozenOnce = true
 	}
 	out := c.json()
-	if s.faults.on(fStatusFreezeNotPersisted) && frozen {
+	if s.faults.On(fault.StatusFreezeNotPersisted) && frozen {
 		c.frozen = false
 	}
-	if s.faults.on(fStatusUnfreezeNotPersisted) && was && !frozen {
+	if s.faults.On(fault.StatusUnfreezeNotPersisted) && was && !frozen {
 		c.frozen = true
 	}
 	return out

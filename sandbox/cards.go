@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/fault"
+
 	"github.com/merchant-harness/mph/sandbox/variant"
 
 	"github.com/merchant-harness/mph/money"
@@ -17,11 +19,11 @@ func (s *Server) handleConfig(rc *reqCtx) {
 	st.mu.RLock()
 	vault := s.listedVault(st, rc.now)
 	st.mu.RUnlock()
-	if s.faults.on(fConfigVaultStale) {
+	if s.faults.On(fault.ConfigVaultStale) {
 		vault = seedVault
 	}
 	env := st.env.String()
-	if s.faults.on(fConfigEnvAlwaysTest) {
+	if s.faults.On(fault.ConfigEnvAlwaysTest) {
 		env = EnvTest.String()
 	}
 	s.writeA(rc, http.StatusOK, configJSON{
@@ -72,7 +74,7 @@ func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
 	req.custID = s.customerIDOf(&v)
 	req.name = v.str("nameOnCard", true, maxShort)
 	minAmt := money.Amount(minFunding)
-	if s.faults.on(fIssueMinOffByCent) {
+	if s.faults.On(fault.IssueMinOffByCent) {
 		minAmt-- // 0.99 accepted
 	}
 	req.amt, _ = v.amount("amount", true, minAmt, false)
@@ -138,7 +140,7 @@ func parseBilling(v *validator) Address {
 func (s *Server) storeIssued(rc *reqCtx, c *card, amt money.Amount) {
 	st := rc.st
 	st.mu.Lock()
-	if st.custByID[c.customerID] == nil && !s.faults.on(fIssueUnknownCustomer) {
+	if st.custByID[c.customerID] == nil && !s.faults.On(fault.IssueUnknownCustomer) {
 		st.mu.Unlock()
 		s.writeError(rc, http.StatusNotFound, msgCustNotFound)
 		return
@@ -159,23 +161,23 @@ func (s *Server) storeIssued(rc *reqCtx, c *card, amt money.Amount) {
 		s.writeA(rc, http.StatusOK, out) // idempotent replay of the original card
 		return
 	}
-	if (st.cardByRef[c.ref] != nil || st.cardByID[c.ref] != nil) && !s.faults.on(fIssueDupRef) {
+	if (st.cardByRef[c.ref] != nil || st.cardByID[c.ref] != nil) && !s.faults.On(fault.IssueDupRef) {
 		st.mu.Unlock()
 		s.writeError(rc, http.StatusConflict, "Card with reference '"+c.ref+"' already exists")
 		return
 	}
 	total := int64(amt) + creationFee
 	need := total
-	if s.faults.on(fIssueVaultExclFee) {
+	if s.faults.On(fault.IssueVaultExclFee) {
 		need = int64(amt)
 	}
-	if st.vault < need || (s.faults.on(fIssueVaultExactRefused) && st.vault == need) {
+	if st.vault < need || (s.faults.On(fault.IssueVaultExactRefused) && st.vault == need) {
 		avail := st.vault
 		st.mu.Unlock()
 		s.vaultShort(rc, amt, total, avail)
 		return
 	}
-	if s.faults.on(fIssueNoCreationFee) {
+	if s.faults.On(fault.IssueNoCreationFee) {
 		total = int64(amt)
 	}
 	st.vault -= total
@@ -190,7 +192,7 @@ func (s *Server) storeIssued(rc *reqCtx, c *card, amt money.Amount) {
 
 // vaultShort answers the 400 of an issuance the vault cannot pay for.
 func (s *Server) vaultShort(rc *reqCtx, amt money.Amount, total, avail int64) {
-	if s.faults.on(fIssueVaultMsgNoTotal) {
+	if s.faults.On(fault.IssueVaultMsgNoTotal) {
 		s.writeError(rc, http.StatusBadRequest, "Insufficient vault balance: available "+amount(avail).String()+" USD")
 		return
 	}
@@ -287,7 +289,7 @@ func (s *Server) handleListCards(rc *reqCtx) {
 		}
 	}
 	v.oneOf("status", status, "ACTIVE", "FROZEN", "ALL")
-	if s.faults.on(fListAllActiveOnly) && q.Get("status") == "ALL" {
+	if s.faults.On(fault.ListAllActiveOnly) && q.Get("status") == "ALL" {
 		status = "ACTIVE"
 	}
 	limit := int64(50)
@@ -303,7 +305,7 @@ func (s *Server) handleListCards(rc *reqCtx) {
 		if s.variants.On(variant.ListClamp50) {
 			limit = min(limit, 50)
 		}
-	} else if s.faults.on(fListNoDefaultLimit) {
+	} else if s.faults.On(fault.ListNoDefaultLimit) {
 		limit = 1 << 30
 	}
 	search := strings.ToLower(strings.TrimSpace(q.Get("search")))
@@ -313,13 +315,13 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	if v.failed(s, rc) {
 		return
 	}
-	if s.faults.on(fListIgnoresLimit) {
+	if s.faults.On(fault.ListIgnoresLimit) {
 		limit = 1 << 30
 	}
-	if s.faults.on(fListStatusIgnored) && status != "ALL" {
+	if s.faults.On(fault.ListStatusIgnored) && status != "ALL" {
 		status = "ALL"
 	}
-	matchLast4 := !s.faults.on(fListSearchNoLast4)
+	matchLast4 := !s.faults.On(fault.ListSearchNoLast4)
 	st := rc.st
 	st.mu.RLock()
 	out := make([]cardJSON, 0, min(int(limit), len(st.cards)))
@@ -329,7 +331,7 @@ func (s *Server) handleListCards(rc *reqCtx) {
 		out = listCardsOf(st, out, status, search, matchLast4, limit)
 	}
 	st.mu.RUnlock()
-	if s.faults.on(fListTenantLeak) {
+	if s.faults.On(fault.ListTenantLeak) {
 		for _, m := range rc.world.merchants {
 			if o := m.envs[st.env]; o != st {
 				o.mu.RLock()
@@ -370,7 +372,7 @@ func (s *Server) handleGetCard(rc *reqCtx) {
 		pan, cvv = c.panGrouped, c.cvv
 	}
 	st.mu.RUnlock()
-	if c != nil && s.faults.on(fCardLeaksCredentials) {
+	if c != nil && s.faults.On(fault.CardLeaksCredentials) {
 		s.writeA(rc, http.StatusOK, struct {
 			cardJSON
 			CardNumber string `json:"cardNumber"`
@@ -378,7 +380,7 @@ func (s *Server) handleGetCard(rc *reqCtx) {
 		}{out, pan, cvv})
 		return
 	}
-	if c == nil && s.faults.on(fCrossMerchantCardRead) {
+	if c == nil && s.faults.On(fault.CrossMerchantCardRead) {
 		c, out = s.findCardAnywhere(rc.world, rc.p1)
 	}
 	if c == nil {
@@ -410,7 +412,7 @@ func (s *Server) findCardAnywhere(w *world, id string) (*card, cardJSON) {
 // handleSecure is GET /cards/{id}/secure: full credentials of an ACTIVE card.
 func (s *Server) handleSecure(rc *reqCtx) {
 	s.readCard(rc, rc.st, func(c *card) reply {
-		if c.frozen && !s.faults.on(fSecureRevealsFrozen) {
+		if c.frozen && !s.faults.On(fault.SecureRevealsFrozen) {
 			return s.fail(rc, http.StatusBadRequest, msgFrozenSecure)
 		}
 		out := secureDetails(c)
@@ -437,7 +439,7 @@ func secureDetails(c *card) secureJSON {
 
 // writeSecure answers the secure details.
 func (s *Server) writeSecure(rc *reqCtx, out secureJSON) {
-	if s.faults.on(fSecureExpMismatch) {
+	if s.faults.On(fault.SecureExpMismatch) {
 		// Well-formed MM/YY, but of the issuance year (expiry is three years on).
 		y := int(out.ExpiryYear[2]-'0')*10 + int(out.ExpiryYear[3]-'0')
 		out.ExpirationDate = fmt.Sprintf("%s/%02d", out.ExpiryMonth, (y+97)%100)

@@ -1,9 +1,18 @@
 package sandbox
 
-import "github.com/merchant-harness/mph/sandbox/variant"
+import (
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/variant"
+)
 
-// The dimensions of allowed behaviour as the commands read them; their
-// table is sandbox/variant.
+// The catalogues as the commands read them: the faults (their table is
+// sandbox/fault) and the dimensions of allowed behaviour (sandbox/variant).
+
+// Fault is one injectable deviation from the contract (fault.Fault).
+type Fault = fault.Fault
+
+// Faults returns the catalogue of injectable faults, sorted by name.
+func Faults() []Fault { return fault.All() }
 
 // Variant is one setting of a dimension (variant.Variant).
 type Variant = variant.Variant

@@ -21,7 +21,7 @@ func FaultsMarkdown(w io.Writer) error {
 	sort.Strings(areas)
 	var b strings.Builder
 	b.WriteString(faultsIntro)
-	fmt.Fprintf(&b, "%d faults in %d areas.\n", len(registry), len(areas))
+	fmt.Fprintf(&b, "%d faults in %d areas.\n", len(Faults()), len(areas))
 	for _, a := range areas {
 		fmt.Fprintf(&b, "\n## %s (%d)\n\n| name | breaks | what the sandbox does wrong |\n| :- | :- | :- |\n", a, len(byArea[a]))
 		for _, f := range byArea[a] {

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/merchant-harness/mph/sandbox/fault"
+
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
@@ -14,7 +16,7 @@ type successMessage struct {
 
 // handleContact is PATCH /cards/{id}/contact: only supplied fields change.
 func (s *Server) handleContact(rc *reqCtx) {
-	if s.faults.on(fContactLiveRefused) && rc.st.env == EnvLive {
+	if s.faults.On(fault.ContactLiveRefused) && rc.st.env == EnvLive {
 		s.writeError(rc, http.StatusForbidden, "Contact updates are available with TEST credentials only")
 		return
 	}
@@ -28,7 +30,7 @@ func (s *Server) handleContact(rc *reqCtx) {
 	if hasEmail && !reEmail.MatchString(email) {
 		v.add("email must be an email")
 	}
-	if hasMobile && !s.variants.On(variant.MobileUnchecked) && (!rePhone.MatchString(mobile) || (s.faults.on(fContactPlusRefused) && strings.HasPrefix(mobile, "+"))) {
+	if hasMobile && !s.variants.On(variant.MobileUnchecked) && (!rePhone.MatchString(mobile) || (s.faults.On(fault.ContactPlusRefused) && strings.HasPrefix(mobile, "+"))) {
 		v.add("mobile must be a valid phone number (local digits or + and 7 to 15 digits)")
 	}
 	if _, e := v.raw("email"); !e && !s.variants.On(variant.NullBodyNoop) {

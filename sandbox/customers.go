@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/fault"
+
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
@@ -19,7 +21,7 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 	c := customerJSON{
 		FirstName:        v.str("firstName", true, maxText),
 		LastName:         v.str("lastName", true, maxText),
-		Email:            v.str("email", !s.faults.on(fCustEmailOptional), maxText),
+		Email:            v.str("email", !s.faults.On(fault.CustEmailOptional), maxText),
 		PhoneNumber:      v.str("phoneNumber", true, maxShort),
 		PhoneCountryCode: v.str(n.cc, true, maxShort),
 		DateOfBirth:      v.str(n.dob, true, maxShort),
@@ -59,7 +61,7 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 	}
 	c.IDNumberLast4 = last(idNumber, 4)
 	c.KYCStatus = "APPROVED"
-	if s.faults.on(fCustNotApproved) {
+	if s.faults.On(fault.CustNotApproved) {
 		c.KYCStatus = "PENDING"
 	}
 	c.CustomerID = s.newCustomerID()
@@ -82,7 +84,7 @@ func (s *Server) handleListCustomers(rc *reqCtx) {
 	st.mu.RLock()
 	listed := s.listedCustomers(st, rc.now)
 	out := make([]customerJSON, 0, len(listed))
-	if s.faults.on(fCustListDropsNewest) && len(listed) > 0 {
+	if s.faults.On(fault.CustListDropsNewest) && len(listed) > 0 {
 		listed = listed[:len(listed)-1]
 	}
 	for _, cu := range s.customerOrder(listed) {
@@ -91,7 +93,7 @@ func (s *Server) handleListCustomers(rc *reqCtx) {
 		out = append(out, rec)
 	}
 	st.mu.RUnlock()
-	if s.faults.on(fCustListTenantLeak) {
+	if s.faults.On(fault.CustListTenantLeak) {
 		for _, m := range rc.world.merchants {
 			if o := m.envs[st.env]; o != st {
 				o.mu.RLock()

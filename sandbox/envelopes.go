@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/merchant-harness/mph/sandbox/fault"
 )
 
 // tsLayout is ISO 8601 UTC with milliseconds, as JavaScript's toISOString.
@@ -56,17 +58,17 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 
 func (s *Server) writeA(rc *reqCtx, code int, data any) {
 	e := envelopeA{Status: "success", Data: data, Timestamp: ts(rc.now), Path: rc.path}
-	if s.faults.on(fEnvAStatusOK) {
+	if s.faults.On(fault.EnvAStatusOK) {
 		e.Status = "ok"
 	}
-	if s.faults.on(fEnvPathNoRoot) {
+	if s.faults.On(fault.EnvPathNoRoot) {
 		e.Path = strings.TrimPrefix(rc.path, s.base)
 	}
 	writeJSON(rc.w, code, e)
 }
 
 func (s *Server) writeB(rc *reqCtx, message string, data any) {
-	if s.faults.on(fEnvBSuccessString) {
+	if s.faults.On(fault.EnvBSuccessString) {
 		writeJSON(rc.w, http.StatusOK, map[string]any{"success": "true", "message": message, "data": data, "timestamp": ts(rc.now)})
 		return
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/merchant-harness/mph/sandbox/fault"
+
 	"github.com/merchant-harness/mph/requirements"
 )
 
@@ -45,12 +47,12 @@ func TestFaultCatalogueEntries(t *testing.T) {
 			t.Errorf("fault %s cannot be selected: %v", f.Name, err)
 			continue
 		}
-		if s.faults == (faultSet{}) {
+		if s.faults == (fault.Set{}) {
 			t.Errorf("selecting fault %s sets no fault", f.Name)
 		}
 	}
 	// Each fault sets its own flag: no two faults select the same behaviour.
-	byFlags := map[faultSet]string{}
+	byFlags := map[fault.Set]string{}
 	for _, f := range fs {
 		s, err := New(Options{Faults: []string{f.Name}})
 		if err != nil {
@@ -61,7 +63,7 @@ func TestFaultCatalogueEntries(t *testing.T) {
 		}
 		byFlags[s.faults] = f.Name
 	}
-	if s, err := New(Options{}); err != nil || s.faults != (faultSet{}) {
+	if s, err := New(Options{}); err != nil || s.faults != (fault.Set{}) {
 		t.Errorf("a sandbox without faults has faults set (%v)", err)
 	}
 }

@@ -2,7 +2,7 @@ package sandbox
 
 // Faults of the area "Cross-cutting rules" breaking the payload rules on
 // some routes: handlers that read their body without checking it first
-// (the registry: faults.go; the hook: crossBody, from crossServe).
+// (the registry: sandbox/fault; the hook: crossBody, from crossServe).
 
 import (
 	"bytes"
@@ -11,23 +11,8 @@ import (
 	"math/big"
 	"net/http"
 	"strings"
-)
 
-var (
-	fBodyUnchecked500TokenPurchase = declareFault(crossArea, "body-unchecked-500-token-purchase", "POST /auth/token and POST /gift-cards/purchase fail with 500 on a null or empty body or one missing a required member (the handler reads the member before checking it).",
-		"ERR-22", "ERR-07", "AUTH-08")
-	fBodyUnchecked500Cards = declareFault(crossArea, "body-unchecked-500-card-module", "The card module's writes (registration, issuance, withdraw, spend limits, status, contact, simulation) fail with 500 on a null or empty body or one missing a required member.",
-		"ERR-22", "ERR-07")
-	fBodyNotObject500 = declareFault(crossArea, "body-not-object-500", "A JSON body that is not an object (an array, a string) makes every handler fail with 500.",
-		"ERR-22")
-	fBodyWrongType500 = declareFault(crossArea, "body-wrong-type-500", "A body member given as a JSON object or array where a string or number is documented makes the handler fail with 500.",
-		"ERR-22")
-	fBodyContentTypeUnchecked = declareFault(crossArea, "body-content-type-unchecked", "Bodies are read as JSON whatever their Content-Type (text/plain included).",
-		"ERR-22")
-	fAmountOverflow500 = declareFault(crossArea, "amount-overflow-500", "An amount or limit too large for the ledger's integer minor units (1e400, 1e29) makes the handler fail with 500.",
-		"ERR-22")
-	fGiftAmountSignIgnored = declareFault(crossArea, "gift-amount-sign-ignored", "A gift card purchase takes the absolute value of its amount: -25.00 buys a 25.00 card.",
-		"ERR-22")
+	"github.com/merchant-harness/mph/sandbox/fault"
 )
 
 // bodyRequired are the members each route's handler reads first, by
@@ -54,8 +39,8 @@ func crossRoute(method, rest string) string {
 }
 
 // crossBodyFaults are the faults of crossBody.
-var crossBodyFaults = faultMask(fBodyUnchecked500TokenPurchase, fBodyUnchecked500Cards, fBodyNotObject500, fBodyWrongType500,
-	fBodyContentTypeUnchecked, fAmountOverflow500, fGiftAmountSignIgnored)
+var crossBodyFaults = fault.Mask(fault.BodyUnchecked500TokenPurchase, fault.BodyUnchecked500Cards, fault.BodyNotObject500, fault.BodyWrongType500,
+	fault.BodyContentTypeUnchecked, fault.AmountOverflow500, fault.GiftAmountSignIgnored)
 
 // crossBody answers a body a body fault makes the handler fail on (500),
 // or bends the request as the fault says; true when it answered.
@@ -76,24 +61,24 @@ func (s *Server) crossBody(rc *reqCtx, rest string) bool {
 	decErr := dec.Decode(&v)
 	obj, isObj := v.(map[string]any)
 	module := route == "POST /auth/token" || route == "POST /gift-cards/purchase"
-	unchecked := (module && s.faults.on(fBodyUnchecked500TokenPurchase)) || (!module && s.faults.on(fBodyUnchecked500Cards))
+	unchecked := (module && s.faults.On(fault.BodyUnchecked500TokenPurchase)) || (!module && s.faults.On(fault.BodyUnchecked500Cards))
 	switch {
 	case unchecked && (len(trimmed) == 0 || string(trimmed) == "null" || (isObj && missingAny(obj, required))):
 		return s.crossFail(rc, "Cannot read properties of undefined")
-	case s.faults.on(fBodyNotObject500) && decErr == nil && v != nil && !isObj:
+	case s.faults.On(fault.BodyNotObject500) && decErr == nil && v != nil && !isObj:
 		return s.crossFail(rc, "body.entries is not a function")
-	case s.faults.on(fBodyWrongType500) && isObj && hasComposite(obj):
+	case s.faults.On(fault.BodyWrongType500) && isObj && hasComposite(obj):
 		return s.crossFail(rc, "value.trim is not a function")
-	case s.faults.on(fAmountOverflow500) && isObj && hasHugeNumber(obj):
+	case s.faults.On(fault.AmountOverflow500) && isObj && hasHugeNumber(obj):
 		return s.crossFail(rc, "integer overflow")
 	}
-	if s.faults.on(fGiftAmountSignIgnored) && route == "POST /gift-cards/purchase" && isObj {
+	if s.faults.On(fault.GiftAmountSignIgnored) && route == "POST /gift-cards/purchase" && isObj {
 		if n, ok := obj["amount"].(json.Number); ok && strings.HasPrefix(n.String(), "-") {
 			obj["amount"] = json.Number(strings.TrimPrefix(n.String(), "-"))
 			raw, _ = json.Marshal(obj)
 		}
 	}
-	if s.faults.on(fBodyContentTypeUnchecked) && len(trimmed) > 0 {
+	if s.faults.On(fault.BodyContentTypeUnchecked) && len(trimmed) > 0 {
 		rc.r.Header.Set("Content-Type", "application/json")
 	}
 	rc.r.Body = io.NopCloser(bytes.NewReader(raw))

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/merchant-harness/mph/sandbox/fault"
+
 	"github.com/merchant-harness/mph/money"
 )
 
@@ -135,7 +137,7 @@ func (s *Server) parseGiftPurchase(rc *reqCtx) (req giftPurchase, ok bool) {
 	req.face, _ = v.giftAmount(req.p, string(raw), present)
 	req.email = v.str("recipientEmail", true, maxText)
 	v.match("recipientEmail", req.email, reEmail, "must be an email")
-	req.name = v.str("recipientName", !s.faults.on(fGiftNameOptional), maxText)
+	req.name = v.str("recipientName", !s.faults.On(fault.GiftNameOptional), maxText)
 	req.variant, _ = v.optStr("variantCode", false, maxShort)
 	var hasPhone bool
 	req.phone, hasPhone = v.optStr("recipientPhone", false, maxShort)
@@ -166,7 +168,7 @@ func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *giftOrder {
 		productName:   p.Name,
 		currency:      p.Currency,
 		faceValue:     int64(req.face),
-		costNGN:       giftCost(quote, s.faults.on(fGiftCostDiffers)),
+		costNGN:       giftCost(quote, s.faults.On(fault.GiftCostDiffers)),
 		voucher: Voucher{
 			Code:         s.voucherCode(),
 			PIN:          randDigits(6),
@@ -217,7 +219,7 @@ func (s *Server) storeGiftOrder(rc *reqCtx, o *giftOrder) {
 			money.Amount(o.costNGN).String()+" NGN, available "+money.Amount(avail).String()+" NGN")
 		return
 	}
-	if !s.faults.on(fGiftNotDebited) && (s.debitsAtPurchase() || o.status == "SUCCESS") {
+	if !s.faults.On(fault.GiftNotDebited) && (s.debitsAtPurchase() || o.status == "SUCCESS") {
 		st.ngn -= o.costNGN
 	}
 	st.orders = append(st.orders, o)
@@ -226,7 +228,7 @@ func (s *Server) storeGiftOrder(rc *reqCtx, o *giftOrder) {
 	out := o.json()
 	st.mu.Unlock()
 	code := http.StatusOK
-	if s.faults.on(fGiftPurchase201) {
+	if s.faults.On(fault.GiftPurchase201) {
 		code = http.StatusCreated
 	}
 	s.writeA(rc, code, out)
@@ -262,10 +264,10 @@ func (s *Server) handleGiftVerify(rc *reqCtx) {
 	st := rc.st
 	st.mu.Lock()
 	o := s.findGiftOrder(st, rc.p1)
-	if s.faults.on(fGiftVerifyByTxnID404) {
+	if s.faults.On(fault.GiftVerifyByTxnID404) {
 		o = st.orderRef[rc.p1] // client reference only
 	}
-	if o == nil && s.faults.on(fGiftVerifyTenantLeak) {
+	if o == nil && s.faults.On(fault.GiftVerifyTenantLeak) {
 		st.mu.Unlock()
 		st, o = findOrderAnywhere(rc.world, st.env, rc.p1) // returns with st locked when found
 		if o == nil {
@@ -280,18 +282,18 @@ func (s *Server) handleGiftVerify(rc *reqCtx) {
 	}
 	o.verifyCalls++
 	waits := s.reconcileWaits(o, rc.now) // reconciliation has not completed yet
-	if !waits && o.status == "PROCESSING" && (!o.held || s.faults.on(fGiftHoldIgnored)) && !s.faults.on(fGiftNeverReconciles) {
+	if !waits && o.status == "PROCESSING" && (!o.held || s.faults.On(fault.GiftHoldIgnored)) && !s.faults.On(fault.GiftNeverReconciles) {
 		o.status = "SUCCESS"
 		if !s.debitsAtPurchase() {
 			st.ngn -= o.costNGN
 		}
 	}
-	if s.faults.on(fGiftVerifyChargesAgain) {
+	if s.faults.On(fault.GiftVerifyChargesAgain) {
 		st.ngn -= o.costNGN
 	}
 	out := o.json()
 	st.mu.Unlock()
-	if s.faults.on(fGiftVerifyEnveloped) {
+	if s.faults.On(fault.GiftVerifyEnveloped) {
 		s.writeA(rc, http.StatusOK, out)
 		return
 	}

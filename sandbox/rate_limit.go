@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/fault"
+
 	"golang.org/x/time/rate"
 )
 
@@ -121,7 +123,7 @@ func (l *limiter) allow(key string, g group, now time.Time) (ok bool, lim *rate.
 func (s *Server) rateLimit(rc *reqCtx, key string, g group) bool {
 	now := s.clk.Now()
 	ok, lim, cfg := s.limits.allow(key, g, now)
-	if s.faults.on(fRateLimitNoRefill) && lim != nil {
+	if s.faults.On(fault.RateLimitNoRefill) && lim != nil {
 		k := key + "\x00" + groupNames[g]
 		if !ok {
 			s.limits.stuck.Store(k, true)
@@ -129,7 +131,7 @@ func (s *Server) rateLimit(rc *reqCtx, key string, g group) bool {
 			ok = false // refilled tokens are never granted again
 		}
 	}
-	if ok || s.faults.on(fRateLimitNever) {
+	if ok || s.faults.On(fault.RateLimitNever) {
 		return true
 	}
 	tokens := lim.TokensAt(now)
@@ -141,7 +143,7 @@ func (s *Server) rateLimit(rc *reqCtx, key string, g group) bool {
 	h.Set("X-RateLimit-Limit", strconv.Itoa(cfg.Burst))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(max(0, int(tokens))))
 	h.Set("X-RateLimit-Reset", strconv.Itoa(reset))
-	if s.faults.on(fRateLimitBare) {
+	if s.faults.On(fault.RateLimitBare) {
 		h.Set("Content-Type", "text/plain; charset=utf-8")
 		rc.w.WriteHeader(http.StatusTooManyRequests)
 		_, _ = rc.w.Write([]byte("Too Many Requests\n"))

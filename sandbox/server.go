@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/fault"
+
 	"github.com/merchant-harness/mph/sandbox/variant"
 
 	"github.com/merchant-harness/mph/clock"
@@ -30,7 +32,7 @@ type Server struct {
 	base     string
 	clk      *clock.Offset
 	log      *slog.Logger
-	faults   faultSet
+	faults   fault.Set
 	variants variant.Set
 	rewrite  bool          // some answer is rewritten after the handler (settings, faults)
 	vstate   *variantState // what the settings remember (variants_customers.go)
@@ -51,7 +53,7 @@ func New(opts Options) (*Server, error) {
 	if err := opts.normalize(); err != nil {
 		return nil, err
 	}
-	fs, err := buildFaults(opts.Faults)
+	fs, err := fault.Build(opts.Faults)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +70,7 @@ func New(opts Options) (*Server, error) {
 		log:      opts.Logger,
 		faults:   fs,
 		variants: vs,
-		rewrite:  vs.Rewrites() || fs.rewrites(),
+		rewrite:  vs.Rewrites() || fs.Rewrites(),
 		vstate:   newVariantState(),
 	}
 	if o, ok := opts.Clock.(*clock.Offset); ok {
@@ -117,7 +119,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case (p == s.base || strings.HasPrefix(p, s.base+"/")) && s.rewrite:
 		s.serveVariantAPI(w, r, p[len(s.base):])
 	case p == s.base || strings.HasPrefix(p, s.base+"/"):
-		if s.faults.on(fJSONAsTextPlain) {
+		if s.faults.On(fault.JSONAsTextPlain) {
 			w = textPlainWriter{w}
 		}
 		s.api.ServeHTTP(w, r)

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/merchant-harness/mph/sandbox/fault"
+
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
@@ -22,7 +24,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	if s.liveSimulationCardFirst(rc) {
 		return
 	}
-	if st.env != EnvTest && !s.faults.on(fWebhookLiveAllowed) {
+	if st.env != EnvTest && !s.faults.On(fault.WebhookLiveAllowed) {
 		s.writeError(rc, http.StatusForbidden, msgLiveSimulate)
 		return
 	}
@@ -34,8 +36,8 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 		return
 	}
 	v := validator{b: b}
-	et := v.str("event_type", !s.faults.on(fWebhookEventTypeUnchecked), maxShort)
-	if _, known := eventKinds[et]; !known && s.faults.on(fWebhookEventTypeUnchecked) {
+	et := v.str("event_type", !s.faults.On(fault.WebhookEventTypeUnchecked), maxShort)
+	if _, known := eventKinds[et]; !known && s.faults.On(fault.WebhookEventTypeUnchecked) {
 		et = "authorization" // whatever was asked
 	}
 	v.oneOf("event_type", et, "authorization", "settlement", "reversal", "decline")
@@ -52,16 +54,16 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 		return
 	}
 	kind := eventKinds[et]
-	if s.faults.on(fWebhookReversalKind) && et == "reversal" {
+	if s.faults.On(fault.WebhookReversalKind) && et == "reversal" {
 		kind = "virtualcard.transaction.reversal"
 	}
 	simRef := s.simulationReference(et)
-	if s.faults.on(fWebhookRefPrefix) {
+	if s.faults.On(fault.WebhookRefPrefix) {
 		simRef = "SIM_" + strings.ToUpper(et) + "_" + randHex(4)
 	}
 	var url, skip string
 	var sent bool
-	if s.faults.on(fWebhookFakeDispatch) {
+	if s.faults.On(fault.WebhookFakeDispatch) {
 		if cfg := st.m.webhook.Load(); cfg != nil {
 			url = cfg.URL
 		}
@@ -72,15 +74,15 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 		})
 	}
 	ans := simulateAnswer{EventType: kind, Reference: simRef, CallbackURL: url, Dispatched: sent}
-	if s.faults.on(fWebhookCallbackURLEmpty) {
+	if s.faults.On(fault.WebhookCallbackURLEmpty) {
 		ans.CallbackURL = ""
 	}
-	if s.faults.on(fWebhookEventTypeEchoed) {
+	if s.faults.On(fault.WebhookEventTypeEchoed) {
 		ans.EventType = et
 	}
 	msg := "Webhook dispatched"
 	if !sent {
-		if !s.faults.on(fWebhookSkipReasonNull) {
+		if !s.faults.On(fault.WebhookSkipReasonNull) {
 			ans.SkipReason = &skip
 		}
 		msg = "Webhook not dispatched"

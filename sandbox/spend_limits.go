@@ -3,6 +3,8 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/merchant-harness/mph/sandbox/fault"
+
 	"github.com/merchant-harness/mph/sandbox/variant"
 
 	"github.com/merchant-harness/mph/money"
@@ -66,7 +68,7 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 				l[i], c.limits[i] = 0, 0
 			}
 		}
-		if s.faults.on(fLimitsCardIDAsAddressed) {
+		if s.faults.On(fault.LimitsCardIDAsAddressed) {
 			id = rc.p1 // the id or reference as the path gave it
 		}
 		return func() { s.writeLimits(rc, id, l) }
@@ -80,11 +82,11 @@ func (s *Server) setLimits(c *card, set [4]int64) [4]int64 {
 	for i, n := range set {
 		if n > 0 {
 			l[i] = n
-		} else if s.faults.on(fLimitsResetOnUpdate) {
+		} else if s.faults.On(fault.LimitsResetOnUpdate) {
 			l[i] = 1000_00
 		}
 	}
-	if !s.faults.on(fLimitsNotApplied) {
+	if !s.faults.On(fault.LimitsNotApplied) {
 		c.limits = l
 	}
 	return l
@@ -92,7 +94,7 @@ func (s *Server) setLimits(c *card, set [4]int64) [4]int64 {
 
 // writeLimits answers the spend limits l of card id.
 func (s *Server) writeLimits(rc *reqCtx, id string, l [4]int64) {
-	if s.faults.on(fLimitsEchoCents) {
+	if s.faults.On(fault.LimitsEchoCents) {
 		cents := map[string]int64{}
 		for i, n := range limitNames {
 			cents[n] = l[i]

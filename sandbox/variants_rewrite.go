@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/fault"
+
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
@@ -59,7 +61,7 @@ func (s *Server) rewriteAnswer(r *http.Request, rest string, code int, h http.He
 	isErr := false
 	if top, _ := doc.(map[string]any); top != nil {
 		_, isErr = top["statusCode"]
-		s.applyMemberFaults(r, rest, code, top)
+		s.faults.ApplyMembers(r.Method, rest, code, top)
 		code = s.rewriteTop(r, rest, code, top)
 		doc = s.reshape(r, rest, code, top)
 	}
@@ -106,7 +108,7 @@ func (s *Server) rewriteTop(r *http.Request, rest string, code int, top map[stri
 // rewriteError changes error answers: statuses, message shapes and wordings.
 func (s *Server) rewriteError(r *http.Request, rest string, code int, top map[string]any) int {
 	v := &s.variants
-	if s.faults.on(fNotFoundMsgGeneric) && code == http.StatusNotFound && strings.HasPrefix(rest, "/cards/") && strings.Count(rest, "/") == 3 {
+	if s.faults.On(fault.NotFoundMsgGeneric) && code == http.StatusNotFound && strings.HasPrefix(rest, "/cards/") && strings.Count(rest, "/") == 3 {
 		top["message"] = "Request could not be completed"
 	}
 	newCode := s.refusalStatus(r, rest, code, messagesOf(top["message"]))
@@ -213,7 +215,7 @@ func (s *Server) rewriteObject(x map[string]any, path string) {
 		x["maskedPan"] = s.maskPan(mp)
 	}
 	if _, isCard := x["cardType"]; isCard {
-		if s.faults.on(fCreatedStatusPending) {
+		if s.faults.On(fault.CreatedStatusPending) {
 			x["createdStatus"] = "PENDING"
 		}
 		s.rewriteCard(x, path)

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/fault"
+
 	"github.com/merchant-harness/mph/money"
 )
 
@@ -111,7 +113,7 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 		MerchantID:  st.m.id,
 		Data:        d,
 	}
-	if s.faults.on(fWebhookDeliveredKind) {
+	if s.faults.On(fault.WebhookDeliveredKind) {
 		p.Type = strings.TrimPrefix(kind, "virtualcard.transaction.")
 	}
 	body := s.eventBody(p)

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/merchant-harness/mph/sandbox/fault"
+
 	"github.com/merchant-harness/mph/sandbox/variant"
 
 	"github.com/merchant-harness/mph/money"
@@ -23,7 +25,7 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 	}
 	v := validator{b: b}
 	minAmt := money.Amount(minWithdrawal)
-	if s.faults.on(fWithdrawMinOffByCent) {
+	if s.faults.On(fault.WithdrawMinOffByCent) {
 		minAmt-- // 0.09 accepted
 	}
 	amt, _ := v.amount("amount", true, minAmt, false)
@@ -35,7 +37,7 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 		if c.frozen && s.variants.On(variant.WithdrawFrozenRefused) {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before withdrawing")
 		}
-		if s.withdrawDebit(amt) > c.balance && !s.faults.on(fWithdrawOverBalance) {
+		if s.withdrawDebit(amt) > c.balance && !s.faults.On(fault.WithdrawOverBalance) {
 			return s.fail(rc, http.StatusBadRequest,
 				"Insufficient card balance: requested "+amt.String()+" USD, available "+money.Amount(c.balance).String()+" USD")
 		}
@@ -56,7 +58,7 @@ func (s *Server) withdraw(rc *reqCtx, st *envState, c *card, amt money.Amount) c
 	case s.variants.On(variant.WithdrawFeeOnCard):
 		st.vault += int64(amt) // the card paid the fee
 		st.fees += withdrawalFee
-	case !s.faults.on(fWithdrawNoVaultCredit):
+	case !s.faults.On(fault.WithdrawNoVaultCredit):
 		st.vault += int64(amt) - withdrawalFee
 		st.fees += withdrawalFee
 	default:
@@ -64,7 +66,7 @@ func (s *Server) withdraw(rc *reqCtx, st *envState, c *card, amt money.Amount) c
 	}
 	c.updatedAt = ts(rc.now)
 	out := c.json()
-	if s.faults.on(fWithdrawNotPersisted) {
+	if s.faults.On(fault.WithdrawNotPersisted) {
 		c.balance += int64(amt) // the answer shows the new balance; the card keeps the old one
 	}
 	return out

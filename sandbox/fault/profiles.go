@@ -1,6 +1,4 @@
-package sandbox
-
-import _ "embed"
+package fault
 
 // faultProfiles are the profile overlays of the faults that break a rule the
 // suites check only under a strict knob: the shipped default profile takes
@@ -57,10 +55,3 @@ var faultProfiles = map[string]string{
 	// reading of a message.
 	"bearer-401-message-vague": "strict:\n  messageWording: true\n",
 }
-
-//go:embed profile.yaml
-var profileYAML []byte
-
-// ProfileYAML is the sandbox's own target profile (sandbox/profile.yaml):
-// its choice at every open point, strict knobs included.
-func ProfileYAML() []byte { return append([]byte(nil), profileYAML...) }

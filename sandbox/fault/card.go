@@ -1,4 +1,4 @@
-package sandbox
+package fault
 
 import (
 	"fmt"
@@ -7,14 +7,14 @@ import (
 	"time"
 )
 
-// Faults of the area "One card and secure details" (the registry: faults.go).
+// Faults of the area "One card and secure details" (the registry: fault.go).
 
 var (
-	fRefLookupBroken = declareFault("One card and secure details", "card-reference-lookup-broken", "Cards can be addressed by id only: a card's reference in the path gives 404.",
+	RefLookupBroken = declare("One card and secure details", "card-reference-lookup-broken", "Cards can be addressed by id only: a card's reference in the path gives 404.",
 		"GET-02")
-	fSecureRevealsFrozen = declareFault("One card and secure details", "card-secure-reveals-frozen", "GET /cards/{id}/secure reveals credentials of a FROZEN card.",
+	SecureRevealsFrozen = declare("One card and secure details", "card-secure-reveals-frozen", "GET /cards/{id}/secure reveals credentials of a FROZEN card.",
 		"SECURE-01")
-	fSecureExpMismatch = declareFault("One card and secure details", "secure-expiration-date-mismatch", "Secure details' expirationDate is MM/YY of the issuance year, disagreeing with expiryYear.",
+	SecureExpMismatch = declare("One card and secure details", "secure-expiration-date-mismatch", "Secure details' expirationDate is MM/YY of the issuance year, disagreeing with expiryYear.",
 		"SECURE-09")
 )
 
@@ -45,7 +45,7 @@ var secureMemberFaults = []struct {
 var _ = func() bool {
 	for _, f := range secureMemberFaults {
 		mutate := f.mutate
-		declareMemberFault("One card and secure details", f.name, f.desc, http.MethodGet, pathEnds("/cards/", "/secure"),
+		declareMember("One card and secure details", f.name, f.desc, http.MethodGet, pathEnds("/cards/", "/secure"),
 			func(top map[string]any) {
 				if d := dataMember(top); d != nil {
 					mutate(d)
@@ -104,7 +104,7 @@ var cardMemberFaults = []struct {
 
 var _ = func() bool {
 	for _, f := range cardMemberFaults {
-		declareCardFault("One card and secure details", f.name, f.desc, f.mutate, f.reqs...)
+		declareCard("One card and secure details", f.name, f.desc, f.mutate, f.reqs...)
 	}
 	return true
 }()
