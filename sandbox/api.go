@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 type handler func(s *Server, rc *reqCtx)
@@ -96,12 +97,12 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 		return
 	}
 	if s.faults.On(fault.RefLookupBroken) && rc.p1 != "" && strings.HasPrefix(rest, "/cards/") && !strings.HasPrefix(rc.p1, "crd_") {
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound) // by id only
+		s.writeError(rc, http.StatusNotFound, wording.CardNotFound) // by id only
 		return
 	}
 	if s.faults.On(fault.RefWritesBroken) && rc.p1 != "" && !strings.HasPrefix(rc.p1, "crd_") &&
 		(strings.HasSuffix(rest, "/withdraw") || strings.HasSuffix(rest, "/status") || strings.HasSuffix(rest, "/spend-limits")) {
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
+		s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
 		return
 	}
 	if !s.rateLimit(rc, s.limitKey(rc), rt.g) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/wording"
 
 	"github.com/merchant-harness/mph/sandbox/variant"
 
@@ -126,11 +127,11 @@ func (s *Server) handleToken(rc *reqCtx) {
 	}
 	if !found || ref.m.id != mid {
 		s.noteFailure(mid, rc.now)
-		s.writeError(rc, http.StatusUnauthorized, msgBadCreds)
+		s.writeError(rc, http.StatusUnauthorized, wording.BadCreds)
 		return
 	}
 	if h := rc.r.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.checksMerchantHeader(true) {
-		s.writeError(rc, http.StatusUnauthorized, msgMerchantHdr)
+		s.writeError(rc, http.StatusUnauthorized, wording.MerchantHdr)
 		return
 	}
 	st := ref.m.envs[ref.env]
@@ -180,7 +181,7 @@ func (s *Server) tokenAnswer(tok, mid string, env Env) any {
 func (s *Server) authenticate(rc *reqCtx) bool {
 	h := rc.r.Header.Get("Authorization")
 	const prefix = "bearer "
-	bearerMsg := msgBearer
+	bearerMsg := wording.Bearer
 	if s.faults.On(fault.BearerMsgVague) {
 		bearerMsg = http.StatusText(http.StatusUnauthorized)
 	}
@@ -211,7 +212,7 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 	}
 	if err != nil {
 		if err == errExpired {
-			s.writeError(rc, http.StatusUnauthorized, msgExpired)
+			s.writeError(rc, http.StatusUnauthorized, wording.Expired)
 		} else {
 			s.writeError(rc, http.StatusUnauthorized, bearerMsg)
 		}
@@ -224,7 +225,7 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		return false
 	}
 	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.id && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.checksMerchantHeader(false) {
-		s.writeError(rc, http.StatusUnauthorized, msgMerchantHdr)
+		s.writeError(rc, http.StatusUnauthorized, wording.MerchantHdr)
 		return false
 	}
 	st := m.envs[env]
@@ -232,7 +233,7 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		return false
 	}
 	if env == EnvLive && m.kyb < 2 && !s.faults.On(fault.AuthKYBSkipped) && !s.crossSkipsKYB(rc) && s.kybApplies(rc.r) {
-		s.writeError(rc, http.StatusForbidden, msgKYB)
+		s.writeError(rc, http.StatusForbidden, wording.KYB)
 		return false
 	}
 	rc.st = st
@@ -260,7 +261,7 @@ func (s *Server) ipAllowed(rc *reqCtx, st *envState) bool {
 	if ok {
 		shown = ip.String()
 	}
-	s.writeError(rc, http.StatusForbidden, msgIPNotAllowed(shown))
+	s.writeError(rc, http.StatusForbidden, wording.IPNotAllowed(shown))
 	return false
 }
 

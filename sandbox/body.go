@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/wording"
 
 	"github.com/merchant-harness/mph/sandbox/variant"
 
@@ -28,14 +29,14 @@ type jsonBody map[string]json.RawMessage
 func (s *Server) readBody(rc *reqCtx) (jsonBody, bool) {
 	r := rc.r
 	if r.ContentLength > maxBody {
-		s.writeError(rc, http.StatusRequestEntityTooLarge, msgTooLarge)
+		s.writeError(rc, http.StatusRequestEntityTooLarge, wording.TooLarge)
 		return nil, false
 	}
 	raw, err := io.ReadAll(http.MaxBytesReader(rc.w, r.Body, maxBody))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			s.writeError(rc, http.StatusRequestEntityTooLarge, msgTooLarge)
+			s.writeError(rc, http.StatusRequestEntityTooLarge, wording.TooLarge)
 		} else {
 			s.writeError(rc, http.StatusBadRequest, "Could not read the request body")
 		}
@@ -49,20 +50,20 @@ func (s *Server) readBody(rc *reqCtx) (jsonBody, bool) {
 		return jsonBody{}, true
 	}
 	if !isJSONContentType(r.Header.Get("Content-Type")) && !s.variants.On(variant.CTAnyParsed) {
-		s.writeError(rc, http.StatusBadRequest, msgContentType)
+		s.writeError(rc, http.StatusBadRequest, wording.ContentType)
 		return nil, false
 	}
 	if raw[0] != '{' {
 		if json.Valid(raw) {
-			s.writeError(rc, http.StatusBadRequest, msgNotObject)
+			s.writeError(rc, http.StatusBadRequest, wording.NotObject)
 		} else {
-			s.writeError(rc, s.malformedStatus(), msgMalformedJSON)
+			s.writeError(rc, s.malformedStatus(), wording.MalformedJSON)
 		}
 		return nil, false
 	}
 	var b jsonBody
 	if err := json.Unmarshal(raw, &b); err != nil {
-		s.writeError(rc, s.malformedStatus(), msgMalformedJSON)
+		s.writeError(rc, s.malformedStatus(), wording.MalformedJSON)
 		return nil, false
 	}
 	s.unquoteNumbers(b)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 // reply is an answer decided under a merchant's lock and sent once the lock
@@ -43,7 +44,7 @@ func (s *Server) onCard(rc *reqCtx, st *envState, write bool, f func(c *card) re
 		}
 		c := st.findCard(rc.p1)
 		if c == nil {
-			return s.fail(rc, http.StatusNotFound, msgCardNotFound)
+			return s.fail(rc, http.StatusNotFound, wording.CardNotFound)
 		}
 		return f(c)
 	}()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/wording"
 
 	"github.com/merchant-harness/mph/sandbox/variant"
 
@@ -142,7 +143,7 @@ func (s *Server) storeIssued(rc *reqCtx, c *card, amt money.Amount) {
 	st.mu.Lock()
 	if st.custByID[c.customerID] == nil && !s.faults.On(fault.IssueUnknownCustomer) {
 		st.mu.Unlock()
-		s.writeError(rc, http.StatusNotFound, msgCustNotFound)
+		s.writeError(rc, http.StatusNotFound, wording.CustNotFound)
 		return
 	}
 	if cu := st.custByID[c.customerID]; cu != nil && s.kycStatus(cu, rc.now) != "APPROVED" {
@@ -384,7 +385,7 @@ func (s *Server) handleGetCard(rc *reqCtx) {
 		c, out = s.findCardAnywhere(rc.world, rc.p1)
 	}
 	if c == nil {
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
+		s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
 		return
 	}
 	s.writeA(rc, http.StatusOK, out)
@@ -413,7 +414,7 @@ func (s *Server) findCardAnywhere(w *world, id string) (*card, cardJSON) {
 func (s *Server) handleSecure(rc *reqCtx) {
 	s.readCard(rc, rc.st, func(c *card) reply {
 		if c.frozen && !s.faults.On(fault.SecureRevealsFrozen) {
-			return s.fail(rc, http.StatusBadRequest, msgFrozenSecure)
+			return s.fail(rc, http.StatusBadRequest, wording.FrozenSecure)
 		}
 		out := secureDetails(c)
 		return func() { s.writeSecure(rc, out) }

@@ -9,12 +9,10 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
-// tsLayout is ISO 8601 UTC with milliseconds, as JavaScript's toISOString.
-const tsLayout = "2006-01-02T15:04:05.000Z"
-
-func ts(t time.Time) string { return t.UTC().Format(tsLayout) }
+func ts(t time.Time) string { return t.UTC().Format(wording.TimeLayout) }
 
 // envelopeA wraps token and card operation answers.
 type envelopeA struct {

@@ -69,24 +69,3 @@ func (s *Server) writeGiftNotFound(rc *reqCtx, ref string) {
 	}
 	writeJSON(rc.w, code, giftNotFound{StatusCode: code, Message: msg, Error: http.StatusText(code)})
 }
-
-// Messages fixed by docs/sandbox.md.
-const (
-	msgBearer        = "Missing or invalid bearer token: send Authorization: Bearer <ACCESS_TOKEN>"
-	msgExpired       = "Bearer token expired: request a new access token"
-	msgBadCreds      = "Invalid credentials: merchantId or secretKey is incorrect"
-	msgMerchantHdr   = "X-Merchant-Id does not match the credentials"
-	msgKYB           = "Live operations require KYB Tier 2 or higher"
-	msgCardNotFound  = "Virtual card not found"
-	msgCustNotFound  = "Customer not found"
-	msgLiveSimulate  = "Webhook simulation is available with TEST credentials only"
-	msgFrozenSecure  = "Card is frozen: secure details are available for ACTIVE cards only"
-	msgTooLarge      = "Payload Too Large"
-	msgMalformedJSON = "Malformed JSON body"
-	msgNotObject     = "Request body must be a JSON object"
-	msgContentType   = "Content-Type must be application/json"
-)
-
-func msgIPNotAllowed(ip string) string {
-	return "IP address " + ip + " is not allowed for this merchant account"
-}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/rewrite"
 
 	"github.com/merchant-harness/mph/sandbox/variant"
 
@@ -34,7 +35,8 @@ type Server struct {
 	log      *slog.Logger
 	faults   fault.Set
 	variants variant.Set
-	rewrite  bool          // some answer is rewritten after the handler (settings, faults)
+	rewrite  bool // some answer is rewritten after the handler (settings, faults)
+	rewriter *rewrite.Rewriter
 	vstate   *variantState // what the settings remember (variants_customers.go)
 	jwt      *tokenIssuer
 	limits   *limiter
@@ -78,6 +80,7 @@ func New(opts Options) (*Server, error) {
 	} else {
 		s.clk = clock.NewOffset(opts.Clock)
 	}
+	s.rewriter = rewrite.New(vs, fs, s.base, s.clk)
 	s.jwt = newTokenIssuer(opts.JWTSecret, s.clk)
 	s.jwt.jwe = vs.On(variant.TokenJWE)
 	s.inst = newInstanceID()
@@ -159,3 +162,6 @@ func clientIP(r *http.Request) (netip.Addr, bool) {
 	}
 	return ap.Addr().Unmap(), true
 }
+
+// nestedBasePath is the merchant root under base-path-behind-prefix.
+const nestedBasePath = "/payments" + DefaultBasePath

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/wording"
 
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
@@ -25,7 +26,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 		return
 	}
 	if st.env != EnvTest && !s.faults.On(fault.WebhookLiveAllowed) {
-		s.writeError(rc, http.StatusForbidden, msgLiveSimulate)
+		s.writeError(rc, http.StatusForbidden, wording.LiveSimulate)
 		return
 	}
 	b, ok := s.readBody(rc)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/wording"
 
 	"github.com/merchant-harness/mph/money"
 )
@@ -31,7 +32,7 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 	}
 	st, c := rc.world.cardByIDAnywhere(rc.p1)
 	if c == nil {
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
+		s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
 		return
 	}
 	t := &txn{id: "txn_" + randHex(12), st: st, cardID: c.id, amount: int64(amt)}

@@ -208,19 +208,3 @@ func (s *Server) limitDay(now time.Time) time.Time {
 func (s *Server) txnWebhook(approved bool) bool {
 	return approved || !s.variants.On(variant.TxnNoDeclines)
 }
-
-// unsetLimitsAbsent drops the unset limits of a PUT answer
-// (spend-limits-unset-absent).
-func (s *Server) unsetLimitsAbsent(r *http.Request, top map[string]any) {
-	if !s.variants.On(variant.LimitsUnsetAbsent) || r.Method != http.MethodPut {
-		return
-	}
-	d, _ := top["data"].(map[string]any)
-	if l, ok := d["spendLimits"].(map[string]any); ok {
-		for k, v := range l {
-			if v == nil {
-				delete(l, k)
-			}
-		}
-	}
-}

@@ -10,60 +10,8 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/sandbox/variant"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
-
-// refusalStatus is the status of an error answer under the settings.
-func (s *Server) refusalStatus(r *http.Request, rest string, code int, msgs []string) int {
-	v := &s.variants
-	switch {
-	case code == 400 && strings.HasSuffix(rest, "/withdraw") && len(msgs) == 1 && strings.HasPrefix(msgs[0], "Insufficient card balance"):
-		switch {
-		case v.On(variant.WithdrawAbove422):
-			return http.StatusUnprocessableEntity
-		case v.On(variant.WithdrawAbove409):
-			return http.StatusConflict
-		}
-	case code == 400 && strings.HasSuffix(rest, "/secure") && len(msgs) == 1 && msgs[0] == msgFrozenSecure:
-		switch {
-		case v.On(variant.FrozenSecure403):
-			return http.StatusForbidden
-		case v.On(variant.FrozenSecure409):
-			return http.StatusConflict
-		case v.On(variant.FrozenSecure423):
-			return http.StatusLocked
-		}
-	case code == 400 && v.On(variant.InvalidValue422) && allContain(msgs, "must be one of the following values") && !anyContain(msgs, "should not be empty"):
-		return http.StatusUnprocessableEntity
-	case code == 400 && v.On(variant.CT415) && len(msgs) == 1 && msgs[0] == msgContentType:
-		return http.StatusUnsupportedMediaType
-	case code == 403 && v.On(variant.LiveSim400) && len(msgs) == 1 && msgs[0] == msgLiveSimulate:
-		return http.StatusBadRequest
-	case code == 400 && v.On(variant.TokenMissing401) && rest == "/auth/token" && anyContain(msgs, "should not be empty"):
-		return http.StatusUnauthorized
-	}
-	return code
-}
-
-// typeViolation is a constraint message about a member's JSON type.
-var typeViolation = regexp.MustCompile(` must be (a number|a string|an integer number|a boolean value|an object)`)
-
-// wrongTypeMessage joins type violations into one string under
-// wrong-type-string-message; other messages are kept.
-func (s *Server) wrongTypeMessage(code int, top map[string]any) {
-	msgs := messagesOf(top["message"])
-	if !s.variants.On(variant.WrongTypeString) || code != 400 || len(msgs) == 0 {
-		return
-	}
-	if _, isArr := top["message"].([]any); !isArr {
-		return
-	}
-	for _, m := range msgs {
-		if !typeViolation.MatchString(m) {
-			return
-		}
-	}
-	top["message"] = "Malformed payload: " + strings.Join(msgs, "; ")
-}
 
 // emptyEnum answers 400 with one string when name is "" under
 // empty-enum-as-invalid-value; it reports whether it answered.
@@ -116,11 +64,11 @@ func (s *Server) bodyBeforeAuth(rc *reqCtx) bool {
 	case len(raw) == 0 || len(raw) > maxBody:
 		return false
 	case !isJSONContentType(r.Header.Get("Content-Type")) && !s.variants.On(variant.CTAnyParsed):
-		s.writeError(rc, http.StatusBadRequest, msgContentType)
+		s.writeError(rc, http.StatusBadRequest, wording.ContentType)
 	case !json.Valid(raw):
-		s.writeError(rc, http.StatusBadRequest, msgMalformedJSON)
+		s.writeError(rc, http.StatusBadRequest, wording.MalformedJSON)
 	case raw[0] != '{' && !(s.variants.On(variant.NullBodyNoop) && string(raw) == "null"):
-		s.writeError(rc, http.StatusBadRequest, msgNotObject)
+		s.writeError(rc, http.StatusBadRequest, wording.NotObject)
 	default:
 		return false
 	}
@@ -147,7 +95,7 @@ func (s *Server) existenceBeforeAuth(rc *reqCtx, rest string) bool {
 	if gift {
 		s.writeGiftNotFound(rc, rc.p1)
 	} else {
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
+		s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
 	}
 	return true
 }
@@ -167,7 +115,7 @@ func (s *Server) cardBeforeBody(rc *reqCtx, rest string) bool {
 	if c != nil {
 		return false
 	}
-	s.writeError(rc, http.StatusNotFound, msgCardNotFound)
+	s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
 	return true
 }
 
@@ -187,7 +135,7 @@ func (s *Server) issueChecksFirst(rc *reqCtx, b jsonBody) bool {
 	known, vault := st.custByID[cust] != nil, st.vault
 	st.mu.RUnlock()
 	if !known {
-		s.writeError(rc, http.StatusNotFound, msgCustNotFound)
+		s.writeError(rc, http.StatusNotFound, wording.CustNotFound)
 		return true
 	}
 	v := validator{b: b}
@@ -227,7 +175,7 @@ func (s *Server) liveSimulationCardFirst(rc *reqCtx) bool {
 	if c != nil {
 		return false
 	}
-	s.writeError(rc, http.StatusNotFound, msgCardNotFound)
+	s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
 	return true
 }
 

@@ -46,8 +46,7 @@ type Dimension struct {
 // ID indexes the setting registry; Set holds one bit per setting, tested
 // only at the point of the logic the setting changes
 // (`s.variants.On(variant.X)`), like the fault set. Response-shape settings
-// are applied by the sandbox's rewriteAnswer (sandbox/variants_rewrite.go)
-// after the handler ran.
+// are applied by sandbox/rewrite after the handler ran.
 type ID uint16
 
 const maxVariants = 512
@@ -101,10 +100,11 @@ func declareDimension(name string, open []string, desc, doc, refName, refDesc st
 
 // setting registers a document-allowed setting of d: its name, what the
 // sandbox then does, the document's words allowing it, the profile overlay it
-// needs, whether it rewrites answers after the handler (variants_rewrite.go),
+// needs, whether it rewrites answers after the handler (sandbox/rewrite),
 // and the settings whose behaviour it includes. Its hook tests
-// `s.variants.On(variant.X)`; its probe is in sandbox/variants_*_test.go; docs/variants.md
-// is generated (mph sandbox --list-variants --format markdown).
+// `s.variants.On(variant.X)`; its probe is in sandbox/variants_*_test.go;
+// docs/variants.md is generated (mph sandbox --list-variants --format
+// markdown).
 func (d *Dim) setting(name, desc, doc, profile string, rewrite bool, also ...ID) ID {
 	return d.add(Variant{Name: name, Description: desc, Document: doc, Profile: profile}, rewrite, also...)
 }

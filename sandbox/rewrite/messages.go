@@ -1,4 +1,4 @@
-package sandbox
+package rewrite
 
 import (
 	"encoding/json"
@@ -8,11 +8,12 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/sandbox/variant"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 // rewriteMessages applies the message settings to an error envelope top
 // (code its status).
-func (s *Server) rewriteMessages(code int, top map[string]any) {
+func (s *Rewriter) rewriteMessages(code int, top map[string]any) {
 	v := &s.variants
 	msgs := messagesOf(top["message"])
 	if v.On(variant.MinimumsBusiness) && code == 400 && allContain(msgs, "must not be less than") {
@@ -35,7 +36,7 @@ func (s *Server) rewriteMessages(code int, top map[string]any) {
 }
 
 // reword gives the scenario messages the chosen wording of the same meaning.
-func (s *Server) reword(m string) string {
+func (s *Rewriter) reword(m string) string {
 	v := &s.variants
 	var set map[string]string
 	switch {
@@ -65,49 +66,9 @@ func (s *Server) reword(m string) string {
 	return m
 }
 
-// vaultMessage is scenario 1 as the sandbox words it (cards.go vaultShort).
-var vaultMessage = regexp.MustCompile(`^Insufficient vault balance: required ([0-9.]+) USD \(funding ([0-9.]+) \+ issuance fee ([0-9.]+)\), available ([0-9.]+) USD$`)
-
-var rewordedMessages = map[string]string{
-	msgCardNotFound: "No virtual card found for the given id or reference",
-	msgBearer:       "Authentication required: provide a valid Bearer token in the Authorization header",
-	msgExpired:      "Your access token has expired; request a new bearer token",
-	msgBadCreds:     "The merchant credentials supplied are not valid",
-	"ip":            "Access denied: your IP address is not whitelisted for this merchant",
-	"gift":          "No gift card order found for reference {ref}",
-	"vault":         "Vault balance too low: issuing this card needs {total} USD in total (funding {funding} USD plus the issuance fee {fee} USD) but only {avail} USD is available",
-}
-
-var everydayMessages = map[string]string{
-	msgCardNotFound: "Card doesn't exist",
-	msgBearer:       "Please authenticate: this request needs an Authorization header",
-	msgExpired:      "Your session has expired; please authenticate again",
-	msgBadCreds:     "Authentication failed: merchantId and secretKey do not match",
-	"ip":            "Requests from {ip} are forbidden for this merchant",
-	"gift":          "Order {ref} could not be located",
-	"vault":         "You need {total} USD to issue this card (including a {fee} USD fee); your vault holds {avail} USD",
-}
-
-var germanMessages = map[string]string{
-	msgCardNotFound: "Virtuelle Karte nicht gefunden",
-	msgBearer:       "Bearer-Token fehlt oder ist ungültig: Authorization: Bearer <ACCESS_TOKEN> senden",
-	msgExpired:      "Bearer-Token abgelaufen: bitte ein neues Zugriffstoken anfordern",
-	msgBadCreds:     "Zugangsdaten ungültig: merchantId oder secretKey ist falsch",
-	"ip":            "IP-Adresse {ip} ist für dieses Händlerkonto nicht zugelassen",
-	"gift":          "Geschenkkartenbestellung {ref} nicht gefunden",
-	"vault":         "Tresorguthaben reicht nicht: benötigt {total} USD (Aufladung {funding} + Ausgabegebühr {fee}), verfügbar {avail} USD",
-}
-
-// usdAmount is an amount followed by its currency in a sandbox message;
-// anyAmount is any amount with two decimals.
-var (
-	usdAmount = regexp.MustCompile(`\b([0-9]+)\.([0-9]{2}) (USD|NGN)\b`)
-	anyAmount = regexp.MustCompile(`\b([0-9]+)\.([0-9]{2})\b`)
-)
-
 // amountsInMessage writes the amounts of a message in the chosen form,
 // every amount of the message alike.
-func (s *Server) amountsInMessage(m string) string {
+func (s *Rewriter) amountsInMessage(m string) string {
 	v := &s.variants
 	rewrite := func(sep, dec string) string {
 		return anyAmount.ReplaceAllStringFunc(m, func(a string) string {
@@ -138,18 +99,6 @@ func groupThousands(digits, sep string) string {
 	return b.String()
 }
 
-// violationRewrites reword class-validator messages (field first).
-var violationRewrites = []struct {
-	re   *regexp.Regexp
-	with string
-}{
-	{regexp.MustCompile(`^(\S+) should not be empty$`), "$1 is required"},
-	{regexp.MustCompile(`^(\S+) must not be less than (\S+)$`), "$1 must be at least $2"},
-	{regexp.MustCompile(`^(\S+) must be one of the following values: (.+)$`), "$1: expected one of $2"},
-	{regexp.MustCompile(`^(\S+) must be a number(.*)$`), "$1: a number is expected$2"},
-	{regexp.MustCompile(`^(\S+) must be a string$`), "$1: a string is expected"},
-}
-
 func rewordViolation(m string) string {
 	for _, r := range violationRewrites {
 		if r.re.MatchString(m) {
@@ -161,7 +110,7 @@ func rewordViolation(m string) string {
 
 // statusMessage is PATCH status's message for the new status under the
 // wording settings ("" keeps the sandbox's).
-func (s *Server) statusMessage(frozen bool) string {
+func (s *Rewriter) statusMessage(frozen bool) string {
 	v := &s.variants
 	pick := func(f, a string) string {
 		if frozen {
@@ -214,7 +163,7 @@ func anyContain(msgs []string, sub string) bool {
 }
 
 // setStatus rewrites an error envelope's status code and reason phrase.
-func (s *Server) setErrorStatus(top map[string]any, code int) {
+func (s *Rewriter) setErrorStatus(top map[string]any, code int) {
 	top["statusCode"] = json.Number(strconv.Itoa(code))
 	top["error"] = s.reasonPhrase(code)
 }
@@ -226,7 +175,7 @@ func isStatusPatch(r *http.Request, rest string) bool {
 
 // terseMessages words the messages of successful answers "OK"
 // (success-messages-terse); PATCH status keeps its statement of the status.
-func (s *Server) terseMessages(r *http.Request, rest string, top map[string]any) {
+func (s *Rewriter) terseMessages(r *http.Request, rest string, top map[string]any) {
 	if !s.variants.On(variant.SuccessReworded) || isStatusPatch(r, rest) {
 		return
 	}
@@ -238,4 +187,56 @@ func (s *Server) terseMessages(r *http.Request, rest string, top map[string]any)
 			d["message"] = "OK"
 		}
 	}
+}
+
+// vaultMessage is scenario 1 as the sandbox words it (sandbox/cards.go vaultShort).
+var vaultMessage = regexp.MustCompile(`^Insufficient vault balance: required ([0-9.]+) USD \(funding ([0-9.]+) \+ issuance fee ([0-9.]+)\), available ([0-9.]+) USD$`)
+
+var rewordedMessages = map[string]string{
+	wording.CardNotFound: "No virtual card found for the given id or reference",
+	wording.Bearer:       "Authentication required: provide a valid Bearer token in the Authorization header",
+	wording.Expired:      "Your access token has expired; request a new bearer token",
+	wording.BadCreds:     "The merchant credentials supplied are not valid",
+	"ip":                 "Access denied: your IP address is not whitelisted for this merchant",
+	"gift":               "No gift card order found for reference {ref}",
+	"vault":              "Vault balance too low: issuing this card needs {total} USD in total (funding {funding} USD plus the issuance fee {fee} USD) but only {avail} USD is available",
+}
+
+var everydayMessages = map[string]string{
+	wording.CardNotFound: "Card doesn't exist",
+	wording.Bearer:       "Please authenticate: this request needs an Authorization header",
+	wording.Expired:      "Your session has expired; please authenticate again",
+	wording.BadCreds:     "Authentication failed: merchantId and secretKey do not match",
+	"ip":                 "Requests from {ip} are forbidden for this merchant",
+	"gift":               "Order {ref} could not be located",
+	"vault":              "You need {total} USD to issue this card (including a {fee} USD fee); your vault holds {avail} USD",
+}
+
+var germanMessages = map[string]string{
+	wording.CardNotFound: "Virtuelle Karte nicht gefunden",
+	wording.Bearer:       "Bearer-Token fehlt oder ist ungültig: Authorization: Bearer <ACCESS_TOKEN> senden",
+	wording.Expired:      "Bearer-Token abgelaufen: bitte ein neues Zugriffstoken anfordern",
+	wording.BadCreds:     "Zugangsdaten ungültig: merchantId oder secretKey ist falsch",
+	"ip":                 "IP-Adresse {ip} ist für dieses Händlerkonto nicht zugelassen",
+	"gift":               "Geschenkkartenbestellung {ref} nicht gefunden",
+	"vault":              "Tresorguthaben reicht nicht: benötigt {total} USD (Aufladung {funding} + Ausgabegebühr {fee}), verfügbar {avail} USD",
+}
+
+// usdAmount is an amount followed by its currency in a sandbox message;
+// anyAmount is any amount with two decimals.
+var (
+	usdAmount = regexp.MustCompile(`\b([0-9]+)\.([0-9]{2}) (USD|NGN)\b`)
+	anyAmount = regexp.MustCompile(`\b([0-9]+)\.([0-9]{2})\b`)
+)
+
+// violationRewrites reword class-validator messages (field first).
+var violationRewrites = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`^(\S+) should not be empty$`), "$1 is required"},
+	{regexp.MustCompile(`^(\S+) must not be less than (\S+)$`), "$1 must be at least $2"},
+	{regexp.MustCompile(`^(\S+) must be one of the following values: (.+)$`), "$1: expected one of $2"},
+	{regexp.MustCompile(`^(\S+) must be a number(.*)$`), "$1: a number is expected$2"},
+	{regexp.MustCompile(`^(\S+) must be a string$`), "$1: a string is expected"},
 }

@@ -1,50 +1,45 @@
-package sandbox
+// Package rewrite is how the settings of the dimensions and the faults that
+// bend answers change a merchant API answer after the handler ran: the
+// 429's headers and form, the envelope (status, path, members, messages),
+// the answer's shape, then every object, timestamp and number inside. The
+// sandbox captures an answer and hands it to Answer when some setting or
+// fault rewrites (variant.Set.Rewrites, fault.Set.Rewrites).
+package rewrite
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
+	"math/rand/v2"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/clock"
 	"github.com/merchant-harness/mph/sandbox/fault"
-
 	"github.com/merchant-harness/mph/sandbox/variant"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
-// captureWriter holds a merchant API answer so that response-shape settings
-// can rewrite it before it reaches the client.
-type captureWriter struct {
-	h    http.Header
-	code int
-	buf  bytes.Buffer
+// Rewriter rewrites the answers of one sandbox: its settings and faults,
+// its base path and its clock.
+type Rewriter struct {
+	variants variant.Set
+	faults   fault.Set
+	base     string
+	clk      clock.Clock
 }
 
-func newCapture() *captureWriter { return &captureWriter{h: http.Header{}, code: http.StatusOK} }
-
-func (c *captureWriter) Header() http.Header         { return c.h }
-func (c *captureWriter) WriteHeader(code int)        { c.code = code }
-func (c *captureWriter) Write(b []byte) (int, error) { return c.buf.Write(b) }
-
-// serveVariantAPI runs the API request into a capture and writes the
-// rewritten answer.
-func (s *Server) serveVariantAPI(w http.ResponseWriter, r *http.Request, rest string) {
-	cw := newCapture()
-	s.api.ServeHTTP(cw, r)
-	code, body := s.rewriteAnswer(r, rest, cw.code, cw.h, cw.buf.Bytes())
-	for k, v := range cw.h {
-		w.Header()[k] = v
-	}
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(code)
-	_, _ = w.Write(body)
+// New returns the rewriter of a sandbox with the settings vs and faults fs
+// serving its merchant API under base, its time from clk.
+func New(vs variant.Set, fs fault.Set, base string, clk clock.Clock) *Rewriter {
+	return &Rewriter{variants: vs, faults: fs, base: base, clk: clk}
 }
 
-// rewriteAnswer applies the active response-shape settings, in order: the
+// Answer applies the active response-shape settings, in order: the
 // 429's headers and form, the envelope (status, path, members, messages),
 // the answer's shape, then every object, timestamp and number inside.
-func (s *Server) rewriteAnswer(r *http.Request, rest string, code int, h http.Header, body []byte) (int, []byte) {
+func (s *Rewriter) Answer(r *http.Request, rest string, code int, h http.Header, body []byte) (int, []byte) {
 	s.challenge(code, h)
 	if code == http.StatusTooManyRequests {
 		s.rewriteRateLimitHeaders(h)
@@ -77,13 +72,13 @@ func (s *Server) rewriteAnswer(r *http.Request, rest string, code int, h http.He
 }
 
 // rewriteTop changes envelope members and statuses; it returns the status.
-func (s *Server) rewriteTop(r *http.Request, rest string, code int, top map[string]any) int {
+func (s *Rewriter) rewriteTop(r *http.Request, rest string, code int, top map[string]any) int {
 	v := &s.variants
 	if p, ok := top["path"].(string); ok {
 		top["path"] = s.echoPath(r, p)
 	}
 	if v.On(variant.ExtraMembers) {
-		top["requestId"] = "req_" + randHex(8)
+		top["requestId"] = "req_" + randomHex(8)
 		top["meta"] = map[string]any{"apiVersion": "1.0.0"}
 	}
 	if _, isErr := top["statusCode"]; isErr {
@@ -106,7 +101,7 @@ func (s *Server) rewriteTop(r *http.Request, rest string, code int, top map[stri
 }
 
 // rewriteError changes error answers: statuses, message shapes and wordings.
-func (s *Server) rewriteError(r *http.Request, rest string, code int, top map[string]any) int {
+func (s *Rewriter) rewriteError(r *http.Request, rest string, code int, top map[string]any) int {
 	v := &s.variants
 	if s.faults.On(fault.NotFoundMsgGeneric) && code == http.StatusNotFound && strings.HasPrefix(rest, "/cards/") && strings.Count(rest, "/") == 3 {
 		top["message"] = "Request could not be completed"
@@ -128,7 +123,7 @@ func (s *Server) rewriteError(r *http.Request, rest string, code int, top map[st
 	if v.On(variant.Gift404Full) && code == http.StatusNotFound {
 		if _, has := top["status"]; !has {
 			top["status"] = "error"
-			top["timestamp"] = ts(s.clk.Now())
+			top["timestamp"] = s.stamp()
 			top["path"] = s.echoPath(r, r.URL.Path)
 		}
 	}
@@ -137,7 +132,7 @@ func (s *Server) rewriteError(r *http.Request, rest string, code int, top map[st
 
 // reshape returns the answer's document under the shape settings: an
 // envelope dropped or replaced, members renamed.
-func (s *Server) reshape(r *http.Request, rest string, code int, top map[string]any) any {
+func (s *Rewriter) reshape(r *http.Request, rest string, code int, top map[string]any) any {
 	v := &s.variants
 	if code >= 300 {
 		return top
@@ -178,7 +173,7 @@ func (s *Server) reshape(r *http.Request, rest string, code int, top map[string]
 // rewriteTree walks every object of the answer: cards, secure details, gift
 // orders, timestamps and amounts; path names where the object sits ("" the
 // top, "data", "data[]" an element of a listing).
-func (s *Server) rewriteTree(n any, path string) {
+func (s *Rewriter) rewriteTree(n any, path string) {
 	switch x := n.(type) {
 	case map[string]any:
 		s.rewriteObject(x, path)
@@ -209,7 +204,7 @@ func (s *Server) rewriteTree(n any, path string) {
 }
 
 // rewriteObject applies the object settings to x, found at path.
-func (s *Server) rewriteObject(x map[string]any, path string) {
+func (s *Rewriter) rewriteObject(x map[string]any, path string) {
 	v := &s.variants
 	if mp, ok := x["maskedPan"].(string); ok {
 		x["maskedPan"] = s.maskPan(mp)
@@ -239,12 +234,12 @@ func (s *Server) rewriteObject(x map[string]any, path string) {
 		s.rewriteSimulation(x)
 	}
 	if v.On(variant.ExtraNested) && path != "" {
-		x["x-trace"] = "trc_" + randHex(4)
+		x["x-trace"] = "trc_" + randomHex(4)
 	}
 }
 
 // rewriteTS renders a sandbox timestamp (UTC, milliseconds) another way.
-func (s *Server) rewriteTS(t string, envelope bool) string {
+func (s *Rewriter) rewriteTS(t string, envelope bool) string {
 	p, err := time.Parse(time.RFC3339Nano, t)
 	if err != nil {
 		return t
@@ -262,3 +257,16 @@ func isNotShownAnswer(method, rest string) bool {
 	}
 	return false
 }
+
+// randomHex returns 2n random hex digits: identifiers of trace members,
+// which need to name nothing, not secrecy.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rand.Uint32())
+	}
+	return hex.EncodeToString(b)
+}
+
+// stamp is the clock's time in the form of the sandbox's timestamps.
+func (s *Rewriter) stamp() string { return s.clk.Now().UTC().Format(wording.TimeLayout) }
