@@ -1,4 +1,4 @@
-package sandbox
+package catalogue
 
 import (
 	"bytes"
@@ -13,8 +13,8 @@ func TestCatalogueDocsCurrent(t *testing.T) {
 		path string
 		gen  func(*bytes.Buffer) error
 	}{
-		{"../docs/faults.md", func(b *bytes.Buffer) error { return FaultsMarkdown(b) }},
-		{"../docs/variants.md", func(b *bytes.Buffer) error { return VariantsMarkdown(b) }},
+		{"../../docs/faults.md", func(b *bytes.Buffer) error { return FaultsMarkdown(b) }},
+		{"../../docs/variants.md", func(b *bytes.Buffer) error { return VariantsMarkdown(b) }},
 	} {
 		var want bytes.Buffer
 		if err := c.gen(&want); err != nil {
@@ -26,7 +26,7 @@ func TestCatalogueDocsCurrent(t *testing.T) {
 		}
 		if !bytes.Equal(got, want.Bytes()) {
 			t.Errorf("%s is stale: regenerate it with mph sandbox --list-%s --format markdown > %s",
-				c.path, map[string]string{"../docs/faults.md": "faults", "../docs/variants.md": "variants"}[c.path], c.path[3:])
+				c.path, map[string]string{"../../docs/faults.md": "faults", "../../docs/variants.md": "variants"}[c.path], c.path[6:])
 		}
 	}
 }

@@ -1,17 +1,23 @@
-package sandbox
+// Package catalogue renders the sandbox's catalogues, the faults
+// (sandbox/fault) and the dimensions of allowed behaviour
+// (sandbox/variant), as docs/faults.md and docs/variants.md.
+package catalogue
 
 import (
 	"fmt"
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // FaultsMarkdown writes the fault catalogue as docs/faults.md: the faults by
 // API area, each with the requirements it breaks.
 func FaultsMarkdown(w io.Writer) error {
-	byArea := map[string][]Fault{}
-	for _, f := range Faults() {
+	byArea := map[string][]fault.Fault{}
+	for _, f := range fault.All() {
 		byArea[f.Area] = append(byArea[f.Area], f)
 	}
 	areas := make([]string, 0, len(byArea))
@@ -21,7 +27,7 @@ func FaultsMarkdown(w io.Writer) error {
 	sort.Strings(areas)
 	var b strings.Builder
 	b.WriteString(faultsIntro)
-	fmt.Fprintf(&b, "%d faults in %d areas.\n", len(Faults()), len(areas))
+	fmt.Fprintf(&b, "%d faults in %d areas.\n", len(fault.All()), len(areas))
 	for _, a := range areas {
 		fmt.Fprintf(&b, "\n## %s (%d)\n\n| name | breaks | what the sandbox does wrong |\n| :- | :- | :- |\n", a, len(byArea[a]))
 		for _, f := range byArea[a] {
@@ -36,8 +42,8 @@ func FaultsMarkdown(w io.Writer) error {
 // VariantsMarkdown writes the dimensions and their settings as
 // docs/variants.md.
 func VariantsMarkdown(w io.Writer) error {
-	dims := Dimensions()
-	vs := Variants()
+	dims := variant.Dimensions()
+	vs := variant.Variants()
 	overlays := 0
 	for _, v := range vs {
 		if strings.TrimSpace(v.Profile) != "" {
