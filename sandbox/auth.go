@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/wording"
 
 	"github.com/merchant-harness/mph/sandbox/variant"
@@ -113,10 +114,10 @@ func (s *Server) handleToken(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	v := validator{b: b}
-	mid := v.str("merchantId", true, maxText)
-	key := v.str("secretKey", true, maxText)
-	if v.failed(s, rc) || s.lockedOut(rc, mid) {
+	v := validate.Of(b)
+	mid := v.Str("merchantId", true, maxText)
+	key := v.Str("secretKey", true, maxText)
+	if s.invalid(rc, &v) || s.lockedOut(rc, mid) {
 		return
 	}
 	ref, found := rc.world.keys[key]

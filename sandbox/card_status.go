@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/validate"
 
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
@@ -18,10 +19,10 @@ func (s *Server) handleStatus(rc *reqCtx) {
 	if s.emptyEnum(rc, b, "status", "ACTIVE", "FROZEN") {
 		return
 	}
-	v := validator{b: b}
-	status := v.str("status", true, maxShort)
-	v.oneOf("status", status, "ACTIVE", "FROZEN")
-	if v.failed(s, rc) {
+	v := validate.Of(b)
+	status := v.Str("status", true, maxShort)
+	v.OneOf("status", status, "ACTIVE", "FROZEN")
+	if s.invalid(rc, &v) {
 		return
 	}
 	st := rc.st

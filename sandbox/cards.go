@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/wording"
 
 	"github.com/merchant-harness/mph/sandbox/variant"
@@ -71,66 +72,66 @@ func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
 	if !ok || s.issueChecksFirst(rc, b) {
 		return req, false
 	}
-	v := validator{b: b}
+	v := validate.Of(b)
 	req.custID = s.customerIDOf(&v)
-	req.name = v.str("nameOnCard", true, maxShort)
+	req.name = v.Str("nameOnCard", true, maxShort)
 	minAmt := money.Amount(minFunding)
 	if s.faults.On(fault.IssueMinOffByCent) {
 		minAmt-- // 0.99 accepted
 	}
-	req.amt, _ = v.amount("amount", true, minAmt, false)
-	req.ref, req.hasRef = v.optStr("reference", false, maxShort)
+	req.amt, _ = v.Amount("amount", true, minAmt, false)
+	req.ref, req.hasRef = v.OptStr("reference", false, maxShort)
 	if req.hasRef {
-		v.match("reference", req.ref, reReference, "must contain only letters, digits, '.', '_' or '-'")
+		v.Match("reference", req.ref, reReference, "must contain only letters, digits, '.', '_' or '-'")
 		if req.ref == "" {
-			v.add("reference should not be empty")
+			v.Add("reference should not be empty")
 		}
 	}
 	req.brand = s.issueBrand(&v)
-	theme, hasTheme := v.optStr("colorTheme", false, maxShort)
+	theme, hasTheme := v.OptStr("colorTheme", false, maxShort)
 	if !hasTheme || theme == "" {
 		theme = "midnight"
 	}
 	req.theme = theme
 	req.billing = parseBilling(&v)
 	s.issueRules(&v, req)
-	return req, !v.failed(s, rc)
+	return req, !s.invalid(rc, &v)
 }
 
 // issueBrand validates cardBrand, defaulting it when absent.
-func (s *Server) issueBrand(v *validator) string {
-	brand, has := v.optStr("cardBrand", false, maxShort)
+func (s *Server) issueBrand(v *validate.Fields) string {
+	brand, has := v.OptStr("cardBrand", false, maxShort)
 	switch {
 	case !has && s.variants.On(variant.BrandMastercard):
 		return "MASTERCARD"
 	case !has:
 		return "VISA"
 	case brand == "":
-		v.add("cardBrand must be one of the following values: VISA, MASTERCARD")
+		v.Add("cardBrand must be one of the following values: VISA, MASTERCARD")
 	default:
-		v.oneOf("cardBrand", brand, "VISA", "MASTERCARD")
+		v.OneOf("cardBrand", brand, "VISA", "MASTERCARD")
 	}
 	return brand
 }
 
 // parseBilling validates the optional billingAddress (default: the
 // sandbox's address); its errors are prefixed with billingAddress.
-func parseBilling(v *validator) Address {
-	ob, has := v.object("billingAddress")
+func parseBilling(v *validate.Fields) Address {
+	ob, has := v.Object("billingAddress")
 	if !has {
 		return defaultBilling
 	}
-	bv := validator{b: ob}
+	bv := validate.Of(ob)
 	billing := Address{
-		Street:     bv.str("street", true, maxText),
-		City:       bv.str("city", true, maxText),
-		State:      bv.str("state", true, maxText),
-		PostalCode: bv.str("postalCode", true, maxShort),
-		Country:    bv.str("country", true, maxShort),
+		Street:     bv.Str("street", true, maxText),
+		City:       bv.Str("city", true, maxText),
+		State:      bv.Str("state", true, maxText),
+		PostalCode: bv.Str("postalCode", true, maxShort),
+		Country:    bv.Str("country", true, maxShort),
 	}
-	bv.match("country", billing.Country, reCountry2, "must be a 2-letter upper-case country code")
-	for _, e := range bv.errs {
-		v.add("billingAddress." + e)
+	bv.Match("country", billing.Country, reCountry2, "must be a 2-letter upper-case country code")
+	for _, e := range bv.Errs() {
+		v.Add("billingAddress." + e)
 	}
 	return billing
 }
@@ -281,7 +282,7 @@ func (c *card) json() cardJSON {
 // handleListCards is GET /cards with status, search and limit, newest first.
 func (s *Server) handleListCards(rc *reqCtx) {
 	q := rc.r.URL.Query()
-	v := validator{}
+	v := validate.Of(nil)
 	status := q.Get("status")
 	if status == "" {
 		status = "ALL"
@@ -289,7 +290,7 @@ func (s *Server) handleListCards(rc *reqCtx) {
 			status = "ACTIVE"
 		}
 	}
-	v.oneOf("status", status, "ACTIVE", "FROZEN", "ALL")
+	v.OneOf("status", status, "ACTIVE", "FROZEN", "ALL")
 	if s.faults.On(fault.ListAllActiveOnly) && q.Get("status") == "ALL" {
 		status = "ACTIVE"
 	}
@@ -302,7 +303,7 @@ func (s *Server) handleListCards(rc *reqCtx) {
 		case s.variants.On(variant.ListClamp50):
 			maxLimit = 1 << 30
 		}
-		limit, _ = v.checkInt("limit", ls[0], 1, maxLimit)
+		limit, _ = v.CheckInt("limit", ls[0], 1, maxLimit)
 		if s.variants.On(variant.ListClamp50) {
 			limit = min(limit, 50)
 		}
@@ -311,9 +312,9 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	}
 	search := strings.ToLower(strings.TrimSpace(q.Get("search")))
 	if len(search) > maxText {
-		v.add("search must be shorter than or equal to " + itoa(maxText) + " characters")
+		v.Add("search must be shorter than or equal to " + itoa(maxText) + " characters")
 	}
-	if v.failed(s, rc) {
+	if s.invalid(rc, &v) {
 		return
 	}
 	if s.faults.On(fault.ListIgnoresLimit) {

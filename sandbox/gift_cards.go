@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/validate"
 
 	"github.com/merchant-harness/mph/money"
 )
@@ -60,29 +61,29 @@ func quoteGift(p *product, face, rate money.Amount) giftQuote {
 	}
 }
 
-// checkGiftAmount validates a face value against the product's bounds.
-func (v *validator) giftAmount(p *product, text string, present bool) (money.Amount, bool) {
+// giftAmount validates a face value against the product's bounds.
+func giftAmount(v *validate.Fields, p *product, text string, present bool) (money.Amount, bool) {
 	if !present {
-		v.add("amount should not be empty")
+		v.Add("amount should not be empty")
 		return 0, false
 	}
 	if p == nil {
 		// Without a product the bounds are unknown; still check it is money.
-		a, ok := v.checkAmount("amount", text, 1, false, money.Max)
+		a, ok := v.CheckAmount("amount", text, 1, false, money.Max)
 		return a, ok
 	}
-	return v.checkAmount("amount", text, p.Min, false, p.Max)
+	return v.CheckAmount("amount", text, p.Min, false, p.Max)
 }
 
 // handleGiftQuote is GET /gift-cards/quote?productCode=..&amount=..
 func (s *Server) handleGiftQuote(rc *reqCtx) {
 	q := rc.r.URL.Query()
-	v := validator{}
+	v := validate.Of(nil)
 	code := q.Get("productCode")
 	var p *product
 	if code == "" {
-		v.add("productCode should not be empty")
-	} else if v.oneOf("productCode", code, productCodes...) {
+		v.Add("productCode should not be empty")
+	} else if v.OneOf("productCode", code, productCodes...) {
 		p = findProduct(code)
 	}
 	amt, present := q["amount"]
@@ -90,8 +91,8 @@ func (s *Server) handleGiftQuote(rc *reqCtx) {
 	if present {
 		text = amt[0]
 	}
-	face, _ := v.giftAmount(p, text, present && text != "")
-	if v.failed(s, rc) {
+	face, _ := giftAmount(&v, p, text, present && text != "")
+	if s.invalid(rc, &v) {
 		return
 	}
 	s.writeA(rc, http.StatusOK, quoteGift(p, face, s.giftRate(rc.now)))
@@ -123,34 +124,34 @@ func (s *Server) parseGiftPurchase(rc *reqCtx) (req giftPurchase, ok bool) {
 	if !ok {
 		return req, false
 	}
-	v := validator{b: b}
-	code, hasCode := v.optStr("productCode", false, maxShort)
+	v := validate.Of(b)
+	code, hasCode := v.OptStr("productCode", false, maxShort)
 	if !hasCode {
 		code = "AMAZON_US"
 	}
 	if code == "" {
-		v.add("productCode should not be empty")
-	} else if v.oneOf("productCode", code, productCodes...) {
+		v.Add("productCode should not be empty")
+	} else if v.OneOf("productCode", code, productCodes...) {
 		req.p = findProduct(code)
 	}
-	raw, present := v.raw("amount")
-	req.face, _ = v.giftAmount(req.p, string(raw), present)
-	req.email = v.str("recipientEmail", true, maxText)
-	v.match("recipientEmail", req.email, reEmail, "must be an email")
-	req.name = v.str("recipientName", !s.faults.On(fault.GiftNameOptional), maxText)
-	req.variant, _ = v.optStr("variantCode", false, maxShort)
+	raw, present := v.Raw("amount")
+	req.face, _ = giftAmount(&v, req.p, string(raw), present)
+	req.email = v.Str("recipientEmail", true, maxText)
+	v.Match("recipientEmail", req.email, reEmail, "must be an email")
+	req.name = v.Str("recipientName", !s.faults.On(fault.GiftNameOptional), maxText)
+	req.variant, _ = v.OptStr("variantCode", false, maxShort)
 	var hasPhone bool
-	req.phone, hasPhone = v.optStr("recipientPhone", false, maxShort)
+	req.phone, hasPhone = v.OptStr("recipientPhone", false, maxShort)
 	if hasPhone && !rePhone.MatchString(req.phone) {
-		v.add("recipientPhone must be a valid phone number")
+		v.Add("recipientPhone must be a valid phone number")
 	}
-	req.note, _ = v.optStr("note", false, maxNote)
-	req.ref, req.hasRef = v.optStr("reference", false, maxShort)
+	req.note, _ = v.OptStr("note", false, maxNote)
+	req.ref, req.hasRef = v.OptStr("reference", false, maxShort)
 	if req.hasRef && !reReference.MatchString(req.ref) {
-		v.add("reference must contain only letters, digits, '.', '_' or '-'")
+		v.Add("reference must contain only letters, digits, '.', '_' or '-'")
 	}
 	s.giftRules(&v, req.face, req.email)
-	return req, !v.failed(s, rc)
+	return req, !s.invalid(rc, &v)
 }
 
 // newGiftOrder builds the PROCESSING order of a purchase, priced by its quote.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/wording"
 
 	"github.com/merchant-harness/mph/sandbox/variant"
@@ -36,13 +37,13 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	if s.emptyEnum(rc, b, "event_type", "authorization", "settlement", "reversal", "decline") {
 		return
 	}
-	v := validator{b: b}
-	et := v.str("event_type", !s.faults.On(fault.WebhookEventTypeUnchecked), maxShort)
+	v := validate.Of(b)
+	et := v.Str("event_type", !s.faults.On(fault.WebhookEventTypeUnchecked), maxShort)
 	if _, known := eventKinds[et]; !known && s.faults.On(fault.WebhookEventTypeUnchecked) {
 		et = "authorization" // whatever was asked
 	}
-	v.oneOf("event_type", et, "authorization", "settlement", "reversal", "decline")
-	if v.failed(s, rc) {
+	v.OneOf("event_type", et, "authorization", "settlement", "reversal", "decline")
+	if s.invalid(rc, &v) {
 		return
 	}
 	var id, ref string

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/validate"
 
 	"github.com/merchant-harness/mph/sandbox/variant"
 
@@ -33,7 +34,7 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 		return
 	}
 	cleared := s.nonPositiveLimits(b)
-	v := validator{b: b}
+	v := validate.Of(b)
 	var set [4]int64
 	supplied := 0
 	for _, c := range cleared {
@@ -42,17 +43,17 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 		}
 	}
 	for i, n := range limitNames {
-		if _, has := v.raw(n); has {
+		if _, has := v.Raw(n); has {
 			supplied++
 		}
-		if a, ok := v.amount(n, false, 0, true); ok {
+		if a, ok := v.Amount(n, false, 0, true); ok {
 			set[i] = int64(a)
 		}
 	}
 	if supplied == 0 {
-		v.add("at least one of transactionLimit, dailyLimit, monthlyLimit, allTimeLimit must be supplied")
+		v.Add("at least one of transactionLimit, dailyLimit, monthlyLimit, allTimeLimit must be supplied")
 	}
-	if v.failed(s, rc) {
+	if s.invalid(rc, &v) {
 		return
 	}
 	s.withCard(rc, rc.st, func(c *card) reply {

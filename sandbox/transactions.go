@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/wording"
 
 	"github.com/merchant-harness/mph/money"
@@ -25,9 +26,9 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	v := validator{b: b}
-	amt, _ := v.amount("amount", true, 0, true)
-	if v.failed(s, rc) {
+	v := validate.Of(b)
+	amt, _ := v.Amount("amount", true, 0, true)
+	if s.invalid(rc, &v) {
 		return
 	}
 	st, c := rc.world.cardByIDAnywhere(rc.p1)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 
 	"github.com/merchant-harness/mph/money"
@@ -105,21 +106,21 @@ var (
 )
 
 // issueRules adds the issuance business rules' violations to v.
-func (s *Server) issueRules(v *validator, req issueRequest) {
+func (s *Server) issueRules(v *validate.Fields, req issueRequest) {
 	on := s.variants.On
 	n := len([]rune(req.name))
 	if (on(variant.NameMax21) || on(variant.NameEmbossing)) && n > 21 {
-		v.add("nameOnCard must be shorter than or equal to 21 characters")
+		v.Add("nameOnCard must be shorter than or equal to 21 characters")
 	}
 	if (on(variant.NameLetters) || on(variant.NameEmbossing)) && req.name != "" && !reNameLetters.MatchString(req.name) {
-		v.add("nameOnCard must contain only letters, spaces, dots, apostrophes and hyphens")
+		v.Add("nameOnCard must contain only letters, spaces, dots, apostrophes and hyphens")
 	}
 	if on(variant.ReferenceShort) && req.hasRef && !reShortCardRef.MatchString(req.ref) {
-		v.add("reference must be 1 to 20 letters, digits or underscores")
+		v.Add("reference must be 1 to 20 letters, digits or underscores")
 	}
 	for id, max := range fundingMaxCents {
 		if on(id) && int64(req.amt) > max {
-			v.add("amount must not be greater than " + strconv.FormatInt(max/100, 10))
+			v.Add("amount must not be greater than " + strconv.FormatInt(max/100, 10))
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
@@ -34,17 +35,17 @@ var phoneLengths = map[string]int{"+1": 10, "+44": 10, "+234": 10}
 var reNameChars = regexp.MustCompile(`^[\p{L} '-]+$`)
 
 // customerRules adds the registration rules' violations to v.
-func (s *Server) customerRules(v *validator, c customerJSON) {
+func (s *Server) customerRules(v *validate.Fields, c customerJSON) {
 	if s.variants.On(variant.PhoneValidated) && c.PhoneNumber != "" {
 		national := strings.TrimLeft(strings.TrimPrefix(c.PhoneNumber, c.PhoneCountryCode), "0")
 		if n, ok := phoneLengths[c.PhoneCountryCode]; ok && len(national) != n {
-			v.add("phoneNumber must be a valid phone number for " + c.PhoneCountryCode)
+			v.Add("phoneNumber must be a valid phone number for " + c.PhoneCountryCode)
 		}
 	}
 	if s.variants.On(variant.NamesLetters) {
 		for name, val := range map[string]string{"firstName": c.FirstName, "lastName": c.LastName} {
 			if val != "" && !reNameChars.MatchString(val) {
-				v.add(name + " must contain only letters, spaces, apostrophes and hyphens")
+				v.Add(name + " must contain only letters, spaces, apostrophes and hyphens")
 			}
 		}
 	}

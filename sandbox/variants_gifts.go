@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 
 	"github.com/merchant-harness/mph/money"
@@ -114,22 +115,22 @@ func (s *Server) giftReplay(prev, o *giftOrder) giftDup {
 var undeliverable = []string{"example.com", "example.org", "example.net", ".test", ".invalid", ".example", ".localhost"}
 
 // giftRules adds the purchase business rules' violations to v.
-func (s *Server) giftRules(v *validator, face money.Amount, email string) {
+func (s *Server) giftRules(v *validate.Fields, face money.Amount, email string) {
 	if s.variants.On(variant.GiftMax100) && (face < 5_00 || face > 100_00) && face != 0 {
-		v.add("amount must be between 5 and 100")
+		v.Add("amount must be between 5 and 100")
 	}
 	if s.variants.On(variant.GiftDenominations) && face != 0 {
 		switch face {
 		case 10_00, 25_00, 50_00, 100_00:
 		default:
-			v.add("amount must be one of the following values: 10, 25, 50, 100")
+			v.Add("amount must be one of the following values: 10, 25, 50, 100")
 		}
 	}
 	if s.variants.On(variant.GiftRecipientDeliverable) {
 		_, domain, _ := strings.Cut(strings.ToLower(email), "@")
 		for _, d := range undeliverable {
 			if domain == d || (strings.HasPrefix(d, ".") && strings.HasSuffix(domain, d)) || strings.HasSuffix(domain, "."+d) {
-				v.add("recipientEmail must be an address that can receive mail")
+				v.Add("recipientEmail must be an address that can receive mail")
 				return
 			}
 		}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"math/big"
 
+	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
@@ -18,11 +19,11 @@ func (s *Server) newCustomerID() string {
 // customerIDOf reads issuance's customerId: a string, or under
 // customer-id-numeric also a JSON number, read by value (1234.0 and 1.234e3
 // are 1234).
-func (s *Server) customerIDOf(v *validator) string {
-	if r, ok := v.raw("customerId"); ok && s.variants.On(variant.CustomerIDNumeric) && r[0] >= '0' && r[0] <= '9' {
+func (s *Server) customerIDOf(v *validate.Fields) string {
+	if r, ok := v.Raw("customerId"); ok && s.variants.On(variant.CustomerIDNumeric) && r[0] >= '0' && r[0] <= '9' {
 		if n, ok := new(big.Rat).SetString(string(r)); ok && n.IsInt() {
 			return n.Num().String()
 		}
 	}
-	return v.str("customerId", true, maxText)
+	return v.Str("customerId", true, maxText)
 }

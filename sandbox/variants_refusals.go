@@ -9,13 +9,14 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 // emptyEnum answers 400 with one string when name is "" under
 // empty-enum-as-invalid-value; it reports whether it answered.
-func (s *Server) emptyEnum(rc *reqCtx, b jsonBody, name string, allowed ...string) bool {
+func (s *Server) emptyEnum(rc *reqCtx, b validate.Body, name string, allowed ...string) bool {
 	if !s.variants.On(variant.EmptyEnumInvalid) || string(b[name]) != `""` {
 		return false
 	}
@@ -31,7 +32,7 @@ var numericString = regexp.MustCompile(`^"-?[0-9]+(\.[0-9]+)?"$`)
 // unquoteNumbers turns numeric strings of amount members into numbers
 // (numeric-strings-accepted) and rounds them to the cent
 // (amounts-rounded-to-cents).
-func (s *Server) unquoteNumbers(b jsonBody) {
+func (s *Server) unquoteNumbers(b validate.Body) {
 	for _, f := range numericFields {
 		r, ok := b[f]
 		if ok && s.variants.On(variant.NumericStrings) && numericString.Match(r) {
@@ -122,7 +123,7 @@ func (s *Server) cardBeforeBody(rc *reqCtx, rest string) bool {
 // issueChecksFirst checks the customer and the vault of an issuance body
 // before the rest of it (checks-business-before-validation); it reports
 // whether it answered.
-func (s *Server) issueChecksFirst(rc *reqCtx, b jsonBody) bool {
+func (s *Server) issueChecksFirst(rc *reqCtx, b validate.Body) bool {
 	if !s.variants.On(variant.BusinessFirst) {
 		return false
 	}
@@ -138,8 +139,8 @@ func (s *Server) issueChecksFirst(rc *reqCtx, b jsonBody) bool {
 		s.writeError(rc, http.StatusNotFound, wording.CustNotFound)
 		return true
 	}
-	v := validator{b: b}
-	amt, ok := v.amount("amount", true, 0, false)
+	v := validate.Of(b)
+	amt, ok := v.Amount("amount", true, 0, false)
 	if ok && vault < int64(amt)+creationFee {
 		s.vaultShort(rc, amt, int64(amt)+creationFee, vault)
 		return true
@@ -181,7 +182,7 @@ func (s *Server) liveSimulationCardFirst(rc *reqCtx) bool {
 
 // nonPositiveLimits removes the limits of 0 or less from b under
 // spend-limits-non-positive-unsets and reports which it removed.
-func (s *Server) nonPositiveLimits(b jsonBody) (cleared [4]bool) {
+func (s *Server) nonPositiveLimits(b validate.Body) (cleared [4]bool) {
 	if !s.variants.On(variant.LimitsLenient) {
 		return cleared
 	}

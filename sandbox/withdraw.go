@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/validate"
 
 	"github.com/merchant-harness/mph/sandbox/variant"
 
@@ -23,13 +24,13 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	v := validator{b: b}
+	v := validate.Of(b)
 	minAmt := money.Amount(minWithdrawal)
 	if s.faults.On(fault.WithdrawMinOffByCent) {
 		minAmt-- // 0.09 accepted
 	}
-	amt, _ := v.amount("amount", true, minAmt, false)
-	if v.failed(s, rc) {
+	amt, _ := v.Amount("amount", true, minAmt, false)
+	if s.invalid(rc, &v) {
 		return
 	}
 	st := rc.st
