@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/ratelimit"
 	"github.com/merchant-harness/mph/sandbox/validate"
 )
 
@@ -90,7 +91,7 @@ func (s *Server) ctlReset(rc *reqCtx) {
 func (s *Server) Reset() {
 	s.clk.Reset()
 	s.latency.Store(0)
-	s.limits.set(s.startRL)
+	s.limits.Set(s.startRL)
 	s.world.Store(s.newWorld())
 }
 
@@ -365,9 +366,9 @@ func (s *Server) ctlRateLimits(rc *reqCtx) {
 			return
 		}
 		v := validate.Of(b)
-		cur := s.limits.snapshot()
+		cur := s.limits.Snapshot()
 		for g := range b {
-			if _, known := groupIndex(g); !known {
+			if _, known := ratelimit.GroupOf(g); !known {
 				v.Add("unknown rate-limit group " + quoteTrunc(g) + " (token, read, secure, write)")
 				continue
 			}
@@ -384,14 +385,14 @@ func (s *Server) ctlRateLimits(rc *reqCtx) {
 			for _, e := range gv.Errs() {
 				v.Add(g + "." + e)
 			}
-			cur[g] = normLimit(RateLimit{Rate: rate, Burst: int(burst)})
+			cur[g] = ratelimit.Norm(RateLimit{Rate: rate, Burst: int(burst)})
 		}
 		if s.invalid(rc, &v) {
 			return
 		}
-		s.limits.set(cur)
+		s.limits.Set(cur)
 	}
-	writeJSON(rc.w, http.StatusOK, s.limits.snapshot())
+	writeJSON(rc.w, http.StatusOK, s.limits.Snapshot())
 }
 
 func quoteTrunc(s string) string {

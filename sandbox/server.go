@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/ratelimit"
 	"github.com/merchant-harness/mph/sandbox/rewrite"
 
 	"github.com/merchant-harness/mph/sandbox/variant"
@@ -39,7 +40,7 @@ type Server struct {
 	rewriter *rewrite.Rewriter
 	vstate   *variantState // what the settings remember (variants_customers.go)
 	jwt      *tokenIssuer
-	limits   *limiter
+	limits   *ratelimit.Limiter
 	hooks    *webhookSender
 	api      http.Handler // merchant API routes (routes.go)
 	controls http.Handler // test control routes (routes.go)
@@ -85,8 +86,8 @@ func New(opts Options) (*Server, error) {
 	s.jwt.jwe = vs.On(variant.TokenJWE)
 	s.inst = newInstanceID()
 	s.startRL = opts.RateLimits
-	s.limits = newLimiter(opts.RateLimits)
-	s.limits.applyTopology(opts.RateLimitTopology)
+	s.limits = ratelimit.New(opts.RateLimits)
+	s.limits.ApplyTopology(opts.RateLimitTopology)
 	s.hooks = newWebhookSender()
 	s.world.Store(s.newWorld())
 	s.buildRoutes()
