@@ -8,97 +8,14 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/token"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/wording"
 
 	"github.com/merchant-harness/mph/sandbox/variant"
 
 	"github.com/golang-jwt/jwt/v5"
-
-	"github.com/merchant-harness/mph/clock"
 )
-
-const (
-	tokenLifetime = 900 * time.Second
-	jwtIssuer     = "mph-sandbox"
-)
-
-type tokenClaims struct {
-	Env string `json:"env"`
-	jwt.RegisteredClaims
-}
-
-// tokenIssuer signs and verifies access tokens. The key and the parsers are
-// built once: the token endpoint and every authenticated call are hot paths.
-type tokenIssuer struct {
-	key     []byte
-	jwe     bool // token-jwe-compact: tokens are encrypted JWTs
-	clk     clock.Clock
-	parser  *jwt.Parser
-	lenient *jwt.Parser // fault auth-expired-token-accepted: signature only
-}
-
-func newTokenIssuer(key []byte, clk clock.Clock) *tokenIssuer {
-	return &tokenIssuer{
-		key: key,
-		clk: clk,
-		parser: jwt.NewParser(
-			jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
-			jwt.WithIssuer(jwtIssuer),
-			jwt.WithExpirationRequired(),
-			jwt.WithTimeFunc(clk.Now), // expiry is judged on the sandbox clock
-		),
-		lenient: jwt.NewParser(
-			jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
-			jwt.WithoutClaimsValidation(),
-		),
-	}
-}
-
-func (t *tokenIssuer) issue(merchantID string, env Env, now time.Time) (string, error) {
-	iat := now.Truncate(time.Second)
-	c := tokenClaims{
-		Env: env.String(),
-		RegisteredClaims: jwt.RegisteredClaims{
-			Subject:   merchantID,
-			Issuer:    jwtIssuer,
-			IssuedAt:  jwt.NewNumericDate(iat),
-			ExpiresAt: jwt.NewNumericDate(iat.Add(tokenLifetime)),
-			ID:        randHex(8),
-		},
-	}
-	tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(t.key)
-	if err == nil && t.jwe {
-		return sealJWE(t.key, tok)
-	}
-	return tok, err
-}
-
-func (t *tokenIssuer) keyFunc(*jwt.Token) (any, error) { return t.key, nil }
-
-var errExpired = errors.New("expired")
-
-func (t *tokenIssuer) verify(raw string, lenient bool) (*tokenClaims, error) {
-	p := t.parser
-	if lenient {
-		p = t.lenient
-	}
-	if t.jwe && strings.Count(raw, ".") == 4 {
-		inner, err := openJWE(t.key, raw)
-		if err != nil {
-			return nil, err
-		}
-		raw = inner
-	}
-	var c tokenClaims
-	if _, err := p.ParseWithClaims(raw, &c, t.keyFunc); err != nil {
-		if errors.Is(err, jwt.ErrTokenExpired) {
-			return nil, errExpired
-		}
-		return nil, err
-	}
-	return &c, nil
-}
 
 type accessToken struct {
 	AccessToken string `json:"accessToken"`
@@ -147,7 +64,7 @@ func (s *Server) handleToken(rc *reqCtx) {
 		st.firstToken.CompareAndSwap(0, issuedAt.UnixNano())
 		issuedAt = time.Unix(0, st.firstToken.Load()) // the first token, again
 	}
-	tok, err := s.jwt.issue(mid, ref.env, issuedAt)
+	tok, err := s.jwt.Issue(mid, ref.env.String(), issuedAt)
 	if err != nil {
 		s.writeError(rc, http.StatusInternalServerError, "Could not sign the access token")
 		return
@@ -158,7 +75,7 @@ func (s *Server) handleToken(rc *reqCtx) {
 // tokenAnswer is the access token object, or a map as a token-answer fault
 // bends it.
 func (s *Server) tokenAnswer(tok, mid string, env Env) any {
-	a := accessToken{AccessToken: tok, TokenType: "Bearer", ExpiresIn: int(tokenLifetime / time.Second), Environment: env.String(), MerchantID: mid}
+	a := accessToken{AccessToken: tok, TokenType: "Bearer", ExpiresIn: int(token.Lifetime / time.Second), Environment: env.String(), MerchantID: mid}
 	m := map[string]any{"accessToken": a.AccessToken, "tokenType": a.TokenType, "expiresIn": a.ExpiresIn, "environment": a.Environment, "merchantId": a.MerchantID}
 	switch {
 	case s.faults.On(fault.TokenNoEnvironment):
@@ -170,7 +87,7 @@ func (s *Server) tokenAnswer(tok, mid string, env Env) any {
 	case s.faults.On(fault.TokenTypeLowercase):
 		m["tokenType"] = "bearer"
 	case s.faults.On(fault.TokenExpiresInMillis):
-		m["expiresIn"] = int(tokenLifetime / time.Millisecond)
+		m["expiresIn"] = int(token.Lifetime / time.Millisecond)
 	default:
 		return a
 	}
@@ -200,19 +117,18 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 	}
 	c, err := s.secretKeyBearer(rc, raw)
 	if c == nil {
-		c, err = s.jwt.verify(raw, s.faults.On(fault.AuthExpiredAccepted))
+		c, err = s.jwt.Verify(raw, s.faults.On(fault.AuthExpiredAccepted))
 	}
 	if err != nil && s.faults.On(fault.AuthForgedAccepted) && errors.Is(err, jwt.ErrTokenSignatureInvalid) {
-		var u tokenClaims
-		if _, _, uerr := jwt.NewParser().ParseUnverified(raw, &u); uerr == nil {
-			c, err = &u, nil // trusted on its claims alone
+		if u, uerr := token.Decode(raw); uerr == nil {
+			c, err = u, nil // trusted on its claims alone
 		}
 	}
 	if dc, derr := s.crossDecodesOnly(rc, raw, err); dc != nil {
 		c, err = dc, derr
 	}
 	if err != nil {
-		if err == errExpired {
+		if err == token.ErrExpired {
 			s.writeError(rc, http.StatusUnauthorized, wording.Expired)
 		} else {
 			s.writeError(rc, http.StatusUnauthorized, bearerMsg)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+	"github.com/merchant-harness/mph/sandbox/token"
 	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
@@ -71,7 +72,7 @@ func TestTokenValidation(t *testing.T) {
 func TestTokenClaims(t *testing.T) {
 	h := newSbx(t, Options{JWTSecret: []byte("fixed")})
 	raw := h.token(alpha, alphaTest)
-	var c tokenClaims
+	var c token.Claims
 	if _, err := jwt.ParseWithClaims(raw, &c, func(*jwt.Token) (any, error) { return []byte("fixed"), nil },
 		jwt.WithTimeFunc(func() time.Time { return t0 })); err != nil {
 		t.Fatalf("parse with --jwt-secret: %v", err)
@@ -93,15 +94,15 @@ func forge(t testing.TB, key any, method jwt.SigningMethod, c jwt.Claims) string
 func TestBearer(t *testing.T) {
 	h := newSbx(t, Options{JWTSecret: []byte("real-key")})
 	good := h.token(alpha, alphaTest)
-	claims := func(iss string, exp time.Time) tokenClaims {
-		return tokenClaims{Env: "TEST", RegisteredClaims: jwt.RegisteredClaims{
+	claims := func(iss string, exp time.Time) token.Claims {
+		return token.Claims{Env: "TEST", RegisteredClaims: jwt.RegisteredClaims{
 			Subject: alpha, Issuer: iss, IssuedAt: jwt.NewNumericDate(t0), ExpiresAt: jwt.NewNumericDate(exp)}}
 	}
 	forged := forge(t, []byte("other-key"), jwt.SigningMethodHS256, claims("mph-sandbox", t0.Add(time.Hour)))
 	none := forge(t, jwt.UnsafeAllowNoneSignatureType, jwt.SigningMethodNone, claims("mph-sandbox", t0.Add(time.Hour)))
 	wrongIss := forge(t, []byte("real-key"), jwt.SigningMethodHS256, claims("someone", t0.Add(time.Hour)))
 	hs512 := forge(t, []byte("real-key"), jwt.SigningMethodHS512, claims("mph-sandbox", t0.Add(time.Hour)))
-	unknownMerchant := forge(t, []byte("real-key"), jwt.SigningMethodHS256, tokenClaims{Env: "TEST",
+	unknownMerchant := forge(t, []byte("real-key"), jwt.SigningMethodHS256, token.Claims{Env: "TEST",
 		RegisteredClaims: jwt.RegisteredClaims{Subject: "mer_ghost", Issuer: "mph-sandbox", ExpiresAt: jwt.NewNumericDate(t0.Add(time.Hour))}})
 	tests := []struct {
 		name string

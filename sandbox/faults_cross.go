@@ -16,8 +16,7 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
-
-	"github.com/golang-jwt/jwt/v5"
+	"github.com/merchant-harness/mph/sandbox/token"
 )
 
 // crossModule names the module of a path below the base: "gift" for the
@@ -64,7 +63,7 @@ func (s *Server) crossBypass(rc *reqCtx, rest string) *envState {
 	case s.faults.On(fault.MalformedBearerServed) && !isJWT(value):
 		return demo
 	case s.faults.On(fault.ContactSimulateAnyBearer) && (strings.HasSuffix(rest, "/contact") || strings.HasSuffix(rest, "/simulate-webhook")):
-		if _, err := s.jwt.verify(value, false); err != nil {
+		if _, err := s.jwt.Verify(value, false); err != nil {
 			return demo
 		}
 	}
@@ -73,7 +72,7 @@ func (s *Server) crossBypass(rc *reqCtx, rest string) *envState {
 
 // isJWT reports whether v parses as a JWT (its signature unchecked).
 func isJWT(v string) bool {
-	_, _, err := jwt.NewParser().ParseUnverified(v, &tokenClaims{})
+	_, err := token.Decode(v)
 	return err == nil
 }
 
@@ -106,15 +105,15 @@ func basicMerchant(w *world, value string) *envState {
 
 // crossDecodesOnly, in authenticate: the claims of a token that does not
 // verify, when the gift module only decodes tokens.
-func (s *Server) crossDecodesOnly(rc *reqCtx, raw string, err error) (*tokenClaims, error) {
+func (s *Server) crossDecodesOnly(rc *reqCtx, raw string, err error) (*token.Claims, error) {
 	if err == nil || !s.faults.On(fault.GiftDecodeOnly) || crossModule(s.restOf(rc)) != "gift" {
 		return nil, err
 	}
-	var c tokenClaims
-	if _, _, perr := jwt.NewParser().ParseUnverified(raw, &c); perr != nil {
+	c, perr := token.Decode(raw)
+	if perr != nil {
 		return nil, errors.Join(err, perr)
 	}
-	return &c, nil
+	return c, nil
 }
 
 // crossSkipsIP, in ipAllowed: the whitelist a fault does not enforce here.

@@ -16,6 +16,7 @@ import (
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
 	"github.com/merchant-harness/mph/sandbox/rewrite"
+	"github.com/merchant-harness/mph/sandbox/token"
 
 	"github.com/merchant-harness/mph/sandbox/variant"
 
@@ -39,7 +40,7 @@ type Server struct {
 	rewrite  bool // some answer is rewritten after the handler (settings, faults)
 	rewriter *rewrite.Rewriter
 	vstate   *variantState // what the settings remember (variants_customers.go)
-	jwt      *tokenIssuer
+	jwt      *token.Issuer
 	limits   *ratelimit.Limiter
 	hooks    *webhookSender
 	api      http.Handler // merchant API routes (routes.go)
@@ -82,8 +83,7 @@ func New(opts Options) (*Server, error) {
 		s.clk = clock.NewOffset(opts.Clock)
 	}
 	s.rewriter = rewrite.New(vs, fs, s.base, s.clk)
-	s.jwt = newTokenIssuer(opts.JWTSecret, s.clk)
-	s.jwt.jwe = vs.On(variant.TokenJWE)
+	s.jwt = token.New(opts.JWTSecret, s.clk, vs.On(variant.TokenJWE))
 	s.inst = newInstanceID()
 	s.startRL = opts.RateLimits
 	s.limits = ratelimit.New(opts.RateLimits)
