@@ -17,6 +17,7 @@ import (
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
 	"github.com/merchant-harness/mph/sandbox/rewrite"
 	"github.com/merchant-harness/mph/sandbox/token"
+	"github.com/merchant-harness/mph/sandbox/webhook"
 
 	"github.com/merchant-harness/mph/sandbox/variant"
 
@@ -42,7 +43,7 @@ type Server struct {
 	vstate   *variantState // what the settings remember (variants_customers.go)
 	jwt      *token.Issuer
 	limits   *ratelimit.Limiter
-	hooks    *webhookSender
+	hooks    *webhook.Sender
 	api      http.Handler // merchant API routes (routes.go)
 	controls http.Handler // test control routes (routes.go)
 	pending  atomic.Int64 // webhook deliveries in flight
@@ -88,7 +89,7 @@ func New(opts Options) (*Server, error) {
 	s.startRL = opts.RateLimits
 	s.limits = ratelimit.New(opts.RateLimits)
 	s.limits.ApplyTopology(opts.RateLimitTopology)
-	s.hooks = newWebhookSender()
+	s.hooks = webhook.NewSender(vs)
 	s.world.Store(s.newWorld())
 	s.buildRoutes()
 	return s, nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/validate"
+	"github.com/merchant-harness/mph/sandbox/webhook"
 	"github.com/merchant-harness/mph/sandbox/wording"
 
 	"github.com/merchant-harness/mph/sandbox/variant"
@@ -39,7 +40,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	}
 	v := validate.Of(b)
 	et := v.Str("event_type", !s.faults.On(fault.WebhookEventTypeUnchecked), maxShort)
-	if _, known := eventKinds[et]; !known && s.faults.On(fault.WebhookEventTypeUnchecked) {
+	if _, known := webhook.Kinds[et]; !known && s.faults.On(fault.WebhookEventTypeUnchecked) {
 		et = "authorization" // whatever was asked
 	}
 	v.OneOf("event_type", et, "authorization", "settlement", "reversal", "decline")
@@ -55,7 +56,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	if !found {
 		return
 	}
-	kind := eventKinds[et]
+	kind := webhook.Kinds[et]
 	if s.faults.On(fault.WebhookReversalKind) && et == "reversal" {
 		kind = "virtualcard.transaction.reversal"
 	}
@@ -71,7 +72,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 		}
 		sent = true
 	} else {
-		url, sent, skip = s.dispatch(rc.r.Context(), rc.world, st, kind, eventData{
+		url, sent, skip = s.dispatch(rc.r.Context(), rc.world, st, kind, webhook.Data{
 			Reference: simRef, CardID: id, CardReference: ref, Amount: 1_00, Currency: "USD", Simulated: true,
 		})
 	}

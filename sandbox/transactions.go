@@ -5,6 +5,7 @@ import (
 
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/validate"
+	"github.com/merchant-harness/mph/sandbox/webhook"
 	"github.com/merchant-harness/mph/sandbox/wording"
 
 	"github.com/merchant-harness/mph/money"
@@ -43,14 +44,14 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 	rc.world.txns[t.id] = t
 	rc.world.txMu.Unlock()
 
-	kind := eventKinds["authorization"]
+	kind := webhook.Kinds["authorization"]
 	ans := txnAnswer{TransactionID: t.id, Approved: t.approved, BalanceAmount: money.Amount(bal)}
 	if !t.approved {
-		kind = eventKinds["decline"]
+		kind = webhook.Kinds["decline"]
 		ans.DeclineReason = &reason
 	}
 	if !s.faults.On(fault.WebhookTxnNotDelivered) && s.txnWebhook(t.approved) {
-		s.dispatch(rc.r.Context(), rc.world, st, kind, eventData{
+		s.dispatch(rc.r.Context(), rc.world, st, kind, webhook.Data{
 			Reference: t.id, CardID: c.id, CardReference: ref, Amount: amt, Currency: "USD",
 		})
 	}
@@ -162,7 +163,7 @@ func (s *Server) ctlSettle(rc *reqCtx) {
 	}
 	t.st.mu.RUnlock()
 	if !s.faults.On(fault.WebhookTxnNotDelivered) {
-		s.dispatch(rc.r.Context(), w, t.st, eventKinds["settlement"], eventData{
+		s.dispatch(rc.r.Context(), w, t.st, webhook.Kinds["settlement"], webhook.Data{
 			Reference: t.id, CardID: t.cardID, CardReference: ref, Amount: money.Amount(t.amount), Currency: "USD",
 		})
 	}
