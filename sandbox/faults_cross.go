@@ -1,13 +1,14 @@
 package sandbox
 
-// Faults of the area "Cross-cutting rules" (the registry: sandbox/fault): a rule
-// the document states for every endpoint broken on some routes only, the
+// Faults of the area "Cross-cutting rules" (the registry: sandbox/fault): a
+// rule the document states for every endpoint broken on some routes only, the
 // way a module with checks of its own breaks it. The sandbox checks
 // authentication, bodies and errors in one place each; these faults bend
 // that place for a module, so that only the generated cell of the rule on
 // that module's endpoints can catch them. Hooks: crossServe (before
 // authentication), crossDecodesOnly, crossSkipsIP and crossSkipsKYB (in
-// authenticate), and the answer rewrites of faults_cross_answers.go.
+// authenticate), and the answers bent after the handler
+// (faults_cross_answers.go, sandbox/rewrite/bend.go).
 
 import (
 	"encoding/base64"
@@ -19,19 +20,10 @@ import (
 	"github.com/merchant-harness/mph/sandbox/token"
 )
 
-// crossModule names the module of a path below the base: "gift" for the
-// gift card and betting routes, "card" for the others.
-func crossModule(rest string) string {
-	if strings.HasPrefix(rest, "/gift-cards/") || strings.HasPrefix(rest, "/betting/") {
-		return "gift"
-	}
-	return "card"
-}
-
 // crossServe serves a request whose authentication a fault of this file
 // bypasses, or a body a body fault answers, and reports whether it did.
 func (s *Server) crossServe(rc *reqCtx, rt *route, rest string) bool {
-	if s.faults.AnyOf(crossBodyFaults) && s.crossBody(rc, rest) {
+	if s.crossBody(rc, rest) {
 		return true
 	}
 	if rt.noAuth {
@@ -106,7 +98,7 @@ func basicMerchant(w *world, value string) *envState {
 // crossDecodesOnly, in authenticate: the claims of a token that does not
 // verify, when the gift module only decodes tokens.
 func (s *Server) crossDecodesOnly(rc *reqCtx, raw string, err error) (*token.Claims, error) {
-	if err == nil || !s.faults.On(fault.GiftDecodeOnly) || crossModule(s.restOf(rc)) != "gift" {
+	if err == nil || !s.faults.On(fault.GiftDecodeOnly) || fault.Module(s.restOf(rc)) != "gift" {
 		return nil, err
 	}
 	c, perr := token.Decode(raw)
@@ -119,12 +111,12 @@ func (s *Server) crossDecodesOnly(rc *reqCtx, raw string, err error) (*token.Cla
 // crossSkipsIP, in ipAllowed: the whitelist a fault does not enforce here.
 func (s *Server) crossSkipsIP(rc *reqCtx) bool {
 	return s.faults.On(fault.IPIgnored) ||
-		(s.faults.On(fault.IPCardsOnly) && crossModule(s.restOf(rc)) == "gift")
+		(s.faults.On(fault.IPCardsOnly) && fault.Module(s.restOf(rc)) == "gift")
 }
 
 // crossSkipsKYB, in authenticate: the KYB tier a fault does not check here.
 func (s *Server) crossSkipsKYB(rc *reqCtx) bool {
-	return s.faults.On(fault.KYBCardsOnly) && crossModule(s.restOf(rc)) == "gift"
+	return s.faults.On(fault.KYBCardsOnly) && fault.Module(s.restOf(rc)) == "gift"
 }
 
 // restOf is the request's path below the base.
