@@ -7,14 +7,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/golang-jwt/jwt/v5"
+
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/token"
 	"github.com/merchant-harness/mph/sandbox/validate"
-	"github.com/merchant-harness/mph/sandbox/wording"
-
 	"github.com/merchant-harness/mph/sandbox/variant"
-
-	"github.com/golang-jwt/jwt/v5"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 type accessToken struct {

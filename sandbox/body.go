@@ -11,9 +11,8 @@ import (
 
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/validate"
-	"github.com/merchant-harness/mph/sandbox/wording"
-
 	"github.com/merchant-harness/mph/sandbox/variant"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 // readBody reads and decodes a JSON object body, answering 400/413 itself.

@@ -6,13 +6,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/validate"
-	"github.com/merchant-harness/mph/sandbox/wording"
-
 	"github.com/merchant-harness/mph/sandbox/variant"
-
-	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 // handleConfig is GET /cards/config.

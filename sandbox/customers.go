@@ -6,7 +6,6 @@ import (
 
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/validate"
-
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
 

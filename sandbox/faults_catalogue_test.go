@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/merchant-harness/mph/sandbox/fault"
-
 	"github.com/merchant-harness/mph/requirements"
+	"github.com/merchant-harness/mph/sandbox/fault"
 )
 
 // TestFaultCatalogueEntries checks every fault of the catalogue: a unique

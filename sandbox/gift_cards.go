@@ -4,10 +4,9 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/validate"
-
-	"github.com/merchant-harness/mph/money"
 )
 
 type product struct {

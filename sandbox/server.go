@@ -13,15 +13,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/merchant-harness/mph/clock"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
 	"github.com/merchant-harness/mph/sandbox/rewrite"
 	"github.com/merchant-harness/mph/sandbox/token"
-	"github.com/merchant-harness/mph/sandbox/webhook"
-
 	"github.com/merchant-harness/mph/sandbox/variant"
-
-	"github.com/merchant-harness/mph/clock"
+	"github.com/merchant-harness/mph/sandbox/webhook"
 )
 
 const controlsPrefix = "/_sandbox"

@@ -6,10 +6,9 @@ import (
 
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/validate"
+	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/webhook"
 	"github.com/merchant-harness/mph/sandbox/wording"
-
-	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 type simulateAnswer struct {

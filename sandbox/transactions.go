@@ -3,12 +3,11 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/webhook"
 	"github.com/merchant-harness/mph/sandbox/wording"
-
-	"github.com/merchant-harness/mph/money"
 )
 
 type txnAnswer struct {

@@ -7,10 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
-
-	"github.com/merchant-harness/mph/money"
 )
 
 // Program defaults of spend-limits-put-restores-defaults, in cents.

@@ -4,10 +4,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
-
-	"github.com/merchant-harness/mph/money"
 )
 
 // reconcileWaits reports whether verify leaves a PROCESSING order as it is

@@ -3,12 +3,10 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/validate"
-
 	"github.com/merchant-harness/mph/sandbox/variant"
-
-	"github.com/merchant-harness/mph/money"
 )
 
 type cardMessage struct {
