@@ -46,9 +46,10 @@ var registry []Fault
 
 // declare registers a fault of an API area. To add a fault: declare it in
 // <area>.go, test it at its point in the sandbox (`s.faults.On(fault.X)`)
-// and give it a probe in sandbox/faults_<area>_test.go proving the clean sandbox keeps the rule
-// and the faulty one breaks it. docs/faults.md is generated from the
-// registry (mph sandbox --list-faults --format markdown).
+// and give it a probe in sandbox/faults_<area>_test.go proving the clean
+// sandbox keeps the rule and the faulty one breaks it. docs/faults.md is
+// generated from the registry (mph sandbox --list-faults --format
+// markdown).
 func declare(area, name, desc string, reqs ...string) ID {
 	if len(registry) == maxFaults {
 		panic("sandbox: too many faults; raise maxFaults")
