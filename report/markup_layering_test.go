@@ -22,7 +22,7 @@ var models = map[string]bool{module + "result": true, module + "loadtest/summary
 var referenceTables = map[string]string{
 	"api/profile_doc.go":              "the README's profile keys",
 	"config/environ.go":               "the README's variables",
-	"sandbox/catalogue_markdown.go":   "docs/faults.md and docs/variants.md",
+	"sandbox/catalogue/markdown.go":   "docs/faults.md and docs/variants.md",
 	"requirements/ledger/markdown.go": "docs/ledger.md",
 	"cmd/mph/load_scenarios.go":       "the README's scenario list",
 	"bench/report/render.go":          "bench/RESULTS.md and the README's bench block",

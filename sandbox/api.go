@@ -4,6 +4,10 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/ratelimit"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 type handler func(s *Server, rc *reqCtx)
@@ -11,37 +15,37 @@ type handler func(s *Server, rc *reqCtx)
 // route is a matched merchant API endpoint.
 type route struct {
 	h      handler
-	g      group
+	g      ratelimit.Group
 	noAuth bool
 	method string // set from the pattern (routes.go)
 }
 
 // The routes' handlers and rate-limit groups (patterns: routes.go).
 var (
-	rToken        = route{h: (*Server).handleToken, g: grpToken, noAuth: true}
-	rConfig       = route{h: (*Server).handleConfig, g: grpRead}
-	rCustCreate   = route{h: (*Server).handleCreateCustomer, g: grpWrite}
-	rCustList     = route{h: (*Server).handleListCustomers, g: grpRead}
-	rCardList     = route{h: (*Server).handleListCards, g: grpRead}
-	rCardCreate   = route{h: (*Server).handleIssueCard, g: grpWrite}
-	rCardGet      = route{h: (*Server).handleGetCard, g: grpRead}
-	rCardSecure   = route{h: (*Server).handleSecure, g: grpSecure}
-	rWithdraw     = route{h: (*Server).handleWithdraw, g: grpWrite}
-	rSpendLimits  = route{h: (*Server).handleSpendLimits, g: grpWrite}
-	rStatus       = route{h: (*Server).handleStatus, g: grpWrite}
-	rContact      = route{h: (*Server).handleContact, g: grpWrite}
-	rSimulate     = route{h: (*Server).handleSimulateWebhook, g: grpWrite}
-	rGiftQuote    = route{h: (*Server).handleGiftQuote, g: grpRead}
-	rGiftPurchase = route{h: (*Server).handleGiftPurchase, g: grpWrite}
-	rGiftVerify   = route{h: (*Server).handleGiftVerify, g: grpRead}
-	rGiftLookup   = route{h: (*Server).handleGiftLookup, g: grpRead}
-	rBetQuote     = route{h: (*Server).handleBettingQuote, g: grpRead}
+	rToken        = route{h: (*Server).handleToken, g: ratelimit.Token, noAuth: true}
+	rConfig       = route{h: (*Server).handleConfig, g: ratelimit.Read}
+	rCustCreate   = route{h: (*Server).handleCreateCustomer, g: ratelimit.Write}
+	rCustList     = route{h: (*Server).handleListCustomers, g: ratelimit.Read}
+	rCardList     = route{h: (*Server).handleListCards, g: ratelimit.Read}
+	rCardCreate   = route{h: (*Server).handleIssueCard, g: ratelimit.Write}
+	rCardGet      = route{h: (*Server).handleGetCard, g: ratelimit.Read}
+	rCardSecure   = route{h: (*Server).handleSecure, g: ratelimit.Secure}
+	rWithdraw     = route{h: (*Server).handleWithdraw, g: ratelimit.Write}
+	rSpendLimits  = route{h: (*Server).handleSpendLimits, g: ratelimit.Write}
+	rStatus       = route{h: (*Server).handleStatus, g: ratelimit.Write}
+	rContact      = route{h: (*Server).handleContact, g: ratelimit.Write}
+	rSimulate     = route{h: (*Server).handleSimulateWebhook, g: ratelimit.Write}
+	rGiftQuote    = route{h: (*Server).handleGiftQuote, g: ratelimit.Read}
+	rGiftPurchase = route{h: (*Server).handleGiftPurchase, g: ratelimit.Write}
+	rGiftVerify   = route{h: (*Server).handleGiftVerify, g: ratelimit.Read}
+	rGiftLookup   = route{h: (*Server).handleGiftLookup, g: ratelimit.Read}
+	rBetQuote     = route{h: (*Server).handleBettingQuote, g: ratelimit.Read}
 )
 
 // serveAPI runs a merchant API request routed to rt (nil: no endpoint):
 // latency, auth, rate limit, handler.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
-	if s.faults.anyOf(crossAnswerFaults) {
+	if s.faults.AnyOf(crossAnswerFaults) {
 		c := &crossCapture{h: http.Header{}, code: http.StatusOK}
 		defer s.crossFlush(w, r, c)
 		w = c
@@ -64,24 +68,24 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 	if s.longTarget(rc) {
 		return
 	}
-	if ok && s.faults.on(fBettingQuoteMissing) && rest == "/betting/quote" {
+	if ok && s.faults.On(fault.BettingQuoteMissing) && rest == "/betting/quote" {
 		ok = false
 	}
 	if !ok {
 		s.notFoundRoute(rc)
 		return
 	}
-	if s.faults.on(fAuthQuotesNoToken) && r.Header.Get("Authorization") == "" &&
+	if s.faults.On(fault.AuthQuotesNoToken) && r.Header.Get("Authorization") == "" &&
 		(rest == "/gift-cards/quote" || rest == "/betting/quote") {
 		rt.h(s, rc) // the quote handlers use no merchant state
 		return
 	}
-	if s.faults.anyOf(crossRequestFaults) && s.crossServe(rc, rt, rest) {
+	if s.faults.AnyOf(crossRequestFaults) && s.crossServe(rc, rt, rest) {
 		return
 	}
 	if rt.noAuth {
 		// Before credentials are checked the merchant is unknown: limit per IP.
-		if s.limits.on(rt.g) {
+		if s.limits.On(rt.g) {
 			ip, _ := clientIP(r)
 			if !s.rateLimit(rc, "ip:"+ip.String(), rt.g) {
 				return
@@ -93,13 +97,13 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 	if s.existenceBeforeAuth(rc, rest) || s.bodyBeforeAuth(rc) || !s.authenticate(rc) || s.cardBeforeBody(rc, rest) {
 		return
 	}
-	if s.faults.on(fRefLookupBroken) && rc.p1 != "" && strings.HasPrefix(rest, "/cards/") && !strings.HasPrefix(rc.p1, "crd_") {
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound) // by id only
+	if s.faults.On(fault.RefLookupBroken) && rc.p1 != "" && strings.HasPrefix(rest, "/cards/") && !strings.HasPrefix(rc.p1, "crd_") {
+		s.writeError(rc, http.StatusNotFound, wording.CardNotFound) // by id only
 		return
 	}
-	if s.faults.on(fRefWritesBroken) && rc.p1 != "" && !strings.HasPrefix(rc.p1, "crd_") &&
+	if s.faults.On(fault.RefWritesBroken) && rc.p1 != "" && !strings.HasPrefix(rc.p1, "crd_") &&
 		(strings.HasSuffix(rest, "/withdraw") || strings.HasSuffix(rest, "/status") || strings.HasSuffix(rest, "/spend-limits")) {
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
+		s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
 		return
 	}
 	if !s.rateLimit(rc, s.limitKey(rc), rt.g) {

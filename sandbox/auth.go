@@ -9,90 +9,12 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/merchant-harness/mph/clock"
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/token"
+	"github.com/merchant-harness/mph/sandbox/validate"
+	"github.com/merchant-harness/mph/sandbox/variant"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
-
-const (
-	tokenLifetime = 900 * time.Second
-	jwtIssuer     = "mph-sandbox"
-)
-
-type tokenClaims struct {
-	Env string `json:"env"`
-	jwt.RegisteredClaims
-}
-
-// tokenIssuer signs and verifies access tokens. The key and the parsers are
-// built once: the token endpoint and every authenticated call are hot paths.
-type tokenIssuer struct {
-	key     []byte
-	jwe     bool // token-jwe-compact: tokens are encrypted JWTs
-	clk     clock.Clock
-	parser  *jwt.Parser
-	lenient *jwt.Parser // fault auth-expired-token-accepted: signature only
-}
-
-func newTokenIssuer(key []byte, clk clock.Clock) *tokenIssuer {
-	return &tokenIssuer{
-		key: key,
-		clk: clk,
-		parser: jwt.NewParser(
-			jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
-			jwt.WithIssuer(jwtIssuer),
-			jwt.WithExpirationRequired(),
-			jwt.WithTimeFunc(clk.Now), // expiry is judged on the sandbox clock
-		),
-		lenient: jwt.NewParser(
-			jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
-			jwt.WithoutClaimsValidation(),
-		),
-	}
-}
-
-func (t *tokenIssuer) issue(merchantID string, env Env, now time.Time) (string, error) {
-	iat := now.Truncate(time.Second)
-	c := tokenClaims{
-		Env: env.String(),
-		RegisteredClaims: jwt.RegisteredClaims{
-			Subject:   merchantID,
-			Issuer:    jwtIssuer,
-			IssuedAt:  jwt.NewNumericDate(iat),
-			ExpiresAt: jwt.NewNumericDate(iat.Add(tokenLifetime)),
-			ID:        randHex(8),
-		},
-	}
-	tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(t.key)
-	if err == nil && t.jwe {
-		return sealJWE(t.key, tok)
-	}
-	return tok, err
-}
-
-func (t *tokenIssuer) keyFunc(*jwt.Token) (any, error) { return t.key, nil }
-
-var errExpired = errors.New("expired")
-
-func (t *tokenIssuer) verify(raw string, lenient bool) (*tokenClaims, error) {
-	p := t.parser
-	if lenient {
-		p = t.lenient
-	}
-	if t.jwe && strings.Count(raw, ".") == 4 {
-		inner, err := openJWE(t.key, raw)
-		if err != nil {
-			return nil, err
-		}
-		raw = inner
-	}
-	var c tokenClaims
-	if _, err := p.ParseWithClaims(raw, &c, t.keyFunc); err != nil {
-		if errors.Is(err, jwt.ErrTokenExpired) {
-			return nil, errExpired
-		}
-		return nil, err
-	}
-	return &c, nil
-}
 
 type accessToken struct {
 	AccessToken string `json:"accessToken"`
@@ -108,40 +30,40 @@ func (s *Server) handleToken(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	v := validator{b: b}
-	mid := v.str("merchantId", true, maxText)
-	key := v.str("secretKey", true, maxText)
-	if v.failed(s, rc) || s.lockedOut(rc, mid) {
+	v := validate.Of(b)
+	mid := v.Str("merchantId", true, maxText)
+	key := v.Str("secretKey", true, maxText)
+	if s.invalid(rc, &v) || s.lockedOut(rc, mid) {
 		return
 	}
 	ref, found := rc.world.keys[key]
-	if s.faults.on(fAuthWrongSecret) && (!found || ref.m.id != mid) {
+	if s.faults.On(fault.AuthWrongSecret) && (!found || ref.m.id != mid) {
 		if m := rc.world.merchants[mid]; m != nil {
 			ref, found = keyRef{m, EnvTest}, true // any key of a known merchant
 		}
 	}
 	if !found || ref.m.id != mid {
 		s.noteFailure(mid, rc.now)
-		s.writeError(rc, http.StatusUnauthorized, msgBadCreds)
+		s.writeError(rc, http.StatusUnauthorized, wording.BadCreds)
 		return
 	}
-	if h := rc.r.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.on(fAuthIgnoreMerchantHdr) && s.checksMerchantHeader(true) {
-		s.writeError(rc, http.StatusUnauthorized, msgMerchantHdr)
+	if h := rc.r.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.checksMerchantHeader(true) {
+		s.writeError(rc, http.StatusUnauthorized, wording.MerchantHdr)
 		return
 	}
 	st := ref.m.envs[ref.env]
-	if (!s.variants.on(vIPCallsOnly) && !s.ipAllowed(rc, st)) || s.kybAtExchange(rc, ref.m, ref.env) {
+	if (!s.variants.On(variant.IPCallsOnly) && !s.ipAllowed(rc, st)) || s.kybAtExchange(rc, ref.m, ref.env) {
 		return
 	}
 	issuedAt := rc.now
-	if s.faults.on(fTokenLifetime600) {
+	if s.faults.On(fault.TokenLifetime600) {
 		issuedAt = issuedAt.Add(-300 * time.Second) // exp = now + 600 s
 	}
-	if s.faults.on(fTokenIssuedOnce) {
+	if s.faults.On(fault.TokenIssuedOnce) {
 		st.firstToken.CompareAndSwap(0, issuedAt.UnixNano())
 		issuedAt = time.Unix(0, st.firstToken.Load()) // the first token, again
 	}
-	tok, err := s.jwt.issue(mid, ref.env, issuedAt)
+	tok, err := s.jwt.Issue(mid, ref.env.String(), issuedAt)
 	if err != nil {
 		s.writeError(rc, http.StatusInternalServerError, "Could not sign the access token")
 		return
@@ -152,19 +74,19 @@ func (s *Server) handleToken(rc *reqCtx) {
 // tokenAnswer is the access token object, or a map as a token-answer fault
 // bends it.
 func (s *Server) tokenAnswer(tok, mid string, env Env) any {
-	a := accessToken{AccessToken: tok, TokenType: "Bearer", ExpiresIn: int(tokenLifetime / time.Second), Environment: env.String(), MerchantID: mid}
+	a := accessToken{AccessToken: tok, TokenType: "Bearer", ExpiresIn: int(token.Lifetime / time.Second), Environment: env.String(), MerchantID: mid}
 	m := map[string]any{"accessToken": a.AccessToken, "tokenType": a.TokenType, "expiresIn": a.ExpiresIn, "environment": a.Environment, "merchantId": a.MerchantID}
 	switch {
-	case s.faults.on(fTokenNoEnvironment):
+	case s.faults.On(fault.TokenNoEnvironment):
 		delete(m, "environment")
-	case s.faults.on(fTokenNoMerchantID):
+	case s.faults.On(fault.TokenNoMerchantID):
 		delete(m, "merchantId")
-	case s.faults.on(fTokenBearerPrefixed):
+	case s.faults.On(fault.TokenBearerPrefixed):
 		m["accessToken"] = "Bearer " + tok
-	case s.faults.on(fTokenTypeLowercase):
+	case s.faults.On(fault.TokenTypeLowercase):
 		m["tokenType"] = "bearer"
-	case s.faults.on(fTokenExpiresInMillis):
-		m["expiresIn"] = int(tokenLifetime / time.Millisecond)
+	case s.faults.On(fault.TokenExpiresInMillis):
+		m["expiresIn"] = int(token.Lifetime / time.Millisecond)
 	default:
 		return a
 	}
@@ -176,11 +98,11 @@ func (s *Server) tokenAnswer(tok, mid string, env Env) any {
 func (s *Server) authenticate(rc *reqCtx) bool {
 	h := rc.r.Header.Get("Authorization")
 	const prefix = "bearer "
-	bearerMsg := msgBearer
-	if s.faults.on(fBearerMsgVague) {
+	bearerMsg := wording.Bearer
+	if s.faults.On(fault.BearerMsgVague) {
 		bearerMsg = http.StatusText(http.StatusUnauthorized)
 	}
-	if h == "" && s.faults.on(fAuthNoHeaderServed) {
+	if h == "" && s.faults.On(fault.AuthNoHeaderServed) {
 		rc.st = rc.world.merchants[DemoMerchants()[0].ID].envs[EnvTest]
 		return true
 	}
@@ -189,25 +111,24 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		return false
 	}
 	raw := strings.TrimSpace(h[len(prefix):])
-	if s.faults.on(fTokenBearerPrefixed) && len(raw) > len(prefix) && strings.EqualFold(raw[:len(prefix)], prefix) {
+	if s.faults.On(fault.TokenBearerPrefixed) && len(raw) > len(prefix) && strings.EqualFold(raw[:len(prefix)], prefix) {
 		raw = strings.TrimSpace(raw[len(prefix):]) // the token it answered
 	}
 	c, err := s.secretKeyBearer(rc, raw)
 	if c == nil {
-		c, err = s.jwt.verify(raw, s.faults.on(fAuthExpiredAccepted))
+		c, err = s.jwt.Verify(raw, s.faults.On(fault.AuthExpiredAccepted))
 	}
-	if err != nil && s.faults.on(fAuthForgedAccepted) && errors.Is(err, jwt.ErrTokenSignatureInvalid) {
-		var u tokenClaims
-		if _, _, uerr := jwt.NewParser().ParseUnverified(raw, &u); uerr == nil {
-			c, err = &u, nil // trusted on its claims alone
+	if err != nil && s.faults.On(fault.AuthForgedAccepted) && errors.Is(err, jwt.ErrTokenSignatureInvalid) {
+		if u, uerr := token.Decode(raw); uerr == nil {
+			c, err = u, nil // trusted on its claims alone
 		}
 	}
 	if dc, derr := s.crossDecodesOnly(rc, raw, err); dc != nil {
 		c, err = dc, derr
 	}
 	if err != nil {
-		if err == errExpired {
-			s.writeError(rc, http.StatusUnauthorized, msgExpired)
+		if err == token.ErrExpired {
+			s.writeError(rc, http.StatusUnauthorized, wording.Expired)
 		} else {
 			s.writeError(rc, http.StatusUnauthorized, bearerMsg)
 		}
@@ -219,16 +140,16 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		s.writeError(rc, http.StatusUnauthorized, bearerMsg)
 		return false
 	}
-	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.id && !s.faults.on(fAuthIgnoreMerchantHdr) && s.checksMerchantHeader(false) {
-		s.writeError(rc, http.StatusUnauthorized, msgMerchantHdr)
+	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.id && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.checksMerchantHeader(false) {
+		s.writeError(rc, http.StatusUnauthorized, wording.MerchantHdr)
 		return false
 	}
 	st := m.envs[env]
-	if !s.faults.on(fAuthIPPerCallSkipped) && !s.ipAllowed(rc, st) {
+	if !s.faults.On(fault.AuthIPPerCallSkipped) && !s.ipAllowed(rc, st) {
 		return false
 	}
-	if env == EnvLive && m.kyb < 2 && !s.faults.on(fAuthKYBSkipped) && !s.crossSkipsKYB(rc) && s.kybApplies(rc.r) {
-		s.writeError(rc, http.StatusForbidden, msgKYB)
+	if env == EnvLive && m.kyb < 2 && !s.faults.On(fault.AuthKYBSkipped) && !s.crossSkipsKYB(rc) && s.kybApplies(rc.r) {
+		s.writeError(rc, http.StatusForbidden, wording.KYB)
 		return false
 	}
 	rc.st = st
@@ -256,7 +177,7 @@ func (s *Server) ipAllowed(rc *reqCtx, st *envState) bool {
 	if ok {
 		shown = ip.String()
 	}
-	s.writeError(rc, http.StatusForbidden, msgIPNotAllowed(shown))
+	s.writeError(rc, http.StatusForbidden, wording.IPNotAllowed(shown))
 	return false
 }
 

@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/merchant-harness/mph/sandbox/token"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 func TestToken(t *testing.T) {
@@ -21,10 +24,10 @@ func TestToken(t *testing.T) {
 		{"alpha live", alpha, alphaLive, nil, 200, "", "LIVE"},
 		{"bravo live below tier 2 still gets a token", bravo, bravoLive, nil, 200, "", "LIVE"},
 		{"matching X-Merchant-Id", alpha, alphaTest, []string{"X-Merchant-Id: " + alpha}, 200, "", "TEST"},
-		{"wrong key", alpha, "sk_test_nope", nil, 401, msgBadCreds, ""},
-		{"key of another merchant", alpha, bravoTest, nil, 401, msgBadCreds, ""},
-		{"unknown merchant", "mer_x", alphaTest, nil, 401, msgBadCreds, ""},
-		{"mismatching X-Merchant-Id", alpha, alphaTest, []string{"X-Merchant-Id: " + bravo}, 401, msgMerchantHdr, ""},
+		{"wrong key", alpha, "sk_test_nope", nil, 401, wording.BadCreds, ""},
+		{"key of another merchant", alpha, bravoTest, nil, 401, wording.BadCreds, ""},
+		{"unknown merchant", "mer_x", alphaTest, nil, 401, wording.BadCreds, ""},
+		{"mismatching X-Merchant-Id", alpha, alphaTest, []string{"X-Merchant-Id: " + bravo}, 401, wording.MerchantHdr, ""},
 		{"delta from loopback", delta, deltaTest, nil, 403, "IP address 127.0.0.1 is not allowed for this merchant account", ""},
 	}
 	for _, tt := range tests {
@@ -70,7 +73,7 @@ func TestTokenValidation(t *testing.T) {
 func TestTokenClaims(t *testing.T) {
 	h := newSbx(t, Options{JWTSecret: []byte("fixed")})
 	raw := h.token(alpha, alphaTest)
-	var c tokenClaims
+	var c token.Claims
 	if _, err := jwt.ParseWithClaims(raw, &c, func(*jwt.Token) (any, error) { return []byte("fixed"), nil },
 		jwt.WithTimeFunc(func() time.Time { return t0 })); err != nil {
 		t.Fatalf("parse with --jwt-secret: %v", err)
@@ -92,15 +95,15 @@ func forge(t testing.TB, key any, method jwt.SigningMethod, c jwt.Claims) string
 func TestBearer(t *testing.T) {
 	h := newSbx(t, Options{JWTSecret: []byte("real-key")})
 	good := h.token(alpha, alphaTest)
-	claims := func(iss string, exp time.Time) tokenClaims {
-		return tokenClaims{Env: "TEST", RegisteredClaims: jwt.RegisteredClaims{
+	claims := func(iss string, exp time.Time) token.Claims {
+		return token.Claims{Env: "TEST", RegisteredClaims: jwt.RegisteredClaims{
 			Subject: alpha, Issuer: iss, IssuedAt: jwt.NewNumericDate(t0), ExpiresAt: jwt.NewNumericDate(exp)}}
 	}
 	forged := forge(t, []byte("other-key"), jwt.SigningMethodHS256, claims("mph-sandbox", t0.Add(time.Hour)))
 	none := forge(t, jwt.UnsafeAllowNoneSignatureType, jwt.SigningMethodNone, claims("mph-sandbox", t0.Add(time.Hour)))
 	wrongIss := forge(t, []byte("real-key"), jwt.SigningMethodHS256, claims("someone", t0.Add(time.Hour)))
 	hs512 := forge(t, []byte("real-key"), jwt.SigningMethodHS512, claims("mph-sandbox", t0.Add(time.Hour)))
-	unknownMerchant := forge(t, []byte("real-key"), jwt.SigningMethodHS256, tokenClaims{Env: "TEST",
+	unknownMerchant := forge(t, []byte("real-key"), jwt.SigningMethodHS256, token.Claims{Env: "TEST",
 		RegisteredClaims: jwt.RegisteredClaims{Subject: "mer_ghost", Issuer: "mph-sandbox", ExpiresAt: jwt.NewNumericDate(t0.Add(time.Hour))}})
 	tests := []struct {
 		name string
@@ -110,18 +113,18 @@ func TestBearer(t *testing.T) {
 	}{
 		{"valid", []string{"Authorization: Bearer " + good}, 200, ""},
 		{"lower-case scheme", []string{"Authorization: bearer " + good}, 200, ""},
-		{"missing header", nil, 401, msgBearer},
-		{"basic scheme", []string{"Authorization: Basic YTpi"}, 401, msgBearer},
-		{"bearer without token", []string{"Authorization: Bearer "}, 401, msgBearer},
-		{"garbage", []string{"Authorization: Bearer abc.def.ghi"}, 401, msgBearer},
-		{"secret key in bearer position", []string{"Authorization: Bearer " + alphaTest}, 401, msgBearer},
-		{"forged signature", []string{"Authorization: Bearer " + forged}, 401, msgBearer},
-		{"alg none", []string{"Authorization: Bearer " + none}, 401, msgBearer},
-		{"wrong issuer", []string{"Authorization: Bearer " + wrongIss}, 401, msgBearer},
-		{"HS512", []string{"Authorization: Bearer " + hs512}, 401, msgBearer},
-		{"unknown merchant", []string{"Authorization: Bearer " + unknownMerchant}, 401, msgBearer},
+		{"missing header", nil, 401, wording.Bearer},
+		{"basic scheme", []string{"Authorization: Basic YTpi"}, 401, wording.Bearer},
+		{"bearer without token", []string{"Authorization: Bearer "}, 401, wording.Bearer},
+		{"garbage", []string{"Authorization: Bearer abc.def.ghi"}, 401, wording.Bearer},
+		{"secret key in bearer position", []string{"Authorization: Bearer " + alphaTest}, 401, wording.Bearer},
+		{"forged signature", []string{"Authorization: Bearer " + forged}, 401, wording.Bearer},
+		{"alg none", []string{"Authorization: Bearer " + none}, 401, wording.Bearer},
+		{"wrong issuer", []string{"Authorization: Bearer " + wrongIss}, 401, wording.Bearer},
+		{"HS512", []string{"Authorization: Bearer " + hs512}, 401, wording.Bearer},
+		{"unknown merchant", []string{"Authorization: Bearer " + unknownMerchant}, 401, wording.Bearer},
 		{"X-Merchant-Id matches", []string{"Authorization: Bearer " + good, "X-Merchant-Id: " + alpha}, 200, ""},
-		{"X-Merchant-Id mismatch", []string{"Authorization: Bearer " + good, "X-Merchant-Id: " + bravo}, 401, msgMerchantHdr},
+		{"X-Merchant-Id mismatch", []string{"Authorization: Bearer " + good, "X-Merchant-Id: " + bravo}, 401, wording.MerchantHdr},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -151,7 +154,7 @@ func TestTokenExpiry(t *testing.T) {
 	h.ctl("POST", "/clock/advance", `{"seconds":899}`).want(200)
 	h.api("GET", "/cards", tok, nil).want(200)
 	h.ctl("POST", "/clock/advance", `{"seconds":1}`).want(200)
-	h.api("GET", "/cards", tok, nil).wantError(401, msgExpired)
+	h.api("GET", "/cards", tok, nil).wantError(401, wording.Expired)
 	// A fresh token works again.
 	h.api("GET", "/cards", h.token(alpha, alphaTest), nil).want(200)
 }
@@ -171,7 +174,7 @@ func TestIPWhitelistAndKYB(t *testing.T) {
 	h.ip = "127.0.0.1:5555"
 	btok := h.token(bravo, bravoLive)
 	for _, p := range []string{"/cards", "/cards/config", "/cards/customers", "/betting/quote?amount=100"} {
-		h.api("GET", p, btok, nil).wantError(403, msgKYB)
+		h.api("GET", p, btok, nil).wantError(403, wording.KYB)
 	}
 	atok := h.token(alpha, alphaLive)
 	r := h.api("GET", "/cards/config", atok, nil).want(200)

@@ -1,6 +1,11 @@
 package sandbox
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/wording"
+)
 
 // reply is an answer decided under a merchant's lock and sent once the lock
 // is released.
@@ -24,7 +29,7 @@ func (s *Server) readCard(rc *reqCtx, st *envState, f func(c *card) reply) {
 }
 
 func (s *Server) onCard(rc *reqCtx, st *envState, write bool, f func(c *card) reply) {
-	if s.faults.on(fCardCrossMerchantLookup) {
+	if s.faults.On(fault.CardCrossMerchantLookup) {
 		if other, oc := rc.world.cardByIDAnywhere(rc.p1); oc != nil {
 			st = other // the card's owner, whoever asks
 		}
@@ -39,7 +44,7 @@ func (s *Server) onCard(rc *reqCtx, st *envState, write bool, f func(c *card) re
 		}
 		c := st.findCard(rc.p1)
 		if c == nil {
-			return s.fail(rc, http.StatusNotFound, msgCardNotFound)
+			return s.fail(rc, http.StatusNotFound, wording.CardNotFound)
 		}
 		return f(c)
 	}()

@@ -1,6 +1,12 @@
 package sandbox
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/validate"
+	"github.com/merchant-harness/mph/sandbox/variant"
+)
 
 // handleStatus is PATCH /cards/{id}/status: freeze or unfreeze. A request for
 // the current status succeeds without changing updatedAt.
@@ -12,22 +18,22 @@ func (s *Server) handleStatus(rc *reqCtx) {
 	if s.emptyEnum(rc, b, "status", "ACTIVE", "FROZEN") {
 		return
 	}
-	v := validator{b: b}
-	status := v.str("status", true, maxShort)
-	v.oneOf("status", status, "ACTIVE", "FROZEN")
-	if v.failed(s, rc) {
+	v := validate.Of(b)
+	status := v.Str("status", true, maxShort)
+	v.OneOf("status", status, "ACTIVE", "FROZEN")
+	if s.invalid(rc, &v) {
 		return
 	}
 	st := rc.st
-	if s.faults.on(fCardCrossMerchantFreeze) {
+	if s.faults.On(fault.CardCrossMerchantFreeze) {
 		if other, oc := rc.world.cardByIDAnywhere(rc.p1); oc != nil {
 			st = other // the card's owner, whoever asks
 		}
 	}
 	s.withCard(rc, st, func(c *card) reply {
-		if s.variants.onAny(vStatusSameRefused, vStatusSame409) && (status == "FROZEN") == c.frozen {
+		if s.variants.OnAny(variant.StatusSameRefused, variant.StatusSame409) && (status == "FROZEN") == c.frozen {
 			code := http.StatusBadRequest
-			if s.variants.on(vStatusSame409) {
+			if s.variants.On(variant.StatusSame409) {
 				code = http.StatusConflict
 			}
 			return s.fail(rc, code, "Card is already "+status)
@@ -46,18 +52,18 @@ func (s *Server) setStatus(rc *reqCtx, st *envState, c *card, frozen bool) cardJ
 		c.frozen = frozen
 		c.updatedAt = ts(rc.now)
 	}
-	if s.faults.on(fStatusFreezeSweeps) && frozen && !was {
+	if s.faults.On(fault.StatusFreezeSweeps) && frozen && !was {
 		st.vault += c.balance
 		c.balance = 0
 	}
-	if s.faults.on(fTxnUnfreezeStillDeclines) && frozen {
+	if s.faults.On(fault.TxnUnfreezeStillDeclines) && frozen {
 		c.frozenOnce = true
 	}
 	out := c.json()
-	if s.faults.on(fStatusFreezeNotPersisted) && frozen {
+	if s.faults.On(fault.StatusFreezeNotPersisted) && frozen {
 		c.frozen = false
 	}
-	if s.faults.on(fStatusUnfreezeNotPersisted) && was && !frozen {
+	if s.faults.On(fault.StatusUnfreezeNotPersisted) && was && !frozen {
 		c.frozen = true
 	}
 	return out

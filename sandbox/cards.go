@@ -7,6 +7,10 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/validate"
+	"github.com/merchant-harness/mph/sandbox/variant"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 // handleConfig is GET /cards/config.
@@ -15,11 +19,11 @@ func (s *Server) handleConfig(rc *reqCtx) {
 	st.mu.RLock()
 	vault := s.listedVault(st, rc.now)
 	st.mu.RUnlock()
-	if s.faults.on(fConfigVaultStale) {
+	if s.faults.On(fault.ConfigVaultStale) {
 		vault = seedVault
 	}
 	env := st.env.String()
-	if s.faults.on(fConfigEnvAlwaysTest) {
+	if s.faults.On(fault.ConfigEnvAlwaysTest) {
 		env = EnvTest.String()
 	}
 	s.writeA(rc, http.StatusOK, configJSON{
@@ -40,9 +44,9 @@ func (s *Server) handleIssueCard(rc *reqCtx) {
 		return
 	}
 	c := newCard(rc.now, req.brand, s.cardName(req.name), req.theme, req.billing)
-	c.id, c.customerID, c.frozen = s.cardID(c.id), req.custID, s.variants.on(vIssuedFrozen)
+	c.id, c.customerID, c.frozen = s.cardID(c.id), req.custID, s.variants.On(variant.IssuedFrozen)
 	c.balance = s.initialBalance(req.amt)
-	if s.variants.on(vLimitsReplaceDefaults) {
+	if s.variants.On(variant.LimitsReplaceDefaults) {
 		c.limits = s.programLimits()
 	}
 	if req.hasRef {
@@ -66,66 +70,66 @@ func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
 	if !ok || s.issueChecksFirst(rc, b) {
 		return req, false
 	}
-	v := validator{b: b}
+	v := validate.Of(b)
 	req.custID = s.customerIDOf(&v)
-	req.name = v.str("nameOnCard", true, maxShort)
+	req.name = v.Str("nameOnCard", true, maxShort)
 	minAmt := money.Amount(minFunding)
-	if s.faults.on(fIssueMinOffByCent) {
+	if s.faults.On(fault.IssueMinOffByCent) {
 		minAmt-- // 0.99 accepted
 	}
-	req.amt, _ = v.amount("amount", true, minAmt, false)
-	req.ref, req.hasRef = v.optStr("reference", false, maxShort)
+	req.amt, _ = v.Amount("amount", true, minAmt, false)
+	req.ref, req.hasRef = v.OptStr("reference", false, maxShort)
 	if req.hasRef {
-		v.match("reference", req.ref, reReference, "must contain only letters, digits, '.', '_' or '-'")
+		v.Match("reference", req.ref, reReference, "must contain only letters, digits, '.', '_' or '-'")
 		if req.ref == "" {
-			v.add("reference should not be empty")
+			v.Add("reference should not be empty")
 		}
 	}
 	req.brand = s.issueBrand(&v)
-	theme, hasTheme := v.optStr("colorTheme", false, maxShort)
+	theme, hasTheme := v.OptStr("colorTheme", false, maxShort)
 	if !hasTheme || theme == "" {
 		theme = "midnight"
 	}
 	req.theme = theme
 	req.billing = parseBilling(&v)
 	s.issueRules(&v, req)
-	return req, !v.failed(s, rc)
+	return req, !s.invalid(rc, &v)
 }
 
 // issueBrand validates cardBrand, defaulting it when absent.
-func (s *Server) issueBrand(v *validator) string {
-	brand, has := v.optStr("cardBrand", false, maxShort)
+func (s *Server) issueBrand(v *validate.Fields) string {
+	brand, has := v.OptStr("cardBrand", false, maxShort)
 	switch {
-	case !has && s.variants.on(vBrandMastercard):
+	case !has && s.variants.On(variant.BrandMastercard):
 		return "MASTERCARD"
 	case !has:
 		return "VISA"
 	case brand == "":
-		v.add("cardBrand must be one of the following values: VISA, MASTERCARD")
+		v.Add("cardBrand must be one of the following values: VISA, MASTERCARD")
 	default:
-		v.oneOf("cardBrand", brand, "VISA", "MASTERCARD")
+		v.OneOf("cardBrand", brand, "VISA", "MASTERCARD")
 	}
 	return brand
 }
 
 // parseBilling validates the optional billingAddress (default: the
 // sandbox's address); its errors are prefixed with billingAddress.
-func parseBilling(v *validator) Address {
-	ob, has := v.object("billingAddress")
+func parseBilling(v *validate.Fields) Address {
+	ob, has := v.Object("billingAddress")
 	if !has {
 		return defaultBilling
 	}
-	bv := validator{b: ob}
+	bv := validate.Of(ob)
 	billing := Address{
-		Street:     bv.str("street", true, maxText),
-		City:       bv.str("city", true, maxText),
-		State:      bv.str("state", true, maxText),
-		PostalCode: bv.str("postalCode", true, maxShort),
-		Country:    bv.str("country", true, maxShort),
+		Street:     bv.Str("street", true, maxText),
+		City:       bv.Str("city", true, maxText),
+		State:      bv.Str("state", true, maxText),
+		PostalCode: bv.Str("postalCode", true, maxShort),
+		Country:    bv.Str("country", true, maxShort),
 	}
-	bv.match("country", billing.Country, reCountry2, "must be a 2-letter upper-case country code")
-	for _, e := range bv.errs {
-		v.add("billingAddress." + e)
+	bv.Match("country", billing.Country, reCountry2, "must be a 2-letter upper-case country code")
+	for _, e := range bv.Errs() {
+		v.Add("billingAddress." + e)
 	}
 	return billing
 }
@@ -136,9 +140,9 @@ func parseBilling(v *validator) Address {
 func (s *Server) storeIssued(rc *reqCtx, c *card, amt money.Amount) {
 	st := rc.st
 	st.mu.Lock()
-	if st.custByID[c.customerID] == nil && !s.faults.on(fIssueUnknownCustomer) {
+	if st.custByID[c.customerID] == nil && !s.faults.On(fault.IssueUnknownCustomer) {
 		st.mu.Unlock()
-		s.writeError(rc, http.StatusNotFound, msgCustNotFound)
+		s.writeError(rc, http.StatusNotFound, wording.CustNotFound)
 		return
 	}
 	if cu := st.custByID[c.customerID]; cu != nil && s.kycStatus(cu, rc.now) != "APPROVED" {
@@ -151,29 +155,29 @@ func (s *Server) storeIssued(rc *reqCtx, c *card, amt money.Amount) {
 		s.writeError(rc, http.StatusBadRequest, "Customer already holds the maximum of "+itoa(max)+" cards")
 		return
 	}
-	if prev := st.cardByRef[c.ref]; prev != nil && s.variants.on(vCardDupReplay) {
+	if prev := st.cardByRef[c.ref]; prev != nil && s.variants.On(variant.CardDupReplay) {
 		out := prev.json()
 		st.mu.Unlock()
 		s.writeA(rc, http.StatusOK, out) // idempotent replay of the original card
 		return
 	}
-	if (st.cardByRef[c.ref] != nil || st.cardByID[c.ref] != nil) && !s.faults.on(fIssueDupRef) {
+	if (st.cardByRef[c.ref] != nil || st.cardByID[c.ref] != nil) && !s.faults.On(fault.IssueDupRef) {
 		st.mu.Unlock()
 		s.writeError(rc, http.StatusConflict, "Card with reference '"+c.ref+"' already exists")
 		return
 	}
 	total := int64(amt) + creationFee
 	need := total
-	if s.faults.on(fIssueVaultExclFee) {
+	if s.faults.On(fault.IssueVaultExclFee) {
 		need = int64(amt)
 	}
-	if st.vault < need || (s.faults.on(fIssueVaultExactRefused) && st.vault == need) {
+	if st.vault < need || (s.faults.On(fault.IssueVaultExactRefused) && st.vault == need) {
 		avail := st.vault
 		st.mu.Unlock()
 		s.vaultShort(rc, amt, total, avail)
 		return
 	}
-	if s.faults.on(fIssueNoCreationFee) {
+	if s.faults.On(fault.IssueNoCreationFee) {
 		total = int64(amt)
 	}
 	st.vault -= total
@@ -188,7 +192,7 @@ func (s *Server) storeIssued(rc *reqCtx, c *card, amt money.Amount) {
 
 // vaultShort answers the 400 of an issuance the vault cannot pay for.
 func (s *Server) vaultShort(rc *reqCtx, amt money.Amount, total, avail int64) {
-	if s.faults.on(fIssueVaultMsgNoTotal) {
+	if s.faults.On(fault.IssueVaultMsgNoTotal) {
 		s.writeError(rc, http.StatusBadRequest, "Insufficient vault balance: available "+amount(avail).String()+" USD")
 		return
 	}
@@ -276,48 +280,48 @@ func (c *card) json() cardJSON {
 // handleListCards is GET /cards with status, search and limit, newest first.
 func (s *Server) handleListCards(rc *reqCtx) {
 	q := rc.r.URL.Query()
-	v := validator{}
+	v := validate.Of(nil)
 	status := q.Get("status")
 	if status == "" {
 		status = "ALL"
-		if s.variants.on(vListDefaultActive) {
+		if s.variants.On(variant.ListDefaultActive) {
 			status = "ACTIVE"
 		}
 	}
-	v.oneOf("status", status, "ACTIVE", "FROZEN", "ALL")
-	if s.faults.on(fListAllActiveOnly) && q.Get("status") == "ALL" {
+	v.OneOf("status", status, "ACTIVE", "FROZEN", "ALL")
+	if s.faults.On(fault.ListAllActiveOnly) && q.Get("status") == "ALL" {
 		status = "ACTIVE"
 	}
 	limit := int64(50)
 	if ls, has := q["limit"]; has {
 		maxLimit := int64(100)
 		switch {
-		case s.variants.on(vListMax50):
+		case s.variants.On(variant.ListMax50):
 			maxLimit = 50
-		case s.variants.on(vListClamp50):
+		case s.variants.On(variant.ListClamp50):
 			maxLimit = 1 << 30
 		}
-		limit, _ = v.checkInt("limit", ls[0], 1, maxLimit)
-		if s.variants.on(vListClamp50) {
+		limit, _ = v.CheckInt("limit", ls[0], 1, maxLimit)
+		if s.variants.On(variant.ListClamp50) {
 			limit = min(limit, 50)
 		}
-	} else if s.faults.on(fListNoDefaultLimit) {
+	} else if s.faults.On(fault.ListNoDefaultLimit) {
 		limit = 1 << 30
 	}
 	search := strings.ToLower(strings.TrimSpace(q.Get("search")))
 	if len(search) > maxText {
-		v.add("search must be shorter than or equal to " + itoa(maxText) + " characters")
+		v.Add("search must be shorter than or equal to " + itoa(maxText) + " characters")
 	}
-	if v.failed(s, rc) {
+	if s.invalid(rc, &v) {
 		return
 	}
-	if s.faults.on(fListIgnoresLimit) {
+	if s.faults.On(fault.ListIgnoresLimit) {
 		limit = 1 << 30
 	}
-	if s.faults.on(fListStatusIgnored) && status != "ALL" {
+	if s.faults.On(fault.ListStatusIgnored) && status != "ALL" {
 		status = "ALL"
 	}
-	matchLast4 := !s.faults.on(fListSearchNoLast4)
+	matchLast4 := !s.faults.On(fault.ListSearchNoLast4)
 	st := rc.st
 	st.mu.RLock()
 	out := make([]cardJSON, 0, min(int(limit), len(st.cards)))
@@ -327,7 +331,7 @@ func (s *Server) handleListCards(rc *reqCtx) {
 		out = listCardsOf(st, out, status, search, matchLast4, limit)
 	}
 	st.mu.RUnlock()
-	if s.faults.on(fListTenantLeak) {
+	if s.faults.On(fault.ListTenantLeak) {
 		for _, m := range rc.world.merchants {
 			if o := m.envs[st.env]; o != st {
 				o.mu.RLock()
@@ -368,7 +372,7 @@ func (s *Server) handleGetCard(rc *reqCtx) {
 		pan, cvv = c.panGrouped, c.cvv
 	}
 	st.mu.RUnlock()
-	if c != nil && s.faults.on(fCardLeaksCredentials) {
+	if c != nil && s.faults.On(fault.CardLeaksCredentials) {
 		s.writeA(rc, http.StatusOK, struct {
 			cardJSON
 			CardNumber string `json:"cardNumber"`
@@ -376,11 +380,11 @@ func (s *Server) handleGetCard(rc *reqCtx) {
 		}{out, pan, cvv})
 		return
 	}
-	if c == nil && s.faults.on(fCrossMerchantCardRead) {
+	if c == nil && s.faults.On(fault.CrossMerchantCardRead) {
 		c, out = s.findCardAnywhere(rc.world, rc.p1)
 	}
 	if c == nil {
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
+		s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
 		return
 	}
 	s.writeA(rc, http.StatusOK, out)
@@ -408,8 +412,8 @@ func (s *Server) findCardAnywhere(w *world, id string) (*card, cardJSON) {
 // handleSecure is GET /cards/{id}/secure: full credentials of an ACTIVE card.
 func (s *Server) handleSecure(rc *reqCtx) {
 	s.readCard(rc, rc.st, func(c *card) reply {
-		if c.frozen && !s.faults.on(fSecureRevealsFrozen) {
-			return s.fail(rc, http.StatusBadRequest, msgFrozenSecure)
+		if c.frozen && !s.faults.On(fault.SecureRevealsFrozen) {
+			return s.fail(rc, http.StatusBadRequest, wording.FrozenSecure)
 		}
 		out := secureDetails(c)
 		return func() { s.writeSecure(rc, out) }
@@ -435,7 +439,7 @@ func secureDetails(c *card) secureJSON {
 
 // writeSecure answers the secure details.
 func (s *Server) writeSecure(rc *reqCtx, out secureJSON) {
-	if s.faults.on(fSecureExpMismatch) {
+	if s.faults.On(fault.SecureExpMismatch) {
 		// Well-formed MM/YY, but of the issuance year (expiry is three years on).
 		y := int(out.ExpiryYear[2]-'0')*10 + int(out.ExpiryYear[3]-'0')
 		out.ExpirationDate = fmt.Sprintf("%s/%02d", out.ExpiryMonth, (y+97)%100)

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 func TestConfig(t *testing.T) {
@@ -141,7 +143,7 @@ func TestIssueCard(t *testing.T) {
 		{"bad brand", `{"customerId":"%s","nameOnCard":"A","amount":5,"cardBrand":"AMEX"}`, 400, "cardBrand must be one of the following values: VISA, MASTERCARD"},
 		{"bad reference", `{"customerId":"%s","nameOnCard":"A","amount":5,"reference":"a b"}`, 400, "reference must contain only"},
 		{"bad billing country", `{"customerId":"%s","nameOnCard":"A","amount":5,"billingAddress":{"street":"s","city":"c","state":"s","postalCode":"p","country":"USA"}}`, 400, "billingAddress.country must be a 2-letter"},
-		{"unknown customer", `{"customerId":"cus_nope%.0s","nameOnCard":"A","amount":5}`, 404, msgCustNotFound},
+		{"unknown customer", `{"customerId":"cus_nope%.0s","nameOnCard":"A","amount":5}`, 404, wording.CustNotFound},
 		{"duplicate reference", `{"customerId":"%s","nameOnCard":"A","amount":5,"reference":"mc-1"}`, 409, "already exists"},
 		{"insufficient vault", `{"customerId":"%s","nameOnCard":"A","amount":20000}`, 400,
 			"Insufficient vault balance: required 20001.00 USD (funding 20000.00 + issuance fee 1.00), available 9971.50 USD"},
@@ -154,7 +156,7 @@ func TestIssueCard(t *testing.T) {
 	}
 	// A customer of another merchant is unknown here.
 	bcust := h.customer(h.token(bravo, bravoTest))
-	h.api("POST", "/cards", tok, fmt.Sprintf(`{"customerId":%q,"nameOnCard":"A","amount":5}`, bcust)).wantError(404, msgCustNotFound)
+	h.api("POST", "/cards", tok, fmt.Sprintf(`{"customerId":%q,"nameOnCard":"A","amount":5}`, bcust)).wantError(404, wording.CustNotFound)
 }
 
 func TestListCards(t *testing.T) {
@@ -224,10 +226,10 @@ func TestGetCardAndIsolation(t *testing.T) {
 	}
 	for _, o := range others {
 		for _, p := range []string{"/cards/" + id, "/cards/mine", "/cards/" + id + "/secure"} {
-			h.api("GET", p, o.tok, nil).wantError(404, msgCardNotFound)
+			h.api("GET", p, o.tok, nil).wantError(404, wording.CardNotFound)
 		}
-		h.api("POST", "/cards/"+id+"/withdraw", o.tok, `{"amount":1}`).wantError(404, msgCardNotFound)
-		h.api("PATCH", "/cards/"+id+"/status", o.tok, `{"status":"FROZEN"}`).wantError(404, msgCardNotFound)
+		h.api("POST", "/cards/"+id+"/withdraw", o.tok, `{"amount":1}`).wantError(404, wording.CardNotFound)
+		h.api("PATCH", "/cards/"+id+"/status", o.tok, `{"status":"FROZEN"}`).wantError(404, wording.CardNotFound)
 		if n := len(h.api("GET", "/cards", o.tok, nil).list("data")); n != 0 {
 			t.Fatalf("%s lists %d cards of alpha TEST", o.name, n)
 		}
@@ -254,10 +256,10 @@ func TestSecure(t *testing.T) {
 		t.Fatalf("secure details may be cached: %v", r.hdr)
 	}
 	h.api("PATCH", "/cards/"+id+"/status", tok, `{"status":"FROZEN"}`).want(200)
-	h.api("GET", "/cards/"+id+"/secure", tok, nil).wantError(400, msgFrozenSecure)
+	h.api("GET", "/cards/"+id+"/secure", tok, nil).wantError(400, wording.FrozenSecure)
 	h.api("PATCH", "/cards/"+id+"/status", tok, `{"status":"ACTIVE"}`).want(200)
 	h.api("GET", "/cards/"+id+"/secure", tok, nil).want(200)
-	h.api("GET", "/cards/nope/secure", tok, nil).wantError(404, msgCardNotFound)
+	h.api("GET", "/cards/nope/secure", tok, nil).wantError(404, wording.CardNotFound)
 }
 
 func TestWithdraw(t *testing.T) {
@@ -300,7 +302,7 @@ func TestWithdraw(t *testing.T) {
 	if r := h.api("POST", "/cards/"+id+"/withdraw", tok, `{"amount":5.75}`).want(200); r.num("data.card.balanceAmount") != "0.00" {
 		t.Fatalf("sweep to zero: %s", r.body)
 	}
-	h.api("POST", "/cards/nope/withdraw", tok, `{"amount":1}`).wantError(404, msgCardNotFound)
+	h.api("POST", "/cards/nope/withdraw", tok, `{"amount":1}`).wantError(404, wording.CardNotFound)
 }
 
 func TestSpendLimits(t *testing.T) {
@@ -326,7 +328,7 @@ func TestSpendLimits(t *testing.T) {
 	} {
 		h.api("PUT", "/cards/"+id+"/spend-limits", tok, tt.body).wantValidation(tt.msg)
 	}
-	h.api("PUT", "/cards/nope/spend-limits", tok, `{"dailyLimit":1}`).wantError(404, msgCardNotFound)
+	h.api("PUT", "/cards/nope/spend-limits", tok, `{"dailyLimit":1}`).wantError(404, wording.CardNotFound)
 }
 
 func TestCardStatus(t *testing.T) {
@@ -378,7 +380,7 @@ func TestContact(t *testing.T) {
 	} {
 		h.api("PATCH", "/cards/"+id+"/contact", tok, tt.body).wantValidation(tt.msg)
 	}
-	h.api("PATCH", "/cards/nope/contact", tok, `{"email":"a@b.co"}`).wantError(404, msgCardNotFound)
+	h.api("PATCH", "/cards/nope/contact", tok, `{"email":"a@b.co"}`).wantError(404, wording.CardNotFound)
 	// Works with LIVE credentials too.
 	ltok := h.token(alpha, alphaLive)
 	lid := h.card(ltok, h.customer(ltok), "2").s("data.id")

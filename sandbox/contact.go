@@ -3,6 +3,10 @@ package sandbox
 import (
 	"net/http"
 	"strings"
+
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/validate"
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 type successMessage struct {
@@ -12,7 +16,7 @@ type successMessage struct {
 
 // handleContact is PATCH /cards/{id}/contact: only supplied fields change.
 func (s *Server) handleContact(rc *reqCtx) {
-	if s.faults.on(fContactLiveRefused) && rc.st.env == EnvLive {
+	if s.faults.On(fault.ContactLiveRefused) && rc.st.env == EnvLive {
 		s.writeError(rc, http.StatusForbidden, "Contact updates are available with TEST credentials only")
 		return
 	}
@@ -20,21 +24,21 @@ func (s *Server) handleContact(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	v := validator{b: b}
-	email, hasEmail := v.optStr("email", false, maxText)
-	mobile, hasMobile := v.optStr("mobile", false, maxShort)
+	v := validate.Of(b)
+	email, hasEmail := v.OptStr("email", false, maxText)
+	mobile, hasMobile := v.OptStr("mobile", false, maxShort)
 	if hasEmail && !reEmail.MatchString(email) {
-		v.add("email must be an email")
+		v.Add("email must be an email")
 	}
-	if hasMobile && !s.variants.on(vMobileUnchecked) && (!rePhone.MatchString(mobile) || (s.faults.on(fContactPlusRefused) && strings.HasPrefix(mobile, "+"))) {
-		v.add("mobile must be a valid phone number (local digits or + and 7 to 15 digits)")
+	if hasMobile && !s.variants.On(variant.MobileUnchecked) && (!rePhone.MatchString(mobile) || (s.faults.On(fault.ContactPlusRefused) && strings.HasPrefix(mobile, "+"))) {
+		v.Add("mobile must be a valid phone number (local digits or + and 7 to 15 digits)")
 	}
-	if _, e := v.raw("email"); !e && !s.variants.on(vNullBodyNoop) {
-		if _, m := v.raw("mobile"); !m {
-			v.add("at least one of email, mobile must be supplied")
+	if _, e := v.Raw("email"); !e && !s.variants.On(variant.NullBodyNoop) {
+		if _, m := v.Raw("mobile"); !m {
+			v.Add("at least one of email, mobile must be supplied")
 		}
 	}
-	if v.failed(s, rc) {
+	if s.invalid(rc, &v) {
 		return
 	}
 	s.withCard(rc, rc.st, func(c *card) reply {

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/ratelimit"
+	"github.com/merchant-harness/mph/sandbox/validate"
 )
 
 // controlNames are listed by GET /_sandbox/capabilities.
@@ -68,9 +70,9 @@ func (s *Server) ctlClockAdvance(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	v := validator{b: b}
-	sec, _ := v.integer("seconds", true, 0, 100*365*86400)
-	if v.failed(s, rc) {
+	v := validate.Of(b)
+	sec, _ := v.Int("seconds", true, 0, 100*365*86400)
+	if s.invalid(rc, &v) {
 		return
 	}
 	s.clk.Advance(time.Duration(sec) * time.Second)
@@ -89,7 +91,7 @@ func (s *Server) ctlReset(rc *reqCtx) {
 func (s *Server) Reset() {
 	s.clk.Reset()
 	s.latency.Store(0)
-	s.limits.set(s.startRL)
+	s.limits.Set(s.startRL)
 	s.world.Store(s.newWorld())
 }
 
@@ -130,21 +132,21 @@ func (s *Server) ctlWebhook(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	v := validator{b: b}
-	u, hasURL := v.optStr("url", false, 2048)
+	v := validate.Of(b)
+	u, hasURL := v.OptStr("url", false, 2048)
 	if !hasURL {
-		if _, present := v.raw("url"); !present {
-			v.add("url should not be empty")
+		if _, present := v.Raw("url"); !present {
+			v.Add("url should not be empty")
 		}
 	}
 	if u != "" {
 		pu, err := url.Parse(u)
 		if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
-			v.add("url must be an absolute http or https URL")
+			v.Add("url must be an absolute http or https URL")
 		}
 	}
-	secret, _ := v.optStr("secret", false, maxText)
-	if v.failed(s, rc) {
+	secret, _ := v.OptStr("secret", false, maxText)
+	if s.invalid(rc, &v) {
 		return
 	}
 	if u == "" {
@@ -221,12 +223,12 @@ func (s *Server) ctlSetBalances(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	v := validator{b: b}
-	envS := v.str("environment", true, maxShort)
-	v.oneOf("environment", envS, "TEST", "LIVE")
-	vault, hasVault := v.amount("vaultBalance", false, 0, false)
-	ngn, hasNGN := v.amount("ngnBalance", false, 0, false)
-	if v.failed(s, rc) {
+	v := validate.Of(b)
+	envS := v.Str("environment", true, maxShort)
+	v.OneOf("environment", envS, "TEST", "LIVE")
+	vault, hasVault := v.Amount("vaultBalance", false, 0, false)
+	ngn, hasNGN := v.Amount("ngnBalance", false, 0, false)
+	if s.invalid(rc, &v) {
 		return
 	}
 	env, _ := parseEnv(envS)
@@ -258,28 +260,28 @@ func (s *Server) ctlWhitelist(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	v := validator{b: b}
-	envS := v.str("environment", true, maxShort)
-	v.oneOf("environment", envS, "TEST", "LIVE")
+	v := validate.Of(b)
+	envS := v.Str("environment", true, maxShort)
+	v.OneOf("environment", envS, "TEST", "LIVE")
 	var ips []string
-	if raw, has := v.raw("ips"); !has {
-		v.add("ips should not be empty")
+	if raw, has := v.Raw("ips"); !has {
+		v.Add("ips should not be empty")
 	} else if err := jsonUnmarshal(raw, &ips); err != nil {
-		v.add("ips must be an array of strings")
+		v.Add("ips must be an array of strings")
 	}
 	if len(ips) > 1000 {
-		v.add("ips must contain no more than 1000 elements")
+		v.Add("ips must contain no more than 1000 elements")
 	}
 	addrs := make([]netip.Addr, 0, len(ips))
 	for _, ip := range ips {
 		a, err := netip.ParseAddr(ip)
 		if err != nil {
-			v.add("each value in ips must be an ip address")
+			v.Add("each value in ips must be an ip address")
 			break
 		}
 		addrs = append(addrs, a.Unmap())
 	}
-	if v.failed(s, rc) {
+	if s.invalid(rc, &v) {
 		return
 	}
 	env, _ := parseEnv(envS)
@@ -302,9 +304,9 @@ func (s *Server) ctlGiftHold(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	v := validator{b: b}
-	hold, _ := v.boolean("hold", true)
-	if v.failed(s, rc) {
+	v := validate.Of(b)
+	hold, _ := v.Bool("hold", true)
+	if s.invalid(rc, &v) {
 		return
 	}
 	ans := holdJSON{Reference: rc.p1, Hold: hold}
@@ -345,9 +347,9 @@ func (s *Server) ctlLatency(rc *reqCtx) {
 		if !ok {
 			return
 		}
-		v := validator{b: b}
-		ms, _ := v.integer("ms", true, 0, maxLatency)
-		if v.failed(s, rc) {
+		v := validate.Of(b)
+		ms, _ := v.Int("ms", true, 0, maxLatency)
+		if s.invalid(rc, &v) {
 			return
 		}
 		s.latency.Store(int64(time.Duration(ms) * time.Millisecond))
@@ -363,34 +365,34 @@ func (s *Server) ctlRateLimits(rc *reqCtx) {
 		if !ok {
 			return
 		}
-		v := validator{b: b}
-		cur := s.limits.snapshot()
+		v := validate.Of(b)
+		cur := s.limits.Snapshot()
 		for g := range b {
-			if _, known := groupIndex(g); !known {
-				v.add("unknown rate-limit group " + quoteTrunc(g) + " (token, read, secure, write)")
+			if _, known := ratelimit.GroupOf(g); !known {
+				v.Add("unknown rate-limit group " + quoteTrunc(g) + " (token, read, secure, write)")
 				continue
 			}
-			ob, has := v.object(g)
+			ob, has := v.Object(g)
 			if !has {
-				if _, present := v.raw(g); !present {
-					v.add(g + " must be an object")
+				if _, present := v.Raw(g); !present {
+					v.Add(g + " must be an object")
 				}
 				continue
 			}
-			gv := validator{b: ob}
-			rate, _ := gv.float("rate", true, 0, 1e9)
-			burst, _ := gv.integer("burst", false, 0, 1_000_000_000)
-			for _, e := range gv.errs {
-				v.add(g + "." + e)
+			gv := validate.Of(ob)
+			rate, _ := gv.Float("rate", true, 0, 1e9)
+			burst, _ := gv.Int("burst", false, 0, 1_000_000_000)
+			for _, e := range gv.Errs() {
+				v.Add(g + "." + e)
 			}
-			cur[g] = normLimit(RateLimit{Rate: rate, Burst: int(burst)})
+			cur[g] = ratelimit.Norm(RateLimit{Rate: rate, Burst: int(burst)})
 		}
-		if v.failed(s, rc) {
+		if s.invalid(rc, &v) {
 			return
 		}
-		s.limits.set(cur)
+		s.limits.Set(cur)
 	}
-	writeJSON(rc.w, http.StatusOK, s.limits.snapshot())
+	writeJSON(rc.w, http.StatusOK, s.limits.Snapshot())
 }
 
 func quoteTrunc(s string) string {

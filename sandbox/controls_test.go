@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 func TestControlsAdminKey(t *testing.T) {
@@ -80,7 +82,7 @@ func TestControlReset(t *testing.T) {
 	}
 	h.api("POST", "/auth/token", "", map[string]string{"merchantId": delta, "secretKey": deltaTest}).want(403)
 	r := h.api("POST", "/cards/x/simulate-webhook", tok, `{"event_type":"decline"}`)
-	r.wantError(404, msgCardNotFound)
+	r.wantError(404, wording.CardNotFound)
 }
 
 func TestControlTransactions(t *testing.T) {
@@ -149,7 +151,7 @@ func TestControlTransactions(t *testing.T) {
 	}
 
 	// Bad input.
-	h.ctl("POST", "/cards/crd_nope/transactions", `{"amount":1}`).wantError(404, msgCardNotFound)
+	h.ctl("POST", "/cards/crd_nope/transactions", `{"amount":1}`).wantError(404, wording.CardNotFound)
 	for _, b := range []string{`{}`, `{"amount":0}`, `{"amount":-1}`, `{"amount":"1"}`, `{"amount":1.001}`} {
 		h.ctl("POST", "/cards/"+id+"/transactions", b).want(400)
 	}

@@ -3,6 +3,10 @@ package sandbox
 import (
 	"net/http"
 	"time"
+
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/validate"
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // handleCreateCustomer is POST /cards/customers: registration with KYC, which
@@ -12,43 +16,43 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	v := validator{b: b}
+	v := validate.Of(b)
 	n := s.customerNames()
 	c := customerJSON{
-		FirstName:        v.str("firstName", true, maxText),
-		LastName:         v.str("lastName", true, maxText),
-		Email:            v.str("email", !s.faults.on(fCustEmailOptional), maxText),
-		PhoneNumber:      v.str("phoneNumber", true, maxShort),
-		PhoneCountryCode: v.str(n.cc, true, maxShort),
-		DateOfBirth:      v.str(n.dob, true, maxShort),
-		IDType:           v.str(n.idType, true, maxShort),
-		Address:          v.str("address", true, maxText),
-		City:             v.str("city", true, maxText),
-		State:            v.str("state", true, maxText),
-		PostalCode:       v.str(n.postal, true, maxShort),
-		Country:          v.str("country", true, maxShort),
+		FirstName:        v.Str("firstName", true, maxText),
+		LastName:         v.Str("lastName", true, maxText),
+		Email:            v.Str("email", !s.faults.On(fault.CustEmailOptional), maxText),
+		PhoneNumber:      v.Str("phoneNumber", true, maxShort),
+		PhoneCountryCode: v.Str(n.cc, true, maxShort),
+		DateOfBirth:      v.Str(n.dob, true, maxShort),
+		IDType:           v.Str(n.idType, true, maxShort),
+		Address:          v.Str("address", true, maxText),
+		City:             v.Str("city", true, maxText),
+		State:            v.Str("state", true, maxText),
+		PostalCode:       v.Str(n.postal, true, maxShort),
+		Country:          v.Str("country", true, maxShort),
 	}
-	idNumber := v.str(n.idNumber, true, maxShort)
-	v.match("email", c.Email, reEmail, "must be an email")
-	v.match("phoneNumber", c.PhoneNumber, rePhone, "must be a valid phone number")
-	v.match(n.cc, c.PhoneCountryCode, reCC, "must be a + followed by 1 to 4 digits")
+	idNumber := v.Str(n.idNumber, true, maxShort)
+	v.Match("email", c.Email, reEmail, "must be an email")
+	v.Match("phoneNumber", c.PhoneNumber, rePhone, "must be a valid phone number")
+	v.Match(n.cc, c.PhoneCountryCode, reCC, "must be a + followed by 1 to 4 digits")
 	if c.DateOfBirth != "" {
 		d, err := time.Parse("2006-01-02", c.DateOfBirth)
-		if err != nil && s.variants.on(vDOBBasic) {
+		if err != nil && s.variants.On(variant.DOBBasic) {
 			d, err = time.Parse("20060102", c.DateOfBirth)
 		}
 		if err != nil {
-			v.add(n.dob + " must be a valid ISO 8601 date string (YYYY-MM-DD)")
+			v.Add(n.dob + " must be a valid ISO 8601 date string (YYYY-MM-DD)")
 		} else if !d.Before(rc.now) {
-			v.add(n.dob + " must be a date in the past")
+			v.Add(n.dob + " must be a date in the past")
 		}
 	}
-	v.oneOf(n.idType, c.IDType, "national_id", "passport", "drivers_license")
-	if !s.variants.on(vCountryAlpha2) || !reCountry2.MatchString(c.Country) {
-		v.match("country", c.Country, reCountry3, "must be a 3-letter upper-case country code")
+	v.OneOf(n.idType, c.IDType, "national_id", "passport", "drivers_license")
+	if !s.variants.On(variant.CountryAlpha2) || !reCountry2.MatchString(c.Country) {
+		v.Match("country", c.Country, reCountry3, "must be a 3-letter upper-case country code")
 	}
 	s.customerRules(&v, c)
-	if v.failed(s, rc) {
+	if s.invalid(rc, &v) {
 		return
 	}
 	if taken := s.claimIdentity(rc.st, c, idNumber); taken != "" {
@@ -57,7 +61,7 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 	}
 	c.IDNumberLast4 = last(idNumber, 4)
 	c.KYCStatus = "APPROVED"
-	if s.faults.on(fCustNotApproved) {
+	if s.faults.On(fault.CustNotApproved) {
 		c.KYCStatus = "PENDING"
 	}
 	c.CustomerID = s.newCustomerID()
@@ -80,7 +84,7 @@ func (s *Server) handleListCustomers(rc *reqCtx) {
 	st.mu.RLock()
 	listed := s.listedCustomers(st, rc.now)
 	out := make([]customerJSON, 0, len(listed))
-	if s.faults.on(fCustListDropsNewest) && len(listed) > 0 {
+	if s.faults.On(fault.CustListDropsNewest) && len(listed) > 0 {
 		listed = listed[:len(listed)-1]
 	}
 	for _, cu := range s.customerOrder(listed) {
@@ -89,7 +93,7 @@ func (s *Server) handleListCustomers(rc *reqCtx) {
 		out = append(out, rec)
 	}
 	st.mu.RUnlock()
-	if s.faults.on(fCustListTenantLeak) {
+	if s.faults.On(fault.CustListTenantLeak) {
 		for _, m := range rc.world.merchants {
 			if o := m.envs[st.env]; o != st {
 				o.mu.RLock()

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
-// tsLayout is ISO 8601 UTC with milliseconds, as JavaScript's toISOString.
-const tsLayout = "2006-01-02T15:04:05.000Z"
-
-func ts(t time.Time) string { return t.UTC().Format(tsLayout) }
+func ts(t time.Time) string { return t.UTC().Format(wording.TimeLayout) }
 
 // envelopeA wraps token and card operation answers.
 type envelopeA struct {
@@ -56,17 +56,17 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 
 func (s *Server) writeA(rc *reqCtx, code int, data any) {
 	e := envelopeA{Status: "success", Data: data, Timestamp: ts(rc.now), Path: rc.path}
-	if s.faults.on(fEnvAStatusOK) {
+	if s.faults.On(fault.EnvAStatusOK) {
 		e.Status = "ok"
 	}
-	if s.faults.on(fEnvPathNoRoot) {
+	if s.faults.On(fault.EnvPathNoRoot) {
 		e.Path = strings.TrimPrefix(rc.path, s.base)
 	}
 	writeJSON(rc.w, code, e)
 }
 
 func (s *Server) writeB(rc *reqCtx, message string, data any) {
-	if s.faults.on(fEnvBSuccessString) {
+	if s.faults.On(fault.EnvBSuccessString) {
 		writeJSON(rc.w, http.StatusOK, map[string]any{"success": "true", "message": message, "data": data, "timestamp": ts(rc.now)})
 		return
 	}

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"net/http"
 	"strings"
+
+	"github.com/merchant-harness/mph/sandbox/fault"
 )
 
 // errorEnvelope is the documented error body. Message is a string, or an array
@@ -33,16 +35,16 @@ func (s *Server) writeError(rc *reqCtx, code int, msg any) {
 		Timestamp:  ts(rc.now),
 		Path:       rc.path,
 	}
-	if s.faults.on(fErrorEnvelopeNoPath) {
+	if s.faults.On(fault.ErrorEnvelopeNoPath) {
 		e.Path = ""
 	}
-	if s.faults.on(fErrReasonWrong) {
+	if s.faults.On(fault.ErrReasonWrong) {
 		e.Error = http.StatusText(http.StatusBadRequest)
 	}
-	if s.faults.on(fErrStatusCode400) {
+	if s.faults.On(fault.ErrStatusCode400) {
 		e.StatusCode = http.StatusBadRequest
 	}
-	if s.faults.on(fErrTimestampHTTPDate) {
+	if s.faults.On(fault.ErrTimestampHTTPDate) {
 		e.Timestamp = rc.now.UTC().Format(http.TimeFormat)
 	}
 	writeJSON(rc.w, code, e)
@@ -50,7 +52,7 @@ func (s *Server) writeError(rc *reqCtx, code int, msg any) {
 
 // Validation failure: 400 with an array of class-validator style messages.
 func (s *Server) badRequest(rc *reqCtx, msgs []string) {
-	if s.faults.on(fValidationNotArray) {
+	if s.faults.On(fault.ValidationNotArray) {
 		s.writeError(rc, http.StatusBadRequest, strings.Join(msgs, "; "))
 		return
 	}
@@ -59,32 +61,11 @@ func (s *Server) badRequest(rc *reqCtx, msgs []string) {
 
 func (s *Server) writeGiftNotFound(rc *reqCtx, ref string) {
 	code, msg := http.StatusNotFound, "Gift card order with reference '"+ref+"' not found"
-	if s.faults.on(fGiftNotFound400) {
+	if s.faults.On(fault.GiftNotFound400) {
 		code = http.StatusBadRequest
 	}
-	if s.faults.on(fGiftNotFoundNoRef) {
+	if s.faults.On(fault.GiftNotFoundNoRef) {
 		msg = "Gift card order not found"
 	}
 	writeJSON(rc.w, code, giftNotFound{StatusCode: code, Message: msg, Error: http.StatusText(code)})
-}
-
-// Messages fixed by docs/sandbox.md.
-const (
-	msgBearer        = "Missing or invalid bearer token: send Authorization: Bearer <ACCESS_TOKEN>"
-	msgExpired       = "Bearer token expired: request a new access token"
-	msgBadCreds      = "Invalid credentials: merchantId or secretKey is incorrect"
-	msgMerchantHdr   = "X-Merchant-Id does not match the credentials"
-	msgKYB           = "Live operations require KYB Tier 2 or higher"
-	msgCardNotFound  = "Virtual card not found"
-	msgCustNotFound  = "Customer not found"
-	msgLiveSimulate  = "Webhook simulation is available with TEST credentials only"
-	msgFrozenSecure  = "Card is frozen: secure details are available for ACTIVE cards only"
-	msgTooLarge      = "Payload Too Large"
-	msgMalformedJSON = "Malformed JSON body"
-	msgNotObject     = "Request body must be a JSON object"
-	msgContentType   = "Content-Type must be application/json"
-)
-
-func msgIPNotAllowed(ip string) string {
-	return "IP address " + ip + " is not allowed for this merchant account"
 }

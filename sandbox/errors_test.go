@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 // The six error scenarios of the API document.
@@ -60,15 +62,15 @@ func TestBadInput(t *testing.T) {
 		code                     int
 		msg                      string
 	}{
-		{"malformed JSON", "POST", "/auth/token", `{"merchantId":`, []string{ct}, 400, msgMalformedJSON},
-		{"trailing garbage", "POST", "/auth/token", `{"a":1} x`, []string{ct}, 400, msgMalformedJSON},
-		{"array body", "POST", "/auth/token", `[1,2]`, []string{ct}, 400, msgNotObject},
-		{"string body", "POST", "/auth/token", `"hi"`, []string{ct}, 400, msgNotObject},
-		{"null body", "POST", "/auth/token", `null`, []string{ct}, 400, msgNotObject},
+		{"malformed JSON", "POST", "/auth/token", `{"merchantId":`, []string{ct}, 400, wording.MalformedJSON},
+		{"trailing garbage", "POST", "/auth/token", `{"a":1} x`, []string{ct}, 400, wording.MalformedJSON},
+		{"array body", "POST", "/auth/token", `[1,2]`, []string{ct}, 400, wording.NotObject},
+		{"string body", "POST", "/auth/token", `"hi"`, []string{ct}, 400, wording.NotObject},
+		{"null body", "POST", "/auth/token", `null`, []string{ct}, 400, wording.NotObject},
 		{"missing body", "POST", "/auth/token", ``, []string{ct}, 400, "merchantId should not be empty"},
-		{"wrong content type", "POST", "/auth/token", `{"merchantId":"a","secretKey":"b"}`, []string{"Content-Type: text/plain"}, 400, msgContentType},
-		{"no content type", "POST", "/auth/token", `{"merchantId":"a","secretKey":"b"}`, nil, 400, msgContentType},
-		{"form body", "PATCH", "/cards/" + id + "/status", `status=FROZEN`, []string{auth, "Content-Type: application/x-www-form-urlencoded"}, 400, msgContentType},
+		{"wrong content type", "POST", "/auth/token", `{"merchantId":"a","secretKey":"b"}`, []string{"Content-Type: text/plain"}, 400, wording.ContentType},
+		{"no content type", "POST", "/auth/token", `{"merchantId":"a","secretKey":"b"}`, nil, 400, wording.ContentType},
+		{"form body", "PATCH", "/cards/" + id + "/status", `status=FROZEN`, []string{auth, "Content-Type: application/x-www-form-urlencoded"}, 400, wording.ContentType},
 		{"json with charset", "PATCH", "/cards/" + id + "/status", `{"status":"ACTIVE"}`, []string{auth, "Content-Type: application/json; charset=utf-8"}, 200, ""},
 		{"body too large", "POST", "/auth/token", `{"merchantId":"` + strings.Repeat("a", 70000) + `"}`, []string{ct}, 413, "Payload Too Large"},
 		{"huge number", "POST", "/cards/" + id + "/withdraw", `{"amount":` + strings.Repeat("9", 5000) + `}`, []string{auth, ct}, 400, "amount must not be greater than"},
@@ -82,7 +84,7 @@ func TestBadInput(t *testing.T) {
 		{"invalid UTF-8", "PATCH", "/cards/" + id + "/contact", "{\"email\":\"\xff\xfe@x.io\"}", []string{auth, ct}, 200, ""}, // decoded with U+FFFD, like any JSON decoder
 		{"duplicate keys", "PATCH", "/cards/" + id + "/status", `{"status":"X","status":"ACTIVE"}`, []string{auth, ct}, 200, ""},
 		{"unknown field ignored", "PATCH", "/cards/" + id + "/status", `{"status":"ACTIVE","extra":[1,{}]}`, []string{auth, ct}, 200, ""},
-		{"deep nesting", "POST", "/auth/token", `{"a":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`, []string{ct}, 400, msgMalformedJSON},
+		{"deep nesting", "POST", "/auth/token", `{"a":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`, []string{ct}, 400, wording.MalformedJSON},
 		{"unknown route", "GET", "/nope", ``, []string{auth}, 404, "Cannot GET /v1/merchant/nope"},
 		{"wrong method", "DELETE", "/cards/" + id, ``, []string{auth}, 404, "Cannot DELETE /v1/merchant/cards/" + id},
 		{"POST on config", "POST", "/cards/config", ``, []string{auth}, 404, "Cannot POST /v1/merchant/cards/config"},
@@ -108,7 +110,7 @@ func TestBadInput(t *testing.T) {
 
 func TestErrorEnvelopePath(t *testing.T) {
 	h := newSbx(t, Options{})
-	r := h.raw("GET", "/v1/merchant/cards?status=ALL", "").wantError(401, msgBearer)
+	r := h.raw("GET", "/v1/merchant/cards?status=ALL", "").wantError(401, wording.Bearer)
 	if r.s("path") != "/v1/merchant/cards" {
 		t.Fatalf("path must have no query string: %s", r.body)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/merchant-harness/mph/requirements"
+	"github.com/merchant-harness/mph/sandbox/fault"
 )
 
 // TestFaultCatalogueEntries checks every fault of the catalogue: a unique
@@ -45,12 +46,12 @@ func TestFaultCatalogueEntries(t *testing.T) {
 			t.Errorf("fault %s cannot be selected: %v", f.Name, err)
 			continue
 		}
-		if s.faults == (faultSet{}) {
+		if s.faults == (fault.Set{}) {
 			t.Errorf("selecting fault %s sets no fault", f.Name)
 		}
 	}
 	// Each fault sets its own flag: no two faults select the same behaviour.
-	byFlags := map[faultSet]string{}
+	byFlags := map[fault.Set]string{}
 	for _, f := range fs {
 		s, err := New(Options{Faults: []string{f.Name}})
 		if err != nil {
@@ -61,7 +62,7 @@ func TestFaultCatalogueEntries(t *testing.T) {
 		}
 		byFlags[s.faults] = f.Name
 	}
-	if s, err := New(Options{}); err != nil || s.faults != (faultSet{}) {
+	if s, err := New(Options{}); err != nil || s.faults != (fault.Set{}) {
 		t.Errorf("a sandbox without faults has faults set (%v)", err)
 	}
 }

@@ -1,6 +1,10 @@
 package sandbox
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/merchant-harness/mph/sandbox/fault"
+)
 
 // Probes of the faults of faults_config.go: each returns true when it
 // observes the violated rule.
@@ -20,7 +24,7 @@ var _ = addProbes(map[string]func(h *sbx) bool{
 var _ = addProbes(map[string]func(h *sbx) bool{
 	"config-amounts-as-strings": func(h *sbx) bool {
 		r := h.api("GET", "/cards/config", h.token(alpha, alphaTest), nil).want(200)
-		for _, m := range configAmountMembers {
+		for _, m := range fault.ConfigAmountMembers {
 			if _, isNum := r.get("data." + m).(json.Number); isNum {
 				return false
 			}

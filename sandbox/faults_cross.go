@@ -1,13 +1,14 @@
 package sandbox
 
-// Faults of the area "Cross-cutting rules" (the registry: faults.go): a rule
-// the document states for every endpoint broken on some routes only, the
+// Faults of the area "Cross-cutting rules" (the registry: sandbox/fault): a
+// rule the document states for every endpoint broken on some routes only, the
 // way a module with checks of its own breaks it. The sandbox checks
 // authentication, bodies and errors in one place each; these faults bend
 // that place for a module, so that only the generated cell of the rule on
 // that module's endpoints can catch them. Hooks: crossServe (before
 // authentication), crossDecodesOnly, crossSkipsIP and crossSkipsKYB (in
-// authenticate), and the answer rewrites of faults_cross_answers.go.
+// authenticate), and the answers bent after the handler
+// (faults_cross_answers.go, sandbox/rewrite/bend.go).
 
 import (
 	"encoding/base64"
@@ -15,43 +16,14 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/golang-jwt/jwt/v5"
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/token"
 )
-
-const crossArea = "Cross-cutting rules"
-
-var (
-	fGiftDecodeOnly = declareFault(crossArea, "auth-gift-module-decode-only", "The gift card and betting routes decode the bearer token without verifying it: a forged, tampered, unsigned (alg none) or expired token is served on its claims.",
-		"AUTH-11", "AUTH-12")
-	fVerifyNoToken = declareFault(crossArea, "auth-gift-verify-without-token", "GET /gift-cards/verify/{reference} answers without a bearer token (a public order-status page).",
-		"AUTH-09")
-	fBasicAccepted = declareFault(crossArea, "auth-basic-credentials-accepted", "Authorization: Basic with the merchant id and secret key is served as that merchant on every route.",
-		"AUTH-10")
-	fMalformedBearerServed = declareFault(crossArea, "auth-malformed-bearer-served", "A bearer value that is not a JWT is served as the main demo merchant (a development shortcut left on).",
-		"AUTH-11")
-	fContactSimulateAnyBearer = declareFault(crossArea, "auth-contact-simulate-any-bearer", "PATCH /cards/{id}/contact and POST /cards/{id}/simulate-webhook serve any bearer value as the main demo merchant (their examples put a secret key there).",
-		"AUTH-11")
-	fKYBCardsOnly = declareFault(crossArea, "kyb-checked-on-card-routes-only", "The KYB tier is checked by the card routes only: the gift card and betting routes serve LIVE operations below Tier 2.",
-		"AUTH-19")
-	fIPCardsOnly = declareFault(crossArea, "ip-whitelist-checked-on-card-routes-only", "The IP whitelist is checked by the card routes only: the gift card and betting routes serve callers outside it.",
-		"AUTH-18")
-	fIPIgnored = declareFault(crossArea, "ip-whitelist-ignored", "The IP whitelist is never enforced, at the token exchange nor on calls.",
-		"AUTH-18")
-)
-
-// crossModule names the module of a path below the base: "gift" for the
-// gift card and betting routes, "card" for the others.
-func crossModule(rest string) string {
-	if strings.HasPrefix(rest, "/gift-cards/") || strings.HasPrefix(rest, "/betting/") {
-		return "gift"
-	}
-	return "card"
-}
 
 // crossServe serves a request whose authentication a fault of this file
 // bypasses, or a body a body fault answers, and reports whether it did.
 func (s *Server) crossServe(rc *reqCtx, rt *route, rest string) bool {
-	if s.faults.anyOf(crossBodyFaults) && s.crossBody(rc, rest) {
+	if s.crossBody(rc, rest) {
 		return true
 	}
 	if rt.noAuth {
@@ -74,16 +46,16 @@ func (s *Server) crossBypass(rc *reqCtx, rest string) *envState {
 	value = strings.TrimSpace(value)
 	demo := rc.world.merchants[DemoMerchants()[0].ID].envs[EnvTest]
 	switch {
-	case h == "" && s.faults.on(fVerifyNoToken) && rc.r.Method == http.MethodGet && strings.HasPrefix(rest, "/gift-cards/verify/"):
+	case h == "" && s.faults.On(fault.VerifyNoToken) && rc.r.Method == http.MethodGet && strings.HasPrefix(rest, "/gift-cards/verify/"):
 		return orderOwner(rc.world, rc.p1)
-	case strings.EqualFold(scheme, "basic") && s.faults.on(fBasicAccepted):
+	case strings.EqualFold(scheme, "basic") && s.faults.On(fault.BasicAccepted):
 		return basicMerchant(rc.world, value)
 	case !strings.EqualFold(strings.TrimSpace(scheme), "bearer"):
 		return nil
-	case s.faults.on(fMalformedBearerServed) && !isJWT(value):
+	case s.faults.On(fault.MalformedBearerServed) && !isJWT(value):
 		return demo
-	case s.faults.on(fContactSimulateAnyBearer) && (strings.HasSuffix(rest, "/contact") || strings.HasSuffix(rest, "/simulate-webhook")):
-		if _, err := s.jwt.verify(value, false); err != nil {
+	case s.faults.On(fault.ContactSimulateAnyBearer) && (strings.HasSuffix(rest, "/contact") || strings.HasSuffix(rest, "/simulate-webhook")):
+		if _, err := s.jwt.Verify(value, false); err != nil {
 			return demo
 		}
 	}
@@ -92,7 +64,7 @@ func (s *Server) crossBypass(rc *reqCtx, rest string) *envState {
 
 // isJWT reports whether v parses as a JWT (its signature unchecked).
 func isJWT(v string) bool {
-	_, _, err := jwt.NewParser().ParseUnverified(v, &tokenClaims{})
+	_, err := token.Decode(v)
 	return err == nil
 }
 
@@ -125,26 +97,26 @@ func basicMerchant(w *world, value string) *envState {
 
 // crossDecodesOnly, in authenticate: the claims of a token that does not
 // verify, when the gift module only decodes tokens.
-func (s *Server) crossDecodesOnly(rc *reqCtx, raw string, err error) (*tokenClaims, error) {
-	if err == nil || !s.faults.on(fGiftDecodeOnly) || crossModule(s.restOf(rc)) != "gift" {
+func (s *Server) crossDecodesOnly(rc *reqCtx, raw string, err error) (*token.Claims, error) {
+	if err == nil || !s.faults.On(fault.GiftDecodeOnly) || fault.Module(s.restOf(rc)) != "gift" {
 		return nil, err
 	}
-	var c tokenClaims
-	if _, _, perr := jwt.NewParser().ParseUnverified(raw, &c); perr != nil {
+	c, perr := token.Decode(raw)
+	if perr != nil {
 		return nil, errors.Join(err, perr)
 	}
-	return &c, nil
+	return c, nil
 }
 
 // crossSkipsIP, in ipAllowed: the whitelist a fault does not enforce here.
 func (s *Server) crossSkipsIP(rc *reqCtx) bool {
-	return s.faults.on(fIPIgnored) ||
-		(s.faults.on(fIPCardsOnly) && crossModule(s.restOf(rc)) == "gift")
+	return s.faults.On(fault.IPIgnored) ||
+		(s.faults.On(fault.IPCardsOnly) && fault.Module(s.restOf(rc)) == "gift")
 }
 
 // crossSkipsKYB, in authenticate: the KYB tier a fault does not check here.
 func (s *Server) crossSkipsKYB(rc *reqCtx) bool {
-	return s.faults.on(fKYBCardsOnly) && crossModule(s.restOf(rc)) == "gift"
+	return s.faults.On(fault.KYBCardsOnly) && fault.Module(s.restOf(rc)) == "gift"
 }
 
 // restOf is the request's path below the base.
@@ -153,28 +125,9 @@ func (s *Server) restOf(rc *reqCtx) string { return strings.TrimPrefix(rc.path, 
 // The faults of each hook, as masks: off, a hook costs one test of a few
 // words.
 var (
-	crossRequestFaults = faultMask(fVerifyNoToken, fBasicAccepted, fMalformedBearerServed, fContactSimulateAnyBearer,
-		fBodyUnchecked500TokenPurchase, fBodyUnchecked500Cards, fBodyNotObject500, fBodyWrongType500,
-		fBodyContentTypeUnchecked, fAmountOverflow500, fGiftAmountSignIgnored)
-	crossAnswerFaults = faultMask(fValidationStringPurchase, fGift401NotEnveloped, fSecureCachePublic, fPurchaseNoVoucher,
-		fPurchaseSuccessProcessing, fLookupFlagInverted, fVerifyFlagStale, fCustListFirstPage, fCardListFirstPage, fUnknownCard500)
+	crossRequestFaults = fault.Mask(fault.VerifyNoToken, fault.BasicAccepted, fault.MalformedBearerServed, fault.ContactSimulateAnyBearer,
+		fault.BodyUnchecked500TokenPurchase, fault.BodyUnchecked500Cards, fault.BodyNotObject500, fault.BodyWrongType500,
+		fault.BodyContentTypeUnchecked, fault.AmountOverflow500, fault.GiftAmountSignIgnored)
+	crossAnswerFaults = fault.Mask(fault.ValidationStringPurchase, fault.Gift401NotEnveloped, fault.SecureCachePublic, fault.PurchaseNoVoucher,
+		fault.PurchaseSuccessProcessing, fault.LookupFlagInverted, fault.VerifyFlagStale, fault.CustListFirstPage, fault.CardListFirstPage, fault.UnknownCard500)
 )
-
-// faultMask is the set of the faults ids.
-func faultMask(ids ...faultID) faultSet {
-	var m faultSet
-	for _, id := range ids {
-		m.set(id)
-	}
-	return m
-}
-
-// anyOf reports whether a fault of m is on.
-func (f faultSet) anyOf(m faultSet) bool {
-	for i := range f.bits {
-		if f.bits[i]&m.bits[i] != 0 {
-			return true
-		}
-	}
-	return false
-}

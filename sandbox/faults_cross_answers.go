@@ -1,38 +1,12 @@
 package sandbox
 
 // Faults of the area "Cross-cutting rules" that bend answers of some routes
-// after their handler (the registry: faults.go; the hook: the capture of
-// serveAPI, flushed by crossFlush).
+// after their handler (the registry: sandbox/fault; the hook: the capture of
+// serveAPI, flushed by crossFlush; the bending: sandbox/rewrite).
 
 import (
 	"bytes"
-	"encoding/json"
 	"net/http"
-	"strconv"
-	"strings"
-)
-
-var (
-	fValidationStringPurchase = declareFault(crossArea, "validation-string-on-purchase", "POST /gift-cards/purchase answers payload validation failures with one joined string instead of an array of strings.",
-		"ERR-04")
-	fGift401NotEnveloped = declareFault(crossArea, "gift-401-not-enveloped", "The gift card and betting routes answer 401 with {\"message\":\"Unauthorized\"} of their own guard, not the error envelope.",
-		"ERR-01")
-	fSecureCachePublic = declareFault(crossArea, "secure-cache-public", "GET /cards/{id}/secure answers Cache-Control: public, max-age=300 (a CDN rule for GETs): shared caches may keep the PAN and CVV.",
-		"SECURE-11")
-	fPurchaseNoVoucher = declareFault(crossArea, "gift-purchase-no-voucher", "A successful gift card purchase answers only the order's reference, transactionId and status success: no voucher details.",
-		"GIFT-01")
-	fPurchaseSuccessProcessing = declareFault(crossArea, "gift-purchase-success-while-processing", "The purchase answers isSuccessful true while the order is PROCESSING.",
-		"GIFT-09")
-	fLookupFlagInverted = declareFault(crossArea, "gift-lookup-success-flag-inverted", "GET /gift-cards/transactions/{reference} answers isSuccessful opposite to the order's orderStatus.",
-		"GIFT-09")
-	fVerifyFlagStale = declareFault(crossArea, "gift-verify-success-flag-stale", "Verify reconciles an order to SUCCESS but answers the isSuccessful it had before (false).",
-		"GIFT-09", "GIFT-11")
-	fCustListFirstPage = declareFault(crossArea, "customer-list-first-page-only", "GET /cards/customers returns the first page of 10 customers only (it takes no paging parameter).",
-		"CUST-07")
-	fCardListFirstPage = declareFault(crossArea, "card-list-first-page-only", "GET /cards returns at most 20 cards whatever the limit.",
-		"LIST-04", "LIST-09")
-	fUnknownCard500 = declareFault(crossArea, "unknown-card-500", "Every /cards/{id} route fails with 500 when the id or reference names no card (the handler reads the card it did not find).",
-		"ERR-10")
 )
 
 // crossCapture holds an answer for crossFlush to bend.
@@ -46,102 +20,8 @@ func (c *crossCapture) Header() http.Header         { return c.h }
 func (c *crossCapture) WriteHeader(code int)        { c.code = code }
 func (c *crossCapture) Write(b []byte) (int, error) { return c.buf.Write(b) }
 
-// crossFlush writes the captured answer to w, bent as the faults say.
+// crossFlush writes the captured answer to w, bent as the faults say
+// (rewrite.Bend).
 func (s *Server) crossFlush(w http.ResponseWriter, r *http.Request, c *crossCapture) {
-	rest := strings.TrimPrefix(r.URL.Path, s.base)
-	body := c.buf.Bytes()
-	var top map[string]any
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if dec.Decode(&top) == nil && top != nil {
-		if s.bendAnswer(r.Method, rest, c.code, c.h, top) {
-			body, _ = json.Marshal(top)
-		}
-		if c.code == http.StatusNotFound && s.faults.on(fUnknownCard500) && strings.Contains(crossRoute(r.Method, rest), "/cards/{id}") {
-			c.code = http.StatusInternalServerError
-			top["statusCode"], top["error"], top["message"] = c.code, http.StatusText(c.code), "Cannot read properties of null (reading 'balance')"
-			body, _ = json.Marshal(top)
-		}
-	}
-	for k, v := range c.h {
-		w.Header()[k] = v
-	}
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(c.code)
-	_, _ = w.Write(body)
-}
-
-// bendAnswer applies the answer faults to the decoded top level; true when
-// it changed the body.
-func (s *Server) bendAnswer(method, rest string, code int, h http.Header, top map[string]any) bool {
-	route, f := crossRoute(method, rest), &s.faults
-	switch {
-	case code == http.StatusUnauthorized && crossModule(rest) == "gift" && f.on(fGift401NotEnveloped):
-		clear(top)
-		top["message"] = "Unauthorized"
-		return true
-	case code == http.StatusBadRequest && route == "POST /gift-cards/purchase" && f.on(fValidationStringPurchase):
-		if arr, ok := top["message"].([]any); ok {
-			var parts []string
-			for _, m := range arr {
-				parts = append(parts, strings.TrimSpace(jsonText(m)))
-			}
-			top["message"] = strings.Join(parts, "; ")
-			return true
-		}
-	case code >= 300:
-	case route == "GET /cards/{id}/secure" && f.on(fSecureCachePublic):
-		h.Set("Cache-Control", "public, max-age=300")
-	case route == "POST /gift-cards/purchase":
-		return bendPurchase(f, top)
-	case strings.HasPrefix(rest, "/gift-cards/transactions/") && f.on(fLookupFlagInverted):
-		if d, ok := top["data"].(map[string]any); ok {
-			ok2 := d["isSuccessful"] == true
-			d["isSuccessful"] = !ok2
-			return true
-		}
-	case strings.HasPrefix(rest, "/gift-cards/verify/") && f.on(fVerifyFlagStale) && top["orderStatus"] == "SUCCESS":
-		top["isSuccessful"] = false
-		return true
-	case route == "GET /cards/customers" && f.on(fCustListFirstPage):
-		return capList(top, 10)
-	case route == "GET /cards" && f.on(fCardListFirstPage):
-		return capList(top, 20)
-	}
-	return false
-}
-
-// bendPurchase drops the voucher details of a purchase answer, or claims
-// success while the order is PROCESSING.
-func bendPurchase(f *faultSet, top map[string]any) bool {
-	d, ok := top["data"].(map[string]any)
-	if !ok {
-		return false
-	}
-	switch {
-	case f.on(fPurchaseNoVoucher):
-		top["data"] = map[string]any{"reference": d["reference"], "transactionId": d["transactionId"], "status": "success"}
-		return true
-	case f.on(fPurchaseSuccessProcessing) && d["orderStatus"] == "PROCESSING":
-		d["isSuccessful"] = true
-		return true
-	}
-	return false
-}
-
-// capList keeps the first n elements of the answer's data array.
-func capList(top map[string]any, n int) bool {
-	if list, ok := top["data"].([]any); ok && len(list) > n {
-		top["data"] = list[:n]
-		return true
-	}
-	return false
-}
-
-func jsonText(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
+	s.rewriter.Bend(w, r, c.code, c.h, c.buf.Bytes())
 }

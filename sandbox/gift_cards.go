@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/validate"
 )
 
 type product struct {
@@ -58,29 +60,29 @@ func quoteGift(p *product, face, rate money.Amount) giftQuote {
 	}
 }
 
-// checkGiftAmount validates a face value against the product's bounds.
-func (v *validator) giftAmount(p *product, text string, present bool) (money.Amount, bool) {
+// giftAmount validates a face value against the product's bounds.
+func giftAmount(v *validate.Fields, p *product, text string, present bool) (money.Amount, bool) {
 	if !present {
-		v.add("amount should not be empty")
+		v.Add("amount should not be empty")
 		return 0, false
 	}
 	if p == nil {
 		// Without a product the bounds are unknown; still check it is money.
-		a, ok := v.checkAmount("amount", text, 1, false, money.Max)
+		a, ok := v.CheckAmount("amount", text, 1, false, money.Max)
 		return a, ok
 	}
-	return v.checkAmount("amount", text, p.Min, false, p.Max)
+	return v.CheckAmount("amount", text, p.Min, false, p.Max)
 }
 
 // handleGiftQuote is GET /gift-cards/quote?productCode=..&amount=..
 func (s *Server) handleGiftQuote(rc *reqCtx) {
 	q := rc.r.URL.Query()
-	v := validator{}
+	v := validate.Of(nil)
 	code := q.Get("productCode")
 	var p *product
 	if code == "" {
-		v.add("productCode should not be empty")
-	} else if v.oneOf("productCode", code, productCodes...) {
+		v.Add("productCode should not be empty")
+	} else if v.OneOf("productCode", code, productCodes...) {
 		p = findProduct(code)
 	}
 	amt, present := q["amount"]
@@ -88,8 +90,8 @@ func (s *Server) handleGiftQuote(rc *reqCtx) {
 	if present {
 		text = amt[0]
 	}
-	face, _ := v.giftAmount(p, text, present && text != "")
-	if v.failed(s, rc) {
+	face, _ := giftAmount(&v, p, text, present && text != "")
+	if s.invalid(rc, &v) {
 		return
 	}
 	s.writeA(rc, http.StatusOK, quoteGift(p, face, s.giftRate(rc.now)))
@@ -121,34 +123,34 @@ func (s *Server) parseGiftPurchase(rc *reqCtx) (req giftPurchase, ok bool) {
 	if !ok {
 		return req, false
 	}
-	v := validator{b: b}
-	code, hasCode := v.optStr("productCode", false, maxShort)
+	v := validate.Of(b)
+	code, hasCode := v.OptStr("productCode", false, maxShort)
 	if !hasCode {
 		code = "AMAZON_US"
 	}
 	if code == "" {
-		v.add("productCode should not be empty")
-	} else if v.oneOf("productCode", code, productCodes...) {
+		v.Add("productCode should not be empty")
+	} else if v.OneOf("productCode", code, productCodes...) {
 		req.p = findProduct(code)
 	}
-	raw, present := v.raw("amount")
-	req.face, _ = v.giftAmount(req.p, string(raw), present)
-	req.email = v.str("recipientEmail", true, maxText)
-	v.match("recipientEmail", req.email, reEmail, "must be an email")
-	req.name = v.str("recipientName", !s.faults.on(fGiftNameOptional), maxText)
-	req.variant, _ = v.optStr("variantCode", false, maxShort)
+	raw, present := v.Raw("amount")
+	req.face, _ = giftAmount(&v, req.p, string(raw), present)
+	req.email = v.Str("recipientEmail", true, maxText)
+	v.Match("recipientEmail", req.email, reEmail, "must be an email")
+	req.name = v.Str("recipientName", !s.faults.On(fault.GiftNameOptional), maxText)
+	req.variant, _ = v.OptStr("variantCode", false, maxShort)
 	var hasPhone bool
-	req.phone, hasPhone = v.optStr("recipientPhone", false, maxShort)
+	req.phone, hasPhone = v.OptStr("recipientPhone", false, maxShort)
 	if hasPhone && !rePhone.MatchString(req.phone) {
-		v.add("recipientPhone must be a valid phone number")
+		v.Add("recipientPhone must be a valid phone number")
 	}
-	req.note, _ = v.optStr("note", false, maxNote)
-	req.ref, req.hasRef = v.optStr("reference", false, maxShort)
+	req.note, _ = v.OptStr("note", false, maxNote)
+	req.ref, req.hasRef = v.OptStr("reference", false, maxShort)
 	if req.hasRef && !reReference.MatchString(req.ref) {
-		v.add("reference must contain only letters, digits, '.', '_' or '-'")
+		v.Add("reference must contain only letters, digits, '.', '_' or '-'")
 	}
 	s.giftRules(&v, req.face, req.email)
-	return req, !v.failed(s, rc)
+	return req, !s.invalid(rc, &v)
 }
 
 // newGiftOrder builds the PROCESSING order of a purchase, priced by its quote.
@@ -166,7 +168,7 @@ func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *giftOrder {
 		productName:   p.Name,
 		currency:      p.Currency,
 		faceValue:     int64(req.face),
-		costNGN:       giftCost(quote, s.faults.on(fGiftCostDiffers)),
+		costNGN:       giftCost(quote, s.faults.On(fault.GiftCostDiffers)),
 		voucher: Voucher{
 			Code:         s.voucherCode(),
 			PIN:          randDigits(6),
@@ -217,7 +219,7 @@ func (s *Server) storeGiftOrder(rc *reqCtx, o *giftOrder) {
 			money.Amount(o.costNGN).String()+" NGN, available "+money.Amount(avail).String()+" NGN")
 		return
 	}
-	if !s.faults.on(fGiftNotDebited) && (s.debitsAtPurchase() || o.status == "SUCCESS") {
+	if !s.faults.On(fault.GiftNotDebited) && (s.debitsAtPurchase() || o.status == "SUCCESS") {
 		st.ngn -= o.costNGN
 	}
 	st.orders = append(st.orders, o)
@@ -226,7 +228,7 @@ func (s *Server) storeGiftOrder(rc *reqCtx, o *giftOrder) {
 	out := o.json()
 	st.mu.Unlock()
 	code := http.StatusOK
-	if s.faults.on(fGiftPurchase201) {
+	if s.faults.On(fault.GiftPurchase201) {
 		code = http.StatusCreated
 	}
 	s.writeA(rc, code, out)
@@ -262,10 +264,10 @@ func (s *Server) handleGiftVerify(rc *reqCtx) {
 	st := rc.st
 	st.mu.Lock()
 	o := s.findGiftOrder(st, rc.p1)
-	if s.faults.on(fGiftVerifyByTxnID404) {
+	if s.faults.On(fault.GiftVerifyByTxnID404) {
 		o = st.orderRef[rc.p1] // client reference only
 	}
-	if o == nil && s.faults.on(fGiftVerifyTenantLeak) {
+	if o == nil && s.faults.On(fault.GiftVerifyTenantLeak) {
 		st.mu.Unlock()
 		st, o = findOrderAnywhere(rc.world, st.env, rc.p1) // returns with st locked when found
 		if o == nil {
@@ -280,18 +282,18 @@ func (s *Server) handleGiftVerify(rc *reqCtx) {
 	}
 	o.verifyCalls++
 	waits := s.reconcileWaits(o, rc.now) // reconciliation has not completed yet
-	if !waits && o.status == "PROCESSING" && (!o.held || s.faults.on(fGiftHoldIgnored)) && !s.faults.on(fGiftNeverReconciles) {
+	if !waits && o.status == "PROCESSING" && (!o.held || s.faults.On(fault.GiftHoldIgnored)) && !s.faults.On(fault.GiftNeverReconciles) {
 		o.status = "SUCCESS"
 		if !s.debitsAtPurchase() {
 			st.ngn -= o.costNGN
 		}
 	}
-	if s.faults.on(fGiftVerifyChargesAgain) {
+	if s.faults.On(fault.GiftVerifyChargesAgain) {
 		st.ngn -= o.costNGN
 	}
 	out := o.json()
 	st.mu.Unlock()
-	if s.faults.on(fGiftVerifyEnveloped) {
+	if s.faults.On(fault.GiftVerifyEnveloped) {
 		s.writeA(rc, http.StatusOK, out)
 		return
 	}

@@ -5,36 +5,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strconv"
 	"strings"
 
 	"github.com/merchant-harness/mph/clock"
+	"github.com/merchant-harness/mph/sandbox/ratelimit"
 )
-
-// RateLimit is one token bucket: Rate tokens per second, Burst capacity.
-// A Rate of 0 disables the group.
-type RateLimit struct {
-	Rate  float64 `json:"rate"`
-	Burst int     `json:"burst"`
-}
-
-// Rate-limit groups of docs/sandbox.md.
-const (
-	GroupToken  = "token"
-	GroupRead   = "read"
-	GroupSecure = "secure"
-	GroupWrite  = "write"
-)
-
-// DefaultRateLimits returns the defaults of docs/sandbox.md.
-func DefaultRateLimits() map[string]RateLimit {
-	return map[string]RateLimit{
-		GroupToken:  {Rate: 100, Burst: 100},
-		GroupRead:   {Rate: 500, Burst: 500},
-		GroupSecure: {Rate: 100, Burst: 100},
-		GroupWrite:  {Rate: 200, Burst: 200},
-	}
-}
 
 // Options configure a sandbox Server. The zero value is a valid configuration.
 type Options struct {
@@ -92,7 +67,7 @@ func (o *Options) normalize() error {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	if err := o.RateLimitTopology.validate(); err != nil {
+	if err := o.RateLimitTopology.Validate(); err != nil {
 		return err
 	}
 	limits := DefaultRateLimits()
@@ -103,7 +78,7 @@ func (o *Options) normalize() error {
 		if l.Rate < 0 || l.Burst < 0 {
 			return fmt.Errorf("sandbox: rate limit %s: negative rate or burst", g)
 		}
-		limits[g] = normLimit(l)
+		limits[g] = ratelimit.Norm(l)
 	}
 	if o.DisableRateLimits {
 		for g := range limits {
@@ -112,40 +87,4 @@ func (o *Options) normalize() error {
 	}
 	o.RateLimits = limits
 	return nil
-}
-
-// normLimit gives an enabled bucket a usable burst.
-func normLimit(l RateLimit) RateLimit {
-	if l.Rate <= 0 {
-		return RateLimit{}
-	}
-	if l.Burst < 1 {
-		l.Burst = max(1, int(l.Rate))
-	}
-	return l
-}
-
-// ParseRateLimit reads one "group=rate[:burst]" setting (the --rate-limit
-// syntax of every command): a known group, a rate >= 0 per second and an
-// optional burst >= 1 (absent: the rate).
-func ParseRateLimit(spec string) (string, RateLimit, error) {
-	g, v, ok := strings.Cut(spec, "=")
-	if !ok {
-		return "", RateLimit{}, fmt.Errorf("%q: want group=rate[:burst]", spec)
-	}
-	if _, known := DefaultRateLimits()[g]; !known {
-		return "", RateLimit{}, fmt.Errorf("%q: unknown group %q (token, read, secure, write)", spec, g)
-	}
-	rs, bs, hasBurst := strings.Cut(v, ":")
-	r, err := strconv.ParseFloat(rs, 64)
-	if err != nil || r < 0 || r > 1e9 {
-		return "", RateLimit{}, fmt.Errorf("%q: rate must be a number >= 0", spec)
-	}
-	l := RateLimit{Rate: r}
-	if hasBurst {
-		if l.Burst, err = strconv.Atoi(bs); err != nil || l.Burst < 1 {
-			return "", RateLimit{}, fmt.Errorf("%q: burst must be an integer >= 1", spec)
-		}
-	}
-	return g, l, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/validate"
 )
 
 const (
@@ -26,22 +27,22 @@ type bettingQuote struct {
 // handleBettingQuote is GET /betting/quote?amount=..&provider=..
 func (s *Server) handleBettingQuote(rc *reqCtx) {
 	q := rc.r.URL.Query()
-	v := validator{}
+	v := validate.Of(nil)
 	var amt money.Amount
 	if t := q.Get("amount"); t == "" {
-		v.add("amount should not be empty")
+		v.Add("amount should not be empty")
 	} else {
-		amt, _ = v.checkAmount("amount", t, betMin, false, betMax)
+		amt, _ = v.CheckAmount("amount", t, betMin, false, betMax)
 	}
 	provider := betDefault
 	if p, has := q["provider"]; has {
 		provider = strings.ToUpper(p[0])
-		v.match("provider", provider, reProvider, "must contain 1 to 32 letters, digits or '_'")
+		v.Match("provider", provider, reProvider, "must contain 1 to 32 letters, digits or '_'")
 		if provider == "" {
-			v.add("provider should not be empty")
+			v.Add("provider should not be empty")
 		}
 	}
-	if v.failed(s, rc) {
+	if s.invalid(rc, &v) {
 		return
 	}
 	fee := max(money.Percent(amt, betFeeBP), betFeeMin)

@@ -68,12 +68,12 @@ func TestRateLimitOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := s.limits.snapshot()
-	if got["read"] != (RateLimit{7, 7}) || got["token"] != (RateLimit{100, 100}) || got["secure"] != (RateLimit{100, 100}) || got["write"] != (RateLimit{200, 200}) {
+	got := s.limits.Snapshot()
+	if got["read"] != (RateLimit{Rate: 7, Burst: 7}) || got["token"] != (RateLimit{Rate: 100, Burst: 100}) || got["secure"] != (RateLimit{Rate: 100, Burst: 100}) || got["write"] != (RateLimit{Rate: 200, Burst: 200}) {
 		t.Fatalf("merged defaults: %v", got)
 	}
 	s, _ = New(Options{DisableRateLimits: true})
-	for g, l := range s.limits.snapshot() {
+	for g, l := range s.limits.Snapshot() {
 		if l.Rate != 0 {
 			t.Errorf("%s not disabled", g)
 		}

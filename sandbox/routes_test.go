@@ -1,6 +1,10 @@
 package sandbox
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/merchant-harness/mph/sandbox/wording"
+)
 
 // Routing keeps the API's own answers where http.ServeMux would differ:
 // no 405, no redirect of unclean paths, HEAD is not GET, and identifiers
@@ -16,8 +20,8 @@ func TestRoutingEdges(t *testing.T) {
 	}{
 		{"HEAD on a GET route", "HEAD", "/v1/merchant/cards", 404, ""},
 		{"doubled slash", "GET", "/v1/merchant/cards//secure", 404, "Cannot GET /v1/merchant/cards//secure"},
-		{"dot segment is an identifier", "GET", "/v1/merchant/cards/./secure", 404, msgCardNotFound},
-		{"dot-dot segment is an identifier", "GET", "/v1/merchant/cards/..", 404, msgCardNotFound},
+		{"dot segment is an identifier", "GET", "/v1/merchant/cards/./secure", 404, wording.CardNotFound},
+		{"dot-dot segment is an identifier", "GET", "/v1/merchant/cards/..", 404, wording.CardNotFound},
 		{"encoded slash splits the identifier", "GET", "/v1/merchant/cards/a%2Fb/secure", 404, "Cannot GET /v1/merchant/cards/a/b/secure"},
 		{"base path alone", "GET", "/v1/merchant", 404, "Cannot GET /v1/merchant"},
 		{"wrong method on a control", "POST", "/_sandbox/latency", 404, "Cannot POST /_sandbox/latency"},

@@ -14,6 +14,12 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/clock"
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/ratelimit"
+	"github.com/merchant-harness/mph/sandbox/rewrite"
+	"github.com/merchant-harness/mph/sandbox/token"
+	"github.com/merchant-harness/mph/sandbox/variant"
+	"github.com/merchant-harness/mph/sandbox/webhook"
 )
 
 const controlsPrefix = "/_sandbox"
@@ -28,12 +34,14 @@ type Server struct {
 	base     string
 	clk      *clock.Offset
 	log      *slog.Logger
-	faults   faultSet
-	variants variantSet
+	faults   fault.Set
+	variants variant.Set
+	rewrite  bool // some answer is rewritten after the handler (settings, faults)
+	rewriter *rewrite.Rewriter
 	vstate   *variantState // what the settings remember (variants_customers.go)
-	jwt      *tokenIssuer
-	limits   *limiter
-	hooks    *webhookSender
+	jwt      *token.Issuer
+	limits   *ratelimit.Limiter
+	hooks    *webhook.Sender
 	api      http.Handler // merchant API routes (routes.go)
 	controls http.Handler // test control routes (routes.go)
 	pending  atomic.Int64 // webhook deliveries in flight
@@ -48,16 +56,15 @@ func New(opts Options) (*Server, error) {
 	if err := opts.normalize(); err != nil {
 		return nil, err
 	}
-	fs, err := buildFaults(opts.Faults)
+	fs, err := fault.Build(opts.Faults)
 	if err != nil {
 		return nil, err
 	}
-	vs, err := buildVariants(opts.Variants)
+	vs, err := variant.Build(opts.Variants)
 	if err != nil {
 		return nil, err
 	}
-	vs.rewrite = vs.rewrite || fs.rewrites()
-	if vs.on(vBaseNested) && opts.BasePath == DefaultBasePath {
+	if vs.On(variant.BaseNested) && opts.BasePath == DefaultBasePath {
 		opts.BasePath = nestedBasePath
 	}
 	s := &Server{
@@ -66,6 +73,7 @@ func New(opts Options) (*Server, error) {
 		log:      opts.Logger,
 		faults:   fs,
 		variants: vs,
+		rewrite:  vs.Rewrites() || fs.Rewrites(),
 		vstate:   newVariantState(),
 	}
 	if o, ok := opts.Clock.(*clock.Offset); ok {
@@ -73,13 +81,13 @@ func New(opts Options) (*Server, error) {
 	} else {
 		s.clk = clock.NewOffset(opts.Clock)
 	}
-	s.jwt = newTokenIssuer(opts.JWTSecret, s.clk)
-	s.jwt.jwe = vs.on(vTokenJWE)
+	s.rewriter = rewrite.New(vs, fs, s.base, s.clk)
+	s.jwt = token.New(opts.JWTSecret, s.clk, vs.On(variant.TokenJWE))
 	s.inst = newInstanceID()
 	s.startRL = opts.RateLimits
-	s.limits = newLimiter(opts.RateLimits)
-	s.limits.applyTopology(opts.RateLimitTopology)
-	s.hooks = newWebhookSender()
+	s.limits = ratelimit.New(opts.RateLimits)
+	s.limits.ApplyTopology(opts.RateLimitTopology)
+	s.hooks = webhook.NewSender(vs)
 	s.world.Store(s.newWorld())
 	s.buildRoutes()
 	return s, nil
@@ -111,10 +119,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set(InstanceHeader, s.inst)
 	p := r.URL.Path
 	switch {
-	case (p == s.base || strings.HasPrefix(p, s.base+"/")) && s.variants.rewrite:
+	case (p == s.base || strings.HasPrefix(p, s.base+"/")) && s.rewrite:
 		s.serveVariantAPI(w, r, p[len(s.base):])
 	case p == s.base || strings.HasPrefix(p, s.base+"/"):
-		if s.faults.on(fJSONAsTextPlain) {
+		if s.faults.On(fault.JSONAsTextPlain) {
 			w = textPlainWriter{w}
 		}
 		s.api.ServeHTTP(w, r)
@@ -154,3 +162,6 @@ func clientIP(r *http.Request) (netip.Addr, bool) {
 	}
 	return ap.Addr().Unmap(), true
 }
+
+// nestedBasePath is the merchant root under base-path-behind-prefix.
+const nestedBasePath = "/payments" + DefaultBasePath

@@ -3,6 +3,12 @@ package sandbox
 import (
 	"net/http"
 	"strings"
+
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/validate"
+	"github.com/merchant-harness/mph/sandbox/variant"
+	"github.com/merchant-harness/mph/sandbox/webhook"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 type simulateAnswer struct {
@@ -20,8 +26,8 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	if s.liveSimulationCardFirst(rc) {
 		return
 	}
-	if st.env != EnvTest && !s.faults.on(fWebhookLiveAllowed) {
-		s.writeError(rc, http.StatusForbidden, msgLiveSimulate)
+	if st.env != EnvTest && !s.faults.On(fault.WebhookLiveAllowed) {
+		s.writeError(rc, http.StatusForbidden, wording.LiveSimulate)
 		return
 	}
 	b, ok := s.readBody(rc)
@@ -31,13 +37,13 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	if s.emptyEnum(rc, b, "event_type", "authorization", "settlement", "reversal", "decline") {
 		return
 	}
-	v := validator{b: b}
-	et := v.str("event_type", !s.faults.on(fWebhookEventTypeUnchecked), maxShort)
-	if _, known := eventKinds[et]; !known && s.faults.on(fWebhookEventTypeUnchecked) {
+	v := validate.Of(b)
+	et := v.Str("event_type", !s.faults.On(fault.WebhookEventTypeUnchecked), maxShort)
+	if _, known := webhook.Kinds[et]; !known && s.faults.On(fault.WebhookEventTypeUnchecked) {
 		et = "authorization" // whatever was asked
 	}
-	v.oneOf("event_type", et, "authorization", "settlement", "reversal", "decline")
-	if v.failed(s, rc) {
+	v.OneOf("event_type", et, "authorization", "settlement", "reversal", "decline")
+	if s.invalid(rc, &v) {
 		return
 	}
 	var id, ref string
@@ -49,40 +55,40 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	if !found {
 		return
 	}
-	kind := eventKinds[et]
-	if s.faults.on(fWebhookReversalKind) && et == "reversal" {
+	kind := webhook.Kinds[et]
+	if s.faults.On(fault.WebhookReversalKind) && et == "reversal" {
 		kind = "virtualcard.transaction.reversal"
 	}
 	simRef := s.simulationReference(et)
-	if s.faults.on(fWebhookRefPrefix) {
+	if s.faults.On(fault.WebhookRefPrefix) {
 		simRef = "SIM_" + strings.ToUpper(et) + "_" + randHex(4)
 	}
 	var url, skip string
 	var sent bool
-	if s.faults.on(fWebhookFakeDispatch) {
+	if s.faults.On(fault.WebhookFakeDispatch) {
 		if cfg := st.m.webhook.Load(); cfg != nil {
 			url = cfg.URL
 		}
 		sent = true
 	} else {
-		url, sent, skip = s.dispatch(rc.r.Context(), rc.world, st, kind, eventData{
+		url, sent, skip = s.dispatch(rc.r.Context(), rc.world, st, kind, webhook.Data{
 			Reference: simRef, CardID: id, CardReference: ref, Amount: 1_00, Currency: "USD", Simulated: true,
 		})
 	}
 	ans := simulateAnswer{EventType: kind, Reference: simRef, CallbackURL: url, Dispatched: sent}
-	if s.faults.on(fWebhookCallbackURLEmpty) {
+	if s.faults.On(fault.WebhookCallbackURLEmpty) {
 		ans.CallbackURL = ""
 	}
-	if s.faults.on(fWebhookEventTypeEchoed) {
+	if s.faults.On(fault.WebhookEventTypeEchoed) {
 		ans.EventType = et
 	}
 	msg := "Webhook dispatched"
 	if !sent {
-		if !s.faults.on(fWebhookSkipReasonNull) {
+		if !s.faults.On(fault.WebhookSkipReasonNull) {
 			ans.SkipReason = &skip
 		}
 		msg = "Webhook not dispatched"
-	} else if s.variants.on(vSkipReasonEmpty) {
+	} else if s.variants.On(variant.SkipReasonEmpty) {
 		ans.SkipReason = new(string)
 	}
 	s.writeB(rc, msg, ans)

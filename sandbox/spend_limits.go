@@ -4,6 +4,9 @@ import (
 	"net/http"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/validate"
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 var limitNames = [4]string{"transactionLimit", "dailyLimit", "monthlyLimit", "allTimeLimit"}
@@ -29,7 +32,7 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 		return
 	}
 	cleared := s.nonPositiveLimits(b)
-	v := validator{b: b}
+	v := validate.Of(b)
 	var set [4]int64
 	supplied := 0
 	for _, c := range cleared {
@@ -38,21 +41,21 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 		}
 	}
 	for i, n := range limitNames {
-		if _, has := v.raw(n); has {
+		if _, has := v.Raw(n); has {
 			supplied++
 		}
-		if a, ok := v.amount(n, false, 0, true); ok {
+		if a, ok := v.Amount(n, false, 0, true); ok {
 			set[i] = int64(a)
 		}
 	}
 	if supplied == 0 {
-		v.add("at least one of transactionLimit, dailyLimit, monthlyLimit, allTimeLimit must be supplied")
+		v.Add("at least one of transactionLimit, dailyLimit, monthlyLimit, allTimeLimit must be supplied")
 	}
-	if v.failed(s, rc) {
+	if s.invalid(rc, &v) {
 		return
 	}
 	s.withCard(rc, rc.st, func(c *card) reply {
-		if c.frozen && s.variants.on(vLimitsFrozenRefused) {
+		if c.frozen && s.variants.On(variant.LimitsFrozenRefused) {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before changing its limits")
 		}
 		if msg := s.limitRules(s.mergedLimits(c, set, cleared)); msg != "" {
@@ -64,7 +67,7 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 				l[i], c.limits[i] = 0, 0
 			}
 		}
-		if s.faults.on(fLimitsCardIDAsAddressed) {
+		if s.faults.On(fault.LimitsCardIDAsAddressed) {
 			id = rc.p1 // the id or reference as the path gave it
 		}
 		return func() { s.writeLimits(rc, id, l) }
@@ -78,11 +81,11 @@ func (s *Server) setLimits(c *card, set [4]int64) [4]int64 {
 	for i, n := range set {
 		if n > 0 {
 			l[i] = n
-		} else if s.faults.on(fLimitsResetOnUpdate) {
+		} else if s.faults.On(fault.LimitsResetOnUpdate) {
 			l[i] = 1000_00
 		}
 	}
-	if !s.faults.on(fLimitsNotApplied) {
+	if !s.faults.On(fault.LimitsNotApplied) {
 		c.limits = l
 	}
 	return l
@@ -90,7 +93,7 @@ func (s *Server) setLimits(c *card, set [4]int64) [4]int64 {
 
 // writeLimits answers the spend limits l of card id.
 func (s *Server) writeLimits(rc *reqCtx, id string, l [4]int64) {
-	if s.faults.on(fLimitsEchoCents) {
+	if s.faults.On(fault.LimitsEchoCents) {
 		cents := map[string]int64{}
 		for i, n := range limitNames {
 			cents[n] = l[i]

@@ -4,6 +4,10 @@ import (
 	"net/http"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/validate"
+	"github.com/merchant-harness/mph/sandbox/webhook"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 type txnAnswer struct {
@@ -22,14 +26,14 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	v := validator{b: b}
-	amt, _ := v.amount("amount", true, 0, true)
-	if v.failed(s, rc) {
+	v := validate.Of(b)
+	amt, _ := v.Amount("amount", true, 0, true)
+	if s.invalid(rc, &v) {
 		return
 	}
 	st, c := rc.world.cardByIDAnywhere(rc.p1)
 	if c == nil {
-		s.writeError(rc, http.StatusNotFound, msgCardNotFound)
+		s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
 		return
 	}
 	t := &txn{id: "txn_" + randHex(12), st: st, cardID: c.id, amount: int64(amt)}
@@ -39,14 +43,14 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 	rc.world.txns[t.id] = t
 	rc.world.txMu.Unlock()
 
-	kind := eventKinds["authorization"]
+	kind := webhook.Kinds["authorization"]
 	ans := txnAnswer{TransactionID: t.id, Approved: t.approved, BalanceAmount: money.Amount(bal)}
 	if !t.approved {
-		kind = eventKinds["decline"]
+		kind = webhook.Kinds["decline"]
 		ans.DeclineReason = &reason
 	}
-	if !s.faults.on(fWebhookTxnNotDelivered) && s.txnWebhook(t.approved) {
-		s.dispatch(rc.r.Context(), rc.world, st, kind, eventData{
+	if !s.faults.On(fault.WebhookTxnNotDelivered) && s.txnWebhook(t.approved) {
+		s.dispatch(rc.r.Context(), rc.world, st, kind, webhook.Data{
 			Reference: t.id, CardID: c.id, CardReference: ref, Amount: amt, Currency: "USD",
 		})
 	}
@@ -62,7 +66,7 @@ func (s *Server) authorize(rc *reqCtx, st *envState, c *card, t *txn) (reason st
 	defer st.mu.Unlock()
 	reason = s.declineReason(rc, c, a)
 	if reason == "" {
-		if !s.faults.on(fTxnApprovedNotDebited) {
+		if !s.faults.On(fault.TxnApprovedNotDebited) {
 			c.balance -= a
 		}
 		c.daySpent += a
@@ -71,7 +75,7 @@ func (s *Server) authorize(rc *reqCtx, st *envState, c *card, t *txn) (reason st
 		st.spent += a
 		c.updatedAt = ts(rc.now)
 		t.approved = true
-	} else if reason == "card_frozen" && s.faults.on(fTxnFrozenDeclineDebits) {
+	} else if reason == "card_frozen" && s.faults.On(fault.TxnFrozenDeclineDebits) {
 		c.balance -= a // declined, yet taken from the balance
 	}
 	return reason, c.balance, c.ref
@@ -84,31 +88,31 @@ func (s *Server) declineReason(rc *reqCtx, c *card, a int64) string {
 	now := s.limitDay(rc.now)
 	day := now.Year()*10000 + int(now.Month())*100 + now.Day()
 	month := day / 100
-	if c.dayKey != day && !s.faults.on(fLimitDailyNeverResets) {
+	if c.dayKey != day && !s.faults.On(fault.LimitDailyNeverResets) {
 		c.dayKey, c.daySpent = day, 0
 	}
 	if c.monthKey != month {
 		c.monthKey, c.monthSpent = month, 0
-		if s.faults.on(fLimitAllTimeResetsMonthly) {
+		if s.faults.On(fault.LimitAllTimeResetsMonthly) {
 			c.allTimeSpent = 0
 		}
 	}
 	daySpent, monthSpent, allTimeSpent := c.daySpent, c.monthSpent, c.allTimeSpent
-	if s.faults.on(fLimitDailyNotCumulative) {
+	if s.faults.On(fault.LimitDailyNotCumulative) {
 		daySpent = 0
 	}
-	if s.faults.on(fLimitMonthlyNotCumulative) {
+	if s.faults.On(fault.LimitMonthlyNotCumulative) {
 		monthSpent = 0
 	}
-	if s.faults.on(fLimitAllTimeNotCumulative) {
+	if s.faults.On(fault.LimitAllTimeNotCumulative) {
 		allTimeSpent = 0
 	}
 	switch {
-	case (c.frozen || (s.faults.on(fTxnUnfreezeStillDeclines) && c.frozenOnce)) && !s.faults.on(fFrozenCardApproves):
+	case (c.frozen || (s.faults.On(fault.TxnUnfreezeStillDeclines) && c.frozenOnce)) && !s.faults.On(fault.FrozenCardApproves):
 		return "card_frozen"
 	case a > c.balance:
 		return "insufficient_funds"
-	case c.limits[limTransaction] > 0 && (a > c.limits[limTransaction] || (s.faults.on(fLimitAtLimitDeclined) && a == c.limits[limTransaction])):
+	case c.limits[limTransaction] > 0 && (a > c.limits[limTransaction] || (s.faults.On(fault.LimitAtLimitDeclined) && a == c.limits[limTransaction])):
 		return "transaction_limit"
 	case c.limits[limDaily] > 0 && daySpent+a > c.limits[limDaily]:
 		return "daily_limit"
@@ -157,8 +161,8 @@ func (s *Server) ctlSettle(rc *reqCtx) {
 		ref = c.ref
 	}
 	t.st.mu.RUnlock()
-	if !s.faults.on(fWebhookTxnNotDelivered) {
-		s.dispatch(rc.r.Context(), w, t.st, eventKinds["settlement"], eventData{
+	if !s.faults.On(fault.WebhookTxnNotDelivered) {
+		s.dispatch(rc.r.Context(), w, t.st, webhook.Kinds["settlement"], webhook.Data{
 			Reference: t.id, CardID: t.cardID, CardReference: ref, Amount: money.Amount(t.amount), Currency: "USD",
 		})
 	}

@@ -5,69 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
-)
 
-// Listings: only GET /cards/{id} is documented as real time; order, default
-// filter, maximum limit and how search matches are not shown.
-var (
-	dListFreshness = declareDimension("read-freshness", []string{"OPEN-LISTING-FRESHNESS"},
-		"How fresh GET /cards and GET /cards/customers are.",
-		quote("data = Card (balance is real-time)"),
-		"listings-real-time", "Listings show every write at once.")
-	vListLag = dListFreshness.setting("listings-lag-2s", "Listings and searches come from an index refreshed every 2 seconds: a write shows there up to 2 s later.",
-		`only GET /cards/{id} is "real-time"; the freshness of listings is not stated`, "", false)
-
-	dVaultFreshness = declareDimension("vault-balance-freshness", []string{"OPEN-VAULT-FRESHNESS"},
-		"How fresh the configuration's vaultBalance is.",
-		quote("vaultBalance | number | available unspent balance of the merchant USD vault"),
-		"vault-balance-real-time", "vaultBalance shows every write at once.")
-	vVaultLag = dVaultFreshness.setting("vault-balance-lag-2s", "vaultBalance comes from a ledger replica refreshed every 2 seconds.",
-		`"vaultBalance | available unspent balance" (real time is stated for the card balance only)`, "", false)
-
-	dListOrder = declareDimension("list-order", []string{"OPEN-LIST-ORDER"},
-		"The order of GET /cards.",
-		quote("data = array of Card"),
-		"list-newest-first", "Newest first.")
-	vListOldestFirst = dListOrder.setting("list-oldest-first", "GET /cards lists the oldest cards first.",
-		`GET /cards: "data = array of Card" (order not shown)`, "", false)
-	vListByName = dListOrder.setting("list-by-name", "GET /cards lists cards by nameOnCard, then id.",
-		`GET /cards: "data = array of Card" (order not shown)`, "", false)
-
-	dListDefault = declareDimension("list-default-status", []string{"OPEN-LIST-DEFAULT-STATUS"},
-		"The status filter of GET /cards without status.",
-		quote("status | string | ACTIVE, FROZEN or ALL"),
-		"list-default-all", "Without status, every card is listed.")
-	vListDefaultActive = dListDefault.setting("list-default-active-only", "GET /cards without status lists ACTIVE cards only.",
-		`status "ACTIVE, FROZEN or ALL" is optional; its default is not shown`, "", false)
-
-	dListMax = declareDimension("list-max-limit", []string{"OPEN-LIST-MAX-LIMIT"},
-		"The largest limit GET /cards accepts.",
-		quote("limit | number | maximum records returned; default 50"),
-		"list-max-limit-100", "limit up to 100; above, 400.")
-	vListMax50 = dListMax.setting("list-max-limit-50", "GET /cards refuses a limit above 50 (the default is also the maximum).",
-		`"limit | maximum records returned; default 50" (the maximum is not shown)`, "", false)
-	vListClamp50 = dListMax.setting("list-limit-clamped-50", "GET /cards accepts any limit but returns at most 50 cards.",
-		`"limit | maximum records returned; default 50" (the maximum is not shown)`, "", false)
-
-	dSearchTarget = declareDimension("search-name", []string{"OPEN-SEARCH-NAME"},
-		"Which name the search matches as the cardholder name.",
-		quote("search | string | matches cardholder name, reference, or last 4 digits of the PAN"),
-		"search-name-on-card", "The cardholder name is the card's nameOnCard.")
-	vSearchCustomerName = dSearchTarget.setting("search-customer-name", "The cardholder name is the customer's firstName and lastName (the document's cardholder is the customer).",
-		`"matches cardholder name"; "register cardholder customer"`, "", false)
-
-	dSearchMatch = declareDimension("search-match", []string{"OPEN-SEARCH-MATCH"},
-		"How search matches a name or reference.",
-		quote("search | string | matches cardholder name, reference, or last 4 digits of the PAN"),
-		"search-substring", "A case-insensitive substring of the name or reference; the last 4 digits exactly.")
-	vListSearchExact = dSearchMatch.setting("list-search-exact", "GET /cards?search matches a whole name, reference or last 4 digits (case-insensitive), not a substring.",
-		`search "matches cardholder name, reference, or last 4 digits of the PAN" (how it matches is not shown)`, "", false)
-	vSearchPrefix = dSearchMatch.setting("search-prefix", "search matches the beginning of the name or reference (case-insensitive).",
-		`"matches cardholder name, reference" (how is not shown)`, "", false)
-	vSearchAnyWord = dSearchMatch.setting("search-any-word", "search matches a card when any word of it is a word of the name or reference (a tokenised full-text index).",
-		`"matches cardholder name, reference" (how is not shown)`, "", false)
-	vSearchCase = dSearchMatch.setting("search-case-sensitive", "search matches a substring of the name or reference, case-sensitively.",
-		`"matches cardholder name, reference" (how is not shown)`, "", false)
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // listingLag is how far listings lag writes.
@@ -113,7 +52,7 @@ func (s *Server) snapshot(st *envState, now time.Time, cards, customers, vault b
 
 // listedCards are the cards a listing sees; the caller holds st's lock.
 func (s *Server) listedCards(st *envState, now time.Time) []*card {
-	if !s.variants.on(vListLag) {
+	if !s.variants.On(variant.ListLag) {
 		return st.cards
 	}
 	return s.snapshot(st, now, true, false, false).cards
@@ -121,7 +60,7 @@ func (s *Server) listedCards(st *envState, now time.Time) []*card {
 
 // listedCustomers are the customers a listing sees; the caller holds st's lock.
 func (s *Server) listedCustomers(st *envState, now time.Time) []*customer {
-	if !s.variants.on(vListLag) {
+	if !s.variants.On(variant.ListLag) {
 		return st.customers
 	}
 	return s.snapshot(st, now, false, true, false).customers
@@ -130,7 +69,7 @@ func (s *Server) listedCustomers(st *envState, now time.Time) []*customer {
 // listedVault is the vault balance the configuration shows; the caller
 // holds st's lock.
 func (s *Server) listedVault(st *envState, now time.Time) int64 {
-	if !s.variants.on(vVaultLag) {
+	if !s.variants.On(variant.VaultLag) {
 		return st.vault
 	}
 	return s.snapshot(st, now, false, false, true).vault
@@ -139,7 +78,7 @@ func (s *Server) listedVault(st *envState, now time.Time) int64 {
 // listingVaried reports whether a setting changes how cards are listed.
 func (s *Server) listingVaried() bool {
 	v := &s.variants
-	return v.onAny(vListLag, vListOldestFirst, vListByName, vSearchCustomerName) || v.onAny(dSearchMatch.settings[1:]...)
+	return v.OnAny(variant.ListLag, variant.ListOldestFirst, variant.ListByName, variant.SearchCustomerName) || v.Varies(variant.SearchMatch)
 }
 
 // listCardsVariant is listCardsOf under the listing settings: a lagging
@@ -147,8 +86,8 @@ func (s *Server) listingVaried() bool {
 func (s *Server) listCardsVariant(st *envState, now time.Time, out []cardJSON, status, search string, limit int64) []cardJSON {
 	cards := append([]*card(nil), s.listedCards(st, now)...)
 	switch {
-	case s.variants.on(vListOldestFirst):
-	case s.variants.on(vListByName):
+	case s.variants.On(variant.ListOldestFirst):
+	case s.variants.On(variant.ListByName):
 		sort.SliceStable(cards, func(i, j int) bool {
 			if cards[i].nameLower != cards[j].nameLower {
 				return cards[i].nameLower < cards[j].nameLower
@@ -181,7 +120,7 @@ func (s *Server) searchMatches(st *envState, c *card, search string) bool {
 		return true
 	}
 	name := c.nameOnCard
-	if s.variants.on(vSearchCustomerName) {
+	if s.variants.On(variant.SearchCustomerName) {
 		name = ""
 		if cu := st.custByID[c.customerID]; cu != nil {
 			name = cu.rec.FirstName + " " + cu.rec.LastName
@@ -195,13 +134,13 @@ func (s *Server) textMatches(value, search string) bool {
 	v := &s.variants
 	lv, ls := strings.ToLower(value), strings.ToLower(search)
 	switch {
-	case v.on(vListSearchExact):
+	case v.On(variant.ListSearchExact):
 		return lv == ls
-	case v.on(vSearchPrefix):
+	case v.On(variant.SearchPrefix):
 		return strings.HasPrefix(lv, ls)
-	case v.on(vSearchCase):
+	case v.On(variant.SearchCase):
 		return strings.Contains(value, search)
-	case v.on(vSearchAnyWord):
+	case v.On(variant.SearchAnyWord):
 		words := map[string]bool{}
 		for _, w := range strings.FieldsFunc(lv, notAlnum) {
 			words[w] = true

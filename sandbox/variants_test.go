@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 // variantProbes observe each setting: a probe returns true when the sandbox
@@ -71,7 +73,7 @@ var baseProbes = map[string]func(h *sbx) bool{
 		return isArr
 	},
 	"error-messages-reworded": func(h *sbx) bool {
-		return msgOf(h.api("GET", "/cards/crd_nosuch", h.token(alpha, alphaTest), nil).want(404)) != msgCardNotFound
+		return msgOf(h.api("GET", "/cards/crd_nosuch", h.token(alpha, alphaTest), nil).want(404)) != wording.CardNotFound
 	},
 	"extra-members": func(h *sbx) bool {
 		return h.api("GET", "/cards", h.token(alpha, alphaTest), nil).want(200).has("requestId")

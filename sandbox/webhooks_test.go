@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 // receiver is a webhook endpoint recording deliveries.
@@ -135,8 +137,8 @@ func TestSimulateWebhook(t *testing.T) {
 	h.api("POST", "/cards/"+id+"/simulate-webhook", tok, `{"event_type":"refund"}`).
 		wantValidation("event_type must be one of the following values: authorization, settlement, reversal, decline")
 	h.api("POST", "/cards/"+id+"/simulate-webhook", tok, `{}`).wantValidation("event_type should not be empty")
-	h.api("POST", "/cards/nope/simulate-webhook", tok, `{"event_type":"decline"}`).wantError(404, msgCardNotFound)
-	h.api("POST", "/cards/"+id+"/simulate-webhook", h.token(alpha, alphaLive), `{"event_type":"decline"}`).wantError(403, msgLiveSimulate)
+	h.api("POST", "/cards/nope/simulate-webhook", tok, `{"event_type":"decline"}`).wantError(404, wording.CardNotFound)
+	h.api("POST", "/cards/"+id+"/simulate-webhook", h.token(alpha, alphaLive), `{"event_type":"decline"}`).wantError(403, wording.LiveSimulate)
 }
 
 func TestWebhookTimeout(t *testing.T) {

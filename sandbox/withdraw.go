@@ -4,6 +4,9 @@ import (
 	"net/http"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/validate"
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 type cardMessage struct {
@@ -19,21 +22,21 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	v := validator{b: b}
+	v := validate.Of(b)
 	minAmt := money.Amount(minWithdrawal)
-	if s.faults.on(fWithdrawMinOffByCent) {
+	if s.faults.On(fault.WithdrawMinOffByCent) {
 		minAmt-- // 0.09 accepted
 	}
-	amt, _ := v.amount("amount", true, minAmt, false)
-	if v.failed(s, rc) {
+	amt, _ := v.Amount("amount", true, minAmt, false)
+	if s.invalid(rc, &v) {
 		return
 	}
 	st := rc.st
 	s.withCard(rc, st, func(c *card) reply {
-		if c.frozen && s.variants.on(vWithdrawFrozenRefused) {
+		if c.frozen && s.variants.On(variant.WithdrawFrozenRefused) {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before withdrawing")
 		}
-		if s.withdrawDebit(amt) > c.balance && !s.faults.on(fWithdrawOverBalance) {
+		if s.withdrawDebit(amt) > c.balance && !s.faults.On(fault.WithdrawOverBalance) {
 			return s.fail(rc, http.StatusBadRequest,
 				"Insufficient card balance: requested "+amt.String()+" USD, available "+money.Amount(c.balance).String()+" USD")
 		}
@@ -49,12 +52,12 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 func (s *Server) withdraw(rc *reqCtx, st *envState, c *card, amt money.Amount) cardJSON {
 	c.balance -= s.withdrawDebit(amt)
 	switch {
-	case s.variants.on(vWithdrawFullCredit):
+	case s.variants.On(variant.WithdrawFullCredit):
 		st.vault += int64(amt) // the fee is waived
-	case s.variants.on(vWithdrawFeeOnCard):
+	case s.variants.On(variant.WithdrawFeeOnCard):
 		st.vault += int64(amt) // the card paid the fee
 		st.fees += withdrawalFee
-	case !s.faults.on(fWithdrawNoVaultCredit):
+	case !s.faults.On(fault.WithdrawNoVaultCredit):
 		st.vault += int64(amt) - withdrawalFee
 		st.fees += withdrawalFee
 	default:
@@ -62,7 +65,7 @@ func (s *Server) withdraw(rc *reqCtx, st *envState, c *card, amt money.Amount) c
 	}
 	c.updatedAt = ts(rc.now)
 	out := c.json()
-	if s.faults.on(fWithdrawNotPersisted) {
+	if s.faults.On(fault.WithdrawNotPersisted) {
 		c.balance += int64(amt) // the answer shows the new balance; the card keeps the old one
 	}
 	return out

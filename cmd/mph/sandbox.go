@@ -14,6 +14,7 @@ import (
 
 	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/catalogue"
 	"github.com/merchant-harness/mph/selftest"
 )
 
@@ -138,9 +139,9 @@ func (sf *sandboxFlags) options(logTo io.Writer) (sandbox.Options, error) {
 func printCatalogue(out io.Writer, faults, markdown bool) error {
 	switch {
 	case faults && markdown:
-		return sandbox.FaultsMarkdown(out)
+		return catalogue.FaultsMarkdown(out)
 	case markdown:
-		return sandbox.VariantsMarkdown(out)
+		return catalogue.VariantsMarkdown(out)
 	case faults:
 		printFaults(out)
 	default:
