@@ -97,9 +97,9 @@ never a fault, since a conformant server could make it (those are variants:
 ` + "`mph sandbox --list-faults`" + ` lists them. The requirement IDs are those of
 requirements/catalog.yaml.
 
-To add a fault: declare it with ` + "`declareFault`" + ` in
-` + "`sandbox/faults_<area>.go`" + `, test it at the one point of the logic it
-corrupts (` + "`if s.faults.on(fName) { ... }`" + `), and give it a probe in
+To add a fault: declare it with ` + "`declare`" + ` in
+` + "`sandbox/fault/<area>.go`" + `, test it at the one point of the logic it
+corrupts (` + "`if s.faults.On(fault.X) { ... }`" + `), and give it a probe in
 ` + "`sandbox/faults_<area>_test.go`" + ` that passes on the clean sandbox and fails
 with the fault; then regenerate this file.
 
@@ -151,12 +151,12 @@ self-test runs that setting's suites with the defaults overlaid by it.
 Overlays of settings of different dimensions touch different keys, so a
 seed's overlays merge.
 
-How a setting is built: ` + "`sandbox/variants_<area>.go`" + ` declares the
+How a setting is built: ` + "`sandbox/variant/<area>.go`" + ` declares the
 dimension (its open points, the document's words, the reference) and its
 settings (what the sandbox then does, the words allowing it, the profile),
 and either a hook in the handler reads it at the one point the behaviour
-differs (` + "`s.variants.on(vX)`" + `), or ` + "`rewriteAnswer`" + `
-(` + "`sandbox/variants_rewrite.go`" + `) reshapes the answer after the
+differs (` + "`s.variants.On(variant.X)`" + `), or ` + "`sandbox/rewrite`" + `
+reshapes the answer after the
 handler. ` + "`sandbox/variants_*_test.go`" + ` prove every setting changes
 what it says.
 
