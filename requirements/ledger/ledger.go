@@ -57,7 +57,7 @@ func Build(root string) (*Ledger, error) {
 	for i, sp := range specs {
 		ids[i] = sp.ID
 	}
-	keys, err := SpecProfileKeys(ids, filepath.Join(root, "suites"), filepath.Join(root, "suites", "framework"))
+	keys, err := SpecProfileKeys(ids, SuiteDirs(root)...)
 	if err != nil {
 		return nil, err
 	}
@@ -140,4 +140,23 @@ func profileKeysOf(specs []Spec) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// SuiteDirs are the directories of the specs and of every room they call
+// into (suites/ and each package below it: the framework, the fixtures, the
+// assertions, the webhook receiver), so that a key read in a new room is
+// found without naming the room here.
+func SuiteDirs(root string) []string {
+	dirs := []string{filepath.Join(root, "suites")}
+	entries, _ := os.ReadDir(filepath.Join(root, "suites"))
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(root, "suites", e.Name())
+		if gos, _ := filepath.Glob(filepath.Join(dir, "*.go")); len(gos) > 0 {
+			dirs = append(dirs, dir)
+		}
+	}
+	return dirs
 }

@@ -59,7 +59,7 @@ func TestScanFindsEverySpec(t *testing.T) {
 	for i, s := range l.Specs {
 		ids[i] = s.ID
 	}
-	keys, err := SpecProfileKeys(ids, filepath.Join(root, "suites"), filepath.Join(root, "suites", "framework"))
+	keys, err := SpecProfileKeys(ids, SuiteDirs(root)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -242,7 +242,7 @@ func (s *scan) collect(n ast.Node, set, seen map[string]bool) {
 	})
 }
 
-// directKeys finds Profile().A.B... chains (and chains rooted at a variable
+// directKeys finds Profile().A.B... (or LoadedProfile().A.B...) chains (and chains rooted at a variable
 // assigned one) in n, mapped to YAML paths.
 func directKeys(n ast.Node) []string {
 	aliases := map[string][]string{}
@@ -286,7 +286,7 @@ func directKeys(n ast.Node) []string {
 func chain(e ast.Expr, aliases map[string][]string) ([]string, bool) {
 	switch x := e.(type) {
 	case *ast.CallExpr:
-		if calleeName(x.Fun) == "Profile" && len(x.Args) == 0 {
+		if n := calleeName(x.Fun); (n == "Profile" || n == "LoadedProfile") && len(x.Args) == 0 {
 			return []string{}, true
 		}
 	case *ast.Ident:
