@@ -1,24 +1,15 @@
 package sandbox
 
 import (
-	"encoding/hex"
 	"math/rand/v2"
 	"net/netip"
 	"strconv"
+
+	"github.com/merchant-harness/mph/sandbox/ids"
 )
 
-// randHex returns 2n random hex digits. Identifiers need uniqueness, not
-// secrecy, so the fast, concurrency-safe math/rand/v2 source suffices.
-func randHex(n int) string {
-	var b [32]byte
-	for i := 0; i < n; i += 8 {
-		v := rand.Uint64()
-		for j := 0; j < 8 && i+j < n; j++ {
-			b[i+j] = byte(v >> (8 * j))
-		}
-	}
-	return hex.EncodeToString(b[:n])
-}
+// randHex returns 2n random hex digits (sandbox/ids).
+func randHex(n int) string { return ids.Hex(n) }
 
 // randDigits returns n random decimal digits.
 func randDigits(n int) string {

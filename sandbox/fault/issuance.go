@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/merchant-harness/mph/sandbox/ids"
 )
 
 // Faults of the area "Card issuance" (the registry: fault.go).
@@ -34,12 +36,12 @@ var issueAnswerFaults = []struct {
 	mutate     func(card map[string]any)
 }{
 	{"issue-answer-id-unknown", "The issuance answer names a card id that does not exist (the card issued is stored under another).", []string{"ISSUE-01"},
-		func(c map[string]any) { c["id"] = "crd_" + randomHex(12) }},
+		func(c map[string]any) { c["id"] = "crd_" + ids.Hex(12) }},
 	{"issue-answer-not-as-given", "The issued card carries the nameOnCard given in upper case, a generated reference instead of the one given and a balance of 0.",
 		[]string{"ISSUE-08", "GET-14", "ISSUE-06"},
 		func(c map[string]any) {
 			c["nameOnCard"] = strings.ToUpper(fmt.Sprint(c["nameOnCard"]))
-			c["reference"] = "card_" + randomHex(8)
+			c["reference"] = "card_" + ids.Hex(8)
 			c["balanceAmount"] = json.Number("0.00")
 		}},
 }

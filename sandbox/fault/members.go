@@ -1,8 +1,6 @@
 package fault
 
 import (
-	"encoding/hex"
-	"math/rand/v2"
 	"strings"
 )
 
@@ -94,14 +92,4 @@ func (f Set) applyCardFaults(n any) {
 			f.applyCardFaults(c)
 		}
 	}
-}
-
-// randomHex returns 2n random hex digits: identifiers a corrupted answer
-// makes up, which need to name nothing, not secrecy.
-func randomHex(n int) string {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(rand.Uint32())
-	}
-	return hex.EncodeToString(b)
 }

@@ -8,15 +8,14 @@ package rewrite
 
 import (
 	"bytes"
-	"encoding/hex"
 	"encoding/json"
-	"math/rand/v2"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/merchant-harness/mph/clock"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/wording"
 )
@@ -78,7 +77,7 @@ func (s *Rewriter) rewriteTop(r *http.Request, rest string, code int, top map[st
 		top["path"] = s.echoPath(r, p)
 	}
 	if v.On(variant.ExtraMembers) {
-		top["requestId"] = "req_" + randomHex(8)
+		top["requestId"] = "req_" + ids.Hex(8)
 		top["meta"] = map[string]any{"apiVersion": "1.0.0"}
 	}
 	if _, isErr := top["statusCode"]; isErr {
@@ -234,7 +233,7 @@ func (s *Rewriter) rewriteObject(x map[string]any, path string) {
 		s.rewriteSimulation(x)
 	}
 	if v.On(variant.ExtraNested) && path != "" {
-		x["x-trace"] = "trc_" + randomHex(4)
+		x["x-trace"] = "trc_" + ids.Hex(4)
 	}
 }
 
@@ -256,16 +255,6 @@ func isNotShownAnswer(method, rest string) bool {
 		return true
 	}
 	return false
-}
-
-// randomHex returns 2n random hex digits: identifiers of trace members,
-// which need to name nothing, not secrecy.
-func randomHex(n int) string {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(rand.Uint32())
-	}
-	return hex.EncodeToString(b)
 }
 
 // stamp is the clock's time in the form of the sandbox's timestamps.

@@ -14,13 +14,13 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
@@ -136,10 +136,10 @@ func (s *Sender) Redelivery(id string, body []byte) (string, []byte) {
 		}
 		m["attempt"] = 2
 		if _, has := m["id"]; has {
-			m["id"] = "evt_" + randomHex(12)
+			m["id"] = "evt_" + ids.Hex(12)
 		}
 		b, _ := json.Marshal(m)
-		return "evt_" + randomHex(12), b
+		return "evt_" + ids.Hex(12), b
 	}
 	return "", nil
 }
@@ -175,13 +175,4 @@ func sign(secret string, body []byte) string {
 	m := hmac.New(sha256.New, []byte(secret))
 	m.Write(body)
 	return "sha256=" + hex.EncodeToString(m.Sum(nil))
-}
-
-// randomHex returns 2n random hex digits (an event's id).
-func randomHex(n int) string {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(rand.Uint32())
-	}
-	return hex.EncodeToString(b)
 }
