@@ -316,13 +316,24 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 		if err != nil {
 			return resp, err
 		}
+		if !c.raw429 {
+			c.o.Gate.observe(grp, resp.Status, resp.Header)
+		}
+		// A raw client takes every 429 as an answer, but its token is
+		// renewed like anyone's: a cached token the target already counts
+		// as expired (its clock moved on) is not a refusal to report.
+		if resp.Status == http.StatusUnauthorized && !c.rawAuth && !refreshed && tok != "" && c.token == "" && c.o.Tokens != nil {
+			c.logf("401 from %s %s: refreshing the token and retrying once", req.Method, redact.Text(u))
+			c.o.Tokens.Invalidate(tok)
+			refreshed = true
+			continue
+		}
 		if c.raw429 {
 			if resp.Status == http.StatusTooManyRequests {
 				statProvoked.Add(1)
 			}
 			return resp, nil
 		}
-		c.o.Gate.observe(grp, resp.Status, resp.Header)
 		if resp.Status == http.StatusTooManyRequests {
 			li := readLimitHeaders(resp.Header, time.Now())
 			if ok, why := mayResend(req.Method, req.Path, body, c.o.ReferenceFields, resp, li); !ok {
@@ -339,12 +350,6 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 		if last429 != nil && resp.Status == http.StatusConflict && !idempotent(req.Method) {
 			resp.KeptAfter429 = true
 			resp.Exchange.Note = "409 after a resent 429: the first attempt was most likely kept"
-		}
-		if resp.Status == http.StatusUnauthorized && !c.rawAuth && !refreshed && tok != "" && c.token == "" && c.o.Tokens != nil {
-			c.logf("401 from %s %s: refreshing the token and retrying once", req.Method, redact.Text(u))
-			c.o.Tokens.Invalidate(tok)
-			refreshed = true
-			continue
 		}
 		return resp, nil
 	}

@@ -84,6 +84,34 @@ func TestRefreshesTokenOnceOn401(t *testing.T) {
 	}
 }
 
+// A raw client (every 429 an answer) still renews a token the target counts
+// as expired: a rate-limit burst after the target's clock moved on met 401s
+// only, and read them as "no 429".
+func TestRawClientRefreshesTokenOn401(t *testing.T) {
+	var calls atomic.Int32
+	srv, tokens := tokenServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 2 { // the second call: the cached token has expired
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		w.WriteHeader(http.StatusTooManyRequests)
+	})
+	c := newTestClient(srv.URL, NewRecorder())
+	ctx := context.Background()
+	if resp, err := c.Raw().Get(ctx, "/cards", nil); err != nil || resp.Status != http.StatusTooManyRequests {
+		t.Fatalf("first raw call: %v %v", resp, err)
+	}
+	resp, err := c.Raw().Get(ctx, "/cards", nil)
+	if err != nil || resp.Status != http.StatusTooManyRequests || tokens.Load() != 2 || calls.Load() != 3 {
+		t.Fatalf("raw call after a 401: status %v err %v, %d tokens, %d calls; want 429 after one renewal", resp.Status, err, tokens.Load(), calls.Load())
+	}
+	// RawAuth still reports the 401 itself.
+	calls.Store(1)
+	if resp, _ := c.Raw().RawAuth().Get(ctx, "/cards", nil); resp.Status != http.StatusUnauthorized {
+		t.Fatalf("Raw().RawAuth(): want 401, got %d", resp.Status)
+	}
+}
+
 func TestRecordsRedactedExchangesAndCurl(t *testing.T) {
 	srv, _ := tokenServer(t, func(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(`{"data":{"cardNumber":"4111 1111 1111 1111","pan":"4111 1111 1111 1111","cvv":"123"}}`))
