@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,15 +53,47 @@ func limitForSpec(ctx context.Context, group string, l controls.RateLimit) {
 // burstUntil429 sends raw (never retried) GET /cards/config calls, with the
 // profile's concurrency, until one answers 429 or the profile's bound is
 // reached. It returns the first 429 (nil if none) and the number sent.
-func burstUntil429(ctx context.Context, max, conc int) (*client.Response, int64) {
+func burstUntil429(ctx context.Context, max, conc int) *burst {
 	raw := API().Raw()
 	return burstWith(ctx, max, conc, func(ctx context.Context) (*client.Response, error) { return raw.Get(ctx, "/cards/config", nil) })
 }
 
+// burst is what a burst met: the first 429 (nil if none), the calls sent,
+// and what the others answered, for a message that says why no 429 came.
+type burst struct {
+	first *client.Response
+	sent  int64
+	seen  map[int]int      // status -> answers
+	other *client.Response // the first answer neither a success nor a 429
+	err   error            // the first call that got no answer
+}
+
+// String says what the burst's answers were ("200 x195, 401 x5; no answer: ...").
+func (b *burst) String() string {
+	codes := make([]int, 0, len(b.seen))
+	for c := range b.seen {
+		codes = append(codes, c)
+	}
+	sort.Ints(codes)
+	parts := make([]string, 0, len(codes)+1)
+	for _, c := range codes {
+		parts = append(parts, fmt.Sprintf("%d x%d", c, b.seen[c]))
+	}
+	if b.other != nil {
+		body, _ := Decode(b.other).(JSON)
+		parts = append(parts, "the first "+strconv.Itoa(b.other.Status)+" said "+strconv.Quote(strings.Join(Messages(body), "; ")))
+	}
+	if b.err != nil {
+		parts = append(parts, "no answer: "+b.err.Error())
+	}
+	return strings.Join(parts, ", ")
+}
+
 // burstWith sends call until one answer is a 429 or max calls were sent.
-func burstWith(ctx context.Context, max, conc int, call func(context.Context) (*client.Response, error)) (*client.Response, int64) {
+func burstWith(ctx context.Context, max, conc int, call func(context.Context) (*client.Response, error)) *burst {
 	var sent atomic.Int64
-	var first *client.Response
+	b := &burst{seen: map[int]int{}}
+	var mu sync.Mutex
 	var once sync.Once
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -72,22 +105,29 @@ func burstWith(ctx context.Context, max, conc int, call func(context.Context) (*
 			defer wg.Done()
 			for ctx.Err() == nil && sent.Add(1) <= int64(max) {
 				resp, err := call(ctx)
+				mu.Lock()
+				if err != nil && b.err == nil && ctx.Err() == nil {
+					b.err = err
+				} else if err == nil {
+					b.seen[resp.Status]++
+					if b.other == nil && resp.Status >= 300 && resp.Status != http.StatusTooManyRequests {
+						b.other = resp
+					}
+				}
+				mu.Unlock()
 				if err != nil {
 					return
 				}
 				if resp.Status == http.StatusTooManyRequests {
-					once.Do(func() { first = resp; cancel() })
+					once.Do(func() { b.first = resp; cancel() })
 					return
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	n := sent.Load()
-	if n > int64(max) {
-		n = int64(max)
-	}
-	return first, n
+	b.sent = min(sent.Load(), int64(max))
+	return b
 }
 
 // first429 lowers the read limit when the controls allow and bursts until a
@@ -100,12 +140,13 @@ func first429(ctx context.Context) *client.Response {
 	if controlled {
 		max = 200 // the read group now allows 5 with a burst of 5
 	}
-	resp, n := burstUntil429(ctx, max, conc)
+	b := burstUntil429(ctx, max, conc)
+	resp, n := b.first, b.sent
 	if resp == nil {
 		if controlled {
-			Fail("no 429 within 200 calls although the read group was limited to 5/s with a burst of 5 through the sandbox controls")
+			Fail("no 429 within 200 calls although the read group was limited to 5/s with a burst of 5 through the sandbox controls; the answers: " + b.String())
 		}
-		NoVerdict("no 429 within " + strconv.FormatInt(n, 10) + " calls (rateLimits.probeMaxRequests); the document does not show the numeric limits, so the limit could not be reached")
+		NoVerdict("no 429 within " + strconv.FormatInt(n, 10) + " calls (rateLimits.probeMaxRequests; the answers: " + b.String() + "); the document does not show the numeric limits, so the limit could not be reached")
 	}
 	return resp
 }
@@ -208,11 +249,11 @@ func tokenBurst(ctx SpecContext) *client.Response {
 	limitForSpec(ctx, "token", controls.RateLimit{Rate: 2, Burst: 2})
 	p := Cfg().Primary
 	anon := Anonymous().Raw().RawAuth()
-	resp, _ := burstWith(ctx, 100, 4, func(ctx context.Context) (*client.Response, error) {
+	b := burstWith(ctx, 100, 4, func(ctx context.Context) (*client.Response, error) {
 		return anon.Post(ctx, client.TokenPath, client.TokenBody{MerchantID: p.MerchantID, SecretKey: p.SecretKey})
 	})
-	Expect(resp).NotTo(BeNil(), "no 429 within 100 token exchanges although the token group was limited to 2/s with a burst of 2")
-	return resp
+	Expect(b.first).NotTo(BeNil(), "no 429 within 100 token exchanges although the token group was limited to 2/s with a burst of 2; the answers: "+b.String())
+	return b.first
 }
 
 func tokenRateLimitTable() {
