@@ -1,7 +1,6 @@
 package suites
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
@@ -17,27 +16,6 @@ import (
 	. "github.com/merchant-harness/mph/suites/expect"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
-
-// tokenFor exchanges credentials through the raw client and returns the
-// answer (schema-checked by the caller).
-func tokenFor(ctx context.Context, c config.Credentials) *client.Response {
-	return Must(Anonymous().RawAuth().Post(ctx, client.TokenPath, client.TokenBody{MerchantID: c.MerchantID, SecretKey: c.SecretKey}))
-}
-
-// freshToken obtains a new token for the primary credentials (a harness
-// error if it cannot).
-func freshToken(ctx context.Context) string {
-	GinkgoHelper()
-	resp := tokenFor(ctx, Cfg().Primary)
-	if resp.Status != http.StatusOK {
-		HarnessError("token exchange for the primary merchant answered HTTP %d", resp.Status)
-	}
-	tok, _ := Data(resp.Map())["accessToken"].(string)
-	if tok == "" {
-		HarnessError("token exchange answered no accessToken")
-	}
-	return tok
-}
 
 var _ = Describe("Authentication", func() {
 	Describe("POST /auth/token", func() {
@@ -71,7 +49,7 @@ func (t tokenAnswer) present(member string) bool {
 }
 
 func exchangePrimary(ctx SpecContext) tokenAnswer {
-	a := ReadAnswer(tokenFor(ctx, Cfg().Primary), schemas.TokenResponse)
+	a := ReadAnswer(TokenFor(ctx, Cfg().Primary), schemas.TokenResponse)
 	return tokenAnswer{answer: a, data: Data(a.Body)}
 }
 
@@ -149,7 +127,7 @@ func tokenRefusalSpecs() {
 	ConformanceIt("gives a LIVE key at KYB Tier 2+ a token whose environment is LIVE", SpecID("auth.gives-live-key-kyb"),
 		Reqs("AUTH-22"), Needs(CapLiveTier2),
 		func(ctx SpecContext) {
-			d := Data(ExpectEnvelopeA(tokenFor(ctx, *Cfg().LiveTier2), schemas.TokenResponse))
+			d := Data(ExpectEnvelopeA(TokenFor(ctx, *Cfg().LiveTier2), schemas.TokenResponse))
 			Expect(d["environment"]).To(Equal("LIVE"))
 			if d["merchantId"] != nil && Profile().Strict.TokenMerchantIDEcho {
 				Expect(d["merchantId"]).To(Equal(Cfg().LiveTier2.MerchantID), "merchantId (profile strict.tokenMerchantIdEcho)")
@@ -161,7 +139,7 @@ func tokenRefusalSpecs() {
 		func(ctx SpecContext) {
 			c := Cfg().Primary
 			c.SecretKey += "x"
-			ExpectError(tokenFor(ctx, c), http.StatusUnauthorized)
+			ExpectError(TokenFor(ctx, c), http.StatusUnauthorized)
 		})
 
 	ConformanceIt("refuses an unknown merchant id with 401", SpecID("auth.refuses-unknown-merchant-id"),
@@ -169,7 +147,7 @@ func tokenRefusalSpecs() {
 		func(ctx SpecContext) {
 			c := Cfg().Primary
 			c.MerchantID = Cfg().RunID + "_no_such_merchant"
-			ExpectError(tokenFor(ctx, c), http.StatusUnauthorized)
+			ExpectError(TokenFor(ctx, c), http.StatusUnauthorized)
 		})
 
 	ConformanceIt("refuses a token request missing merchantId or secretKey (400 or 401)", SpecID("auth.refuses-token-request-missing"),
@@ -217,24 +195,24 @@ func tokenRefusalSpecs() {
 func tokenLifetimeTable() {
 	ConformanceTable("lives 900 seconds (sandbox clock)",
 		func(ctx SpecContext, rule func(ctx SpecContext, tok string)) {
-			tok := freshToken(ctx)
+			tok := FreshToken(ctx)
 			ExpectEnvelopeA(Must(Anonymous().WithToken(tok).Get(ctx, "/cards/config", nil)), schemas.ConfigResponse)
 			rule(ctx, tok)
 		},
 		Needs(CapClock), Serial, Destructive,
 		ConformanceEntry("accepts a token 14 minutes after its creation", SpecID("auth.accepts-token-14-minutes"), func(ctx SpecContext, tok string) {
-			advanceClock(ctx, 14*60)
+			AdvanceClock(ctx, 14*60)
 			ExpectEnvelopeA(Must(Anonymous().WithToken(tok).Get(ctx, "/cards/config", nil)), schemas.ConfigResponse)
 		}, Reqs("AUTH-13")),
 		ConformanceEntry("refuses a token with 401 once its 900 seconds have passed", SpecID("auth.refuses-token-401-once"), func(ctx SpecContext, tok string) {
-			advanceClock(ctx, 901)
+			AdvanceClock(ctx, 901)
 			c := Anonymous().WithToken(tok)
 			ExpectError(Must(c.Get(ctx, "/cards/config", nil)), http.StatusUnauthorized)
 			ExpectError(Must(c.Get(ctx, "/cards", nil)), http.StatusUnauthorized)
 		}, Reqs("AUTH-12")),
 		ConformanceEntry("issues a new token after expiry, and accepts it", SpecID("auth.issues-new-token-after"), func(ctx SpecContext, tok string) {
-			advanceClock(ctx, 901)
-			fresh := freshToken(ctx)
+			AdvanceClock(ctx, 901)
+			fresh := FreshToken(ctx)
 			Expect(fresh).NotTo(Equal(tok), "a new token must be issued")
 			ExpectEnvelopeA(Must(Anonymous().WithToken(fresh).Get(ctx, "/cards/config", nil)), schemas.ConfigResponse)
 		}, Reqs("AUTH-14")),
@@ -253,7 +231,7 @@ func tokenLifetimeSpecs() {
 			if !Cfg().Slow {
 				Skip("waits 15 minutes for real token expiry: set " + config.EnvSlow + "=1 (mph conform --slow) to run it")
 			}
-			tok := freshToken(ctx)
+			tok := FreshToken(ctx)
 			c := Anonymous().WithToken(tok)
 			ExpectEnvelopeA(Must(c.Get(ctx, "/cards/config", nil)), schemas.ConfigResponse)
 			select {
@@ -262,7 +240,7 @@ func tokenLifetimeSpecs() {
 			case <-time.After(Timeouts().TokenExpiry):
 			}
 			ExpectError(Must(c.Get(ctx, "/cards/config", nil)), http.StatusUnauthorized)
-			ExpectEnvelopeA(Must(Anonymous().WithToken(freshToken(ctx)).Get(ctx, "/cards/config", nil)), schemas.ConfigResponse)
+			ExpectEnvelopeA(Must(Anonymous().WithToken(FreshToken(ctx)).Get(ctx, "/cards/config", nil)), schemas.ConfigResponse)
 		})
 }
 
@@ -276,7 +254,7 @@ func accessRefusalSpecs() {
 		SpecID("auth.ip-whitelist-after-token"), Reqs("AUTH-18", "ERR-09", "ERR-17"), Destructive, Serial, Needs(CapIPWhitelistCtl, CapSecondMerchant),
 		func(ctx SpecContext) {
 			sec := *Cfg().Secondary
-			resp := tokenFor(ctx, sec)
+			resp := TokenFor(ctx, sec)
 			d := Data(ExpectEnvelopeA(resp, schemas.TokenResponse))
 			tok, _ := d["accessToken"].(string)
 			env, _ := d["environment"].(string)

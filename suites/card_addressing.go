@@ -37,10 +37,10 @@ func byReferenceTable() {
 		ConformanceEntry("withdraws from a card addressed by its reference: the same card's balance falls", SpecID("cards.withdraws-card-addressed"), func(ctx SpecContext) {
 			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("3.00")))
 			fee := fixtures.GetConfig(ctx).WithdrawalFee
-			got := withdrawOK(ctx, c.Reference, M("1.10"))
+			got := WithdrawOK(ctx, c.Reference, M("1.10"))
 			Expect(got.ID).To(Equal(c.ID), "the answer's card is the one addressed by reference")
-			expectCardDebited(c.Balance, got.Balance, M("1.10"), fee, "the balance in the answer")
-			expectCardDebited(c.Balance, fixtures.GetCard(ctx, c.ID).Balance, M("1.10"), fee, "the balance in a fresh GET by id")
+			ExpectCardDebited(c.Balance, got.Balance, M("1.10"), fee, "the balance in the answer")
+			ExpectCardDebited(c.Balance, fixtures.GetCard(ctx, c.ID).Balance, M("1.10"), fee, "the balance in a fresh GET by id")
 		}, Reqs("GET-02")),
 		ConformanceEntry("freezes and unfreezes a card addressed by its reference, confirmed by a fresh GET by id", SpecID("cards.freezes-unfreezes-card"), func(ctx SpecContext) {
 			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
@@ -57,21 +57,21 @@ func byReferenceTable() {
 
 // expectCardNotFound asserts scenario 5 on endpoint e, by an unknown id and
 // by a reference that does not exist.
-func expectCardNotFound(ctx SpecContext, e cardEndpoint) {
+func expectCardNotFound(ctx SpecContext, e CardEndpoint) {
 	GinkgoHelper()
 	for _, addr := range []string{fixtures.UnknownCardID(ctx), fixtures.UnknownCardReference()} {
-		By(e.name + " " + addr)
-		body := ExpectErrorWithPath(Must(API().Do(ctx, e.request(addr))), http.StatusNotFound)
-		ExpectMessageMeans(body, e.name+": scenario 5, the virtual card was not found", SaysCardNotFound)
+		By(e.Name + " " + addr)
+		body := ExpectErrorWithPath(Must(API().Do(ctx, e.Request(addr))), http.StatusNotFound)
+		ExpectMessageMeans(body, e.Name+": scenario 5, the virtual card was not found", SaysCardNotFound)
 	}
 }
 
 // unknownCardTable: scenario 5 on every endpoint below /cards/{id} (GET
 // /cards/{id} itself: the scenario 5 spec of the Errors suite).
 func unknownCardTable() {
-	eps := map[string]cardEndpoint{}
-	for _, e := range cardEndpoints() {
-		eps[e.name] = e
+	eps := map[string]CardEndpoint{}
+	for _, e := range CardEndpoints() {
+		eps[e.Name] = e
 	}
 	ConformanceTable("answers an unknown card with 404 whose message says the virtual card was not found",
 		expectCardNotFound,
@@ -93,7 +93,7 @@ func pciSpecs() {
 		func(ctx SpecContext) {
 			c := fixtures.AwaitMaskedPan(ctx, fixtures.NewCard(ctx, fixtures.WithAmount(M("2.00"))))
 			resp := c.Answer
-			sec := Data(ExpectEnvelopeA(Must(API().Get(ctx, cardURL(c.ID, "/secure"), nil)), schemas.SecureResponse))
+			sec := Data(ExpectEnvelopeA(Must(API().Get(ctx, CardURL(c.ID, "/secure"), nil)), schemas.SecureResponse))
 			num, _ := sec["cardNumber"].(string)
 			if num == "" {
 				num, _ = sec["pan"].(string)
@@ -106,17 +106,17 @@ func pciSpecs() {
 				search = l4
 			}
 			answers := []*client.Response{resp,
-				Must(API().Get(ctx, cardURL(c.ID, ""), nil)),
+				Must(API().Get(ctx, CardURL(c.ID, ""), nil)),
 				Must(API().Get(ctx, "/cards", url.Values{"search": {search}})),
-				Must(API().Post(ctx, cardURL(c.ID, "/withdraw"), JSON{"amount": M("0.10").JSON()})),
-				Must(API().Put(ctx, cardURL(c.ID, "/spend-limits"), JSON{"transactionLimit": M("1.50").JSON()})),
-				Must(API().Patch(ctx, cardURL(c.ID, "/status"), JSON{"status": "FROZEN"})),
-				Must(API().Patch(ctx, cardURL(c.ID, "/status"), JSON{"status": "ACTIVE"})),
-				Must(API().Patch(ctx, cardURL(c.ID, "/contact"), JSON{"email": fixtures.Ref("pci") + "@" + Profile().TestData.EmailDomain})),
-				Must(API().Post(ctx, cardURL(c.ID, "/simulate-webhook"), JSON{"event_type": "authorization"})),
+				Must(API().Post(ctx, CardURL(c.ID, "/withdraw"), JSON{"amount": M("0.10").JSON()})),
+				Must(API().Put(ctx, CardURL(c.ID, "/spend-limits"), JSON{"transactionLimit": M("1.50").JSON()})),
+				Must(API().Patch(ctx, CardURL(c.ID, "/status"), JSON{"status": "FROZEN"})),
+				Must(API().Patch(ctx, CardURL(c.ID, "/status"), JSON{"status": "ACTIVE"})),
+				Must(API().Patch(ctx, CardURL(c.ID, "/contact"), JSON{"email": fixtures.Ref("pci") + "@" + Profile().TestData.EmailDomain})),
+				Must(API().Post(ctx, CardURL(c.ID, "/simulate-webhook"), JSON{"event_type": "authorization"})),
 			}
 			if c.Reference != "" {
-				answers = append(answers, Must(API().Get(ctx, cardURL(c.Reference, ""), nil)))
+				answers = append(answers, Must(API().Get(ctx, CardURL(c.Reference, ""), nil)))
 			}
 			for _, a := range answers {
 				what := a.Exchange.Method + " " + a.Exchange.URL

@@ -187,7 +187,7 @@ func (r *modelRun) checkVault(what, rule string) {
 
 // readCard reads a card afresh (balance and status).
 func (r *modelRun) readCard(id, what string) fixtures.Card {
-	resp := r.do(client.Request{Method: http.MethodGet, Path: cardURL(id, "")})
+	resp := r.do(client.Request{Method: http.MethodGet, Path: CardURL(id, "")})
 	if resp.Status != http.StatusOK {
 		r.failf("%s: GET /cards/%s answered HTTP %d", what, id, resp.Status)
 	}
@@ -265,7 +265,7 @@ func (r *modelRun) withdraw(i int, amount Money) {
 	step := fmt.Sprintf("withdraw %s from card #%d (%s, balance %s)", amount, i, c.status, c.balance)
 	r.steps = append(r.steps, step)
 	r.t.Log(step)
-	resp := r.do(client.Request{Method: http.MethodPost, Path: cardURL(c.id, "/withdraw"), Body: JSON{"amount": amount.JSON()}})
+	resp := r.do(client.Request{Method: http.MethodPost, Path: CardURL(c.id, "/withdraw"), Body: JSON{"amount": amount.JSON()}})
 	debits := WithdrawalCardDebits(amount, r.m.withdrawalFee)
 	// A card that pays the fee holds too little for amount + fee: refused,
 	// or served with the fee taken elsewhere (the fee's side is not shown).
@@ -333,7 +333,7 @@ func (r *modelRun) setStatus(i int, status string) {
 	r.t.Log(step)
 	rule := map[string]string{"FROZEN": "STATUS-03", "ACTIVE": "STATUS-04"}[status]
 	r.at(rule)
-	resp := r.do(client.Request{Method: http.MethodPatch, Path: cardURL(c.id, "/status"), Body: JSON{"status": status}})
+	resp := r.do(client.Request{Method: http.MethodPatch, Path: CardURL(c.id, "/status"), Body: JSON{"status": status}})
 	if same := Profile().Cards.SameStatus; status == c.status && same != "ok" && (resp.Status != http.StatusOK || same == "refused") {
 		// Only ACTIVE <-> FROZEN is shown: the current status may be refused.
 		r.expectRefused(resp, step+" (already "+status+")")
@@ -367,7 +367,7 @@ func (r *modelRun) setLimits(i int, limits map[string]Money) {
 	r.steps = append(r.steps, step)
 	r.t.Log(step)
 	r.at("LIMITS-02")
-	resp := r.do(client.Request{Method: http.MethodPut, Path: cardURL(c.id, "/spend-limits"), Body: body})
+	resp := r.do(client.Request{Method: http.MethodPut, Path: CardURL(c.id, "/spend-limits"), Body: body})
 	if c.status == "FROZEN" && resp.Status != http.StatusOK {
 		// Whether a FROZEN card's limits may change is not shown.
 		r.expectRefused(resp, step+" (the card is FROZEN)")
@@ -414,7 +414,7 @@ func (r *modelRun) transact(i int, amount Money) {
 		r.harnessf("sandbox control transactions: %v", err)
 	}
 	if r.at(decisionRule(c, amount, after, want, why)); tx.Approved != want {
-		r.failf("%s: approved=%v, the model says %v (%s; decline reason %s)", step, tx.Approved, want, why, derefStr(tx.DeclineReason))
+		r.failf("%s: approved=%v, the model says %v (%s; decline reason %s)", step, tx.Approved, want, why, DerefStr(tx.DeclineReason))
 	}
 	balanceRule := "TXN-10"
 	if want {

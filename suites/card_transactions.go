@@ -43,7 +43,7 @@ func advanceTo(ctx context.Context, t time.Time) {
 	if secs < 1 {
 		secs = 1
 	}
-	advanceClock(ctx, secs)
+	AdvanceClock(ctx, secs)
 }
 
 // toMidday moves the sandbox clock to the next 13:00 UTC on a day from the
@@ -63,7 +63,7 @@ func toMidday(ctx context.Context) {
 // every zone, from 13:00 UTC on a day up to the 25th still in the same month.
 func nextDay(ctx context.Context) {
 	GinkgoHelper()
-	advanceClock(ctx, int64((24 * time.Hour).Seconds()))
+	AdvanceClock(ctx, int64((24 * time.Hour).Seconds()))
 }
 
 // nextMonth moves the sandbox clock to 13:00 UTC on the 10th of the next
@@ -94,19 +94,19 @@ var _ = Describe(cardTransactions, func() {
 		},
 		Destructive, Needs(CapTransactions),
 		ConformanceEntry("lowers the card's available balance by an approved transaction, seen at once by GET", SpecID("transactions.lowers-card-s-available"), func(ctx SpecContext, c fixtures.Card) {
-			expectApproved(ctx, c, M("1.00"), "an ACTIVE card with funds")
+			ExpectApproved(ctx, c, M("1.00"), "an ACTIVE card with funds")
 		}, Reqs("TXN-10")),
 		ConformanceEntry("declines every transaction of a FROZEN card at once", SpecID("transactions.declines-every-transaction"), func(ctx SpecContext, c fixtures.Card) {
 			fixtures.SetCardStatus(ctx, c.ID, "FROZEN")
 			for _, amt := range []string{"0.01", "1.00", "9.00"} {
-				t := transact(ctx, c.ID, M(amt))
+				t := Transact(ctx, c.ID, M(amt))
 				Expect(t.Approved).To(BeFalse(), "a transaction of %s on a FROZEN card should be declined", amt)
 			}
 		}, Reqs("TXN-01")),
 		ConformanceEntry("keeps a FROZEN card's balance: declined transactions do not change it", SpecID("transactions.keeps-frozen-card-s"), func(ctx SpecContext, c fixtures.Card) {
 			fixtures.SetCardStatus(ctx, c.ID, "FROZEN")
 			for _, amt := range []string{"0.01", "1.00", "9.00"} {
-				transact(ctx, c.ID, M(amt))
+				Transact(ctx, c.ID, M(amt))
 			}
 			frozen := fixtures.GetCard(ctx, c.ID)
 			Expect(frozen.Status).To(Equal("FROZEN"), "a frozen card is not terminated: it stays FROZEN")
@@ -115,7 +115,7 @@ var _ = Describe(cardTransactions, func() {
 		ConformanceEntry("makes a card unfrozen after FROZEN usable again: transactions are approved", SpecID("transactions.makes-card-unfrozen-after"), func(ctx SpecContext, c fixtures.Card) {
 			fixtures.SetCardStatus(ctx, c.ID, "FROZEN")
 			fixtures.SetCardStatus(ctx, c.ID, "ACTIVE")
-			expectApproved(ctx, c, M("2.50"), "the card was unfrozen")
+			ExpectApproved(ctx, c, M("2.50"), "the card was unfrozen")
 		}, Reqs("TXN-03")),
 	)
 
@@ -124,12 +124,12 @@ var _ = Describe(cardTransactions, func() {
 		Destructive, Needs(CapTransactions),
 		func(ctx SpecContext) {
 			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("20.00")))
-			setLimits(ctx, c.ID, fourLimits("5.00", "40.00", "40.00", "40.00"))
-			expectDeclined(ctx, c, M("5.01"), "above the transactionLimit of 5.00")
-			expectApproved(ctx, c, M("5.00"), "exactly the transactionLimit")
-			expectApproved(ctx, c, M("4.99"), "below the transactionLimit")
-			expectApproved(ctx, c, M("5.00"), "the transactionLimit is per single transaction, not cumulative")
-			expectDeclined(ctx, c, M("5.01"), "above the transactionLimit of 5.00")
+			SetLimits(ctx, c.ID, fourLimits("5.00", "40.00", "40.00", "40.00"))
+			ExpectDeclined(ctx, c, M("5.01"), "above the transactionLimit of 5.00")
+			ExpectApproved(ctx, c, M("5.00"), "exactly the transactionLimit")
+			ExpectApproved(ctx, c, M("4.99"), "below the transactionLimit")
+			ExpectApproved(ctx, c, M("5.00"), "the transactionLimit is per single transaction, not cumulative")
+			ExpectDeclined(ctx, c, M("5.01"), "above the transactionLimit of 5.00")
 		})
 
 	ConformanceIt("counts dailyLimit cumulatively over the day: a single transaction above it and one taking the day's total above it are declined", SpecID("transactions.counts-dailylimit-cumulatively"),
@@ -137,12 +137,12 @@ var _ = Describe(cardTransactions, func() {
 		Destructive, Needs(CapTransactions),
 		func(ctx SpecContext) {
 			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("30.00")))
-			setLimits(ctx, c.ID, fourLimits("10.00", "10.00", "40.00", "40.00"))
-			expectDeclined(ctx, c, M("10.01"), "above the dailyLimit of 10.00")
-			expectApproved(ctx, c, M("6.00"), "within the dailyLimit")
-			expectDeclined(ctx, c, M("4.01"), "6.00 + 4.01 exceeds the dailyLimit of 10.00")
-			expectApproved(ctx, c, M("4.00"), "6.00 + 4.00 reaches exactly the dailyLimit")
-			expectDeclined(ctx, c, M("0.01"), "the day's total is already at the dailyLimit")
+			SetLimits(ctx, c.ID, fourLimits("10.00", "10.00", "40.00", "40.00"))
+			ExpectDeclined(ctx, c, M("10.01"), "above the dailyLimit of 10.00")
+			ExpectApproved(ctx, c, M("6.00"), "within the dailyLimit")
+			ExpectDeclined(ctx, c, M("4.01"), "6.00 + 4.01 exceeds the dailyLimit of 10.00")
+			ExpectApproved(ctx, c, M("4.00"), "6.00 + 4.00 reaches exactly the dailyLimit")
+			ExpectDeclined(ctx, c, M("0.01"), "the day's total is already at the dailyLimit")
 		})
 
 })
@@ -154,12 +154,12 @@ var _ = Describe(cardTransactions, func() {
 		func(ctx SpecContext) {
 			toMidday(ctx)
 			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("30.00")))
-			setLimits(ctx, c.ID, fourLimits("10.00", "10.00", "40.00", "40.00"))
-			expectApproved(ctx, c, M("10.00"), "exactly the dailyLimit")
-			expectDeclined(ctx, c, M("0.01"), "the day's total is at the dailyLimit")
+			SetLimits(ctx, c.ID, fourLimits("10.00", "10.00", "40.00", "40.00"))
+			ExpectApproved(ctx, c, M("10.00"), "exactly the dailyLimit")
+			ExpectDeclined(ctx, c, M("0.01"), "the day's total is at the dailyLimit")
 			nextDay(ctx)
-			expectApproved(ctx, c, M("10.00"), "a new calendar day: the day's total starts again")
-			expectDeclined(ctx, c, M("0.01"), "the new day's total is at the dailyLimit")
+			ExpectApproved(ctx, c, M("10.00"), "a new calendar day: the day's total starts again")
+			ExpectDeclined(ctx, c, M("0.01"), "the new day's total is at the dailyLimit")
 		})
 
 	ConformanceIt("counts monthlyLimit cumulatively over the month, across days, and starts again in the next calendar month (sandbox clock)", SpecID("transactions.counts-monthlylimit"),
@@ -168,16 +168,16 @@ var _ = Describe(cardTransactions, func() {
 		func(ctx SpecContext) {
 			toMidday(ctx)
 			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("40.00")))
-			setLimits(ctx, c.ID, fourLimits("10.00", "10.00", "10.00", "40.00"))
-			expectDeclined(ctx, c, M("10.01"), "above the monthlyLimit of 10.00")
-			expectApproved(ctx, c, M("6.00"), "within the monthlyLimit")
+			SetLimits(ctx, c.ID, fourLimits("10.00", "10.00", "10.00", "40.00"))
+			ExpectDeclined(ctx, c, M("10.01"), "above the monthlyLimit of 10.00")
+			ExpectApproved(ctx, c, M("6.00"), "within the monthlyLimit")
 			nextDay(ctx) // another day of the same month
-			expectDeclined(ctx, c, M("4.01"), "6.00 + 4.01 exceeds the monthlyLimit of 10.00 within the month")
-			expectApproved(ctx, c, M("4.00"), "6.00 + 4.00 reaches exactly the monthlyLimit")
-			expectDeclined(ctx, c, M("0.01"), "the month's total is at the monthlyLimit")
+			ExpectDeclined(ctx, c, M("4.01"), "6.00 + 4.01 exceeds the monthlyLimit of 10.00 within the month")
+			ExpectApproved(ctx, c, M("4.00"), "6.00 + 4.00 reaches exactly the monthlyLimit")
+			ExpectDeclined(ctx, c, M("0.01"), "the month's total is at the monthlyLimit")
 			nextMonth(ctx)
-			expectApproved(ctx, c, M("10.00"), "a new calendar month: the month's total starts again")
-			expectDeclined(ctx, c, M("0.01"), "the new month's total is at the monthlyLimit")
+			ExpectApproved(ctx, c, M("10.00"), "a new calendar month: the month's total starts again")
+			ExpectDeclined(ctx, c, M("0.01"), "the new month's total is at the monthlyLimit")
 		})
 
 	ConformanceIt("counts allTimeLimit over the card's lifetime: declined above it, and not reset by a new day or month (sandbox clock)", SpecID("transactions.counts-alltimelimit-over-card"),
@@ -186,14 +186,14 @@ var _ = Describe(cardTransactions, func() {
 		func(ctx SpecContext) {
 			toMidday(ctx)
 			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("30.00")))
-			setLimits(ctx, c.ID, fourLimits("10.00", "10.00", "10.00", "10.00"))
-			expectDeclined(ctx, c, M("10.01"), "above the allTimeLimit of 10.00")
-			expectApproved(ctx, c, M("6.00"), "within the allTimeLimit")
-			expectDeclined(ctx, c, M("4.01"), "6.00 + 4.01 exceeds the allTimeLimit")
-			expectApproved(ctx, c, M("4.00"), "6.00 + 4.00 reaches exactly the allTimeLimit")
+			SetLimits(ctx, c.ID, fourLimits("10.00", "10.00", "10.00", "10.00"))
+			ExpectDeclined(ctx, c, M("10.01"), "above the allTimeLimit of 10.00")
+			ExpectApproved(ctx, c, M("6.00"), "within the allTimeLimit")
+			ExpectDeclined(ctx, c, M("4.01"), "6.00 + 4.01 exceeds the allTimeLimit")
+			ExpectApproved(ctx, c, M("4.00"), "6.00 + 4.00 reaches exactly the allTimeLimit")
 			nextDay(ctx)
-			expectDeclined(ctx, c, M("0.01"), "the allTimeLimit is lifetime: a new day does not reset it")
+			ExpectDeclined(ctx, c, M("0.01"), "the allTimeLimit is lifetime: a new day does not reset it")
 			nextMonth(ctx)
-			expectDeclined(ctx, c, M("0.01"), "the allTimeLimit is lifetime: a new month does not reset it")
+			ExpectDeclined(ctx, c, M("0.01"), "the allTimeLimit is lifetime: a new month does not reset it")
 		})
 })

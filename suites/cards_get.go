@@ -139,7 +139,7 @@ var _ = Describe(oneCard, func() {
 			d := Data(ExpectEnvelopeA(resp, schemas.WithdrawResponse))
 			answered, _ := d["card"].(JSON)
 			got := fixtures.GetCard(ctx, c.ID).Balance
-			expectCardDebited(c.Balance, got, M("1.30"), fee, "the balance in a fresh GET")
+			ExpectCardDebited(c.Balance, got, M("1.30"), fee, "the balance in a fresh GET")
 			Expect(got).To(EqualMoney(fixtures.CardFrom(answered).Balance), "a fresh GET shows the balance the withdrawal answered")
 			if Profile().Issuance.ReferenceField != "" {
 				Expect(fixtures.GetCard(ctx, c.Reference).Balance).To(EqualMoney(got), "by reference")

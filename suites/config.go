@@ -51,7 +51,7 @@ var _ = Describe("Card configuration: GET /cards/config", func() {
 				suffix string
 			}{
 				{Must(API().Get(ctx, "/cards/config", nil)), schemas.ConfigResponse, "/v1/merchant/cards/config"},
-				{tokenFor(ctx, Cfg().Primary), schemas.TokenResponse, "/v1/merchant/auth/token"},
+				{TokenFor(ctx, Cfg().Primary), schemas.TokenResponse, "/v1/merchant/auth/token"},
 			} {
 				body := ExpectEnvelopeA(c.resp, c.schema)
 				if Profile().Strict.EnvelopePath {

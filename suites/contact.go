@@ -17,7 +17,7 @@ import (
 // patchContact sends PATCH /cards/{idOrRef}/contact.
 func patchContact(ctx SpecContext, idOrRef string, body any) *client.Response {
 	GinkgoHelper()
-	return Must(API().Patch(ctx, cardURL(idOrRef, "/contact"), body))
+	return Must(API().Patch(ctx, CardURL(idOrRef, "/contact"), body))
 }
 
 // expectContactUpdated asserts the documented success answer: 200,
@@ -94,7 +94,7 @@ func contactRefusalSpecs() {
 				{"email": []any{fixtures.Ref("mail") + "@" + Profile().TestData.EmailDomain}},
 				{"mobile": JSON{"number": local}},
 			} {
-				By("sending " + numberString(body))
+				By("sending " + NumberString(body))
 				ExpectErrorWithPath(patchContact(ctx, c.ID, body), http.StatusBadRequest)
 			}
 		})
@@ -106,7 +106,7 @@ func contactRefusalSpecs() {
 	ConformanceIt("refuses a mobile in neither local nor + form with a 4xx error envelope, when the profile says the target refuses other forms", SpecID("contact.refuses-mobile-neither-local"),
 		Reqs("CONTACT-06"), Destructive,
 		func(ctx SpecContext) {
-			skipUnlessRefuses("contactMobile")
+			SkipUnlessRefuses("contactMobile")
 			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
 			for _, m := range []string{"call me maybe", "++2348031234567", "0803-CALL-NOW", "+"} {
 				By("mobile " + m)
@@ -122,7 +122,7 @@ func contactRefusalSpecs() {
 			live := APIAs(*Cfg().LiveTier2)
 			card := fixtures.NewCardAs(ctx, live, fixtures.NewCustomerAs(ctx, live), fixtures.CardName())
 			_, intl := mobiles()
-			expectContactUpdated(Must(live.Patch(ctx, cardURL(card.ID, "/contact"), JSON{"email": fixtures.Ref("live") + "@" + Profile().TestData.EmailDomain, "mobile": intl})))
+			expectContactUpdated(Must(live.Patch(ctx, CardURL(card.ID, "/contact"), JSON{"email": fixtures.Ref("live") + "@" + Profile().TestData.EmailDomain, "mobile": intl})))
 		})
 
 	ConformanceIt("answers 404 for an unknown card", SpecID("errors.answers-404-unknown-card"),

@@ -71,7 +71,7 @@ func ipCheck(ctx SpecContext, e api.Endpoint) {
 		ipByControl(ctx, e)
 		return
 	}
-	resp := tokenFor(ctx, *Cfg().NotWhitelisted)
+	resp := TokenFor(ctx, *Cfg().NotWhitelisted)
 	if resp.Status == http.StatusForbidden {
 		ExpectError(resp, http.StatusForbidden)
 		By("the token exchange refused the caller outside the whitelist with 403: none of its calls is served")
@@ -92,7 +92,7 @@ func ipCheck(ctx SpecContext, e api.Endpoint) {
 func ipByControl(ctx SpecContext, e api.Endpoint) {
 	p := newProbe(ctx, e) // the fixtures first, while the caller is allowed
 	c := Cfg().Primary
-	tok := freshToken(ctx)
+	tok := FreshToken(ctx)
 	env := Environment()
 	// 203.0.113.10 is a documentation address (RFC 5737): never the caller's.
 	if err := Controls().SetIPWhitelist(ctx, c.MerchantID, env, []string{"203.0.113.10"}); err != nil {
@@ -104,7 +104,7 @@ func ipByControl(ctx SpecContext, e api.Endpoint) {
 		}
 	})
 	if e.Token() {
-		resp := tokenFor(ctx, c)
+		resp := TokenFor(ctx, c)
 		if resp.Status == http.StatusForbidden {
 			ExpectError(resp, http.StatusForbidden)
 			return

@@ -72,11 +72,11 @@ func envelopeCheck(ctx SpecContext, e api.Endpoint) {
 	}
 	resp := p.do(ctx, cl)
 	body := p.judge(resp, "a refused call", false, http.StatusUnauthorized)
-	expectErrorComplete(body)
+	ExpectErrorComplete(body)
 	if v, given := body["status"]; given {
 		Expect(v).To(Equal("error"), "the error envelope's status is error")
 	}
-	expectErrorPath(resp, body)
+	ExpectErrorPath(resp, body)
 }
 
 // notFoundCheck addresses what does not exist (a card by an unknown id and
@@ -96,10 +96,10 @@ func notFoundCheck(ctx SpecContext, e api.Endpoint) {
 		By(e.Key() + " for " + id)
 		resp := p.do(ctx, API(), func(r *client.Request) { r.Path = e.Path(id) })
 		if e.NotFound == api.NotFoundGift && resp.Status == http.StatusNotFound {
-			expectGiftNotFound(resp)
+			ExpectGiftNotFound(resp)
 			continue
 		}
-		expectErrorPath(resp, p.judge(resp, "a parameter naming nothing", false, http.StatusNotFound))
+		ExpectErrorPath(resp, p.judge(resp, "a parameter naming nothing", false, http.StatusNotFound))
 	}
 }
 
@@ -159,35 +159,14 @@ func voucherCheck(ctx SpecContext, e api.Endpoint) {
 	// The purchase response fields are not shown: the voucher may sit
 	// under another name. Its values, as verification gives them, must
 	// appear in the answer.
-	v, _ := verifySettled(ctx, API(), o.Reference)["voucher"].(JSON)
+	v, _ := VerifySettled(ctx, API(), o.Reference)["voucher"].(JSON)
 	found := false
 	for _, k := range []string{"code", "pin", "serialNumber"} {
-		if s, _ := v[k].(string); s != "" && containsValue(doc, s) {
+		if s, _ := v[k].(string); s != "" && ContainsValue(doc, s) {
 			found = true
 		}
 	}
 	Expect(found).To(BeTrue(), "a successful purchase (200) carries the voucher details: the answer has no voucher and none of the order's voucher values (code, pin, serial number)")
-}
-
-// containsValue reports whether a string value s appears anywhere in doc.
-func containsValue(doc any, s string) bool {
-	switch x := doc.(type) {
-	case string:
-		return x == s
-	case JSON:
-		for _, v := range x {
-			if containsValue(v, s) {
-				return true
-			}
-		}
-	case []any:
-		for _, v := range x {
-			if containsValue(v, s) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // successFlagCheck reads the order an answer of e carries and holds

@@ -144,10 +144,10 @@ var agedToken = Shared(func(ctx SpecContext) string {
 	if !Has(CapClock) && !Cfg().Slow {
 		Skip("waits 15 minutes for a token to expire (no sandbox clock): set " + config.EnvSlow + "=1 (mph conform --slow) to run it")
 	}
-	tok := freshToken(ctx)
+	tok := FreshToken(ctx)
 	ExpectEnvelopeA(Must(Anonymous().WithToken(tok).Get(ctx, "/cards/config", nil)), schemas.ConfigResponse)
 	if Has(CapClock) {
-		advanceClock(ctx, int64(Timeouts().TokenExpiry/time.Second))
+		AdvanceClock(ctx, int64(Timeouts().TokenExpiry/time.Second))
 		forgetGenuineToken()
 		return tok
 	}
@@ -173,7 +173,7 @@ func merchantHeaderRule() crossRule {
 				notApplicable("the profile says the target does not check X-Merchant-Id on authenticated calls (auth.merchantIdHeader: %s)", h)
 			}
 			p := newProbe(ctx, e)
-			c := bearerValue("a genuine token with another merchant's X-Merchant-Id", freshToken(ctx))
+			c := bearerValue("a genuine token with another merchant's X-Merchant-Id", FreshToken(ctx))
 			c.header.Set("X-Merchant-Id", Cfg().Primary.MerchantID+"_other")
 			resp := p.do(ctx, Anonymous(), func(r *client.Request) { r.Header = c.header.Clone() })
 			if h == "either" && resp.Status >= 200 && resp.Status < 300 {
@@ -209,7 +209,7 @@ func forgetGenuineToken() {
 // lowKYBToken is the LIVE token of the merchant below KYB Tier 2, one per
 // process; "" when the token exchange itself refused it with 403.
 var lowKYBToken = Shared(func(ctx SpecContext) string {
-	resp := tokenFor(ctx, *Cfg().LiveLowKYB)
+	resp := TokenFor(ctx, *Cfg().LiveLowKYB)
 	if resp.Status == http.StatusForbidden {
 		ExpectError(resp, http.StatusForbidden)
 		return ""

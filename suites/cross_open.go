@@ -57,7 +57,7 @@ func openRules() []crossRule {
 // is said of requests; whether the target refuses another type is its
 // declared choice (errors.refuses.nonJsonContentType).
 func contentTypeCheck(ctx SpecContext, e api.Endpoint) {
-	if !targetRefuses("nonJsonContentType") {
+	if !TargetRefuses("nonJsonContentType") {
 		notApplicable("the profile says the target does not refuse a body of another Content-Type (errors.refuses.nonJsonContentType is false); the document does not say that it must")
 	}
 	p := newProbe(ctx, e)
@@ -75,7 +75,7 @@ func openValueCheck(ctx SpecContext, e api.Endpoint) {
 	sample := p.req.Body.(map[string]any)
 	n := 0
 	for _, v := range openValues[e.Slug] {
-		if v.refuses != "" && !targetRefuses(v.refuses) {
+		if v.refuses != "" && !TargetRefuses(v.refuses) {
 			continue
 		}
 		n++
@@ -87,7 +87,7 @@ func openValueCheck(ctx SpecContext, e api.Endpoint) {
 			ExpectErrorWithPath(resp, http.StatusBadRequest)
 			continue
 		}
-		expectErrorPath(resp, ExpectRefusal(resp, v.condition))
+		ExpectErrorPath(resp, ExpectRefusal(resp, v.condition))
 	}
 	if n == 0 {
 		notApplicable("the profile says the target does not refuse these values (errors.refuses); the document leaves their bounds open")

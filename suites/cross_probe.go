@@ -55,19 +55,19 @@ type probe struct {
 // process: 2.00 USD, so that a wrongly accepted 0.10 withdrawal changes
 // nothing that matters.
 var crossCard = Shared(func(ctx SpecContext) fixtures.Card {
-	return activeCard(ctx, fixtures.NewCard(ctx, fixtures.WithAmount(M("2.00"))))
+	return ActiveCard(ctx, fixtures.NewCard(ctx, fixtures.WithAmount(M("2.00"))))
 })
 
 // crossOrder is a gift order of the primary merchant the probes address.
-var crossOrder = Shared(func(ctx SpecContext) giftOrder { return purchaseGift(ctx) })
+var crossOrder = Shared(func(ctx SpecContext) GiftOrder { return PurchaseGift(ctx) })
 
 // crossLookupRef is crossOrder's internal transaction reference as the
-// transaction lookup takes it (giftTransactionRef: which member of the
+// transaction lookup takes it (GiftTransactionRef: which member of the
 // order holds it is not shown); "" when none addresses it.
 var crossLookupRef = Shared(func(ctx SpecContext) string {
 	o := crossOrder(ctx)
-	order := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
-	return giftTransactionRef(ctx, API(), giftLookupPath, order, o.Reference)
+	order := ExpectVerifiedOrder(VerifyGift(ctx, API(), o.Reference))
+	return GiftTransactionRef(ctx, API(), GiftLookupPath, order, o.Reference)
 })
 
 // runEndpoint is the table's endpoint of this run (the issuance path is the
@@ -204,7 +204,7 @@ func genuineToken(ctx context.Context) string {
 	genuine.mu.Lock()
 	defer genuine.mu.Unlock()
 	if genuine.tok == "" || time.Since(genuine.at) > 10*time.Minute {
-		genuine.tok, genuine.at = freshToken(ctx), time.Now()
+		genuine.tok, genuine.at = FreshToken(ctx), time.Now()
 	}
 	return genuine.tok
 }

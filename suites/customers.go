@@ -106,7 +106,7 @@ var _ = Describe(cardholderCustomers, func() {
 	ConformanceIt("refuses a date of birth not in YYYY-MM-DD form with a 4xx error, when the profile says the target refuses other forms", SpecID("customers.refuses-date-birth-not"),
 		Reqs("CUST-04"), Destructive,
 		func(ctx SpecContext) {
-			skipUnlessRefuses("customerDateOfBirth")
+			SkipUnlessRefuses("customerDateOfBirth")
 			f := customerField("dateOfBirth")
 			for _, d := range []string{"12/04/1990", "1990-4-12", "19900412"} {
 				body := fixtures.CustomerBody()
@@ -120,7 +120,7 @@ var _ = Describe(cardholderCustomers, func() {
 	ConformanceIt("refuses a country that is not a 3-letter code with a 4xx error, when the profile says the target refuses other forms", SpecID("customers.refuses-country-not-3"),
 		Reqs("CUST-05"), Destructive,
 		func(ctx SpecContext) {
-			skipUnlessRefuses("customerCountry")
+			SkipUnlessRefuses("customerCountry")
 			f := customerField("country")
 			for _, c := range []string{"US", "USAA", "U1A"} {
 				body := fixtures.CustomerBody()

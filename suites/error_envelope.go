@@ -52,20 +52,20 @@ func provokeFailures(ctx SpecContext) []failure {
 	unknown := "crd_" + fixtures.Ref("nosuch")
 	probes := []failureProbe{
 		{"no bearer on GET /cards/config", meansUnauthorized, Anonymous(), client.Request{Method: "GET", Path: "/cards/config"}},
-		{"no bearer on GET /gift-cards/quote", meansUnauthorized, Anonymous(), client.Request{Method: "GET", Path: "/gift-cards/quote", Query: giftQuoteQuery()}},
-		{"no bearer on GET /betting/quote", meansUnauthorized, Anonymous(), client.Request{Method: "GET", Path: "/betting/quote", Query: bettingQuery()}},
+		{"no bearer on GET /gift-cards/quote", meansUnauthorized, Anonymous(), client.Request{Method: "GET", Path: "/gift-cards/quote", Query: GiftQuoteQuery()}},
+		{"no bearer on GET /betting/quote", meansUnauthorized, Anonymous(), client.Request{Method: "GET", Path: "/betting/quote", Query: BettingQuery()}},
 		{"forged bearer on GET /cards", meansUnauthorized, API().WithToken("not.a.jwt"), client.Request{Method: "GET", Path: "/cards"}},
 		{"empty token request", meansTokenRefused, Anonymous().RawAuth(), client.Request{Method: "POST", Path: client.TokenPath, Body: JSON{}}},
-		{"withdraw 0.09 (below the minimum 0.10)", meansBadRequest, API(), client.Request{Method: "POST", Path: cardURL(c.ID, "/withdraw"), Body: JSON{"amount": M("0.09").JSON()}}},
+		{"withdraw 0.09 (below the minimum 0.10)", meansBadRequest, API(), client.Request{Method: "POST", Path: CardURL(c.ID, "/withdraw"), Body: JSON{"amount": M("0.09").JSON()}}},
 		{"issuance with empty nameOnCard", meansBadRequest, API(), client.Request{Method: "POST", Path: Profile().Issuance.Path, Body: fixtures.IssuanceBody(fixtures.SharedCustomer(ctx), "", M("1.00"), fixtures.Ref("card"))}},
 		{"registration without names", meansBadRequest, API(), client.Request{Method: "POST", Path: "/cards/customers", Body: JSON{"email": "a@example.com"}}},
 		{"purchase without recipient", meansBadRequest, API(), client.Request{Method: "POST", Path: "/gift-cards/purchase", Body: JSON{"amount": M(Profile().GiftCards.FaceValue).JSON()}}},
 		{"issuance for a customer that does not exist", meansNotFound, API(), client.Request{Method: "POST", Path: Profile().Issuance.Path, Body: fixtures.IssuanceBody("cus_"+Cfg().RunID+"nosuchcustomer", "Ada Harness", M("1.00"), fixtures.Ref("card"))}},
-		{"status PAUSED", meansUnnamed, API(), client.Request{Method: "PATCH", Path: cardURL(c.ID, "/status"), Body: JSON{"status": "PAUSED"}}},
-		{"withdrawal above the card balance", meansUnnamed, API(), client.Request{Method: "POST", Path: cardURL(c.ID, "/withdraw"), Body: JSON{"amount": c.Balance.Add(M("5.00")).JSON()}}},
+		{"status PAUSED", meansUnnamed, API(), client.Request{Method: "PATCH", Path: CardURL(c.ID, "/status"), Body: JSON{"status": "PAUSED"}}},
+		{"withdrawal above the card balance", meansUnnamed, API(), client.Request{Method: "POST", Path: CardURL(c.ID, "/withdraw"), Body: JSON{"amount": c.Balance.Add(M("5.00")).JSON()}}},
 	}
-	for _, e := range cardEndpoints() {
-		probes = append(probes, failureProbe{"unknown card on " + e.name, meansNotFound, API(), e.request(unknown)})
+	for _, e := range CardEndpoints() {
+		probes = append(probes, failureProbe{"unknown card on " + e.Name, meansNotFound, API(), e.Request(unknown)})
 	}
 	out := make([]failure, 0, len(probes))
 	for _, p := range probes {
@@ -145,7 +145,7 @@ var _ = Describe("Errors: status meanings and the error envelope", func() {
 				for _, k := range []string{"statusCode", "message", "error"} {
 					Expect(f.answer.Body).To(HaveKey(k), "the error envelope carries %s", k)
 				}
-				expectErrorComplete(f.answer.Body)
+				ExpectErrorComplete(f.answer.Body)
 				if v, given := f.answer.Body["status"]; given {
 					Expect(v).To(Equal("error"), "the error envelope's status is error")
 				}

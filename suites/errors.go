@@ -15,44 +15,6 @@ import (
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
-// The scenarios give each message's meaning, not its sentence ("message
-// says the virtual card was not found", "asks for the bearer token"): by
-// default a message is judged by what can be checked without guessing
-// words (non-empty, the amounts stated, the values named); the keyword
-// families below are checked only under the profile's strict.messageWording.
-var (
-	notFoundWords = []string{"found", "not exist", "no such", "unknown", "could not find", "cannot find", "can't find",
-		"doesn't exist", "could not be located", "cannot be located"}
-	bearerWords      = []string{"bearer", "token"}
-	credentialWords  = []string{"credential", "secret", "key", "merchant"}
-	invalidWords     = []string{"invalid", "incorrect", "wrong", "bad", "not valid", "do not match", "does not match"}
-	ipWords          = []string{"ip", "address"}
-	notAllowedWords  = []string{"not allowed", "not permitted", "not whitelisted", "whitelist", "allowlist", "forbidden", "blocked", "denied"}
-	virtualCardWords = []string{"card"}
-	giftOrderWords   = []string{"gift", "order"}
-)
-
-// expectSaysCardNotFound: scenario 5, "message says the virtual card was
-// not found".
-func expectSaysCardNotFound(body JSON, what string) {
-	GinkgoHelper()
-	ExpectMessageMeans(body, what+": scenario 5 (the virtual card was not found)", Meaning{Words: [][]string{virtualCardWords, notFoundWords}})
-}
-
-// expectSaysGiftOrderNotFound: scenario 6, "message names the reference and
-// says the gift card order was not found".
-func expectSaysGiftOrderNotFound(body JSON, ref string) {
-	GinkgoHelper()
-	ExpectMessageMeans(body, "scenario 6 (names the reference, the gift card order was not found)", Meaning{Names: []string{ref}, Words: [][]string{giftOrderWords, notFoundWords}})
-}
-
-// expectSaysIPNotAllowed: scenario 4, "message says the IP address is not
-// allowed for the merchant account".
-func expectSaysIPNotAllowed(body JSON, what string) {
-	GinkgoHelper()
-	ExpectMessageMeans(body, what+": scenario 4 (the IP address is not allowed)", Meaning{Words: [][]string{ipWords, notAllowedWords}})
-}
-
 // expectDuplicateAnswer checks the answer to a duplicate reference per the
 // profile (conflict, replay or either) and reports whether it is a replay.
 func expectDuplicateAnswer(resp *client.Response, mode string) bool {
@@ -134,16 +96,16 @@ func credentialScenarios() {
 		Reqs("ERR-15"),
 		func(ctx SpecContext) {
 			body := ExpectErrorWithPath(Must(Anonymous().Get(ctx, "/cards", nil)), http.StatusUnauthorized)
-			ExpectMessageMeans(body, "scenario 2 (asks for the bearer token)", Meaning{Words: [][]string{bearerWords}})
+			ExpectMessageMeans(body, "scenario 2 (asks for the bearer token)", Meaning{Words: [][]string{BearerWords}})
 		})
 
 	ConformanceIt("scenario 2: a call with an expired token answers 401 whose message asks for the bearer token (sandbox clock)", SpecID("errors.scenario-2-call-expired"),
 		Reqs("ERR-15"), Serial, Needs(CapClock),
 		func(ctx SpecContext) {
-			tok := freshToken(ctx)
-			advanceClock(ctx, int64(Timeouts().TokenExpiry/time.Second))
+			tok := FreshToken(ctx)
+			AdvanceClock(ctx, int64(Timeouts().TokenExpiry/time.Second))
 			body := ExpectErrorWithPath(Must(API().WithToken(tok).Get(ctx, "/cards/config", nil)), http.StatusUnauthorized)
-			ExpectMessageMeans(body, "scenario 2 (asks for the bearer token)", Meaning{Words: [][]string{bearerWords}})
+			ExpectMessageMeans(body, "scenario 2 (asks for the bearer token)", Meaning{Words: [][]string{BearerWords}})
 		})
 
 	ConformanceIt("scenario 3: a wrong secret key or merchant id at POST /auth/token answers 401 whose message reports invalid credentials", SpecID("errors.scenario-3-wrong-secret"),
@@ -156,7 +118,7 @@ func credentialScenarios() {
 			} {
 				resp := Must(Anonymous().RawAuth().Post(ctx, client.TokenPath, b))
 				body := ExpectErrorWithPath(resp, http.StatusUnauthorized)
-				ExpectMessageMeans(body, "scenario 3 (reports invalid credentials)", Meaning{Words: [][]string{credentialWords, invalidWords}})
+				ExpectMessageMeans(body, "scenario 3 (reports invalid credentials)", Meaning{Words: [][]string{CredentialWords, InvalidWords}})
 				Expect(string(resp.Body)).NotTo(ContainSubstring("accessToken"), "a refused exchange issues no token")
 			}
 		})
@@ -170,7 +132,7 @@ func credentialScenarios() {
 				tok, _ := Data(resp.Map())["accessToken"].(string)
 				resp = Must(API().WithToken(tok).Get(ctx, "/cards/config", nil))
 			}
-			expectSaysIPNotAllowed(ExpectErrorWithPath(resp, http.StatusForbidden), "scenario 4")
+			ExpectSaysIPNotAllowed(ExpectErrorWithPath(resp, http.StatusForbidden), "scenario 4")
 		})
 
 }
@@ -180,15 +142,15 @@ func notFoundScenarios() {
 	ConformanceIt("scenario 5: an unknown card id answers 404 whose message says the virtual card was not found", SpecID("errors.scenario-5-unknown-card"),
 		Reqs("ERR-18"),
 		func(ctx SpecContext) {
-			body := ExpectErrorWithPath(Must(API().Get(ctx, cardURL("crd_"+fixtures.Ref("nosuch"), ""), nil)), http.StatusNotFound)
-			expectSaysCardNotFound(body, "GET /cards/{id}")
+			body := ExpectErrorWithPath(Must(API().Get(ctx, CardURL("crd_"+fixtures.Ref("nosuch"), ""), nil)), http.StatusNotFound)
+			ExpectSaysCardNotFound(body, "GET /cards/{id}")
 		})
 
 	ConformanceIt("scenario 6: an unknown gift order reference answers 404 whose message names the reference and says the order was not found", SpecID("errors.scenario-6-unknown-gift"),
 		Reqs("ERR-19"),
 		func(ctx SpecContext) {
 			ref := fixtures.Ref("nogift")
-			expectSaysGiftOrderNotFound(expectGiftNotFound(verifyGift(ctx, API(), ref)), ref)
+			ExpectSaysGiftOrderNotFound(ExpectGiftNotFound(VerifyGift(ctx, API(), ref)), ref)
 		})
 }
 
@@ -223,7 +185,7 @@ func conflictSpecs() {
 			if g.Purchase.Fields["reference"] == "" {
 				Skip("the target takes no merchant order reference (profile giftCards.purchase.fields.reference is empty)")
 			}
-			o := purchaseGift(ctx)
+			o := PurchaseGift(ctx)
 			// The same body again: only the reference is a duplicate (how a
 			// reused reference with other parameters is answered is not shown).
 			resp := Must(API().Post(ctx, "/gift-cards/purchase", o.Body))
@@ -241,9 +203,9 @@ func conflictSpecs() {
 	ConformanceIt("refuses settling a transaction already settled with 409", SpecID("errors.refuses-settling-transaction"),
 		Reqs("ERR-12"), Destructive, Needs(CapTransactions),
 		func(ctx SpecContext) {
-			c := activeCard(ctx, fixtures.NewCard(ctx, fixtures.WithAmount(M("2.00"))))
-			t := transact(ctx, c.ID, M("1.00"))
-			Expect(t.Approved).To(BeTrue(), "fixture: the transaction was declined (%s)", derefStr(t.DeclineReason))
+			c := ActiveCard(ctx, fixtures.NewCard(ctx, fixtures.WithAmount(M("2.00"))))
+			t := Transact(ctx, c.ID, M("1.00"))
+			Expect(t.Approved).To(BeTrue(), "fixture: the transaction was declined (%s)", DerefStr(t.DeclineReason))
 			first, err := Controls().Settle(ctx, t.TransactionID)
 			if err != nil {
 				HarnessError("sandbox control settle: %v", err)
@@ -273,7 +235,7 @@ func validationTable() {
 		// value", whose error is not shown): either refusal.
 		ConformanceEntry("for an empty status (or the profile's invalid-value status), leaving the card's status", SpecID("errors.carrying-array-constraint-2"), func(ctx SpecContext) {
 			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
-			emptyEnumRefusal(Must(API().Patch(ctx, cardURL(c.ID, "/status"), JSON{"status": ""})))
+			EmptyEnumRefusal(Must(API().Patch(ctx, CardURL(c.ID, "/status"), JSON{"status": ""})))
 			Expect(fixtures.GetCard(ctx, c.ID).Status).To(Equal(c.Status), "a refused status change changed the card's status")
 		}, Reqs("STATUS-02")),
 		ConformanceEntry("for an initial funding of 0.99 (below the minimum 1.00)", SpecID("issuance.initial-funding-0-99"), func(ctx SpecContext) {
@@ -281,7 +243,7 @@ func validationTable() {
 		}, Reqs("ISSUE-03")),
 		ConformanceEntry("for a withdrawal of 0.09 (below the minimum 0.10), leaving the balance", SpecID("withdraw.withdrawal-0-09-below"), func(ctx SpecContext) {
 			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
-			expectBelowMinimum(Must(API().Post(ctx, cardURL(c.ID, "/withdraw"), JSON{"amount": M("0.09").JSON()})))
+			expectBelowMinimum(Must(API().Post(ctx, CardURL(c.ID, "/withdraw"), JSON{"amount": M("0.09").JSON()})))
 			Expect(fixtures.GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance), "a refused withdrawal changed the balance")
 		}, Reqs("WITHDRAW-03")),
 	)

@@ -16,7 +16,7 @@ import (
 )
 
 // giftOrderRule asserts one rule of a verified order body of the purchase o.
-type giftOrderRule func(body JSON, o giftOrder)
+type giftOrderRule func(body JSON, o GiftOrder)
 
 // The rules of a fulfilled order, one per requirement; expectFulfilled
 // applies them all, the table of the first spec below one per entry. The
@@ -25,7 +25,7 @@ type giftOrderRule func(body JSON, o giftOrder)
 // what fulfilment states is required ("the response carries the unlocked
 // voucher.code and voucher.pin").
 var (
-	giftOrderIdentity giftOrderRule = func(body JSON, o giftOrder) {
+	giftOrderIdentity giftOrderRule = func(body JSON, o GiftOrder) {
 		GinkgoHelper()
 		if v, ok := body["status"]; ok {
 			Expect(v).To(Equal("success"), "status is success")
@@ -46,7 +46,7 @@ var (
 			}
 		}
 	}
-	giftOrderAmounts giftOrderRule = func(body JSON, o giftOrder) {
+	giftOrderAmounts giftOrderRule = func(body JSON, o GiftOrder) {
 		GinkgoHelper()
 		if v, ok := body["faceValue"]; ok {
 			Expect(ExpectMoney(v, "faceValue")).To(EqualMoney(o.FaceValue), "faceValue is the purchased face value")
@@ -55,7 +55,7 @@ var (
 			Expect(ExpectMoney(v, "costNgn").Cmp(M("0"))).To(BeNumerically(">", 0), "costNgn is the (positive) NGN charge")
 		}
 	}
-	giftOrderVoucherRecipient giftOrderRule = func(body JSON, o giftOrder) {
+	giftOrderVoucherRecipient giftOrderRule = func(body JSON, o GiftOrder) {
 		GinkgoHelper()
 		Expect(body["voucher"]).To(BeAssignableToTypeOf(JSON{}), "a fulfilled order carries its voucher (voucher | object)")
 		r, _ := body["recipient"].(JSON)
@@ -68,7 +68,7 @@ var (
 			}
 		}
 	}
-	giftOrderFulfilment giftOrderRule = func(body JSON, _ giftOrder) {
+	giftOrderFulfilment giftOrderRule = func(body JSON, _ GiftOrder) {
 		GinkgoHelper()
 		if v, ok := body["orderStatus"]; ok {
 			Expect(v).To(BeAssignableToTypeOf(""), "orderStatus is a string")
@@ -80,13 +80,13 @@ var (
 			Expect(body["isSuccessful"]).NotTo(Equal(false), "a fulfilled (SUCCESS) order has isSuccessful true")
 		}
 	}
-	giftOrderEnvironment giftOrderRule = func(body JSON, _ giftOrder) {
+	giftOrderEnvironment giftOrderRule = func(body JSON, _ GiftOrder) {
 		GinkgoHelper()
 		if v, ok := body["environment"]; ok {
 			Expect(v).To(Equal(Environment()), "environment is that of the credentials")
 		}
 	}
-	giftOrderReconciled giftOrderRule = func(body JSON, _ giftOrder) {
+	giftOrderReconciled giftOrderRule = func(body JSON, _ GiftOrder) {
 		GinkgoHelper()
 		_, hasStatus := body["orderStatus"]
 		_, hasFlag := body["isSuccessful"]
@@ -128,7 +128,7 @@ func sameText(a, b string) bool {
 // expectFulfilled asserts a verified order of o is fulfilled: SUCCESS,
 // isSuccessful, voucher code and PIN unlocked, and the order's documented
 // fields agree with the purchase where it gives them.
-func expectFulfilled(body JSON, o giftOrder) {
+func expectFulfilled(body JSON, o GiftOrder) {
 	GinkgoHelper()
 	for _, rule := range []giftOrderRule{giftOrderReconciled, giftOrderIdentity, giftOrderAmounts, giftOrderVoucherRecipient, giftOrderFulfilment, giftOrderEnvironment} {
 		rule(body, o)
@@ -138,23 +138,23 @@ func expectFulfilled(body JSON, o giftOrder) {
 // verifiedGiftOrder is a gift order purchased then verified until settled;
 // the entries of the table each check their own part of the answers.
 type verifiedGiftOrder struct {
-	order    giftOrder
+	order    GiftOrder
 	answer   Answer // the last verify answer; zero when the purchase failed
 	verified bool
 }
 
 func purchaseAndVerify(ctx SpecContext) verifiedGiftOrder {
-	o := purchaseGiftAs(ctx, API(), false)
+	o := PurchaseGiftAs(ctx, API(), false)
 	v := verifiedGiftOrder{order: o}
 	if o.Purchase.Status != http.StatusOK || o.Reference == "" {
 		return v
 	}
 	for i := 0; i < max(1, Profile().GiftCards.VerifyAttempts); i++ {
 		if i > 0 {
-			pauseGiftVerify(ctx)
+			PauseGiftVerify(ctx)
 		}
-		v.answer = ReadAnswer(verifyGift(ctx, API(), o.Reference), schemas.GiftOrderResponse)
-		if giftFulfilled(v.answer.Body) {
+		v.answer = ReadAnswer(VerifyGift(ctx, API(), o.Reference), schemas.GiftOrderResponse)
+		if GiftFulfilled(v.answer.Body) {
 			break
 		}
 	}
@@ -177,8 +177,8 @@ func giftOrderEntry(text string, id SpecID, rule giftOrderRule, reqs ReqIDs, opt
 		if optional {
 			judgesSome(v.answer.Body, members...)
 		} else {
-			if !giftFulfilled(v.answer.Body) {
-				giftNotSettled(v.answer.Body)
+			if !GiftFulfilled(v.answer.Body) {
+				GiftNotSettled(v.answer.Body)
 			}
 		}
 		for _, m := range members {
@@ -239,10 +239,10 @@ var _ = Describe(giftCards, func() {
 	ConformanceIt("verifies an order by its internal transaction reference as well as by its client reference: the same order", SpecID("gift-cards.verifies-order-internal"),
 		Reqs("GIFT-12", "GIFT-05"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
-			o := purchaseGift(ctx)
-			byRef := verifySettled(ctx, API(), o.Reference)
-			txn := expectTransactionRef(ctx, giftVerifyPath, byRef, o)
-			byTxn := expectVerifiedOrder(verifyGift(ctx, API(), txn))
+			o := PurchaseGift(ctx)
+			byRef := VerifySettled(ctx, API(), o.Reference)
+			txn := expectTransactionRef(ctx, GiftVerifyPath, byRef, o)
+			byTxn := ExpectVerifiedOrder(VerifyGift(ctx, API(), txn))
 			Expect(byTxn["reference"]).To(Equal(byRef["reference"]), "verify by the internal transaction reference finds the same order")
 			expectFulfilled(byTxn, o)
 		})
@@ -255,19 +255,19 @@ var _ = Describe(giftCards, func() {
 		// and taken at fulfilment) is not stated: purchase and
 		// verification together debit it.
 		ConformanceEntry("debits the NGN test balance by the order's costNgn", SpecID("gift-cards.debits-ngn-test-balance"), func(ctx SpecContext) {
-			before := ngnBalance(ctx)
-			o := purchaseGift(ctx)
-			first := verifySettled(ctx, API(), o.Reference)
+			before := NGNBalance(ctx)
+			o := PurchaseGift(ctx)
+			first := VerifySettled(ctx, API(), o.Reference)
 			cost := ExpectMoney(first["costNgn"], "costNgn")
-			Expect(before.Sub(ngnBalance(ctx))).To(EqualMoney(cost), "purchase and verify together debit exactly costNgn (%s) from the NGN balance", cost)
+			Expect(before.Sub(NGNBalance(ctx))).To(EqualMoney(cost), "purchase and verify together debit exactly costNgn (%s) from the NGN balance", cost)
 		}, Reqs("GIFT-03")),
 		ConformanceEntry("never charges again when the order is verified again", SpecID("gift-cards.never-charges-again-order"), func(ctx SpecContext) {
-			o := purchaseGift(ctx)
-			first := verifySettled(ctx, API(), o.Reference)
+			o := PurchaseGift(ctx)
+			first := VerifySettled(ctx, API(), o.Reference)
 			expectFulfilled(first, o)
-			afterVerify := ngnBalance(ctx)
-			second := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
-			Expect(ngnBalance(ctx)).To(EqualMoney(afterVerify), "a second verify must not charge again")
+			afterVerify := NGNBalance(ctx)
+			second := ExpectVerifiedOrder(VerifyGift(ctx, API(), o.Reference))
+			Expect(NGNBalance(ctx)).To(EqualMoney(afterVerify), "a second verify must not charge again")
 			if c, ok := second["costNgn"]; ok {
 				Expect(ExpectMoney(c, "costNgn")).To(EqualMoney(ExpectMoney(first["costNgn"], "costNgn")), "the order's NGN charge is the same on every verify")
 			}
@@ -277,9 +277,9 @@ var _ = Describe(giftCards, func() {
 
 	// Each entry holds an order of its own.
 	ConformanceTable("reconciles an order only once its upstream reconciliation completes",
-		func(ctx SpecContext, rule func(SpecContext, giftOrder)) {
-			o := purchaseGift(ctx)
-			if giftFulfilled(purchasedOrder(o)) {
+		func(ctx SpecContext, rule func(SpecContext, GiftOrder)) {
+			o := PurchaseGift(ctx)
+			if GiftFulfilled(purchasedOrder(o)) {
 				Skip("not applicable: the purchase answered the order fulfilled at once (\"Successful outcome is status 200 with voucher details\"): there is no reconciliation to hold")
 			}
 			holdGiftOrder(ctx, o.Reference, true)
@@ -290,18 +290,18 @@ var _ = Describe(giftCards, func() {
 		// PROCESSING is the document's example of the state before
 		// fulfilment ("e.g. SUCCESS, PROCESSING"; other values not shown):
 		// a held order is anything but fulfilled.
-		ConformanceEntry("keeps a held order unfulfilled: not SUCCESS, isSuccessful false", SpecID("gift-cards.keeps-held-order-processing"), func(ctx SpecContext, o giftOrder) {
-			held := expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
+		ConformanceEntry("keeps a held order unfulfilled: not SUCCESS, isSuccessful false", SpecID("gift-cards.keeps-held-order-processing"), func(ctx SpecContext, o GiftOrder) {
+			held := ExpectVerifiedOrder(VerifyGift(ctx, API(), o.Reference))
 			_, hasStatus := held["orderStatus"]
 			_, hasFlag := held["isSuccessful"]
 			NoVerdictUnless(hasStatus || hasFlag, "the held order's answer carries neither orderStatus nor isSuccessful: nothing says whether it is fulfilled")
 			Expect(held["orderStatus"]).NotTo(Equal("SUCCESS"), "an order whose upstream reconciliation has not completed is not SUCCESS")
 			Expect(held["isSuccessful"]).NotTo(Equal(true), "an order not fulfilled has isSuccessful false")
 		}, Reqs("GIFT-15")),
-		ConformanceEntry("reconciles a held order to SUCCESS with the unlocked voucher once released", SpecID("gift-cards.reconciles-held-order-success"), func(ctx SpecContext, o giftOrder) {
-			expectVerifiedOrder(verifyGift(ctx, API(), o.Reference))
+		ConformanceEntry("reconciles a held order to SUCCESS with the unlocked voucher once released", SpecID("gift-cards.reconciles-held-order-success"), func(ctx SpecContext, o GiftOrder) {
+			ExpectVerifiedOrder(VerifyGift(ctx, API(), o.Reference))
 			holdGiftOrder(ctx, o.Reference, false)
-			expectFulfilled(verifySettled(ctx, API(), o.Reference), o)
+			expectFulfilled(VerifySettled(ctx, API(), o.Reference), o)
 		}, Reqs("GIFT-11")),
 	)
 })
@@ -310,11 +310,11 @@ var _ = Describe(giftCards, func() {
 	ConformanceIt("looks an order up by its transaction reference: the purchase with voucher code, PIN and instructions", SpecID("gift-cards.looks-order-up-transaction"),
 		Reqs("GIFT-17"), Destructive, Needs(CapTestEnvironment),
 		func(ctx SpecContext) {
-			o := purchaseGift(ctx)
-			v := verifySettled(ctx, API(), o.Reference)
+			o := PurchaseGift(ctx)
+			v := VerifySettled(ctx, API(), o.Reference)
 			expectFulfilled(v, o)
-			txn := expectTransactionRef(ctx, giftLookupPath, v, o)
-			resp := Must(API().Get(ctx, string(giftLookupPath)+client.Seg(txn), nil))
+			txn := expectTransactionRef(ctx, GiftLookupPath, v, o)
+			resp := Must(API().Get(ctx, string(GiftLookupPath)+client.Seg(txn), nil))
 			ExpectStatus(resp, http.StatusOK, http.StatusCreated) // the section fixes no status
 			ExpectSchema(resp, schemas.GiftLookupResponse)
 			p := Profile().GiftCards.LookupOrderPointer
@@ -341,7 +341,7 @@ var _ = Describe(giftCards, func() {
 
 	unknown := Shared(func(ctx SpecContext) unknownGift {
 		ref := fixtures.Ref("nosuchgift")
-		return unknownGift{ref: ref, resp: verifyGift(ctx, API(), ref)}
+		return unknownGift{ref: ref, resp: VerifyGift(ctx, API(), ref)}
 	})
 	ConformanceTable("answers verify of an unknown reference with the gift 404",
 		func(ctx SpecContext, rule func(unknownGift)) { rule(unknown(ctx)) },
@@ -349,18 +349,18 @@ var _ = Describe(giftCards, func() {
 			ExpectStatus(u.resp, http.StatusNotFound)
 		}, Reqs("GIFT-14", "ERR-10")),
 		ConformanceEntry("carries statusCode 404, a message and error Not Found", SpecID("errors.carries-statuscode-404-message"), func(u unknownGift) {
-			expectGiftNotFound(u.resp)
+			ExpectGiftNotFound(u.resp)
 		}, Reqs("ERR-05")),
 		ConformanceEntry("says in its message that the gift card order was not found, naming the reference", SpecID("errors.says-message-gift-card"), func(u unknownGift) {
 			body, _ := ExpectSchema(u.resp, schemas.GiftNotFound).(JSON)
-			expectSaysGiftOrderNotFound(body, u.ref)
+			ExpectSaysGiftOrderNotFound(body, u.ref)
 		}, Reqs("ERR-19")),
 	)
 
 	ConformanceIt("answers a transaction lookup of an unknown reference with 404", SpecID("gift-cards.answers-transaction-lookup"),
 		Reqs("GIFT-18", "ERR-10"),
 		func(ctx SpecContext) {
-			expectGiftNotFound(Must(API().Get(ctx, "/gift-cards/transactions/"+client.Seg(fixtures.Ref("nosuchtxn")), nil)))
+			ExpectGiftNotFound(Must(API().Get(ctx, "/gift-cards/transactions/"+client.Seg(fixtures.Ref("nosuchtxn")), nil)))
 		})
 
 	for _, missing := range []string{"amount", "recipientEmail", "recipientName"} {
@@ -368,7 +368,7 @@ var _ = Describe(giftCards, func() {
 		ConformanceIt("refuses a purchase without "+missing+" with 400", SpecID("gift-cards.purchase-missing-"+strings.ToLower(missing)),
 			Reqs("GIFT-02", "ERR-07", "ERR-01"), Needs(CapTestEnvironment),
 			func(ctx SpecContext) {
-				body := giftPurchaseBody(fixtures.Ref("gift"))
+				body := GiftPurchaseBody(fixtures.Ref("gift"))
 				delete(body, missing)
 				ExpectErrorWithPath(Must(API().Post(ctx, "/gift-cards/purchase", body)), http.StatusBadRequest)
 			})
@@ -383,7 +383,7 @@ type unknownGift struct {
 
 // purchasedOrder is the order a purchase answered (its fields are not
 // shown): at the profile's giftCards.purchase.orderPointer, else the answer.
-func purchasedOrder(o giftOrder) JSON {
+func purchasedOrder(o GiftOrder) JSON {
 	doc := Decode(o.Purchase)
 	if v, ok := Ptr(doc, Profile().GiftCards.Purchase.OrderPointer); ok {
 		if m, ok := v.(JSON); ok {
@@ -408,14 +408,14 @@ func expectSameVoucher(got, want JSON, what string) {
 }
 
 // expectTransactionRef finds the verified order's internal transaction
-// reference at the endpoint (giftTransactionRef) and fails when the order
+// reference at the endpoint (GiftTransactionRef) and fails when the order
 // names candidates but none addresses it there; with no candidate at all
 // there is nothing to judge.
-func expectTransactionRef(ctx SpecContext, at giftRefEndpoint, verified JSON, o giftOrder) string {
+func expectTransactionRef(ctx SpecContext, at GiftRefEndpoint, verified JSON, o GiftOrder) string {
 	GinkgoHelper()
-	cands := referenceCandidates(verified, o.Reference)
+	cands := ReferenceCandidates(verified, o.Reference)
 	NoVerdictUnless(len(cands) > 0, "the verified order carries no member that may be its internal transaction reference (transactionId or another string)")
-	ref := giftTransactionRef(ctx, API(), at, verified, o.Reference)
+	ref := GiftTransactionRef(ctx, API(), at, verified, o.Reference)
 	Expect(ref).NotTo(BeEmpty(), "%s finds the order by none of its %d candidate members (transactionId first): no internal transaction reference addresses it", at, len(cands))
 	return ref
 }

@@ -25,8 +25,8 @@ import (
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
-// giftOrder is a purchased gift order as the suites track it.
-type giftOrder struct {
+// GiftOrder is a purchased gift order as the suites track it.
+type GiftOrder struct {
 	Reference     string // client order reference
 	TransactionID string // internal transaction id of the purchase answer ("" when it gives none)
 	FaceValue     Money
@@ -35,11 +35,11 @@ type giftOrder struct {
 	Purchase      *client.Response
 }
 
-// giftPurchaseBody is a purchase body per the profile, with a run-id
+// GiftPurchaseBody is a purchase body per the profile, with a run-id
 // reference. Each purchase has a recipient of its own (a name unique in the
 // run, an address at the profile's testData.emailDomain): purchase rules
 // per recipient are "other failure conditions: not shown".
-func giftPurchaseBody(reference string) JSON {
+func GiftPurchaseBody(reference string) JSON {
 	g := Profile().GiftCards
 	first, last := fixtures.UniqueName()
 	body := JSON{
@@ -56,19 +56,19 @@ func giftPurchaseBody(reference string) JSON {
 	return body
 }
 
-// purchaseGiftAs buys the profile's gift card as c and returns the order; a
+// PurchaseGiftAs buys the profile's gift card as c and returns the order; a
 // purchase that does not answer 200 is reported through the returned
 // response (check it) unless must is set, then it is a harness error.
-func purchaseGiftAs(ctx context.Context, c *client.Client, must bool) giftOrder {
+func PurchaseGiftAs(ctx context.Context, c *client.Client, must bool) GiftOrder {
 	GinkgoHelper()
 	g := Profile().GiftCards
 	ref := ""
 	if g.Purchase.Fields["reference"] != "" {
 		ref = fixtures.Ref("gift")
 	}
-	body := giftPurchaseBody(ref)
+	body := GiftPurchaseBody(ref)
 	resp := Must(c.Post(ctx, "/gift-cards/purchase", body))
-	o := giftOrder{Reference: ref, FaceValue: M(g.FaceValue), Body: body, Purchase: resp}
+	o := GiftOrder{Reference: ref, FaceValue: M(g.FaceValue), Body: body, Purchase: resp}
 	o.Email, _ = body["recipientEmail"].(string)
 	o.Name, _ = body["recipientName"].(string)
 	if resp.Status != http.StatusOK {
@@ -92,20 +92,20 @@ func purchaseGiftAs(ctx context.Context, c *client.Client, must bool) giftOrder 
 	return o
 }
 
-// purchaseGift buys as the primary merchant (harness error on failure).
-func purchaseGift(ctx context.Context) giftOrder {
+// PurchaseGift buys as the primary merchant (harness error on failure).
+func PurchaseGift(ctx context.Context) GiftOrder {
 	GinkgoHelper()
-	return purchaseGiftAs(ctx, API(), true)
+	return PurchaseGiftAs(ctx, API(), true)
 }
 
-// verifyGift calls GET /gift-cards/verify/{reference}.
-func verifyGift(ctx context.Context, c *client.Client, reference string) *client.Response {
+// VerifyGift calls GET /gift-cards/verify/{reference}.
+func VerifyGift(ctx context.Context, c *client.Client, reference string) *client.Response {
 	GinkgoHelper()
 	return Must(c.Get(ctx, "/gift-cards/verify/"+client.Seg(reference), nil))
 }
 
-// expectVerifiedOrder asserts a 200 flat gift order (schema-checked) and returns it.
-func expectVerifiedOrder(resp *client.Response) JSON {
+// ExpectVerifiedOrder asserts a 200 flat gift order (schema-checked) and returns it.
+func ExpectVerifiedOrder(resp *client.Response) JSON {
 	GinkgoHelper()
 	ExpectStatus(resp, http.StatusOK)
 	v := ExpectSchema(resp, schemas.GiftOrderResponse)
@@ -115,42 +115,42 @@ func expectVerifiedOrder(resp *client.Response) JSON {
 	return body
 }
 
-// giftFulfilled reports whether an order says it is fulfilled: isSuccessful
+// GiftFulfilled reports whether an order says it is fulfilled: isSuccessful
 // true ("true when the order is fulfilled") or orderStatus SUCCESS (the
 // state reconciliation leads to). Any other orderStatus is not fulfilled
 // yet: PROCESSING is one example of it ("e.g. SUCCESS, PROCESSING"; other
 // values "not shown").
-func giftFulfilled(order JSON) bool {
+func GiftFulfilled(order JSON) bool {
 	return order["isSuccessful"] == true || order["orderStatus"] == "SUCCESS"
 }
 
-// verifySettled verifies an order until it is fulfilled, at most the
+// VerifySettled verifies an order until it is fulfilled, at most the
 // profile's giftCards.verifyAttempts times, verifyInterval apart: the
 // document lets reconciliation complete on a later call, and names no state
 // an order passes through on its way. It returns the last answer,
 // schema-checked; an order still not fulfilled then is no verdict.
-func verifySettled(ctx context.Context, c *client.Client, reference string) JSON {
+func VerifySettled(ctx context.Context, c *client.Client, reference string) JSON {
 	GinkgoHelper()
 	g := Profile().GiftCards
 	var body JSON
 	for i := 0; i < max(1, g.VerifyAttempts); i++ {
 		if i > 0 {
-			pauseGiftVerify(ctx)
+			PauseGiftVerify(ctx)
 		}
-		body = expectVerifiedOrder(verifyGift(ctx, c, reference))
-		if giftFulfilled(body) {
+		body = ExpectVerifiedOrder(VerifyGift(ctx, c, reference))
+		if GiftFulfilled(body) {
 			return body
 		}
 	}
-	giftNotSettled(body)
+	GiftNotSettled(body)
 	return body
 }
 
-// giftNotSettled ends a spec whose order did not reach fulfilment within
+// GiftNotSettled ends a spec whose order did not reach fulfilment within
 // the profile's bound: how long upstream reconciliation takes is not shown,
 // so no verdict, unless the profile says it settles within the bound
 // (strict.giftReconciliation): then a failure.
-func giftNotSettled(order JSON) {
+func GiftNotSettled(order JSON) {
 	GinkgoHelper()
 	why := fmt.Sprintf("the gift order is still not fulfilled (orderStatus %v, isSuccessful %v) after %d verifies %s apart (giftCards.verifyAttempts, verifyInterval)",
 		order["orderStatus"], order["isSuccessful"], Profile().GiftCards.VerifyAttempts, Timeouts().GiftVerifyInterval)
@@ -160,8 +160,8 @@ func giftNotSettled(order JSON) {
 	NoVerdict(why)
 }
 
-// pauseGiftVerify waits the profile's giftCards.verifyInterval.
-func pauseGiftVerify(ctx context.Context) {
+// PauseGiftVerify waits the profile's giftCards.verifyInterval.
+func PauseGiftVerify(ctx context.Context) {
 	GinkgoHelper()
 	select {
 	case <-ctx.Done():
@@ -170,8 +170,8 @@ func pauseGiftVerify(ctx context.Context) {
 	}
 }
 
-// expectGiftNotFound asserts the gift 404 variant and returns the body.
-func expectGiftNotFound(resp *client.Response) JSON {
+// ExpectGiftNotFound asserts the gift 404 variant and returns the body.
+func ExpectGiftNotFound(resp *client.Response) JSON {
 	GinkgoHelper()
 	ExpectStatus(resp, http.StatusNotFound)
 	v := ExpectSchema(resp, schemas.GiftNotFound)
@@ -181,11 +181,14 @@ func expectGiftNotFound(resp *client.Response) JSON {
 	return body
 }
 
-// giftQuoteQuery is the gift quote query for the profile's product and face value.
-func giftQuoteQuery() url.Values { return api.GiftQuoteQuery(Profile()) }
+// GiftQuoteQuery is the gift quote query for the profile's product and face value.
+func GiftQuoteQuery() url.Values { return api.GiftQuoteQuery(Profile()) }
 
-// ngnBalance reads the primary merchant's test NGN balance via the controls.
-func ngnBalance(ctx context.Context) Money {
+// BettingQuery is the betting quote query of the profile.
+func BettingQuery() url.Values { return api.BettingQuoteQuery(Profile()) }
+
+// NGNBalance reads the primary merchant's test NGN balance via the controls.
+func NGNBalance(ctx context.Context) Money {
 	GinkgoHelper()
 	b, err := Controls().Balances(ctx, Cfg().Primary.MerchantID, Environment())
 	if err != nil {
@@ -209,12 +212,12 @@ func ngnBalance(ctx context.Context) Money {
 // other string member of the verified order, the first one the endpoint
 // resolves to the same order.
 
-// giftRefEndpoint is where a transaction reference is tried.
-type giftRefEndpoint string
+// GiftRefEndpoint is where a transaction reference is tried.
+type GiftRefEndpoint string
 
 const (
-	giftVerifyPath giftRefEndpoint = "/gift-cards/verify/"
-	giftLookupPath giftRefEndpoint = "/gift-cards/transactions/"
+	GiftVerifyPath GiftRefEndpoint = "/gift-cards/verify/"
+	GiftLookupPath GiftRefEndpoint = "/gift-cards/transactions/"
 )
 
 // notReferences are the order's documented members that name something
@@ -227,10 +230,10 @@ var giftRefs = struct {
 	byOf map[string]string // endpoint + client reference → transaction reference ("" none)
 }{byOf: map[string]string{}}
 
-// giftTransactionRef returns the internal transaction reference of the
+// GiftTransactionRef returns the internal transaction reference of the
 // verified order at endpoint at ("" when no member of the order resolves to
 // it there), looked for once per order and endpoint.
-func giftTransactionRef(ctx context.Context, c *client.Client, at giftRefEndpoint, order JSON, clientRef string) string {
+func GiftTransactionRef(ctx context.Context, c *client.Client, at GiftRefEndpoint, order JSON, clientRef string) string {
 	GinkgoHelper()
 	key := string(at) + clientRef
 	giftRefs.mu.Lock()
@@ -239,7 +242,7 @@ func giftTransactionRef(ctx context.Context, c *client.Client, at giftRefEndpoin
 	if known {
 		return ref
 	}
-	for _, cand := range referenceCandidates(order, clientRef) {
+	for _, cand := range ReferenceCandidates(order, clientRef) {
 		if resolvesToOrder(ctx, c, at, cand, order, clientRef) {
 			ref = cand
 			break
@@ -251,11 +254,11 @@ func giftTransactionRef(ctx context.Context, c *client.Client, at giftRefEndpoin
 	return ref
 }
 
-// referenceCandidates are the order's members that may be its internal
+// ReferenceCandidates are the order's members that may be its internal
 // transaction reference: transactionId first (a string or a number), then
 // the other string members by name (not the client reference, nor the
 // members naming something else).
-func referenceCandidates(order JSON, clientRef string) []string {
+func ReferenceCandidates(order JSON, clientRef string) []string {
 	var names []string
 	for k := range order {
 		if !notReferences[k] && k != "transactionId" {
@@ -278,14 +281,14 @@ func referenceCandidates(order JSON, clientRef string) []string {
 // resolvesToOrder reports whether the endpoint at finds the order by ref:
 // verify answers the order with its client reference; the lookup (its body
 // is not shown) an answer naming the client reference or the voucher code.
-func resolvesToOrder(ctx context.Context, c *client.Client, at giftRefEndpoint, ref string, order JSON, clientRef string) bool {
+func resolvesToOrder(ctx context.Context, c *client.Client, at GiftRefEndpoint, ref string, order JSON, clientRef string) bool {
 	GinkgoHelper()
 	resp := Must(c.Get(ctx, string(at)+client.Seg(ref), nil))
 	if resp.Status != http.StatusOK && resp.Status != http.StatusCreated {
 		return false
 	}
 	doc := Decode(resp)
-	if at == giftVerifyPath {
+	if at == GiftVerifyPath {
 		got, _ := doc.(JSON)
 		return got != nil && (got["reference"] == clientRef || clientRef == "" && got["transactionId"] == order["transactionId"])
 	}
@@ -293,5 +296,5 @@ func resolvesToOrder(ctx context.Context, c *client.Client, at giftRefEndpoint, 
 	if v, ok := order["voucher"].(JSON); ok {
 		code, _ = v["code"].(string)
 	}
-	return (clientRef != "" && containsValue(doc, clientRef)) || (code != "" && containsValue(doc, code))
+	return (clientRef != "" && ContainsValue(doc, clientRef)) || (code != "" && ContainsValue(doc, code))
 }

@@ -85,7 +85,7 @@ func limitsUpdateSpecs() {
 			if Profile().Issuance.ReferenceField != "" {
 				addr = c.Reference
 			}
-			shown, _ := setLimits(ctx, c.ID, smallLimits)["spendLimits"].(JSON)
+			shown, _ := SetLimits(ctx, c.ID, smallLimits)["spendLimits"].(JSON)
 			for i, k := range limitNames {
 				v := aloneValue(shown, i)
 				resp := Must(API().Put(ctx, "/cards/"+client.Seg(addr)+"/spend-limits", JSON{k: v.JSON()}))
@@ -107,8 +107,8 @@ func limitsUpdateSpecs() {
 			fresh := newCardLimits(ctx)
 			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
 			first := map[string]Money{"transactionLimit": M("2.00"), "dailyLimit": M("6.00"), "monthlyLimit": M("16.00"), "allTimeLimit": M("40.00")}
-			setLimits(ctx, c.ID, first)
-			d := setLimits(ctx, c.ID, map[string]Money{"transactionLimit": M("1.50")})
+			SetLimits(ctx, c.ID, first)
+			d := SetLimits(ctx, c.ID, map[string]Money{"transactionLimit": M("1.50")})
 			sl, _ := d["spendLimits"].(JSON)
 			for _, k := range []string{"dailyLimit", "monthlyLimit", "allTimeLimit"} {
 				expectUnsuppliedLimit(k, sl[k], first[k], fresh[k])
@@ -118,7 +118,7 @@ func limitsUpdateSpecs() {
 	ConformanceIt("answers 404 for a card that does not exist", SpecID("errors.answers-404-card-does-2"),
 		Reqs("ERR-10"),
 		func(ctx SpecContext) {
-			resp := Must(API().Put(ctx, cardURL(fixtures.UnknownCardID(ctx), "/spend-limits"), JSON{"transactionLimit": M("1.00").JSON()}))
+			resp := Must(API().Put(ctx, CardURL(fixtures.UnknownCardID(ctx), "/spend-limits"), JSON{"transactionLimit": M("1.00").JSON()}))
 			ExpectError(resp, http.StatusNotFound)
 		})
 }
@@ -129,7 +129,7 @@ func limitsUpdateSpecs() {
 func newCardLimits(ctx SpecContext) JSON {
 	GinkgoHelper()
 	c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
-	sl, _ := setLimits(ctx, c.ID, map[string]Money{"transactionLimit": M("1.50")})["spendLimits"].(JSON)
+	sl, _ := SetLimits(ctx, c.ID, map[string]Money{"transactionLimit": M("1.50")})["spendLimits"].(JSON)
 	return sl
 }
 
@@ -146,7 +146,7 @@ func expectUnsuppliedLimit(k string, got any, before Money, newCard any) {
 	def := isNum && newIsNum && m.Eq(n) || got == nil && newCard == nil
 	ok := map[string]bool{"keep": kept, "unset": unset, "default": def, "any": kept || unset || def}[mode]
 	Expect(ok).To(BeTrue(), "spendLimits.%s after a PUT of transactionLimit alone is %s: want (profile cards.spendLimitsPut %s) the stored %s, unset, or a new card's %s",
-		k, numberString(got), mode, before, numberString(newCard))
+		k, NumberString(got), mode, before, NumberString(newCard))
 }
 
 // smallLimits are four limits valid under any plausible rule: small, and

@@ -32,14 +32,6 @@ func listCards(ctx context.Context, q url.Values) []fixtures.Card {
 	return out
 }
 
-func ids(cards []fixtures.Card) []string {
-	out := make([]string, len(cards))
-	for i, c := range cards {
-		out[i] = c.ID
-	}
-	return out
-}
-
 func last4(maskedPan string) string {
 	d := NonDigit.ReplaceAllString(maskedPan, "")
 	if len(d) < 4 {
@@ -126,10 +118,10 @@ var _ = Describe(cardListing, func() {
 		// for them: status=ALL missing one is no lag.
 		ConformanceEntry("returns cards of both statuses for status=ALL", SpecID("listing.returns-cards-both-statuses"), func(ctx SpecContext, p statusPair) {
 			EventuallyFresh(ctx, "the status filters list the cardholder's two cards", func(g Gomega) {
-				g.Expect(ids(listCards(ctx, url.Values{"status": {"ACTIVE"}, "search": {p.name}}))).To(ContainElement(p.active.ID))
-				g.Expect(ids(listCards(ctx, url.Values{"status": {"FROZEN"}, "search": {p.name}}))).To(ContainElement(p.frozen.ID))
+				g.Expect(IDs(listCards(ctx, url.Values{"status": {"ACTIVE"}, "search": {p.name}}))).To(ContainElement(p.active.ID))
+				g.Expect(IDs(listCards(ctx, url.Values{"status": {"FROZEN"}, "search": {p.name}}))).To(ContainElement(p.frozen.ID))
 			})
-			Expect(ids(listCards(ctx, url.Values{"status": {"ALL"}, "search": {p.name}}))).To(ContainElements(p.active.ID, p.frozen.ID), "status=ALL misses a card the status filters list")
+			Expect(IDs(listCards(ctx, url.Values{"status": {"ALL"}, "search": {p.name}}))).To(ContainElements(p.active.ID, p.frozen.ID), "status=ALL misses a card the status filters list")
 		}, Reqs("LIST-04")),
 	)
 
@@ -156,7 +148,7 @@ func searchSpecs() {
 			o := fixtures.NewCard(ctx, fixtures.WithCardholder(), fixtures.WithAmount(M("1.00")))
 			name := strings.ToUpper(c.Sent["nameOnCard"].(string))
 			EventuallyFresh(ctx, "a search by the cardholder name finds the card", func(g Gomega) {
-				got := ids(listCards(ctx, url.Values{"search": {name}, "limit": {maxLimit()}}))
+				got := IDs(listCards(ctx, url.Values{"search": {name}, "limit": {maxLimit()}}))
 				Expect(got).NotTo(ContainElement(o.ID), "search by one name returned a card with another name (%s)", o.NameOnCard)
 				g.Expect(got).To(ContainElement(c.ID))
 			})
@@ -171,7 +163,7 @@ func searchSpecs() {
 			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
 			o := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
 			EventuallyFresh(ctx, "a search by the card's reference finds it", func(g Gomega) {
-				got := ids(listCards(ctx, url.Values{"search": {c.Reference}, "limit": {maxLimit()}}))
+				got := IDs(listCards(ctx, url.Values{"search": {c.Reference}, "limit": {maxLimit()}}))
 				Expect(got).NotTo(ContainElement(o.ID), "search by one reference returned another card")
 				g.Expect(got).To(ContainElement(c.ID))
 			})
@@ -188,7 +180,7 @@ func searchSpecs() {
 				// Once a search by reference finds the card, the listing is
 				// fresh for it: a search by the last 4 missing it is no lag.
 				EventuallyFresh(ctx, "a search by the card's reference finds it", func(g Gomega) {
-					g.Expect(ids(listCards(ctx, url.Values{"search": {c.Reference}, "limit": {maxLimit()}}))).To(ContainElement(c.ID))
+					g.Expect(IDs(listCards(ctx, url.Values{"search": {c.Reference}, "limit": {maxLimit()}}))).To(ContainElement(c.ID))
 				})
 				fresh = true
 			}
@@ -197,13 +189,13 @@ func searchSpecs() {
 				for _, x := range got {
 					expectMatchesSearch(x, l4)
 				}
-				if full := len(got) >= Profile().Cards.ListMaxLimit; full && !slices.Contains(ids(got), c.ID) {
+				if full := len(got) >= Profile().Cards.ListMaxLimit; full && !slices.Contains(IDs(got), c.ID) {
 					NoVerdict(fmt.Sprintf("a search by the last 4 digits %s fills the largest page (%d cards) without the card: it cannot be told apart", l4, len(got)))
 				}
 				if fresh {
-					Expect(ids(got)).To(ContainElement(c.ID), "a search by the last 4 digits %s misses a card a search by reference finds", l4)
+					Expect(IDs(got)).To(ContainElement(c.ID), "a search by the last 4 digits %s misses a card a search by reference finds", l4)
 				}
-				g.Expect(ids(got)).To(ContainElement(c.ID))
+				g.Expect(IDs(got)).To(ContainElement(c.ID))
 			})
 		})
 }
@@ -254,9 +246,9 @@ func (p statusPair) expectOnly(ctx SpecContext, st string, in, out fixtures.Card
 			Expect(c.Status).To(Equal(st), "status=%s returned card %s in status %s", st, c.ID, c.Status)
 		}
 		if neverHad {
-			Expect(ids(got)).NotTo(ContainElement(out.ID), "status=%s returned a card that never had it", st)
+			Expect(IDs(got)).NotTo(ContainElement(out.ID), "status=%s returned a card that never had it", st)
 		}
-		g.Expect(ids(got)).To(ContainElement(in.ID))
-		g.Expect(ids(got)).NotTo(ContainElement(out.ID))
+		g.Expect(IDs(got)).To(ContainElement(in.ID))
+		g.Expect(IDs(got)).NotTo(ContainElement(out.ID))
 	})
 }

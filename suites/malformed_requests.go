@@ -67,11 +67,11 @@ func identifierSpecs() {
 				"% sql":          "/cards/" + client.Seg("' OR '1'='1"),
 			}
 			for what, p := range paths {
-				for _, e := range cardEndpoints() {
-					req := e.request("x")
-					req.Path = p + e.suffix
-					By(what + " on " + e.name)
-					expectRefusedWithoutLeak(Must(API().Do(ctx, req)), c, what+" on "+e.name, what == "very long id")
+				for _, e := range CardEndpoints() {
+					req := e.Request("x")
+					req.Path = p + e.Suffix
+					By(what + " on " + e.Name)
+					expectRefusedWithoutLeak(Must(API().Do(ctx, req)), c, what+" on "+e.Name, what == "very long id")
 				}
 			}
 			expectUnchanged(ctx, c)
@@ -81,7 +81,7 @@ func identifierSpecs() {
 		Reqs("ERR-23"),
 		func(ctx SpecContext) {
 			c := fixtures.SharedCard(ctx)
-			resp := Must(API().Get(ctx, cardURL(c.ID, "")+"?x=1", nil))
+			resp := Must(API().Get(ctx, CardURL(c.ID, "")+"?x=1", nil))
 			if resp.Status == http.StatusOK {
 				body := ExpectEnvelopeA(resp, schemas.CardResponse)
 				Expect(Data(body)).To(HaveKeyWithValue("id", c.ID), "a query string must not address another card")

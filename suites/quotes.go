@@ -2,7 +2,6 @@ package suites
 
 import (
 	"net/http"
-	"net/url"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -47,15 +46,12 @@ func readQuote(resp *client.Response, schema string, q api.QuoteProfile, baseNam
 	return a
 }
 
-// bettingQuery is the betting quote query of the profile.
-func bettingQuery() url.Values { return api.BettingQuoteQuery(Profile()) }
-
 var _ = Describe("Quotes: GET /gift-cards/quote and GET /betting/quote", func() {
 	ConformanceIt("answers a gift card quote with success (200 or 201): the total NGN charge for the product and face value, with its fee", SpecID("quotes.answers-gift-card-quote"),
 		Reqs("QUOTE-01", "QUOTE-04"), ProfileKeys("giftCards.quote"),
 		func(ctx SpecContext) {
 			q := Profile().GiftCards.Quote.QuoteProfile
-			resp := Must(API().Get(ctx, "/gift-cards/quote", giftQuoteQuery()))
+			resp := Must(API().Get(ctx, "/gift-cards/quote", GiftQuoteQuery()))
 			readQuote(resp, schemas.GiftQuoteResponse, q, "subtotal", q.SubtotalPointer)
 		})
 
@@ -70,15 +66,15 @@ var _ = Describe("Quotes: GET /gift-cards/quote and GET /betting/quote", func() 
 			q := Profile().GiftCards.Quote.QuoteProfile
 			quote := func() Money {
 				GinkgoHelper()
-				return readQuote(Must(API().Get(ctx, "/gift-cards/quote", giftQuoteQuery())), schemas.GiftQuoteResponse, q, "subtotal", q.SubtotalPointer).total
+				return readQuote(Must(API().Get(ctx, "/gift-cards/quote", GiftQuoteQuery())), schemas.GiftQuoteResponse, q, "subtotal", q.SubtotalPointer).total
 			}
 			before := quote()
-			o := purchaseGift(ctx)
+			o := PurchaseGift(ctx)
 			after := before
 			if !Profile().GiftCards.Quote.HoldsPrice {
 				after = quote()
 			}
-			cost := ExpectMoney(verifySettled(ctx, API(), o.Reference)["costNgn"], "costNgn")
+			cost := ExpectMoney(VerifySettled(ctx, API(), o.Reference)["costNgn"], "costNgn")
 			if cost.Eq(after) {
 				return
 			}
@@ -90,7 +86,7 @@ var _ = Describe("Quotes: GET /gift-cards/quote and GET /betting/quote", func() 
 		Reqs("QUOTE-02"), ProfileKeys("betting.quote"),
 		func(ctx SpecContext) {
 			q := Profile().Betting.Quote
-			a := readQuote(Must(API().Get(ctx, "/betting/quote", bettingQuery())), schemas.BettingQuoteResponse, q, "amount", q.AmountPointer)
+			a := readQuote(Must(API().Get(ctx, "/betting/quote", BettingQuery())), schemas.BettingQuoteResponse, q, "amount", q.AmountPointer)
 			if q.AmountPointer != "" {
 				if want, ok := q.Params["amount"]; ok {
 					Expect(a.base).To(EqualMoney(M(want)), "the quote is for the requested amount")

@@ -146,7 +146,7 @@ func backOff(ctx context.Context, d time.Duration) time.Duration {
 		return d
 	}
 	secs := int64((d + time.Second - 1) / time.Second)
-	advanceClock(ctx, secs)
+	AdvanceClock(ctx, secs)
 	return time.Duration(secs) * time.Second
 }
 
@@ -176,8 +176,8 @@ func expect429Envelope(resp *client.Response) {
 			resp.Exchange.Method, resp.Exchange.URL, resp.Header.Get("Content-Type")))
 	}
 	body := ExpectError(resp, http.StatusTooManyRequests)
-	expectErrorComplete(body)
-	expectErrorPath(resp, body)
+	ExpectErrorComplete(body)
+	ExpectErrorPath(resp, body)
 }
 
 // carriesErrorEnvelope reports whether an answer is JSON carrying statusCode

@@ -224,6 +224,6 @@ var _ = Describe("Secure card details: GET /cards/{id}/secure", func() {
 	ConformanceIt("answers 404 for a card that does not exist", SpecID("cards.answers-404-card-does-2"),
 		Reqs("GET-04", "ERR-10"),
 		func(ctx SpecContext) {
-			ExpectError(Must(API().Get(ctx, cardURL(fixtures.UnknownCardID(ctx), "/secure"), nil)), http.StatusNotFound)
+			ExpectError(Must(API().Get(ctx, CardURL(fixtures.UnknownCardID(ctx), "/secure"), nil)), http.StatusNotFound)
 		})
 })

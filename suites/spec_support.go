@@ -17,14 +17,15 @@ import (
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/client/controls"
+	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/schemas"
 	. "github.com/merchant-harness/mph/suites/expect"
 	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
 
-// cardURL is the path of a card endpoint: /cards/{idOrRef}{suffix}.
-func cardURL(idOrRef, suffix string) string { return "/cards/" + client.Seg(idOrRef) + suffix }
+// CardURL is the path of a card endpoint: /cards/{idOrRef}{suffix}.
+func CardURL(idOrRef, suffix string) string { return "/cards/" + client.Seg(idOrRef) + suffix }
 
 // ExpectClientError asserts a refusal whose status the document does not
 // give: any 4xx carrying the error envelope (ExpectRefused: a 401, 403 or
@@ -43,26 +44,26 @@ func ExpectRefusal(resp *client.Response, condition string) JSON {
 	return ExpectRefused(resp, condition)
 }
 
-// targetRefuses reports whether the profile says the target refuses the
+// TargetRefuses reports whether the profile says the target refuses the
 // malformed input (errors.refuses.<input>); the document states the input's
 // form but not that other forms are refused.
-func targetRefuses(input string) bool { return Profile().Errors.Refuses[input] }
+func TargetRefuses(input string) bool { return Profile().Errors.Refuses[input] }
 
-// skipUnlessRefuses skips the spec when the profile says the target accepts
+// SkipUnlessRefuses skips the spec when the profile says the target accepts
 // other forms of the input.
-func skipUnlessRefuses(input string) {
+func SkipUnlessRefuses(input string) {
 	GinkgoHelper()
-	if !targetRefuses(input) {
+	if !TargetRefuses(input) {
 		Skip("the profile says the target does not refuse this (errors.refuses." + input + " is false); the document does not say that it must")
 	}
 }
 
 // ExpectErrorWithPath is ExpectError plus the envelope's informational path
-// naming the request path, where the error carries one (expectErrorPath).
+// naming the request path, where the error carries one (ExpectErrorPath).
 func ExpectErrorWithPath(resp *client.Response, status int) JSON {
 	GinkgoHelper()
 	body := ExpectError(resp, status)
-	expectErrorPath(resp, body)
+	ExpectErrorPath(resp, body)
 	return body
 }
 
@@ -72,10 +73,10 @@ func ExpectErrorWithPath(resp *client.Response, status int) JSON {
 // and required only under the profile's strict.errorEnvelopeComplete.
 var errorEnvelopeMembers = []string{"status", "statusCode", "message", "error", "timestamp", "path"}
 
-// expectErrorComplete asserts, under strict.errorEnvelopeComplete, that an
+// ExpectErrorComplete asserts, under strict.errorEnvelopeComplete, that an
 // error carries every member of the envelope (the schema requires the
 // three the document always shows).
-func expectErrorComplete(body JSON) {
+func ExpectErrorComplete(body JSON) {
 	GinkgoHelper()
 	if !Profile().Strict.ErrorEnvelopeComplete {
 		return
@@ -85,10 +86,10 @@ func expectErrorComplete(body JSON) {
 	}
 }
 
-// expectErrorPath checks an error's echoed path where it carries one (under
+// ExpectErrorPath checks an error's echoed path where it carries one (under
 // strict.errorEnvelopeComplete it must): "path | string | request path";
 // "the path value is informational".
-func expectErrorPath(resp *client.Response, body JSON) {
+func ExpectErrorPath(resp *client.Response, body JSON) {
 	GinkgoHelper()
 	if _, given := body["path"]; !given && !Profile().Strict.ErrorEnvelopeComplete {
 		return
@@ -96,10 +97,10 @@ func expectErrorPath(resp *client.Response, body JSON) {
 	ExpectEchoedPath(resp, body)
 }
 
-// activeCard returns c ACTIVE: the state a card starts in is not shown (the
+// ActiveCard returns c ACTIVE: the state a card starts in is not shown (the
 // states table shows the transitions only), so a spec that needs an ACTIVE
 // card unfreezes one issued FROZEN.
-func activeCard(ctx context.Context, c fixtures.Card) fixtures.Card {
+func ActiveCard(ctx context.Context, c fixtures.Card) fixtures.Card {
 	GinkgoHelper()
 	if c.Status == "ACTIVE" {
 		return c
@@ -112,11 +113,11 @@ func activeCard(ctx context.Context, c fixtures.Card) fixtures.Card {
 	return c
 }
 
-// emptyEnumRefusal asserts the refusal of "" for a member whose values the
+// EmptyEnumRefusal asserts the refusal of "" for a member whose values the
 // document lists: a missing value (400, payload validation) or a value
 // outside the set (the profile's errors.status.invalidValue, else any 4xx:
 // "an invalid status value): not shown"); either way the error envelope.
-func emptyEnumRefusal(resp *client.Response) JSON {
+func EmptyEnumRefusal(resp *client.Response) JSON {
 	GinkgoHelper()
 	if resp.Status == http.StatusBadRequest {
 		return ExpectError(resp, http.StatusBadRequest)
@@ -139,28 +140,28 @@ func ExpectNoCardData(resp *client.Response, c fixtures.Card) {
 	Expect(b).NotTo(ContainSubstring(`"cardNumber"`), "the answer carries card credentials")
 }
 
-// cardEndpoint is one endpoint addressing a card by id or reference.
-type cardEndpoint struct {
-	name   string
-	req    string // requirement of the endpoint (for messages)
-	method string
-	suffix string
-	body   func() any
+// CardEndpoint is one endpoint addressing a card by id or reference.
+type CardEndpoint struct {
+	Name   string
+	Req    string // requirement of the endpoint (for messages)
+	Method string
+	Suffix string
+	Body   func() any
 }
 
-// cardEndpoints are the endpoints of the table (api.Endpoints) whose path
+// CardEndpoints are the endpoints of the table (api.Endpoints) whose path
 // names a card, each with its valid sample body; a change it makes freezes
 // the card (the specs addressing another merchant's or no card look for
 // changes).
-func cardEndpoints() []cardEndpoint {
-	var out []cardEndpoint
+func CardEndpoints() []CardEndpoint {
+	var out []CardEndpoint
 	for _, e := range api.Endpoints(nil) {
 		if len(e.Params) != 1 || e.Params[0].Of != api.ResCard {
 			continue
 		}
-		ce := cardEndpoint{name: e.Key(), req: e.Requirement, method: e.Method, suffix: strings.TrimPrefix(e.Template, "/cards/{id}")}
+		ce := CardEndpoint{Name: e.Key(), Req: e.Requirement, Method: e.Method, Suffix: strings.TrimPrefix(e.Template, "/cards/{id}")}
 		if b := e.Body; b != nil {
-			ce.body = func() any {
+			ce.Body = func() any {
 				return b.Sample(api.SampleInput{Profile: Profile(), Ref: fixtures.Ref("x"), Status: "FROZEN"})
 			}
 		}
@@ -169,18 +170,18 @@ func cardEndpoints() []cardEndpoint {
 	return out
 }
 
-func (e cardEndpoint) request(idOrRef string) client.Request {
-	r := client.Request{Method: e.method, Path: cardURL(idOrRef, e.suffix)}
-	if e.body != nil {
-		r.Body = e.body()
+func (e CardEndpoint) Request(idOrRef string) client.Request {
+	r := client.Request{Method: e.Method, Path: CardURL(idOrRef, e.Suffix)}
+	if e.Body != nil {
+		r.Body = e.Body()
 	}
 	return r
 }
 
 // ---------------------------------------------------------------- controls
 
-// transact runs a simulated card transaction through the controls.
-func transact(ctx context.Context, cardID string, amount Money) controls.Transaction {
+// Transact runs a simulated card transaction through the controls.
+func Transact(ctx context.Context, cardID string, amount Money) controls.Transaction {
 	GinkgoHelper()
 	t, err := Controls().Transact(ctx, cardID, amount.JSON())
 	if err != nil {
@@ -189,56 +190,56 @@ func transact(ctx context.Context, cardID string, amount Money) controls.Transac
 	return t
 }
 
-// expectApproved asserts a transaction of amount is approved and the card's
+// ExpectApproved asserts a transaction of amount is approved and the card's
 // balance (fresh GET) falls by it.
-func expectApproved(ctx context.Context, c fixtures.Card, amount Money, why string) fixtures.Card {
+func ExpectApproved(ctx context.Context, c fixtures.Card, amount Money, why string) fixtures.Card {
 	GinkgoHelper()
 	before := fixtures.GetCard(ctx, c.ID)
-	t := transact(ctx, c.ID, amount)
-	Expect(t.Approved).To(BeTrue(), "a transaction of %s should be approved: %s (decline reason %v)", amount, why, derefStr(t.DeclineReason))
+	t := Transact(ctx, c.ID, amount)
+	Expect(t.Approved).To(BeTrue(), "a transaction of %s should be approved: %s (decline reason %v)", amount, why, DerefStr(t.DeclineReason))
 	after := fixtures.GetCard(ctx, c.ID)
 	Expect(after.Balance).To(EqualMoney(before.Balance.Sub(amount)), "an approved transaction of %s lowers the balance at once (%s → %s)", amount, before.Balance, after.Balance)
 	return after
 }
 
-// expectCardDebited asserts a card's balance fell from before to after by
+// ExpectCardDebited asserts a card's balance fell from before to after by
 // what a withdrawal of amount may take from it (cards.withdrawCardDebit:
 // the amount, or the amount and the withdrawalFee fee; the fee's side is
 // not shown); unchecked, it fell.
-func expectCardDebited(before, after, amount, fee Money, what string) {
+func ExpectCardDebited(before, after, amount, fee Money, what string) {
 	GinkgoHelper()
 	debit := before.Sub(after)
 	Expect(debit.Cmp(M("0"))).To(BeNumerically(">", 0), "%s: %s after a withdrawal of %s from %s", what, after, amount, before)
 	ExpectAmountOneOf(debit, WithdrawalCardDebits(amount, fee), what+": the card's debit for a withdrawal of "+amount.String(), "cards.withdrawCardDebit")
 }
 
-// expectDeclined asserts a transaction of amount is declined and the card's
+// ExpectDeclined asserts a transaction of amount is declined and the card's
 // balance (fresh GET) is unchanged.
-func expectDeclined(ctx context.Context, c fixtures.Card, amount Money, why string) fixtures.Card {
+func ExpectDeclined(ctx context.Context, c fixtures.Card, amount Money, why string) fixtures.Card {
 	GinkgoHelper()
 	before := fixtures.GetCard(ctx, c.ID)
-	t := transact(ctx, c.ID, amount)
+	t := Transact(ctx, c.ID, amount)
 	Expect(t.Approved).To(BeFalse(), "a transaction of %s should be declined: %s", amount, why)
 	after := fixtures.GetCard(ctx, c.ID)
 	Expect(after.Balance).To(EqualMoney(before.Balance), "a declined transaction must not change the balance")
 	return after
 }
 
-func derefStr(s *string) string {
+func DerefStr(s *string) string {
 	if s == nil {
 		return "<none>"
 	}
 	return *s
 }
 
-// setLimits PUTs spend limits and asserts the answer echoes them.
-func setLimits(ctx context.Context, id string, limits map[string]Money) JSON {
+// SetLimits PUTs spend limits and asserts the answer echoes them.
+func SetLimits(ctx context.Context, id string, limits map[string]Money) JSON {
 	GinkgoHelper()
 	body := JSON{}
 	for k, v := range limits {
 		body[k] = v.JSON()
 	}
-	resp := Must(API().Put(ctx, cardURL(id, "/spend-limits"), body))
+	resp := Must(API().Put(ctx, CardURL(id, "/spend-limits"), body))
 	d := Data(ExpectEnvelopeA(resp, schemas.SpendLimitsResponse))
 	sl, _ := d["spendLimits"].(JSON)
 	for k, v := range limits {
@@ -247,8 +248,8 @@ func setLimits(ctx context.Context, id string, limits map[string]Money) JSON {
 	return d
 }
 
-// advanceClock moves the sandbox clock (harness error on failure).
-func advanceClock(ctx context.Context, seconds int64) controls.Clock {
+// AdvanceClock moves the sandbox clock (harness error on failure).
+func AdvanceClock(ctx context.Context, seconds int64) controls.Clock {
 	GinkgoHelper()
 	c, err := Controls().AdvanceClock(ctx, seconds)
 	if err != nil {
@@ -257,8 +258,8 @@ func advanceClock(ctx context.Context, seconds int64) controls.Clock {
 	return c
 }
 
-// numberString renders a decoded JSON value for messages.
-func numberString(v any) string {
+// NumberString renders a decoded JSON value for messages.
+func NumberString(v any) string {
 	if n, ok := v.(json.Number); ok {
 		return n.String()
 	}
@@ -266,16 +267,16 @@ func numberString(v any) string {
 	return string(b)
 }
 
-// ageTimestamps moves time on far enough for a timestamp of the given
+// AgeTimestamps moves time on far enough for a timestamp of the given
 // precision (the smallest unit it writes: no precision is stated) to show a
 // change, at least Timeouts().TimestampTick: the sandbox clock when the
 // target offers it, else real time; a precision coarser than a minute
 // without the clock is not waited out (not applicable).
-func ageTimestamps(ctx context.Context, precision time.Duration) {
+func AgeTimestamps(ctx context.Context, precision time.Duration) {
 	GinkgoHelper()
 	tick := max(Timeouts().TimestampTick, precision+precision/10)
 	if Has(CapClock) {
-		advanceClock(ctx, int64((tick+time.Second-1)/time.Second))
+		AdvanceClock(ctx, int64((tick+time.Second-1)/time.Second))
 		return
 	}
 	if tick > 2*time.Minute {
@@ -286,4 +287,78 @@ func ageTimestamps(ctx context.Context, precision time.Duration) {
 		HarnessError("interrupted while waiting for timestamps to age")
 	case <-time.After(tick):
 	}
+}
+
+// ---------------------------------------------------------------- tokens, cards, withdrawals
+
+// TokenFor exchanges credentials through the raw client and returns the
+// answer (schema-checked by the caller).
+func TokenFor(ctx context.Context, c config.Credentials) *client.Response {
+	return Must(Anonymous().RawAuth().Post(ctx, client.TokenPath, client.TokenBody{MerchantID: c.MerchantID, SecretKey: c.SecretKey}))
+}
+
+// FreshToken obtains a new token for the primary credentials (a harness
+// error if it cannot).
+func FreshToken(ctx context.Context) string {
+	GinkgoHelper()
+	resp := TokenFor(ctx, Cfg().Primary)
+	if resp.Status != http.StatusOK {
+		HarnessError("token exchange for the primary merchant answered HTTP %d", resp.Status)
+	}
+	tok, _ := Data(resp.Map())["accessToken"].(string)
+	if tok == "" {
+		HarnessError("token exchange answered no accessToken")
+	}
+	return tok
+}
+
+// IDs are the cards' ids.
+func IDs(cards []fixtures.Card) []string {
+	out := make([]string, len(cards))
+	for i, c := range cards {
+		out[i] = c.ID
+	}
+	return out
+}
+
+// Withdraw posts a withdrawal of amount (nil: no amount member) from the card.
+func Withdraw(ctx context.Context, id string, amount any) *client.Response {
+	GinkgoHelper()
+	body := JSON{}
+	if amount != nil {
+		body["amount"] = amount
+	}
+	return Must(API().Post(ctx, "/cards/"+client.Seg(id)+"/withdraw", body))
+}
+
+// WithdrawOK asserts a successful withdrawal and returns the answer's card.
+func WithdrawOK(ctx context.Context, id string, amount Money) fixtures.Card {
+	GinkgoHelper()
+	d := Data(ExpectEnvelopeA(Withdraw(ctx, id, amount.JSON()), schemas.WithdrawResponse))
+	_, isStr := d["message"].(string)
+	Expect(isStr).To(BeTrue(), "data.message is a string")
+	c, _ := d["card"].(JSON)
+	Expect(c).NotTo(BeNil(), "data.card")
+	return fixtures.CardFrom(c)
+}
+
+// ContainsValue reports whether a string value s appears anywhere in doc.
+func ContainsValue(doc any, s string) bool {
+	switch x := doc.(type) {
+	case string:
+		return x == s
+	case JSON:
+		for _, v := range x {
+			if ContainsValue(v, s) {
+				return true
+			}
+		}
+	case []any:
+		for _, v := range x {
+			if ContainsValue(v, s) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -82,7 +82,7 @@ var _ = Describe("Card status: PATCH /cards/{id}/status", func() {
 			By(`sending {"status":""}`)
 			expectEmptyValueRefused(patchStatus(ctx, c.ID, JSON{"status": ""}))
 			for _, body := range []JSON{{"status": "DELETED"}, {"status": "frozen"}, {"status": "TERMINATED"}} {
-				By("sending " + numberString(body))
+				By("sending " + NumberString(body))
 				ExpectRefused(patchStatus(ctx, c.ID, body), "invalidValue")
 			}
 			Expect(fixtures.GetCard(ctx, c.ID).Status).To(Equal("ACTIVE"))

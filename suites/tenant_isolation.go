@@ -93,12 +93,12 @@ var isolationCard = Shared(func(ctx SpecContext) fixtures.Card {
 
 // expectUnreachableByB asserts merchant B gets 404 on e for A's card, by id
 // and by reference, learning nothing and changing nothing.
-func expectUnreachableByB(ctx SpecContext, e cardEndpoint) {
+func expectUnreachableByB(ctx SpecContext, e CardEndpoint) {
 	a := isolationCard(ctx)
 	before := fixtures.GetCard(ctx, a.ID)
 	for _, addr := range []string{a.ID, a.Reference} {
-		By(e.name + " by " + addr)
-		resp := Must(merchantB().Do(ctx, e.request(addr)))
+		By(e.Name + " by " + addr)
+		resp := Must(merchantB().Do(ctx, e.Request(addr)))
 		ExpectErrorWithPath(resp, http.StatusNotFound)
 		ExpectNoCardData(resp, a)
 	}
@@ -116,9 +116,9 @@ var _ = Describe("Tenant isolation: a second merchant never reaches the first on
 })
 
 func crossMerchantCardTable() {
-	eps := map[string]cardEndpoint{}
-	for _, e := range cardEndpoints() {
-		eps[e.name] = e
+	eps := map[string]CardEndpoint{}
+	for _, e := range CardEndpoints() {
+		eps[e.Name] = e
 	}
 	ConformanceTable("answers another merchant 404 by the card's id and its reference, leaking and changing nothing",
 		expectUnreachableByB,
@@ -139,25 +139,25 @@ func crossMerchantResourceSpecs() {
 	ConformanceIt("answers 404 to another merchant verifying or looking up the first one's gift order, by client reference and by transaction reference", SpecID("isolation.answers-404-another-merchant"),
 		Reqs("ISO-03"), Destructive, Needs(CapSecondMerchant, CapTestEnvironment),
 		func(ctx SpecContext) {
-			o := purchaseGift(ctx)
-			own := verifySettled(ctx, API(), o.Reference)
+			o := PurchaseGift(ctx)
+			own := VerifySettled(ctx, API(), o.Reference)
 			code := ""
 			if v, ok := own["voucher"].(JSON); ok {
 				code, _ = v["code"].(string)
 			}
 			// The order's own references, as A's verify and lookup take them.
 			refs := map[string]bool{o.Reference: true}
-			for _, at := range []giftRefEndpoint{giftVerifyPath, giftLookupPath} {
-				refs[giftTransactionRef(ctx, API(), at, own, o.Reference)] = true
+			for _, at := range []GiftRefEndpoint{GiftVerifyPath, GiftLookupPath} {
+				refs[GiftTransactionRef(ctx, API(), at, own, o.Reference)] = true
 			}
 			for ref := range refs {
 				if ref == "" {
 					continue
 				}
-				for _, p := range []giftRefEndpoint{giftVerifyPath, giftLookupPath} {
+				for _, p := range []GiftRefEndpoint{GiftVerifyPath, GiftLookupPath} {
 					By(string(p) + ref)
 					resp := Must(merchantB().Get(ctx, string(p)+client.Seg(ref), nil))
-					expectGiftNotFound(resp)
+					ExpectGiftNotFound(resp)
 					if code != "" {
 						Expect(strings.Contains(string(resp.Body), code)).To(BeFalse(), "the voucher code leaked to another merchant (not printed)")
 					}
@@ -176,18 +176,18 @@ func crossMerchantResourceSpecs() {
 			max := url.Values{"limit": {strconv.Itoa(Profile().Cards.ListMaxLimit)}}
 			neither := func() {
 				GinkgoHelper()
-				Expect(ids(listAs(ctx, merchantB(), max))).NotTo(ContainElement(a.ID), "B's listing shows A's card")
-				Expect(ids(listAs(ctx, API(), max))).NotTo(ContainElement(bCard.ID), "A's listing shows B's card")
+				Expect(IDs(listAs(ctx, merchantB(), max))).NotTo(ContainElement(a.ID), "B's listing shows A's card")
+				Expect(IDs(listAs(ctx, API(), max))).NotTo(ContainElement(bCard.ID), "A's listing shows B's card")
 				for _, q := range []string{a.Reference, a.NameOnCard} {
-					Expect(ids(listAs(ctx, merchantB(), url.Values{"search": {q}}))).NotTo(ContainElement(a.ID), "B's search %q finds A's card", q)
+					Expect(IDs(listAs(ctx, merchantB(), url.Values{"search": {q}}))).NotTo(ContainElement(a.ID), "B's search %q finds A's card", q)
 				}
 				for _, q := range []string{bCard.Reference, bCard.NameOnCard} {
-					Expect(ids(listAs(ctx, API(), url.Values{"search": {q}}))).NotTo(ContainElement(bCard.ID), "A's search %q finds B's card", q)
+					Expect(IDs(listAs(ctx, API(), url.Values{"search": {q}}))).NotTo(ContainElement(bCard.ID), "A's search %q finds B's card", q)
 				}
 			}
 			neither()
 			EventuallyFresh(ctx, "A's search for its own card", func(g Gomega) {
-				g.Expect(ids(listAs(ctx, API(), url.Values{"search": {a.Reference}}))).To(ContainElement(a.ID), "A's own search by reference must find A's card (else the checks prove nothing)")
+				g.Expect(IDs(listAs(ctx, API(), url.Values{"search": {a.Reference}}))).To(ContainElement(a.ID), "A's own search by reference must find A's card (else the checks prove nothing)")
 			})
 			neither()
 		})

@@ -28,7 +28,7 @@ var eventKinds = []struct{ eventType, kind string }{
 
 func simulate(ctx context.Context, c *client.Client, idOrRef string, body any) *client.Response {
 	GinkgoHelper()
-	return Must(c.Post(ctx, cardURL(idOrRef, "/simulate-webhook"), body))
+	return Must(c.Post(ctx, CardURL(idOrRef, "/simulate-webhook"), body))
 }
 
 // expectSimulation asserts a 200 simulation answer for kind and returns data.
@@ -346,7 +346,7 @@ func deliveryFailureSpecs() {
 		func(ctx SpecContext) {
 			wp := Profile().Webhooks
 			recv := webhookrx.WithReceiver(ctx)
-			c := activeCard(ctx, fixtures.NewCard(ctx, fixtures.WithAmount(M("5.00"))))
+			c := ActiveCard(ctx, fixtures.NewCard(ctx, fixtures.WithAmount(M("5.00"))))
 			// A delivery is this card's when it names the new card (its id
 			// or reference): a kind alone is no identity. Without the
 			// profile's kind pointer (the payload shape is not shown) any
@@ -359,7 +359,7 @@ func deliveryFailureSpecs() {
 				}
 			}
 			recv.Since = time.Now() // what the issuance sent is not this spec's subject
-			expectApproved(ctx, c, M("1.00"), "an ACTIVE card with funds")
+			ExpectApproved(ctx, c, M("1.00"), "an ACTIVE card with funds")
 			got, ok := recv.Next(ctx, ofCard("virtualcard.transaction.authorization"))
 			if !ok {
 				skipUnattributed(recv, "virtualcard.transaction.authorization", "the card's id or reference", false)
@@ -381,7 +381,7 @@ func eventTypeRefusalTable() {
 		Needs(CapTestEnvironment),
 		// "" is a missing value or one outside the four: either refusal.
 		ConformanceEntry("refuses an empty event_type with 400 or the profile's invalid-value status", SpecID("errors.refuses-empty-event-type"), func(ctx SpecContext, c fixtures.Card) {
-			emptyEnumRefusal(simulate(ctx, API(), c.ID, JSON{"event_type": ""}))
+			EmptyEnumRefusal(simulate(ctx, API(), c.ID, JSON{"event_type": ""}))
 		}, Reqs("WEBHOOK-02")),
 		ConformanceEntry("refuses an unknown event_type with a 4xx error (the profile's status)", SpecID("webhooks.refuses-unknown-event-type"), func(ctx SpecContext, c fixtures.Card) {
 			for _, et := range []string{"refund", "virtualcard.transaction.authorization"} {

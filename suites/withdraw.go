@@ -1,39 +1,17 @@
 package suites
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/schemas"
 	. "github.com/merchant-harness/mph/suites/expect"
 	"github.com/merchant-harness/mph/suites/fixtures"
 	. "github.com/merchant-harness/mph/suites/framework"
 )
-
-func withdraw(ctx context.Context, id string, amount any) *client.Response {
-	GinkgoHelper()
-	body := JSON{}
-	if amount != nil {
-		body["amount"] = amount
-	}
-	return Must(API().Post(ctx, "/cards/"+client.Seg(id)+"/withdraw", body))
-}
-
-// withdrawOK asserts a successful withdrawal and returns the answer's card.
-func withdrawOK(ctx context.Context, id string, amount Money) fixtures.Card {
-	GinkgoHelper()
-	d := Data(ExpectEnvelopeA(withdraw(ctx, id, amount.JSON()), schemas.WithdrawResponse))
-	_, isStr := d["message"].(string)
-	Expect(isStr).To(BeTrue(), "data.message is a string")
-	c, _ := d["card"].(JSON)
-	Expect(c).NotTo(BeNil(), "data.card")
-	return fixtures.CardFrom(c)
-}
 
 // parseTS parses an ISO 8601 timestamp, returning its precision too.
 func parseTS(s string) schemas.Timestamp {
@@ -57,7 +35,7 @@ func withdrawOnce(ctx SpecContext) withdrawal {
 	c := fixtures.NewCard(ctx, fixtures.WithAmount(M("5.00")))
 	amount := M("1.37")
 	fee := fixtures.GetConfig(ctx).WithdrawalFee
-	a := ReadAnswer(withdraw(ctx, c.ID, amount.JSON()), schemas.WithdrawResponse)
+	a := ReadAnswer(Withdraw(ctx, c.ID, amount.JSON()), schemas.WithdrawResponse)
 	return withdrawal{issued: c, amount: amount, fee: fee, answer: a, fresh: fixtures.GetCard(ctx, c.ID)}
 }
 
@@ -86,8 +64,8 @@ func withdrawalTable() {
 		// pays the withdrawalFee is not shown (cards.withdrawCardDebit).
 		ConformanceEntry("lowers the card balance by the amount (and the withdrawalFee where the card pays it), in the answer and in a fresh GET", SpecID("withdraw.lowers-card-balance-exactly"), func(w withdrawal) {
 			c, _ := Data(w.answer.Body)["card"].(JSON)
-			expectCardDebited(w.issued.Balance, fixtures.CardFrom(c).Balance, w.amount, w.fee, "the balance in the answer")
-			expectCardDebited(w.issued.Balance, w.fresh.Balance, w.amount, w.fee, "the balance in a fresh GET")
+			ExpectCardDebited(w.issued.Balance, fixtures.CardFrom(c).Balance, w.amount, w.fee, "the balance in the answer")
+			ExpectCardDebited(w.issued.Balance, w.fresh.Balance, w.amount, w.fee, "the balance in a fresh GET")
 		}, Reqs("WITHDRAW-04")),
 	)
 }
@@ -106,8 +84,8 @@ func withdrawalEffectSpecs() {
 				Skip("the card carries no updatedAt before the withdrawal (its presence is stated for the withdrawal's answer only)")
 			}
 			ts := parseTS(before.UpdatedAt)
-			ageTimestamps(ctx, ts.Precision)
-			got := withdrawOK(ctx, c.ID, M("1.00"))
+			AgeTimestamps(ctx, ts.Precision)
+			got := WithdrawOK(ctx, c.ID, M("1.00"))
 			Expect(parseTS(got.UpdatedAt).Time).To(BeTemporally(">", ts.Time), "updatedAt in the answer")
 			if fresh := fixtures.GetCard(ctx, c.ID); fresh.UpdatedAt != "" {
 				Expect(parseTS(fresh.UpdatedAt).Time).To(BeTemporally(">", ts.Time), "updatedAt in a fresh GET")
@@ -121,7 +99,7 @@ func withdrawalEffectSpecs() {
 			fee := fixtures.GetConfig(ctx).WithdrawalFee
 			before := fixtures.VaultNow(ctx)
 			amount := M("2.40")
-			withdrawOK(ctx, c.ID, amount)
+			WithdrawOK(ctx, c.ID, amount)
 			credits := WithdrawalVaultCredits(amount, fee)
 			if credits == nil {
 				EventuallyFresh(ctx, "the vault rises after a withdrawal (cards.withdrawVaultCredit unchecked)", func(g Gomega) {
@@ -153,19 +131,19 @@ func withdrawalRefusalSpecs() {
 		func(ctx SpecContext) {
 			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("2.00")))
 			fee := fixtures.GetConfig(ctx).WithdrawalFee
-			ExpectError(withdraw(ctx, c.ID, M("0.09").JSON()), http.StatusBadRequest)
+			ExpectError(Withdraw(ctx, c.ID, M("0.09").JSON()), http.StatusBadRequest)
 			Expect(fixtures.GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance), "a refused withdrawal changed the balance")
-			ExpectError(withdraw(ctx, c.ID, M("0").JSON()), http.StatusBadRequest)
-			got := withdrawOK(ctx, c.ID, M("0.10"))
-			expectCardDebited(c.Balance, got.Balance, M("0.10"), fee, "the balance in the answer")
-			expectCardDebited(c.Balance, fixtures.GetCard(ctx, c.ID).Balance, M("0.10"), fee, "the balance in a fresh GET")
+			ExpectError(Withdraw(ctx, c.ID, M("0").JSON()), http.StatusBadRequest)
+			got := WithdrawOK(ctx, c.ID, M("0.10"))
+			ExpectCardDebited(c.Balance, got.Balance, M("0.10"), fee, "the balance in the answer")
+			ExpectCardDebited(c.Balance, fixtures.GetCard(ctx, c.ID).Balance, M("0.10"), fee, "the balance in a fresh GET")
 		})
 
 	ConformanceIt("refuses a withdrawal without an amount with 400", SpecID("withdraw.refuses-withdrawal-without"),
 		Reqs("WITHDRAW-02", "ERR-07"), Destructive,
 		func(ctx SpecContext) {
 			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("1.00")))
-			ExpectError(withdraw(ctx, c.ID, nil), http.StatusBadRequest)
+			ExpectError(Withdraw(ctx, c.ID, nil), http.StatusBadRequest)
 			Expect(fixtures.GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance))
 		})
 
@@ -175,7 +153,7 @@ func withdrawalRefusalSpecs() {
 		Reqs("WITHDRAW-07", "ERR-21"), Destructive,
 		func(ctx SpecContext) {
 			c := fixtures.NewCard(ctx, fixtures.WithAmount(M("2.00")))
-			resp := withdraw(ctx, c.ID, c.Balance.Add(M("0.01")).JSON())
+			resp := Withdraw(ctx, c.ID, c.Balance.Add(M("0.01")).JSON())
 			ExpectRefused(resp, "withdrawAboveBalance")
 			Expect(fixtures.GetCard(ctx, c.ID).Balance).To(EqualMoney(c.Balance), "a refused withdrawal changed the balance")
 		})
@@ -183,6 +161,6 @@ func withdrawalRefusalSpecs() {
 	ConformanceIt("answers 404 for a card that does not exist", SpecID("errors.answers-404-card-does"),
 		Reqs("ERR-10"),
 		func(ctx SpecContext) {
-			ExpectError(withdraw(ctx, fixtures.UnknownCardID(ctx), M("0.10").JSON()), http.StatusNotFound)
+			ExpectError(Withdraw(ctx, fixtures.UnknownCardID(ctx), M("0.10").JSON()), http.StatusNotFound)
 		})
 }
