@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/merchant-harness/mph/api"
-	"github.com/merchant-harness/mph/suites"
+	"github.com/merchant-harness/mph/suites/cross"
 	"github.com/merchant-harness/mph/suites/framework"
 )
 
@@ -54,7 +54,7 @@ func buildGrid() coverageGrid {
 		k := [2]string{c.Rule, c.Endpoint}
 		declared[k] = append(declared[k], c)
 	}
-	for _, r := range suites.CrossRules() {
+	for _, r := range cross.Rules() {
 		g.Rules = append(g.Rules, gridRule{ID: r.ID, Title: r.Title, Reqs: r.Reqs})
 		for _, e := range r.Endpoints {
 			k := [2]string{r.ID, e}

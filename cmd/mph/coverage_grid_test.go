@@ -11,6 +11,7 @@ import (
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/suites"
+	"github.com/merchant-harness/mph/suites/cross"
 )
 
 // TestCoverageGridIsTheRuleTable keeps `mph conform --coverage` honest: its
@@ -46,7 +47,7 @@ func TestCoverageGridIsTheRuleTable(t *testing.T) {
 		cells[[2]string{c.Rule, c.Endpoint}] = c
 	}
 	want := 0
-	for _, r := range suites.CrossRules() {
+	for _, r := range cross.Rules() {
 		for _, e := range r.Endpoints {
 			want++
 			c, ok := cells[[2]string{r.ID, e}]
@@ -92,7 +93,7 @@ func TestCrossRulesCiteTheDocument(t *testing.T) {
 	}
 	norm := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	doc := norm(string(b))
-	for _, r := range suites.CrossRules() {
+	for _, r := range cross.Rules() {
 		if r.Cite == "" || !strings.Contains(doc, norm(r.Cite)) {
 			t.Errorf("rule %s cites %q, not the document's words", r.ID, r.Cite)
 		}
