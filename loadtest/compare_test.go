@@ -17,6 +17,7 @@ import (
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/report/loadreport"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -132,7 +133,7 @@ func TestCompareFlagsSlowedTargetNotRepeat(t *testing.T) {
 		if !c.Regressed {
 			break
 		}
-		t.Logf("repeat %d flagged (a stall of the machine?):\n%s", attempt+1, rendered(t, report.CompareMarkdown(c)))
+		t.Logf("repeat %d flagged (a stall of the machine?):\n%s", attempt+1, rendered(t, loadreport.CompareMarkdown(c)))
 	}
 	if c.Regressed {
 		t.Errorf("three repeats in a row flagged")
@@ -147,7 +148,7 @@ func TestCompareFlagsSlowedTargetNotRepeat(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !c.Regressed {
-		t.Fatalf("slowed target not flagged:\n%s", rendered(t, report.CompareMarkdown(c)))
+		t.Fatalf("slowed target not flagged:\n%s", rendered(t, loadreport.CompareMarkdown(c)))
 	}
 	for _, e := range c.Endpoints {
 		for _, m := range e.Metrics {
@@ -162,9 +163,9 @@ func TestCompareFlagsSlowedTargetNotRepeat(t *testing.T) {
 			t.Errorf("%s rank test: superiority %.3f p %.3g", e.Endpoint, e.Superiority, e.RankP)
 		}
 	}
-	md := rendered(t, report.CompareMarkdown(c))
+	md := rendered(t, loadreport.CompareMarkdown(c))
 	t.Log(md)
-	h := rendered(t, report.CompareHTML(c))
+	h := rendered(t, loadreport.CompareHTML(c))
 	for _, want := range []string{"REGRESSION", "Mann-Whitney", "order statistics"} {
 		if !strings.Contains(md, want) || !strings.Contains(h, want) {
 			t.Errorf("output lacks %q", want)

@@ -21,7 +21,7 @@ import (
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/loadtest/threshold"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/report/loadreport"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -172,7 +172,7 @@ func TestInterruptWritesValidResultsAndReports(t *testing.T) {
 		t.Fatalf("window %v offered %.1f", o.Window, s.OfferedRate)
 	}
 	rep := FromOutcome(o)
-	if err := report.WriteLoad(dir, rep); err != nil {
+	if err := loadreport.Write(dir, rep); err != nil {
 		t.Fatal(err)
 	}
 	back, err := ReadReport(filepath.Join(dir, "summary.json"))

@@ -13,7 +13,7 @@ import (
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/loadtest/threshold"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/report/loadreport"
 )
 
 // writeRun writes a fake run directory with n results and its summary, shard
@@ -55,7 +55,7 @@ func writeShard(t *testing.T, dir string, n int, code uint16, edit func(*summary
 	if edit != nil {
 		edit(rep)
 	}
-	if err := report.WriteLoad(dir, rep); err != nil {
+	if err := loadreport.Write(dir, rep); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -90,7 +90,7 @@ func TestMergeInputs(t *testing.T) {
 	}
 	// A probe report is not a run.
 	probe := filepath.Join(dir, "p")
-	if err := report.WriteLoad(probe, &summary.Report{Kind: "probe", Probe: &summary.ProbeReport{}}); err != nil {
+	if err := loadreport.Write(probe, &summary.Report{Kind: "probe", Probe: &summary.ProbeReport{}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := MergeInputs([]string{probe}, MergeOptions{}); err == nil {
@@ -139,7 +139,7 @@ func TestMergeRefusesNonsense(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(rep.ForcedMerge) == 0 || !strings.Contains(rendered(t, report.LoadMarkdown(rep)), "**forced merge**") {
+			if len(rep.ForcedMerge) == 0 || !strings.Contains(rendered(t, loadreport.Markdown(rep)), "**forced merge**") {
 				t.Fatalf("forced merge not marked: %v", rep.Notes)
 			}
 		})

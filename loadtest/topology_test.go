@@ -8,7 +8,7 @@ import (
 
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest/summary"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/report/loadreport"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -80,7 +80,7 @@ func TestTopologyOnSharedLimiters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md := rendered(t, report.TopologyMarkdown(topo))
+	md := rendered(t, loadreport.TopologyMarkdown(topo))
 	t.Log(md)
 	if len(topo.Groups) != 2 {
 		t.Fatalf("%d groups, want 2", len(topo.Groups))
@@ -138,6 +138,6 @@ func TestTopologyFindsTokenKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(topo.Groups) != 1 || topo.Groups[0].Key != "token" {
-		t.Fatalf("groups %+v, want list keyed by token\n%s", topo.Groups, rendered(t, report.TopologyMarkdown(topo)))
+		t.Fatalf("groups %+v, want list keyed by token\n%s", topo.Groups, rendered(t, loadreport.TopologyMarkdown(topo)))
 	}
 }

@@ -37,7 +37,7 @@ func ConformHTML(s result.Summary) Reporter {
 }
 
 // ConformMarkdown writes the Markdown summary (Markdown).
-func ConformMarkdown(s result.Summary) Reporter { return text(func() string { return Markdown(s) }) }
+func ConformMarkdown(s result.Summary) Reporter { return Text(func() string { return Markdown(s) }) }
 
 // ConformJSON writes Ginkgo's JSON report format (an array with one
 // types.Report, so Ginkgo tooling reads it; harness errors are

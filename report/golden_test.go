@@ -12,13 +12,10 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/merchant-harness/mph/loadtest/metrics"
-	"github.com/merchant-harness/mph/loadtest/summary"
-	"github.com/merchant-harness/mph/loadtest/threshold"
 	"github.com/merchant-harness/mph/result"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files of the rendered reports (testdata/golden)")
+var update = flag.Bool("update", false, "rewrite the golden files of the rendered conformance reports (testdata/golden)")
 
 // goldenExchange is a recorded exchange as the client renders it, with its
 // reproduce line.
@@ -79,29 +76,12 @@ func goldenRun(t *testing.T) result.Summary {
 	})
 }
 
-// goldenLoadRun is a load run with a generator-bound endpoint, a note and
-// thresholds, one of them breached.
-func goldenLoadRun(t *testing.T) *summary.Report {
-	t.Helper()
-	r := syntheticReport(t)
-	r.Target, r.Embedded = "http://127.0.0.1:8080/v1/merchant", true
-	r.Notes = []string{"setup: secure: created 1 customer and 20 cards funded with 1.00 USD each"}
-	r.Endpoints = append(r.Endpoints, metrics.Summary{Endpoint: "secure", Requests: 100,
-		Latency: metrics.LatencyStats{P50: 0.84, P99: 2}, ServiceLatency: metrics.LatencyStats{P50: 0.21, P99: 1.5}, SendLag: metrics.LatencyStats{P50: 0.6, P99: 0.7}})
-	r.Thresholds = []threshold.Result{
-		{Threshold: "secure:p99<1ms", Endpoint: "secure", Actual: 2, Limit: 1, Unit: "ms"},
-		{Threshold: "all:success>=99%", Endpoint: "all", Actual: 100, Limit: 99, Unit: "%", Pass: true, Default: true},
-	}
-	r.Breached = true
-	return r
-}
-
-// TestGoldenReports: the rendered forms of the reports are the files of
-// testdata/golden (go test ./report -run TestGoldenReports -update rewrites
-// them); a change to a renderer shows in review as a change of its output.
+// TestGoldenReports: the rendered forms of a conformance run's reports are
+// the files of testdata/golden (go test ./report -run TestGoldenReports
+// -update rewrites them; the load reports' are in report/loadreport); a
+// change to a renderer shows in review as a change of its output.
 func TestGoldenReports(t *testing.T) {
 	s := goldenRun(t)
-	load := goldenLoadRun(t)
 	for name, render := range map[string]func() ([]byte, error){
 		"conform.html": func() ([]byte, error) { return RenderHTML(s) },
 		"conform.md":   func() ([]byte, error) { return []byte(Markdown(s)), nil },
@@ -114,9 +94,6 @@ func TestGoldenReports(t *testing.T) {
 			_ = Console(s, "mph-results/junit.xml", "mph-results/report.json", "mph-results/report.summary.json", "mph-results/report.html", "mph-results/summary.md")(&b)
 			return b.Bytes(), nil
 		},
-		"load.summary.md":  func() ([]byte, error) { return LoadMarkdown(load).Bytes() },
-		"load.report.html": func() ([]byte, error) { return LoadHTML(load).Bytes() },
-		"load.console.txt": func() ([]byte, error) { return LoadConsole(load).Bytes() },
 	} {
 		t.Run(name, func(t *testing.T) {
 			got, err := render()

@@ -88,7 +88,7 @@ func redactedJSON(v any) Reporter {
 		// Everything in the report was redacted and escaped at the source; do
 		// it again to every string as a second line of defence (numbers such
 		// as durations are kept).
-		doc, err := jsonDoc(b)
+		doc, err := DecodeJSON(b)
 		if err != nil {
 			return err
 		}
@@ -101,8 +101,8 @@ func redactedJSON(v any) Reporter {
 	}
 }
 
-// jsonDoc decodes a JSON document generically, numbers kept as written.
-func jsonDoc(b []byte) (any, error) {
+// DecodeJSON decodes a JSON document generically, numbers kept as written.
+func DecodeJSON(b []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var doc any

@@ -18,7 +18,7 @@ type ProxyPaths struct{ JUnit, JSON, HTML, Markdown string }
 func ProxyReporters(r session.Report) map[string]Reporter {
 	return map[string]Reporter{
 		"junit.xml":   bytesReporter(func() ([]byte, error) { return proxyJUnit(r) }),
-		"report.json": jsonReporter(r),
+		"report.json": JSON(r),
 		"report.html": bytesReporter(func() ([]byte, error) { return proxyHTML(r) }),
 		"report.md":   bytesReporter(func() ([]byte, error) { return proxyMarkdown(r) }),
 	}

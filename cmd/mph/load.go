@@ -21,7 +21,7 @@ import (
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/summary"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/report/loadreport"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -88,7 +88,7 @@ func setupFailed(cmd *cobra.Command, t *loadtest.Target, scenario, what, out str
 	}
 	rep := &summary.Report{Tool: "mph load " + versionString(), Kind: kind, Scenario: scenario, Target: t.BaseURL, Embedded: t.Embedded,
 		Start: start, End: time.Now(), Interrupted: se.Interrupted, Notes: se.Notes}
-	if werr := report.WriteLoad(out, rep); werr != nil {
+	if werr := loadreport.Write(out, rep); werr != nil {
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s: writing reports: %v\n", what, werr)
 	} else {
 		fmt.Fprintf(cmd.ErrOrStderr(), "%s: reports: %s/{summary.json,summary.md,report.html}\n", what, out)

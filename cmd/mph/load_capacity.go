@@ -8,7 +8,7 @@ import (
 
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/summary"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/report/loadreport"
 )
 
 func init() {
@@ -74,7 +74,7 @@ func runCapacity(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, cf *
 	cr, err := loadtest.Capacity(ctx, scn, o)
 	rep := &summary.Report{Tool: "mph load " + versionString(), Kind: "capacity", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
 		Start: start, End: time.Now(), Capacity: cr, Interrupted: ctx.Err() != nil, Notes: scn.Notes}
-	werr := report.WriteLoad(out, rep)
+	werr := loadreport.Write(out, rep)
 	if werr == nil {
 		werr = rf.gate.write(rep)
 	}
@@ -82,7 +82,7 @@ func runCapacity(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, cf *
 		werr = fmt.Errorf("capacity: writing reports: %w", werr)
 	}
 	if cr != nil {
-		_ = report.CapacityMarkdown(cr)(cmd.OutOrStdout())
+		_ = loadreport.CapacityMarkdown(cr)(cmd.OutOrStdout())
 	}
 	fmt.Fprintln(cmd.OutOrStdout())
 	if werr == nil {

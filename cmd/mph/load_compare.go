@@ -8,6 +8,7 @@ import (
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/report/loadreport"
 )
 
 func init() {
@@ -58,7 +59,7 @@ Exit 0 without regression, 1 on a regression, 2 on usage errors.`,
 			if err := writeComparison(out, c); err != nil {
 				return fmt.Errorf("compare: %w", err)
 			}
-			_ = report.CompareMarkdown(c)(cmd.OutOrStdout())
+			_ = loadreport.CompareMarkdown(c)(cmd.OutOrStdout())
 			fmt.Fprintf(cmd.ErrOrStderr(), "compare: %s/{compare.md,compare.html,compare.json}\n", out)
 			if c.Regressed {
 				return failuresErr("compare: %s", c.Verdict())
@@ -73,8 +74,8 @@ Exit 0 without regression, 1 on a regression, 2 on usage errors.`,
 
 func writeComparison(dir string, c *summary.Comparison) error {
 	return report.WriteAll(dir, map[string]report.Reporter{
-		"compare.md":   report.CompareMarkdown(c),
-		"compare.html": report.CompareHTML(c),
-		"compare.json": report.CompareJSON(c),
+		"compare.md":   loadreport.CompareMarkdown(c),
+		"compare.html": loadreport.CompareHTML(c),
+		"compare.json": loadreport.CompareJSON(c),
 	})
 }

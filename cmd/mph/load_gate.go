@@ -13,7 +13,7 @@ import (
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/loadtest/threshold"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/report/loadreport"
 )
 
 // loadGateFlags are the CI outputs of the load commands: a Markdown summary
@@ -31,7 +31,7 @@ func (g *loadGateFlags) bind(fs *pflag.FlagSet) {
 // write writes the extra reports of a finished (or interrupted) run.
 func (g *loadGateFlags) write(rep *summary.Report) error {
 	if g.markdown != "" {
-		md, err := report.LoadMarkdown(rep).Bytes()
+		md, err := loadreport.Markdown(rep).Bytes()
 		if err == nil {
 			err = writeFile(g.markdown, md)
 		}
@@ -40,7 +40,7 @@ func (g *loadGateFlags) write(rep *summary.Report) error {
 		}
 	}
 	if g.junit != "" {
-		out, err := report.LoadJUnit(rep, versionString()).Bytes()
+		out, err := loadreport.JUnit(rep, versionString()).Bytes()
 		if err != nil {
 			return err
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/threshold"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/report/loadreport"
 )
 
 func init() {
@@ -69,7 +69,7 @@ func runMerge(cmd *cobra.Command, args []string, f *mergeFlags) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	werr := report.WriteLoad(out, rep)
+	werr := loadreport.Write(out, rep)
 	if werr == nil {
 		werr = f.gate.write(rep)
 	}
@@ -79,7 +79,7 @@ func runMerge(cmd *cobra.Command, args []string, f *mergeFlags) error {
 	if len(rep.ForcedMerge) > 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "merge: FORCED despite: %s\n", strings.Join(rep.ForcedMerge, "; "))
 	}
-	_ = report.LoadConsole(rep)(cmd.OutOrStdout())
+	_ = loadreport.Console(rep)(cmd.OutOrStdout())
 	fmt.Fprintf(cmd.OutOrStdout(), "merged %d inputs: %s\n", len(inputs), filepath.Join(out, "summary.json"))
 	var verdict error
 	if rep.Breached {

@@ -14,7 +14,7 @@ import (
 	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/summary"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/report/loadreport"
 )
 
 type probeFlags struct {
@@ -106,14 +106,14 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 	if out == "" {
 		out = defaultOutDir("probe-" + rf.scenario)
 	}
-	werr := report.WriteLoad(out, rep)
+	werr := loadreport.Write(out, rep)
 	if werr == nil {
 		werr = rf.gate.write(rep)
 	}
 	if werr != nil {
 		werr = fmt.Errorf("probe: writing reports: %w", werr)
 	}
-	_ = report.ProbeMarkdown(rep.Probe)(cmd.OutOrStdout())
+	_ = loadreport.ProbeMarkdown(rep.Probe)(cmd.OutOrStdout())
 	fmt.Fprintln(cmd.OutOrStdout())
 	if werr == nil {
 		printFiles(cmd.OutOrStdout(), loadFiles(out, rf.gate.markdown, rf.gate.junit))

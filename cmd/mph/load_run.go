@@ -16,7 +16,7 @@ import (
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/loadtest/threshold"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/report/loadreport"
 )
 
 func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
@@ -122,7 +122,7 @@ func startCPUProfile(path string) (func(), error) {
 
 // writeReports writes the run's reports and plot and lists them.
 func (f *loadRunFlags) writeReports(cmd *cobra.Command, rep *summary.Report, o *loadtest.Outcome, spec loadtest.RunSpec, out, resultsPath string) error {
-	if err := report.WriteLoad(out, rep); err != nil {
+	if err := loadreport.Write(out, rep); err != nil {
 		return fmt.Errorf("load: writing reports: %w", err)
 	}
 	if err := f.gate.write(rep); err != nil {
@@ -131,7 +131,7 @@ func (f *loadRunFlags) writeReports(cmd *cobra.Command, rep *summary.Report, o *
 	if resultsPath != "" && o.ResultsErr == nil {
 		f.plot(cmd.ErrOrStderr(), o, spec.Results.(*os.File), out)
 	}
-	_ = report.LoadConsole(rep)(cmd.OutOrStdout())
+	_ = loadreport.Console(rep)(cmd.OutOrStdout())
 	printRunFiles(cmd.OutOrStdout(), out, resultsPath, f.gate.markdown, f.gate.junit, f.cpuProfile)
 	if o.ResultsErr != nil {
 		return fmt.Errorf("load: writing raw results: %w", o.ResultsErr)

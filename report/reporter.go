@@ -6,8 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-
-	"github.com/merchant-harness/mph/loadtest/summary"
 )
 
 // Reporter writes one rendering of a result (vegeta's reporter shape).
@@ -20,16 +18,16 @@ func (r Reporter) Bytes() ([]byte, error) {
 	return b.Bytes(), err
 }
 
-// text adapts a string renderer to a Reporter.
-func text(render func() string) Reporter {
+// Text adapts a string renderer to a Reporter.
+func Text(render func() string) Reporter {
 	return func(w io.Writer) error {
 		_, err := io.WriteString(w, render())
 		return err
 	}
 }
 
-// jsonReporter writes v as indented JSON.
-func jsonReporter(v any) Reporter {
+// JSON writes v as indented JSON.
+func JSON(v any) Reporter {
 	return func(w io.Writer) error {
 		b, err := json.MarshalIndent(v, "", "  ")
 		if err != nil {
@@ -38,25 +36,6 @@ func jsonReporter(v any) Reporter {
 		_, err = w.Write(b)
 		return err
 	}
-}
-
-// LoadJSON writes a load report as summary.json.
-func LoadJSON(r *summary.Report) Reporter { return jsonReporter(r) }
-
-// CompareJSON writes a comparison as compare.json.
-func CompareJSON(c *summary.Comparison) Reporter { return jsonReporter(c) }
-
-// WriteLoad redacts the load report (in place) and writes summary.json,
-// summary.md and report.html into dir.
-func WriteLoad(dir string, r *summary.Report) error {
-	if err := RedactLoad(r); err != nil {
-		return err
-	}
-	return WriteAll(dir, map[string]Reporter{
-		"summary.json": LoadJSON(r),
-		"summary.md":   LoadMarkdown(r),
-		"report.html":  LoadHTML(r),
-	})
 }
 
 // WriteAll renders each reporter into its named file of dir; a file is

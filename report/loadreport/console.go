@@ -1,16 +1,17 @@
-package report
+package loadreport
 
 import (
 	"fmt"
 	"io"
 
 	"github.com/merchant-harness/mph/loadtest/summary"
+	"github.com/merchant-harness/mph/report"
 )
 
-// LoadConsole writes the brief a load command prints: one line per endpoint,
+// Console writes the brief a load command prints: one line per endpoint,
 // the generator-bound warnings (the latency describes the load generator
 // more than the server) and the thresholds.
-func LoadConsole(rep *summary.Report) Reporter {
+func Console(rep *summary.Report) report.Reporter {
 	return func(w io.Writer) error {
 		fmt.Fprintf(w, "%-8s %9s %10s %10s %9s %8s %7s %9s %9s %9s %9s\n", "endpoint", "requests", "offered/s", "achieved/s", "success", "invalid", "429", "p50", "p99", "max", "lag p99")
 		for _, s := range rep.Endpoints {

@@ -1,4 +1,4 @@
-package report
+package loadreport
 
 import (
 	"math/rand/v2"
@@ -155,7 +155,7 @@ func TestLagWarnings(t *testing.T) {
 
 func loadHTMLString(t *testing.T, r *summary.Report) string {
 	t.Helper()
-	b, err := LoadHTML(r).Bytes()
+	b, err := HTML(r).Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func loadHTMLString(t *testing.T, r *summary.Report) string {
 func loadConsoleString(t *testing.T, r *summary.Report) string {
 	t.Helper()
 	var b strings.Builder
-	if err := LoadConsole(r)(&b); err != nil {
+	if err := Console(r)(&b); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -173,7 +173,7 @@ func loadConsoleString(t *testing.T, r *summary.Report) string {
 
 func loadMarkdownString(t *testing.T, r *summary.Report) string {
 	t.Helper()
-	b, err := LoadMarkdown(r).Bytes()
+	b, err := Markdown(r).Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package report
+package loadreport
 
 import (
 	"fmt"
@@ -6,16 +6,17 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/loadtest/summary"
+	"github.com/merchant-harness/mph/report"
 )
 
 // ProbeMarkdown renders the rate-limit probe section alone.
-func ProbeMarkdown(p *summary.ProbeReport) Reporter {
-	return text(func() string { return probeMarkdown(p) })
+func ProbeMarkdown(p *summary.ProbeReport) report.Reporter {
+	return report.Text(func() string { return probeMarkdown(p) })
 }
 
 // TopologyMarkdown renders the limiter groups and the checks behind them.
-func TopologyMarkdown(t *summary.Topology) Reporter {
-	return text(func() string { return topologyMarkdown(t) })
+func TopologyMarkdown(t *summary.Topology) report.Reporter {
+	return report.Text(func() string { return topologyMarkdown(t) })
 }
 
 func probeMarkdown(p *summary.ProbeReport) string {

@@ -1,4 +1,4 @@
-package report
+package loadreport
 
 import (
 	"embed"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/loadtest/summary"
+	"github.com/merchant-harness/mph/report"
 )
 
 //go:embed templates/*.tmpl
@@ -30,12 +31,12 @@ var compareTmpl = template.Must(template.New("load_compare.html.tmpl").Funcs(tem
 }).ParseFS(loadTemplates, "templates/load_compare.html.tmpl"))
 
 // CompareMarkdown renders a comparison for a CI step summary.
-func CompareMarkdown(c *summary.Comparison) Reporter {
-	return text(func() string { return compareMarkdown(c) })
+func CompareMarkdown(c *summary.Comparison) report.Reporter {
+	return report.Text(func() string { return compareMarkdown(c) })
 }
 
 // CompareHTML renders a comparison as a self-contained page (no script, no CDN).
-func CompareHTML(c *summary.Comparison) Reporter {
+func CompareHTML(c *summary.Comparison) report.Reporter {
 	return func(w io.Writer) error { return compareTmpl.Execute(w, c) }
 }
 

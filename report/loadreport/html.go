@@ -1,4 +1,4 @@
-package report
+package loadreport
 
 import (
 	"fmt"
@@ -9,13 +9,14 @@ import (
 
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/summary"
+	"github.com/merchant-harness/mph/report"
 )
 
 var loadPage = template.Must(template.New("load.html.tmpl").ParseFS(loadTemplates, "templates/load.html.tmpl", "templates/load_chart.tmpl"))
 
-// LoadHTML renders a self-contained load report: inline CSS and SVG, no
+// HTML renders a self-contained load report: inline CSS and SVG, no
 // script, no CDN.
-func LoadHTML(r *summary.Report) Reporter {
+func HTML(r *summary.Report) report.Reporter {
 	return func(w io.Writer) error { return loadPage.ExecuteTemplate(w, "page", loadView(r)) }
 }
 

@@ -1,4 +1,4 @@
-package report
+package loadreport
 
 import (
 	"fmt"
@@ -8,16 +8,19 @@ import (
 
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/summary"
+	"github.com/merchant-harness/mph/report"
 )
 
 var ms = summary.Ms
 
-// LoadMarkdown renders a load report (run, merge, probe, capacity) for CI.
-func LoadMarkdown(r *summary.Report) Reporter { return text(func() string { return loadMarkdown(r) }) }
+// Markdown renders a load report (run, merge, probe, capacity) for CI.
+func Markdown(r *summary.Report) report.Reporter {
+	return report.Text(func() string { return loadMarkdown(r) })
+}
 
 // CapacityMarkdown renders the capacity section alone.
-func CapacityMarkdown(c *summary.CapacityReport) Reporter {
-	return text(func() string { return capacityMarkdown(c) })
+func CapacityMarkdown(c *summary.CapacityReport) report.Reporter {
+	return report.Text(func() string { return capacityMarkdown(c) })
 }
 
 func loadMarkdown(r *summary.Report) string {

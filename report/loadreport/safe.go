@@ -1,4 +1,4 @@
-package report
+package loadreport
 
 import (
 	"encoding/json"
@@ -7,19 +7,20 @@ import (
 
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/redact"
+	"github.com/merchant-harness/mph/report"
 )
 
-// RedactLoad redacts and escapes every string of the report (values and
+// Redact redacts and escapes every string of the report (values and
 // map keys: error strings are keys of the per-endpoint error counts) before
 // summary.json, summary.md and report.html are rendered from it. Target
 // text reaches a report through error strings, notes and probe findings; the
 // target URL may carry a password. Base64 HDR histograms are data, kept.
-func RedactLoad(r *summary.Report) error {
+func Redact(r *summary.Report) error {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
-	doc, err := jsonDoc(b)
+	doc, err := report.DecodeJSON(b)
 	if err != nil {
 		return err
 	}

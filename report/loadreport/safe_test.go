@@ -1,4 +1,4 @@
-package report
+package loadreport
 
 import (
 	"os"
@@ -25,7 +25,7 @@ func TestReportWriteRedactsAndEscapes(t *testing.T) {
 		}}},
 	}
 	dir := t.TempDir()
-	if err := WriteLoad(dir, r); err != nil {
+	if err := Write(dir, r); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"summary.json", "summary.md", "report.html"} {
