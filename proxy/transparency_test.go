@@ -19,7 +19,7 @@ import (
 
 	"github.com/merchant-harness/mph/proxy"
 	"github.com/merchant-harness/mph/proxy/session"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/report/proxyreport"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -127,7 +127,7 @@ func TestReportsAndHARCarryNoSecrets(t *testing.T) {
 	r.finish()
 	rep := r.px.NewReport("127.0.0.1:0", "any", time.Now(), time.Now(), true)
 	dir := t.TempDir()
-	paths, err := report.WriteProxy(dir, rep)
+	paths, err := proxyreport.Write(dir, rep)
 	if err != nil {
 		t.Fatal(err)
 	}

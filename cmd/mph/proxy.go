@@ -20,7 +20,7 @@ import (
 	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/proxy"
 	"github.com/merchant-harness/mph/proxy/session"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/report/proxyreport"
 )
 
 type proxyFlags struct {
@@ -104,7 +104,7 @@ func runProxy(cmd *cobra.Command, _ []string) error {
 	interim := func() {
 		rep := px.NewReport(ln.Addr().String(), f.failOn, started, time.Now(), false)
 		rep.InProgress = true
-		if _, err := report.WriteProxy(f.out, rep); err != nil {
+		if _, err := proxyreport.Write(f.out, rep); err != nil {
 			fmt.Fprintln(cmd.ErrOrStderr(), "mph proxy: writing interim reports:", err)
 		}
 	}
@@ -189,7 +189,7 @@ func proxySettings() (config.Settings, error) {
 // finishProxy writes the reports and turns the session into an exit code.
 func finishProxy(cmd *cobra.Command, rep session.Report, interrupted bool, serveErr error) error {
 	f := &proxyOpts
-	paths, werr := report.WriteProxy(f.out, rep)
+	paths, werr := proxyreport.Write(f.out, rep)
 	if werr != nil {
 		werr = fmt.Errorf("writing reports: %w", werr)
 	} else {

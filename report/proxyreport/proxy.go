@@ -1,4 +1,4 @@
-package report
+package proxyreport
 
 import (
 	"encoding/xml"
@@ -9,32 +9,33 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/proxy/session"
+	"github.com/merchant-harness/mph/report"
 )
 
-// ProxyPaths are the files of a proxy session's reports.
-type ProxyPaths struct{ JUnit, JSON, HTML, Markdown string }
+// Paths are the files of a proxy session's reports.
+type Paths struct{ JUnit, JSON, HTML, Markdown string }
 
-// ProxyReporters are the renderings of a proxy session, by file name.
-func ProxyReporters(r session.Report) map[string]Reporter {
-	return map[string]Reporter{
+// Reporters are the renderings of a proxy session, by file name.
+func Reporters(r session.Report) map[string]report.Reporter {
+	return map[string]report.Reporter{
 		"junit.xml":   bytesReporter(func() ([]byte, error) { return proxyJUnit(r) }),
-		"report.json": JSON(r),
+		"report.json": report.JSON(r),
 		"report.html": bytesReporter(func() ([]byte, error) { return proxyHTML(r) }),
 		"report.md":   bytesReporter(func() ([]byte, error) { return proxyMarkdown(r) }),
 	}
 }
 
-// WriteProxy writes junit.xml, report.json, report.html and report.md into dir.
-func WriteProxy(dir string, r session.Report) (ProxyPaths, error) {
-	p := ProxyPaths{
+// Write writes junit.xml, report.json, report.html and report.md into dir.
+func Write(dir string, r session.Report) (Paths, error) {
+	p := Paths{
 		JUnit: filepath.Join(dir, "junit.xml"), JSON: filepath.Join(dir, "report.json"),
 		HTML: filepath.Join(dir, "report.html"), Markdown: filepath.Join(dir, "report.md"),
 	}
-	return p, WriteAll(dir, ProxyReporters(r))
+	return p, report.WriteAll(dir, Reporters(r))
 }
 
 // bytesReporter adapts a renderer into memory to a Reporter.
-func bytesReporter(render func() ([]byte, error)) Reporter {
+func bytesReporter(render func() ([]byte, error)) report.Reporter {
 	return func(w io.Writer) error {
 		b, err := render()
 		if err != nil {
