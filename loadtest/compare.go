@@ -111,7 +111,7 @@ func ReadRunReport(in string) (*summary.Report, string, error) {
 	if fi, err := os.Stat(in); err == nil && fi.IsDir() {
 		path = filepath.Join(in, "summary.json")
 	}
-	r, err := ReadReport(path)
+	r, err := summary.ReadReport(path)
 	if err != nil {
 		return nil, path, err
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest/pacer"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/loadtest/threshold"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
@@ -175,7 +176,7 @@ func TestInterruptWritesValidResultsAndReports(t *testing.T) {
 	if err := report.WriteLoad(dir, rep); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadReport(filepath.Join(dir, "summary.json"))
+	back, err := summary.ReadReport(filepath.Join(dir, "summary.json"))
 	if err != nil || !back.Interrupted || back.Breached {
 		t.Fatalf("summary.json: %v interrupted=%v breached=%v", err, back.Interrupted, back.Breached)
 	}

@@ -43,7 +43,7 @@ func MergeInputs(inputs []string, o MergeOptions) (*summary.Report, error) {
 		if fi, err := os.Stat(in); err == nil && fi.IsDir() {
 			path = filepath.Join(in, "summary.json")
 		}
-		r, err := ReadReport(path)
+		r, err := summary.ReadReport(path)
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
