@@ -141,3 +141,13 @@ func TestTopologyFindsTokenKey(t *testing.T) {
 		t.Fatalf("groups %+v, want list keyed by token\n%s", topo.Groups, rendered(t, report.TopologyMarkdown(topo)))
 	}
 }
+
+// rendered runs a reporter into a string.
+func rendered(t *testing.T, r report.Reporter) string {
+	t.Helper()
+	b, err := r.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
