@@ -54,7 +54,7 @@ type topoProber struct {
 func (p *topoProber) run(spec RunSpec) (*Outcome, error) {
 	out, err := Run(p.ctx, spec)
 	p.mu.Lock()
-	tally429(&p.rate2, out)
+	out.Tally429(&p.rate2)
 	p.mu.Unlock()
 	return out, err
 }
@@ -209,7 +209,7 @@ func (p *topoProber) refillWait(names ...string) error {
 		tp := p.paths[n]
 		d = max(d, time.Duration((tp.burst/tp.ceiling+0.5)*float64(time.Second)))
 	}
-	return sleepCtx(p.ctx, min(d, p.o.MaxWait))
+	return Sleep(p.ctx, min(d, p.o.MaxWait))
 }
 
 // record keeps the rate-limit headers of any answer.
@@ -222,7 +222,7 @@ func (p *topoProber) record(path string) func(string, *vegeta.Result, bool) {
 			m = map[string]string{}
 			p.hdrs[path] = m
 		}
-		for _, h := range rlHeaders {
+		for _, h := range RateLimitHeaders {
 			if v := r.Headers.Get(h); v != "" {
 				m[h] = v
 			}
@@ -418,7 +418,7 @@ func (p *topoProber) burstRefill(g *summary.LimiterGroup, path string) error {
 	}
 	// Refill: tokens gathered in a short wait, well below the burst.
 	t1 := time.Duration(math.Min(3, math.Max(0.2, 0.5*s.burst/s.ceiling)) * float64(time.Second))
-	if err := sleepCtx(p.ctx, t1); err != nil {
+	if err := Sleep(p.ctx, t1); err != nil {
 		return err
 	}
 	ok1, _, end1, err := p.fastBurst(s, int(math.Ceil(s.ceiling*t1.Seconds()*2))+10)
@@ -430,7 +430,7 @@ func (p *topoProber) burstRefill(g *summary.LimiterGroup, path string) error {
 	}
 	// Burst: the bucket is empty after the first fast burst; wait until it is full.
 	refill := math.Max(g.Refill, 0.1)
-	if err := sleepCtx(p.ctx, min(p.o.MaxWait, time.Duration((1.5*s.burst/refill+0.5)*float64(time.Second)))); err != nil {
+	if err := Sleep(p.ctx, min(p.o.MaxWait, time.Duration((1.5*s.burst/refill+0.5)*float64(time.Second)))); err != nil {
 		return err
 	}
 	ok2, span2, _, err := p.fastBurst(s, int(math.Ceil(2*s.burst))+20)

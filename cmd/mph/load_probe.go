@@ -13,6 +13,7 @@ import (
 
 	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/probe"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
 )
@@ -182,7 +183,7 @@ func (p *probeRun) path(path string) (runErr, usage error) {
 		return fmt.Errorf("probe %s: %w", path, err), nil
 	}
 	pf := p.pf
-	pp, err := loadtest.Probe(p.ctx, scn, loadtest.ProbeOptions{
+	pp, err := probe.Path(p.ctx, scn, probe.PathOptions{
 		StartRate: pf.startRate, Factor: pf.factor, MaxRate: pf.maxRate, StepDur: pf.stepDur, Quiet: pf.quiet,
 		Onset429: pf.onset, Polite: pf.polite, PoliteConc: pf.politeConc, Attack: rf.attack(p.t.Timeout, p.t.InsecureTLS), Logf: p.logf,
 	})
