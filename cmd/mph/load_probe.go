@@ -15,6 +15,7 @@ import (
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/probe"
 	"github.com/merchant-harness/mph/loadtest/summary"
+	"github.com/merchant-harness/mph/loadtest/topology"
 	"github.com/merchant-harness/mph/report"
 )
 
@@ -200,7 +201,7 @@ func (p *probeRun) path(path string) (runErr, usage error) {
 
 // topology finds the limiter groups of the probed paths.
 func (p *probeRun) topology() error {
-	topo, err := loadtest.ProbeTopology(p.ctx, p.t, p.rep.Probe.Paths, loadtest.TopologyOptions{
+	topo, err := topology.Probe(p.ctx, p.t, p.rep.Probe.Paths, topology.Options{
 		Attack: p.rf.attack(p.t.Timeout, p.t.InsecureTLS), PoolSize: 2, Logf: p.logf,
 	})
 	p.rep.Probe.Topology = topo
