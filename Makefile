@@ -43,8 +43,11 @@ staticcheck:
 
 # The load driver's integration tests measure rates and onsets in real time:
 # they run alone, after the other packages, so that no other test steals
-# their CPU.
-TIMED   := github.com/merchant-harness/mph/loadtest
+# their CPU (the engine, and the probe, topology and compare built on it).
+TIMED   := github.com/merchant-harness/mph/loadtest \
+	github.com/merchant-harness/mph/loadtest/probe \
+	github.com/merchant-harness/mph/loadtest/topology \
+	github.com/merchant-harness/mph/loadtest/compare
 
 # go test's own 10-minute alarm is per package: cmd/mph's tests run the
 # suites and load runs end to end under -race, which on a busy 2-core machine
@@ -52,8 +55,8 @@ TIMED   := github.com/merchant-harness/mph/loadtest
 UNIT_TIMEOUT ?= 30m
 
 unit:
-	$(GO) test -race -count=1 -timeout $(UNIT_TIMEOUT) $$($(GO) list ./... | grep -vx '$(TIMED)')
-	$(GO) test -race -count=1 -timeout $(UNIT_TIMEOUT) $(TIMED)
+	$(GO) test -race -count=1 -timeout $(UNIT_TIMEOUT) $$($(GO) list ./... | grep -vxF $(addprefix -e ,$(TIMED)))
+	$(GO) test -race -count=1 -timeout $(UNIT_TIMEOUT) -p 1 $(TIMED)
 
 ## fuzz: every fuzz target of the module (each func Fuzz* of a _test.go file), $(FUZZTIME) each
 fuzz:

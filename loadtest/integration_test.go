@@ -1,16 +1,12 @@
 package loadtest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,62 +14,12 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
-	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest/pacer"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/loadtest/threshold"
 	"github.com/merchant-harness/mph/report/loadreport"
 	"github.com/merchant-harness/mph/sandbox"
 )
-
-var sandboxdBin string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "sandboxd")
-	if err == nil {
-		bin := filepath.Join(dir, "sandboxd")
-		// Built without -race: the integration tests measure a normal server.
-		cmd := exec.Command("go", "build", "-o", bin, "./internal/sandboxd")
-		cmd.Stderr = os.Stderr
-		if cmd.Run() == nil {
-			sandboxdBin = bin
-		}
-	}
-	code := m.Run()
-	if dir != "" {
-		os.RemoveAll(dir)
-	}
-	os.Exit(code)
-}
-
-// startExternalSandbox runs the sandbox in its own (non-race) process.
-func startExternalSandbox(t *testing.T, args ...string) *Target {
-	t.Helper()
-	if sandboxdBin == "" {
-		t.Fatal("sandboxd was not built")
-	}
-	cmd := exec.Command(sandboxdBin, args...)
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { stdin.Close(); _ = cmd.Wait() })
-	line, err := bufio.NewReader(stdout).ReadBytes('\n')
-	if err != nil {
-		t.Fatalf("sandboxd: %v", err)
-	}
-	var info struct{ BaseURL, ControlsURL, AdminKey string }
-	if err := json.Unmarshal(line, &info); err != nil {
-		t.Fatal(err)
-	}
-	var creds []Credential
-	for _, m := range sandbox.DemoMerchants()[:2] {
-		creds = append(creds, Credential{MerchantID: m.ID, SecretKey: m.TestKey})
-	}
-	return &Target{BaseURL: info.BaseURL, ControlsURL: info.ControlsURL, AdminKey: info.AdminKey, Creds: creds,
-		Timeout: 5 * time.Second, Setup: DefaultSetupProfile()}
-}
 
 func startSandbox(t *testing.T, opts sandbox.Options) *Target {
 	t.Helper()
@@ -99,44 +45,6 @@ func prepare(t *testing.T, tg *Target, name string, pool int) *Scenario {
 	}
 	t.Cleanup(func() { s.Close(context.Background()) })
 	return s
-}
-
-// The probe must report the sandbox's configured limit within ±10%.
-func TestProbeDetectsConfiguredRateLimit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration")
-	}
-	for _, R := range []float64{20, 100, 500} {
-		t.Run(fmt.Sprintf("R=%g", R), func(t *testing.T) {
-			t.Parallel()
-			tg := startExternalSandbox(t, "-rate-limit", fmt.Sprintf("secure=%g:%d", R, int(R)))
-			scn := prepare(t, tg, "secure", 5)
-			pp, err := Probe(context.Background(), scn, ProbeOptions{
-				StartRate: R / 2, StepDur: 2 * time.Second, Quiet: 1200 * time.Millisecond, FineFrom: 0.9, FineMinReq: 60,
-				Attack: AttackOptions{LoadOptions: httpclient.LoadOptions{MaxConnections: 256}},
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("R=%v onset=%.1f ceiling=%.1f burst=%.0f honoured=%v 429s %+v headers=%v",
-				R, pp.OnsetRate, pp.Ceiling, pp.Burst, pp.Honoured, pp.RATE02, pp.Headers)
-			if !pp.LimitFound || math.Abs(pp.OnsetRate-R)/R > 0.10 {
-				t.Fatalf("onset %.1f req/s, want %v ± 10%% (steps %+v)", pp.OnsetRate, R, pp.Steps)
-			}
-			if math.Abs(pp.Ceiling-R)/R > 0.10 {
-				t.Errorf("accepted ceiling %.1f, want %v ± 10%%", pp.Ceiling, R)
-			}
-			if j := pp.RATE02; j.Seen == 0 || j.Envelope != j.Seen || pp.Sampled429 == 0 {
-				t.Errorf("429s by RATE-02: %+v, want every one in the error envelope (%d headers sampled)", j, pp.Sampled429)
-			}
-			if pp.RetryAfter == "" || pp.HeaderPresence["X-Ratelimit-Limit"] != 1 {
-				t.Errorf("rate-limit headers not seen: %v", pp.HeaderPresence)
-			}
-			if !pp.Honoured {
-				t.Errorf("Retry-After not honoured: %d then %d", pp.JustBefore, pp.AfterWait)
-			}
-		})
-	}
 }
 
 // Cancelling mid-run (SIGINT) must still give valid raw results and reports.
@@ -175,7 +83,7 @@ func TestInterruptWritesValidResultsAndReports(t *testing.T) {
 	if err := loadreport.Write(dir, rep); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadReport(filepath.Join(dir, "summary.json"))
+	back, err := summary.ReadReport(filepath.Join(dir, "summary.json"))
 	if err != nil || !back.Interrupted || back.Breached {
 		t.Fatalf("summary.json: %v interrupted=%v breached=%v", err, back.Interrupted, back.Breached)
 	}

@@ -44,6 +44,11 @@ func envelope429OrDefault(e string) string {
 	return e
 }
 
+// RateLimitHeaders are the answer headers that describe a rate limit, as the
+// probes record them.
+var RateLimitHeaders = []string{"Retry-After", "Ratelimit", "Ratelimit-Policy", "Ratelimit-Limit", "Ratelimit-Remaining", "Ratelimit-Reset",
+	"X-Ratelimit-Limit", "X-Ratelimit-Remaining", "X-Ratelimit-Reset"}
+
 // reason429 prefixes the reason of every 429 that breaks RATE-02.
 const reason429 = "429 breaks RATE-02: "
 
@@ -104,13 +109,14 @@ func check429Members(body []byte) error {
 // maxReasons429 bounds the reasons a tally keeps.
 const maxReasons429 = 5
 
-// tally429 adds the judgements of a run's 429 answers (its endpoints'
-// counts and RATE-02 reasons) to t.
-func tally429(t *summary.Judged429, out *Outcome) {
-	if out == nil {
+// Tally429 adds the judgements of the run's 429 answers (its endpoints'
+// counts and RATE-02 reasons) to t; a nil Outcome (a run that failed to
+// start) adds none.
+func (o *Outcome) Tally429(t *summary.Judged429) {
+	if o == nil {
 		return
 	}
-	for _, s := range out.Summaries {
+	for _, s := range o.Summaries {
 		if s.Endpoint == "all" {
 			continue
 		}
@@ -127,10 +133,11 @@ func tally429(t *summary.Judged429, out *Outcome) {
 	}
 }
 
-// judgeOne adds one 429 answer read outside a run (the probe's single
-// requests and polite client) to t.
-func judgeOne(t *summary.Judged429, envelope string, h http.Header, body []byte) {
-	c := judge429(envelope429OrDefault(envelope), h.Get("Content-Type"), body)
+// Judge429 adds one 429 answer read outside a run (a probe's single
+// requests, its polite client) to t, judged by RATE-02 under the target
+// profile's rateLimits.envelope.
+func (s *Scenario) Judge429(t *summary.Judged429, h http.Header, body []byte) {
+	c := judge429(envelope429OrDefault(s.envelope429()), h.Get("Content-Type"), body)
 	t.Seen++
 	switch {
 	case c.Invalid != "":

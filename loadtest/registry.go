@@ -190,10 +190,10 @@ func (d *ScenarioDef) ProbeParts() []string {
 	return []string{d.Name}
 }
 
-// scenarioFor names the simple scenario that sends to endpoint alone (the
+// ScenarioFor names the simple scenario that sends to endpoint alone (the
 // topology probe prepares one per path): the one named like the endpoint,
 // else the first by name.
-func scenarioFor(endpoint string) string {
+func ScenarioFor(endpoint string) string {
 	if d, ok := Lookup(endpoint); ok && !d.Composite() && len(d.Endpoints) == 1 && d.Endpoints[0].Name == endpoint {
 		return endpoint
 	}

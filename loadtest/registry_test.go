@@ -132,8 +132,8 @@ func TestBuiltInScenarios(t *testing.T) {
 // sends to that endpoint alone.
 func TestScenarioForEndpoint(t *testing.T) {
 	for ep, want := range map[string]string{"secure": "secure", "token": "token", "config": "example-config", "nope": "nope"} {
-		if got := scenarioFor(ep); got != want {
-			t.Errorf("scenarioFor(%q) = %q, want %q", ep, got, want)
+		if got := ScenarioFor(ep); got != want {
+			t.Errorf("ScenarioFor(%q) = %q, want %q", ep, got, want)
 		}
 	}
 }

@@ -1,10 +1,6 @@
 package loadtest
 
 import (
-	"encoding/json"
-	"fmt"
-	"os"
-
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/loadtest/threshold"
 )
@@ -18,17 +14,4 @@ func FromOutcome(o *Outcome) *summary.Report {
 		Thresholds: o.Thresholds, Breached: threshold.Breached(o.Thresholds), Endpoints: o.Summaries,
 		GeneratorBound: summary.GeneratorBound(o.Summaries),
 	}
-}
-
-// ReadReport reads a summary.json.
-func ReadReport(path string) (*summary.Report, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var r summary.Report
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return &r, nil
 }

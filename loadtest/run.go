@@ -121,9 +121,25 @@ func (spec RunSpec) check() error {
 // waitUntil waits for the common start instant, if any.
 func waitUntil(ctx context.Context, at time.Time) error {
 	if d := time.Until(at); !at.IsZero() && d > 0 {
-		return sleepCtx(ctx, d)
+		return Sleep(ctx, d)
 	}
 	return nil
+}
+
+// Sleep waits d unless ctx ends first (its error then): the waits of the
+// searches built on Run.
+func Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 // run is one attack under way: the recorder, the results encoder and the

@@ -12,6 +12,7 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
+	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/liveguard"
 	"github.com/merchant-harness/mph/loadtest/scrub"
 	"github.com/merchant-harness/mph/loadtest/tokens"
@@ -71,7 +72,9 @@ func (s *Scenario) envelope429() string {
 	return s.target.Envelope429
 }
 
-func (s *Scenario) retryAfterMax() time.Duration {
+// RetryAfterMax is the target's longest Retry-After a probe waits out (0:
+// httpclient's default).
+func (s *Scenario) RetryAfterMax() time.Duration {
 	if s.target == nil {
 		return 0
 	}
@@ -84,6 +87,35 @@ func (s *Scenario) client() *http.Client {
 		s.hc = (&Target{}).httpClient()
 	}
 	return s.hc
+}
+
+// sendMaxBody bounds what Send reads of an answer.
+const sendMaxBody = 64 << 10
+
+// Send sends one request of the scenario outside the attack, with the
+// scenario's own client, and returns the answer's status (0 when none came)
+// and headers; the body of a 429 is read (to judge it by RATE-02), any
+// other drained.
+func (s *Scenario) Send(ctx context.Context) (int, http.Header, []byte) {
+	var tgt vegeta.Target
+	if err := s.Targeter(&tgt); err != nil {
+		return 0, nil, nil
+	}
+	req, err := tgt.Request()
+	if err != nil {
+		return 0, nil, nil
+	}
+	resp, err := s.client().Do(req.WithContext(ctx))
+	if err != nil {
+		return 0, nil, nil
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusTooManyRequests {
+		httpclient.Drain(resp.Body, sendMaxBody)
+		return resp.StatusCode, resp.Header, nil
+	}
+	b, _ := httpclient.ReadBody(resp.Body, sendMaxBody)
+	return resp.StatusCode, resp.Header, b
 }
 
 // MaskURL returns the scrubbed form of a URL of this scenario.

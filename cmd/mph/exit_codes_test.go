@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/exitcode"
-	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/selftest"
@@ -62,7 +61,7 @@ func unwritable(t *testing.T) string {
 
 func readLoadReport(t *testing.T, dir string) *summary.Report {
 	t.Helper()
-	r, err := loadtest.ReadReport(filepath.Join(dir, "summary.json"))
+	r, err := summary.ReadReport(filepath.Join(dir, "summary.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

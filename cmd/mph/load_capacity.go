@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/probe"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report/loadreport"
 )
@@ -44,7 +44,7 @@ rather than its limiter. Exit 1 when no rate meets the SLO.`,
 
 // capacityFlags are the SLO and search knobs of `mph load capacity`.
 type capacityFlags struct {
-	o              loadtest.CapacityOptions
+	o              probe.CapacityOptions
 	p99            time.Duration
 	maxErr, minAch float64
 }
@@ -54,7 +54,7 @@ func runCapacity(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, cf *
 		return usageErr("capacity: need --p99 > 0, 0 <= --max-errors <= 1, 0 < --min-achieved <= 1")
 	}
 	o := cf.o
-	o.SLO = loadtest.SLO{MinAchieved: cf.minAch, MaxP99: cf.p99, MaxErrors: cf.maxErr}
+	o.SLO = probe.SLO{MinAchieved: cf.minAch, MaxP99: cf.p99, MaxErrors: cf.maxErr}
 	so, err := rf.scenarioOptions(logfTo(cmd.ErrOrStderr(), rf.quiet))
 	if err != nil {
 		return err
@@ -71,7 +71,7 @@ func runCapacity(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, cf *
 	o.Attack = rf.attack(t.Timeout, t.InsecureTLS)
 	o.Logf = logfTo(cmd.ErrOrStderr(), rf.quiet)
 	start := time.Now()
-	cr, err := loadtest.Capacity(ctx, scn, o)
+	cr, err := probe.Capacity(ctx, scn, o)
 	rep := &summary.Report{Tool: "mph load " + versionString(), Kind: "capacity", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
 		Start: start, End: time.Now(), Capacity: cr, Interrupted: ctx.Err() != nil, Notes: scn.Notes}
 	werr := loadreport.Write(out, rep)

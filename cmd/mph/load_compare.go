@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/compare"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/report/loadreport"
@@ -29,26 +29,26 @@ Latency and throughput take relative limits (%), success/errors/rate429
 percentage points (pp), rank (the whole distribution, Mann-Whitney)
 percentage points of P(current slower) above one half; the magnitude is
 the tolerated worsening. The default, printed with every comparison, is
-` + loadtest.DefaultRegression + `. The
+` + compare.DefaultRegression + `. The
 Markdown comparison is printed (fit for a CI step summary) and written with
 compare.html and compare.json to --out.
 
 Exit 0 without regression, 1 on a regression, 2 on usage errors.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			limits, err := loadtest.ParseRegressionLimits(maxReg)
+			limits, err := compare.ParseRegressionLimits(maxReg)
 			if err != nil {
 				return usageErr("%v", err)
 			}
-			base, bp, err := loadtest.ReadRunReport(args[0])
+			base, bp, err := compare.ReadRunReport(args[0])
 			if err != nil {
 				return usageErr("compare: baseline: %v", err)
 			}
-			cur, cp, err := loadtest.ReadRunReport(args[1])
+			cur, cp, err := compare.ReadRunReport(args[1])
 			if err != nil {
 				return usageErr("compare: current: %v", err)
 			}
-			c, err := loadtest.Compare(base, cur, bp, cp, limits)
+			c, err := compare.Compare(base, cur, bp, cp, limits)
 			if err != nil {
 				return usageErr("%v", err)
 			}
@@ -68,7 +68,7 @@ Exit 0 without regression, 1 on a regression, 2 on usage errors.`,
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "output directory (default mph-results/<time>-compare)")
-	cmd.Flags().StringVar(&maxReg, "max-regression", loadtest.DefaultRegression, `tolerated worsening per metric ([endpoint:]metric=limit, comma-separated; "none" reports only)`)
+	cmd.Flags().StringVar(&maxReg, "max-regression", compare.DefaultRegression, `tolerated worsening per metric ([endpoint:]metric=limit, comma-separated; "none" reports only)`)
 	loadCmd.AddCommand(cmd)
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/sandbox"
 )
 
@@ -115,7 +116,7 @@ func TestSetupFailedReports(t *testing.T) {
 	if !errors.As(err, &ee) || ee.code == exitcode.OK || ee.code == exitcode.Usage {
 		t.Fatalf("interrupted setup: %v", err)
 	}
-	rep, rerr := loadtest.ReadReport(filepath.Join(dir, "int", "summary.json"))
+	rep, rerr := summary.ReadReport(filepath.Join(dir, "int", "summary.json"))
 	if rerr != nil || !rep.Interrupted || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "swept the balance of 3 of 3") {
 		t.Fatalf("report: %v %+v", rerr, rep)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/merge"
 	"github.com/merchant-harness/mph/loadtest/threshold"
 	"github.com/merchant-harness/mph/report/loadreport"
 )
@@ -65,7 +65,7 @@ func runMerge(cmd *cobra.Command, args []string, f *mergeFlags) error {
 	if err != nil {
 		return err
 	}
-	rep, err := loadtest.MergeInputs(inputs, loadtest.MergeOptions{OutDir: resDir, Thresholds: ts, Force: f.force})
+	rep, err := merge.Inputs(inputs, merge.Options{OutDir: resDir, Thresholds: ts, Force: f.force})
 	if err != nil {
 		return usageErr("%v", err)
 	}

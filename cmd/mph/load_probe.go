@@ -13,7 +13,9 @@ import (
 
 	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/probe"
 	"github.com/merchant-harness/mph/loadtest/summary"
+	"github.com/merchant-harness/mph/loadtest/topology"
 	"github.com/merchant-harness/mph/report/loadreport"
 )
 
@@ -182,7 +184,7 @@ func (p *probeRun) path(path string) (runErr, usage error) {
 		return fmt.Errorf("probe %s: %w", path, err), nil
 	}
 	pf := p.pf
-	pp, err := loadtest.Probe(p.ctx, scn, loadtest.ProbeOptions{
+	pp, err := probe.Path(p.ctx, scn, probe.PathOptions{
 		StartRate: pf.startRate, Factor: pf.factor, MaxRate: pf.maxRate, StepDur: pf.stepDur, Quiet: pf.quiet,
 		Onset429: pf.onset, Polite: pf.polite, PoliteConc: pf.politeConc, Attack: rf.attack(p.t.Timeout, p.t.InsecureTLS), Logf: p.logf,
 	})
@@ -199,7 +201,7 @@ func (p *probeRun) path(path string) (runErr, usage error) {
 
 // topology finds the limiter groups of the probed paths.
 func (p *probeRun) topology() error {
-	topo, err := loadtest.ProbeTopology(p.ctx, p.t, p.rep.Probe.Paths, loadtest.TopologyOptions{
+	topo, err := topology.Probe(p.ctx, p.t, p.rep.Probe.Paths, topology.Options{
 		Attack: p.rf.attack(p.t.Timeout, p.t.InsecureTLS), PoolSize: 2, Logf: p.logf,
 	})
 	p.rep.Probe.Topology = topo

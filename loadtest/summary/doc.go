@@ -1,8 +1,8 @@
 // Package summary holds the data a load command produces: run, merge,
 // probe, capacity and comparison results, as written to summary.json and
-// compare.json. It computes nothing from traffic and renders no markup: the
-// load engine (package loadtest) fills these values and package report
-// renders them.
+// compare.json, and reads a summary.json back (ReadReport). It computes
+// nothing from traffic and renders no markup: the load engine (package
+// loadtest) fills these values and package report renders them.
 package summary
 
 import (

@@ -1,6 +1,9 @@
 package summary
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
 	"time"
 
 	"github.com/merchant-harness/mph/loadtest/metrics"
@@ -52,4 +55,17 @@ type RunPlan struct {
 	StartAt    time.Time `json:"startAt,omitempty"` // the common --start-at; zero when the run started at once
 	ShardIndex int       `json:"shardIndex"`
 	ShardCount int       `json:"shardCount"`
+}
+
+// ReadReport reads a summary.json.
+func ReadReport(path string) (*Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &r, nil
 }

@@ -1,4 +1,4 @@
-package loadtest
+package probe
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/loadtest/summary"
 )
@@ -30,14 +31,14 @@ type CapacityOptions struct {
 	StepDur    time.Duration // default 5s
 	ConfirmDur time.Duration // default 2×StepDur
 	Precision  float64       // stop the binary search when (hi-lo)/lo < Precision (default 0.05)
-	Attack     AttackOptions
+	Attack     loadtest.AttackOptions
 	Logf       func(string, ...any)
 }
 
 // Capacity searches the highest rate meeting the SLO: step up, binary
 // search between the last pass and the first failure, then confirm with a
 // longer run. Every trial is a fresh attacker.
-func Capacity(ctx context.Context, scn *Scenario, o CapacityOptions) (*summary.CapacityReport, error) {
+func Capacity(ctx context.Context, scn *loadtest.Scenario, o CapacityOptions) (*summary.CapacityReport, error) {
 	o.defaults()
 	c := &capacitySearch{ctx: ctx, scn: scn, o: o, rep: &summary.CapacityReport{SLO: o.SLO.String()}}
 	lo, hi, err := c.stepUp()
@@ -86,7 +87,7 @@ func (o *CapacityOptions) defaults() {
 // capacitySearch holds what the phases of one search share.
 type capacitySearch struct {
 	ctx context.Context
-	scn *Scenario
+	scn *loadtest.Scenario
 	o   CapacityOptions
 	rep *summary.CapacityReport
 }
@@ -97,7 +98,7 @@ func (c *capacitySearch) trial(phase string, rate float64, d time.Duration) (boo
 	if err != nil {
 		return false, err
 	}
-	out, err := Run(c.ctx, RunSpec{Name: "capacity", Scenario: c.scn, Schedule: sch, Attack: c.o.Attack})
+	out, err := loadtest.Run(c.ctx, loadtest.RunSpec{Name: "capacity", Scenario: c.scn, Schedule: sch, Attack: c.o.Attack})
 	if err != nil {
 		return false, err
 	}

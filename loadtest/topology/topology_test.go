@@ -1,4 +1,4 @@
-package loadtest
+package topology
 
 import (
 	"context"
@@ -7,7 +7,10 @@ import (
 	"testing"
 
 	"github.com/merchant-harness/mph/httpclient"
+	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/internal/testtarget"
 	"github.com/merchant-harness/mph/loadtest/summary"
+	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/report/loadreport"
 	"github.com/merchant-harness/mph/sandbox"
 )
@@ -43,13 +46,13 @@ func TestLimiterKey(t *testing.T) {
 		limited map[string]bool
 		want    string
 	}{
-		{EPList, map[string]bool{tok: false, mer: false}, "token"},
-		{EPList, map[string]bool{tok: true, mer: false}, "merchant"},
-		{EPList, map[string]bool{tok: true, mer: true}, "client"},
-		{EPList, map[string]bool{tok: true}, "merchant or client"},
-		{EPToken, map[string]bool{mer: true}, "client"},
-		{EPToken, map[string]bool{mer: false}, "merchant"},
-		{EPToken, map[string]bool{}, "unknown"},
+		{loadtest.EPList, map[string]bool{tok: false, mer: false}, "token"},
+		{loadtest.EPList, map[string]bool{tok: true, mer: false}, "merchant"},
+		{loadtest.EPList, map[string]bool{tok: true, mer: true}, "client"},
+		{loadtest.EPList, map[string]bool{tok: true}, "merchant or client"},
+		{loadtest.EPToken, map[string]bool{mer: true}, "client"},
+		{loadtest.EPToken, map[string]bool{mer: false}, "merchant"},
+		{loadtest.EPToken, map[string]bool{}, "unknown"},
 	} {
 		if got, _ := limiterKey(tc.path, tc.limited); got != tc.want {
 			t.Errorf("%s %v: %q, want %q", tc.path, tc.limited, got, tc.want)
@@ -67,16 +70,16 @@ func TestTopologyOnSharedLimiters(t *testing.T) {
 	if testing.Short() {
 		t.Skip("integration")
 	}
-	tg := startSandbox(t, sandbox.Options{
+	tg := testtarget.Sandbox(t, sandbox.Options{
 		RateLimits:        map[string]sandbox.RateLimit{"token": {Rate: 20, Burst: 20}, "read": {Rate: 30, Burst: 30}, "secure": {Rate: 500, Burst: 500}},
 		RateLimitTopology: sandbox.RateLimitTopology{Shared: [][]string{{"read", "secure"}}},
 	})
 	probes := []summary.PathProbe{
-		{Endpoint: EPToken, LimitFound: true, Ceiling: 24, Burst: 12},
-		{Endpoint: EPList, LimitFound: true, Ceiling: 36, Burst: 18},
-		{Endpoint: EPSecure, LimitFound: true, Ceiling: 36, Burst: 18},
+		{Endpoint: loadtest.EPToken, LimitFound: true, Ceiling: 24, Burst: 12},
+		{Endpoint: loadtest.EPList, LimitFound: true, Ceiling: 36, Burst: 18},
+		{Endpoint: loadtest.EPSecure, LimitFound: true, Ceiling: 36, Burst: 18},
 	}
-	topo, err := ProbeTopology(context.Background(), tg, probes, TopologyOptions{Attack: AttackOptions{LoadOptions: httpclient.LoadOptions{MaxConnections: 64}}, Logf: t.Logf})
+	topo, err := Probe(context.Background(), tg, probes, Options{Attack: loadtest.AttackOptions{LoadOptions: httpclient.LoadOptions{MaxConnections: 64}}, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,16 +131,26 @@ func TestTopologyFindsTokenKey(t *testing.T) {
 	if testing.Short() {
 		t.Skip("integration")
 	}
-	tg := startSandbox(t, sandbox.Options{
+	tg := testtarget.Sandbox(t, sandbox.Options{
 		RateLimits:        map[string]sandbox.RateLimit{"read": {Rate: 30, Burst: 30}},
 		RateLimitTopology: sandbox.RateLimitTopology{Key: sandbox.LimitKeyToken},
 	})
-	topo, err := ProbeTopology(context.Background(), tg, []summary.PathProbe{{Endpoint: EPList, LimitFound: true, Ceiling: 30, Burst: 30}},
-		TopologyOptions{Attack: AttackOptions{LoadOptions: httpclient.LoadOptions{MaxConnections: 64}}, Logf: t.Logf})
+	topo, err := Probe(context.Background(), tg, []summary.PathProbe{{Endpoint: loadtest.EPList, LimitFound: true, Ceiling: 30, Burst: 30}},
+		Options{Attack: loadtest.AttackOptions{LoadOptions: httpclient.LoadOptions{MaxConnections: 64}}, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(topo.Groups) != 1 || topo.Groups[0].Key != "token" {
 		t.Fatalf("groups %+v, want list keyed by token\n%s", topo.Groups, rendered(t, loadreport.TopologyMarkdown(topo)))
 	}
+}
+
+// rendered runs a reporter into a string.
+func rendered(t *testing.T, r report.Reporter) string {
+	t.Helper()
+	b, err := r.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -1,10 +1,11 @@
-package loadtest
+package probe
 
 import (
 	"fmt"
 	"math"
 	"time"
 
+	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/loadtest/summary"
 )
@@ -70,7 +71,7 @@ func (p *pathProber) fineStep(r, drainRate float64, drainDur time.Duration) (sum
 	if err != nil {
 		return summary.ProbeStep{}, 0, err
 	}
-	out, ps, err := p.measure("fine", r, RunSpec{Schedule: sch, Warmup: settle})
+	out, ps, err := p.measure("fine", r, loadtest.RunSpec{Schedule: sch, Warmup: settle})
 	if err != nil {
 		return summary.ProbeStep{}, 0, err
 	}

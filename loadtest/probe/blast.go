@@ -1,4 +1,4 @@
-package loadtest
+package probe
 
 import (
 	"math"
@@ -7,6 +7,7 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
+	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/summary"
 )
 
@@ -47,11 +48,11 @@ func (t *blastTally) add(r *vegeta.Result) {
 }
 
 // sample records which rate-limit headers a 429 carries (RATE-02 is judged
-// on every 429 by the run's validator, rate429.go).
+// on every 429 by the run's validator, loadtest/rate429.go).
 func (t *blastTally) sample(r *vegeta.Result) {
 	pp := t.pp
 	t.sampled++
-	for _, h := range rlHeaders {
+	for _, h := range loadtest.RateLimitHeaders {
 		if v := r.Headers.Get(h); v != "" {
 			t.presence[h]++
 			pp.Headers[h] = v
@@ -62,7 +63,7 @@ func (t *blastTally) sample(r *vegeta.Result) {
 // finish states the blast's figures: the accepted ceiling from the 2xx
 // after the first 429 (once the burst is spent) and the burst as the 2xx
 // before it less the refill meanwhile.
-func (t *blastTally) finish(out *Outcome) {
+func (t *blastTally) finish(out *loadtest.Outcome) {
 	pp := t.pp
 	pp.Sampled429 = t.sampled
 	for h, n := range t.presence {

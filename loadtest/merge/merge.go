@@ -1,4 +1,9 @@
-package loadtest
+// Package merge combines the reports of the shards of one distributed run
+// (mph load merge) into one: the figures merged exactly, the thresholds
+// evaluated on them, the raw results streamed into one file. It reads
+// reports and results files and runs nothing; inputs that are not the
+// shards of one run are refused (check.go) unless forced.
+package merge
 
 import (
 	"bufio"
@@ -16,23 +21,23 @@ import (
 	"github.com/merchant-harness/mph/loadtest/threshold"
 )
 
-// MergeOptions configure a merge.
-type MergeOptions struct {
+// Options configure a merge.
+type Options struct {
 	OutDir     string // when set, raw results are combined into OutDir/results.bin
 	Thresholds []threshold.Threshold
 	Force      bool // merge inputs that are not the shards of one run (marked in the report)
 }
 
-// MergeInputs combines the reports (summary.json, or directories holding one)
+// Inputs combines the reports (summary.json, or directories holding one)
 // of the shards of one distributed run into one report: HDR histograms and
 // counters are merged exactly, time series are aligned by wall-clock time,
 // and the thresholds are evaluated on the merged figures. Inputs that are
 // not the shards of one run (scenario, target, schedule or --start-at differ,
-// shards overlap or are missing) are refused with a *MergeRefusal unless
+// shards overlap or are missing) are refused with a *Refusal unless
 // o.Force is set; a forced merge lists the mismatches in the report. When
 // o.OutDir is set and the inputs have raw results, those are re-encoded
 // into one results.bin there (streaming).
-func MergeInputs(inputs []string, o MergeOptions) (*summary.Report, error) {
+func Inputs(inputs []string, o Options) (*summary.Report, error) {
 	if len(inputs) == 0 {
 		return nil, fmt.Errorf("merge: no inputs")
 	}
@@ -43,7 +48,7 @@ func MergeInputs(inputs []string, o MergeOptions) (*summary.Report, error) {
 		if fi, err := os.Stat(in); err == nil && fi.IsDir() {
 			path = filepath.Join(in, "summary.json")
 		}
-		r, err := ReadReport(path)
+		r, err := summary.ReadReport(path)
 		if err != nil {
 			return nil, fmt.Errorf("merge: %w", err)
 		}
@@ -54,7 +59,7 @@ func MergeInputs(inputs []string, o MergeOptions) (*summary.Report, error) {
 	}
 	why := checkMergeable(reps, paths)
 	if len(why) > 0 && !o.Force {
-		return nil, &MergeRefusal{Reasons: why}
+		return nil, &Refusal{Reasons: why}
 	}
 	rep, resultFiles, err := mergeReports(reps, paths, o.Thresholds)
 	if err != nil {
@@ -67,7 +72,7 @@ func MergeInputs(inputs []string, o MergeOptions) (*summary.Report, error) {
 		if err := os.MkdirAll(o.OutDir, 0o755); err != nil {
 			return nil, err
 		}
-		n, err := MergeResults(filepath.Join(o.OutDir, "results.bin"), resultFiles)
+		n, err := Results(filepath.Join(o.OutDir, "results.bin"), resultFiles)
 		if err != nil {
 			return nil, fmt.Errorf("merge: raw results: %w", err)
 		}
@@ -135,9 +140,9 @@ func mergeReports(reps []*summary.Report, paths []string, ths []threshold.Thresh
 	return rep, resultFiles, nil
 }
 
-// MergeResults streams several vegeta result files (any encoding vegeta
+// Results streams several vegeta result files (any encoding vegeta
 // reads) into one gob-encoded file, returning the number of results.
-func MergeResults(dst string, srcs []string) (uint64, error) {
+func Results(dst string, srcs []string) (uint64, error) {
 	f, err := os.Create(dst)
 	if err != nil {
 		return 0, err

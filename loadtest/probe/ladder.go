@@ -1,4 +1,4 @@
-package loadtest
+package probe
 
 // climb is the rate ladder of the probe and of the capacity search: it runs
 // step at start, start×factor, start×factor², … while the rate is at most

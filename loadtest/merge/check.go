@@ -1,4 +1,4 @@
-package loadtest
+package merge
 
 import (
 	"fmt"
@@ -9,10 +9,10 @@ import (
 	"github.com/merchant-harness/mph/loadtest/summary"
 )
 
-// MergeRefusal lists why inputs do not form one run.
-type MergeRefusal struct{ Reasons []string }
+// Refusal lists why inputs do not form one run.
+type Refusal struct{ Reasons []string }
 
-func (e *MergeRefusal) Error() string {
+func (e *Refusal) Error() string {
 	return "merge refused (use --force to merge anyway): " + strings.Join(e.Reasons, "; ")
 }
 

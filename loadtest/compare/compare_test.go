@@ -1,4 +1,4 @@
-package loadtest
+package compare
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
+	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/internal/testtarget"
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/loadtest/summary"
@@ -81,7 +83,7 @@ func TestRankTestFromBuckets(t *testing.T) {
 	}
 }
 
-func setLatency(t *testing.T, tg *Target, ms int) {
+func setLatency(t *testing.T, tg *loadtest.Target, ms int) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodPut, tg.ControlsURL+"/latency", strings.NewReader(fmt.Sprintf(`{"ms":%d}`, ms)))
 	req.Header.Set("X-Sandbox-Admin-Key", tg.AdminKey)
@@ -102,15 +104,15 @@ func TestCompareFlagsSlowedTargetNotRepeat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("integration")
 	}
-	tg := startSandbox(t, sandbox.Options{DisableRateLimits: true})
-	scn := prepare(t, tg, "list", 0)
+	tg := testtarget.Sandbox(t, sandbox.Options{DisableRateLimits: true})
+	scn := testtarget.Prepare(t, tg, "list", 0)
 	run := func() *summary.Report {
 		sch, _ := pacer.Constant(100, 2*time.Second)
-		o, err := Run(context.Background(), RunSpec{Scenario: scn, Schedule: sch})
+		o, err := loadtest.Run(context.Background(), loadtest.RunSpec{Scenario: scn, Schedule: sch})
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep := FromOutcome(o)
+		rep := loadtest.FromOutcome(o)
 		rep.Scenario = "list"
 		return rep
 	}
@@ -182,7 +184,7 @@ func syntheticRun(seed uint64, med float64, latency func(sec int, us float64) fl
 	for i := 0; i < 3000; i++ {
 		off := time.Duration(i) * 10 * time.Millisecond
 		us := latency(i/100, med*(0.5+r.ExpFloat64()/2))
-		rec.Add(EPList, &vegeta.Result{Seq: uint64(i), Code: 200, Timestamp: start.Add(off), Latency: time.Duration(us) * time.Microsecond,
+		rec.Add("list", &vegeta.Result{Seq: uint64(i), Code: 200, Timestamp: start.Add(off), Latency: time.Duration(us) * time.Microsecond,
 			URL: "http://h/v1/merchant/cards"}, off)
 	}
 	return &summary.Report{Kind: "run", Scenario: "list", Schedule: "100/s for 30s", Start: start, WindowSeconds: 30, Endpoints: rec.Summaries(30 * time.Second)}

@@ -1,4 +1,4 @@
-package loadtest
+package probe
 
 import (
 	"context"
@@ -9,11 +9,13 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/merchant-harness/mph/loadtest"
 )
 
 // failingTarget issues tokens and answers every other request with status
 // (a 500, a redirect), counting them.
-func failingTarget(t *testing.T, status int) (*Target, *atomic.Int64) {
+func failingTarget(t *testing.T, status int) (*loadtest.Target, *atomic.Int64) {
 	t.Helper()
 	var sent atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -30,8 +32,8 @@ func failingTarget(t *testing.T, status int) (*Target, *atomic.Int64) {
 		_, _ = io.WriteString(w, `{"status":"error","statusCode":500,"message":"boom","error":"Internal Server Error"}`)
 	}))
 	t.Cleanup(srv.Close)
-	return &Target{BaseURL: srv.URL + "/v1/merchant", Creds: []Credential{{MerchantID: "m", SecretKey: "sk_test_x"}},
-		Timeout: 2 * time.Second, Setup: DefaultSetupProfile()}, &sent
+	return &loadtest.Target{BaseURL: srv.URL + "/v1/merchant", Creds: []loadtest.Credential{{MerchantID: "m", SecretKey: "sk_test_x"}},
+		Timeout: 2 * time.Second, Setup: loadtest.DefaultSetupProfile()}, &sent
 }
 
 // The probe and the capacity search judge their own success: where the
@@ -41,11 +43,11 @@ func failingTarget(t *testing.T, status int) (*Target, *atomic.Int64) {
 func TestProbeAndCapacityStopWhenNothingSucceeds(t *testing.T) {
 	for _, status := range []int{http.StatusInternalServerError, http.StatusTemporaryRedirect} {
 		tg, sent := failingTarget(t, status)
-		scn, err := Prepare(context.Background(), tg, ScenarioOptions{Name: "list"})
+		scn, err := loadtest.Prepare(context.Background(), tg, loadtest.ScenarioOptions{Name: "list"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		pp, err := Probe(context.Background(), scn, ProbeOptions{StartRate: 20, Factor: 2, MaxRate: 5000, StepDur: 300 * time.Millisecond, Polite: 10})
+		pp, err := Path(context.Background(), scn, PathOptions{StartRate: 20, Factor: 2, MaxRate: 5000, StepDur: 300 * time.Millisecond, Polite: 10})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,10 @@
-package loadtest
+// Package probe holds the searches that run the load engine step by step
+// up one ladder of rates (climb, ladder.go): the characterisation of one
+// path's rate limit (Path: coarse ladder, blast, recovery and Retry-After,
+// fine ladder, polite client; every 429 judged by RATE-02) and the highest
+// rate that meets an SLO (Capacity). Each step is a fresh run of the engine;
+// the figures go to package summary.
+package probe
 
 import (
 	"context"
@@ -9,14 +15,13 @@ import (
 	"sync/atomic"
 	"time"
 
-	vegeta "github.com/tsenart/vegeta/v12/lib"
-
 	"github.com/merchant-harness/mph/httpclient"
+	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/summary"
 )
 
-// ProbeOptions configure the 429 characterisation of one path.
-type ProbeOptions struct {
+// PathOptions configure the 429 characterisation of one path.
+type PathOptions struct {
 	StartRate  float64       // first coarse step (default 10/s)
 	Factor     float64       // coarse step growth (default 1.5)
 	MaxRate    float64       // give up above this (default 5000/s)
@@ -29,11 +34,11 @@ type ProbeOptions struct {
 	Samples    int           // 429 bodies schema-validated (default 20)
 	Polite     int           // polite-client requests (0 = skip)
 	PoliteConc int           // polite-client concurrency (default 16)
-	Attack     AttackOptions
+	Attack     loadtest.AttackOptions
 	Logf       func(string, ...any)
 }
 
-func (o *ProbeOptions) defaults() {
+func (o *PathOptions) defaults() {
 	if o.StartRate <= 0 {
 		o.StartRate = 10
 	}
@@ -72,55 +77,11 @@ func (o *ProbeOptions) defaults() {
 	}
 }
 
-var rlHeaders = []string{"Retry-After", "Ratelimit", "Ratelimit-Policy", "Ratelimit-Limit", "Ratelimit-Remaining", "Ratelimit-Reset",
-	"X-Ratelimit-Limit", "X-Ratelimit-Remaining", "X-Ratelimit-Reset"}
-
-// singleMaxBody bounds what single reads of an answer.
-const singleMaxBody = 64 << 10
-
-// single sends one request of the scenario outside the attack; the body of
-// a 429 is read (to judge it by RATE-02), any other drained.
-func single(ctx context.Context, hc *http.Client, scn *Scenario) (int, http.Header, []byte) {
-	var tgt vegeta.Target
-	if err := scn.Targeter(&tgt); err != nil {
-		return 0, nil, nil
-	}
-	req, err := tgt.Request()
-	if err != nil {
-		return 0, nil, nil
-	}
-	resp, err := hc.Do(req.WithContext(ctx))
-	if err != nil {
-		return 0, nil, nil
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusTooManyRequests {
-		httpclient.Drain(resp.Body, singleMaxBody)
-		return resp.StatusCode, resp.Header, nil
-	}
-	b, _ := httpclient.ReadBody(resp.Body, singleMaxBody)
-	return resp.StatusCode, resp.Header, b
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
 // PoliteRun completes `work` requests with `conc` concurrent workers, retrying
 // 429s with exponential backoff and full jitter, never sooner than
 // Retry-After. Every 429 it meets is judged by RATE-02 into judged.
-func PoliteRun(ctx context.Context, scn *Scenario, work, conc int, judged *summary.Judged429) summary.PoliteResult {
-	p := &politeClient{ctx: ctx, scn: scn, hc: scn.client(), raMax: scn.retryAfterMax(), judged: judged}
+func PoliteRun(ctx context.Context, scn *loadtest.Scenario, work, conc int, judged *summary.Judged429) summary.PoliteResult {
+	p := &politeClient{ctx: ctx, scn: scn, raMax: scn.RetryAfterMax(), judged: judged}
 	start := time.Now()
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -160,8 +121,7 @@ func storeMax(v *atomic.Int64, n int64) {
 // politeClient is the polite client's shared state and tallies.
 type politeClient struct {
 	ctx                      context.Context
-	scn                      *Scenario
-	hc                       *http.Client
+	scn                      *loadtest.Scenario
 	raMax                    time.Duration
 	attempts, got429, maxAtt atomic.Int64
 	completed, failed        atomic.Int64
@@ -175,7 +135,7 @@ func (p *politeClient) item() (int64, bool) {
 	var a int64
 	for a = 1; a <= 12; a++ {
 		p.attempts.Add(1)
-		code, h, body := single(p.ctx, p.hc, p.scn)
+		code, h, body := p.scn.Send(p.ctx)
 		if code >= 200 && code < 300 {
 			p.completed.Add(1)
 			return a, false
@@ -190,7 +150,7 @@ func (p *politeClient) item() (int64, bool) {
 		if code == http.StatusTooManyRequests {
 			p.got429.Add(1)
 			p.mu.Lock()
-			judgeOne(p.judged, p.scn.envelope429(), h, body)
+			p.scn.Judge429(p.judged, h, body)
 			p.mu.Unlock()
 		}
 		capd := math.Min(5000, 50*math.Pow(2, float64(a-1))) // ms
@@ -203,7 +163,7 @@ func (p *politeClient) item() (int64, bool) {
 		if raD > wait {
 			wait = raD + time.Duration(rand.Float64()*200)*time.Millisecond
 		}
-		if sleepCtx(p.ctx, wait) != nil {
+		if loadtest.Sleep(p.ctx, wait) != nil {
 			return a, true
 		}
 	}

@@ -1,4 +1,7 @@
-package loadtest
+// Package compare compares a run with its baseline (mph load compare),
+// endpoint by endpoint: each change tested for significance, and gated by
+// the --max-regression limits. It reads reports and runs nothing.
+package compare
 
 import (
 	"fmt"
@@ -17,9 +20,9 @@ import (
 	"github.com/merchant-harness/mph/redact"
 )
 
-// CompareMethod states how compare decides that a change is real. It is
+// Method states how compare decides that a change is real. It is
 // printed in every comparison so that a reader can judge the verdict.
-const CompareMethod = "Percentiles: distribution-free 95% confidence interval of each run's percentile " +
+const Method = "Percentiles: distribution-free 95% confidence interval of each run's percentile " +
 	"from order statistics (binomial ranks) over the stored HDR histogram, and, with at least 8 time-series " +
 	"intervals in each run, a 95% block-bootstrap interval (whole intervals resampled, 400 replicates, fixed " +
 	"seed) that counts a stall slowing many neighbouring requests as one event; a change is significant when " +
@@ -111,7 +114,7 @@ func ReadRunReport(in string) (*summary.Report, string, error) {
 	if fi, err := os.Stat(in); err == nil && fi.IsDir() {
 		path = filepath.Join(in, "summary.json")
 	}
-	r, err := ReadReport(path)
+	r, err := summary.ReadReport(path)
 	if err != nil {
 		return nil, path, err
 	}
@@ -123,7 +126,7 @@ func ReadRunReport(in string) (*summary.Report, string, error) {
 
 // Compare compares a current run with its baseline, endpoint by endpoint.
 func Compare(base, cur *summary.Report, basePath, curPath string, limits []RegressionLimit) (*summary.Comparison, error) {
-	c := &summary.Comparison{Baseline: runInfo(base, basePath), Current: runInfo(cur, curPath), Method: CompareMethod, Regressions: []string{}}
+	c := &summary.Comparison{Baseline: runInfo(base, basePath), Current: runInfo(cur, curPath), Method: Method, Regressions: []string{}}
 	for _, l := range limits {
 		c.Limits = append(c.Limits, l.Raw)
 	}

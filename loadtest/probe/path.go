@@ -1,4 +1,4 @@
-package loadtest
+package probe
 
 import (
 	"context"
@@ -13,14 +13,15 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/merchant-harness/mph/httpclient"
+	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/loadtest/summary"
 )
 
-// Probe characterises the rate limit of the scenario's single path. The
+// Path characterises the rate limit of the scenario's single path. The
 // measuring generator never retries.
-func Probe(ctx context.Context, scn *Scenario, o ProbeOptions) (*summary.PathProbe, error) {
+func Path(ctx context.Context, scn *loadtest.Scenario, o PathOptions) (*summary.PathProbe, error) {
 	o.defaults()
 	if len(scn.Endpoints) != 1 {
 		return nil, fmt.Errorf("probe: needs a single-path scenario (token, list or secure)")
@@ -33,7 +34,7 @@ func Probe(ctx context.Context, scn *Scenario, o ProbeOptions) (*summary.PathPro
 		return p.pp, err
 	}
 	p.pp.LimitFound = true
-	if err := sleepCtx(ctx, o.Quiet); err != nil {
+	if err := loadtest.Sleep(ctx, o.Quiet); err != nil {
 		return p.pp, err
 	}
 	blast := 1.5 * hi
@@ -48,7 +49,7 @@ func Probe(ctx context.Context, scn *Scenario, o ProbeOptions) (*summary.PathPro
 		return p.pp, err
 	}
 	if o.Polite > 0 {
-		if err := sleepCtx(ctx, o.Quiet); err != nil {
+		if err := loadtest.Sleep(ctx, o.Quiet); err != nil {
 			return p.pp, err
 		}
 		pr := PoliteRun(ctx, scn, o.Polite, o.PoliteConc, &p.pp.RATE02)
@@ -60,30 +61,30 @@ func Probe(ctx context.Context, scn *Scenario, o ProbeOptions) (*summary.PathPro
 // pathProber holds what the steps of one path's probe share.
 type pathProber struct {
 	ctx context.Context
-	scn *Scenario
-	o   ProbeOptions
+	scn *loadtest.Scenario
+	o   PathOptions
 	ep  string
 	pp  *summary.PathProbe
 }
 
 // single sends one request of the path outside a run, judging a 429 by
 // RATE-02, and returns the answer's status.
-func (p *pathProber) single(hc *http.Client) int {
-	code, h, body := single(p.ctx, hc, p.scn)
+func (p *pathProber) single() int {
+	code, h, body := p.scn.Send(p.ctx)
 	if code == http.StatusTooManyRequests {
-		judgeOne(&p.pp.RATE02, p.scn.envelope429(), h, body)
+		p.scn.Judge429(&p.pp.RATE02, h, body)
 	}
 	return code
 }
 
 // measure runs one schedule and states it as a ladder step.
-func (p *pathProber) measure(phase string, rate float64, spec RunSpec) (*Outcome, summary.ProbeStep, error) {
+func (p *pathProber) measure(phase string, rate float64, spec loadtest.RunSpec) (*loadtest.Outcome, summary.ProbeStep, error) {
 	spec.Name, spec.Scenario, spec.Attack = p.ep+"-"+phase, p.scn, p.o.Attack
-	out, err := Run(p.ctx, spec)
+	out, err := loadtest.Run(p.ctx, spec)
 	if err != nil {
 		return nil, summary.ProbeStep{}, err
 	}
-	tally429(&p.pp.RATE02, out)
+	out.Tally429(&p.pp.RATE02)
 	s, _ := out.Summary(p.ep)
 	ps := summary.ProbeStep{Phase: phase, Offered: rate, Requests: s.Requests, Share429: s.Rate429, P99Ms: s.Latency.P99}
 	ps.Window = out.Window.Seconds()
@@ -105,7 +106,7 @@ func (p *pathProber) coarseLadder() (float64, error) {
 		if err != nil {
 			return false, err
 		}
-		out, ps, err := p.measure("coarse", r, RunSpec{Schedule: sch})
+		out, ps, err := p.measure("coarse", r, loadtest.RunSpec{Schedule: sch})
 		if err != nil {
 			return false, err
 		}
@@ -176,13 +177,13 @@ func (p *pathProber) blast(rate float64) (time.Time, string, error) {
 	bd := time.Duration(math.Max(3, 150/rate) * float64(time.Second)) // long enough to spend the burst and measure the tail
 	t := &blastTally{pp: pp, samples: p.o.Samples, presence: map[string]int{}}
 	sch, _ := pacer.Constant(rate, bd)
-	out, err := Run(p.ctx, RunSpec{Name: p.ep + "-blast", Scenario: p.scn, Schedule: sch, Attack: p.o.Attack,
+	out, err := loadtest.Run(p.ctx, loadtest.RunSpec{Name: p.ep + "-blast", Scenario: p.scn, Schedule: sch, Attack: p.o.Attack,
 		OnResult: func(_ string, r *vegeta.Result, _ bool) { t.add(r) }})
 	if err != nil {
 		return time.Time{}, "", err
 	}
 	end := time.Now()
-	tally429(&pp.RATE02, out)
+	out.Tally429(&pp.RATE02)
 	t.finish(out)
 	if s, ok := out.Summary(p.ep); ok {
 		pp.Series = s.Series
@@ -193,17 +194,17 @@ func (p *pathProber) blast(rate float64) (time.Time, string, error) {
 // recovery sends a request right as the load stops and polls to the first
 // 2xx, then checks that waiting out Retry-After is enough.
 func (p *pathProber) recovery(blastEnd time.Time, blast float64, lastRA string) error {
-	pp, hc := p.pp, p.scn.client()
-	code := p.single(hc)
+	pp := p.pp
+	code := p.single()
 	pp.FirstAfterLoad = code
 	for code == http.StatusTooManyRequests && time.Since(blastEnd) < 30*time.Second {
-		if err := sleepCtx(p.ctx, 10*time.Millisecond); err != nil {
+		if err := loadtest.Sleep(p.ctx, 10*time.Millisecond); err != nil {
 			return err
 		}
-		code = p.single(hc)
+		code = p.single()
 	}
 	pp.RecoveryMs = float64(time.Since(blastEnd).Microseconds()) / 1000
-	ra, raOK, raErr := httpclient.RetryAfter(lastRA, time.Now(), p.scn.retryAfterMax())
+	ra, raOK, raErr := httpclient.RetryAfter(lastRA, time.Now(), p.scn.RetryAfterMax())
 	switch {
 	case raErr != nil:
 		pp.Notes = append(pp.Notes, "Retry-After not waited out: "+raErr.Error())
@@ -222,7 +223,7 @@ func (p *pathProber) retryAfter(blast float64, ra time.Duration) error {
 	sch, _ := pacer.Constant(blast, 500*time.Millisecond)
 	var l429 time.Time
 	var ra2 string
-	out, err := Run(p.ctx, RunSpec{Name: p.ep + "-retry-after", Scenario: p.scn, Schedule: sch, Attack: p.o.Attack,
+	out, err := loadtest.Run(p.ctx, loadtest.RunSpec{Name: p.ep + "-retry-after", Scenario: p.scn, Schedule: sch, Attack: p.o.Attack,
 		OnResult: func(_ string, r *vegeta.Result, _ bool) {
 			if r.Code == http.StatusTooManyRequests && r.Timestamp.After(l429) {
 				l429, ra2 = r.Timestamp, r.Headers.Get("Retry-After")
@@ -231,8 +232,8 @@ func (p *pathProber) retryAfter(blast float64, ra time.Duration) error {
 	if err != nil {
 		return err
 	}
-	tally429(&pp.RATE02, out)
-	if v, ok, err := httpclient.RetryAfter(ra2, l429, p.scn.retryAfterMax()); err != nil {
+	out.Tally429(&pp.RATE02)
+	if v, ok, err := httpclient.RetryAfter(ra2, l429, p.scn.RetryAfterMax()); err != nil {
 		pp.Notes = append(pp.Notes, "Retry-After not waited out: "+err.Error())
 		return nil
 	} else if ok {
@@ -242,10 +243,10 @@ func (p *pathProber) retryAfter(blast float64, ra time.Duration) error {
 		return nil
 	}
 	pp.JustBefore = http.StatusTooManyRequests
-	if err := sleepCtx(p.ctx, time.Until(l429.Add(ra).Add(20*time.Millisecond))); err != nil {
+	if err := loadtest.Sleep(p.ctx, time.Until(l429.Add(ra).Add(20*time.Millisecond))); err != nil {
 		return err
 	}
-	pp.AfterWait = p.single(p.scn.client())
+	pp.AfterWait = p.single()
 	pp.Honoured = pp.AfterWait >= 200 && pp.AfterWait < 300
 	return nil
 }

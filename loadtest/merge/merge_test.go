@@ -1,4 +1,4 @@
-package loadtest
+package merge
 
 import (
 	"errors"
@@ -42,7 +42,7 @@ func writeShard(t *testing.T, dir string, n int, code uint16, edit func(*summary
 	for i := 0; i < n; i++ {
 		off := time.Duration(i) * 10 * time.Millisecond
 		r := &vegeta.Result{Seq: uint64(i), Code: code, Timestamp: start.Add(off), Latency: 2 * time.Millisecond, URL: "http://h/v1/merchant/cards?limit=20"}
-		rec.Add(EPList, r, off)
+		rec.Add("list", r, off)
 		if err := enc.Encode(r); err != nil {
 			t.Fatal(err)
 		}
@@ -66,13 +66,13 @@ func TestMergeInputs(t *testing.T) {
 	writeRun(t, filepath.Join(dir, "b"), 40, 429)
 	ths, _ := threshold.ParseAll([]string{"list:rate429<1%", "all:requests>=100"})
 	out := filepath.Join(dir, "merged")
-	rep, err := MergeInputs([]string{filepath.Join(dir, "a"), filepath.Join(dir, "b", "summary.json")}, MergeOptions{OutDir: out, Thresholds: ths})
+	rep, err := Inputs([]string{filepath.Join(dir, "a"), filepath.Join(dir, "b", "summary.json")}, Options{OutDir: out, Thresholds: ths})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s, ok := func() (metrics.Summary, bool) {
 		for _, e := range rep.Endpoints {
-			if e.Endpoint == EPList {
+			if e.Endpoint == "list" {
 				return e, true
 			}
 		}
@@ -84,7 +84,7 @@ func TestMergeInputs(t *testing.T) {
 	if !rep.Breached || rep.Thresholds[0].Pass || !rep.Thresholds[1].Pass {
 		t.Fatalf("thresholds %+v", rep.Thresholds)
 	}
-	n, err := MergeResults(filepath.Join(dir, "again.bin"), []string{filepath.Join(out, "results.bin")})
+	n, err := Results(filepath.Join(dir, "again.bin"), []string{filepath.Join(out, "results.bin")})
 	if err != nil || n != 100 {
 		t.Fatalf("merged results file holds %d results: %v", n, err)
 	}
@@ -93,10 +93,10 @@ func TestMergeInputs(t *testing.T) {
 	if err := loadreport.Write(probe, &summary.Report{Kind: "probe", Probe: &summary.ProbeReport{}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := MergeInputs([]string{probe}, MergeOptions{}); err == nil {
+	if _, err := Inputs([]string{probe}, Options{}); err == nil {
 		t.Fatal("probe report merged")
 	}
-	if _, err := MergeInputs([]string{filepath.Join(dir, "missing")}, MergeOptions{}); err == nil {
+	if _, err := Inputs([]string{filepath.Join(dir, "missing")}, Options{}); err == nil {
 		t.Fatal("missing input merged")
 	}
 }
@@ -130,24 +130,25 @@ func TestMergeRefusesNonsense(t *testing.T) {
 				inputs = append(inputs, filepath.Join(d, "s1"))
 				writeShard(t, inputs[1], 10, 200, tc.edit)
 			}
-			_, err := MergeInputs(inputs, MergeOptions{})
-			var ref *MergeRefusal
+			_, err := Inputs(inputs, Options{})
+			var ref *Refusal
 			if !errors.As(err, &ref) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err %v, want a refusal naming %q", err, tc.want)
 			}
-			rep, err := MergeInputs(inputs, MergeOptions{Force: true})
+			rep, err := Inputs(inputs, Options{Force: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(rep.ForcedMerge) == 0 || !strings.Contains(rendered(t, loadreport.Markdown(rep)), "**forced merge**") {
-				t.Fatalf("forced merge not marked: %v", rep.Notes)
+			md, err := loadreport.Markdown(rep).Bytes()
+			if err != nil || len(rep.ForcedMerge) == 0 || !strings.Contains(string(md), "**forced merge**") {
+				t.Fatalf("forced merge not marked (%v): %v", err, rep.Notes)
 			}
 		})
 	}
 	// The two shards of one run merge without complaint.
 	s0 := filepath.Join(dir, "good0")
 	writeShard(t, s0, 10, 200, nil)
-	rep, err := MergeInputs([]string{s0, good1}, MergeOptions{})
+	rep, err := Inputs([]string{s0, good1}, Options{})
 	if err != nil || len(rep.ForcedMerge) != 0 || rep.Schedule != "100/s for 1s" {
 		t.Fatalf("good shards: %v %+v", err, rep)
 	}

@@ -1,4 +1,9 @@
-package loadtest
+// Package topology finds the rate limiters behind the paths a probe found
+// limited (mph load probe-rate-limit --topology): which paths share one,
+// what it is keyed by (token, merchant, client), each one's burst, refill
+// and Retry-After, and the policy it declares. It runs the load engine and
+// prepares its own scenarios; the figures go to package summary.
+package topology
 
 import (
 	"context"
@@ -14,6 +19,7 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
+	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/loadtest/summary"
 )
@@ -25,9 +31,9 @@ const (
 	topoFree   = 0.05
 )
 
-// TopologyOptions configure ProbeTopology.
-type TopologyOptions struct {
-	Attack   AttackOptions
+// Options configure Probe.
+type Options struct {
+	Attack   loadtest.AttackOptions
 	PoolSize int           // cards created per secure scenario (default 2)
 	MaxWait  time.Duration // cap of every refill wait (default 10s)
 	Logf     func(string, ...any)
@@ -37,11 +43,11 @@ type TopologyOptions struct {
 type topoPath struct {
 	name           string
 	ceiling, burst float64
-	scn            *Scenario // primary credential, first token
+	scn            *loadtest.Scenario // primary credential, first token
 }
 
 type topoProber struct {
-	o     TopologyOptions
+	o     Options
 	ctx   context.Context
 	paths map[string]*topoPath
 	mu    sync.Mutex
@@ -51,20 +57,20 @@ type topoProber struct {
 }
 
 // run is one attack of the topology, its 429s judged by RATE-02.
-func (p *topoProber) run(spec RunSpec) (*Outcome, error) {
-	out, err := Run(p.ctx, spec)
+func (p *topoProber) run(spec loadtest.RunSpec) (*loadtest.Outcome, error) {
+	out, err := loadtest.Run(p.ctx, spec)
 	p.mu.Lock()
-	tally429(&p.rate2, out)
+	out.Tally429(&p.rate2)
 	p.mu.Unlock()
 	return out, err
 }
 
-// ProbeTopology finds which of the probed paths share a limiter (saturate
+// Probe finds which of the probed paths share a limiter (saturate
 // one, watch another), what the limiter is keyed by (a second token of the
 // same merchant and, with a second credential, a second merchant call the
 // saturated path), and each limiter's burst and refill rate (token counts
 // after timed waits from an empty bucket). It prepares its own scenarios.
-func ProbeTopology(ctx context.Context, t *Target, probes []summary.PathProbe, o TopologyOptions) (*summary.Topology, error) {
+func Probe(ctx context.Context, t *loadtest.Target, probes []summary.PathProbe, o Options) (*summary.Topology, error) {
 	if o.PoolSize <= 0 {
 		o.PoolSize = 2
 	}
@@ -141,13 +147,13 @@ func (p *topoProber) limitedPaths(tp *summary.Topology, probes []summary.PathPro
 }
 
 // prepare builds a single-path scenario authenticated by one credential.
-func (p *topoProber) prepare(t *Target, path string, c Credential) (*Scenario, error) {
+func (p *topoProber) prepare(t *loadtest.Target, path string, c loadtest.Credential) (*loadtest.Scenario, error) {
 	tt := *t
-	tt.Creds = []Credential{c}
+	tt.Creds = []loadtest.Credential{c}
 	// Cards created by each scenario need references of their own.
 	p.seq++
 	tt.RunID = fmt.Sprintf("%s-topo%d", t.RunID, p.seq)
-	scn, err := Prepare(p.ctx, &tt, ScenarioOptions{Name: scenarioFor(path), PoolSize: p.o.PoolSize, Teardown: true})
+	scn, err := loadtest.Prepare(p.ctx, &tt, loadtest.ScenarioOptions{Name: loadtest.ScenarioFor(path), PoolSize: p.o.PoolSize, Teardown: true})
 	if err != nil {
 		return nil, fmt.Errorf("topology: %s: %w", path, err)
 	}
@@ -156,16 +162,16 @@ func (p *topoProber) prepare(t *Target, path string, c Credential) (*Scenario, e
 
 type topoVariant struct {
 	identity string
-	scn      *Scenario
+	scn      *loadtest.Scenario
 }
 
 // prepareVariants prepares the other identities calling path: a second
 // token of the same merchant (not for the token exchange itself) and the
 // second merchant when one is configured.
-func (p *topoProber) prepareVariants(t *Target, path string) ([]topoVariant, []string, error) {
+func (p *topoProber) prepareVariants(t *loadtest.Target, path string) ([]topoVariant, []string, error) {
 	var vs []topoVariant
 	var notes []string
-	if path != EPToken {
+	if path != loadtest.EPToken {
 		scn, err := p.prepare(t, path, t.Creds[0])
 		if err != nil {
 			return vs, notes, err
@@ -209,7 +215,7 @@ func (p *topoProber) refillWait(names ...string) error {
 		tp := p.paths[n]
 		d = max(d, time.Duration((tp.burst/tp.ceiling+0.5)*float64(time.Second)))
 	}
-	return sleepCtx(p.ctx, min(d, p.o.MaxWait))
+	return loadtest.Sleep(p.ctx, min(d, p.o.MaxWait))
 }
 
 // record keeps the rate-limit headers of any answer.
@@ -222,7 +228,7 @@ func (p *topoProber) record(path string) func(string, *vegeta.Result, bool) {
 			m = map[string]string{}
 			p.hdrs[path] = m
 		}
-		for _, h := range rlHeaders {
+		for _, h := range loadtest.RateLimitHeaders {
 			if v := r.Headers.Get(h); v != "" {
 				m[h] = v
 			}
@@ -235,7 +241,7 @@ func (p *topoProber) record(path string) func(string, *vegeta.Result, bool) {
 // request count and 429 share. When the saturating stream itself meets few
 // 429s (the per-path estimate was low), it tries again at a higher rate;
 // errNotSaturated reports that even 9× was not enough.
-func (p *topoProber) saturateAndWatch(sat string, watch *Scenario, watchPath string, watchCeiling float64) (uint64, float64, error) {
+func (p *topoProber) saturateAndWatch(sat string, watch *loadtest.Scenario, watchPath string, watchCeiling float64) (uint64, float64, error) {
 	for _, boost := range []float64{1, 3, 9} {
 		n, share, satShare, err := p.saturateOnce(sat, boost, watch, watchPath, watchCeiling)
 		if err != nil || satShare > topoShared {
@@ -249,7 +255,7 @@ func (p *topoProber) saturateAndWatch(sat string, watch *Scenario, watchPath str
 // errNotSaturated: the check could not be made; its verdict is "unclear".
 var errNotSaturated = errors.New("not saturated at 9× the rate its probe suggested")
 
-func (p *topoProber) saturateOnce(sat string, boost float64, watch *Scenario, watchPath string, watchCeiling float64) (uint64, float64, float64, error) {
+func (p *topoProber) saturateOnce(sat string, boost float64, watch *loadtest.Scenario, watchPath string, watchCeiling float64) (uint64, float64, float64, error) {
 	s := p.paths[sat]
 	rate := (2*s.ceiling + 10) * boost
 	drain := time.Duration(((s.burst+10)/(rate-s.ceiling) + 0.3) * float64(time.Second))
@@ -265,14 +271,14 @@ func (p *topoProber) saturateOnce(sat string, boost float64, watch *Scenario, wa
 	}
 	start := time.Now().Add(100 * time.Millisecond)
 	var wg sync.WaitGroup
-	var satOut *Outcome
+	var satOut *loadtest.Outcome
 	var satErr error
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		satOut, satErr = p.run(RunSpec{Name: sat + "-saturate", Scenario: s.scn, Schedule: satSch, Attack: p.o.Attack, StartAt: start, OnResult: p.record(sat)})
+		satOut, satErr = p.run(loadtest.RunSpec{Name: sat + "-saturate", Scenario: s.scn, Schedule: satSch, Attack: p.o.Attack, StartAt: start, OnResult: p.record(sat)})
 	}()
-	out, err := p.run(RunSpec{Name: watchPath + "-watch", Scenario: watch, Schedule: wSch, Attack: p.o.Attack, StartAt: start.Add(drain), OnResult: p.record(watchPath)})
+	out, err := p.run(loadtest.RunSpec{Name: watchPath + "-watch", Scenario: watch, Schedule: wSch, Attack: p.o.Attack, StartAt: start.Add(drain), OnResult: p.record(watchPath)})
 	wg.Wait()
 	if err == nil {
 		err = satErr
@@ -337,7 +343,7 @@ func (p *topoProber) pairs(tp *summary.Topology, names []string) ([][]string, er
 func (p *topoProber) group(tp *summary.Topology, paths []string, variants map[string][]topoVariant) (summary.LimiterGroup, error) {
 	rep := paths[0]
 	for _, n := range paths {
-		if n == EPList || (n == EPSecure && rep == EPToken) {
+		if n == loadtest.EPList || (n == loadtest.EPSecure && rep == loadtest.EPToken) {
 			rep = n // an authenticated path can tell a token key from a merchant key
 		}
 	}
@@ -382,7 +388,7 @@ func limiterKey(path string, limited map[string]bool) (string, string) {
 		return "token", "a second token of the same merchant was not refused"
 	case hasMer && mer:
 		return "client", "a second merchant was refused too (one bucket per client IP, or global)"
-	case hasMer && path == EPToken:
+	case hasMer && path == loadtest.EPToken:
 		return "merchant", "a second merchant's token exchange was not refused"
 	case hasTok && hasMer:
 		return "merchant", "a second token of the same merchant was refused, a second merchant was not"
@@ -405,7 +411,7 @@ func (p *topoProber) burstRefill(g *summary.LimiterGroup, path string) error {
 	var last429, lastSent time.Time
 	var ra string
 	rec := p.record(path)
-	if _, err := p.run(RunSpec{Name: path + "-drain", Scenario: s.scn, Schedule: sch, Attack: p.o.Attack, OnResult: func(ep string, r *vegeta.Result, m bool) {
+	if _, err := p.run(loadtest.RunSpec{Name: path + "-drain", Scenario: s.scn, Schedule: sch, Attack: p.o.Attack, OnResult: func(ep string, r *vegeta.Result, m bool) {
 		rec(ep, r, m)
 		if r.Timestamp.After(lastSent) {
 			lastSent = r.Timestamp
@@ -418,7 +424,7 @@ func (p *topoProber) burstRefill(g *summary.LimiterGroup, path string) error {
 	}
 	// Refill: tokens gathered in a short wait, well below the burst.
 	t1 := time.Duration(math.Min(3, math.Max(0.2, 0.5*s.burst/s.ceiling)) * float64(time.Second))
-	if err := sleepCtx(p.ctx, t1); err != nil {
+	if err := loadtest.Sleep(p.ctx, t1); err != nil {
 		return err
 	}
 	ok1, _, end1, err := p.fastBurst(s, int(math.Ceil(s.ceiling*t1.Seconds()*2))+10)
@@ -430,7 +436,7 @@ func (p *topoProber) burstRefill(g *summary.LimiterGroup, path string) error {
 	}
 	// Burst: the bucket is empty after the first fast burst; wait until it is full.
 	refill := math.Max(g.Refill, 0.1)
-	if err := sleepCtx(p.ctx, min(p.o.MaxWait, time.Duration((1.5*s.burst/refill+0.5)*float64(time.Second)))); err != nil {
+	if err := loadtest.Sleep(p.ctx, min(p.o.MaxWait, time.Duration((1.5*s.burst/refill+0.5)*float64(time.Second)))); err != nil {
 		return err
 	}
 	ok2, span2, _, err := p.fastBurst(s, int(math.Ceil(2*s.burst))+20)
@@ -457,7 +463,7 @@ func (p *topoProber) fastBurst(s *topoPath, n int) (int, float64, time.Time, err
 	var ok int
 	var first, last time.Time
 	rec := p.record(s.name)
-	_, err = p.run(RunSpec{Name: s.name + "-burst", Scenario: s.scn, Schedule: sch, Attack: p.o.Attack, OnResult: func(ep string, r *vegeta.Result, m bool) {
+	_, err = p.run(loadtest.RunSpec{Name: s.name + "-burst", Scenario: s.scn, Schedule: sch, Attack: p.o.Attack, OnResult: func(ep string, r *vegeta.Result, m bool) {
 		rec(ep, r, m)
 		if first.IsZero() || r.Timestamp.Before(first) {
 			first = r.Timestamp
