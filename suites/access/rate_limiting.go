@@ -41,8 +41,15 @@ func limitForSpec(ctx context.Context, group string, l controls.RateLimit) {
 	if err != nil {
 		HarnessError("sandbox control rate-limits: %v", err)
 	}
+	// Only the group this spec changes is put back: the control's answer may
+	// carry members that are no group (a target echoing the request back),
+	// and a PUT of them all would be refused and leave the limit in place.
+	before, had := saved[group]
+	if !had {
+		before = controls.RateLimit{} // absent: the group had no limit (rate 0 disables one)
+	}
 	DeferCleanup(func(ctx SpecContext) {
-		if err := Controls().SetRateLimits(ctx, saved); err != nil {
+		if err := Controls().SetRateLimits(ctx, map[string]controls.RateLimit{group: before}); err != nil {
 			HarnessError("restoring the rate limits: %v", err)
 		}
 	})
