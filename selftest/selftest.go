@@ -285,10 +285,11 @@ type job struct {
 }
 
 // runAll runs the clean sandbox first (its verdict matters most), then
-// under its own profile, then every setting, every seed and every fault,
-// o.Parallel at a time. The settings and seeds, which run every spec, go
-// before the faults so that the short fault runs fill the end instead of
-// one long run.
+// under its own profile, then every seed, every setting and every fault,
+// o.Parallel at a time: longest first. A seed combines the slow settings
+// (delayed approvals, lagging listings, deliveries) and waits out each of
+// them, the settings run every spec, and the short fault runs fill the
+// end instead of one long run.
 func runAll(ctx context.Context, o Options) runs {
 	rs := runs{faults: make([]Run, len(o.Faults)), done: make([]bool, len(o.Faults)),
 		variants: make([]Run, len(o.Variants)), seeds: make([]Run, len(o.Seeds))}
@@ -318,11 +319,11 @@ func runAll(ctx context.Context, o Options) runs {
 	}
 	send(job{kind: jobClean})
 	send(job{kind: jobCleanSandbox})
-	for i := range o.Variants {
-		send(job{jobVariant, i})
-	}
 	for i := range o.Seeds {
 		send(job{jobSeed, i})
+	}
+	for i := range o.Variants {
+		send(job{jobVariant, i})
 	}
 	for i := range o.Faults {
 		send(job{jobFault, i})
