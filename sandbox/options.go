@@ -24,7 +24,7 @@ type Options struct {
 	Variants          []string          // names from Variants(); unknown name = error from New
 	Logger            *slog.Logger      // nil = discard
 	// EchoRequests is TEST-ONLY: every answer echoes the request's
-	// headers and body (echo.go), to test the harness's redaction.
+	// headers and body (sandbox/echo), to test the harness's redaction.
 	EchoRequests bool
 
 	// HideControls answers /_sandbox like any unknown path (404): the sandbox

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/clock"
+	"github.com/merchant-harness/mph/sandbox/echo"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
 	"github.com/merchant-harness/mph/sandbox/rewrite"
@@ -104,8 +105,8 @@ func (s *Server) AdminKey() string { return s.opts.AdminKey }
 
 // ServeHTTP dispatches to the merchant API, the test controls, or 404.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.opts.EchoRequests && !echoing(r) {
-		s.serveEcho(w, r) // test-only leaky target: echo.go
+	if s.opts.EchoRequests && !echo.Inside(r) {
+		echo.Serve(s, w, r, maxBody) // test-only leaky target
 		return
 	}
 	defer func() {
