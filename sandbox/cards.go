@@ -8,6 +8,7 @@ import (
 
 	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/wording"
@@ -205,13 +206,13 @@ func (s *Server) vaultShort(rc *reqCtx, amt money.Amount, total, avail int64) {
 func newCard(now time.Time, brand, name, theme string, billing Address) *card {
 	prefix := "4"
 	if brand == "MASTERCARD" {
-		prefix = "5" + randDigitIn("12345")
+		prefix = "5" + ids.DigitIn("12345")
 	}
-	body := prefix + randDigits(15-len(prefix))
+	body := prefix + ids.Digits(15-len(prefix))
 	pan := body + string(rune('0'+luhnCheck(body)))
 	exp := now.UTC()
-	id := "crd_" + randHex(12)
-	ref := "card_" + randHex(8)
+	id := "crd_" + ids.Hex(12)
+	ref := "card_" + ids.Hex(8)
 	at := ts(now)
 	return &card{
 		id: id, ref: ref, refLower: ref,
@@ -220,7 +221,7 @@ func newCard(now time.Time, brand, name, theme string, billing Address) *card {
 		panGrouped: pan[0:4] + " " + pan[4:8] + " " + pan[8:12] + " " + pan[12:16],
 		maskedPan:  pan[:6] + "******" + pan[12:],
 		last4:      pan[12:],
-		cvv:        randDigits(3),
+		cvv:        ids.Digits(3),
 		expMonth:   fmt.Sprintf("%02d", int(exp.Month())),
 		expYear:    fmt.Sprintf("%04d", exp.Year()+3),
 		nameOnCard: name,

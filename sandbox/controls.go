@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
 	"github.com/merchant-harness/mph/sandbox/validate"
 )
@@ -155,7 +156,7 @@ func (s *Server) ctlWebhook(rc *reqCtx) {
 		return
 	}
 	if secret == "" {
-		secret = "whsec_" + randHex(16)
+		secret = "whsec_" + ids.Hex(16)
 	}
 	m.webhook.Store(&webhookConfig{URL: u, Secret: secret})
 	writeJSON(rc.w, http.StatusOK, webhookJSON{MerchantID: m.id, URL: u, Secret: secret})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/validate"
 )
 
@@ -159,11 +160,11 @@ func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *giftOrder {
 	quote := quoteGift(p, req.face, s.giftRate(rc.now))
 	ref := req.ref
 	if !req.hasRef {
-		ref = "gft_" + randHex(8)
+		ref = "gft_" + ids.Hex(8)
 	}
 	return &giftOrder{
 		reference:     ref,
-		transactionID: "GCT_" + strings.ToUpper(randHex(8)),
+		transactionID: "GCT_" + strings.ToUpper(ids.Hex(8)),
 		productCode:   p.Code,
 		productName:   p.Name,
 		currency:      p.Currency,
@@ -171,8 +172,8 @@ func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *giftOrder {
 		costNGN:       giftCost(quote, s.faults.On(fault.GiftCostDiffers)),
 		voucher: Voucher{
 			Code:         s.voucherCode(),
-			PIN:          randDigits(6),
-			SerialNumber: "SN" + randDigits(12),
+			PIN:          ids.Digits(6),
+			SerialNumber: "SN" + ids.Digits(12),
 			Instructions: "Redeem at " + p.Site + " before the expiry date shown on the voucher.",
 		},
 		recipient:   Recipient{Email: req.email, Name: req.name},

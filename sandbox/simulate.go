@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/webhook"
@@ -61,7 +62,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	}
 	simRef := s.simulationReference(et)
 	if s.faults.On(fault.WebhookRefPrefix) {
-		simRef = "SIM_" + strings.ToUpper(et) + "_" + randHex(4)
+		simRef = "SIM_" + strings.ToUpper(et) + "_" + ids.Hex(4)
 	}
 	var url, skip string
 	var sent bool

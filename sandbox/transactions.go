@@ -5,6 +5,7 @@ import (
 
 	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/webhook"
 	"github.com/merchant-harness/mph/sandbox/wording"
@@ -36,7 +37,7 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 		s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
 		return
 	}
-	t := &txn{id: "txn_" + randHex(12), st: st, cardID: c.id, amount: int64(amt)}
+	t := &txn{id: "txn_" + ids.Hex(12), st: st, cardID: c.id, amount: int64(amt)}
 	reason, bal, ref := s.authorize(rc, st, c, t)
 
 	rc.world.txMu.Lock()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
@@ -189,7 +190,7 @@ func (s *Server) cardID(id string) string {
 	if !s.variants.On(variant.CardIDUUID) {
 		return id
 	}
-	h := randHex(16)
+	h := ids.Hex(16)
 	return "crd_" + h[:8] + "-" + h[8:12] + "-4" + h[13:16] + "-a" + h[17:20] + "-" + h[20:32]
 }
 

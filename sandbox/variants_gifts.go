@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
@@ -76,9 +77,9 @@ func (s *Server) giftRate(now time.Time) money.Amount {
 // voucherCode is a new voucher's code.
 func (s *Server) voucherCode() string {
 	if s.variants.On(variant.LookupVoucherCardNumber) {
-		return randDigits(4) + " " + randDigits(4) + " " + randDigits(4) + " " + randDigits(4)
+		return ids.Digits(4) + " " + ids.Digits(4) + " " + ids.Digits(4) + " " + ids.Digits(4)
 	}
-	return randAlnum(4) + "-" + randAlnum(4) + "-" + randAlnum(4) + "-" + randAlnum(4)
+	return ids.Alnum(4) + "-" + ids.Alnum(4) + "-" + ids.Alnum(4) + "-" + ids.Alnum(4)
 }
 
 // debitsAtPurchase reports whether a purchase debits the NGN balance at once.

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"math/big"
 
+	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
@@ -11,9 +12,9 @@ import (
 // customer-id-numeric.
 func (s *Server) newCustomerID() string {
 	if s.variants.On(variant.CustomerIDNumeric) {
-		return randDigitIn("123456789") + randDigits(9)
+		return ids.DigitIn("123456789") + ids.Digits(9)
 	}
-	return "cus_" + randHex(12)
+	return "cus_" + ids.Hex(12)
 }
 
 // customerIDOf reads issuance's customerId: a string, or under

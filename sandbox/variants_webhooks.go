@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/webhook"
 )
@@ -45,7 +46,7 @@ func (s *Server) queueDelivery(ctx context.Context, w *world, st *envState, kind
 // simulationReference is a simulation's reference for event type et.
 func (s *Server) simulationReference(et string) string {
 	if s.variants.On(variant.SimRefRandom) {
-		return "SIMULATE_" + strings.ToUpper(randHex(6))
+		return "SIMULATE_" + strings.ToUpper(ids.Hex(6))
 	}
-	return "SIMULATE_" + strings.ToUpper(et) + "_" + randHex(4)
+	return "SIMULATE_" + strings.ToUpper(et) + "_" + ids.Hex(4)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/webhook"
 )
 
@@ -46,7 +47,7 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 	defer s.pending.Add(-1)
 	now := s.clk.Now()
 	p := webhook.Payload{
-		ID:          "evt_" + randHex(12),
+		ID:          "evt_" + ids.Hex(12),
 		Type:        kind,
 		CreatedAt:   ts(now),
 		Environment: st.env.String(),
