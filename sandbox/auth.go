@@ -10,6 +10,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/token"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
@@ -36,13 +37,13 @@ func (s *Server) handleToken(rc *reqCtx) {
 	if s.invalid(rc, &v) || s.lockedOut(rc, mid) {
 		return
 	}
-	ref, found := rc.world.keys[key]
-	if s.faults.On(fault.AuthWrongSecret) && (!found || ref.m.id != mid) {
-		if m := rc.world.merchants[mid]; m != nil {
-			ref, found = keyRef{m, EnvTest}, true // any key of a known merchant
+	ref, found := rc.world.Keys[key]
+	if s.faults.On(fault.AuthWrongSecret) && (!found || ref.Merchant.ID != mid) {
+		if m := rc.world.Merchants[mid]; m != nil {
+			ref, found = state.KeyRef{Merchant: m, Env: state.EnvTest}, true // any key of a known merchant
 		}
 	}
-	if !found || ref.m.id != mid {
+	if !found || ref.Merchant.ID != mid {
 		s.noteFailure(mid, rc.now)
 		s.writeError(rc, http.StatusUnauthorized, wording.BadCreds)
 		return
@@ -51,8 +52,8 @@ func (s *Server) handleToken(rc *reqCtx) {
 		s.writeError(rc, http.StatusUnauthorized, wording.MerchantHdr)
 		return
 	}
-	st := ref.m.envs[ref.env]
-	if (!s.variants.On(variant.IPCallsOnly) && !s.ipAllowed(rc, st)) || s.kybAtExchange(rc, ref.m, ref.env) {
+	st := ref.Merchant.Envs[ref.Env]
+	if (!s.variants.On(variant.IPCallsOnly) && !s.ipAllowed(rc, st)) || s.kybAtExchange(rc, ref.Merchant, ref.Env) {
 		return
 	}
 	issuedAt := rc.now
@@ -60,20 +61,20 @@ func (s *Server) handleToken(rc *reqCtx) {
 		issuedAt = issuedAt.Add(-300 * time.Second) // exp = now + 600 s
 	}
 	if s.faults.On(fault.TokenIssuedOnce) {
-		st.firstToken.CompareAndSwap(0, issuedAt.UnixNano())
-		issuedAt = time.Unix(0, st.firstToken.Load()) // the first token, again
+		st.FirstToken.CompareAndSwap(0, issuedAt.UnixNano())
+		issuedAt = time.Unix(0, st.FirstToken.Load()) // the first token, again
 	}
-	tok, err := s.jwt.Issue(mid, ref.env.String(), issuedAt)
+	tok, err := s.jwt.Issue(mid, ref.Env.String(), issuedAt)
 	if err != nil {
 		s.writeError(rc, http.StatusInternalServerError, "Could not sign the access token")
 		return
 	}
-	s.writeA(rc, http.StatusOK, s.tokenAnswer(tok, mid, ref.env))
+	s.writeA(rc, http.StatusOK, s.tokenAnswer(tok, mid, ref.Env))
 }
 
 // tokenAnswer is the access token object, or a map as a token-answer fault
 // bends it.
-func (s *Server) tokenAnswer(tok, mid string, env Env) any {
+func (s *Server) tokenAnswer(tok, mid string, env state.Env) any {
 	a := accessToken{AccessToken: tok, TokenType: "Bearer", ExpiresIn: int(token.Lifetime / time.Second), Environment: env.String(), MerchantID: mid}
 	m := map[string]any{"accessToken": a.AccessToken, "tokenType": a.TokenType, "expiresIn": a.ExpiresIn, "environment": a.Environment, "merchantId": a.MerchantID}
 	switch {
@@ -103,7 +104,7 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		bearerMsg = http.StatusText(http.StatusUnauthorized)
 	}
 	if h == "" && s.faults.On(fault.AuthNoHeaderServed) {
-		rc.st = rc.world.merchants[DemoMerchants()[0].ID].envs[EnvTest]
+		rc.st = rc.world.Merchants[DemoMerchants()[0].ID].Envs[state.EnvTest]
 		return true
 	}
 	if len(h) <= len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) {
@@ -134,21 +135,21 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		}
 		return false
 	}
-	m := rc.world.merchants[c.Subject]
-	env, okEnv := parseEnv(c.Env)
+	m := rc.world.Merchants[c.Subject]
+	env, okEnv := state.ParseEnv(c.Env)
 	if m == nil || !okEnv {
 		s.writeError(rc, http.StatusUnauthorized, bearerMsg)
 		return false
 	}
-	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.id && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.checksMerchantHeader(false) {
+	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.ID && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.checksMerchantHeader(false) {
 		s.writeError(rc, http.StatusUnauthorized, wording.MerchantHdr)
 		return false
 	}
-	st := m.envs[env]
+	st := m.Envs[env]
 	if !s.faults.On(fault.AuthIPPerCallSkipped) && !s.ipAllowed(rc, st) {
 		return false
 	}
-	if env == EnvLive && m.kyb < 2 && !s.faults.On(fault.AuthKYBSkipped) && !s.crossSkipsKYB(rc) && s.kybApplies(rc.r) {
+	if env == state.EnvLive && m.KYB < 2 && !s.faults.On(fault.AuthKYBSkipped) && !s.crossSkipsKYB(rc) && s.kybApplies(rc.r) {
 		s.writeError(rc, http.StatusForbidden, wording.KYB)
 		return false
 	}
@@ -157,11 +158,11 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 }
 
 // ipAllowed applies the merchant environment's IP whitelist to the caller.
-func (s *Server) ipAllowed(rc *reqCtx, st *envState) bool {
+func (s *Server) ipAllowed(rc *reqCtx, st *state.EnvState) bool {
 	if s.crossSkipsIP(rc) {
 		return true
 	}
-	wl := st.whitelist.Load()
+	wl := st.Whitelist.Load()
 	if wl == nil || len(*wl) == 0 {
 		return true
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
@@ -26,12 +27,12 @@ func (s *Server) handleStatus(rc *reqCtx) {
 	}
 	st := rc.st
 	if s.faults.On(fault.CardCrossMerchantFreeze) {
-		if other, oc := rc.world.cardByIDAnywhere(rc.p1); oc != nil {
+		if other, oc := rc.world.CardByIDAnywhere(rc.p1); oc != nil {
 			st = other // the card's owner, whoever asks
 		}
 	}
-	s.withCard(rc, st, func(c *card) reply {
-		if s.variants.OnAny(variant.StatusSameRefused, variant.StatusSame409) && (status == "FROZEN") == c.frozen {
+	s.withCard(rc, st, func(c *state.Card) reply {
+		if s.variants.OnAny(variant.StatusSameRefused, variant.StatusSame409) && (status == "FROZEN") == c.Frozen {
 			code := http.StatusBadRequest
 			if s.variants.On(variant.StatusSame409) {
 				code = http.StatusConflict
@@ -46,25 +47,25 @@ func (s *Server) handleStatus(rc *reqCtx) {
 }
 
 // setStatus freezes or unfreezes c; the caller holds st's lock.
-func (s *Server) setStatus(rc *reqCtx, st *envState, c *card, frozen bool) cardJSON {
-	was := c.frozen
-	if frozen != c.frozen {
-		c.frozen = frozen
-		c.updatedAt = ts(rc.now)
+func (s *Server) setStatus(rc *reqCtx, st *state.EnvState, c *state.Card, frozen bool) state.CardJSON {
+	was := c.Frozen
+	if frozen != c.Frozen {
+		c.Frozen = frozen
+		c.UpdatedAt = ts(rc.now)
 	}
 	if s.faults.On(fault.StatusFreezeSweeps) && frozen && !was {
-		st.vault += c.balance
-		c.balance = 0
+		st.Vault += c.Balance
+		c.Balance = 0
 	}
 	if s.faults.On(fault.TxnUnfreezeStillDeclines) && frozen {
-		c.frozenOnce = true
+		c.FrozenOnce = true
 	}
-	out := c.json()
+	out := c.JSON()
 	if s.faults.On(fault.StatusFreezeNotPersisted) && frozen {
-		c.frozen = false
+		c.Frozen = false
 	}
 	if s.faults.On(fault.StatusUnfreezeNotPersisted) && was && !frozen {
-		c.frozen = true
+		c.Frozen = true
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
@@ -16,7 +17,7 @@ type successMessage struct {
 
 // handleContact is PATCH /cards/{id}/contact: only supplied fields change.
 func (s *Server) handleContact(rc *reqCtx) {
-	if s.faults.On(fault.ContactLiveRefused) && rc.st.env == EnvLive {
+	if s.faults.On(fault.ContactLiveRefused) && rc.st.Env == state.EnvLive {
 		s.writeError(rc, http.StatusForbidden, "Contact updates are available with TEST credentials only")
 		return
 	}
@@ -41,14 +42,14 @@ func (s *Server) handleContact(rc *reqCtx) {
 	if s.invalid(rc, &v) {
 		return
 	}
-	s.withCard(rc, rc.st, func(c *card) reply {
+	s.withCard(rc, rc.st, func(c *state.Card) reply {
 		if hasEmail {
-			c.email = email
+			c.Email = email
 		}
 		if hasMobile {
-			c.mobile = mobile
+			c.Mobile = mobile
 		}
-		c.updatedAt = ts(rc.now)
+		c.UpdatedAt = ts(rc.now)
 		return func() {
 			s.writeB(rc, "Contact details updated", successMessage{Success: true, Message: "Contact details updated with the card provider"})
 		}

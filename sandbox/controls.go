@@ -4,12 +4,11 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"sort"
 	"time"
 
-	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 )
 
@@ -99,17 +98,17 @@ func (s *Server) Reset() {
 // ctlDeliveries lists the delivery log and how many deliveries are in
 // flight: a client waiting for a delivery stops once nothing is pending.
 func (s *Server) ctlDeliveries(rc *reqCtx) {
-	writeJSON(rc.w, http.StatusOK, deliveriesAnswer{Deliveries: rc.world.deliveryLog(), Pending: s.pending.Load()})
+	writeJSON(rc.w, http.StatusOK, deliveriesAnswer{Deliveries: rc.world.DeliveryLog(), Pending: s.pending.Load()})
 }
 
 type deliveriesAnswer struct {
-	Deliveries []Delivery `json:"deliveries"`
-	Pending    int64      `json:"pending"`
+	Deliveries []state.Delivery `json:"deliveries"`
+	Pending    int64            `json:"pending"`
 }
 
 // merchantOr404 resolves the control's merchant path parameter.
-func (s *Server) merchantOr404(rc *reqCtx) *merchant {
-	m := rc.world.merchants[rc.p1]
+func (s *Server) merchantOr404(rc *reqCtx) *state.Merchant {
+	m := rc.world.Merchants[rc.p1]
 	if m == nil {
 		s.writeError(rc, http.StatusNotFound, "Merchant not found")
 	}
@@ -151,49 +150,23 @@ func (s *Server) ctlWebhook(rc *reqCtx) {
 		return
 	}
 	if u == "" {
-		m.webhook.Store(nil)
-		writeJSON(rc.w, http.StatusOK, webhookJSON{MerchantID: m.id})
+		m.Webhook.Store(nil)
+		writeJSON(rc.w, http.StatusOK, webhookJSON{MerchantID: m.ID})
 		return
 	}
 	if secret == "" {
 		secret = "whsec_" + ids.Hex(16)
 	}
-	m.webhook.Store(&webhookConfig{URL: u, Secret: secret})
-	writeJSON(rc.w, http.StatusOK, webhookJSON{MerchantID: m.id, URL: u, Secret: secret})
-}
-
-type balancesJSON struct {
-	MerchantID    string       `json:"merchantId"`
-	Environment   string       `json:"environment"`
-	VaultBalance  money.Amount `json:"vaultBalance"`
-	NgnBalance    money.Amount `json:"ngnBalance"`
-	FeesCollected money.Amount `json:"feesCollected"`
-	CardBalances  money.Amount `json:"cardBalances"`
-	SpentAmount   money.Amount `json:"spentAmount"`
-	Cards         int          `json:"cards"`
-}
-
-func (st *envState) balances() balancesJSON {
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	var sum int64
-	for _, c := range st.cards {
-		sum += c.balance
-	}
-	return balancesJSON{
-		MerchantID: st.m.id, Environment: st.env.String(),
-		VaultBalance: amount(st.vault), NgnBalance: amount(st.ngn),
-		FeesCollected: amount(st.fees), CardBalances: amount(sum),
-		SpentAmount: amount(st.spent), Cards: len(st.cards),
-	}
+	m.Webhook.Store(&state.WebhookConfig{URL: u, Secret: secret})
+	writeJSON(rc.w, http.StatusOK, webhookJSON{MerchantID: m.ID, URL: u, Secret: secret})
 }
 
 // envParam reads ?environment= (default TEST).
-func (s *Server) envParam(rc *reqCtx, val string, present bool) (Env, bool) {
+func (s *Server) envParam(rc *reqCtx, val string, present bool) (state.Env, bool) {
 	if !present || val == "" {
-		return EnvTest, true
+		return state.EnvTest, true
 	}
-	e, ok := parseEnv(val)
+	e, ok := state.ParseEnv(val)
 	if !ok {
 		s.badRequest(rc, []string{"environment must be one of the following values: TEST, LIVE"})
 	}
@@ -211,7 +184,7 @@ func (s *Server) ctlBalances(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	writeJSON(rc.w, http.StatusOK, m.envs[env].balances())
+	writeJSON(rc.w, http.StatusOK, m.Envs[env].Balances())
 }
 
 // ctlSetBalances overwrites the vault and/or NGN balance.
@@ -232,17 +205,17 @@ func (s *Server) ctlSetBalances(rc *reqCtx) {
 	if s.invalid(rc, &v) {
 		return
 	}
-	env, _ := parseEnv(envS)
-	st := m.envs[env]
-	st.mu.Lock()
+	env, _ := state.ParseEnv(envS)
+	st := m.Envs[env]
+	st.Mu.Lock()
 	if hasVault {
-		st.vault = int64(vault)
+		st.Vault = int64(vault)
 	}
 	if hasNGN {
-		st.ngn = int64(ngn)
+		st.NGN = int64(ngn)
 	}
-	st.mu.Unlock()
-	writeJSON(rc.w, http.StatusOK, st.balances())
+	st.Mu.Unlock()
+	writeJSON(rc.w, http.StatusOK, st.Balances())
 }
 
 type whitelistJSON struct {
@@ -285,10 +258,10 @@ func (s *Server) ctlWhitelist(rc *reqCtx) {
 	if s.invalid(rc, &v) {
 		return
 	}
-	env, _ := parseEnv(envS)
-	st := m.envs[env]
-	st.whitelist.Store(&addrs)
-	writeJSON(rc.w, http.StatusOK, whitelistJSON{MerchantID: m.id, Environment: envS, IPs: ipStrings(addrs)})
+	env, _ := state.ParseEnv(envS)
+	st := m.Envs[env]
+	st.Whitelist.Store(&addrs)
+	writeJSON(rc.w, http.StatusOK, whitelistJSON{MerchantID: m.ID, Environment: envS, IPs: ipStrings(addrs)})
 }
 
 type holdJSON struct {
@@ -311,15 +284,15 @@ func (s *Server) ctlGiftHold(rc *reqCtx) {
 		return
 	}
 	ans := holdJSON{Reference: rc.p1, Hold: hold}
-	for _, id := range sortedMerchants(rc.world) {
-		for _, st := range rc.world.merchants[id].envs {
-			st.mu.Lock()
-			if o := st.findOrder(rc.p1); o != nil {
-				o.held = hold
+	for _, id := range rc.world.MerchantIDs() {
+		for _, st := range rc.world.Merchants[id].Envs {
+			st.Mu.Lock()
+			if o := st.FindOrder(rc.p1); o != nil {
+				o.Held = hold
 				ans.Orders++
-				ans.OrderStatus = o.status
+				ans.OrderStatus = o.Status
 			}
-			st.mu.Unlock()
+			st.Mu.Unlock()
 		}
 	}
 	if ans.Orders == 0 {
@@ -327,15 +300,6 @@ func (s *Server) ctlGiftHold(rc *reqCtx) {
 		return
 	}
 	writeJSON(rc.w, http.StatusOK, ans)
-}
-
-func sortedMerchants(w *world) []string {
-	ids := make([]string, 0, len(w.merchants))
-	for id := range w.merchants {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
 }
 
 type latencyJSON struct {

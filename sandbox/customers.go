@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
@@ -18,7 +19,7 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 	}
 	v := validate.Of(b)
 	n := s.customerNames()
-	c := customerJSON{
+	c := state.CustomerJSON{
 		FirstName:        v.Str("firstName", true, maxText),
 		LastName:         v.Str("lastName", true, maxText),
 		Email:            v.Str("email", !s.faults.On(fault.CustEmailOptional), maxText),
@@ -68,39 +69,39 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 	c.CreatedAt = ts(rc.now)
 
 	st := rc.st
-	st.mu.Lock()
-	cu := &customer{rec: c}
+	st.Mu.Lock()
+	cu := &state.Customer{Rec: c}
 	s.pendApproval(cu, rc.now)
-	c = cu.rec
-	st.customers = append(st.customers, cu)
-	st.custByID[c.CustomerID] = cu
-	st.mu.Unlock()
+	c = cu.Rec
+	st.Customers = append(st.Customers, cu)
+	st.CustByID[c.CustomerID] = cu
+	st.Mu.Unlock()
 	s.writeA(rc, http.StatusCreated, c)
 }
 
 // handleListCustomers is GET /cards/customers, newest first.
 func (s *Server) handleListCustomers(rc *reqCtx) {
 	st := rc.st
-	st.mu.RLock()
+	st.Mu.RLock()
 	listed := s.listedCustomers(st, rc.now)
-	out := make([]customerJSON, 0, len(listed))
+	out := make([]state.CustomerJSON, 0, len(listed))
 	if s.faults.On(fault.CustListDropsNewest) && len(listed) > 0 {
 		listed = listed[:len(listed)-1]
 	}
 	for _, cu := range s.customerOrder(listed) {
-		rec := cu.rec
+		rec := cu.Rec
 		rec.KYCStatus = s.kycStatus(cu, rc.now)
 		out = append(out, rec)
 	}
-	st.mu.RUnlock()
+	st.Mu.RUnlock()
 	if s.faults.On(fault.CustListTenantLeak) {
-		for _, m := range rc.world.merchants {
-			if o := m.envs[st.env]; o != st {
-				o.mu.RLock()
-				for i := len(o.customers) - 1; i >= 0; i-- {
-					out = append(out, o.customers[i].rec)
+		for _, m := range rc.world.Merchants {
+			if o := m.Envs[st.Env]; o != st {
+				o.Mu.RLock()
+				for i := len(o.Customers) - 1; i >= 0; i-- {
+					out = append(out, o.Customers[i].Rec)
 				}
-				o.mu.RUnlock()
+				o.Mu.RUnlock()
 			}
 		}
 	}

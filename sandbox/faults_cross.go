@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/token"
 )
 
@@ -40,11 +41,11 @@ func (s *Server) crossServe(rc *reqCtx, rt *route, rest string) bool {
 
 // crossBypass is the merchant environment a bypassing fault serves the
 // request as, nil for the normal path.
-func (s *Server) crossBypass(rc *reqCtx, rest string) *envState {
+func (s *Server) crossBypass(rc *reqCtx, rest string) *state.EnvState {
 	h := rc.r.Header.Get("Authorization")
 	scheme, value, _ := strings.Cut(h, " ")
 	value = strings.TrimSpace(value)
-	demo := rc.world.merchants[DemoMerchants()[0].ID].envs[EnvTest]
+	demo := rc.world.Merchants[DemoMerchants()[0].ID].Envs[state.EnvTest]
 	switch {
 	case h == "" && s.faults.On(fault.VerifyNoToken) && rc.r.Method == http.MethodGet && strings.HasPrefix(rest, "/gift-cards/verify/"):
 		return orderOwner(rc.world, rc.p1)
@@ -69,12 +70,12 @@ func isJWT(v string) bool {
 }
 
 // orderOwner is the TEST merchant environment holding the gift order ref.
-func orderOwner(w *world, ref string) *envState {
-	for _, m := range w.merchants {
-		st := m.envs[EnvTest]
-		st.mu.RLock()
-		o := st.findOrder(ref)
-		st.mu.RUnlock()
+func orderOwner(w *state.World, ref string) *state.EnvState {
+	for _, m := range w.Merchants {
+		st := m.Envs[state.EnvTest]
+		st.Mu.RLock()
+		o := st.FindOrder(ref)
+		st.Mu.RUnlock()
 		if o != nil {
 			return st
 		}
@@ -83,14 +84,14 @@ func orderOwner(w *world, ref string) *envState {
 }
 
 // basicMerchant is the environment of the Basic credentials merchantId:secretKey.
-func basicMerchant(w *world, value string) *envState {
+func basicMerchant(w *state.World, value string) *state.EnvState {
 	raw, err := base64.StdEncoding.DecodeString(value)
 	if err != nil {
 		return nil
 	}
 	mid, key, _ := strings.Cut(string(raw), ":")
-	if ref, ok := w.keys[key]; ok && ref.m.id == mid {
-		return ref.m.envs[ref.env]
+	if ref, ok := w.Keys[key]; ok && ref.Merchant.ID == mid {
+		return ref.Merchant.Envs[ref.Env]
 	}
 	return nil
 }

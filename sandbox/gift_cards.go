@@ -7,6 +7,7 @@ import (
 	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/ids"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 )
 
@@ -155,79 +156,79 @@ func (s *Server) parseGiftPurchase(rc *reqCtx) (req giftPurchase, ok bool) {
 }
 
 // newGiftOrder builds the PROCESSING order of a purchase, priced by its quote.
-func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *giftOrder {
+func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *state.GiftOrder {
 	p := req.p
 	quote := quoteGift(p, req.face, s.giftRate(rc.now))
 	ref := req.ref
 	if !req.hasRef {
 		ref = "gft_" + ids.Hex(8)
 	}
-	return &giftOrder{
-		reference:     ref,
-		transactionID: "GCT_" + strings.ToUpper(ids.Hex(8)),
-		productCode:   p.Code,
-		productName:   p.Name,
-		currency:      p.Currency,
-		faceValue:     int64(req.face),
-		costNGN:       giftCost(quote, s.faults.On(fault.GiftCostDiffers)),
-		voucher: Voucher{
+	return &state.GiftOrder{
+		Reference:     ref,
+		TransactionID: "GCT_" + strings.ToUpper(ids.Hex(8)),
+		ProductCode:   p.Code,
+		ProductName:   p.Name,
+		Currency:      p.Currency,
+		FaceValue:     int64(req.face),
+		CostNGN:       giftCost(quote, s.faults.On(fault.GiftCostDiffers)),
+		Voucher: state.Voucher{
 			Code:         s.voucherCode(),
 			PIN:          ids.Digits(6),
 			SerialNumber: "SN" + ids.Digits(12),
 			Instructions: "Redeem at " + p.Site + " before the expiry date shown on the voucher.",
 		},
-		recipient:   Recipient{Email: req.email, Name: req.name},
-		status:      s.purchaseStatus(),
-		env:         rc.st.env,
-		createdAt:   ts(rc.now),
-		variantCode: req.variant, phone: req.phone, note: req.note,
+		Recipient:   state.Recipient{Email: req.email, Name: req.name},
+		Status:      s.purchaseStatus(),
+		Env:         rc.st.Env,
+		CreatedAt:   ts(rc.now),
+		VariantCode: req.variant, Phone: req.phone, Note: req.note,
 	}
 }
 
 // storeGiftOrder debits the NGN balance and stores o under the merchant's
 // lock, then answers: 200, a duplicate-reference replay or conflict, or an
 // insufficient balance.
-func (s *Server) storeGiftOrder(rc *reqCtx, o *giftOrder) {
+func (s *Server) storeGiftOrder(rc *reqCtx, o *state.GiftOrder) {
 	st := rc.st
-	st.mu.Lock()
-	if prev := st.findOrder(o.reference); prev != nil {
+	st.Mu.Lock()
+	if prev := st.FindOrder(o.Reference); prev != nil {
 		switch s.giftReplay(prev, o) {
 		case giftReplayed:
-			out := prev.json()
-			st.mu.Unlock()
+			out := prev.JSON()
+			st.Mu.Unlock()
 			s.writeA(rc, http.StatusOK, out) // idempotent replay of the original order
 			return
 		case giftRefused:
-			st.mu.Unlock()
-			s.writeError(rc, http.StatusUnprocessableEntity, "Reference '"+o.reference+"' was already used with other parameters")
+			st.Mu.Unlock()
+			s.writeError(rc, http.StatusUnprocessableEntity, "Reference '"+o.Reference+"' was already used with other parameters")
 			return
 		}
 	}
-	if st.findOrder(o.reference) != nil {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusConflict, "Gift card order with reference '"+o.reference+"' already exists")
+	if st.FindOrder(o.Reference) != nil {
+		st.Mu.Unlock()
+		s.writeError(rc, http.StatusConflict, "Gift card order with reference '"+o.Reference+"' already exists")
 		return
 	}
-	if s.velocityExceeded(st, o.recipient.Name, rc.now) {
-		st.mu.Unlock()
+	if s.velocityExceeded(st, o.Recipient.Name, rc.now) {
+		st.Mu.Unlock()
 		s.writeError(rc, http.StatusBadRequest, "Too many gift cards for this recipient: try again later")
 		return
 	}
-	if st.ngn < o.costNGN {
-		avail := st.ngn
-		st.mu.Unlock()
+	if st.NGN < o.CostNGN {
+		avail := st.NGN
+		st.Mu.Unlock()
 		s.writeError(rc, http.StatusBadRequest, "Insufficient NGN balance: required "+
-			money.Amount(o.costNGN).String()+" NGN, available "+money.Amount(avail).String()+" NGN")
+			money.Amount(o.CostNGN).String()+" NGN, available "+money.Amount(avail).String()+" NGN")
 		return
 	}
-	if !s.faults.On(fault.GiftNotDebited) && (s.debitsAtPurchase() || o.status == "SUCCESS") {
-		st.ngn -= o.costNGN
+	if !s.faults.On(fault.GiftNotDebited) && (s.debitsAtPurchase() || o.Status == "SUCCESS") {
+		st.NGN -= o.CostNGN
 	}
-	st.orders = append(st.orders, o)
-	st.orderRef[o.reference] = o
-	st.orderTxID[o.transactionID] = o
-	out := o.json()
-	st.mu.Unlock()
+	st.Orders = append(st.Orders, o)
+	st.OrderRef[o.Reference] = o
+	st.OrderTxID[o.TransactionID] = o
+	out := o.JSON()
+	st.Mu.Unlock()
 	code := http.StatusOK
 	if s.faults.On(fault.GiftPurchase201) {
 		code = http.StatusCreated
@@ -235,65 +236,41 @@ func (s *Server) storeGiftOrder(rc *reqCtx, o *giftOrder) {
 	s.writeA(rc, code, out)
 }
 
-// json renders the order in the flat shape; the caller holds the state lock.
-func (o *giftOrder) json() giftOrderJSON {
-	j := giftOrderJSON{
-		Status:        "success",
-		Reference:     o.reference,
-		TransactionID: o.transactionID,
-		ProductCode:   o.productCode,
-		ProductName:   o.productName,
-		Currency:      o.currency,
-		FaceValue:     money.Amount(o.faceValue),
-		CostNgn:       money.Amount(o.costNGN),
-		Voucher:       o.voucher,
-		Recipient:     o.recipient,
-		OrderStatus:   o.status,
-		IsSuccessful:  o.status == "SUCCESS",
-		Environment:   o.env.String(),
-		CreatedAt:     o.createdAt,
-	}
-	if !j.IsSuccessful {
-		j.Voucher.Code, j.Voucher.PIN = "", "" // locked until reconciled
-	}
-	return j
-}
-
 // handleGiftVerify is GET /gift-cards/verify/{reference}: reconciles a
 // PROCESSING order to SUCCESS (unless held) and never charges again.
 func (s *Server) handleGiftVerify(rc *reqCtx) {
 	st := rc.st
-	st.mu.Lock()
+	st.Mu.Lock()
 	o := s.findGiftOrder(st, rc.p1)
 	if s.faults.On(fault.GiftVerifyByTxnID404) {
-		o = st.orderRef[rc.p1] // client reference only
+		o = st.OrderRef[rc.p1] // client reference only
 	}
 	if o == nil && s.faults.On(fault.GiftVerifyTenantLeak) {
-		st.mu.Unlock()
-		st, o = findOrderAnywhere(rc.world, st.env, rc.p1) // returns with st locked when found
+		st.Mu.Unlock()
+		st, o = rc.world.FindOrderAnywhere(st.Env, rc.p1) // returns with st locked when found
 		if o == nil {
 			s.writeGiftNotFound(rc, rc.p1)
 			return
 		}
 	}
 	if o == nil {
-		st.mu.Unlock()
+		st.Mu.Unlock()
 		s.writeGiftNotFound(rc, rc.p1)
 		return
 	}
-	o.verifyCalls++
+	o.VerifyCalls++
 	waits := s.reconcileWaits(o, rc.now) // reconciliation has not completed yet
-	if !waits && o.status == "PROCESSING" && (!o.held || s.faults.On(fault.GiftHoldIgnored)) && !s.faults.On(fault.GiftNeverReconciles) {
-		o.status = "SUCCESS"
+	if !waits && o.Status == "PROCESSING" && (!o.Held || s.faults.On(fault.GiftHoldIgnored)) && !s.faults.On(fault.GiftNeverReconciles) {
+		o.Status = "SUCCESS"
 		if !s.debitsAtPurchase() {
-			st.ngn -= o.costNGN
+			st.NGN -= o.CostNGN
 		}
 	}
 	if s.faults.On(fault.GiftVerifyChargesAgain) {
-		st.ngn -= o.costNGN
+		st.NGN -= o.CostNGN
 	}
-	out := o.json()
-	st.mu.Unlock()
+	out := o.JSON()
+	st.Mu.Unlock()
 	if s.faults.On(fault.GiftVerifyEnveloped) {
 		s.writeA(rc, http.StatusOK, out)
 		return
@@ -310,31 +287,17 @@ func giftCost(q giftQuote, subtotalOnly bool) int64 {
 	return int64(q.TotalNgn)
 }
 
-// findOrderAnywhere finds an order of any merchant in env (fault
-// gift-verify-tenant-leak); it returns with the owner's state locked.
-func findOrderAnywhere(w *world, env Env, ref string) (*envState, *giftOrder) {
-	for _, m := range w.merchants {
-		st := m.envs[env]
-		st.mu.Lock()
-		if o := st.findOrder(ref); o != nil {
-			return st, o
-		}
-		st.mu.Unlock()
-	}
-	return nil, nil
-}
-
 // handleGiftLookup is GET /gift-cards/transactions/{reference}: the order as
 // it stands, without reconciliation.
 func (s *Server) handleGiftLookup(rc *reqCtx) {
 	st := rc.st
-	st.mu.RLock()
+	st.Mu.RLock()
 	o := s.findGiftOrder(st, rc.p1)
-	var out giftOrderJSON
+	var out state.GiftOrderJSON
 	if o != nil {
-		out = o.json()
+		out = o.JSON()
 	}
-	st.mu.RUnlock()
+	st.Mu.RUnlock()
 	if o == nil {
 		s.writeGiftNotFound(rc, rc.p1)
 		return

@@ -33,8 +33,8 @@ type identityJSON struct {
 // merchants it serves. It needs no admin key (it holds no secret), so a
 // harness can confirm the identity before it sends the key anywhere.
 func (s *Server) ctlIdentity(rc *reqCtx) {
-	ids := make([]string, 0, len(rc.world.merchants))
-	for id := range rc.world.merchants {
+	ids := make([]string, 0, len(rc.world.Merchants))
+	for id := range rc.world.Merchants {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)

@@ -18,5 +18,5 @@ func (s *Server) limitKey(rc *reqCtx) string {
 		ip, _ := clientIP(rc.r)
 		return "ip:" + ip.String()
 	}
-	return rc.st.m.id
+	return rc.st.Merchant.ID
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
 	"github.com/merchant-harness/mph/sandbox/rewrite"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/token"
 	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/webhook"
@@ -46,7 +47,7 @@ type Server struct {
 	api      http.Handler // merchant API routes (routes.go)
 	controls http.Handler // test control routes (routes.go)
 	pending  atomic.Int64 // webhook deliveries in flight
-	world    atomic.Pointer[world]
+	world    atomic.Pointer[state.World]
 	latency  atomic.Int64 // nanoseconds added to every merchant API answer
 	startRL  map[string]RateLimit
 	inst     string // instance id, see InstanceHeader
@@ -141,9 +142,9 @@ type reqCtx struct {
 	r     *http.Request
 	path  string // URL path echoed in envelopes
 	now   time.Time
-	world *world
-	st    *envState // authenticated merchant and environment
-	p1    string    // the path parameter
+	world *state.World
+	st    *state.EnvState // authenticated merchant and environment
+	p1    string          // the path parameter
 }
 
 func (s *Server) notFoundRoute(rc *reqCtx) {

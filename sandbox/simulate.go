@@ -6,6 +6,7 @@ import (
 
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/ids"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/webhook"
@@ -27,7 +28,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	if s.liveSimulationCardFirst(rc) {
 		return
 	}
-	if st.env != EnvTest && !s.faults.On(fault.WebhookLiveAllowed) {
+	if st.Env != state.EnvTest && !s.faults.On(fault.WebhookLiveAllowed) {
 		s.writeError(rc, http.StatusForbidden, wording.LiveSimulate)
 		return
 	}
@@ -49,8 +50,8 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	}
 	var id, ref string
 	found := false
-	s.readCard(rc, st, func(c *card) reply {
-		id, ref, found = c.id, c.ref, true
+	s.readCard(rc, st, func(c *state.Card) reply {
+		id, ref, found = c.ID, c.Ref, true
 		return func() {}
 	})
 	if !found {
@@ -67,7 +68,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	var url, skip string
 	var sent bool
 	if s.faults.On(fault.WebhookFakeDispatch) {
-		if cfg := st.m.webhook.Load(); cfg != nil {
+		if cfg := st.Merchant.Webhook.Load(); cfg != nil {
 			url = cfg.URL
 		}
 		sent = true

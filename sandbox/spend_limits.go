@@ -5,6 +5,7 @@ import (
 
 	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
@@ -54,17 +55,17 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 	if s.invalid(rc, &v) {
 		return
 	}
-	s.withCard(rc, rc.st, func(c *card) reply {
-		if c.frozen && s.variants.On(variant.LimitsFrozenRefused) {
+	s.withCard(rc, rc.st, func(c *state.Card) reply {
+		if c.Frozen && s.variants.On(variant.LimitsFrozenRefused) {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before changing its limits")
 		}
 		if msg := s.limitRules(s.mergedLimits(c, set, cleared)); msg != "" {
 			return s.fail(rc, http.StatusBadRequest, msg)
 		}
-		id, l := c.id, s.setLimits(c, set)
+		id, l := c.ID, s.setLimits(c, set)
 		for i, cl := range cleared {
 			if cl {
-				l[i], c.limits[i] = 0, 0
+				l[i], c.Limits[i] = 0, 0
 			}
 		}
 		if s.faults.On(fault.LimitsCardIDAsAddressed) {
@@ -76,7 +77,7 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 
 // setLimits applies the supplied limits (0: not supplied) to c and returns
 // the limits to answer; the caller holds the state lock.
-func (s *Server) setLimits(c *card, set [4]int64) [4]int64 {
+func (s *Server) setLimits(c *state.Card, set [4]int64) [4]int64 {
 	l := s.limitsBase(c)
 	for i, n := range set {
 		if n > 0 {
@@ -86,7 +87,7 @@ func (s *Server) setLimits(c *card, set [4]int64) [4]int64 {
 		}
 	}
 	if !s.faults.On(fault.LimitsNotApplied) {
-		c.limits = l
+		c.Limits = l
 	}
 	return l
 }
@@ -105,10 +106,10 @@ func (s *Server) writeLimits(rc *reqCtx, id string, l [4]int64) {
 		Message: "Spend limits updated",
 		CardID:  id,
 		SpendLimits: spendLimitsJSON{
-			TransactionLimit: s.shownLimit(l[limTransaction]),
-			DailyLimit:       s.shownLimit(l[limDaily]),
-			MonthlyLimit:     s.shownLimit(l[limMonthly]),
-			AllTimeLimit:     s.shownLimit(l[limAllTime]),
+			TransactionLimit: s.shownLimit(l[state.LimTransaction]),
+			DailyLimit:       s.shownLimit(l[state.LimDaily]),
+			MonthlyLimit:     s.shownLimit(l[state.LimMonthly]),
+			AllTimeLimit:     s.shownLimit(l[state.LimAllTime]),
 		},
 	})
 }

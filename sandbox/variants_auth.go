@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/token"
 	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/wording"
@@ -82,19 +83,19 @@ func (s *Server) secretKeyBearer(rc *reqCtx, raw string) (*token.Claims, error) 
 	if !s.variants.On(variant.SecretBearer) || !(strings.HasSuffix(p, "/contact") || strings.HasSuffix(p, "/simulate-webhook")) {
 		return nil, nil
 	}
-	ref, ok := rc.world.keys[raw]
+	ref, ok := rc.world.Keys[raw]
 	if !ok {
 		return nil, nil
 	}
-	c := &token.Claims{Env: ref.env.String()}
-	c.Subject = ref.m.id
+	c := &token.Claims{Env: ref.Env.String()}
+	c.Subject = ref.Merchant.ID
 	return c, nil
 }
 
 // kybAtExchange refuses the token exchange of a LIVE merchant below Tier 2
 // (kyb-at-token-exchange); it reports whether it answered.
-func (s *Server) kybAtExchange(rc *reqCtx, m *merchant, env Env) bool {
-	if !s.variants.On(variant.KYBAtExchange) || env != EnvLive || m.kyb >= 2 {
+func (s *Server) kybAtExchange(rc *reqCtx, m *state.Merchant, env state.Env) bool {
+	if !s.variants.On(variant.KYBAtExchange) || env != state.EnvLive || m.KYB >= 2 {
 		return false
 	}
 	s.writeError(rc, http.StatusForbidden, wording.KYB)

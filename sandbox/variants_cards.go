@@ -9,6 +9,7 @@ import (
 
 	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sandbox/ids"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
@@ -50,14 +51,14 @@ func (s *Server) withdrawDebit(amt money.Amount) int64 {
 }
 
 // limitsBase is what a PUT's unsupplied limits start from.
-func (s *Server) limitsBase(c *card) [4]int64 {
+func (s *Server) limitsBase(c *state.Card) [4]int64 {
 	switch {
 	case s.variants.On(variant.LimitsReplaceDefaults):
 		return s.programLimits()
 	case s.variants.On(variant.LimitsPutReplaces):
 		return [4]int64{}
 	}
-	return c.limits
+	return c.Limits
 }
 
 // shownLimit renders one limit of a PUT answer (nil: null).
@@ -127,7 +128,7 @@ func (s *Server) issueRules(v *validate.Fields, req issueRequest) {
 
 // cardsPerCustomerFull reports whether customer cust already holds the
 // most cards allowed; the caller holds st's lock.
-func (s *Server) cardsPerCustomerFull(st *envState, cust string) (bool, int) {
+func (s *Server) cardsPerCustomerFull(st *state.EnvState, cust string) (bool, int) {
 	max := 0
 	switch {
 	case s.variants.On(variant.CardsPer5):
@@ -138,8 +139,8 @@ func (s *Server) cardsPerCustomerFull(st *envState, cust string) (bool, int) {
 		return false, 0
 	}
 	n := 0
-	for _, c := range st.cards {
-		if c.customerID == cust {
+	for _, c := range st.Cards {
+		if c.CustomerID == cust {
 			n++
 		}
 	}
@@ -172,7 +173,7 @@ func (s *Server) setSecureCache(h http.Header) {
 
 // mergedLimits are the limits a PUT of set (cleared: unset) would leave on
 // c, for the limit rules.
-func (s *Server) mergedLimits(c *card, set [4]int64, cleared [4]bool) [4]int64 {
+func (s *Server) mergedLimits(c *state.Card, set [4]int64, cleared [4]bool) [4]int64 {
 	l := s.limitsBase(c)
 	for i, n := range set {
 		switch {

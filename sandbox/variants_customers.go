@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
@@ -14,18 +15,18 @@ import (
 // variantState is what the settings remember beyond the sandbox's state.
 type variantState struct {
 	mu         sync.Mutex
-	identities map[string]bool                // uniqueness keys in use
-	approveAt  map[*customer]time.Time        // customer-approval-delayed
-	failures   map[string][]time.Time         // token-lockout: failed exchanges per merchant id
-	snapshots  map[*envState]*listingSnapshot // listing freshness
+	identities map[string]bool                      // uniqueness keys in use
+	approveAt  map[*state.Customer]time.Time        // customer-approval-delayed
+	failures   map[string][]time.Time               // token-lockout: failed exchanges per merchant id
+	snapshots  map[*state.EnvState]*listingSnapshot // listing freshness
 }
 
 func newVariantState() *variantState {
 	return &variantState{
 		identities: map[string]bool{},
-		approveAt:  map[*customer]time.Time{},
+		approveAt:  map[*state.Customer]time.Time{},
 		failures:   map[string][]time.Time{},
-		snapshots:  map[*envState]*listingSnapshot{},
+		snapshots:  map[*state.EnvState]*listingSnapshot{},
 	}
 }
 
@@ -35,7 +36,7 @@ var phoneLengths = map[string]int{"+1": 10, "+44": 10, "+234": 10}
 var reNameChars = regexp.MustCompile(`^[\p{L} '-]+$`)
 
 // customerRules adds the registration rules' violations to v.
-func (s *Server) customerRules(v *validate.Fields, c customerJSON) {
+func (s *Server) customerRules(v *validate.Fields, c state.CustomerJSON) {
 	if s.variants.On(variant.PhoneValidated) && c.PhoneNumber != "" {
 		national := strings.TrimLeft(strings.TrimPrefix(c.PhoneNumber, c.PhoneCountryCode), "0")
 		if n, ok := phoneLengths[c.PhoneCountryCode]; ok && len(national) != n {
@@ -53,7 +54,7 @@ func (s *Server) customerRules(v *validate.Fields, c customerJSON) {
 
 // claimIdentity records a new customer's unique inputs in st and reports
 // the first already taken ("" when none); it claims nothing then.
-func (s *Server) claimIdentity(st *envState, c customerJSON, idNumber string) string {
+func (s *Server) claimIdentity(st *state.EnvState, c state.CustomerJSON, idNumber string) string {
 	v := &s.variants
 	all := v.On(variant.UniqueIdentity)
 	var keys, names []string
@@ -69,7 +70,7 @@ func (s *Server) claimIdentity(st *envState, c customerJSON, idNumber string) st
 	if len(keys) == 0 {
 		return ""
 	}
-	prefix := st.m.id + "/" + st.env.String() + "/"
+	prefix := st.Merchant.ID + "/" + st.Env.String() + "/"
 	vs := s.vstate
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
@@ -91,11 +92,11 @@ func (s *Server) refuseDuplicate(rc *reqCtx, what string) {
 
 // pendApproval makes a new customer wait for verification
 // (customer-approval-delayed); the record then says PENDING.
-func (s *Server) pendApproval(cu *customer, now time.Time) {
+func (s *Server) pendApproval(cu *state.Customer, now time.Time) {
 	if !s.variants.On(variant.ApprovalDelayed) {
 		return
 	}
-	cu.rec.KYCStatus = "PENDING"
+	cu.Rec.KYCStatus = "PENDING"
 	s.vstate.mu.Lock()
 	s.vstate.approveAt[cu] = now.Add(2 * time.Second)
 	s.vstate.mu.Unlock()
@@ -103,9 +104,9 @@ func (s *Server) pendApproval(cu *customer, now time.Time) {
 
 // kycStatus is a customer's verification status at now: a pending one
 // is approved once its time has come (customer-approval-delayed).
-func (s *Server) kycStatus(cu *customer, now time.Time) string {
-	if !s.variants.On(variant.ApprovalDelayed) || cu.rec.KYCStatus != "PENDING" {
-		return cu.rec.KYCStatus
+func (s *Server) kycStatus(cu *state.Customer, now time.Time) string {
+	if !s.variants.On(variant.ApprovalDelayed) || cu.Rec.KYCStatus != "PENDING" {
+		return cu.Rec.KYCStatus
 	}
 	s.vstate.mu.Lock()
 	at, ok := s.vstate.approveAt[cu]
@@ -118,8 +119,8 @@ func (s *Server) kycStatus(cu *customer, now time.Time) string {
 
 // customerOrder returns the customers in listing order (newest first, or
 // oldest first under customer-list-oldest-first).
-func (s *Server) customerOrder(cs []*customer) []*customer {
-	out := make([]*customer, len(cs))
+func (s *Server) customerOrder(cs []*state.Customer) []*state.Customer {
+	out := make([]*state.Customer, len(cs))
 	for i, c := range cs {
 		if s.variants.On(variant.CustListOldest) {
 			out[i] = c

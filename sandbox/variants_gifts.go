@@ -6,21 +6,22 @@ import (
 
 	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sandbox/ids"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // reconcileWaits reports whether verify leaves a PROCESSING order as it is
 // this time (the reconciliation settings).
-func (s *Server) reconcileWaits(o *giftOrder, now time.Time) bool {
+func (s *Server) reconcileWaits(o *state.GiftOrder, now time.Time) bool {
 	v := &s.variants
 	switch {
 	case v.On(variant.GiftTwoStep):
-		return o.verifyCalls == 1
+		return o.VerifyCalls == 1
 	case v.On(variant.GiftThirdCall):
-		return o.verifyCalls < 3
+		return o.VerifyCalls < 3
 	case v.On(variant.GiftAfterSeconds):
-		t, err := time.Parse(time.RFC3339Nano, o.createdAt)
+		t, err := time.Parse(time.RFC3339Nano, o.CreatedAt)
 		return err == nil && now.Sub(t) < 3*time.Second
 	}
 	return false
@@ -28,15 +29,15 @@ func (s *Server) reconcileWaits(o *giftOrder, now time.Time) bool {
 
 // findGiftOrder resolves verify's and lookup's reference; the caller holds
 // st's lock.
-func (s *Server) findGiftOrder(st *envState, ref string) *giftOrder {
+func (s *Server) findGiftOrder(st *state.EnvState, ref string) *state.GiftOrder {
 	if !s.variants.On(variant.GiftTxnRefSeparate) {
-		return st.findOrder(ref)
+		return st.FindOrder(ref)
 	}
-	if o := st.orderRef[ref]; o != nil {
+	if o := st.OrderRef[ref]; o != nil {
 		return o
 	}
 	if id, ok := strings.CutPrefix(ref, "TXN-"); ok {
-		return st.orderTxID["GCT_"+id]
+		return st.OrderTxID["GCT_"+id]
 	}
 	return nil
 }
@@ -52,14 +53,14 @@ func (s *Server) purchaseStatus() string {
 
 // velocityExceeded reports whether merchant st already sold 3 orders to
 // recipient name within the hour; the caller holds st's lock.
-func (s *Server) velocityExceeded(st *envState, name string, now time.Time) bool {
+func (s *Server) velocityExceeded(st *state.EnvState, name string, now time.Time) bool {
 	if !s.variants.On(variant.GiftVelocity) {
 		return false
 	}
 	n := 0
-	for _, o := range st.orders {
-		t, err := time.Parse(time.RFC3339Nano, o.createdAt)
-		if err == nil && now.Sub(t) < time.Hour && strings.EqualFold(o.recipient.Name, name) {
+	for _, o := range st.Orders {
+		t, err := time.Parse(time.RFC3339Nano, o.CreatedAt)
+		if err == nil && now.Sub(t) < time.Hour && strings.EqualFold(o.Recipient.Name, name) {
 			n++
 		}
 	}
@@ -96,14 +97,14 @@ const (
 
 // giftReplay decides a purchase o reusing prev's reference under the
 // duplicate settings.
-func (s *Server) giftReplay(prev, o *giftOrder) giftDup {
+func (s *Server) giftReplay(prev, o *state.GiftOrder) giftDup {
 	v := &s.variants
 	switch {
 	case v.On(variant.GiftDupReplay):
 		return giftReplayed
 	case v.On(variant.GiftDupCompares):
-		if prev.faceValue == o.faceValue && prev.productCode == o.productCode && prev.recipient == o.recipient &&
-			prev.phone == o.phone && prev.note == o.note && prev.variantCode == o.variantCode {
+		if prev.FaceValue == o.FaceValue && prev.ProductCode == o.ProductCode && prev.Recipient == o.Recipient &&
+			prev.Phone == o.Phone && prev.Note == o.Note && prev.VariantCode == o.VariantCode {
 			return giftReplayed
 		}
 		return giftRefused

@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
@@ -15,13 +16,13 @@ const listingLag = 2 * time.Second
 // listingSnapshot is what a lagging index holds of a merchant environment.
 type listingSnapshot struct {
 	cardsAt, custAt, vaultAt time.Time
-	cards                    []*card
-	customers                []*customer
+	cards                    []*state.Card
+	customers                []*state.Customer
 	vault                    int64
 }
 
 // snapshot returns st's snapshot, refreshed when older than the lag.
-func (s *Server) snapshot(st *envState, now time.Time, cards, customers, vault bool) *listingSnapshot {
+func (s *Server) snapshot(st *state.EnvState, now time.Time, cards, customers, vault bool) *listingSnapshot {
 	vs := s.vstate
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
@@ -31,46 +32,46 @@ func (s *Server) snapshot(st *envState, now time.Time, cards, customers, vault b
 		vs.snapshots[st] = sn
 	}
 	if cards && (sn.cards == nil || now.Sub(sn.cardsAt) >= listingLag) {
-		sn.cards, sn.cardsAt = make([]*card, len(st.cards)), now
-		for i, c := range st.cards {
+		sn.cards, sn.cardsAt = make([]*state.Card, len(st.Cards)), now
+		for i, c := range st.Cards {
 			cp := *c
 			sn.cards[i] = &cp
 		}
 	}
 	if customers && (sn.customers == nil || now.Sub(sn.custAt) >= listingLag) {
-		sn.customers, sn.custAt = make([]*customer, len(st.customers)), now
-		for i, c := range st.customers {
+		sn.customers, sn.custAt = make([]*state.Customer, len(st.Customers)), now
+		for i, c := range st.Customers {
 			cp := *c
 			sn.customers[i] = &cp
 		}
 	}
 	if vault && (sn.vaultAt.IsZero() || now.Sub(sn.vaultAt) >= listingLag) {
-		sn.vault, sn.vaultAt = st.vault, now
+		sn.vault, sn.vaultAt = st.Vault, now
 	}
 	return sn
 }
 
 // listedCards are the cards a listing sees; the caller holds st's lock.
-func (s *Server) listedCards(st *envState, now time.Time) []*card {
+func (s *Server) listedCards(st *state.EnvState, now time.Time) []*state.Card {
 	if !s.variants.On(variant.ListLag) {
-		return st.cards
+		return st.Cards
 	}
 	return s.snapshot(st, now, true, false, false).cards
 }
 
 // listedCustomers are the customers a listing sees; the caller holds st's lock.
-func (s *Server) listedCustomers(st *envState, now time.Time) []*customer {
+func (s *Server) listedCustomers(st *state.EnvState, now time.Time) []*state.Customer {
 	if !s.variants.On(variant.ListLag) {
-		return st.customers
+		return st.Customers
 	}
 	return s.snapshot(st, now, false, true, false).customers
 }
 
 // listedVault is the vault balance the configuration shows; the caller
 // holds st's lock.
-func (s *Server) listedVault(st *envState, now time.Time) int64 {
+func (s *Server) listedVault(st *state.EnvState, now time.Time) int64 {
 	if !s.variants.On(variant.VaultLag) {
-		return st.vault
+		return st.Vault
 	}
 	return s.snapshot(st, now, false, false, true).vault
 }
@@ -83,16 +84,16 @@ func (s *Server) listingVaried() bool {
 
 // listCardsVariant is listCardsOf under the listing settings: a lagging
 // index, another order, another search; the caller holds st's lock.
-func (s *Server) listCardsVariant(st *envState, now time.Time, out []cardJSON, status, search string, limit int64) []cardJSON {
-	cards := append([]*card(nil), s.listedCards(st, now)...)
+func (s *Server) listCardsVariant(st *state.EnvState, now time.Time, out []state.CardJSON, status, search string, limit int64) []state.CardJSON {
+	cards := append([]*state.Card(nil), s.listedCards(st, now)...)
 	switch {
 	case s.variants.On(variant.ListOldestFirst):
 	case s.variants.On(variant.ListByName):
 		sort.SliceStable(cards, func(i, j int) bool {
-			if cards[i].nameLower != cards[j].nameLower {
-				return cards[i].nameLower < cards[j].nameLower
+			if cards[i].NameLower != cards[j].NameLower {
+				return cards[i].NameLower < cards[j].NameLower
 			}
-			return cards[i].id < cards[j].id
+			return cards[i].ID < cards[j].ID
 		})
 	default:
 		for i, j := 0, len(cards)-1; i < j; i, j = i+1, j-1 {
@@ -103,30 +104,30 @@ func (s *Server) listCardsVariant(st *envState, now time.Time, out []cardJSON, s
 		if int64(len(out)) >= limit {
 			break
 		}
-		if (status == "ACTIVE" && c.frozen) || (status == "FROZEN" && !c.frozen) {
+		if (status == "ACTIVE" && c.Frozen) || (status == "FROZEN" && !c.Frozen) {
 			continue
 		}
 		if search != "" && !s.searchMatches(st, c, search) {
 			continue
 		}
-		out = append(out, c.json())
+		out = append(out, c.JSON())
 	}
 	return out
 }
 
 // searchMatches applies the search settings: which name, and how.
-func (s *Server) searchMatches(st *envState, c *card, search string) bool {
-	if c.last4 == search {
+func (s *Server) searchMatches(st *state.EnvState, c *state.Card, search string) bool {
+	if c.Last4 == search {
 		return true
 	}
-	name := c.nameOnCard
+	name := c.NameOnCard
 	if s.variants.On(variant.SearchCustomerName) {
 		name = ""
-		if cu := st.custByID[c.customerID]; cu != nil {
-			name = cu.rec.FirstName + " " + cu.rec.LastName
+		if cu := st.CustByID[c.CustomerID]; cu != nil {
+			name = cu.Rec.FirstName + " " + cu.Rec.LastName
 		}
 	}
-	return s.textMatches(name, search) || s.textMatches(c.ref, search)
+	return s.textMatches(name, search) || s.textMatches(c.Ref, search)
 }
 
 // textMatches reports whether search matches value as the settings say.

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/wording"
@@ -83,11 +84,11 @@ func (s *Server) existenceBeforeAuth(rc *reqCtx, rest string) bool {
 		return false
 	}
 	gift := strings.HasPrefix(rest, "/gift-cards/")
-	for _, m := range rc.world.merchants {
-		for _, st := range m.envs {
-			st.mu.RLock()
-			found := (gift && s.findGiftOrder(st, rc.p1) != nil) || (!gift && st.findCard(rc.p1) != nil)
-			st.mu.RUnlock()
+	for _, m := range rc.world.Merchants {
+		for _, st := range m.Envs {
+			st.Mu.RLock()
+			found := (gift && s.findGiftOrder(st, rc.p1) != nil) || (!gift && st.FindCard(rc.p1) != nil)
+			st.Mu.RUnlock()
 			if found {
 				return false
 			}
@@ -107,12 +108,12 @@ func (s *Server) cardBeforeBody(rc *reqCtx, rest string) bool {
 	if !s.variants.On(variant.NotFoundFirst) || rc.p1 == "" || !strings.HasPrefix(rest, "/cards/") || rc.r.Method == http.MethodGet {
 		return false
 	}
-	if rc.st.env != EnvTest && strings.HasSuffix(rest, "/simulate-webhook") {
+	if rc.st.Env != state.EnvTest && strings.HasSuffix(rest, "/simulate-webhook") {
 		return false // the environment check comes first there (live-simulation)
 	}
-	rc.st.mu.RLock()
-	c := rc.st.findCard(rc.p1)
-	rc.st.mu.RUnlock()
+	rc.st.Mu.RLock()
+	c := rc.st.FindCard(rc.p1)
+	rc.st.Mu.RUnlock()
 	if c != nil {
 		return false
 	}
@@ -132,9 +133,9 @@ func (s *Server) issueChecksFirst(rc *reqCtx, b validate.Body) bool {
 		return false
 	}
 	st := rc.st
-	st.mu.RLock()
-	known, vault := st.custByID[cust] != nil, st.vault
-	st.mu.RUnlock()
+	st.Mu.RLock()
+	known, vault := st.CustByID[cust] != nil, st.Vault
+	st.Mu.RUnlock()
 	if !known {
 		s.writeError(rc, http.StatusNotFound, wording.CustNotFound)
 		return true
@@ -167,12 +168,12 @@ func (s *Server) longTarget(rc *reqCtx) bool {
 // this environment lacks (live-simulation-card-first); it reports whether
 // it answered.
 func (s *Server) liveSimulationCardFirst(rc *reqCtx) bool {
-	if !s.variants.On(variant.LiveSimCardFirst) || rc.st.env == EnvTest {
+	if !s.variants.On(variant.LiveSimCardFirst) || rc.st.Env == state.EnvTest {
 		return false
 	}
-	rc.st.mu.RLock()
-	c := rc.st.findCard(rc.p1)
-	rc.st.mu.RUnlock()
+	rc.st.Mu.RLock()
+	c := rc.st.FindCard(rc.p1)
+	rc.st.Mu.RUnlock()
 	if c != nil {
 		return false
 	}

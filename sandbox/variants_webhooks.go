@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/sandbox/ids"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/webhook"
 )
@@ -16,7 +17,7 @@ type bgDelivery struct{}
 // queueDelivery applies the dispatch and timing settings: a queued
 // delivery leaves later and it reports true (the caller then answers
 // dispatched true); a delayed one that is not queued waits here first.
-func (s *Server) queueDelivery(ctx context.Context, w *world, st *envState, kind string, d webhook.Data) bool {
+func (s *Server) queueDelivery(ctx context.Context, w *state.World, st *state.EnvState, kind string, d webhook.Data) bool {
 	v := &s.variants
 	if ctx.Value(bgDelivery{}) != nil {
 		return false

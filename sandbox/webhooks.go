@@ -2,41 +2,21 @@ package sandbox
 
 import (
 	"context"
-	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/ids"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/webhook"
 )
-
-// maxDeliveries bounds the log of delivery attempts.
-const maxDeliveries = 100
-
-// Delivery is one logged webhook delivery attempt (GET /_sandbox/webhooks/deliveries).
-type Delivery struct {
-	ID          string          `json:"id"`
-	MerchantID  string          `json:"merchantId"`
-	Environment string          `json:"environment"`
-	Type        string          `json:"type"`
-	URL         string          `json:"url"`
-	Reference   string          `json:"reference"`
-	AttemptedAt string          `json:"attemptedAt"`
-	DurationMs  int64           `json:"durationMs"`
-	StatusCode  int             `json:"statusCode"` // 0 when no HTTP answer
-	Delivered   bool            `json:"delivered"`
-	Error       *string         `json:"error"`
-	Signature   string          `json:"signature"`
-	Payload     json.RawMessage `json:"payload"`
-}
 
 // dispatch sends kind for card c of st and logs the attempt. It returns the
 // configured URL ("" when none), whether it was delivered, and the skip reason.
 // It must be called without st.mu held: delivery can take up to 5 s.
-func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind string, d webhook.Data) (url string, ok bool, skip string) {
-	cfg := st.m.webhook.Load()
+func (s *Server) dispatch(ctx context.Context, w *state.World, st *state.EnvState, kind string, d webhook.Data) (url string, ok bool, skip string) {
+	cfg := st.Merchant.Webhook.Load()
 	if cfg == nil || cfg.URL == "" {
 		return "", false, "no_webhook_url_configured"
 	}
@@ -50,8 +30,8 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 		ID:          "evt_" + ids.Hex(12),
 		Type:        kind,
 		CreatedAt:   ts(now),
-		Environment: st.env.String(),
-		MerchantID:  st.m.id,
+		Environment: st.Env.String(),
+		MerchantID:  st.Merchant.ID,
 		Data:        d,
 	}
 	if s.faults.On(fault.WebhookDeliveredKind) {
@@ -59,8 +39,8 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 	}
 	body := s.hooks.Body(p)
 	hdr, sig := s.hooks.Sign(cfg.Secret, body)
-	del := Delivery{
-		ID: p.ID, MerchantID: st.m.id, Environment: p.Environment, Type: kind,
+	del := state.Delivery{
+		ID: p.ID, MerchantID: st.Merchant.ID, Environment: p.Environment, Type: kind,
 		URL: cfg.URL, Reference: d.Reference, AttemptedAt: p.CreatedAt,
 		Signature: sig, Payload: body,
 	}
@@ -85,23 +65,7 @@ func (s *Server) dispatch(ctx context.Context, w *world, st *envState, kind stri
 		del.Error = &e
 	}
 	del.Delivered = ok
-	w.logDelivery(del)
-	s.log.Info("webhook delivery", "event", kind, "id", p.ID, "merchant", st.m.id, "status", code, "delivered", ok)
+	w.LogDelivery(del)
+	s.log.Info("webhook delivery", "event", kind, "id", p.ID, "merchant", st.Merchant.ID, "status", code, "delivered", ok)
 	return cfg.URL, ok, skip
-}
-
-func (w *world) logDelivery(d Delivery) {
-	w.delMu.Lock()
-	if len(w.deliveries) >= maxDeliveries {
-		copy(w.deliveries, w.deliveries[1:])
-		w.deliveries = w.deliveries[:maxDeliveries-1]
-	}
-	w.deliveries = append(w.deliveries, d)
-	w.delMu.Unlock()
-}
-
-func (w *world) deliveryLog() []Delivery {
-	w.delMu.Lock()
-	defer w.delMu.Unlock()
-	return append([]Delivery{}, w.deliveries...)
 }

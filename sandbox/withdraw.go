@@ -5,13 +5,14 @@ import (
 
 	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 type cardMessage struct {
-	Message string   `json:"message"`
-	Card    cardJSON `json:"card"`
+	Message string         `json:"message"`
+	Card    state.CardJSON `json:"card"`
 }
 
 // handleWithdraw is POST /cards/{id}/withdraw: the card pays amount, the vault
@@ -32,13 +33,13 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 		return
 	}
 	st := rc.st
-	s.withCard(rc, st, func(c *card) reply {
-		if c.frozen && s.variants.On(variant.WithdrawFrozenRefused) {
+	s.withCard(rc, st, func(c *state.Card) reply {
+		if c.Frozen && s.variants.On(variant.WithdrawFrozenRefused) {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before withdrawing")
 		}
-		if s.withdrawDebit(amt) > c.balance && !s.faults.On(fault.WithdrawOverBalance) {
+		if s.withdrawDebit(amt) > c.Balance && !s.faults.On(fault.WithdrawOverBalance) {
 			return s.fail(rc, http.StatusBadRequest,
-				"Insufficient card balance: requested "+amt.String()+" USD, available "+money.Amount(c.balance).String()+" USD")
+				"Insufficient card balance: requested "+amt.String()+" USD, available "+money.Amount(c.Balance).String()+" USD")
 		}
 		out := s.withdraw(rc, st, c, amt)
 		return func() {
@@ -49,24 +50,24 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 
 // withdraw moves amt from c to the vault, less the fee; the caller holds
 // st's lock.
-func (s *Server) withdraw(rc *reqCtx, st *envState, c *card, amt money.Amount) cardJSON {
-	c.balance -= s.withdrawDebit(amt)
+func (s *Server) withdraw(rc *reqCtx, st *state.EnvState, c *state.Card, amt money.Amount) state.CardJSON {
+	c.Balance -= s.withdrawDebit(amt)
 	switch {
 	case s.variants.On(variant.WithdrawFullCredit):
-		st.vault += int64(amt) // the fee is waived
+		st.Vault += int64(amt) // the fee is waived
 	case s.variants.On(variant.WithdrawFeeOnCard):
-		st.vault += int64(amt) // the card paid the fee
-		st.fees += withdrawalFee
+		st.Vault += int64(amt) // the card paid the fee
+		st.Fees += withdrawalFee
 	case !s.faults.On(fault.WithdrawNoVaultCredit):
-		st.vault += int64(amt) - withdrawalFee
-		st.fees += withdrawalFee
+		st.Vault += int64(amt) - withdrawalFee
+		st.Fees += withdrawalFee
 	default:
-		st.fees += withdrawalFee
+		st.Fees += withdrawalFee
 	}
-	c.updatedAt = ts(rc.now)
-	out := c.json()
+	c.UpdatedAt = ts(rc.now)
+	out := c.JSON()
 	if s.faults.On(fault.WithdrawNotPersisted) {
-		c.balance += int64(amt) // the answer shows the new balance; the card keeps the old one
+		c.Balance += int64(amt) // the answer shows the new balance; the card keeps the old one
 	}
 	return out
 }
