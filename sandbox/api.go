@@ -50,7 +50,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 		defer s.crossFlush(w, r, c)
 		w = c
 	}
-	rc := &reqCtx{w: w, r: r, path: r.URL.Path, world: s.world.Load()}
+	rc := &reqCtx{Req: s.out.Req(w, r, time.Time{}), world: s.world.Load()}
 	rest := r.URL.Path[len(s.base):]
 	ok := rt != nil
 	if ok {
@@ -64,7 +64,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 			t.Stop()
 		}
 	}
-	rc.now = s.clk.Now()
+	rc.Now = s.clk.Now()
 	if s.longTarget(rc) {
 		return
 	}
@@ -72,7 +72,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 		ok = false
 	}
 	if !ok {
-		s.notFoundRoute(rc)
+		rc.NoRoute()
 		return
 	}
 	if s.faults.On(fault.AuthQuotesNoToken) && r.Header.Get("Authorization") == "" &&
@@ -98,12 +98,12 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 		return
 	}
 	if s.faults.On(fault.RefLookupBroken) && rc.p1 != "" && strings.HasPrefix(rest, "/cards/") && !strings.HasPrefix(rc.p1, "crd_") {
-		s.writeError(rc, http.StatusNotFound, wording.CardNotFound) // by id only
+		rc.Error(http.StatusNotFound, wording.CardNotFound) // by id only
 		return
 	}
 	if s.faults.On(fault.RefWritesBroken) && rc.p1 != "" && !strings.HasPrefix(rc.p1, "crd_") &&
 		(strings.HasSuffix(rest, "/withdraw") || strings.HasSuffix(rest, "/status") || strings.HasSuffix(rest, "/spend-limits")) {
-		s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
+		rc.Error(http.StatusNotFound, wording.CardNotFound)
 		return
 	}
 	if !s.rateLimit(rc, s.limitKey(rc), rt.g) {

@@ -27,14 +27,14 @@ type accessToken struct {
 
 // handleToken is POST /auth/token.
 func (s *Server) handleToken(rc *reqCtx) {
-	b, ok := s.readBody(rc)
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
 	v := validate.Of(b)
 	mid := v.Str("merchantId", true, maxText)
 	key := v.Str("secretKey", true, maxText)
-	if s.invalid(rc, &v) || s.lockedOut(rc, mid) {
+	if rc.Invalid(&v) || s.lockedOut(rc, mid) {
 		return
 	}
 	ref, found := rc.world.Keys[key]
@@ -44,19 +44,19 @@ func (s *Server) handleToken(rc *reqCtx) {
 		}
 	}
 	if !found || ref.Merchant.ID != mid {
-		s.noteFailure(mid, rc.now)
-		s.writeError(rc, http.StatusUnauthorized, wording.BadCreds)
+		s.noteFailure(mid, rc.Now)
+		rc.Error(http.StatusUnauthorized, wording.BadCreds)
 		return
 	}
-	if h := rc.r.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.checksMerchantHeader(true) {
-		s.writeError(rc, http.StatusUnauthorized, wording.MerchantHdr)
+	if h := rc.R.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.checksMerchantHeader(true) {
+		rc.Error(http.StatusUnauthorized, wording.MerchantHdr)
 		return
 	}
 	st := ref.Merchant.Envs[ref.Env]
 	if (!s.variants.On(variant.IPCallsOnly) && !s.ipAllowed(rc, st)) || s.kybAtExchange(rc, ref.Merchant, ref.Env) {
 		return
 	}
-	issuedAt := rc.now
+	issuedAt := rc.Now
 	if s.faults.On(fault.TokenLifetime600) {
 		issuedAt = issuedAt.Add(-300 * time.Second) // exp = now + 600 s
 	}
@@ -66,10 +66,10 @@ func (s *Server) handleToken(rc *reqCtx) {
 	}
 	tok, err := s.jwt.Issue(mid, ref.Env.String(), issuedAt)
 	if err != nil {
-		s.writeError(rc, http.StatusInternalServerError, "Could not sign the access token")
+		rc.Error(http.StatusInternalServerError, "Could not sign the access token")
 		return
 	}
-	s.writeA(rc, http.StatusOK, s.tokenAnswer(tok, mid, ref.Env))
+	rc.EnvelopeA(http.StatusOK, s.tokenAnswer(tok, mid, ref.Env))
 }
 
 // tokenAnswer is the access token object, or a map as a token-answer fault
@@ -97,7 +97,7 @@ func (s *Server) tokenAnswer(tok, mid string, env state.Env) any {
 // authenticate resolves the bearer token to a merchant environment and applies
 // the X-Merchant-Id, IP whitelist and KYB rules, answering the error itself.
 func (s *Server) authenticate(rc *reqCtx) bool {
-	h := rc.r.Header.Get("Authorization")
+	h := rc.R.Header.Get("Authorization")
 	const prefix = "bearer "
 	bearerMsg := wording.Bearer
 	if s.faults.On(fault.BearerMsgVague) {
@@ -108,7 +108,7 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		return true
 	}
 	if len(h) <= len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) {
-		s.writeError(rc, http.StatusUnauthorized, bearerMsg)
+		rc.Error(http.StatusUnauthorized, bearerMsg)
 		return false
 	}
 	raw := strings.TrimSpace(h[len(prefix):])
@@ -129,28 +129,28 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 	}
 	if err != nil {
 		if err == token.ErrExpired {
-			s.writeError(rc, http.StatusUnauthorized, wording.Expired)
+			rc.Error(http.StatusUnauthorized, wording.Expired)
 		} else {
-			s.writeError(rc, http.StatusUnauthorized, bearerMsg)
+			rc.Error(http.StatusUnauthorized, bearerMsg)
 		}
 		return false
 	}
 	m := rc.world.Merchants[c.Subject]
 	env, okEnv := state.ParseEnv(c.Env)
 	if m == nil || !okEnv {
-		s.writeError(rc, http.StatusUnauthorized, bearerMsg)
+		rc.Error(http.StatusUnauthorized, bearerMsg)
 		return false
 	}
-	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.ID && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.checksMerchantHeader(false) {
-		s.writeError(rc, http.StatusUnauthorized, wording.MerchantHdr)
+	if x := rc.R.Header.Get("X-Merchant-Id"); x != "" && x != m.ID && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.checksMerchantHeader(false) {
+		rc.Error(http.StatusUnauthorized, wording.MerchantHdr)
 		return false
 	}
 	st := m.Envs[env]
 	if !s.faults.On(fault.AuthIPPerCallSkipped) && !s.ipAllowed(rc, st) {
 		return false
 	}
-	if env == state.EnvLive && m.KYB < 2 && !s.faults.On(fault.AuthKYBSkipped) && !s.crossSkipsKYB(rc) && s.kybApplies(rc.r) {
-		s.writeError(rc, http.StatusForbidden, wording.KYB)
+	if env == state.EnvLive && m.KYB < 2 && !s.faults.On(fault.AuthKYBSkipped) && !s.crossSkipsKYB(rc) && s.kybApplies(rc.R) {
+		rc.Error(http.StatusForbidden, wording.KYB)
 		return false
 	}
 	rc.st = st
@@ -166,7 +166,7 @@ func (s *Server) ipAllowed(rc *reqCtx, st *state.EnvState) bool {
 	if wl == nil || len(*wl) == 0 {
 		return true
 	}
-	ip, ok := clientIP(rc.r)
+	ip, ok := clientIP(rc.R)
 	if ok {
 		for _, a := range *wl {
 			if a == ip {
@@ -178,7 +178,7 @@ func (s *Server) ipAllowed(rc *reqCtx, st *state.EnvState) bool {
 	if ok {
 		shown = ip.String()
 	}
-	s.writeError(rc, http.StatusForbidden, wording.IPNotAllowed(shown))
+	rc.Error(http.StatusForbidden, wording.IPNotAllowed(shown))
 	return false
 }
 

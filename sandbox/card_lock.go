@@ -14,7 +14,7 @@ type reply func()
 
 // fail is the reply of an error envelope.
 func (s *Server) fail(rc *reqCtx, code int, msg string) reply {
-	return func() { s.writeError(rc, code, msg) }
+	return func() { rc.Error(code, msg) }
 }
 
 // withCard runs f on the card rc names (by id, then reference) under st's

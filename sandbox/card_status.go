@@ -7,12 +7,13 @@ import (
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 // handleStatus is PATCH /cards/{id}/status: freeze or unfreeze. A request for
 // the current status succeeds without changing updatedAt.
 func (s *Server) handleStatus(rc *reqCtx) {
-	b, ok := s.readBody(rc)
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
@@ -22,7 +23,7 @@ func (s *Server) handleStatus(rc *reqCtx) {
 	v := validate.Of(b)
 	status := v.Str("status", true, maxShort)
 	v.OneOf("status", status, "ACTIVE", "FROZEN")
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
 	st := rc.st
@@ -41,7 +42,7 @@ func (s *Server) handleStatus(rc *reqCtx) {
 		}
 		out := s.setStatus(rc, st, c, status == "FROZEN")
 		return func() {
-			s.writeA(rc, http.StatusOK, cardMessage{Message: "Card status updated to " + status, Card: out})
+			rc.EnvelopeA(http.StatusOK, cardMessage{Message: "Card status updated to " + status, Card: out})
 		}
 	})
 }
@@ -51,7 +52,7 @@ func (s *Server) setStatus(rc *reqCtx, st *state.EnvState, c *state.Card, frozen
 	was := c.Frozen
 	if frozen != c.Frozen {
 		c.Frozen = frozen
-		c.UpdatedAt = ts(rc.now)
+		c.UpdatedAt = wording.Timestamp(rc.Now)
 	}
 	if s.faults.On(fault.StatusFreezeSweeps) && frozen && !was {
 		st.Vault += c.Balance

@@ -17,7 +17,7 @@ import (
 func (s *Server) handleConfig(rc *reqCtx) {
 	st := rc.st
 	st.Mu.RLock()
-	vault := s.listedVault(st, rc.now)
+	vault := s.listedVault(st, rc.Now)
 	st.Mu.RUnlock()
 	if s.faults.On(fault.ConfigVaultStale) {
 		vault = seedVault
@@ -26,7 +26,7 @@ func (s *Server) handleConfig(rc *reqCtx) {
 	if s.faults.On(fault.ConfigEnvAlwaysTest) {
 		env = state.EnvTest.String()
 	}
-	s.writeA(rc, http.StatusOK, configJSON{
+	rc.EnvelopeA(http.StatusOK, configJSON{
 		Environment:   env,
 		CreationFee:   creationFee,
 		FundFee:       fundFee,
@@ -43,7 +43,7 @@ func (s *Server) handleIssueCard(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	c := state.NewCard(rc.now, req.brand, s.cardName(req.name), req.theme, req.billing)
+	c := state.NewCard(rc.Now, req.brand, s.cardName(req.name), req.theme, req.billing)
 	c.ID, c.CustomerID, c.Frozen = s.cardID(c.ID), req.custID, s.variants.On(variant.IssuedFrozen)
 	c.Balance = s.initialBalance(req.amt)
 	if s.variants.On(variant.LimitsReplaceDefaults) {
@@ -66,7 +66,7 @@ type issueRequest struct {
 // parseIssue reads and validates the issuance body; on failure it has
 // answered.
 func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
-	b, ok := s.readBody(rc)
+	b, ok := rc.ReadBody()
 	if !ok || s.issueChecksFirst(rc, b) {
 		return req, false
 	}
@@ -93,7 +93,7 @@ func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
 	req.theme = theme
 	req.billing = parseBilling(&v)
 	s.issueRules(&v, req)
-	return req, !s.invalid(rc, &v)
+	return req, !rc.Invalid(&v)
 }
 
 // issueBrand validates cardBrand, defaulting it when absent.
@@ -142,28 +142,28 @@ func (s *Server) storeIssued(rc *reqCtx, c *state.Card, amt money.Amount) {
 	st.Mu.Lock()
 	if st.CustByID[c.CustomerID] == nil && !s.faults.On(fault.IssueUnknownCustomer) {
 		st.Mu.Unlock()
-		s.writeError(rc, http.StatusNotFound, wording.CustNotFound)
+		rc.Error(http.StatusNotFound, wording.CustNotFound)
 		return
 	}
-	if cu := st.CustByID[c.CustomerID]; cu != nil && s.kycStatus(cu, rc.now) != "APPROVED" {
+	if cu := st.CustByID[c.CustomerID]; cu != nil && s.kycStatus(cu, rc.Now) != "APPROVED" {
 		st.Mu.Unlock()
-		s.writeError(rc, http.StatusBadRequest, "Customer identity verification is not approved")
+		rc.Error(http.StatusBadRequest, "Customer identity verification is not approved")
 		return
 	}
 	if full, max := s.cardsPerCustomerFull(st, c.CustomerID); full {
 		st.Mu.Unlock()
-		s.writeError(rc, http.StatusBadRequest, "Customer already holds the maximum of "+itoa(max)+" cards")
+		rc.Error(http.StatusBadRequest, "Customer already holds the maximum of "+itoa(max)+" cards")
 		return
 	}
 	if prev := st.CardByRef[c.Ref]; prev != nil && s.variants.On(variant.CardDupReplay) {
 		out := prev.JSON()
 		st.Mu.Unlock()
-		s.writeA(rc, http.StatusOK, out) // idempotent replay of the original card
+		rc.EnvelopeA(http.StatusOK, out) // idempotent replay of the original card
 		return
 	}
 	if (st.CardByRef[c.Ref] != nil || st.CardByID[c.Ref] != nil) && !s.faults.On(fault.IssueDupRef) {
 		st.Mu.Unlock()
-		s.writeError(rc, http.StatusConflict, "Card with reference '"+c.Ref+"' already exists")
+		rc.Error(http.StatusConflict, "Card with reference '"+c.Ref+"' already exists")
 		return
 	}
 	total := int64(amt) + creationFee
@@ -187,23 +187,23 @@ func (s *Server) storeIssued(rc *reqCtx, c *state.Card, amt money.Amount) {
 	st.CardByRef[c.Ref] = c
 	out := c.JSON()
 	st.Mu.Unlock()
-	s.writeA(rc, http.StatusCreated, out)
+	rc.EnvelopeA(http.StatusCreated, out)
 }
 
 // vaultShort answers the 400 of an issuance the vault cannot pay for.
 func (s *Server) vaultShort(rc *reqCtx, amt money.Amount, total, avail int64) {
 	if s.faults.On(fault.IssueVaultMsgNoTotal) {
-		s.writeError(rc, http.StatusBadRequest, "Insufficient vault balance: available "+amount(avail).String()+" USD")
+		rc.Error(http.StatusBadRequest, "Insufficient vault balance: available "+amount(avail).String()+" USD")
 		return
 	}
-	s.writeError(rc, http.StatusBadRequest, fmt.Sprintf(
+	rc.Error(http.StatusBadRequest, fmt.Sprintf(
 		"Insufficient vault balance: required %s USD (funding %s + issuance fee %s), available %s USD",
 		amount(total), amt, amount(creationFee), amount(avail)))
 }
 
 // handleListCards is GET /cards with status, search and limit, newest first.
 func (s *Server) handleListCards(rc *reqCtx) {
-	q := rc.r.URL.Query()
+	q := rc.R.URL.Query()
 	v := validate.Of(nil)
 	status := q.Get("status")
 	if status == "" {
@@ -236,7 +236,7 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	if len(search) > maxText {
 		v.Add("search must be shorter than or equal to " + itoa(maxText) + " characters")
 	}
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
 	if s.faults.On(fault.ListIgnoresLimit) {
@@ -250,7 +250,7 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	st.Mu.RLock()
 	out := make([]state.CardJSON, 0, min(int(limit), len(st.Cards)))
 	if s.listingVaried() {
-		out = s.listCardsVariant(st, rc.now, out, status, strings.TrimSpace(q.Get("search")), limit)
+		out = s.listCardsVariant(st, rc.Now, out, status, strings.TrimSpace(q.Get("search")), limit)
 	} else {
 		out = listCardsOf(st, out, status, search, matchLast4, limit)
 	}
@@ -264,7 +264,7 @@ func (s *Server) handleListCards(rc *reqCtx) {
 			}
 		}
 	}
-	s.writeA(rc, http.StatusOK, out)
+	rc.EnvelopeA(http.StatusOK, out)
 }
 
 // listCardsOf appends st's cards matching status and search, newest first,
@@ -297,7 +297,7 @@ func (s *Server) handleGetCard(rc *reqCtx) {
 	}
 	st.Mu.RUnlock()
 	if c != nil && s.faults.On(fault.CardLeaksCredentials) {
-		s.writeA(rc, http.StatusOK, struct {
+		rc.EnvelopeA(http.StatusOK, struct {
 			state.CardJSON
 			CardNumber string `json:"cardNumber"`
 			CVV        string `json:"cvv"`
@@ -308,10 +308,10 @@ func (s *Server) handleGetCard(rc *reqCtx) {
 		c, out = rc.world.FindCardAnywhere(rc.p1)
 	}
 	if c == nil {
-		s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
+		rc.Error(http.StatusNotFound, wording.CardNotFound)
 		return
 	}
-	s.writeA(rc, http.StatusOK, out)
+	rc.EnvelopeA(http.StatusOK, out)
 }
 
 // handleSecure is GET /cards/{id}/secure: full credentials of an ACTIVE card.
@@ -333,6 +333,6 @@ func (s *Server) writeSecure(rc *reqCtx, out state.SecureJSON) {
 		out.ExpirationDate = fmt.Sprintf("%s/%02d", out.ExpiryMonth, (y+97)%100)
 	}
 	// PCI data: never to be kept by a cache or a browser.
-	s.setSecureCache(rc.w.Header())
-	s.writeA(rc, http.StatusOK, out)
+	s.setSecureCache(rc.W.Header())
+	rc.EnvelopeA(http.StatusOK, out)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 type successMessage struct {
@@ -18,10 +19,10 @@ type successMessage struct {
 // handleContact is PATCH /cards/{id}/contact: only supplied fields change.
 func (s *Server) handleContact(rc *reqCtx) {
 	if s.faults.On(fault.ContactLiveRefused) && rc.st.Env == state.EnvLive {
-		s.writeError(rc, http.StatusForbidden, "Contact updates are available with TEST credentials only")
+		rc.Error(http.StatusForbidden, "Contact updates are available with TEST credentials only")
 		return
 	}
-	b, ok := s.readBody(rc)
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
@@ -39,7 +40,7 @@ func (s *Server) handleContact(rc *reqCtx) {
 			v.Add("at least one of email, mobile must be supplied")
 		}
 	}
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
 	s.withCard(rc, rc.st, func(c *state.Card) reply {
@@ -49,9 +50,9 @@ func (s *Server) handleContact(rc *reqCtx) {
 		if hasMobile {
 			c.Mobile = mobile
 		}
-		c.UpdatedAt = ts(rc.now)
+		c.UpdatedAt = wording.Timestamp(rc.Now)
 		return func() {
-			s.writeB(rc, "Contact details updated", successMessage{Success: true, Message: "Contact details updated with the card provider"})
+			rc.EnvelopeB("Contact details updated", successMessage{Success: true, Message: "Contact details updated with the card provider"})
 		}
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 // controlNames are listed by GET /_sandbox/capabilities.
@@ -23,14 +24,14 @@ const maxLatency = 60_000 // ms
 // serveControl runs a test control routed to c (nil: no control). Answers
 // are plain JSON; errors use the error envelope.
 func (s *Server) serveControl(w http.ResponseWriter, r *http.Request, c *control) {
-	rc := &reqCtx{w: w, r: r, path: r.URL.Path, now: s.clk.Now(), world: s.world.Load()}
+	rc := &reqCtx{Req: s.out.Req(w, r, s.clk.Now()), world: s.world.Load()}
 	if c == nil {
-		s.notFoundRoute(rc)
+		rc.NoRoute()
 		return
 	}
 	rc.p1 = r.PathValue("id")
 	if !c.open && !s.adminOK(r) {
-		s.writeError(rc, http.StatusUnauthorized, "Missing or invalid X-Sandbox-Admin-Key")
+		rc.Error(http.StatusUnauthorized, "Missing or invalid X-Sandbox-Admin-Key")
 		return
 	}
 	c.h(s, rc)
@@ -45,7 +46,7 @@ type capabilities struct {
 }
 
 func (s *Server) ctlCapabilities(rc *reqCtx) {
-	writeJSON(rc.w, http.StatusOK, capabilities{
+	rc.JSON(http.StatusOK, capabilities{
 		Sandbox: true, BasePath: s.base, Controls: controlNames,
 		Environments: []string{"TEST", "LIVE"},
 		Faults:       append([]string{}, s.opts.Faults...),
@@ -58,7 +59,7 @@ type clockJSON struct {
 }
 
 func (s *Server) clockAnswer(rc *reqCtx) {
-	writeJSON(rc.w, http.StatusOK, clockJSON{Now: ts(s.clk.Now()), OffsetSeconds: int64(s.clk.Offset() / time.Second)})
+	rc.JSON(http.StatusOK, clockJSON{Now: wording.Timestamp(s.clk.Now()), OffsetSeconds: int64(s.clk.Offset() / time.Second)})
 }
 
 func (s *Server) ctlClock(rc *reqCtx) { s.clockAnswer(rc) }
@@ -66,13 +67,13 @@ func (s *Server) ctlClock(rc *reqCtx) { s.clockAnswer(rc) }
 // ctlClockAdvance moves the sandbox clock forward; it never goes back, so
 // daily and monthly spend counters stay monotonic.
 func (s *Server) ctlClockAdvance(rc *reqCtx) {
-	b, ok := s.readBody(rc)
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
 	v := validate.Of(b)
 	sec, _ := v.Int("seconds", true, 0, 100*365*86400)
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
 	s.clk.Advance(time.Duration(sec) * time.Second)
@@ -83,7 +84,7 @@ func (s *Server) ctlClockAdvance(rc *reqCtx) {
 // rate limits. Tokens stay valid (same signing key, same merchants).
 func (s *Server) ctlReset(rc *reqCtx) {
 	s.Reset()
-	writeJSON(rc.w, http.StatusOK, map[string]any{"reset": true})
+	rc.JSON(http.StatusOK, map[string]any{"reset": true})
 }
 
 // Reset restores the seeded state, clock offset 0, latency 0 and the start-up
@@ -98,7 +99,7 @@ func (s *Server) Reset() {
 // ctlDeliveries lists the delivery log and how many deliveries are in
 // flight: a client waiting for a delivery stops once nothing is pending.
 func (s *Server) ctlDeliveries(rc *reqCtx) {
-	writeJSON(rc.w, http.StatusOK, deliveriesAnswer{Deliveries: rc.world.DeliveryLog(), Pending: s.pending.Load()})
+	rc.JSON(http.StatusOK, deliveriesAnswer{Deliveries: rc.world.DeliveryLog(), Pending: s.pending.Load()})
 }
 
 type deliveriesAnswer struct {
@@ -110,7 +111,7 @@ type deliveriesAnswer struct {
 func (s *Server) merchantOr404(rc *reqCtx) *state.Merchant {
 	m := rc.world.Merchants[rc.p1]
 	if m == nil {
-		s.writeError(rc, http.StatusNotFound, "Merchant not found")
+		rc.Error(http.StatusNotFound, "Merchant not found")
 	}
 	return m
 }
@@ -128,7 +129,7 @@ func (s *Server) ctlWebhook(rc *reqCtx) {
 	if m == nil {
 		return
 	}
-	b, ok := s.readBody(rc)
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
@@ -146,19 +147,19 @@ func (s *Server) ctlWebhook(rc *reqCtx) {
 		}
 	}
 	secret, _ := v.OptStr("secret", false, maxText)
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
 	if u == "" {
 		m.Webhook.Store(nil)
-		writeJSON(rc.w, http.StatusOK, webhookJSON{MerchantID: m.ID})
+		rc.JSON(http.StatusOK, webhookJSON{MerchantID: m.ID})
 		return
 	}
 	if secret == "" {
 		secret = "whsec_" + ids.Hex(16)
 	}
 	m.Webhook.Store(&state.WebhookConfig{URL: u, Secret: secret})
-	writeJSON(rc.w, http.StatusOK, webhookJSON{MerchantID: m.ID, URL: u, Secret: secret})
+	rc.JSON(http.StatusOK, webhookJSON{MerchantID: m.ID, URL: u, Secret: secret})
 }
 
 // envParam reads ?environment= (default TEST).
@@ -168,7 +169,7 @@ func (s *Server) envParam(rc *reqCtx, val string, present bool) (state.Env, bool
 	}
 	e, ok := state.ParseEnv(val)
 	if !ok {
-		s.badRequest(rc, []string{"environment must be one of the following values: TEST, LIVE"})
+		rc.BadRequest([]string{"environment must be one of the following values: TEST, LIVE"})
 	}
 	return e, ok
 }
@@ -178,13 +179,13 @@ func (s *Server) ctlBalances(rc *reqCtx) {
 	if m == nil {
 		return
 	}
-	q := rc.r.URL.Query()
+	q := rc.R.URL.Query()
 	_, present := q["environment"]
 	env, ok := s.envParam(rc, q.Get("environment"), present)
 	if !ok {
 		return
 	}
-	writeJSON(rc.w, http.StatusOK, m.Envs[env].Balances())
+	rc.JSON(http.StatusOK, m.Envs[env].Balances())
 }
 
 // ctlSetBalances overwrites the vault and/or NGN balance.
@@ -193,7 +194,7 @@ func (s *Server) ctlSetBalances(rc *reqCtx) {
 	if m == nil {
 		return
 	}
-	b, ok := s.readBody(rc)
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
@@ -202,7 +203,7 @@ func (s *Server) ctlSetBalances(rc *reqCtx) {
 	v.OneOf("environment", envS, "TEST", "LIVE")
 	vault, hasVault := v.Amount("vaultBalance", false, 0, false)
 	ngn, hasNGN := v.Amount("ngnBalance", false, 0, false)
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
 	env, _ := state.ParseEnv(envS)
@@ -215,7 +216,7 @@ func (s *Server) ctlSetBalances(rc *reqCtx) {
 		st.NGN = int64(ngn)
 	}
 	st.Mu.Unlock()
-	writeJSON(rc.w, http.StatusOK, st.Balances())
+	rc.JSON(http.StatusOK, st.Balances())
 }
 
 type whitelistJSON struct {
@@ -230,7 +231,7 @@ func (s *Server) ctlWhitelist(rc *reqCtx) {
 	if m == nil {
 		return
 	}
-	b, ok := s.readBody(rc)
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
@@ -255,13 +256,13 @@ func (s *Server) ctlWhitelist(rc *reqCtx) {
 		}
 		addrs = append(addrs, a.Unmap())
 	}
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
 	env, _ := state.ParseEnv(envS)
 	st := m.Envs[env]
 	st.Whitelist.Store(&addrs)
-	writeJSON(rc.w, http.StatusOK, whitelistJSON{MerchantID: m.ID, Environment: envS, IPs: ipStrings(addrs)})
+	rc.JSON(http.StatusOK, whitelistJSON{MerchantID: m.ID, Environment: envS, IPs: ipStrings(addrs)})
 }
 
 type holdJSON struct {
@@ -274,13 +275,13 @@ type holdJSON struct {
 // ctlGiftHold holds (or releases) every gift order with this client
 // reference or transactionId, in any merchant and environment.
 func (s *Server) ctlGiftHold(rc *reqCtx) {
-	b, ok := s.readBody(rc)
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
 	v := validate.Of(b)
 	hold, _ := v.Bool("hold", true)
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
 	ans := holdJSON{Reference: rc.p1, Hold: hold}
@@ -296,10 +297,10 @@ func (s *Server) ctlGiftHold(rc *reqCtx) {
 		}
 	}
 	if ans.Orders == 0 {
-		s.writeError(rc, http.StatusNotFound, "Gift card order with reference '"+rc.p1+"' not found")
+		rc.Error(http.StatusNotFound, "Gift card order with reference '"+rc.p1+"' not found")
 		return
 	}
-	writeJSON(rc.w, http.StatusOK, ans)
+	rc.JSON(http.StatusOK, ans)
 }
 
 type latencyJSON struct {
@@ -307,26 +308,26 @@ type latencyJSON struct {
 }
 
 func (s *Server) ctlLatency(rc *reqCtx) {
-	if rc.r.Method == http.MethodPut {
-		b, ok := s.readBody(rc)
+	if rc.R.Method == http.MethodPut {
+		b, ok := rc.ReadBody()
 		if !ok {
 			return
 		}
 		v := validate.Of(b)
 		ms, _ := v.Int("ms", true, 0, maxLatency)
-		if s.invalid(rc, &v) {
+		if rc.Invalid(&v) {
 			return
 		}
 		s.latency.Store(int64(time.Duration(ms) * time.Millisecond))
 	}
-	writeJSON(rc.w, http.StatusOK, latencyJSON{Ms: int64(time.Duration(s.latency.Load()) / time.Millisecond)})
+	rc.JSON(http.StatusOK, latencyJSON{Ms: int64(time.Duration(s.latency.Load()) / time.Millisecond)})
 }
 
 // ctlRateLimits reads or changes the rate limits; groups absent from a PUT
 // keep theirs, {"rate":0} disables a group.
 func (s *Server) ctlRateLimits(rc *reqCtx) {
-	if rc.r.Method == http.MethodPut {
-		b, ok := s.readBody(rc)
+	if rc.R.Method == http.MethodPut {
+		b, ok := rc.ReadBody()
 		if !ok {
 			return
 		}
@@ -352,12 +353,12 @@ func (s *Server) ctlRateLimits(rc *reqCtx) {
 			}
 			cur[g] = ratelimit.Norm(RateLimit{Rate: rate, Burst: int(burst)})
 		}
-		if s.invalid(rc, &v) {
+		if rc.Invalid(&v) {
 			return
 		}
 		s.limits.Set(cur)
 	}
-	writeJSON(rc.w, http.StatusOK, s.limits.Snapshot())
+	rc.JSON(http.StatusOK, s.limits.Snapshot())
 }
 
 func quoteTrunc(s string) string {

@@ -8,12 +8,13 @@ import (
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 // handleCreateCustomer is POST /cards/customers: registration with KYC, which
 // always approves valid input.
 func (s *Server) handleCreateCustomer(rc *reqCtx) {
-	b, ok := s.readBody(rc)
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
@@ -44,7 +45,7 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 		}
 		if err != nil {
 			v.Add(n.dob + " must be a valid ISO 8601 date string (YYYY-MM-DD)")
-		} else if !d.Before(rc.now) {
+		} else if !d.Before(rc.Now) {
 			v.Add(n.dob + " must be a date in the past")
 		}
 	}
@@ -53,7 +54,7 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 		v.Match("country", c.Country, reCountry3, "must be a 3-letter upper-case country code")
 	}
 	s.customerRules(&v, c)
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
 	if taken := s.claimIdentity(rc.st, c, idNumber); taken != "" {
@@ -66,31 +67,31 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 		c.KYCStatus = "PENDING"
 	}
 	c.CustomerID = s.newCustomerID()
-	c.CreatedAt = ts(rc.now)
+	c.CreatedAt = wording.Timestamp(rc.Now)
 
 	st := rc.st
 	st.Mu.Lock()
 	cu := &state.Customer{Rec: c}
-	s.pendApproval(cu, rc.now)
+	s.pendApproval(cu, rc.Now)
 	c = cu.Rec
 	st.Customers = append(st.Customers, cu)
 	st.CustByID[c.CustomerID] = cu
 	st.Mu.Unlock()
-	s.writeA(rc, http.StatusCreated, c)
+	rc.EnvelopeA(http.StatusCreated, c)
 }
 
 // handleListCustomers is GET /cards/customers, newest first.
 func (s *Server) handleListCustomers(rc *reqCtx) {
 	st := rc.st
 	st.Mu.RLock()
-	listed := s.listedCustomers(st, rc.now)
+	listed := s.listedCustomers(st, rc.Now)
 	out := make([]state.CustomerJSON, 0, len(listed))
 	if s.faults.On(fault.CustListDropsNewest) && len(listed) > 0 {
 		listed = listed[:len(listed)-1]
 	}
 	for _, cu := range s.customerOrder(listed) {
 		rec := cu.Rec
-		rec.KYCStatus = s.kycStatus(cu, rc.now)
+		rec.KYCStatus = s.kycStatus(cu, rc.Now)
 		out = append(out, rec)
 	}
 	st.Mu.RUnlock()
@@ -105,7 +106,7 @@ func (s *Server) handleListCustomers(rc *reqCtx) {
 			}
 		}
 	}
-	s.writeA(rc, http.StatusOK, out)
+	rc.EnvelopeA(http.StatusOK, out)
 }
 
 // last returns the last n bytes of s (all of s when shorter).

@@ -42,12 +42,12 @@ func (s *Server) crossServe(rc *reqCtx, rt *route, rest string) bool {
 // crossBypass is the merchant environment a bypassing fault serves the
 // request as, nil for the normal path.
 func (s *Server) crossBypass(rc *reqCtx, rest string) *state.EnvState {
-	h := rc.r.Header.Get("Authorization")
+	h := rc.R.Header.Get("Authorization")
 	scheme, value, _ := strings.Cut(h, " ")
 	value = strings.TrimSpace(value)
 	demo := rc.world.Merchants[DemoMerchants()[0].ID].Envs[state.EnvTest]
 	switch {
-	case h == "" && s.faults.On(fault.VerifyNoToken) && rc.r.Method == http.MethodGet && strings.HasPrefix(rest, "/gift-cards/verify/"):
+	case h == "" && s.faults.On(fault.VerifyNoToken) && rc.R.Method == http.MethodGet && strings.HasPrefix(rest, "/gift-cards/verify/"):
 		return orderOwner(rc.world, rc.p1)
 	case strings.EqualFold(scheme, "basic") && s.faults.On(fault.BasicAccepted):
 		return basicMerchant(rc.world, value)
@@ -121,7 +121,7 @@ func (s *Server) crossSkipsKYB(rc *reqCtx) bool {
 }
 
 // restOf is the request's path below the base.
-func (s *Server) restOf(rc *reqCtx) string { return strings.TrimPrefix(rc.path, s.base) }
+func (s *Server) restOf(rc *reqCtx) string { return strings.TrimPrefix(rc.Path, s.base) }
 
 // The faults of each hook, as masks: off, a hook costs one test of a few
 // words.

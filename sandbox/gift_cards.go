@@ -9,6 +9,7 @@ import (
 	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 type product struct {
@@ -78,7 +79,7 @@ func giftAmount(v *validate.Fields, p *product, text string, present bool) (mone
 
 // handleGiftQuote is GET /gift-cards/quote?productCode=..&amount=..
 func (s *Server) handleGiftQuote(rc *reqCtx) {
-	q := rc.r.URL.Query()
+	q := rc.R.URL.Query()
 	v := validate.Of(nil)
 	code := q.Get("productCode")
 	var p *product
@@ -93,10 +94,10 @@ func (s *Server) handleGiftQuote(rc *reqCtx) {
 		text = amt[0]
 	}
 	face, _ := giftAmount(&v, p, text, present && text != "")
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
-	s.writeA(rc, http.StatusOK, quoteGift(p, face, s.giftRate(rc.now)))
+	rc.EnvelopeA(http.StatusOK, quoteGift(p, face, s.giftRate(rc.Now)))
 }
 
 // handleGiftPurchase is POST /gift-cards/purchase: debits the quote's total
@@ -121,7 +122,7 @@ type giftPurchase struct {
 // parseGiftPurchase reads and validates the purchase body; on failure it
 // has answered.
 func (s *Server) parseGiftPurchase(rc *reqCtx) (req giftPurchase, ok bool) {
-	b, ok := s.readBody(rc)
+	b, ok := rc.ReadBody()
 	if !ok {
 		return req, false
 	}
@@ -152,13 +153,13 @@ func (s *Server) parseGiftPurchase(rc *reqCtx) (req giftPurchase, ok bool) {
 		v.Add("reference must contain only letters, digits, '.', '_' or '-'")
 	}
 	s.giftRules(&v, req.face, req.email)
-	return req, !s.invalid(rc, &v)
+	return req, !rc.Invalid(&v)
 }
 
 // newGiftOrder builds the PROCESSING order of a purchase, priced by its quote.
 func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *state.GiftOrder {
 	p := req.p
-	quote := quoteGift(p, req.face, s.giftRate(rc.now))
+	quote := quoteGift(p, req.face, s.giftRate(rc.Now))
 	ref := req.ref
 	if !req.hasRef {
 		ref = "gft_" + ids.Hex(8)
@@ -180,7 +181,7 @@ func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *state.GiftOrder {
 		Recipient:   state.Recipient{Email: req.email, Name: req.name},
 		Status:      s.purchaseStatus(),
 		Env:         rc.st.Env,
-		CreatedAt:   ts(rc.now),
+		CreatedAt:   wording.Timestamp(rc.Now),
 		VariantCode: req.variant, Phone: req.phone, Note: req.note,
 	}
 }
@@ -196,28 +197,28 @@ func (s *Server) storeGiftOrder(rc *reqCtx, o *state.GiftOrder) {
 		case giftReplayed:
 			out := prev.JSON()
 			st.Mu.Unlock()
-			s.writeA(rc, http.StatusOK, out) // idempotent replay of the original order
+			rc.EnvelopeA(http.StatusOK, out) // idempotent replay of the original order
 			return
 		case giftRefused:
 			st.Mu.Unlock()
-			s.writeError(rc, http.StatusUnprocessableEntity, "Reference '"+o.Reference+"' was already used with other parameters")
+			rc.Error(http.StatusUnprocessableEntity, "Reference '"+o.Reference+"' was already used with other parameters")
 			return
 		}
 	}
 	if st.FindOrder(o.Reference) != nil {
 		st.Mu.Unlock()
-		s.writeError(rc, http.StatusConflict, "Gift card order with reference '"+o.Reference+"' already exists")
+		rc.Error(http.StatusConflict, "Gift card order with reference '"+o.Reference+"' already exists")
 		return
 	}
-	if s.velocityExceeded(st, o.Recipient.Name, rc.now) {
+	if s.velocityExceeded(st, o.Recipient.Name, rc.Now) {
 		st.Mu.Unlock()
-		s.writeError(rc, http.StatusBadRequest, "Too many gift cards for this recipient: try again later")
+		rc.Error(http.StatusBadRequest, "Too many gift cards for this recipient: try again later")
 		return
 	}
 	if st.NGN < o.CostNGN {
 		avail := st.NGN
 		st.Mu.Unlock()
-		s.writeError(rc, http.StatusBadRequest, "Insufficient NGN balance: required "+
+		rc.Error(http.StatusBadRequest, "Insufficient NGN balance: required "+
 			money.Amount(o.CostNGN).String()+" NGN, available "+money.Amount(avail).String()+" NGN")
 		return
 	}
@@ -233,7 +234,7 @@ func (s *Server) storeGiftOrder(rc *reqCtx, o *state.GiftOrder) {
 	if s.faults.On(fault.GiftPurchase201) {
 		code = http.StatusCreated
 	}
-	s.writeA(rc, code, out)
+	rc.EnvelopeA(code, out)
 }
 
 // handleGiftVerify is GET /gift-cards/verify/{reference}: reconciles a
@@ -249,17 +250,17 @@ func (s *Server) handleGiftVerify(rc *reqCtx) {
 		st.Mu.Unlock()
 		st, o = rc.world.FindOrderAnywhere(st.Env, rc.p1) // returns with st locked when found
 		if o == nil {
-			s.writeGiftNotFound(rc, rc.p1)
+			rc.GiftNotFound(rc.p1)
 			return
 		}
 	}
 	if o == nil {
 		st.Mu.Unlock()
-		s.writeGiftNotFound(rc, rc.p1)
+		rc.GiftNotFound(rc.p1)
 		return
 	}
 	o.VerifyCalls++
-	waits := s.reconcileWaits(o, rc.now) // reconciliation has not completed yet
+	waits := s.reconcileWaits(o, rc.Now) // reconciliation has not completed yet
 	if !waits && o.Status == "PROCESSING" && (!o.Held || s.faults.On(fault.GiftHoldIgnored)) && !s.faults.On(fault.GiftNeverReconciles) {
 		o.Status = "SUCCESS"
 		if !s.debitsAtPurchase() {
@@ -272,10 +273,10 @@ func (s *Server) handleGiftVerify(rc *reqCtx) {
 	out := o.JSON()
 	st.Mu.Unlock()
 	if s.faults.On(fault.GiftVerifyEnveloped) {
-		s.writeA(rc, http.StatusOK, out)
+		rc.EnvelopeA(http.StatusOK, out)
 		return
 	}
-	writeJSON(rc.w, http.StatusOK, out)
+	rc.JSON(http.StatusOK, out)
 }
 
 // giftCost is the NGN charge of a purchase: the quote's total (its subtotal
@@ -299,8 +300,8 @@ func (s *Server) handleGiftLookup(rc *reqCtx) {
 	}
 	st.Mu.RUnlock()
 	if o == nil {
-		s.writeGiftNotFound(rc, rc.p1)
+		rc.GiftNotFound(rc.p1)
 		return
 	}
-	s.writeA(rc, http.StatusOK, out)
+	rc.EnvelopeA(http.StatusOK, out)
 }

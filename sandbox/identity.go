@@ -38,5 +38,5 @@ func (s *Server) ctlIdentity(rc *reqCtx) {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	writeJSON(rc.w, http.StatusOK, identityJSON{Instance: s.inst, BasePath: s.base, Merchants: ids})
+	rc.JSON(http.StatusOK, identityJSON{Instance: s.inst, BasePath: s.base, Merchants: ids})
 }

@@ -26,7 +26,7 @@ type bettingQuote struct {
 
 // handleBettingQuote is GET /betting/quote?amount=..&provider=..
 func (s *Server) handleBettingQuote(rc *reqCtx) {
-	q := rc.r.URL.Query()
+	q := rc.R.URL.Query()
 	v := validate.Of(nil)
 	var amt money.Amount
 	if t := q.Get("amount"); t == "" {
@@ -42,9 +42,9 @@ func (s *Server) handleBettingQuote(rc *reqCtx) {
 			v.Add("provider should not be empty")
 		}
 	}
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
 	fee := max(money.Percent(amt, betFeeBP), betFeeMin)
-	s.writeA(rc, http.StatusOK, bettingQuote{Provider: provider, Amount: amt, Currency: "NGN", Fee: fee, TotalDebit: amt + fee})
+	rc.EnvelopeA(http.StatusOK, bettingQuote{Provider: provider, Amount: amt, Currency: "NGN", Fee: fee, TotalDebit: amt + fee})
 }

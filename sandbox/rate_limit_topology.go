@@ -13,9 +13,9 @@ func (s *Server) limitKey(rc *reqCtx) string {
 	}
 	switch key {
 	case ratelimit.KeyToken:
-		return "tok:" + rc.r.Header.Get("Authorization")
+		return "tok:" + rc.R.Header.Get("Authorization")
 	case ratelimit.KeyClient:
-		ip, _ := clientIP(rc.r)
+		ip, _ := clientIP(rc.R)
 		return "ip:" + ip.String()
 	}
 	return rc.st.Merchant.ID

@@ -11,9 +11,9 @@ import (
 	"net/netip"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/merchant-harness/mph/clock"
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/echo"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
@@ -26,9 +26,6 @@ import (
 
 const controlsPrefix = "/_sandbox"
 
-// maxBody is the request body limit; larger bodies get 413.
-const maxBody = 64 << 10
-
 // Server is the sandbox: an http.Handler serving the merchant API under the
 // base path and the test controls under /_sandbox.
 type Server struct {
@@ -40,7 +37,8 @@ type Server struct {
 	variants variant.Set
 	rewrite  bool // some answer is rewritten after the handler (settings, faults)
 	rewriter *rewrite.Rewriter
-	vstate   *variantState // what the settings remember (variants_customers.go)
+	out      *answer.Writer // the answers' envelopes and the request bodies
+	vstate   *variantState  // what the settings remember (variants_customers.go)
 	jwt      *token.Issuer
 	limits   *ratelimit.Limiter
 	hooks    *webhook.Sender
@@ -84,6 +82,7 @@ func New(opts Options) (*Server, error) {
 		s.clk = clock.NewOffset(opts.Clock)
 	}
 	s.rewriter = rewrite.New(vs, fs, s.base, s.clk)
+	s.out = answer.New(fs, vs, s.base)
 	s.jwt = token.New(opts.JWTSecret, s.clk, vs.On(variant.TokenJWE))
 	s.inst = newInstanceID()
 	s.startRL = opts.RateLimits
@@ -107,7 +106,7 @@ func (s *Server) AdminKey() string { return s.opts.AdminKey }
 // ServeHTTP dispatches to the merchant API, the test controls, or 404.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.opts.EchoRequests && !echo.Inside(r) {
-		echo.Serve(s, w, r, maxBody) // test-only leaky target
+		echo.Serve(s, w, r, answer.MaxBody) // test-only leaky target
 		return
 	}
 	defer func() {
@@ -115,7 +114,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			// A bug, never a client's fault: answer 500 so the fuzz test and
 			// the suites see it, and keep the process alive.
 			s.log.Error("panic in handler", "method", r.Method, "path", r.URL.Path, "panic", v)
-			s.writeError(&reqCtx{w: w, r: r, path: r.URL.Path, now: s.clk.Now()}, http.StatusInternalServerError, "Internal server error")
+			q := s.out.Req(w, r, s.clk.Now())
+			q.Error(http.StatusInternalServerError, "Internal server error")
 		}
 	}()
 	w.Header().Set(InstanceHeader, s.inst)
@@ -131,24 +131,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case !s.opts.HideControls && (p == controlsPrefix || strings.HasPrefix(p, controlsPrefix+"/")):
 		s.controls.ServeHTTP(w, r)
 	default:
-		rc := &reqCtx{w: w, r: r, path: p, now: s.clk.Now()}
-		s.notFoundRoute(rc)
+		q := s.out.Req(w, r, s.clk.Now())
+		q.NoRoute()
 	}
 }
 
 // reqCtx carries one request through routing, auth and the handler.
 type reqCtx struct {
-	w     http.ResponseWriter
-	r     *http.Request
-	path  string // URL path echoed in envelopes
-	now   time.Time
+	answer.Req
 	world *state.World
 	st    *state.EnvState // authenticated merchant and environment
 	p1    string          // the path parameter
-}
-
-func (s *Server) notFoundRoute(rc *reqCtx) {
-	s.writeError(rc, http.StatusNotFound, "Cannot "+rc.r.Method+" "+rc.path)
 }
 
 // clientIP is the caller's address from r.RemoteAddr (no proxy headers: the

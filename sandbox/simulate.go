@@ -29,10 +29,10 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 		return
 	}
 	if st.Env != state.EnvTest && !s.faults.On(fault.WebhookLiveAllowed) {
-		s.writeError(rc, http.StatusForbidden, wording.LiveSimulate)
+		rc.Error(http.StatusForbidden, wording.LiveSimulate)
 		return
 	}
-	b, ok := s.readBody(rc)
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
@@ -45,7 +45,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 		et = "authorization" // whatever was asked
 	}
 	v.OneOf("event_type", et, "authorization", "settlement", "reversal", "decline")
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
 	var id, ref string
@@ -73,7 +73,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 		}
 		sent = true
 	} else {
-		url, sent, skip = s.dispatch(rc.r.Context(), rc.world, st, kind, webhook.Data{
+		url, sent, skip = s.dispatch(rc.R.Context(), rc.world, st, kind, webhook.Data{
 			Reference: simRef, CardID: id, CardReference: ref, Amount: 1_00, Currency: "USD", Simulated: true,
 		})
 	}
@@ -93,5 +93,5 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	} else if s.variants.On(variant.SkipReasonEmpty) {
 		ans.SkipReason = new(string)
 	}
-	s.writeB(rc, msg, ans)
+	rc.EnvelopeB(msg, ans)
 }

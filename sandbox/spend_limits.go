@@ -28,7 +28,7 @@ type spendLimitsAnswer struct {
 // handleSpendLimits is PUT /cards/{id}/spend-limits: supplied limits replace
 // their value, the others keep theirs.
 func (s *Server) handleSpendLimits(rc *reqCtx) {
-	b, ok := s.readBody(rc)
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
@@ -52,7 +52,7 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 	if supplied == 0 {
 		v.Add("at least one of transactionLimit, dailyLimit, monthlyLimit, allTimeLimit must be supplied")
 	}
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
 	s.withCard(rc, rc.st, func(c *state.Card) reply {
@@ -99,10 +99,10 @@ func (s *Server) writeLimits(rc *reqCtx, id string, l [4]int64) {
 		for i, n := range limitNames {
 			cents[n] = l[i]
 		}
-		s.writeA(rc, http.StatusOK, map[string]any{"message": "Spend limits updated", "cardId": id, "spendLimits": cents})
+		rc.EnvelopeA(http.StatusOK, map[string]any{"message": "Spend limits updated", "cardId": id, "spendLimits": cents})
 		return
 	}
-	s.writeA(rc, http.StatusOK, spendLimitsAnswer{
+	rc.EnvelopeA(http.StatusOK, spendLimitsAnswer{
 		Message: "Spend limits updated",
 		CardID:  id,
 		SpendLimits: spendLimitsJSON{

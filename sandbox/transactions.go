@@ -24,18 +24,18 @@ type txnAnswer struct {
 // Approval lowers the card balance at once; the money leaves the system and
 // is counted in spentAmount.
 func (s *Server) ctlTransaction(rc *reqCtx) {
-	b, ok := s.readBody(rc)
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
 	v := validate.Of(b)
 	amt, _ := v.Amount("amount", true, 0, true)
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
 	st, c := rc.world.CardByIDAnywhere(rc.p1)
 	if c == nil {
-		s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
+		rc.Error(http.StatusNotFound, wording.CardNotFound)
 		return
 	}
 	t := &state.Txn{ID: "txn_" + ids.Hex(12), State: st, CardID: c.ID, Amount: int64(amt)}
@@ -52,11 +52,11 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 		ans.DeclineReason = &reason
 	}
 	if !s.faults.On(fault.WebhookTxnNotDelivered) && s.txnWebhook(t.Approved) {
-		s.dispatch(rc.r.Context(), rc.world, st, kind, webhook.Data{
+		s.dispatch(rc.R.Context(), rc.world, st, kind, webhook.Data{
 			Reference: t.ID, CardID: c.ID, CardReference: ref, Amount: amt, Currency: "USD",
 		})
 	}
-	writeJSON(rc.w, http.StatusOK, ans)
+	rc.JSON(http.StatusOK, ans)
 }
 
 // authorize decides t on card c under st's lock: the decline reason ("" when
@@ -75,7 +75,7 @@ func (s *Server) authorize(rc *reqCtx, st *state.EnvState, c *state.Card, t *sta
 		c.MonthSpent += a
 		c.AllTimeSpent += a
 		st.Spent += a
-		c.UpdatedAt = ts(rc.now)
+		c.UpdatedAt = wording.Timestamp(rc.Now)
 		t.Approved = true
 	} else if reason == "card_frozen" && s.faults.On(fault.TxnFrozenDeclineDebits) {
 		c.Balance -= a // declined, yet taken from the balance
@@ -87,7 +87,7 @@ func (s *Server) authorize(rc *reqCtx, st *state.EnvState, c *state.Card, t *sta
 // sandbox clock entered a new one, then checks status, balance and each
 // limit in that order; the caller holds the state lock.
 func (s *Server) declineReason(rc *reqCtx, c *state.Card, a int64) string {
-	now := s.limitDay(rc.now)
+	now := s.limitDay(rc.Now)
 	day := now.Year()*10000 + int(now.Month())*100 + now.Day()
 	month := day / 100
 	if c.DayKey != day && !s.faults.On(fault.LimitDailyNeverResets) {
@@ -141,17 +141,17 @@ func (s *Server) ctlSettle(rc *reqCtx) {
 	t := w.Txns[rc.p1]
 	if t == nil {
 		w.TxMu.Unlock()
-		s.writeError(rc, http.StatusNotFound, "Transaction not found")
+		rc.Error(http.StatusNotFound, "Transaction not found")
 		return
 	}
 	if !t.Approved {
 		w.TxMu.Unlock()
-		s.writeError(rc, http.StatusBadRequest, "transaction was declined and cannot be settled")
+		rc.Error(http.StatusBadRequest, "transaction was declined and cannot be settled")
 		return
 	}
 	if t.Settled {
 		w.TxMu.Unlock()
-		s.writeError(rc, http.StatusConflict, "transaction already settled")
+		rc.Error(http.StatusConflict, "transaction already settled")
 		return
 	}
 	t.Settled = true
@@ -164,9 +164,9 @@ func (s *Server) ctlSettle(rc *reqCtx) {
 	}
 	t.State.Mu.RUnlock()
 	if !s.faults.On(fault.WebhookTxnNotDelivered) {
-		s.dispatch(rc.r.Context(), w, t.State, webhook.Kinds["settlement"], webhook.Data{
+		s.dispatch(rc.R.Context(), w, t.State, webhook.Kinds["settlement"], webhook.Data{
 			Reference: t.ID, CardID: t.CardID, CardReference: ref, Amount: money.Amount(t.Amount), Currency: "USD",
 		})
 	}
-	writeJSON(rc.w, http.StatusOK, settleAnswer{TransactionID: t.ID, Settled: true, Amount: money.Amount(t.Amount), CardID: t.CardID})
+	rc.JSON(http.StatusOK, settleAnswer{TransactionID: t.ID, Settled: true, Amount: money.Amount(t.Amount), CardID: t.CardID})
 }

@@ -48,11 +48,11 @@ func (s *Server) lockedOut(rc *reqCtx, mid string) bool {
 	vs := s.vstate
 	vs.mu.Lock()
 	f := vs.failures[mid]
-	locked := len(f) >= lockoutFailures && rc.now.Sub(f[len(f)-1]) < lockoutFor
+	locked := len(f) >= lockoutFailures && rc.Now.Sub(f[len(f)-1]) < lockoutFor
 	vs.mu.Unlock()
 	if locked {
-		rc.w.Header().Set("Retry-After", strconv.Itoa(int(lockoutFor/time.Second)))
-		s.writeError(rc, http.StatusTooManyRequests, "Too many failed attempts for this merchant: retry later")
+		rc.W.Header().Set("Retry-After", strconv.Itoa(int(lockoutFor/time.Second)))
+		rc.Error(http.StatusTooManyRequests, "Too many failed attempts for this merchant: retry later")
 	}
 	return locked
 }
@@ -79,7 +79,7 @@ func (s *Server) noteFailure(mid string, now time.Time) {
 // merchant and environment; nil when it is not one. The other checks of
 // authenticate still apply.
 func (s *Server) secretKeyBearer(rc *reqCtx, raw string) (*token.Claims, error) {
-	p := rc.r.URL.Path
+	p := rc.R.URL.Path
 	if !s.variants.On(variant.SecretBearer) || !(strings.HasSuffix(p, "/contact") || strings.HasSuffix(p, "/simulate-webhook")) {
 		return nil, nil
 	}
@@ -98,6 +98,6 @@ func (s *Server) kybAtExchange(rc *reqCtx, m *state.Merchant, env state.Env) boo
 	if !s.variants.On(variant.KYBAtExchange) || env != state.EnvLive || m.KYB >= 2 {
 		return false
 	}
-	s.writeError(rc, http.StatusForbidden, wording.KYB)
+	rc.Error(http.StatusForbidden, wording.KYB)
 	return true
 }

@@ -87,7 +87,7 @@ func (s *Server) claimIdentity(st *state.EnvState, c state.CustomerJSON, idNumbe
 
 // refuseDuplicate answers the 409 of a taken identity input.
 func (s *Server) refuseDuplicate(rc *reqCtx, what string) {
-	s.writeError(rc, http.StatusConflict, "A customer with this "+what+" is already registered")
+	rc.Error(http.StatusConflict, "A customer with this "+what+" is already registered")
 }
 
 // pendApproval makes a new customer wait for verification

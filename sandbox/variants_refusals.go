@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"math/big"
 	"net/http"
-	"regexp"
 	"strings"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
@@ -21,56 +20,33 @@ func (s *Server) emptyEnum(rc *reqCtx, b validate.Body, name string, allowed ...
 	if !s.variants.On(variant.EmptyEnumInvalid) || string(b[name]) != `""` {
 		return false
 	}
-	s.writeError(rc, http.StatusBadRequest, name+" must be "+strings.Join(allowed[:len(allowed)-1], ", ")+" or "+allowed[len(allowed)-1])
+	rc.Error(http.StatusBadRequest, name+" must be "+strings.Join(allowed[:len(allowed)-1], ", ")+" or "+allowed[len(allowed)-1])
 	return true
-}
-
-// numericFields are the members whose numeric strings numeric-strings-accepted reads.
-var numericFields = []string{"amount", "transactionLimit", "dailyLimit", "monthlyLimit", "allTimeLimit"}
-
-var numericString = regexp.MustCompile(`^"-?[0-9]+(\.[0-9]+)?"$`)
-
-// unquoteNumbers turns numeric strings of amount members into numbers
-// (numeric-strings-accepted) and rounds them to the cent
-// (amounts-rounded-to-cents).
-func (s *Server) unquoteNumbers(b validate.Body) {
-	for _, f := range numericFields {
-		r, ok := b[f]
-		if ok && s.variants.On(variant.NumericStrings) && numericString.Match(r) {
-			r = r[1 : len(r)-1]
-			b[f] = r
-		}
-		if ok && s.variants.On(variant.AmountsRounded) {
-			if x, exact := new(big.Rat).SetString(string(r)); exact && !x.IsInt() {
-				b[f] = json.RawMessage(x.FloatString(2))
-			}
-		}
-	}
 }
 
 // bodyBeforeAuth refuses a malformed body before the token is checked
 // (checks-body-before-auth); it reports whether it answered. The body is
 // put back for the handler.
 func (s *Server) bodyBeforeAuth(rc *reqCtx) bool {
-	r := rc.r
+	r := rc.R
 	if !s.variants.On(variant.ValidationBeforeAuth) || (r.Method != http.MethodPost && r.Method != http.MethodPut && r.Method != http.MethodPatch) {
 		return false
 	}
-	raw, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	raw, err := io.ReadAll(io.LimitReader(r.Body, answer.MaxBody+1))
 	if err != nil {
 		return false
 	}
 	r.Body = io.NopCloser(bytes.NewReader(raw))
 	raw = bytes.TrimSpace(raw)
 	switch {
-	case len(raw) == 0 || len(raw) > maxBody:
+	case len(raw) == 0 || len(raw) > answer.MaxBody:
 		return false
-	case !isJSONContentType(r.Header.Get("Content-Type")) && !s.variants.On(variant.CTAnyParsed):
-		s.writeError(rc, http.StatusBadRequest, wording.ContentType)
+	case !answer.IsJSON(r.Header.Get("Content-Type")) && !s.variants.On(variant.CTAnyParsed):
+		rc.Error(http.StatusBadRequest, wording.ContentType)
 	case !json.Valid(raw):
-		s.writeError(rc, http.StatusBadRequest, wording.MalformedJSON)
+		rc.Error(http.StatusBadRequest, wording.MalformedJSON)
 	case raw[0] != '{' && !(s.variants.On(variant.NullBodyNoop) && string(raw) == "null"):
-		s.writeError(rc, http.StatusBadRequest, wording.NotObject)
+		rc.Error(http.StatusBadRequest, wording.NotObject)
 	default:
 		return false
 	}
@@ -95,9 +71,9 @@ func (s *Server) existenceBeforeAuth(rc *reqCtx, rest string) bool {
 		}
 	}
 	if gift {
-		s.writeGiftNotFound(rc, rc.p1)
+		rc.GiftNotFound(rc.p1)
 	} else {
-		s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
+		rc.Error(http.StatusNotFound, wording.CardNotFound)
 	}
 	return true
 }
@@ -105,7 +81,7 @@ func (s *Server) existenceBeforeAuth(rc *reqCtx, rest string) bool {
 // cardBeforeBody answers 404 for an unknown card of a card route with a
 // body before the body is read (checks-card-before-body).
 func (s *Server) cardBeforeBody(rc *reqCtx, rest string) bool {
-	if !s.variants.On(variant.NotFoundFirst) || rc.p1 == "" || !strings.HasPrefix(rest, "/cards/") || rc.r.Method == http.MethodGet {
+	if !s.variants.On(variant.NotFoundFirst) || rc.p1 == "" || !strings.HasPrefix(rest, "/cards/") || rc.R.Method == http.MethodGet {
 		return false
 	}
 	if rc.st.Env != state.EnvTest && strings.HasSuffix(rest, "/simulate-webhook") {
@@ -117,7 +93,7 @@ func (s *Server) cardBeforeBody(rc *reqCtx, rest string) bool {
 	if c != nil {
 		return false
 	}
-	s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
+	rc.Error(http.StatusNotFound, wording.CardNotFound)
 	return true
 }
 
@@ -137,7 +113,7 @@ func (s *Server) issueChecksFirst(rc *reqCtx, b validate.Body) bool {
 	known, vault := st.CustByID[cust] != nil, st.Vault
 	st.Mu.RUnlock()
 	if !known {
-		s.writeError(rc, http.StatusNotFound, wording.CustNotFound)
+		rc.Error(http.StatusNotFound, wording.CustNotFound)
 		return true
 	}
 	v := validate.Of(b)
@@ -154,10 +130,10 @@ func (s *Server) issueChecksFirst(rc *reqCtx, b validate.Body) bool {
 // (malformed-id-400); it reports whether it answered.
 func (s *Server) longTarget(rc *reqCtx) bool {
 	switch {
-	case s.variants.On(variant.LongPath414) && len(rc.r.URL.RequestURI()) > 2048:
-		s.writeError(rc, http.StatusRequestURITooLong, "URI Too Long")
-	case s.variants.On(variant.MalformedID400) && rc.p1 != "" && strings.HasPrefix(rc.r.URL.Path, s.base+"/cards/") && !reReference.MatchString(rc.p1):
-		s.writeError(rc, http.StatusBadRequest, []string{"id must be a card id or a card reference"})
+	case s.variants.On(variant.LongPath414) && len(rc.R.URL.RequestURI()) > 2048:
+		rc.Error(http.StatusRequestURITooLong, "URI Too Long")
+	case s.variants.On(variant.MalformedID400) && rc.p1 != "" && strings.HasPrefix(rc.R.URL.Path, s.base+"/cards/") && !reReference.MatchString(rc.p1):
+		rc.Error(http.StatusBadRequest, []string{"id must be a card id or a card reference"})
 	default:
 		return false
 	}
@@ -177,7 +153,7 @@ func (s *Server) liveSimulationCardFirst(rc *reqCtx) bool {
 	if c != nil {
 		return false
 	}
-	s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
+	rc.Error(http.StatusNotFound, wording.CardNotFound)
 	return true
 }
 

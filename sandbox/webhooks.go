@@ -10,6 +10,7 @@ import (
 	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/webhook"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 // dispatch sends kind for card c of st and logs the attempt. It returns the
@@ -29,7 +30,7 @@ func (s *Server) dispatch(ctx context.Context, w *state.World, st *state.EnvStat
 	p := webhook.Payload{
 		ID:          "evt_" + ids.Hex(12),
 		Type:        kind,
-		CreatedAt:   ts(now),
+		CreatedAt:   wording.Timestamp(now),
 		Environment: st.Env.String(),
 		MerchantID:  st.Merchant.ID,
 		Data:        d,

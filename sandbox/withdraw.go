@@ -8,6 +8,7 @@ import (
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 type cardMessage struct {
@@ -19,7 +20,7 @@ type cardMessage struct {
 // receives amount - withdrawalFee and the fee is collected, so money is
 // conserved. Allowed on FROZEN cards: a sweep is not a card transaction.
 func (s *Server) handleWithdraw(rc *reqCtx) {
-	b, ok := s.readBody(rc)
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
@@ -29,7 +30,7 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 		minAmt-- // 0.09 accepted
 	}
 	amt, _ := v.Amount("amount", true, minAmt, false)
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
 	st := rc.st
@@ -43,7 +44,7 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 		}
 		out := s.withdraw(rc, st, c, amt)
 		return func() {
-			s.writeA(rc, http.StatusOK, cardMessage{Message: "Withdrew " + amt.String() + " USD to the vault", Card: out})
+			rc.EnvelopeA(http.StatusOK, cardMessage{Message: "Withdrew " + amt.String() + " USD to the vault", Card: out})
 		}
 	})
 }
@@ -64,7 +65,7 @@ func (s *Server) withdraw(rc *reqCtx, st *state.EnvState, c *state.Card, amt mon
 	default:
 		st.Fees += withdrawalFee
 	}
-	c.UpdatedAt = ts(rc.now)
+	c.UpdatedAt = wording.Timestamp(rc.Now)
 	out := c.JSON()
 	if s.faults.On(fault.WithdrawNotPersisted) {
 		c.Balance += int64(amt) // the answer shows the new balance; the card keeps the old one

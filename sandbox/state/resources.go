@@ -118,7 +118,7 @@ func NewCard(now time.Time, brand, name, theme string, billing Address) *Card {
 	exp := now.UTC()
 	id := "crd_" + ids.Hex(12)
 	ref := "card_" + ids.Hex(8)
-	at := now.UTC().Format(wording.TimeLayout)
+	at := wording.Timestamp(now)
 	return &Card{
 		ID: id, Ref: ref, RefLower: ref,
 		Brand:      brand,

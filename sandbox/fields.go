@@ -1,0 +1,25 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"regexp"
+)
+
+// Field limits.
+const (
+	maxText  = 255  // names, emails, ids
+	maxShort = 64   // references, codes
+	maxNote  = 1000 // free text
+)
+
+var (
+	reEmail     = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
+	rePhone     = regexp.MustCompile(`^\+?[0-9]{7,15}$`)
+	reCC        = regexp.MustCompile(`^\+[0-9]{1,4}$`)
+	reCountry3  = regexp.MustCompile(`^[A-Z]{3}$`)
+	reCountry2  = regexp.MustCompile(`^[A-Z]{2}$`)
+	reReference = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+	reProvider  = regexp.MustCompile(`^[A-Za-z0-9_]{1,32}$`)
+)
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
