@@ -94,7 +94,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 		rt.h(s, rc)
 		return
 	}
-	if s.existenceBeforeAuth(rc, rest) || s.bodyBeforeAuth(rc) || !s.authenticate(rc) || s.cardBeforeBody(rc, rest) {
+	if s.set.ExistenceBeforeAuth(&rc.Req, rc.world, rc.p1, rest) || s.set.BodyBeforeAuth(&rc.Req) || !s.authenticate(rc) || s.set.CardBeforeBody(&rc.Req, rc.st, rc.p1, rest) {
 		return
 	}
 	if s.faults.On(fault.RefLookupBroken) && rc.p1 != "" && strings.HasPrefix(rest, "/cards/") && !strings.HasPrefix(rc.p1, "crd_") {

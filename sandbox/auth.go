@@ -34,7 +34,7 @@ func (s *Server) handleToken(rc *reqCtx) {
 	v := validate.Of(b)
 	mid := v.Str("merchantId", true, maxText)
 	key := v.Str("secretKey", true, maxText)
-	if rc.Invalid(&v) || s.lockedOut(rc, mid) {
+	if rc.Invalid(&v) || s.set.LockedOut(&rc.Req, mid) {
 		return
 	}
 	ref, found := rc.world.Keys[key]
@@ -44,16 +44,16 @@ func (s *Server) handleToken(rc *reqCtx) {
 		}
 	}
 	if !found || ref.Merchant.ID != mid {
-		s.noteFailure(mid, rc.Now)
+		s.set.NoteFailure(mid, rc.Now)
 		rc.Error(http.StatusUnauthorized, wording.BadCreds)
 		return
 	}
-	if h := rc.R.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.checksMerchantHeader(true) {
+	if h := rc.R.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.set.ChecksMerchantHeader(true) {
 		rc.Error(http.StatusUnauthorized, wording.MerchantHdr)
 		return
 	}
 	st := ref.Merchant.Envs[ref.Env]
-	if (!s.variants.On(variant.IPCallsOnly) && !s.ipAllowed(rc, st)) || s.kybAtExchange(rc, ref.Merchant, ref.Env) {
+	if (!s.variants.On(variant.IPCallsOnly) && !s.ipAllowed(rc, st)) || s.set.KYBAtExchange(&rc.Req, ref.Merchant, ref.Env) {
 		return
 	}
 	issuedAt := rc.Now
@@ -115,7 +115,7 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 	if s.faults.On(fault.TokenBearerPrefixed) && len(raw) > len(prefix) && strings.EqualFold(raw[:len(prefix)], prefix) {
 		raw = strings.TrimSpace(raw[len(prefix):]) // the token it answered
 	}
-	c, err := s.secretKeyBearer(rc, raw)
+	c, err := s.set.SecretKeyBearer(rc.world, rc.R.URL.Path, raw)
 	if c == nil {
 		c, err = s.jwt.Verify(raw, s.faults.On(fault.AuthExpiredAccepted))
 	}
@@ -141,7 +141,7 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		rc.Error(http.StatusUnauthorized, bearerMsg)
 		return false
 	}
-	if x := rc.R.Header.Get("X-Merchant-Id"); x != "" && x != m.ID && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.checksMerchantHeader(false) {
+	if x := rc.R.Header.Get("X-Merchant-Id"); x != "" && x != m.ID && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.set.ChecksMerchantHeader(false) {
 		rc.Error(http.StatusUnauthorized, wording.MerchantHdr)
 		return false
 	}
@@ -149,7 +149,7 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 	if !s.faults.On(fault.AuthIPPerCallSkipped) && !s.ipAllowed(rc, st) {
 		return false
 	}
-	if env == state.EnvLive && m.KYB < 2 && !s.faults.On(fault.AuthKYBSkipped) && !s.crossSkipsKYB(rc) && s.kybApplies(rc.R) {
+	if env == state.EnvLive && m.KYB < 2 && !s.faults.On(fault.AuthKYBSkipped) && !s.crossSkipsKYB(rc) && s.set.KYBApplies(rc.R) {
 		rc.Error(http.StatusForbidden, wording.KYB)
 		return false
 	}

@@ -17,7 +17,7 @@ func (s *Server) handleStatus(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	if s.emptyEnum(rc, b, "status", "ACTIVE", "FROZEN") {
+	if s.set.EmptyEnum(&rc.Req, b, "status", "ACTIVE", "FROZEN") {
 		return
 	}
 	v := validate.Of(b)

@@ -17,7 +17,7 @@ import (
 func (s *Server) handleConfig(rc *reqCtx) {
 	st := rc.st
 	st.Mu.RLock()
-	vault := s.listedVault(st, rc.Now)
+	vault := s.set.ListedVault(st, rc.Now)
 	st.Mu.RUnlock()
 	if s.faults.On(fault.ConfigVaultStale) {
 		vault = seedVault
@@ -28,11 +28,11 @@ func (s *Server) handleConfig(rc *reqCtx) {
 	}
 	rc.EnvelopeA(http.StatusOK, configJSON{
 		Environment:   env,
-		CreationFee:   creationFee,
-		FundFee:       fundFee,
-		WithdrawalFee: withdrawalFee,
-		MinFunding:    minFunding,
-		ExchangeRate:  exchangeRate,
+		CreationFee:   state.CreationFee,
+		FundFee:       state.FundFee,
+		WithdrawalFee: state.WithdrawalFee,
+		MinFunding:    state.MinFunding,
+		ExchangeRate:  state.ExchangeRate,
 		VaultBalance:  amount(vault),
 	})
 }
@@ -43,11 +43,11 @@ func (s *Server) handleIssueCard(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	c := state.NewCard(rc.Now, req.brand, s.cardName(req.name), req.theme, req.billing)
-	c.ID, c.CustomerID, c.Frozen = s.cardID(c.ID), req.custID, s.variants.On(variant.IssuedFrozen)
-	c.Balance = s.initialBalance(req.amt)
+	c := state.NewCard(rc.Now, req.brand, s.set.CardName(req.name), req.theme, req.billing)
+	c.ID, c.CustomerID, c.Frozen = s.set.CardID(c.ID), req.custID, s.variants.On(variant.IssuedFrozen)
+	c.Balance = s.set.InitialBalance(req.amt)
 	if s.variants.On(variant.LimitsReplaceDefaults) {
-		c.Limits = s.programLimits()
+		c.Limits = s.set.ProgramLimits()
 	}
 	if req.hasRef {
 		c.Ref, c.RefLower = req.ref, strings.ToLower(req.ref)
@@ -73,7 +73,7 @@ func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
 	v := validate.Of(b)
 	req.custID = s.customerIDOf(&v)
 	req.name = v.Str("nameOnCard", true, maxShort)
-	minAmt := money.Amount(minFunding)
+	minAmt := money.Amount(state.MinFunding)
 	if s.faults.On(fault.IssueMinOffByCent) {
 		minAmt-- // 0.99 accepted
 	}
@@ -92,7 +92,7 @@ func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
 	}
 	req.theme = theme
 	req.billing = parseBilling(&v)
-	s.issueRules(&v, req)
+	s.set.IssueRules(&v, req.name, req.ref, req.hasRef, req.amt)
 	return req, !rc.Invalid(&v)
 }
 
@@ -145,12 +145,12 @@ func (s *Server) storeIssued(rc *reqCtx, c *state.Card, amt money.Amount) {
 		rc.Error(http.StatusNotFound, wording.CustNotFound)
 		return
 	}
-	if cu := st.CustByID[c.CustomerID]; cu != nil && s.kycStatus(cu, rc.Now) != "APPROVED" {
+	if cu := st.CustByID[c.CustomerID]; cu != nil && s.set.KycStatus(cu, rc.Now) != "APPROVED" {
 		st.Mu.Unlock()
 		rc.Error(http.StatusBadRequest, "Customer identity verification is not approved")
 		return
 	}
-	if full, max := s.cardsPerCustomerFull(st, c.CustomerID); full {
+	if full, max := s.set.CardsPerCustomerFull(st, c.CustomerID); full {
 		st.Mu.Unlock()
 		rc.Error(http.StatusBadRequest, "Customer already holds the maximum of "+itoa(max)+" cards")
 		return
@@ -166,7 +166,7 @@ func (s *Server) storeIssued(rc *reqCtx, c *state.Card, amt money.Amount) {
 		rc.Error(http.StatusConflict, "Card with reference '"+c.Ref+"' already exists")
 		return
 	}
-	total := int64(amt) + creationFee
+	total := int64(amt) + state.CreationFee
 	need := total
 	if s.faults.On(fault.IssueVaultExclFee) {
 		need = int64(amt)
@@ -181,7 +181,7 @@ func (s *Server) storeIssued(rc *reqCtx, c *state.Card, amt money.Amount) {
 		total = int64(amt)
 	}
 	st.Vault -= total
-	st.Fees += creationFee
+	st.Fees += state.CreationFee
 	st.Cards = append(st.Cards, c)
 	st.CardByID[c.ID] = c
 	st.CardByRef[c.Ref] = c
@@ -198,7 +198,7 @@ func (s *Server) vaultShort(rc *reqCtx, amt money.Amount, total, avail int64) {
 	}
 	rc.Error(http.StatusBadRequest, fmt.Sprintf(
 		"Insufficient vault balance: required %s USD (funding %s + issuance fee %s), available %s USD",
-		amount(total), amt, amount(creationFee), amount(avail)))
+		amount(total), amt, amount(state.CreationFee), amount(avail)))
 }
 
 // handleListCards is GET /cards with status, search and limit, newest first.
@@ -249,8 +249,8 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	st := rc.st
 	st.Mu.RLock()
 	out := make([]state.CardJSON, 0, min(int(limit), len(st.Cards)))
-	if s.listingVaried() {
-		out = s.listCardsVariant(st, rc.Now, out, status, strings.TrimSpace(q.Get("search")), limit)
+	if s.set.ListingVaried() {
+		out = s.set.ListCardsVariant(st, rc.Now, out, status, strings.TrimSpace(q.Get("search")), limit)
 	} else {
 		out = listCardsOf(st, out, status, search, matchLast4, limit)
 	}
@@ -333,6 +333,6 @@ func (s *Server) writeSecure(rc *reqCtx, out state.SecureJSON) {
 		out.ExpirationDate = fmt.Sprintf("%s/%02d", out.ExpiryMonth, (y+97)%100)
 	}
 	// PCI data: never to be kept by a cache or a browser.
-	s.setSecureCache(rc.W.Header())
+	s.set.SetSecureCache(rc.W.Header())
 	rc.EnvelopeA(http.StatusOK, out)
 }

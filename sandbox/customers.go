@@ -19,46 +19,46 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 		return
 	}
 	v := validate.Of(b)
-	n := s.customerNames()
+	n := s.set.CustomerNames()
 	c := state.CustomerJSON{
 		FirstName:        v.Str("firstName", true, maxText),
 		LastName:         v.Str("lastName", true, maxText),
 		Email:            v.Str("email", !s.faults.On(fault.CustEmailOptional), maxText),
 		PhoneNumber:      v.Str("phoneNumber", true, maxShort),
-		PhoneCountryCode: v.Str(n.cc, true, maxShort),
-		DateOfBirth:      v.Str(n.dob, true, maxShort),
-		IDType:           v.Str(n.idType, true, maxShort),
+		PhoneCountryCode: v.Str(n.CC, true, maxShort),
+		DateOfBirth:      v.Str(n.DOB, true, maxShort),
+		IDType:           v.Str(n.IDType, true, maxShort),
 		Address:          v.Str("address", true, maxText),
 		City:             v.Str("city", true, maxText),
 		State:            v.Str("state", true, maxText),
-		PostalCode:       v.Str(n.postal, true, maxShort),
+		PostalCode:       v.Str(n.Postal, true, maxShort),
 		Country:          v.Str("country", true, maxShort),
 	}
-	idNumber := v.Str(n.idNumber, true, maxShort)
+	idNumber := v.Str(n.IDNumber, true, maxShort)
 	v.Match("email", c.Email, reEmail, "must be an email")
 	v.Match("phoneNumber", c.PhoneNumber, rePhone, "must be a valid phone number")
-	v.Match(n.cc, c.PhoneCountryCode, reCC, "must be a + followed by 1 to 4 digits")
+	v.Match(n.CC, c.PhoneCountryCode, reCC, "must be a + followed by 1 to 4 digits")
 	if c.DateOfBirth != "" {
 		d, err := time.Parse("2006-01-02", c.DateOfBirth)
 		if err != nil && s.variants.On(variant.DOBBasic) {
 			d, err = time.Parse("20060102", c.DateOfBirth)
 		}
 		if err != nil {
-			v.Add(n.dob + " must be a valid ISO 8601 date string (YYYY-MM-DD)")
+			v.Add(n.DOB + " must be a valid ISO 8601 date string (YYYY-MM-DD)")
 		} else if !d.Before(rc.Now) {
-			v.Add(n.dob + " must be a date in the past")
+			v.Add(n.DOB + " must be a date in the past")
 		}
 	}
-	v.OneOf(n.idType, c.IDType, "national_id", "passport", "drivers_license")
+	v.OneOf(n.IDType, c.IDType, "national_id", "passport", "drivers_license")
 	if !s.variants.On(variant.CountryAlpha2) || !reCountry2.MatchString(c.Country) {
 		v.Match("country", c.Country, reCountry3, "must be a 3-letter upper-case country code")
 	}
-	s.customerRules(&v, c)
+	s.set.CustomerRules(&v, c)
 	if rc.Invalid(&v) {
 		return
 	}
-	if taken := s.claimIdentity(rc.st, c, idNumber); taken != "" {
-		s.refuseDuplicate(rc, taken)
+	if taken := s.set.ClaimIdentity(rc.st, c, idNumber); taken != "" {
+		s.set.RefuseDuplicate(&rc.Req, taken)
 		return
 	}
 	c.IDNumberLast4 = last(idNumber, 4)
@@ -72,7 +72,7 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 	st := rc.st
 	st.Mu.Lock()
 	cu := &state.Customer{Rec: c}
-	s.pendApproval(cu, rc.Now)
+	s.set.PendApproval(cu, rc.Now)
 	c = cu.Rec
 	st.Customers = append(st.Customers, cu)
 	st.CustByID[c.CustomerID] = cu
@@ -84,14 +84,14 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 func (s *Server) handleListCustomers(rc *reqCtx) {
 	st := rc.st
 	st.Mu.RLock()
-	listed := s.listedCustomers(st, rc.Now)
+	listed := s.set.ListedCustomers(st, rc.Now)
 	out := make([]state.CustomerJSON, 0, len(listed))
 	if s.faults.On(fault.CustListDropsNewest) && len(listed) > 0 {
 		listed = listed[:len(listed)-1]
 	}
-	for _, cu := range s.customerOrder(listed) {
+	for _, cu := range s.set.CustomerOrder(listed) {
 		rec := cu.Rec
-		rec.KYCStatus = s.kycStatus(cu, rc.Now)
+		rec.KYCStatus = s.set.KycStatus(cu, rc.Now)
 		out = append(out, rec)
 	}
 	st.Mu.RUnlock()

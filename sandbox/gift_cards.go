@@ -7,6 +7,7 @@ import (
 	"github.com/merchant-harness/mph/money"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/ids"
+	"github.com/merchant-harness/mph/sandbox/settings"
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/wording"
@@ -59,7 +60,7 @@ func quoteGift(p *product, face, rate money.Amount) giftQuote {
 	return giftQuote{
 		ProductCode: p.Code, ProductName: p.Name, Currency: p.Currency,
 		FaceValue: face, ExchangeRate: rate,
-		SubtotalNgn: sub, FeeNgn: giftFeeNGN, TotalNgn: sub + giftFeeNGN,
+		SubtotalNgn: sub, FeeNgn: state.GiftFeeNGN, TotalNgn: sub + state.GiftFeeNGN,
 	}
 }
 
@@ -97,7 +98,7 @@ func (s *Server) handleGiftQuote(rc *reqCtx) {
 	if rc.Invalid(&v) {
 		return
 	}
-	rc.EnvelopeA(http.StatusOK, quoteGift(p, face, s.giftRate(rc.Now)))
+	rc.EnvelopeA(http.StatusOK, quoteGift(p, face, s.set.GiftRate(rc.Now)))
 }
 
 // handleGiftPurchase is POST /gift-cards/purchase: debits the quote's total
@@ -152,14 +153,14 @@ func (s *Server) parseGiftPurchase(rc *reqCtx) (req giftPurchase, ok bool) {
 	if req.hasRef && !reReference.MatchString(req.ref) {
 		v.Add("reference must contain only letters, digits, '.', '_' or '-'")
 	}
-	s.giftRules(&v, req.face, req.email)
+	s.set.GiftRules(&v, req.face, req.email)
 	return req, !rc.Invalid(&v)
 }
 
 // newGiftOrder builds the PROCESSING order of a purchase, priced by its quote.
 func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *state.GiftOrder {
 	p := req.p
-	quote := quoteGift(p, req.face, s.giftRate(rc.Now))
+	quote := quoteGift(p, req.face, s.set.GiftRate(rc.Now))
 	ref := req.ref
 	if !req.hasRef {
 		ref = "gft_" + ids.Hex(8)
@@ -173,13 +174,13 @@ func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *state.GiftOrder {
 		FaceValue:     int64(req.face),
 		CostNGN:       giftCost(quote, s.faults.On(fault.GiftCostDiffers)),
 		Voucher: state.Voucher{
-			Code:         s.voucherCode(),
+			Code:         s.set.VoucherCode(),
 			PIN:          ids.Digits(6),
 			SerialNumber: "SN" + ids.Digits(12),
 			Instructions: "Redeem at " + p.Site + " before the expiry date shown on the voucher.",
 		},
 		Recipient:   state.Recipient{Email: req.email, Name: req.name},
-		Status:      s.purchaseStatus(),
+		Status:      s.set.PurchaseStatus(),
 		Env:         rc.st.Env,
 		CreatedAt:   wording.Timestamp(rc.Now),
 		VariantCode: req.variant, Phone: req.phone, Note: req.note,
@@ -193,13 +194,13 @@ func (s *Server) storeGiftOrder(rc *reqCtx, o *state.GiftOrder) {
 	st := rc.st
 	st.Mu.Lock()
 	if prev := st.FindOrder(o.Reference); prev != nil {
-		switch s.giftReplay(prev, o) {
-		case giftReplayed:
+		switch s.set.GiftReplay(prev, o) {
+		case settings.GiftReplayed:
 			out := prev.JSON()
 			st.Mu.Unlock()
 			rc.EnvelopeA(http.StatusOK, out) // idempotent replay of the original order
 			return
-		case giftRefused:
+		case settings.GiftRefused:
 			st.Mu.Unlock()
 			rc.Error(http.StatusUnprocessableEntity, "Reference '"+o.Reference+"' was already used with other parameters")
 			return
@@ -210,7 +211,7 @@ func (s *Server) storeGiftOrder(rc *reqCtx, o *state.GiftOrder) {
 		rc.Error(http.StatusConflict, "Gift card order with reference '"+o.Reference+"' already exists")
 		return
 	}
-	if s.velocityExceeded(st, o.Recipient.Name, rc.Now) {
+	if s.set.VelocityExceeded(st, o.Recipient.Name, rc.Now) {
 		st.Mu.Unlock()
 		rc.Error(http.StatusBadRequest, "Too many gift cards for this recipient: try again later")
 		return
@@ -222,7 +223,7 @@ func (s *Server) storeGiftOrder(rc *reqCtx, o *state.GiftOrder) {
 			money.Amount(o.CostNGN).String()+" NGN, available "+money.Amount(avail).String()+" NGN")
 		return
 	}
-	if !s.faults.On(fault.GiftNotDebited) && (s.debitsAtPurchase() || o.Status == "SUCCESS") {
+	if !s.faults.On(fault.GiftNotDebited) && (s.set.DebitsAtPurchase() || o.Status == "SUCCESS") {
 		st.NGN -= o.CostNGN
 	}
 	st.Orders = append(st.Orders, o)
@@ -242,7 +243,7 @@ func (s *Server) storeGiftOrder(rc *reqCtx, o *state.GiftOrder) {
 func (s *Server) handleGiftVerify(rc *reqCtx) {
 	st := rc.st
 	st.Mu.Lock()
-	o := s.findGiftOrder(st, rc.p1)
+	o := s.set.FindGiftOrder(st, rc.p1)
 	if s.faults.On(fault.GiftVerifyByTxnID404) {
 		o = st.OrderRef[rc.p1] // client reference only
 	}
@@ -260,10 +261,10 @@ func (s *Server) handleGiftVerify(rc *reqCtx) {
 		return
 	}
 	o.VerifyCalls++
-	waits := s.reconcileWaits(o, rc.Now) // reconciliation has not completed yet
+	waits := s.set.ReconcileWaits(o, rc.Now) // reconciliation has not completed yet
 	if !waits && o.Status == "PROCESSING" && (!o.Held || s.faults.On(fault.GiftHoldIgnored)) && !s.faults.On(fault.GiftNeverReconciles) {
 		o.Status = "SUCCESS"
-		if !s.debitsAtPurchase() {
+		if !s.set.DebitsAtPurchase() {
 			st.NGN -= o.CostNGN
 		}
 	}
@@ -293,7 +294,7 @@ func giftCost(q giftQuote, subtotalOnly bool) int64 {
 func (s *Server) handleGiftLookup(rc *reqCtx) {
 	st := rc.st
 	st.Mu.RLock()
-	o := s.findGiftOrder(st, rc.p1)
+	o := s.set.FindGiftOrder(st, rc.p1)
 	var out state.GiftOrderJSON
 	if o != nil {
 		out = o.JSON()

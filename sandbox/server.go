@@ -18,6 +18,7 @@ import (
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
 	"github.com/merchant-harness/mph/sandbox/rewrite"
+	"github.com/merchant-harness/mph/sandbox/settings"
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/token"
 	"github.com/merchant-harness/mph/sandbox/variant"
@@ -37,8 +38,8 @@ type Server struct {
 	variants variant.Set
 	rewrite  bool // some answer is rewritten after the handler (settings, faults)
 	rewriter *rewrite.Rewriter
-	out      *answer.Writer // the answers' envelopes and the request bodies
-	vstate   *variantState  // what the settings remember (variants_customers.go)
+	out      *answer.Writer     // the answers' envelopes and the request bodies
+	set      *settings.Settings // the settings' hooks
 	jwt      *token.Issuer
 	limits   *ratelimit.Limiter
 	hooks    *webhook.Sender
@@ -74,7 +75,7 @@ func New(opts Options) (*Server, error) {
 		faults:   fs,
 		variants: vs,
 		rewrite:  vs.Rewrites() || fs.Rewrites(),
-		vstate:   newVariantState(),
+		set:      settings.New(vs),
 	}
 	if o, ok := opts.Clock.(*clock.Offset); ok {
 		s.clk = o

@@ -25,7 +25,7 @@ type simulateAnswer struct {
 // synthetic event delivered for real to the merchant's webhook URL.
 func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	st := rc.st
-	if s.liveSimulationCardFirst(rc) {
+	if s.set.LiveSimulationCardFirst(&rc.Req, rc.st, rc.p1) {
 		return
 	}
 	if st.Env != state.EnvTest && !s.faults.On(fault.WebhookLiveAllowed) {
@@ -36,7 +36,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	if s.emptyEnum(rc, b, "event_type", "authorization", "settlement", "reversal", "decline") {
+	if s.set.EmptyEnum(&rc.Req, b, "event_type", "authorization", "settlement", "reversal", "decline") {
 		return
 	}
 	v := validate.Of(b)
@@ -61,7 +61,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	if s.faults.On(fault.WebhookReversalKind) && et == "reversal" {
 		kind = "virtualcard.transaction.reversal"
 	}
-	simRef := s.simulationReference(et)
+	simRef := s.set.SimulationReference(et)
 	if s.faults.On(fault.WebhookRefPrefix) {
 		simRef = "SIM_" + strings.ToUpper(et) + "_" + ids.Hex(4)
 	}

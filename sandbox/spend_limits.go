@@ -10,8 +10,6 @@ import (
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
-var limitNames = [4]string{"transactionLimit", "dailyLimit", "monthlyLimit", "allTimeLimit"}
-
 type spendLimitsJSON struct {
 	TransactionLimit *money.Amount `json:"transactionLimit"`
 	DailyLimit       *money.Amount `json:"dailyLimit"`
@@ -32,7 +30,7 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	cleared := s.nonPositiveLimits(b)
+	cleared := s.set.NonPositiveLimits(b)
 	v := validate.Of(b)
 	var set [4]int64
 	supplied := 0
@@ -41,7 +39,7 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 			supplied++
 		}
 	}
-	for i, n := range limitNames {
+	for i, n := range state.LimitNames {
 		if _, has := v.Raw(n); has {
 			supplied++
 		}
@@ -59,7 +57,7 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 		if c.Frozen && s.variants.On(variant.LimitsFrozenRefused) {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before changing its limits")
 		}
-		if msg := s.limitRules(s.mergedLimits(c, set, cleared)); msg != "" {
+		if msg := s.set.LimitRules(s.set.MergedLimits(c, set, cleared)); msg != "" {
 			return s.fail(rc, http.StatusBadRequest, msg)
 		}
 		id, l := c.ID, s.setLimits(c, set)
@@ -78,7 +76,7 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 // setLimits applies the supplied limits (0: not supplied) to c and returns
 // the limits to answer; the caller holds the state lock.
 func (s *Server) setLimits(c *state.Card, set [4]int64) [4]int64 {
-	l := s.limitsBase(c)
+	l := s.set.LimitsBase(c)
 	for i, n := range set {
 		if n > 0 {
 			l[i] = n
@@ -96,7 +94,7 @@ func (s *Server) setLimits(c *state.Card, set [4]int64) [4]int64 {
 func (s *Server) writeLimits(rc *reqCtx, id string, l [4]int64) {
 	if s.faults.On(fault.LimitsEchoCents) {
 		cents := map[string]int64{}
-		for i, n := range limitNames {
+		for i, n := range state.LimitNames {
 			cents[n] = l[i]
 		}
 		rc.EnvelopeA(http.StatusOK, map[string]any{"message": "Spend limits updated", "cardId": id, "spendLimits": cents})
@@ -106,10 +104,10 @@ func (s *Server) writeLimits(rc *reqCtx, id string, l [4]int64) {
 		Message: "Spend limits updated",
 		CardID:  id,
 		SpendLimits: spendLimitsJSON{
-			TransactionLimit: s.shownLimit(l[state.LimTransaction]),
-			DailyLimit:       s.shownLimit(l[state.LimDaily]),
-			MonthlyLimit:     s.shownLimit(l[state.LimMonthly]),
-			AllTimeLimit:     s.shownLimit(l[state.LimAllTime]),
+			TransactionLimit: s.set.ShownLimit(l[state.LimTransaction]),
+			DailyLimit:       s.set.ShownLimit(l[state.LimDaily]),
+			MonthlyLimit:     s.set.ShownLimit(l[state.LimMonthly]),
+			AllTimeLimit:     s.set.ShownLimit(l[state.LimAllTime]),
 		},
 	})
 }

@@ -51,7 +51,7 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 		kind = webhook.Kinds["decline"]
 		ans.DeclineReason = &reason
 	}
-	if !s.faults.On(fault.WebhookTxnNotDelivered) && s.txnWebhook(t.Approved) {
+	if !s.faults.On(fault.WebhookTxnNotDelivered) && s.set.TxnWebhook(t.Approved) {
 		s.dispatch(rc.R.Context(), rc.world, st, kind, webhook.Data{
 			Reference: t.ID, CardID: c.ID, CardReference: ref, Amount: amt, Currency: "USD",
 		})
@@ -87,7 +87,7 @@ func (s *Server) authorize(rc *reqCtx, st *state.EnvState, c *state.Card, t *sta
 // sandbox clock entered a new one, then checks status, balance and each
 // limit in that order; the caller holds the state lock.
 func (s *Server) declineReason(rc *reqCtx, c *state.Card, a int64) string {
-	now := s.limitDay(rc.Now)
+	now := s.set.LimitDay(rc.Now)
 	day := now.Year()*10000 + int(now.Month())*100 + now.Day()
 	month := day / 100
 	if c.DayKey != day && !s.faults.On(fault.LimitDailyNeverResets) {

@@ -2,10 +2,8 @@ package sandbox
 
 import (
 	"context"
-	"strings"
 	"time"
 
-	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/webhook"
@@ -42,12 +40,4 @@ func (s *Server) queueDelivery(ctx context.Context, w *state.World, st *state.En
 		s.dispatch(context.WithValue(context.Background(), bgDelivery{}, true), w, st, kind, d)
 	}()
 	return true
-}
-
-// simulationReference is a simulation's reference for event type et.
-func (s *Server) simulationReference(et string) string {
-	if s.variants.On(variant.SimRefRandom) {
-		return "SIMULATE_" + strings.ToUpper(ids.Hex(6))
-	}
-	return "SIMULATE_" + strings.ToUpper(et) + "_" + ids.Hex(4)
 }

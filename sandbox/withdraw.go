@@ -25,7 +25,7 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 		return
 	}
 	v := validate.Of(b)
-	minAmt := money.Amount(minWithdrawal)
+	minAmt := money.Amount(state.MinWithdrawal)
 	if s.faults.On(fault.WithdrawMinOffByCent) {
 		minAmt-- // 0.09 accepted
 	}
@@ -38,7 +38,7 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 		if c.Frozen && s.variants.On(variant.WithdrawFrozenRefused) {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before withdrawing")
 		}
-		if s.withdrawDebit(amt) > c.Balance && !s.faults.On(fault.WithdrawOverBalance) {
+		if s.set.WithdrawDebit(amt) > c.Balance && !s.faults.On(fault.WithdrawOverBalance) {
 			return s.fail(rc, http.StatusBadRequest,
 				"Insufficient card balance: requested "+amt.String()+" USD, available "+money.Amount(c.Balance).String()+" USD")
 		}
@@ -52,18 +52,18 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 // withdraw moves amt from c to the vault, less the fee; the caller holds
 // st's lock.
 func (s *Server) withdraw(rc *reqCtx, st *state.EnvState, c *state.Card, amt money.Amount) state.CardJSON {
-	c.Balance -= s.withdrawDebit(amt)
+	c.Balance -= s.set.WithdrawDebit(amt)
 	switch {
 	case s.variants.On(variant.WithdrawFullCredit):
 		st.Vault += int64(amt) // the fee is waived
 	case s.variants.On(variant.WithdrawFeeOnCard):
 		st.Vault += int64(amt) // the card paid the fee
-		st.Fees += withdrawalFee
+		st.Fees += state.WithdrawalFee
 	case !s.faults.On(fault.WithdrawNoVaultCredit):
-		st.Vault += int64(amt) - withdrawalFee
-		st.Fees += withdrawalFee
+		st.Vault += int64(amt) - state.WithdrawalFee
+		st.Fees += state.WithdrawalFee
 	default:
-		st.Fees += withdrawalFee
+		st.Fees += state.WithdrawalFee
 	}
 	c.UpdatedAt = wording.Timestamp(rc.Now)
 	out := c.JSON()

@@ -252,3 +252,14 @@ func (st *EnvState) Balances() BalancesJSON {
 		SpentAmount: money.Amount(st.Spent), Cards: len(st.Cards),
 	}
 }
+
+// Fees and rates of docs/sandbox.md, per merchant and environment.
+const (
+	CreationFee   = 1_00
+	FundFee       = 1_00
+	WithdrawalFee = 5
+	MinFunding    = 1_00
+	MinWithdrawal = 10
+	ExchangeRate  = 1550_00 // NGN per USD, in kobo per dollar
+	GiftFeeNGN    = 250_00
+)

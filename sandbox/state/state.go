@@ -1,9 +1,9 @@
 // Package state is the sandbox's mutable state: the world of merchants, each
 // merchant's environments with their balances, customers, cards and gift
 // orders under one lock, the simulated transactions and the webhook delivery
-// log, and the resources rendered as the API shows them. It decides nothing:
-// the handlers, faults and settings of package sandbox change it under its
-// locks.
+// log, the resources rendered as the API shows them and the program's fees
+// and rates. It decides nothing: the handlers, faults and settings of
+// package sandbox change it under its locks.
 package state
 
 import (
@@ -135,6 +135,9 @@ type Card struct {
 	AllTimeSpent int64
 	FrozenOnce   bool // fault txn-unfreeze-still-declines only
 }
+
+// LimitNames are the wire names of Card.Limits, in their order.
+var LimitNames = [4]string{"transactionLimit", "dailyLimit", "monthlyLimit", "allTimeLimit"}
 
 // The indices of Card.Limits.
 const (

@@ -1,4 +1,4 @@
-package sandbox
+package settings
 
 import (
 	"net/http"
@@ -7,13 +7,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
-// variantState is what the settings remember beyond the sandbox's state.
-type variantState struct {
+// memory is what the settings remember beyond the sandbox's state.
+type memory struct {
 	mu         sync.Mutex
 	identities map[string]bool                      // uniqueness keys in use
 	approveAt  map[*state.Customer]time.Time        // customer-approval-delayed
@@ -21,8 +22,8 @@ type variantState struct {
 	snapshots  map[*state.EnvState]*listingSnapshot // listing freshness
 }
 
-func newVariantState() *variantState {
-	return &variantState{
+func newMemory() *memory {
+	return &memory{
 		identities: map[string]bool{},
 		approveAt:  map[*state.Customer]time.Time{},
 		failures:   map[string][]time.Time{},
@@ -35,15 +36,15 @@ var phoneLengths = map[string]int{"+1": 10, "+44": 10, "+234": 10}
 
 var reNameChars = regexp.MustCompile(`^[\p{L} '-]+$`)
 
-// customerRules adds the registration rules' violations to v.
-func (s *Server) customerRules(v *validate.Fields, c state.CustomerJSON) {
-	if s.variants.On(variant.PhoneValidated) && c.PhoneNumber != "" {
+// CustomerRules adds the registration rules' violations to v.
+func (s *Settings) CustomerRules(v *validate.Fields, c state.CustomerJSON) {
+	if s.v.On(variant.PhoneValidated) && c.PhoneNumber != "" {
 		national := strings.TrimLeft(strings.TrimPrefix(c.PhoneNumber, c.PhoneCountryCode), "0")
 		if n, ok := phoneLengths[c.PhoneCountryCode]; ok && len(national) != n {
 			v.Add("phoneNumber must be a valid phone number for " + c.PhoneCountryCode)
 		}
 	}
-	if s.variants.On(variant.NamesLetters) {
+	if s.v.On(variant.NamesLetters) {
 		for name, val := range map[string]string{"firstName": c.FirstName, "lastName": c.LastName} {
 			if val != "" && !reNameChars.MatchString(val) {
 				v.Add(name + " must contain only letters, spaces, apostrophes and hyphens")
@@ -52,10 +53,10 @@ func (s *Server) customerRules(v *validate.Fields, c state.CustomerJSON) {
 	}
 }
 
-// claimIdentity records a new customer's unique inputs in st and reports
+// ClaimIdentity records a new customer's unique inputs in st and reports
 // the first already taken ("" when none); it claims nothing then.
-func (s *Server) claimIdentity(st *state.EnvState, c state.CustomerJSON, idNumber string) string {
-	v := &s.variants
+func (s *Settings) ClaimIdentity(st *state.EnvState, c state.CustomerJSON, idNumber string) string {
+	v := &s.v
 	all := v.On(variant.UniqueIdentity)
 	var keys, names []string
 	add := func(on bool, kind, val string) {
@@ -71,7 +72,7 @@ func (s *Server) claimIdentity(st *state.EnvState, c state.CustomerJSON, idNumbe
 		return ""
 	}
 	prefix := st.Merchant.ID + "/" + st.Env.String() + "/"
-	vs := s.vstate
+	vs := s.mem
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
 	for i, k := range keys {
@@ -85,44 +86,44 @@ func (s *Server) claimIdentity(st *state.EnvState, c state.CustomerJSON, idNumbe
 	return ""
 }
 
-// refuseDuplicate answers the 409 of a taken identity input.
-func (s *Server) refuseDuplicate(rc *reqCtx, what string) {
-	rc.Error(http.StatusConflict, "A customer with this "+what+" is already registered")
+// RefuseDuplicate answers the 409 of a taken identity input.
+func (s *Settings) RefuseDuplicate(q *answer.Req, what string) {
+	q.Error(http.StatusConflict, "A customer with this "+what+" is already registered")
 }
 
-// pendApproval makes a new customer wait for verification
+// PendApproval makes a new customer wait for verification
 // (customer-approval-delayed); the record then says PENDING.
-func (s *Server) pendApproval(cu *state.Customer, now time.Time) {
-	if !s.variants.On(variant.ApprovalDelayed) {
+func (s *Settings) PendApproval(cu *state.Customer, now time.Time) {
+	if !s.v.On(variant.ApprovalDelayed) {
 		return
 	}
 	cu.Rec.KYCStatus = "PENDING"
-	s.vstate.mu.Lock()
-	s.vstate.approveAt[cu] = now.Add(2 * time.Second)
-	s.vstate.mu.Unlock()
+	s.mem.mu.Lock()
+	s.mem.approveAt[cu] = now.Add(2 * time.Second)
+	s.mem.mu.Unlock()
 }
 
-// kycStatus is a customer's verification status at now: a pending one
+// KycStatus is a customer's verification status at now: a pending one
 // is approved once its time has come (customer-approval-delayed).
-func (s *Server) kycStatus(cu *state.Customer, now time.Time) string {
-	if !s.variants.On(variant.ApprovalDelayed) || cu.Rec.KYCStatus != "PENDING" {
+func (s *Settings) KycStatus(cu *state.Customer, now time.Time) string {
+	if !s.v.On(variant.ApprovalDelayed) || cu.Rec.KYCStatus != "PENDING" {
 		return cu.Rec.KYCStatus
 	}
-	s.vstate.mu.Lock()
-	at, ok := s.vstate.approveAt[cu]
-	s.vstate.mu.Unlock()
+	s.mem.mu.Lock()
+	at, ok := s.mem.approveAt[cu]
+	s.mem.mu.Unlock()
 	if ok && !now.Before(at) {
 		return "APPROVED"
 	}
 	return "PENDING"
 }
 
-// customerOrder returns the customers in listing order (newest first, or
+// CustomerOrder returns the customers in listing order (newest first, or
 // oldest first under customer-list-oldest-first).
-func (s *Server) customerOrder(cs []*state.Customer) []*state.Customer {
+func (s *Settings) CustomerOrder(cs []*state.Customer) []*state.Customer {
 	out := make([]*state.Customer, len(cs))
 	for i, c := range cs {
-		if s.variants.On(variant.CustListOldest) {
+		if s.v.On(variant.CustListOldest) {
 			out[i] = c
 		} else {
 			out[len(cs)-1-i] = c
@@ -131,13 +132,13 @@ func (s *Server) customerOrder(cs []*state.Customer) []*state.Customer {
 	return out
 }
 
-// customerNames are the wire names of the registration inputs whose names
+// CustomerNames are the wire names of the registration inputs whose names
 // are not shown, under the field-name settings.
-type customerNames struct{ cc, dob, idType, idNumber, postal string }
+type CustomerNames struct{ CC, DOB, IDType, IDNumber, Postal string }
 
-func (s *Server) customerNames() customerNames {
-	if s.variants.On(variant.CustomerSnake) {
-		return customerNames{"phone_country_code", "date_of_birth", "id_type", "id_number", "postal_code"}
+func (s *Settings) CustomerNames() CustomerNames {
+	if s.v.On(variant.CustomerSnake) {
+		return CustomerNames{"phone_country_code", "date_of_birth", "id_type", "id_number", "postal_code"}
 	}
-	return customerNames{"phoneCountryCode", "dateOfBirth", "idType", "idNumber", "postalCode"}
+	return CustomerNames{"phoneCountryCode", "dateOfBirth", "idType", "idNumber", "postalCode"}
 }

@@ -1,4 +1,4 @@
-package sandbox
+package settings
 
 import (
 	"strings"
@@ -11,10 +11,10 @@ import (
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
-// reconcileWaits reports whether verify leaves a PROCESSING order as it is
+// ReconcileWaits reports whether verify leaves a PROCESSING order as it is
 // this time (the reconciliation settings).
-func (s *Server) reconcileWaits(o *state.GiftOrder, now time.Time) bool {
-	v := &s.variants
+func (s *Settings) ReconcileWaits(o *state.GiftOrder, now time.Time) bool {
+	v := &s.v
 	switch {
 	case v.On(variant.GiftTwoStep):
 		return o.VerifyCalls == 1
@@ -27,10 +27,10 @@ func (s *Server) reconcileWaits(o *state.GiftOrder, now time.Time) bool {
 	return false
 }
 
-// findGiftOrder resolves verify's and lookup's reference; the caller holds
+// FindGiftOrder resolves verify's and lookup's reference; the caller holds
 // st's lock.
-func (s *Server) findGiftOrder(st *state.EnvState, ref string) *state.GiftOrder {
-	if !s.variants.On(variant.GiftTxnRefSeparate) {
+func (s *Settings) FindGiftOrder(st *state.EnvState, ref string) *state.GiftOrder {
+	if !s.v.On(variant.GiftTxnRefSeparate) {
 		return st.FindOrder(ref)
 	}
 	if o := st.OrderRef[ref]; o != nil {
@@ -42,19 +42,19 @@ func (s *Server) findGiftOrder(st *state.EnvState, ref string) *state.GiftOrder 
 	return nil
 }
 
-// purchaseStatus is a new order's status (gift-purchase-success-at-once
+// PurchaseStatus is a new order's status (gift-purchase-success-at-once
 // fulfils it at once).
-func (s *Server) purchaseStatus() string {
-	if s.variants.On(variant.GiftSuccessAtOnce) {
+func (s *Settings) PurchaseStatus() string {
+	if s.v.On(variant.GiftSuccessAtOnce) {
 		return "SUCCESS"
 	}
 	return "PROCESSING"
 }
 
-// velocityExceeded reports whether merchant st already sold 3 orders to
+// VelocityExceeded reports whether merchant st already sold 3 orders to
 // recipient name within the hour; the caller holds st's lock.
-func (s *Server) velocityExceeded(st *state.EnvState, name string, now time.Time) bool {
-	if !s.variants.On(variant.GiftVelocity) {
+func (s *Settings) VelocityExceeded(st *state.EnvState, name string, now time.Time) bool {
+	if !s.v.On(variant.GiftVelocity) {
 		return false
 	}
 	n := 0
@@ -67,67 +67,67 @@ func (s *Server) velocityExceeded(st *state.EnvState, name string, now time.Time
 	return n >= 3
 }
 
-// giftRate is the NGN exchange rate at now, in kobo per dollar.
-func (s *Server) giftRate(now time.Time) money.Amount {
-	if s.variants.On(variant.GiftPriceMoves) {
-		return exchangeRate + money.Amount(now.Unix()%5)*10
+// GiftRate is the NGN exchange rate at now, in kobo per dollar.
+func (s *Settings) GiftRate(now time.Time) money.Amount {
+	if s.v.On(variant.GiftPriceMoves) {
+		return state.ExchangeRate + money.Amount(now.Unix()%5)*10
 	}
-	return exchangeRate
+	return state.ExchangeRate
 }
 
-// voucherCode is a new voucher's code.
-func (s *Server) voucherCode() string {
-	if s.variants.On(variant.LookupVoucherCardNumber) {
+// VoucherCode is a new voucher's code.
+func (s *Settings) VoucherCode() string {
+	if s.v.On(variant.LookupVoucherCardNumber) {
 		return ids.Digits(4) + " " + ids.Digits(4) + " " + ids.Digits(4) + " " + ids.Digits(4)
 	}
 	return ids.Alnum(4) + "-" + ids.Alnum(4) + "-" + ids.Alnum(4) + "-" + ids.Alnum(4)
 }
 
-// debitsAtPurchase reports whether a purchase debits the NGN balance at once.
-func (s *Server) debitsAtPurchase() bool { return !s.variants.On(variant.GiftDebitOnFulfil) }
+// DebitsAtPurchase reports whether a purchase debits the NGN balance at once.
+func (s *Settings) DebitsAtPurchase() bool { return !s.v.On(variant.GiftDebitOnFulfil) }
 
-// giftDup is how a purchase reusing an order's reference is answered.
-type giftDup int
+// GiftDup is how a purchase reusing an order's reference is answered.
+type GiftDup int
 
 const (
-	giftConflict giftDup = iota // the sandbox's 409
-	giftReplayed                // 200 with the original order
-	giftRefused                 // 422: the reference was used with other parameters
+	GiftConflict GiftDup = iota // the sandbox's 409
+	GiftReplayed                // 200 with the original order
+	GiftRefused                 // 422: the reference was used with other parameters
 )
 
-// giftReplay decides a purchase o reusing prev's reference under the
+// GiftReplay decides a purchase o reusing prev's reference under the
 // duplicate settings.
-func (s *Server) giftReplay(prev, o *state.GiftOrder) giftDup {
-	v := &s.variants
+func (s *Settings) GiftReplay(prev, o *state.GiftOrder) GiftDup {
+	v := &s.v
 	switch {
 	case v.On(variant.GiftDupReplay):
-		return giftReplayed
+		return GiftReplayed
 	case v.On(variant.GiftDupCompares):
 		if prev.FaceValue == o.FaceValue && prev.ProductCode == o.ProductCode && prev.Recipient == o.Recipient &&
 			prev.Phone == o.Phone && prev.Note == o.Note && prev.VariantCode == o.VariantCode {
-			return giftReplayed
+			return GiftReplayed
 		}
-		return giftRefused
+		return GiftRefused
 	}
-	return giftConflict
+	return GiftConflict
 }
 
 // undeliverable are domains that take no mail (RFC 2606, RFC 6761, RFC 7505 null MX).
 var undeliverable = []string{"example.com", "example.org", "example.net", ".test", ".invalid", ".example", ".localhost"}
 
-// giftRules adds the purchase business rules' violations to v.
-func (s *Server) giftRules(v *validate.Fields, face money.Amount, email string) {
-	if s.variants.On(variant.GiftMax100) && (face < 5_00 || face > 100_00) && face != 0 {
+// GiftRules adds the purchase business rules' violations to v.
+func (s *Settings) GiftRules(v *validate.Fields, face money.Amount, email string) {
+	if s.v.On(variant.GiftMax100) && (face < 5_00 || face > 100_00) && face != 0 {
 		v.Add("amount must be between 5 and 100")
 	}
-	if s.variants.On(variant.GiftDenominations) && face != 0 {
+	if s.v.On(variant.GiftDenominations) && face != 0 {
 		switch face {
 		case 10_00, 25_00, 50_00, 100_00:
 		default:
 			v.Add("amount must be one of the following values: 10, 25, 50, 100")
 		}
 	}
-	if s.variants.On(variant.GiftRecipientDeliverable) {
+	if s.v.On(variant.GiftRecipientDeliverable) {
 		_, domain, _ := strings.Cut(strings.ToLower(email), "@")
 		for _, d := range undeliverable {
 			if domain == d || (strings.HasPrefix(d, ".") && strings.HasSuffix(domain, d)) || strings.HasSuffix(domain, "."+d) {

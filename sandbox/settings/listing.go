@@ -1,4 +1,4 @@
-package sandbox
+package settings
 
 import (
 	"sort"
@@ -11,7 +11,7 @@ import (
 )
 
 // listingLag is how far listings lag writes.
-const listingLag = 2 * time.Second
+const ListingLag = 2 * time.Second
 
 // listingSnapshot is what a lagging index holds of a merchant environment.
 type listingSnapshot struct {
@@ -22,8 +22,8 @@ type listingSnapshot struct {
 }
 
 // snapshot returns st's snapshot, refreshed when older than the lag.
-func (s *Server) snapshot(st *state.EnvState, now time.Time, cards, customers, vault bool) *listingSnapshot {
-	vs := s.vstate
+func (s *Settings) snapshot(st *state.EnvState, now time.Time, cards, customers, vault bool) *listingSnapshot {
+	vs := s.mem
 	vs.mu.Lock()
 	defer vs.mu.Unlock()
 	sn := vs.snapshots[st]
@@ -31,64 +31,64 @@ func (s *Server) snapshot(st *state.EnvState, now time.Time, cards, customers, v
 		sn = &listingSnapshot{}
 		vs.snapshots[st] = sn
 	}
-	if cards && (sn.cards == nil || now.Sub(sn.cardsAt) >= listingLag) {
+	if cards && (sn.cards == nil || now.Sub(sn.cardsAt) >= ListingLag) {
 		sn.cards, sn.cardsAt = make([]*state.Card, len(st.Cards)), now
 		for i, c := range st.Cards {
 			cp := *c
 			sn.cards[i] = &cp
 		}
 	}
-	if customers && (sn.customers == nil || now.Sub(sn.custAt) >= listingLag) {
+	if customers && (sn.customers == nil || now.Sub(sn.custAt) >= ListingLag) {
 		sn.customers, sn.custAt = make([]*state.Customer, len(st.Customers)), now
 		for i, c := range st.Customers {
 			cp := *c
 			sn.customers[i] = &cp
 		}
 	}
-	if vault && (sn.vaultAt.IsZero() || now.Sub(sn.vaultAt) >= listingLag) {
+	if vault && (sn.vaultAt.IsZero() || now.Sub(sn.vaultAt) >= ListingLag) {
 		sn.vault, sn.vaultAt = st.Vault, now
 	}
 	return sn
 }
 
 // listedCards are the cards a listing sees; the caller holds st's lock.
-func (s *Server) listedCards(st *state.EnvState, now time.Time) []*state.Card {
-	if !s.variants.On(variant.ListLag) {
+func (s *Settings) listedCards(st *state.EnvState, now time.Time) []*state.Card {
+	if !s.v.On(variant.ListLag) {
 		return st.Cards
 	}
 	return s.snapshot(st, now, true, false, false).cards
 }
 
-// listedCustomers are the customers a listing sees; the caller holds st's lock.
-func (s *Server) listedCustomers(st *state.EnvState, now time.Time) []*state.Customer {
-	if !s.variants.On(variant.ListLag) {
+// ListedCustomers are the customers a listing sees; the caller holds st's lock.
+func (s *Settings) ListedCustomers(st *state.EnvState, now time.Time) []*state.Customer {
+	if !s.v.On(variant.ListLag) {
 		return st.Customers
 	}
 	return s.snapshot(st, now, false, true, false).customers
 }
 
-// listedVault is the vault balance the configuration shows; the caller
+// ListedVault is the vault balance the configuration shows; the caller
 // holds st's lock.
-func (s *Server) listedVault(st *state.EnvState, now time.Time) int64 {
-	if !s.variants.On(variant.VaultLag) {
+func (s *Settings) ListedVault(st *state.EnvState, now time.Time) int64 {
+	if !s.v.On(variant.VaultLag) {
 		return st.Vault
 	}
 	return s.snapshot(st, now, false, false, true).vault
 }
 
-// listingVaried reports whether a setting changes how cards are listed.
-func (s *Server) listingVaried() bool {
-	v := &s.variants
+// ListingVaried reports whether a setting changes how cards are listed.
+func (s *Settings) ListingVaried() bool {
+	v := &s.v
 	return v.OnAny(variant.ListLag, variant.ListOldestFirst, variant.ListByName, variant.SearchCustomerName) || v.Varies(variant.SearchMatch)
 }
 
-// listCardsVariant is listCardsOf under the listing settings: a lagging
+// ListCardsVariant is listCardsOf under the listing settings: a lagging
 // index, another order, another search; the caller holds st's lock.
-func (s *Server) listCardsVariant(st *state.EnvState, now time.Time, out []state.CardJSON, status, search string, limit int64) []state.CardJSON {
+func (s *Settings) ListCardsVariant(st *state.EnvState, now time.Time, out []state.CardJSON, status, search string, limit int64) []state.CardJSON {
 	cards := append([]*state.Card(nil), s.listedCards(st, now)...)
 	switch {
-	case s.variants.On(variant.ListOldestFirst):
-	case s.variants.On(variant.ListByName):
+	case s.v.On(variant.ListOldestFirst):
+	case s.v.On(variant.ListByName):
 		sort.SliceStable(cards, func(i, j int) bool {
 			if cards[i].NameLower != cards[j].NameLower {
 				return cards[i].NameLower < cards[j].NameLower
@@ -116,12 +116,12 @@ func (s *Server) listCardsVariant(st *state.EnvState, now time.Time, out []state
 }
 
 // searchMatches applies the search settings: which name, and how.
-func (s *Server) searchMatches(st *state.EnvState, c *state.Card, search string) bool {
+func (s *Settings) searchMatches(st *state.EnvState, c *state.Card, search string) bool {
 	if c.Last4 == search {
 		return true
 	}
 	name := c.NameOnCard
-	if s.variants.On(variant.SearchCustomerName) {
+	if s.v.On(variant.SearchCustomerName) {
 		name = ""
 		if cu := st.CustByID[c.CustomerID]; cu != nil {
 			name = cu.Rec.FirstName + " " + cu.Rec.LastName
@@ -131,8 +131,8 @@ func (s *Server) searchMatches(st *state.EnvState, c *state.Card, search string)
 }
 
 // textMatches reports whether search matches value as the settings say.
-func (s *Server) textMatches(value, search string) bool {
-	v := &s.variants
+func (s *Settings) textMatches(value, search string) bool {
+	v := &s.v
 	lv, ls := strings.ToLower(value), strings.ToLower(search)
 	switch {
 	case v.On(variant.ListSearchExact):
