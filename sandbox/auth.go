@@ -32,8 +32,8 @@ func (s *Server) handleToken(rc *reqCtx) {
 		return
 	}
 	v := validate.Of(b)
-	mid := v.Str("merchantId", true, maxText)
-	key := v.Str("secretKey", true, maxText)
+	mid := v.Str("merchantId", true, validate.MaxText)
+	key := v.Str("secretKey", true, validate.MaxText)
 	if rc.Invalid(&v) || s.set.LockedOut(&rc.Req, mid) {
 		return
 	}

@@ -21,7 +21,7 @@ func (s *Server) handleStatus(rc *reqCtx) {
 		return
 	}
 	v := validate.Of(b)
-	status := v.Str("status", true, maxShort)
+	status := v.Str("status", true, validate.MaxShort)
 	v.OneOf("status", status, "ACTIVE", "FROZEN")
 	if rc.Invalid(&v) {
 		return

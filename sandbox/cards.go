@@ -72,13 +72,13 @@ func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
 	}
 	v := validate.Of(b)
 	req.custID = s.customerIDOf(&v)
-	req.name = v.Str("nameOnCard", true, maxShort)
+	req.name = v.Str("nameOnCard", true, validate.MaxShort)
 	minAmt := money.Amount(state.MinFunding)
 	if s.faults.On(fault.IssueMinOffByCent) {
 		minAmt-- // 0.99 accepted
 	}
 	req.amt, _ = v.Amount("amount", true, minAmt, false)
-	req.ref, req.hasRef = v.OptStr("reference", false, maxShort)
+	req.ref, req.hasRef = v.OptStr("reference", false, validate.MaxShort)
 	if req.hasRef {
 		v.Match("reference", req.ref, reReference, "must contain only letters, digits, '.', '_' or '-'")
 		if req.ref == "" {
@@ -86,7 +86,7 @@ func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
 		}
 	}
 	req.brand = s.issueBrand(&v)
-	theme, hasTheme := v.OptStr("colorTheme", false, maxShort)
+	theme, hasTheme := v.OptStr("colorTheme", false, validate.MaxShort)
 	if !hasTheme || theme == "" {
 		theme = "midnight"
 	}
@@ -98,7 +98,7 @@ func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
 
 // issueBrand validates cardBrand, defaulting it when absent.
 func (s *Server) issueBrand(v *validate.Fields) string {
-	brand, has := v.OptStr("cardBrand", false, maxShort)
+	brand, has := v.OptStr("cardBrand", false, validate.MaxShort)
 	switch {
 	case !has && s.variants.On(variant.BrandMastercard):
 		return "MASTERCARD"
@@ -121,11 +121,11 @@ func parseBilling(v *validate.Fields) state.Address {
 	}
 	bv := validate.Of(ob)
 	billing := state.Address{
-		Street:     bv.Str("street", true, maxText),
-		City:       bv.Str("city", true, maxText),
-		State:      bv.Str("state", true, maxText),
-		PostalCode: bv.Str("postalCode", true, maxShort),
-		Country:    bv.Str("country", true, maxShort),
+		Street:     bv.Str("street", true, validate.MaxText),
+		City:       bv.Str("city", true, validate.MaxText),
+		State:      bv.Str("state", true, validate.MaxText),
+		PostalCode: bv.Str("postalCode", true, validate.MaxShort),
+		Country:    bv.Str("country", true, validate.MaxShort),
 	}
 	bv.Match("country", billing.Country, reCountry2, "must be a 2-letter upper-case country code")
 	for _, e := range bv.Errs() {
@@ -233,8 +233,8 @@ func (s *Server) handleListCards(rc *reqCtx) {
 		limit = 1 << 30
 	}
 	search := strings.ToLower(strings.TrimSpace(q.Get("search")))
-	if len(search) > maxText {
-		v.Add("search must be shorter than or equal to " + itoa(maxText) + " characters")
+	if len(search) > validate.MaxText {
+		v.Add("search must be shorter than or equal to " + itoa(validate.MaxText) + " characters")
 	}
 	if rc.Invalid(&v) {
 		return

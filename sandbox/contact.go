@@ -27,8 +27,8 @@ func (s *Server) handleContact(rc *reqCtx) {
 		return
 	}
 	v := validate.Of(b)
-	email, hasEmail := v.OptStr("email", false, maxText)
-	mobile, hasMobile := v.OptStr("mobile", false, maxShort)
+	email, hasEmail := v.OptStr("email", false, validate.MaxText)
+	mobile, hasMobile := v.OptStr("mobile", false, validate.MaxShort)
 	if hasEmail && !reEmail.MatchString(email) {
 		v.Add("email must be an email")
 	}

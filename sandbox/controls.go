@@ -146,7 +146,7 @@ func (s *Server) ctlWebhook(rc *reqCtx) {
 			v.Add("url must be an absolute http or https URL")
 		}
 	}
-	secret, _ := v.OptStr("secret", false, maxText)
+	secret, _ := v.OptStr("secret", false, validate.MaxText)
 	if rc.Invalid(&v) {
 		return
 	}
@@ -199,7 +199,7 @@ func (s *Server) ctlSetBalances(rc *reqCtx) {
 		return
 	}
 	v := validate.Of(b)
-	envS := v.Str("environment", true, maxShort)
+	envS := v.Str("environment", true, validate.MaxShort)
 	v.OneOf("environment", envS, "TEST", "LIVE")
 	vault, hasVault := v.Amount("vaultBalance", false, 0, false)
 	ngn, hasNGN := v.Amount("ngnBalance", false, 0, false)
@@ -236,7 +236,7 @@ func (s *Server) ctlWhitelist(rc *reqCtx) {
 		return
 	}
 	v := validate.Of(b)
-	envS := v.Str("environment", true, maxShort)
+	envS := v.Str("environment", true, validate.MaxShort)
 	v.OneOf("environment", envS, "TEST", "LIVE")
 	var ips []string
 	if raw, has := v.Raw("ips"); !has {

@@ -21,20 +21,20 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 	v := validate.Of(b)
 	n := s.set.CustomerNames()
 	c := state.CustomerJSON{
-		FirstName:        v.Str("firstName", true, maxText),
-		LastName:         v.Str("lastName", true, maxText),
-		Email:            v.Str("email", !s.faults.On(fault.CustEmailOptional), maxText),
-		PhoneNumber:      v.Str("phoneNumber", true, maxShort),
-		PhoneCountryCode: v.Str(n.CC, true, maxShort),
-		DateOfBirth:      v.Str(n.DOB, true, maxShort),
-		IDType:           v.Str(n.IDType, true, maxShort),
-		Address:          v.Str("address", true, maxText),
-		City:             v.Str("city", true, maxText),
-		State:            v.Str("state", true, maxText),
-		PostalCode:       v.Str(n.Postal, true, maxShort),
-		Country:          v.Str("country", true, maxShort),
+		FirstName:        v.Str("firstName", true, validate.MaxText),
+		LastName:         v.Str("lastName", true, validate.MaxText),
+		Email:            v.Str("email", !s.faults.On(fault.CustEmailOptional), validate.MaxText),
+		PhoneNumber:      v.Str("phoneNumber", true, validate.MaxShort),
+		PhoneCountryCode: v.Str(n.CC, true, validate.MaxShort),
+		DateOfBirth:      v.Str(n.DOB, true, validate.MaxShort),
+		IDType:           v.Str(n.IDType, true, validate.MaxShort),
+		Address:          v.Str("address", true, validate.MaxText),
+		City:             v.Str("city", true, validate.MaxText),
+		State:            v.Str("state", true, validate.MaxText),
+		PostalCode:       v.Str(n.Postal, true, validate.MaxShort),
+		Country:          v.Str("country", true, validate.MaxShort),
 	}
-	idNumber := v.Str(n.IDNumber, true, maxShort)
+	idNumber := v.Str(n.IDNumber, true, validate.MaxShort)
 	v.Match("email", c.Email, reEmail, "must be an email")
 	v.Match("phoneNumber", c.PhoneNumber, rePhone, "must be a valid phone number")
 	v.Match(n.CC, c.PhoneCountryCode, reCC, "must be a + followed by 1 to 4 digits")

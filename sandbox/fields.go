@@ -5,13 +5,7 @@ import (
 	"regexp"
 )
 
-// Field limits.
-const (
-	maxText  = 255  // names, emails, ids
-	maxShort = 64   // references, codes
-	maxNote  = 1000 // free text
-)
-
+// The forms of the members the handlers check.
 var (
 	reEmail     = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
 	rePhone     = regexp.MustCompile(`^\+?[0-9]{7,15}$`)

@@ -128,7 +128,7 @@ func (s *Server) parseGiftPurchase(rc *reqCtx) (req giftPurchase, ok bool) {
 		return req, false
 	}
 	v := validate.Of(b)
-	code, hasCode := v.OptStr("productCode", false, maxShort)
+	code, hasCode := v.OptStr("productCode", false, validate.MaxShort)
 	if !hasCode {
 		code = "AMAZON_US"
 	}
@@ -139,17 +139,17 @@ func (s *Server) parseGiftPurchase(rc *reqCtx) (req giftPurchase, ok bool) {
 	}
 	raw, present := v.Raw("amount")
 	req.face, _ = giftAmount(&v, req.p, string(raw), present)
-	req.email = v.Str("recipientEmail", true, maxText)
+	req.email = v.Str("recipientEmail", true, validate.MaxText)
 	v.Match("recipientEmail", req.email, reEmail, "must be an email")
-	req.name = v.Str("recipientName", !s.faults.On(fault.GiftNameOptional), maxText)
-	req.variant, _ = v.OptStr("variantCode", false, maxShort)
+	req.name = v.Str("recipientName", !s.faults.On(fault.GiftNameOptional), validate.MaxText)
+	req.variant, _ = v.OptStr("variantCode", false, validate.MaxShort)
 	var hasPhone bool
-	req.phone, hasPhone = v.OptStr("recipientPhone", false, maxShort)
+	req.phone, hasPhone = v.OptStr("recipientPhone", false, validate.MaxShort)
 	if hasPhone && !rePhone.MatchString(req.phone) {
 		v.Add("recipientPhone must be a valid phone number")
 	}
-	req.note, _ = v.OptStr("note", false, maxNote)
-	req.ref, req.hasRef = v.OptStr("reference", false, maxShort)
+	req.note, _ = v.OptStr("note", false, validate.MaxNote)
+	req.ref, req.hasRef = v.OptStr("reference", false, validate.MaxShort)
 	if req.hasRef && !reReference.MatchString(req.ref) {
 		v.Add("reference must contain only letters, digits, '.', '_' or '-'")
 	}

@@ -40,7 +40,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 		return
 	}
 	v := validate.Of(b)
-	et := v.Str("event_type", !s.faults.On(fault.WebhookEventTypeUnchecked), maxShort)
+	et := v.Str("event_type", !s.faults.On(fault.WebhookEventTypeUnchecked), validate.MaxShort)
 	if _, known := webhook.Kinds[et]; !known && s.faults.On(fault.WebhookEventTypeUnchecked) {
 		et = "authorization" // whatever was asked
 	}

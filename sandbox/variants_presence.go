@@ -26,5 +26,5 @@ func (s *Server) customerIDOf(v *validate.Fields) string {
 			return n.Num().String()
 		}
 	}
-	return v.Str("customerId", true, maxText)
+	return v.Str("customerId", true, validate.MaxText)
 }

@@ -16,6 +16,13 @@ import (
 	"github.com/merchant-harness/mph/money"
 )
 
+// The bounds of the sandbox's string members (docs/sandbox.md).
+const (
+	MaxText  = 255  // names, emails, ids
+	MaxShort = 64   // references, codes
+	MaxNote  = 1000 // free text
+)
+
 // Body is a request body decoded one level deep; members are typed lazily
 // by Fields so that wrong types become validation messages, not 500s.
 type Body map[string]json.RawMessage
