@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"crypto/subtle"
 	"errors"
 	"net/http"
 	"strings"
@@ -180,10 +179,4 @@ func (s *Server) ipAllowed(rc *reqCtx, st *state.EnvState) bool {
 	}
 	rc.Error(http.StatusForbidden, wording.IPNotAllowed(shown))
 	return false
-}
-
-// adminOK checks the test controls' admin key in constant time.
-func (s *Server) adminOK(r *http.Request) bool {
-	k := r.Header.Get("X-Sandbox-Admin-Key")
-	return subtle.ConstantTimeCompare([]byte(k), []byte(s.opts.AdminKey)) == 1
 }

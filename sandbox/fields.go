@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"regexp"
 )
 
@@ -15,5 +14,3 @@ var (
 	reReference = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 	reProvider  = regexp.MustCompile(`^[A-Za-z0-9_]{1,32}$`)
 )
-
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/merchant-harness/mph/clock"
 	"github.com/merchant-harness/mph/sandbox/answer"
+	"github.com/merchant-harness/mph/sandbox/controls"
 	"github.com/merchant-harness/mph/sandbox/echo"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
@@ -24,8 +25,6 @@ import (
 	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/webhook"
 )
-
-const controlsPrefix = "/_sandbox"
 
 // Server is the sandbox: an http.Handler serving the merchant API under the
 // base path and the test controls under /_sandbox.
@@ -129,7 +128,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w = textPlainWriter{w}
 		}
 		s.api.ServeHTTP(w, r)
-	case !s.opts.HideControls && (p == controlsPrefix || strings.HasPrefix(p, controlsPrefix+"/")):
+	case !s.opts.HideControls && (p == controls.Prefix || strings.HasPrefix(p, controls.Prefix+"/")):
 		s.controls.ServeHTTP(w, r)
 	default:
 		q := s.out.Req(w, r, s.clk.Now())
