@@ -5,12 +5,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
 	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
-type handler func(s *Server, rc *reqCtx)
+type handler func(s *Server, rc *answer.Req)
 
 // route is a matched merchant API endpoint.
 type route struct {
@@ -50,11 +51,13 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 		defer s.crossFlush(w, r, c)
 		w = c
 	}
-	rc := &reqCtx{Req: s.out.Req(w, r, time.Time{}), world: s.world.Load()}
+	q := s.out.Req(w, r, time.Time{})
+	q.World = s.world.Load()
+	rc := &q
 	rest := r.URL.Path[len(s.base):]
 	ok := rt != nil
 	if ok {
-		rc.p1 = r.PathValue("id")
+		rc.ID = r.PathValue("id")
 	}
 	if d := s.latency.Load(); d > 0 {
 		t := time.NewTimer(time.Duration(d))
@@ -94,14 +97,14 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 		rt.h(s, rc)
 		return
 	}
-	if s.set.ExistenceBeforeAuth(&rc.Req, rc.world, rc.p1, rest) || s.set.BodyBeforeAuth(&rc.Req) || !s.authenticate(rc) || s.set.CardBeforeBody(&rc.Req, rc.st, rc.p1, rest) {
+	if s.set.ExistenceBeforeAuth(rc, rest) || s.set.BodyBeforeAuth(rc) || !s.authenticate(rc) || s.set.CardBeforeBody(rc, rest) {
 		return
 	}
-	if s.faults.On(fault.RefLookupBroken) && rc.p1 != "" && strings.HasPrefix(rest, "/cards/") && !strings.HasPrefix(rc.p1, "crd_") {
+	if s.faults.On(fault.RefLookupBroken) && rc.ID != "" && strings.HasPrefix(rest, "/cards/") && !strings.HasPrefix(rc.ID, "crd_") {
 		rc.Error(http.StatusNotFound, wording.CardNotFound) // by id only
 		return
 	}
-	if s.faults.On(fault.RefWritesBroken) && rc.p1 != "" && !strings.HasPrefix(rc.p1, "crd_") &&
+	if s.faults.On(fault.RefWritesBroken) && rc.ID != "" && !strings.HasPrefix(rc.ID, "crd_") &&
 		(strings.HasSuffix(rest, "/withdraw") || strings.HasSuffix(rest, "/status") || strings.HasSuffix(rest, "/spend-limits")) {
 		rc.Error(http.StatusNotFound, wording.CardNotFound)
 		return

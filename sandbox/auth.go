@@ -8,6 +8,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/token"
@@ -25,7 +26,7 @@ type accessToken struct {
 }
 
 // handleToken is POST /auth/token.
-func (s *Server) handleToken(rc *reqCtx) {
+func (s *Server) handleToken(rc *answer.Req) {
 	b, ok := rc.ReadBody()
 	if !ok {
 		return
@@ -33,12 +34,12 @@ func (s *Server) handleToken(rc *reqCtx) {
 	v := validate.Of(b)
 	mid := v.Str("merchantId", true, validate.MaxText)
 	key := v.Str("secretKey", true, validate.MaxText)
-	if rc.Invalid(&v) || s.set.LockedOut(&rc.Req, mid) {
+	if rc.Invalid(&v) || s.set.LockedOut(rc, mid) {
 		return
 	}
-	ref, found := rc.world.Keys[key]
+	ref, found := rc.World.Keys[key]
 	if s.faults.On(fault.AuthWrongSecret) && (!found || ref.Merchant.ID != mid) {
-		if m := rc.world.Merchants[mid]; m != nil {
+		if m := rc.World.Merchants[mid]; m != nil {
 			ref, found = state.KeyRef{Merchant: m, Env: state.EnvTest}, true // any key of a known merchant
 		}
 	}
@@ -52,7 +53,7 @@ func (s *Server) handleToken(rc *reqCtx) {
 		return
 	}
 	st := ref.Merchant.Envs[ref.Env]
-	if (!s.variants.On(variant.IPCallsOnly) && !s.ipAllowed(rc, st)) || s.set.KYBAtExchange(&rc.Req, ref.Merchant, ref.Env) {
+	if (!s.variants.On(variant.IPCallsOnly) && !s.ipAllowed(rc, st)) || s.set.KYBAtExchange(rc, ref.Merchant, ref.Env) {
 		return
 	}
 	issuedAt := rc.Now
@@ -95,7 +96,7 @@ func (s *Server) tokenAnswer(tok, mid string, env state.Env) any {
 
 // authenticate resolves the bearer token to a merchant environment and applies
 // the X-Merchant-Id, IP whitelist and KYB rules, answering the error itself.
-func (s *Server) authenticate(rc *reqCtx) bool {
+func (s *Server) authenticate(rc *answer.Req) bool {
 	h := rc.R.Header.Get("Authorization")
 	const prefix = "bearer "
 	bearerMsg := wording.Bearer
@@ -103,7 +104,7 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		bearerMsg = http.StatusText(http.StatusUnauthorized)
 	}
 	if h == "" && s.faults.On(fault.AuthNoHeaderServed) {
-		rc.st = rc.world.Merchants[DemoMerchants()[0].ID].Envs[state.EnvTest]
+		rc.St = rc.World.Merchants[DemoMerchants()[0].ID].Envs[state.EnvTest]
 		return true
 	}
 	if len(h) <= len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) {
@@ -114,7 +115,7 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 	if s.faults.On(fault.TokenBearerPrefixed) && len(raw) > len(prefix) && strings.EqualFold(raw[:len(prefix)], prefix) {
 		raw = strings.TrimSpace(raw[len(prefix):]) // the token it answered
 	}
-	c, err := s.set.SecretKeyBearer(rc.world, rc.R.URL.Path, raw)
+	c, err := s.set.SecretKeyBearer(rc, raw)
 	if c == nil {
 		c, err = s.jwt.Verify(raw, s.faults.On(fault.AuthExpiredAccepted))
 	}
@@ -134,7 +135,7 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		}
 		return false
 	}
-	m := rc.world.Merchants[c.Subject]
+	m := rc.World.Merchants[c.Subject]
 	env, okEnv := state.ParseEnv(c.Env)
 	if m == nil || !okEnv {
 		rc.Error(http.StatusUnauthorized, bearerMsg)
@@ -152,12 +153,12 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 		rc.Error(http.StatusForbidden, wording.KYB)
 		return false
 	}
-	rc.st = st
+	rc.St = st
 	return true
 }
 
 // ipAllowed applies the merchant environment's IP whitelist to the caller.
-func (s *Server) ipAllowed(rc *reqCtx, st *state.EnvState) bool {
+func (s *Server) ipAllowed(rc *answer.Req, st *state.EnvState) bool {
 	if s.crossSkipsIP(rc) {
 		return true
 	}

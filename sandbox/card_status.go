@@ -3,6 +3,7 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
@@ -12,12 +13,12 @@ import (
 
 // handleStatus is PATCH /cards/{id}/status: freeze or unfreeze. A request for
 // the current status succeeds without changing updatedAt.
-func (s *Server) handleStatus(rc *reqCtx) {
+func (s *Server) handleStatus(rc *answer.Req) {
 	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
-	if s.set.EmptyEnum(&rc.Req, b, "status", "ACTIVE", "FROZEN") {
+	if s.set.EmptyEnum(rc, b, "status", "ACTIVE", "FROZEN") {
 		return
 	}
 	v := validate.Of(b)
@@ -26,9 +27,9 @@ func (s *Server) handleStatus(rc *reqCtx) {
 	if rc.Invalid(&v) {
 		return
 	}
-	st := rc.st
+	st := rc.St
 	if s.faults.On(fault.CardCrossMerchantFreeze) {
-		if other, oc := rc.world.CardByIDAnywhere(rc.p1); oc != nil {
+		if other, oc := rc.World.CardByIDAnywhere(rc.ID); oc != nil {
 			st = other // the card's owner, whoever asks
 		}
 	}
@@ -48,7 +49,7 @@ func (s *Server) handleStatus(rc *reqCtx) {
 }
 
 // setStatus freezes or unfreezes c; the caller holds st's lock.
-func (s *Server) setStatus(rc *reqCtx, st *state.EnvState, c *state.Card, frozen bool) state.CardJSON {
+func (s *Server) setStatus(rc *answer.Req, st *state.EnvState, c *state.Card, frozen bool) state.CardJSON {
 	was := c.Frozen
 	if frozen != c.Frozen {
 		c.Frozen = frozen

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
@@ -14,8 +15,8 @@ import (
 )
 
 // handleConfig is GET /cards/config.
-func (s *Server) handleConfig(rc *reqCtx) {
-	st := rc.st
+func (s *Server) handleConfig(rc *answer.Req) {
+	st := rc.St
 	st.Mu.RLock()
 	vault := s.set.ListedVault(st, rc.Now)
 	st.Mu.RUnlock()
@@ -38,7 +39,7 @@ func (s *Server) handleConfig(rc *reqCtx) {
 }
 
 // handleIssueCard is POST /cards: the vault pays creationFee + amount.
-func (s *Server) handleIssueCard(rc *reqCtx) {
+func (s *Server) handleIssueCard(rc *answer.Req) {
 	req, ok := s.parseIssue(rc)
 	if !ok {
 		return
@@ -65,7 +66,7 @@ type issueRequest struct {
 
 // parseIssue reads and validates the issuance body; on failure it has
 // answered.
-func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
+func (s *Server) parseIssue(rc *answer.Req) (req issueRequest, ok bool) {
 	b, ok := rc.ReadBody()
 	if !ok || s.issueChecksFirst(rc, b) {
 		return req, false
@@ -137,8 +138,8 @@ func parseBilling(v *validate.Fields) state.Address {
 // storeIssued charges the vault and stores c under the merchant's lock,
 // then answers: 201, a duplicate-reference replay or conflict, an unknown
 // customer or an insufficient vault.
-func (s *Server) storeIssued(rc *reqCtx, c *state.Card, amt money.Amount) {
-	st := rc.st
+func (s *Server) storeIssued(rc *answer.Req, c *state.Card, amt money.Amount) {
+	st := rc.St
 	st.Mu.Lock()
 	if st.CustByID[c.CustomerID] == nil && !s.faults.On(fault.IssueUnknownCustomer) {
 		st.Mu.Unlock()
@@ -191,7 +192,7 @@ func (s *Server) storeIssued(rc *reqCtx, c *state.Card, amt money.Amount) {
 }
 
 // vaultShort answers the 400 of an issuance the vault cannot pay for.
-func (s *Server) vaultShort(rc *reqCtx, amt money.Amount, total, avail int64) {
+func (s *Server) vaultShort(rc *answer.Req, amt money.Amount, total, avail int64) {
 	if s.faults.On(fault.IssueVaultMsgNoTotal) {
 		rc.Error(http.StatusBadRequest, "Insufficient vault balance: available "+amount(avail).String()+" USD")
 		return
@@ -202,7 +203,7 @@ func (s *Server) vaultShort(rc *reqCtx, amt money.Amount, total, avail int64) {
 }
 
 // handleListCards is GET /cards with status, search and limit, newest first.
-func (s *Server) handleListCards(rc *reqCtx) {
+func (s *Server) handleListCards(rc *answer.Req) {
 	q := rc.R.URL.Query()
 	v := validate.Of(nil)
 	status := q.Get("status")
@@ -246,7 +247,7 @@ func (s *Server) handleListCards(rc *reqCtx) {
 		status = "ALL"
 	}
 	matchLast4 := !s.faults.On(fault.ListSearchNoLast4)
-	st := rc.st
+	st := rc.St
 	st.Mu.RLock()
 	out := make([]state.CardJSON, 0, min(int(limit), len(st.Cards)))
 	if s.set.ListingVaried() {
@@ -256,7 +257,7 @@ func (s *Server) handleListCards(rc *reqCtx) {
 	}
 	st.Mu.RUnlock()
 	if s.faults.On(fault.ListTenantLeak) {
-		for _, m := range rc.world.Merchants {
+		for _, m := range rc.World.Merchants {
 			if o := m.Envs[st.Env]; o != st {
 				o.Mu.RLock()
 				out = listCardsOf(o, out, status, search, matchLast4, limit)
@@ -285,10 +286,10 @@ func listCardsOf(st *state.EnvState, out []state.CardJSON, status, search string
 }
 
 // handleGetCard is GET /cards/{id}: by id or reference, balance in real time.
-func (s *Server) handleGetCard(rc *reqCtx) {
-	st := rc.st
+func (s *Server) handleGetCard(rc *answer.Req) {
+	st := rc.St
 	st.Mu.RLock()
-	c := st.FindCard(rc.p1)
+	c := st.FindCard(rc.ID)
 	var out state.CardJSON
 	var pan, cvv string
 	if c != nil {
@@ -305,7 +306,7 @@ func (s *Server) handleGetCard(rc *reqCtx) {
 		return
 	}
 	if c == nil && s.faults.On(fault.CrossMerchantCardRead) {
-		c, out = rc.world.FindCardAnywhere(rc.p1)
+		c, out = rc.World.FindCardAnywhere(rc.ID)
 	}
 	if c == nil {
 		rc.Error(http.StatusNotFound, wording.CardNotFound)
@@ -315,8 +316,8 @@ func (s *Server) handleGetCard(rc *reqCtx) {
 }
 
 // handleSecure is GET /cards/{id}/secure: full credentials of an ACTIVE card.
-func (s *Server) handleSecure(rc *reqCtx) {
-	s.readCard(rc, rc.st, func(c *state.Card) reply {
+func (s *Server) handleSecure(rc *answer.Req) {
+	s.readCard(rc, rc.St, func(c *state.Card) reply {
 		if c.Frozen && !s.faults.On(fault.SecureRevealsFrozen) {
 			return s.fail(rc, http.StatusBadRequest, wording.FrozenSecure)
 		}
@@ -326,7 +327,7 @@ func (s *Server) handleSecure(rc *reqCtx) {
 }
 
 // writeSecure answers the secure details.
-func (s *Server) writeSecure(rc *reqCtx, out state.SecureJSON) {
+func (s *Server) writeSecure(rc *answer.Req, out state.SecureJSON) {
 	if s.faults.On(fault.SecureExpMismatch) {
 		// Well-formed MM/YY, but of the issuance year (expiry is three years on).
 		y := int(out.ExpiryYear[2]-'0')*10 + int(out.ExpiryYear[3]-'0')

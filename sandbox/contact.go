@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
@@ -17,8 +18,8 @@ type successMessage struct {
 }
 
 // handleContact is PATCH /cards/{id}/contact: only supplied fields change.
-func (s *Server) handleContact(rc *reqCtx) {
-	if s.faults.On(fault.ContactLiveRefused) && rc.st.Env == state.EnvLive {
+func (s *Server) handleContact(rc *answer.Req) {
+	if s.faults.On(fault.ContactLiveRefused) && rc.St.Env == state.EnvLive {
 		rc.Error(http.StatusForbidden, "Contact updates are available with TEST credentials only")
 		return
 	}
@@ -43,7 +44,7 @@ func (s *Server) handleContact(rc *reqCtx) {
 	if rc.Invalid(&v) {
 		return
 	}
-	s.withCard(rc, rc.st, func(c *state.Card) reply {
+	s.withCard(rc, rc.St, func(c *state.Card) reply {
 		if hasEmail {
 			c.Email = email
 		}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
@@ -13,7 +14,7 @@ import (
 
 // handleCreateCustomer is POST /cards/customers: registration with KYC, which
 // always approves valid input.
-func (s *Server) handleCreateCustomer(rc *reqCtx) {
+func (s *Server) handleCreateCustomer(rc *answer.Req) {
 	b, ok := rc.ReadBody()
 	if !ok {
 		return
@@ -57,8 +58,8 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 	if rc.Invalid(&v) {
 		return
 	}
-	if taken := s.set.ClaimIdentity(rc.st, c, idNumber); taken != "" {
-		s.set.RefuseDuplicate(&rc.Req, taken)
+	if taken := s.set.ClaimIdentity(rc.St, c, idNumber); taken != "" {
+		s.set.RefuseDuplicate(rc, taken)
 		return
 	}
 	c.IDNumberLast4 = last(idNumber, 4)
@@ -69,7 +70,7 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 	c.CustomerID = s.newCustomerID()
 	c.CreatedAt = wording.Timestamp(rc.Now)
 
-	st := rc.st
+	st := rc.St
 	st.Mu.Lock()
 	cu := &state.Customer{Rec: c}
 	s.set.PendApproval(cu, rc.Now)
@@ -81,8 +82,8 @@ func (s *Server) handleCreateCustomer(rc *reqCtx) {
 }
 
 // handleListCustomers is GET /cards/customers, newest first.
-func (s *Server) handleListCustomers(rc *reqCtx) {
-	st := rc.st
+func (s *Server) handleListCustomers(rc *answer.Req) {
+	st := rc.St
 	st.Mu.RLock()
 	listed := s.set.ListedCustomers(st, rc.Now)
 	out := make([]state.CustomerJSON, 0, len(listed))
@@ -96,7 +97,7 @@ func (s *Server) handleListCustomers(rc *reqCtx) {
 	}
 	st.Mu.RUnlock()
 	if s.faults.On(fault.CustListTenantLeak) {
-		for _, m := range rc.world.Merchants {
+		for _, m := range rc.World.Merchants {
 			if o := m.Envs[st.Env]; o != st {
 				o.Mu.RLock()
 				for i := len(o.Customers) - 1; i >= 0; i-- {

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/token"
@@ -23,7 +24,7 @@ import (
 
 // crossServe serves a request whose authentication a fault of this file
 // bypasses, or a body a body fault answers, and reports whether it did.
-func (s *Server) crossServe(rc *reqCtx, rt *route, rest string) bool {
+func (s *Server) crossServe(rc *answer.Req, rt *route, rest string) bool {
 	if s.crossBody(rc, rest) {
 		return true
 	}
@@ -34,23 +35,23 @@ func (s *Server) crossServe(rc *reqCtx, rt *route, rest string) bool {
 	if st == nil {
 		return false
 	}
-	rc.st = st
+	rc.St = st
 	rt.h(s, rc)
 	return true
 }
 
 // crossBypass is the merchant environment a bypassing fault serves the
 // request as, nil for the normal path.
-func (s *Server) crossBypass(rc *reqCtx, rest string) *state.EnvState {
+func (s *Server) crossBypass(rc *answer.Req, rest string) *state.EnvState {
 	h := rc.R.Header.Get("Authorization")
 	scheme, value, _ := strings.Cut(h, " ")
 	value = strings.TrimSpace(value)
-	demo := rc.world.Merchants[DemoMerchants()[0].ID].Envs[state.EnvTest]
+	demo := rc.World.Merchants[DemoMerchants()[0].ID].Envs[state.EnvTest]
 	switch {
 	case h == "" && s.faults.On(fault.VerifyNoToken) && rc.R.Method == http.MethodGet && strings.HasPrefix(rest, "/gift-cards/verify/"):
-		return orderOwner(rc.world, rc.p1)
+		return orderOwner(rc.World, rc.ID)
 	case strings.EqualFold(scheme, "basic") && s.faults.On(fault.BasicAccepted):
-		return basicMerchant(rc.world, value)
+		return basicMerchant(rc.World, value)
 	case !strings.EqualFold(strings.TrimSpace(scheme), "bearer"):
 		return nil
 	case s.faults.On(fault.MalformedBearerServed) && !isJWT(value):
@@ -98,7 +99,7 @@ func basicMerchant(w *state.World, value string) *state.EnvState {
 
 // crossDecodesOnly, in authenticate: the claims of a token that does not
 // verify, when the gift module only decodes tokens.
-func (s *Server) crossDecodesOnly(rc *reqCtx, raw string, err error) (*token.Claims, error) {
+func (s *Server) crossDecodesOnly(rc *answer.Req, raw string, err error) (*token.Claims, error) {
 	if err == nil || !s.faults.On(fault.GiftDecodeOnly) || fault.Module(s.restOf(rc)) != "gift" {
 		return nil, err
 	}
@@ -110,18 +111,18 @@ func (s *Server) crossDecodesOnly(rc *reqCtx, raw string, err error) (*token.Cla
 }
 
 // crossSkipsIP, in ipAllowed: the whitelist a fault does not enforce here.
-func (s *Server) crossSkipsIP(rc *reqCtx) bool {
+func (s *Server) crossSkipsIP(rc *answer.Req) bool {
 	return s.faults.On(fault.IPIgnored) ||
 		(s.faults.On(fault.IPCardsOnly) && fault.Module(s.restOf(rc)) == "gift")
 }
 
 // crossSkipsKYB, in authenticate: the KYB tier a fault does not check here.
-func (s *Server) crossSkipsKYB(rc *reqCtx) bool {
+func (s *Server) crossSkipsKYB(rc *answer.Req) bool {
 	return s.faults.On(fault.KYBCardsOnly) && fault.Module(s.restOf(rc)) == "gift"
 }
 
 // restOf is the request's path below the base.
-func (s *Server) restOf(rc *reqCtx) string { return strings.TrimPrefix(rc.Path, s.base) }
+func (s *Server) restOf(rc *answer.Req) string { return strings.TrimPrefix(rc.Path, s.base) }
 
 // The faults of each hook, as masks: off, a hook costs one test of a few
 // words.

@@ -15,7 +15,7 @@ import (
 
 // crossBody answers a body a body fault makes the handler fail on (500),
 // or bends the request as the fault says; true when it answered.
-func (s *Server) crossBody(rc *reqCtx, rest string) bool {
+func (s *Server) crossBody(rc *answer.Req, rest string) bool {
 	if !s.faults.ReadsBody(rc.R.Method, rest) {
 		return false
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/settings"
@@ -79,7 +80,7 @@ func giftAmount(v *validate.Fields, p *product, text string, present bool) (mone
 }
 
 // handleGiftQuote is GET /gift-cards/quote?productCode=..&amount=..
-func (s *Server) handleGiftQuote(rc *reqCtx) {
+func (s *Server) handleGiftQuote(rc *answer.Req) {
 	q := rc.R.URL.Query()
 	v := validate.Of(nil)
 	code := q.Get("productCode")
@@ -103,7 +104,7 @@ func (s *Server) handleGiftQuote(rc *reqCtx) {
 
 // handleGiftPurchase is POST /gift-cards/purchase: debits the quote's total
 // from the NGN balance and creates a PROCESSING order.
-func (s *Server) handleGiftPurchase(rc *reqCtx) {
+func (s *Server) handleGiftPurchase(rc *answer.Req) {
 	req, ok := s.parseGiftPurchase(rc)
 	if !ok {
 		return
@@ -122,7 +123,7 @@ type giftPurchase struct {
 
 // parseGiftPurchase reads and validates the purchase body; on failure it
 // has answered.
-func (s *Server) parseGiftPurchase(rc *reqCtx) (req giftPurchase, ok bool) {
+func (s *Server) parseGiftPurchase(rc *answer.Req) (req giftPurchase, ok bool) {
 	b, ok := rc.ReadBody()
 	if !ok {
 		return req, false
@@ -158,7 +159,7 @@ func (s *Server) parseGiftPurchase(rc *reqCtx) (req giftPurchase, ok bool) {
 }
 
 // newGiftOrder builds the PROCESSING order of a purchase, priced by its quote.
-func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *state.GiftOrder {
+func (s *Server) newGiftOrder(rc *answer.Req, req giftPurchase) *state.GiftOrder {
 	p := req.p
 	quote := quoteGift(p, req.face, s.set.GiftRate(rc.Now))
 	ref := req.ref
@@ -181,7 +182,7 @@ func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *state.GiftOrder {
 		},
 		Recipient:   state.Recipient{Email: req.email, Name: req.name},
 		Status:      s.set.PurchaseStatus(),
-		Env:         rc.st.Env,
+		Env:         rc.St.Env,
 		CreatedAt:   wording.Timestamp(rc.Now),
 		VariantCode: req.variant, Phone: req.phone, Note: req.note,
 	}
@@ -190,8 +191,8 @@ func (s *Server) newGiftOrder(rc *reqCtx, req giftPurchase) *state.GiftOrder {
 // storeGiftOrder debits the NGN balance and stores o under the merchant's
 // lock, then answers: 200, a duplicate-reference replay or conflict, or an
 // insufficient balance.
-func (s *Server) storeGiftOrder(rc *reqCtx, o *state.GiftOrder) {
-	st := rc.st
+func (s *Server) storeGiftOrder(rc *answer.Req, o *state.GiftOrder) {
+	st := rc.St
 	st.Mu.Lock()
 	if prev := st.FindOrder(o.Reference); prev != nil {
 		switch s.set.GiftReplay(prev, o) {
@@ -240,24 +241,24 @@ func (s *Server) storeGiftOrder(rc *reqCtx, o *state.GiftOrder) {
 
 // handleGiftVerify is GET /gift-cards/verify/{reference}: reconciles a
 // PROCESSING order to SUCCESS (unless held) and never charges again.
-func (s *Server) handleGiftVerify(rc *reqCtx) {
-	st := rc.st
+func (s *Server) handleGiftVerify(rc *answer.Req) {
+	st := rc.St
 	st.Mu.Lock()
-	o := s.set.FindGiftOrder(st, rc.p1)
+	o := s.set.FindGiftOrder(st, rc.ID)
 	if s.faults.On(fault.GiftVerifyByTxnID404) {
-		o = st.OrderRef[rc.p1] // client reference only
+		o = st.OrderRef[rc.ID] // client reference only
 	}
 	if o == nil && s.faults.On(fault.GiftVerifyTenantLeak) {
 		st.Mu.Unlock()
-		st, o = rc.world.FindOrderAnywhere(st.Env, rc.p1) // returns with st locked when found
+		st, o = rc.World.FindOrderAnywhere(st.Env, rc.ID) // returns with st locked when found
 		if o == nil {
-			rc.GiftNotFound(rc.p1)
+			rc.GiftNotFound(rc.ID)
 			return
 		}
 	}
 	if o == nil {
 		st.Mu.Unlock()
-		rc.GiftNotFound(rc.p1)
+		rc.GiftNotFound(rc.ID)
 		return
 	}
 	o.VerifyCalls++
@@ -291,17 +292,17 @@ func giftCost(q giftQuote, subtotalOnly bool) int64 {
 
 // handleGiftLookup is GET /gift-cards/transactions/{reference}: the order as
 // it stands, without reconciliation.
-func (s *Server) handleGiftLookup(rc *reqCtx) {
-	st := rc.st
+func (s *Server) handleGiftLookup(rc *answer.Req) {
+	st := rc.St
 	st.Mu.RLock()
-	o := s.set.FindGiftOrder(st, rc.p1)
+	o := s.set.FindGiftOrder(st, rc.ID)
 	var out state.GiftOrderJSON
 	if o != nil {
 		out = o.JSON()
 	}
 	st.Mu.RUnlock()
 	if o == nil {
-		rc.GiftNotFound(rc.p1)
+		rc.GiftNotFound(rc.ID)
 		return
 	}
 	rc.EnvelopeA(http.StatusOK, out)

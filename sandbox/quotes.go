@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/validate"
 )
 
@@ -25,7 +26,7 @@ type bettingQuote struct {
 }
 
 // handleBettingQuote is GET /betting/quote?amount=..&provider=..
-func (s *Server) handleBettingQuote(rc *reqCtx) {
+func (s *Server) handleBettingQuote(rc *answer.Req) {
 	q := rc.R.URL.Query()
 	v := validate.Of(nil)
 	var amt money.Amount

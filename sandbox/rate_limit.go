@@ -4,12 +4,13 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
 )
 
 // rateLimit applies g's bucket for key, answering 429 itself when refused.
-func (s *Server) rateLimit(rc *reqCtx, key string, g ratelimit.Group) bool {
+func (s *Server) rateLimit(rc *answer.Req, key string, g ratelimit.Group) bool {
 	now := s.clk.Now()
 	ok, lim, cfg := s.limits.Allow(key, g, now)
 	if s.faults.On(fault.RateLimitNoRefill) && lim != nil {

@@ -1,12 +1,13 @@
 package sandbox
 
 import (
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // limitKey is the bucket key of an authenticated call.
-func (s *Server) limitKey(rc *reqCtx) string {
+func (s *Server) limitKey(rc *answer.Req) string {
 	key := s.opts.RateLimitTopology.Key
 	if s.variants.On(variant.RateLimitPerIP) {
 		key = ratelimit.KeyClient
@@ -18,5 +19,5 @@ func (s *Server) limitKey(rc *reqCtx) string {
 		ip, _ := clientIP(rc.R)
 		return "ip:" + ip.String()
 	}
-	return rc.st.Merchant.ID
+	return rc.St.Merchant.ID
 }

@@ -5,9 +5,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/controls"
-	"github.com/merchant-harness/mph/sandbox/state"
 )
 
 // The merchant API and the test controls are routed by http.ServeMux
@@ -73,12 +71,7 @@ func (s *Server) controlsHost() controls.Host {
 		Base: s.base, Instance: s.inst, AdminKey: s.opts.AdminKey, Faults: s.opts.Faults,
 		Clock: s.clk, Latency: &s.latency, Pending: &s.pending, Limits: s.limits,
 		World: s.world.Load, Reset: s.Reset, Out: s.out,
-		Transaction: func(q *answer.Req, w *state.World, id string) {
-			s.ctlTransaction(&reqCtx{Req: *q, world: w, p1: id})
-		},
-		Settle: func(q *answer.Req, w *state.World, id string) {
-			s.ctlSettle(&reqCtx{Req: *q, world: w, p1: id})
-		},
+		Transaction: s.ctlTransaction, Settle: s.ctlSettle,
 	}
 }
 

@@ -136,14 +136,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// reqCtx carries one request through routing, auth and the handler.
-type reqCtx struct {
-	answer.Req
-	world *state.World
-	st    *state.EnvState // authenticated merchant and environment
-	p1    string          // the path parameter
-}
-
 // clientIP is the caller's address from r.RemoteAddr (no proxy headers: the
 // whitelist must not be spoofable by a header).
 func clientIP(r *http.Request) (netip.Addr, bool) {

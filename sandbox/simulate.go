@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/state"
@@ -23,9 +24,9 @@ type simulateAnswer struct {
 
 // handleSimulateWebhook is POST /cards/{id}/simulate-webhook (TEST only): a
 // synthetic event delivered for real to the merchant's webhook URL.
-func (s *Server) handleSimulateWebhook(rc *reqCtx) {
-	st := rc.st
-	if s.set.LiveSimulationCardFirst(&rc.Req, rc.st, rc.p1) {
+func (s *Server) handleSimulateWebhook(rc *answer.Req) {
+	st := rc.St
+	if s.set.LiveSimulationCardFirst(rc) {
 		return
 	}
 	if st.Env != state.EnvTest && !s.faults.On(fault.WebhookLiveAllowed) {
@@ -36,7 +37,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	if !ok {
 		return
 	}
-	if s.set.EmptyEnum(&rc.Req, b, "event_type", "authorization", "settlement", "reversal", "decline") {
+	if s.set.EmptyEnum(rc, b, "event_type", "authorization", "settlement", "reversal", "decline") {
 		return
 	}
 	v := validate.Of(b)
@@ -73,7 +74,7 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 		}
 		sent = true
 	} else {
-		url, sent, skip = s.dispatch(rc.R.Context(), rc.world, st, kind, webhook.Data{
+		url, sent, skip = s.dispatch(rc.R.Context(), rc.World, st, kind, webhook.Data{
 			Reference: simRef, CardID: id, CardReference: ref, Amount: 1_00, Currency: "USD", Simulated: true,
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
@@ -25,7 +26,7 @@ type spendLimitsAnswer struct {
 
 // handleSpendLimits is PUT /cards/{id}/spend-limits: supplied limits replace
 // their value, the others keep theirs.
-func (s *Server) handleSpendLimits(rc *reqCtx) {
+func (s *Server) handleSpendLimits(rc *answer.Req) {
 	b, ok := rc.ReadBody()
 	if !ok {
 		return
@@ -53,7 +54,7 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 	if rc.Invalid(&v) {
 		return
 	}
-	s.withCard(rc, rc.st, func(c *state.Card) reply {
+	s.withCard(rc, rc.St, func(c *state.Card) reply {
 		if c.Frozen && s.variants.On(variant.LimitsFrozenRefused) {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before changing its limits")
 		}
@@ -67,7 +68,7 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 			}
 		}
 		if s.faults.On(fault.LimitsCardIDAsAddressed) {
-			id = rc.p1 // the id or reference as the path gave it
+			id = rc.ID // the id or reference as the path gave it
 		}
 		return func() { s.writeLimits(rc, id, l) }
 	})
@@ -91,7 +92,7 @@ func (s *Server) setLimits(c *state.Card, set [4]int64) [4]int64 {
 }
 
 // writeLimits answers the spend limits l of card id.
-func (s *Server) writeLimits(rc *reqCtx, id string, l [4]int64) {
+func (s *Server) writeLimits(rc *answer.Req, id string, l [4]int64) {
 	if s.faults.On(fault.LimitsEchoCents) {
 		cents := map[string]int64{}
 		for i, n := range state.LimitNames {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/state"
@@ -23,7 +24,7 @@ type txnAnswer struct {
 // declined by card status, balance and each spend limit, in that order.
 // Approval lowers the card balance at once; the money leaves the system and
 // is counted in spentAmount.
-func (s *Server) ctlTransaction(rc *reqCtx) {
+func (s *Server) ctlTransaction(rc *answer.Req) {
 	b, ok := rc.ReadBody()
 	if !ok {
 		return
@@ -33,7 +34,7 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 	if rc.Invalid(&v) {
 		return
 	}
-	st, c := rc.world.CardByIDAnywhere(rc.p1)
+	st, c := rc.World.CardByIDAnywhere(rc.ID)
 	if c == nil {
 		rc.Error(http.StatusNotFound, wording.CardNotFound)
 		return
@@ -41,9 +42,9 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 	t := &state.Txn{ID: "txn_" + ids.Hex(12), State: st, CardID: c.ID, Amount: int64(amt)}
 	reason, bal, ref := s.authorize(rc, st, c, t)
 
-	rc.world.TxMu.Lock()
-	rc.world.Txns[t.ID] = t
-	rc.world.TxMu.Unlock()
+	rc.World.TxMu.Lock()
+	rc.World.Txns[t.ID] = t
+	rc.World.TxMu.Unlock()
 
 	kind := webhook.Kinds["authorization"]
 	ans := txnAnswer{TransactionID: t.ID, Approved: t.Approved, BalanceAmount: money.Amount(bal)}
@@ -52,7 +53,7 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 		ans.DeclineReason = &reason
 	}
 	if !s.faults.On(fault.WebhookTxnNotDelivered) && s.set.TxnWebhook(t.Approved) {
-		s.dispatch(rc.R.Context(), rc.world, st, kind, webhook.Data{
+		s.dispatch(rc.R.Context(), rc.World, st, kind, webhook.Data{
 			Reference: t.ID, CardID: c.ID, CardReference: ref, Amount: amt, Currency: "USD",
 		})
 	}
@@ -62,7 +63,7 @@ func (s *Server) ctlTransaction(rc *reqCtx) {
 // authorize decides t on card c under st's lock: the decline reason ("" when
 // approved) and the card's balance and reference afterwards. Approval moves
 // the money at once.
-func (s *Server) authorize(rc *reqCtx, st *state.EnvState, c *state.Card, t *state.Txn) (reason string, bal int64, ref string) {
+func (s *Server) authorize(rc *answer.Req, st *state.EnvState, c *state.Card, t *state.Txn) (reason string, bal int64, ref string) {
 	a := t.Amount
 	st.Mu.Lock()
 	defer st.Mu.Unlock()
@@ -86,7 +87,7 @@ func (s *Server) authorize(rc *reqCtx, st *state.EnvState, c *state.Card, t *sta
 // declineReason starts the card's day and month totals afresh when the
 // sandbox clock entered a new one, then checks status, balance and each
 // limit in that order; the caller holds the state lock.
-func (s *Server) declineReason(rc *reqCtx, c *state.Card, a int64) string {
+func (s *Server) declineReason(rc *answer.Req, c *state.Card, a int64) string {
 	now := s.set.LimitDay(rc.Now)
 	day := now.Year()*10000 + int(now.Month())*100 + now.Day()
 	month := day / 100
@@ -135,10 +136,10 @@ type settleAnswer struct {
 
 // ctlSettle settles an approved transaction once (409 afterwards) and emits
 // the settlement webhook. Money already moved at authorization.
-func (s *Server) ctlSettle(rc *reqCtx) {
-	w := rc.world
+func (s *Server) ctlSettle(rc *answer.Req) {
+	w := rc.World
 	w.TxMu.Lock()
-	t := w.Txns[rc.p1]
+	t := w.Txns[rc.ID]
 	if t == nil {
 		w.TxMu.Unlock()
 		rc.Error(http.StatusNotFound, "Transaction not found")

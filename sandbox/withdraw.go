@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
@@ -19,7 +20,7 @@ type cardMessage struct {
 // handleWithdraw is POST /cards/{id}/withdraw: the card pays amount, the vault
 // receives amount - withdrawalFee and the fee is collected, so money is
 // conserved. Allowed on FROZEN cards: a sweep is not a card transaction.
-func (s *Server) handleWithdraw(rc *reqCtx) {
+func (s *Server) handleWithdraw(rc *answer.Req) {
 	b, ok := rc.ReadBody()
 	if !ok {
 		return
@@ -33,7 +34,7 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 	if rc.Invalid(&v) {
 		return
 	}
-	st := rc.st
+	st := rc.St
 	s.withCard(rc, st, func(c *state.Card) reply {
 		if c.Frozen && s.variants.On(variant.WithdrawFrozenRefused) {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before withdrawing")
@@ -51,7 +52,7 @@ func (s *Server) handleWithdraw(rc *reqCtx) {
 
 // withdraw moves amt from c to the vault, less the fee; the caller holds
 // st's lock.
-func (s *Server) withdraw(rc *reqCtx, st *state.EnvState, c *state.Card, amt money.Amount) state.CardJSON {
+func (s *Server) withdraw(rc *answer.Req, st *state.EnvState, c *state.Card, amt money.Amount) state.CardJSON {
 	c.Balance -= s.set.WithdrawDebit(amt)
 	switch {
 	case s.variants.On(variant.WithdrawFullCredit):

@@ -2,7 +2,7 @@
 // error envelope, the reduced 404 of gift look-ups and validation failures,
 // each as the faults and settings reshape it, and reads the request's JSON
 // body (bounded, typed, under the body settings). A Req is one request being
-// answered.
+// answered, carried through routing, auth and the handler.
 package answer
 
 import (
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/wording"
 )
@@ -31,13 +32,18 @@ func New(fs fault.Set, vs variant.Set, base string) *Writer {
 }
 
 // Req is a request being answered: the writer, the request, the path its
-// envelopes echo and the time of the answer.
+// envelopes echo, the time of the answer, and what it acts on once routed
+// and authenticated: the world, the merchant environment, the path
+// parameter.
 type Req struct {
-	W    http.ResponseWriter
-	R    *http.Request
-	Path string
-	Now  time.Time
-	out  *Writer
+	W     http.ResponseWriter
+	R     *http.Request
+	Path  string
+	Now   time.Time
+	World *state.World
+	St    *state.EnvState // the authenticated merchant and environment
+	ID    string          // the path parameter
+	out   *Writer
 }
 
 // Req starts answering r on w at now.

@@ -33,20 +33,12 @@ type Host struct {
 	World    func() *state.World // the current world
 	Reset    func()              // back to the seed (POST /reset)
 	Out      *answer.Writer
-	// Transaction and Settle are the card transactions' controls: id is
-	// the card's or the transaction's.
-	Transaction, Settle func(q *answer.Req, w *state.World, id string)
+	// Transaction and Settle are the card transactions' controls (the path
+	// parameter: the card's or the transaction's id).
+	Transaction, Settle func(q *answer.Req)
 }
 
 type server struct{ Host }
-
-// call is one control's request: the answer, the world it acts on and the
-// path parameter.
-type call struct {
-	answer.Req
-	world *state.World
-	p1    string
-}
 
 // New routes every control under Prefix, answering any other path or
 // method 404 in the error envelope. Answers are plain JSON.
@@ -70,7 +62,7 @@ func New(h Host) *http.ServeMux {
 // control is one test control under /_sandbox.
 type control struct {
 	pattern string
-	h       func(*server, *call)
+	h       func(*server, *answer.Req)
 	open    bool // served without the admin key
 }
 
@@ -105,12 +97,14 @@ const maxLatency = 60_000 // ms
 // serve runs a test control routed to c (nil: no control). Answers
 // are plain JSON; errors use the error envelope.
 func (s *server) serve(w http.ResponseWriter, r *http.Request, c *control) {
-	rc := &call{Req: s.Out.Req(w, r, s.Clock.Now()), world: s.World()}
+	q := s.Out.Req(w, r, s.Clock.Now())
+	q.World = s.World()
+	rc := &q
 	if c == nil {
 		rc.NoRoute()
 		return
 	}
-	rc.p1 = r.PathValue("id")
+	rc.ID = r.PathValue("id")
 	if !c.open && !s.adminOK(r) {
 		rc.Error(http.StatusUnauthorized, "Missing or invalid X-Sandbox-Admin-Key")
 		return
@@ -124,6 +118,6 @@ func (s *server) adminOK(r *http.Request) bool {
 	return subtle.ConstantTimeCompare([]byte(k), []byte(s.AdminKey)) == 1
 }
 
-func (s *server) ctlTransaction(rc *call) { s.Transaction(&rc.Req, rc.world, rc.p1) }
+func (s *server) ctlTransaction(rc *answer.Req) { s.Transaction(rc) }
 
-func (s *server) ctlSettle(rc *call) { s.Settle(&rc.Req, rc.world, rc.p1) }
+func (s *server) ctlSettle(rc *answer.Req) { s.Settle(rc) }

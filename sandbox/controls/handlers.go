@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
 	"github.com/merchant-harness/mph/sandbox/state"
@@ -23,8 +24,8 @@ type identityJSON struct {
 // ctlIdentity is GET /_sandbox/identity: which sandbox this is and the
 // merchants it serves. It needs no admin key (it holds no secret), so a
 // harness can confirm the identity before it sends the key anywhere.
-func (s *server) ctlIdentity(rc *call) {
-	rc.JSON(http.StatusOK, identityJSON{Instance: s.Instance, BasePath: s.Base, Merchants: rc.world.MerchantIDs()})
+func (s *server) ctlIdentity(rc *answer.Req) {
+	rc.JSON(http.StatusOK, identityJSON{Instance: s.Instance, BasePath: s.Base, Merchants: rc.World.MerchantIDs()})
 }
 
 type capabilities struct {
@@ -35,7 +36,7 @@ type capabilities struct {
 	Faults       []string `json:"faults"`
 }
 
-func (s *server) ctlCapabilities(rc *call) {
+func (s *server) ctlCapabilities(rc *answer.Req) {
 	rc.JSON(http.StatusOK, capabilities{
 		Sandbox: true, BasePath: s.Base, Controls: Names,
 		Environments: []string{"TEST", "LIVE"},
@@ -48,15 +49,15 @@ type clockJSON struct {
 	OffsetSeconds int64  `json:"offsetSeconds"`
 }
 
-func (s *server) clockAnswer(rc *call) {
+func (s *server) clockAnswer(rc *answer.Req) {
 	rc.JSON(http.StatusOK, clockJSON{Now: wording.Timestamp(s.Clock.Now()), OffsetSeconds: int64(s.Clock.Offset() / time.Second)})
 }
 
-func (s *server) ctlClock(rc *call) { s.clockAnswer(rc) }
+func (s *server) ctlClock(rc *answer.Req) { s.clockAnswer(rc) }
 
 // ctlClockAdvance moves the sandbox clock forward; it never goes back, so
 // daily and monthly spend counters stay monotonic.
-func (s *server) ctlClockAdvance(rc *call) {
+func (s *server) ctlClockAdvance(rc *answer.Req) {
 	b, ok := rc.ReadBody()
 	if !ok {
 		return
@@ -72,15 +73,15 @@ func (s *server) ctlClockAdvance(rc *call) {
 
 // ctlReset restores the seed: state, clock offset, latency and the start-up
 // rate limits. Tokens stay valid (same signing key, same merchants).
-func (s *server) ctlReset(rc *call) {
+func (s *server) ctlReset(rc *answer.Req) {
 	s.Reset()
 	rc.JSON(http.StatusOK, map[string]any{"reset": true})
 }
 
 // ctlDeliveries lists the delivery log and how many deliveries are in
 // flight: a client waiting for a delivery stops once nothing is pending.
-func (s *server) ctlDeliveries(rc *call) {
-	rc.JSON(http.StatusOK, deliveriesAnswer{Deliveries: rc.world.DeliveryLog(), Pending: s.Pending.Load()})
+func (s *server) ctlDeliveries(rc *answer.Req) {
+	rc.JSON(http.StatusOK, deliveriesAnswer{Deliveries: rc.World.DeliveryLog(), Pending: s.Pending.Load()})
 }
 
 type deliveriesAnswer struct {
@@ -89,8 +90,8 @@ type deliveriesAnswer struct {
 }
 
 // merchantOr404 resolves the control's merchant path parameter.
-func (s *server) merchantOr404(rc *call) *state.Merchant {
-	m := rc.world.Merchants[rc.p1]
+func (s *server) merchantOr404(rc *answer.Req) *state.Merchant {
+	m := rc.World.Merchants[rc.ID]
 	if m == nil {
 		rc.Error(http.StatusNotFound, "Merchant not found")
 	}
@@ -105,7 +106,7 @@ type webhookJSON struct {
 
 // ctlWebhook sets a merchant's webhook URL and signing secret (both
 // environments). An empty url removes it; a missing secret is generated.
-func (s *server) ctlWebhook(rc *call) {
+func (s *server) ctlWebhook(rc *answer.Req) {
 	m := s.merchantOr404(rc)
 	if m == nil {
 		return
@@ -144,7 +145,7 @@ func (s *server) ctlWebhook(rc *call) {
 }
 
 // envParam reads ?environment= (default TEST).
-func (s *server) envParam(rc *call, val string, present bool) (state.Env, bool) {
+func (s *server) envParam(rc *answer.Req, val string, present bool) (state.Env, bool) {
 	if !present || val == "" {
 		return state.EnvTest, true
 	}
@@ -155,7 +156,7 @@ func (s *server) envParam(rc *call, val string, present bool) (state.Env, bool) 
 	return e, ok
 }
 
-func (s *server) ctlBalances(rc *call) {
+func (s *server) ctlBalances(rc *answer.Req) {
 	m := s.merchantOr404(rc)
 	if m == nil {
 		return
@@ -170,7 +171,7 @@ func (s *server) ctlBalances(rc *call) {
 }
 
 // ctlSetBalances overwrites the vault and/or NGN balance.
-func (s *server) ctlSetBalances(rc *call) {
+func (s *server) ctlSetBalances(rc *answer.Req) {
 	m := s.merchantOr404(rc)
 	if m == nil {
 		return
@@ -207,7 +208,7 @@ type whitelistJSON struct {
 }
 
 // ctlWhitelist replaces a merchant environment's IP whitelist; [] removes it.
-func (s *server) ctlWhitelist(rc *call) {
+func (s *server) ctlWhitelist(rc *answer.Req) {
 	m := s.merchantOr404(rc)
 	if m == nil {
 		return
@@ -255,7 +256,7 @@ type holdJSON struct {
 
 // ctlGiftHold holds (or releases) every gift order with this client
 // reference or transactionId, in any merchant and environment.
-func (s *server) ctlGiftHold(rc *call) {
+func (s *server) ctlGiftHold(rc *answer.Req) {
 	b, ok := rc.ReadBody()
 	if !ok {
 		return
@@ -265,11 +266,11 @@ func (s *server) ctlGiftHold(rc *call) {
 	if rc.Invalid(&v) {
 		return
 	}
-	ans := holdJSON{Reference: rc.p1, Hold: hold}
-	for _, id := range rc.world.MerchantIDs() {
-		for _, st := range rc.world.Merchants[id].Envs {
+	ans := holdJSON{Reference: rc.ID, Hold: hold}
+	for _, id := range rc.World.MerchantIDs() {
+		for _, st := range rc.World.Merchants[id].Envs {
 			st.Mu.Lock()
-			if o := st.FindOrder(rc.p1); o != nil {
+			if o := st.FindOrder(rc.ID); o != nil {
 				o.Held = hold
 				ans.Orders++
 				ans.OrderStatus = o.Status
@@ -278,7 +279,7 @@ func (s *server) ctlGiftHold(rc *call) {
 		}
 	}
 	if ans.Orders == 0 {
-		rc.Error(http.StatusNotFound, "Gift card order with reference '"+rc.p1+"' not found")
+		rc.Error(http.StatusNotFound, "Gift card order with reference '"+rc.ID+"' not found")
 		return
 	}
 	rc.JSON(http.StatusOK, ans)
@@ -288,7 +289,7 @@ type latencyJSON struct {
 	Ms int64 `json:"ms"`
 }
 
-func (s *server) ctlLatency(rc *call) {
+func (s *server) ctlLatency(rc *answer.Req) {
 	if rc.R.Method == http.MethodPut {
 		b, ok := rc.ReadBody()
 		if !ok {
@@ -306,7 +307,7 @@ func (s *server) ctlLatency(rc *call) {
 
 // ctlRateLimits reads or changes the rate limits; groups absent from a PUT
 // keep theirs, {"rate":0} disables a group.
-func (s *server) ctlRateLimits(rc *call) {
+func (s *server) ctlRateLimits(rc *answer.Req) {
 	if rc.R.Method == http.MethodPut {
 		b, ok := rc.ReadBody()
 		if !ok {

@@ -79,12 +79,12 @@ func (s *Settings) NoteFailure(mid string, now time.Time) {
 // whose examples show one (secret-key-bearer-accepted) as the claims of its
 // merchant and environment; nil when it is not one. The other checks of
 // authenticate still apply.
-func (s *Settings) SecretKeyBearer(w *state.World, path, raw string) (*token.Claims, error) {
-	p := path
+func (s *Settings) SecretKeyBearer(q *answer.Req, raw string) (*token.Claims, error) {
+	p := q.R.URL.Path
 	if !s.v.On(variant.SecretBearer) || !(strings.HasSuffix(p, "/contact") || strings.HasSuffix(p, "/simulate-webhook")) {
 		return nil, nil
 	}
-	ref, ok := w.Keys[raw]
+	ref, ok := q.World.Keys[raw]
 	if !ok {
 		return nil, nil
 	}

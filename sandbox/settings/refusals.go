@@ -55,15 +55,15 @@ func (s *Settings) BodyBeforeAuth(q *answer.Req) bool {
 
 // ExistenceBeforeAuth answers 404 for an identifier no merchant has before
 // the token is checked (checks-existence-before-auth).
-func (s *Settings) ExistenceBeforeAuth(q *answer.Req, w *state.World, p1, rest string) bool {
-	if !s.v.On(variant.ExistenceBeforeAuth) || p1 == "" {
+func (s *Settings) ExistenceBeforeAuth(q *answer.Req, rest string) bool {
+	if !s.v.On(variant.ExistenceBeforeAuth) || q.ID == "" {
 		return false
 	}
 	gift := strings.HasPrefix(rest, "/gift-cards/")
-	for _, m := range w.Merchants {
+	for _, m := range q.World.Merchants {
 		for _, st := range m.Envs {
 			st.Mu.RLock()
-			found := (gift && s.FindGiftOrder(st, p1) != nil) || (!gift && st.FindCard(p1) != nil)
+			found := (gift && s.FindGiftOrder(st, q.ID) != nil) || (!gift && st.FindCard(q.ID) != nil)
 			st.Mu.RUnlock()
 			if found {
 				return false
@@ -71,7 +71,7 @@ func (s *Settings) ExistenceBeforeAuth(q *answer.Req, w *state.World, p1, rest s
 		}
 	}
 	if gift {
-		q.GiftNotFound(p1)
+		q.GiftNotFound(q.ID)
 	} else {
 		q.Error(http.StatusNotFound, wording.CardNotFound)
 	}
@@ -80,16 +80,16 @@ func (s *Settings) ExistenceBeforeAuth(q *answer.Req, w *state.World, p1, rest s
 
 // CardBeforeBody answers 404 for an unknown card of a card route with a
 // body before the body is read (checks-card-before-body).
-func (s *Settings) CardBeforeBody(q *answer.Req, st *state.EnvState, p1, rest string) bool {
-	if !s.v.On(variant.NotFoundFirst) || p1 == "" || !strings.HasPrefix(rest, "/cards/") || q.R.Method == http.MethodGet {
+func (s *Settings) CardBeforeBody(q *answer.Req, rest string) bool {
+	if !s.v.On(variant.NotFoundFirst) || q.ID == "" || !strings.HasPrefix(rest, "/cards/") || q.R.Method == http.MethodGet {
 		return false
 	}
-	if st.Env != state.EnvTest && strings.HasSuffix(rest, "/simulate-webhook") {
+	if q.St.Env != state.EnvTest && strings.HasSuffix(rest, "/simulate-webhook") {
 		return false // the environment check comes first there (live-simulation)
 	}
-	st.Mu.RLock()
-	c := st.FindCard(p1)
-	st.Mu.RUnlock()
+	q.St.Mu.RLock()
+	c := q.St.FindCard(q.ID)
+	q.St.Mu.RUnlock()
 	if c != nil {
 		return false
 	}
@@ -100,13 +100,13 @@ func (s *Settings) CardBeforeBody(q *answer.Req, st *state.EnvState, p1, rest st
 // LiveSimulationCardFirst answers 404 for a live simulation on a card
 // this environment lacks (live-simulation-card-first); it reports whether
 // it answered.
-func (s *Settings) LiveSimulationCardFirst(q *answer.Req, st *state.EnvState, p1 string) bool {
-	if !s.v.On(variant.LiveSimCardFirst) || st.Env == state.EnvTest {
+func (s *Settings) LiveSimulationCardFirst(q *answer.Req) bool {
+	if !s.v.On(variant.LiveSimCardFirst) || q.St.Env == state.EnvTest {
 		return false
 	}
-	st.Mu.RLock()
-	c := st.FindCard(p1)
-	st.Mu.RUnlock()
+	q.St.Mu.RLock()
+	c := q.St.FindCard(q.ID)
+	q.St.Mu.RUnlock()
 	if c != nil {
 		return false
 	}
