@@ -81,7 +81,7 @@ func (s *Server) parseIssue(rc *answer.Req) (req issueRequest, ok bool) {
 	req.amt, _ = v.Amount("amount", true, minAmt, false)
 	req.ref, req.hasRef = v.OptStr("reference", false, validate.MaxShort)
 	if req.hasRef {
-		v.Match("reference", req.ref, reReference, "must contain only letters, digits, '.', '_' or '-'")
+		v.Match("reference", req.ref, validate.Reference, "must contain only letters, digits, '.', '_' or '-'")
 		if req.ref == "" {
 			v.Add("reference should not be empty")
 		}
@@ -128,7 +128,7 @@ func parseBilling(v *validate.Fields) state.Address {
 		PostalCode: bv.Str("postalCode", true, validate.MaxShort),
 		Country:    bv.Str("country", true, validate.MaxShort),
 	}
-	bv.Match("country", billing.Country, reCountry2, "must be a 2-letter upper-case country code")
+	bv.Match("country", billing.Country, validate.Country2, "must be a 2-letter upper-case country code")
 	for _, e := range bv.Errs() {
 		v.Add("billingAddress." + e)
 	}

@@ -30,10 +30,10 @@ func (s *Server) handleContact(rc *answer.Req) {
 	v := validate.Of(b)
 	email, hasEmail := v.OptStr("email", false, validate.MaxText)
 	mobile, hasMobile := v.OptStr("mobile", false, validate.MaxShort)
-	if hasEmail && !reEmail.MatchString(email) {
+	if hasEmail && !validate.Email.MatchString(email) {
 		v.Add("email must be an email")
 	}
-	if hasMobile && !s.variants.On(variant.MobileUnchecked) && (!rePhone.MatchString(mobile) || (s.faults.On(fault.ContactPlusRefused) && strings.HasPrefix(mobile, "+"))) {
+	if hasMobile && !s.variants.On(variant.MobileUnchecked) && (!validate.Phone.MatchString(mobile) || (s.faults.On(fault.ContactPlusRefused) && strings.HasPrefix(mobile, "+"))) {
 		v.Add("mobile must be a valid phone number (local digits or + and 7 to 15 digits)")
 	}
 	if _, e := v.Raw("email"); !e && !s.variants.On(variant.NullBodyNoop) {

@@ -36,9 +36,9 @@ func (s *Server) handleCreateCustomer(rc *answer.Req) {
 		Country:          v.Str("country", true, validate.MaxShort),
 	}
 	idNumber := v.Str(n.IDNumber, true, validate.MaxShort)
-	v.Match("email", c.Email, reEmail, "must be an email")
-	v.Match("phoneNumber", c.PhoneNumber, rePhone, "must be a valid phone number")
-	v.Match(n.CC, c.PhoneCountryCode, reCC, "must be a + followed by 1 to 4 digits")
+	v.Match("email", c.Email, validate.Email, "must be an email")
+	v.Match("phoneNumber", c.PhoneNumber, validate.Phone, "must be a valid phone number")
+	v.Match(n.CC, c.PhoneCountryCode, validate.CC, "must be a + followed by 1 to 4 digits")
 	if c.DateOfBirth != "" {
 		d, err := time.Parse("2006-01-02", c.DateOfBirth)
 		if err != nil && s.variants.On(variant.DOBBasic) {
@@ -51,8 +51,8 @@ func (s *Server) handleCreateCustomer(rc *answer.Req) {
 		}
 	}
 	v.OneOf(n.IDType, c.IDType, "national_id", "passport", "drivers_license")
-	if !s.variants.On(variant.CountryAlpha2) || !reCountry2.MatchString(c.Country) {
-		v.Match("country", c.Country, reCountry3, "must be a 3-letter upper-case country code")
+	if !s.variants.On(variant.CountryAlpha2) || !validate.Country2.MatchString(c.Country) {
+		v.Match("country", c.Country, validate.Country3, "must be a 3-letter upper-case country code")
 	}
 	s.set.CustomerRules(&v, c)
 	if rc.Invalid(&v) {

@@ -141,17 +141,17 @@ func (s *Server) parseGiftPurchase(rc *answer.Req) (req giftPurchase, ok bool) {
 	raw, present := v.Raw("amount")
 	req.face, _ = giftAmount(&v, req.p, string(raw), present)
 	req.email = v.Str("recipientEmail", true, validate.MaxText)
-	v.Match("recipientEmail", req.email, reEmail, "must be an email")
+	v.Match("recipientEmail", req.email, validate.Email, "must be an email")
 	req.name = v.Str("recipientName", !s.faults.On(fault.GiftNameOptional), validate.MaxText)
 	req.variant, _ = v.OptStr("variantCode", false, validate.MaxShort)
 	var hasPhone bool
 	req.phone, hasPhone = v.OptStr("recipientPhone", false, validate.MaxShort)
-	if hasPhone && !rePhone.MatchString(req.phone) {
+	if hasPhone && !validate.Phone.MatchString(req.phone) {
 		v.Add("recipientPhone must be a valid phone number")
 	}
 	req.note, _ = v.OptStr("note", false, validate.MaxNote)
 	req.ref, req.hasRef = v.OptStr("reference", false, validate.MaxShort)
-	if req.hasRef && !reReference.MatchString(req.ref) {
+	if req.hasRef && !validate.Reference.MatchString(req.ref) {
 		v.Add("reference must contain only letters, digits, '.', '_' or '-'")
 	}
 	s.set.GiftRules(&v, req.face, req.email)

@@ -38,7 +38,7 @@ func (s *Server) handleBettingQuote(rc *answer.Req) {
 	provider := betDefault
 	if p, has := q["provider"]; has {
 		provider = strings.ToUpper(p[0])
-		v.Match("provider", provider, reProvider, "must contain 1 to 32 letters, digits or '_'")
+		v.Match("provider", provider, validate.Provider, "must contain 1 to 32 letters, digits or '_'")
 		if provider == "" {
 			v.Add("provider should not be empty")
 		}

@@ -47,7 +47,7 @@ func (s *Server) longTarget(rc *answer.Req) bool {
 	switch {
 	case s.variants.On(variant.LongPath414) && len(rc.R.URL.RequestURI()) > 2048:
 		rc.Error(http.StatusRequestURITooLong, "URI Too Long")
-	case s.variants.On(variant.MalformedID400) && rc.ID != "" && strings.HasPrefix(rc.R.URL.Path, s.base+"/cards/") && !reReference.MatchString(rc.ID):
+	case s.variants.On(variant.MalformedID400) && rc.ID != "" && strings.HasPrefix(rc.R.URL.Path, s.base+"/cards/") && !validate.Reference.MatchString(rc.ID):
 		rc.Error(http.StatusBadRequest, []string{"id must be a card id or a card reference"})
 	default:
 		return false
