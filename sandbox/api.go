@@ -36,11 +36,11 @@ var (
 	rStatus       = route{h: (*Server).handleStatus, g: ratelimit.Write}
 	rContact      = route{h: (*Server).handleContact, g: ratelimit.Write}
 	rSimulate     = route{h: (*Server).handleSimulateWebhook, g: ratelimit.Write}
-	rGiftQuote    = route{h: (*Server).handleGiftQuote, g: ratelimit.Read}
-	rGiftPurchase = route{h: (*Server).handleGiftPurchase, g: ratelimit.Write}
-	rGiftVerify   = route{h: (*Server).handleGiftVerify, g: ratelimit.Read}
-	rGiftLookup   = route{h: (*Server).handleGiftLookup, g: ratelimit.Read}
-	rBetQuote     = route{h: (*Server).handleBettingQuote, g: ratelimit.Read}
+	rGiftQuote    = route{h: func(s *Server, rc *answer.Req) { s.gifts.Quote(rc) }, g: ratelimit.Read}
+	rGiftPurchase = route{h: func(s *Server, rc *answer.Req) { s.gifts.Purchase(rc) }, g: ratelimit.Write}
+	rGiftVerify   = route{h: func(s *Server, rc *answer.Req) { s.gifts.Verify(rc) }, g: ratelimit.Read}
+	rGiftLookup   = route{h: func(s *Server, rc *answer.Req) { s.gifts.Lookup(rc) }, g: ratelimit.Read}
+	rBetQuote     = route{h: func(s *Server, rc *answer.Req) { s.gifts.BettingQuote(rc) }, g: ratelimit.Read}
 )
 
 // serveAPI runs a merchant API request routed to rt (nil: no endpoint):

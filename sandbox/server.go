@@ -17,6 +17,7 @@ import (
 	"github.com/merchant-harness/mph/sandbox/controls"
 	"github.com/merchant-harness/mph/sandbox/echo"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/gifts"
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
 	"github.com/merchant-harness/mph/sandbox/rewrite"
 	"github.com/merchant-harness/mph/sandbox/settings"
@@ -39,6 +40,7 @@ type Server struct {
 	rewriter *rewrite.Rewriter
 	out      *answer.Writer     // the answers' envelopes and the request bodies
 	set      *settings.Settings // the settings' hooks
+	gifts    *gifts.Endpoints   // the gift cards and quotes
 	jwt      *token.Issuer
 	limits   *ratelimit.Limiter
 	hooks    *webhook.Sender
@@ -83,6 +85,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.rewriter = rewrite.New(vs, fs, s.base, s.clk)
 	s.out = answer.New(fs, vs, s.base)
+	s.gifts = gifts.New(fs, s.set)
 	s.jwt = token.New(opts.JWTSecret, s.clk, vs.On(variant.TokenJWE))
 	s.inst = newInstanceID()
 	s.startRL = opts.RateLimits

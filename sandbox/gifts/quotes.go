@@ -1,4 +1,4 @@
-package sandbox
+package gifts
 
 import (
 	"net/http"
@@ -25,8 +25,8 @@ type bettingQuote struct {
 	TotalDebit money.Amount `json:"totalDebit"`
 }
 
-// handleBettingQuote is GET /betting/quote?amount=..&provider=..
-func (s *Server) handleBettingQuote(rc *answer.Req) {
+// BettingQuote is GET /betting/quote?amount=..&provider=..
+func (s *Endpoints) BettingQuote(rc *answer.Req) {
 	q := rc.R.URL.Query()
 	v := validate.Of(nil)
 	var amt money.Amount

@@ -1,4 +1,8 @@
-package sandbox
+// Package gifts serves the gift card endpoints and the quotes: the product
+// catalogue, quotes, purchases debiting the NGN balance, verification that
+// reconciles an order, look-ups, and the betting quote, with the faults and
+// settings that change them.
+package gifts
 
 import (
 	"net/http"
@@ -13,6 +17,15 @@ import (
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/wording"
 )
+
+// Endpoints serve the gift cards and quotes of one sandbox.
+type Endpoints struct {
+	faults fault.Set
+	set    *settings.Settings
+}
+
+// New serves them under faults fs and the settings' hooks set.
+func New(fs fault.Set, set *settings.Settings) *Endpoints { return &Endpoints{faults: fs, set: set} }
 
 type product struct {
 	Code, Name, Currency string
@@ -79,8 +92,8 @@ func giftAmount(v *validate.Fields, p *product, text string, present bool) (mone
 	return v.CheckAmount("amount", text, p.Min, false, p.Max)
 }
 
-// handleGiftQuote is GET /gift-cards/quote?productCode=..&amount=..
-func (s *Server) handleGiftQuote(rc *answer.Req) {
+// Quote is GET /gift-cards/quote?productCode=..&amount=..
+func (s *Endpoints) Quote(rc *answer.Req) {
 	q := rc.R.URL.Query()
 	v := validate.Of(nil)
 	code := q.Get("productCode")
@@ -102,9 +115,9 @@ func (s *Server) handleGiftQuote(rc *answer.Req) {
 	rc.EnvelopeA(http.StatusOK, quoteGift(p, face, s.set.GiftRate(rc.Now)))
 }
 
-// handleGiftPurchase is POST /gift-cards/purchase: debits the quote's total
+// Purchase is POST /gift-cards/purchase: debits the quote's total
 // from the NGN balance and creates a PROCESSING order.
-func (s *Server) handleGiftPurchase(rc *answer.Req) {
+func (s *Endpoints) Purchase(rc *answer.Req) {
 	req, ok := s.parseGiftPurchase(rc)
 	if !ok {
 		return
@@ -123,7 +136,7 @@ type giftPurchase struct {
 
 // parseGiftPurchase reads and validates the purchase body; on failure it
 // has answered.
-func (s *Server) parseGiftPurchase(rc *answer.Req) (req giftPurchase, ok bool) {
+func (s *Endpoints) parseGiftPurchase(rc *answer.Req) (req giftPurchase, ok bool) {
 	b, ok := rc.ReadBody()
 	if !ok {
 		return req, false
@@ -159,7 +172,7 @@ func (s *Server) parseGiftPurchase(rc *answer.Req) (req giftPurchase, ok bool) {
 }
 
 // newGiftOrder builds the PROCESSING order of a purchase, priced by its quote.
-func (s *Server) newGiftOrder(rc *answer.Req, req giftPurchase) *state.GiftOrder {
+func (s *Endpoints) newGiftOrder(rc *answer.Req, req giftPurchase) *state.GiftOrder {
 	p := req.p
 	quote := quoteGift(p, req.face, s.set.GiftRate(rc.Now))
 	ref := req.ref
@@ -191,7 +204,7 @@ func (s *Server) newGiftOrder(rc *answer.Req, req giftPurchase) *state.GiftOrder
 // storeGiftOrder debits the NGN balance and stores o under the merchant's
 // lock, then answers: 200, a duplicate-reference replay or conflict, or an
 // insufficient balance.
-func (s *Server) storeGiftOrder(rc *answer.Req, o *state.GiftOrder) {
+func (s *Endpoints) storeGiftOrder(rc *answer.Req, o *state.GiftOrder) {
 	st := rc.St
 	st.Mu.Lock()
 	if prev := st.FindOrder(o.Reference); prev != nil {
@@ -239,9 +252,9 @@ func (s *Server) storeGiftOrder(rc *answer.Req, o *state.GiftOrder) {
 	rc.EnvelopeA(code, out)
 }
 
-// handleGiftVerify is GET /gift-cards/verify/{reference}: reconciles a
+// Verify is GET /gift-cards/verify/{reference}: reconciles a
 // PROCESSING order to SUCCESS (unless held) and never charges again.
-func (s *Server) handleGiftVerify(rc *answer.Req) {
+func (s *Endpoints) Verify(rc *answer.Req) {
 	st := rc.St
 	st.Mu.Lock()
 	o := s.set.FindGiftOrder(st, rc.ID)
@@ -290,9 +303,9 @@ func giftCost(q giftQuote, subtotalOnly bool) int64 {
 	return int64(q.TotalNgn)
 }
 
-// handleGiftLookup is GET /gift-cards/transactions/{reference}: the order as
+// Lookup is GET /gift-cards/transactions/{reference}: the order as
 // it stands, without reconciliation.
-func (s *Server) handleGiftLookup(rc *answer.Req) {
+func (s *Endpoints) Lookup(rc *answer.Req) {
 	st := rc.St
 	st.Mu.RLock()
 	o := s.set.FindGiftOrder(st, rc.ID)
