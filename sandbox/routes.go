@@ -69,7 +69,7 @@ func (s *Server) buildRoutes() {
 func (s *Server) controlsHost() controls.Host {
 	return controls.Host{
 		Base: s.base, Instance: s.inst, AdminKey: s.opts.AdminKey, Faults: s.opts.Faults,
-		Clock: s.clk, Latency: &s.latency, Pending: &s.pending, Limits: s.limits,
+		Clock: s.clk, Latency: &s.latency, Pending: &s.events.Pending, Limits: s.limits,
 		World: s.world.Load, Reset: s.Reset, Out: s.out,
 		Transaction: s.ctlTransaction, Settle: s.ctlSettle,
 	}

@@ -43,10 +43,9 @@ type Server struct {
 	gifts    *gifts.Endpoints   // the gift cards and quotes
 	jwt      *token.Issuer
 	limits   *ratelimit.Limiter
-	hooks    *webhook.Sender
-	api      http.Handler // merchant API routes (routes.go)
-	controls http.Handler // test control routes (routes.go)
-	pending  atomic.Int64 // webhook deliveries in flight
+	events   *webhook.Dispatcher // the card events sent to the merchants' URLs
+	api      http.Handler        // merchant API routes (routes.go)
+	controls http.Handler        // test control routes (routes.go)
 	world    atomic.Pointer[state.World]
 	latency  atomic.Int64 // nanoseconds added to every merchant API answer
 	startRL  map[string]RateLimit
@@ -91,7 +90,7 @@ func New(opts Options) (*Server, error) {
 	s.startRL = opts.RateLimits
 	s.limits = ratelimit.New(opts.RateLimits)
 	s.limits.ApplyTopology(opts.RateLimitTopology)
-	s.hooks = webhook.NewSender(vs)
+	s.events = webhook.NewDispatcher(webhook.NewSender(vs), fs, vs, s.clk, s.log)
 	s.world.Store(s.newWorld())
 	s.buildRoutes()
 	return s, nil

@@ -74,7 +74,7 @@ func (s *Server) handleSimulateWebhook(rc *answer.Req) {
 		}
 		sent = true
 	} else {
-		url, sent, skip = s.dispatch(rc.R.Context(), rc.World, st, kind, webhook.Data{
+		url, sent, skip = s.events.Dispatch(rc.R.Context(), rc.World, st, kind, webhook.Data{
 			Reference: simRef, CardID: id, CardReference: ref, Amount: 1_00, Currency: "USD", Simulated: true,
 		})
 	}

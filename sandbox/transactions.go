@@ -53,7 +53,7 @@ func (s *Server) ctlTransaction(rc *answer.Req) {
 		ans.DeclineReason = &reason
 	}
 	if !s.faults.On(fault.WebhookTxnNotDelivered) && s.set.TxnWebhook(t.Approved) {
-		s.dispatch(rc.R.Context(), rc.World, st, kind, webhook.Data{
+		s.events.Dispatch(rc.R.Context(), rc.World, st, kind, webhook.Data{
 			Reference: t.ID, CardID: c.ID, CardReference: ref, Amount: amt, Currency: "USD",
 		})
 	}
@@ -165,7 +165,7 @@ func (s *Server) ctlSettle(rc *answer.Req) {
 	}
 	t.State.Mu.RUnlock()
 	if !s.faults.On(fault.WebhookTxnNotDelivered) {
-		s.dispatch(rc.R.Context(), w, t.State, webhook.Kinds["settlement"], webhook.Data{
+		s.events.Dispatch(rc.R.Context(), w, t.State, webhook.Kinds["settlement"], webhook.Data{
 			Reference: t.ID, CardID: t.CardID, CardReference: ref, Amount: money.Amount(t.Amount), Currency: "USD",
 		})
 	}
