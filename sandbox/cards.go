@@ -72,7 +72,7 @@ func (s *Server) parseIssue(rc *answer.Req) (req issueRequest, ok bool) {
 		return req, false
 	}
 	v := validate.Of(b)
-	req.custID = s.customerIDOf(&v)
+	req.custID = s.set.CustomerIDOf(&v)
 	req.name = v.Str("nameOnCard", true, validate.MaxShort)
 	minAmt := money.Amount(state.MinFunding)
 	if s.faults.On(fault.IssueMinOffByCent) {

@@ -67,7 +67,7 @@ func (s *Server) handleCreateCustomer(rc *answer.Req) {
 	if s.faults.On(fault.CustNotApproved) {
 		c.KYCStatus = "PENDING"
 	}
-	c.CustomerID = s.newCustomerID()
+	c.CustomerID = s.set.NewCustomerID()
 	c.CreatedAt = wording.Timestamp(rc.Now)
 
 	st := rc.St

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"math/big"
 	"net/http"
 	"regexp"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/sandbox/answer"
+	"github.com/merchant-harness/mph/sandbox/ids"
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
@@ -141,4 +143,25 @@ func (s *Settings) CustomerNames() CustomerNames {
 		return CustomerNames{"phone_country_code", "date_of_birth", "id_type", "id_number", "postal_code"}
 	}
 	return CustomerNames{"phoneCountryCode", "dateOfBirth", "idType", "idNumber", "postalCode"}
+}
+
+// NewCustomerID is a new customer's id: cus_<hex>, or digits under
+// customer-id-numeric.
+func (s *Settings) NewCustomerID() string {
+	if s.v.On(variant.CustomerIDNumeric) {
+		return ids.DigitIn("123456789") + ids.Digits(9)
+	}
+	return "cus_" + ids.Hex(12)
+}
+
+// CustomerIDOf reads issuance's customerId: a string, or under
+// customer-id-numeric also a JSON number, read by value (1234.0 and 1.234e3
+// are 1234).
+func (s *Settings) CustomerIDOf(v *validate.Fields) string {
+	if r, ok := v.Raw("customerId"); ok && s.v.On(variant.CustomerIDNumeric) && r[0] >= '0' && r[0] <= '9' {
+		if n, ok := new(big.Rat).SetString(string(r)); ok && n.IsInt() {
+			return n.Num().String()
+		}
+	}
+	return v.Str("customerId", true, validate.MaxText)
 }
