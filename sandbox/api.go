@@ -25,8 +25,8 @@ type route struct {
 var (
 	rToken        = route{h: (*Server).handleToken, g: ratelimit.Token, noAuth: true}
 	rConfig       = route{h: (*Server).handleConfig, g: ratelimit.Read}
-	rCustCreate   = route{h: (*Server).handleCreateCustomer, g: ratelimit.Write}
-	rCustList     = route{h: (*Server).handleListCustomers, g: ratelimit.Read}
+	rCustCreate   = route{h: func(s *Server, rc *answer.Req) { s.customers.Create(rc) }, g: ratelimit.Write}
+	rCustList     = route{h: func(s *Server, rc *answer.Req) { s.customers.List(rc) }, g: ratelimit.Read}
 	rCardList     = route{h: (*Server).handleListCards, g: ratelimit.Read}
 	rCardCreate   = route{h: (*Server).handleIssueCard, g: ratelimit.Write}
 	rCardGet      = route{h: (*Server).handleGetCard, g: ratelimit.Read}

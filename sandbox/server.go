@@ -15,6 +15,7 @@ import (
 	"github.com/merchant-harness/mph/clock"
 	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/controls"
+	"github.com/merchant-harness/mph/sandbox/customers"
 	"github.com/merchant-harness/mph/sandbox/echo"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/gifts"
@@ -30,26 +31,27 @@ import (
 // Server is the sandbox: an http.Handler serving the merchant API under the
 // base path and the test controls under /_sandbox.
 type Server struct {
-	opts     Options
-	base     string
-	clk      *clock.Offset
-	log      *slog.Logger
-	faults   fault.Set
-	variants variant.Set
-	rewrite  bool // some answer is rewritten after the handler (settings, faults)
-	rewriter *rewrite.Rewriter
-	out      *answer.Writer     // the answers' envelopes and the request bodies
-	set      *settings.Settings // the settings' hooks
-	gifts    *gifts.Endpoints   // the gift cards and quotes
-	jwt      *token.Issuer
-	limits   *ratelimit.Limiter
-	events   *webhook.Dispatcher // the card events sent to the merchants' URLs
-	api      http.Handler        // merchant API routes (routes.go)
-	controls http.Handler        // test control routes (routes.go)
-	world    atomic.Pointer[state.World]
-	latency  atomic.Int64 // nanoseconds added to every merchant API answer
-	startRL  map[string]RateLimit
-	inst     string // instance id, see InstanceHeader
+	opts      Options
+	base      string
+	clk       *clock.Offset
+	log       *slog.Logger
+	faults    fault.Set
+	variants  variant.Set
+	rewrite   bool // some answer is rewritten after the handler (settings, faults)
+	rewriter  *rewrite.Rewriter
+	out       *answer.Writer       // the answers' envelopes and the request bodies
+	set       *settings.Settings   // the settings' hooks
+	gifts     *gifts.Endpoints     // the gift cards and quotes
+	customers *customers.Endpoints // the cardholders
+	jwt       *token.Issuer
+	limits    *ratelimit.Limiter
+	events    *webhook.Dispatcher // the card events sent to the merchants' URLs
+	api       http.Handler        // merchant API routes (routes.go)
+	controls  http.Handler        // test control routes (routes.go)
+	world     atomic.Pointer[state.World]
+	latency   atomic.Int64 // nanoseconds added to every merchant API answer
+	startRL   map[string]RateLimit
+	inst      string // instance id, see InstanceHeader
 }
 
 // New builds a Server from opts; it fails on invalid options or unknown faults.
@@ -85,6 +87,7 @@ func New(opts Options) (*Server, error) {
 	s.rewriter = rewrite.New(vs, fs, s.base, s.clk)
 	s.out = answer.New(fs, vs, s.base)
 	s.gifts = gifts.New(fs, s.set)
+	s.customers = customers.New(fs, vs, s.set)
 	s.jwt = token.New(opts.JWTSecret, s.clk, vs.On(variant.TokenJWE))
 	s.inst = newInstanceID()
 	s.startRL = opts.RateLimits

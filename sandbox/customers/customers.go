@@ -1,4 +1,7 @@
-package sandbox
+// Package customers serves the cardholders' endpoints: registration with
+// KYC (POST /cards/customers) and the listing (GET /cards/customers), with
+// their faults and settings.
+package customers
 
 import (
 	"net/http"
@@ -6,15 +9,28 @@ import (
 
 	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/settings"
 	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
-// handleCreateCustomer is POST /cards/customers: registration with KYC, which
+// Endpoints serve the customers of one sandbox.
+type Endpoints struct {
+	faults   fault.Set
+	variants variant.Set
+	set      *settings.Settings
+}
+
+// New serves them under faults fs, settings vs and their hooks set.
+func New(fs fault.Set, vs variant.Set, set *settings.Settings) *Endpoints {
+	return &Endpoints{faults: fs, variants: vs, set: set}
+}
+
+// Create is POST /cards/customers: registration with KYC, which
 // always approves valid input.
-func (s *Server) handleCreateCustomer(rc *answer.Req) {
+func (s *Endpoints) Create(rc *answer.Req) {
 	b, ok := rc.ReadBody()
 	if !ok {
 		return
@@ -81,8 +97,8 @@ func (s *Server) handleCreateCustomer(rc *answer.Req) {
 	rc.EnvelopeA(http.StatusCreated, c)
 }
 
-// handleListCustomers is GET /cards/customers, newest first.
-func (s *Server) handleListCustomers(rc *answer.Req) {
+// List is GET /cards/customers, newest first.
+func (s *Endpoints) List(rc *answer.Req) {
 	st := rc.St
 	st.Mu.RLock()
 	listed := s.set.ListedCustomers(st, rc.Now)
