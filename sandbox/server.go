@@ -99,6 +99,15 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
+// Reset restores the seeded state, clock offset 0, latency 0 and the start-up
+// rate limits, as POST /_sandbox/reset does.
+func (s *Server) Reset() {
+	s.clk.Reset()
+	s.latency.Store(0)
+	s.limits.Set(s.startRL)
+	s.world.Store(s.newWorld())
+}
+
 // BasePath returns the merchant API base path, e.g. "/v1/merchant".
 func (s *Server) BasePath() string { return s.base }
 

@@ -1,7 +1,0 @@
-package sandbox
-
-import (
-	"strconv"
-)
-
-func itoa(n int) string { return strconv.Itoa(n) }
