@@ -47,7 +47,7 @@ type Server struct {
 	limits    *ratelimit.Limiter
 	events    *webhook.Dispatcher // the card events sent to the merchants' URLs
 	api       http.Handler        // merchant API routes (routes.go)
-	controls  http.Handler        // test control routes (routes.go)
+	controls  http.Handler        // test control routes (sandbox/controls)
 	world     atomic.Pointer[state.World]
 	latency   atomic.Int64 // nanoseconds added to every merchant API answer
 	startRL   map[string]RateLimit

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/merchant-harness/mph/sandbox/answer"
@@ -14,24 +13,6 @@ import (
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
-
-// memory is what the settings remember beyond the sandbox's state.
-type memory struct {
-	mu         sync.Mutex
-	identities map[string]bool                      // uniqueness keys in use
-	approveAt  map[*state.Customer]time.Time        // customer-approval-delayed
-	failures   map[string][]time.Time               // token-lockout: failed exchanges per merchant id
-	snapshots  map[*state.EnvState]*listingSnapshot // listing freshness
-}
-
-func newMemory() *memory {
-	return &memory{
-		identities: map[string]bool{},
-		approveAt:  map[*state.Customer]time.Time{},
-		failures:   map[string][]time.Time{},
-		snapshots:  map[*state.EnvState]*listingSnapshot{},
-	}
-}
 
 // phoneLengths are national-number lengths of a few country prefixes.
 var phoneLengths = map[string]int{"+1": 10, "+44": 10, "+234": 10}

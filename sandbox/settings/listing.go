@@ -82,8 +82,9 @@ func (s *Settings) ListingVaried() bool {
 	return v.OnAny(variant.ListLag, variant.ListOldestFirst, variant.ListByName, variant.SearchCustomerName) || v.Varies(variant.SearchMatch)
 }
 
-// ListCardsVariant is listCardsOf under the listing settings: a lagging
-// index, another order, another search; the caller holds st's lock.
+// ListCardsVariant is the sandbox's listing (listCardsOf) under the
+// listing settings: a lagging index, another order, another search; the
+// caller holds st's lock.
 func (s *Settings) ListCardsVariant(st *state.EnvState, now time.Time, out []state.CardJSON, status, search string, limit int64) []state.CardJSON {
 	cards := append([]*state.Card(nil), s.listedCards(st, now)...)
 	switch {

@@ -7,7 +7,13 @@
 // remembers between requests is kept here.
 package settings
 
-import "github.com/merchant-harness/mph/sandbox/variant"
+import (
+	"sync"
+	"time"
+
+	"github.com/merchant-harness/mph/sandbox/state"
+	"github.com/merchant-harness/mph/sandbox/variant"
+)
 
 // Settings are the hooks of one sandbox's settings.
 type Settings struct {
@@ -17,3 +23,21 @@ type Settings struct {
 
 // New holds the hooks of the settings vs.
 func New(vs variant.Set) *Settings { return &Settings{v: vs, mem: newMemory()} }
+
+// memory is what the settings remember beyond the sandbox's state.
+type memory struct {
+	mu         sync.Mutex
+	identities map[string]bool                      // uniqueness keys in use
+	approveAt  map[*state.Customer]time.Time        // customer-approval-delayed
+	failures   map[string][]time.Time               // token-lockout: failed exchanges per merchant id
+	snapshots  map[*state.EnvState]*listingSnapshot // listing freshness
+}
+
+func newMemory() *memory {
+	return &memory{
+		identities: map[string]bool{},
+		approveAt:  map[*state.Customer]time.Time{},
+		failures:   map[string][]time.Time{},
+		snapshots:  map[*state.EnvState]*listingSnapshot{},
+	}
+}
