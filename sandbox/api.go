@@ -5,12 +5,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
 	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
-type handler func(s *Server, rc *reqCtx)
+type handler func(s *Server, rc *answer.Req)
 
 // route is a matched merchant API endpoint.
 type route struct {
@@ -24,8 +25,8 @@ type route struct {
 var (
 	rToken        = route{h: (*Server).handleToken, g: ratelimit.Token, noAuth: true}
 	rConfig       = route{h: (*Server).handleConfig, g: ratelimit.Read}
-	rCustCreate   = route{h: (*Server).handleCreateCustomer, g: ratelimit.Write}
-	rCustList     = route{h: (*Server).handleListCustomers, g: ratelimit.Read}
+	rCustCreate   = route{h: func(s *Server, rc *answer.Req) { s.customers.Create(rc) }, g: ratelimit.Write}
+	rCustList     = route{h: func(s *Server, rc *answer.Req) { s.customers.List(rc) }, g: ratelimit.Read}
 	rCardList     = route{h: (*Server).handleListCards, g: ratelimit.Read}
 	rCardCreate   = route{h: (*Server).handleIssueCard, g: ratelimit.Write}
 	rCardGet      = route{h: (*Server).handleGetCard, g: ratelimit.Read}
@@ -35,11 +36,11 @@ var (
 	rStatus       = route{h: (*Server).handleStatus, g: ratelimit.Write}
 	rContact      = route{h: (*Server).handleContact, g: ratelimit.Write}
 	rSimulate     = route{h: (*Server).handleSimulateWebhook, g: ratelimit.Write}
-	rGiftQuote    = route{h: (*Server).handleGiftQuote, g: ratelimit.Read}
-	rGiftPurchase = route{h: (*Server).handleGiftPurchase, g: ratelimit.Write}
-	rGiftVerify   = route{h: (*Server).handleGiftVerify, g: ratelimit.Read}
-	rGiftLookup   = route{h: (*Server).handleGiftLookup, g: ratelimit.Read}
-	rBetQuote     = route{h: (*Server).handleBettingQuote, g: ratelimit.Read}
+	rGiftQuote    = route{h: func(s *Server, rc *answer.Req) { s.gifts.Quote(rc) }, g: ratelimit.Read}
+	rGiftPurchase = route{h: func(s *Server, rc *answer.Req) { s.gifts.Purchase(rc) }, g: ratelimit.Write}
+	rGiftVerify   = route{h: func(s *Server, rc *answer.Req) { s.gifts.Verify(rc) }, g: ratelimit.Read}
+	rGiftLookup   = route{h: func(s *Server, rc *answer.Req) { s.gifts.Lookup(rc) }, g: ratelimit.Read}
+	rBetQuote     = route{h: func(s *Server, rc *answer.Req) { s.gifts.BettingQuote(rc) }, g: ratelimit.Read}
 )
 
 // serveAPI runs a merchant API request routed to rt (nil: no endpoint):
@@ -50,11 +51,13 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 		defer s.crossFlush(w, r, c)
 		w = c
 	}
-	rc := &reqCtx{w: w, r: r, path: r.URL.Path, world: s.world.Load()}
+	q := s.out.Req(w, r, time.Time{})
+	q.World = s.world.Load()
+	rc := &q
 	rest := r.URL.Path[len(s.base):]
 	ok := rt != nil
 	if ok {
-		rc.p1 = r.PathValue("id")
+		rc.ID = r.PathValue("id")
 	}
 	if d := s.latency.Load(); d > 0 {
 		t := time.NewTimer(time.Duration(d))
@@ -64,7 +67,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 			t.Stop()
 		}
 	}
-	rc.now = s.clk.Now()
+	rc.Now = s.clk.Now()
 	if s.longTarget(rc) {
 		return
 	}
@@ -72,7 +75,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 		ok = false
 	}
 	if !ok {
-		s.notFoundRoute(rc)
+		rc.NoRoute()
 		return
 	}
 	if s.faults.On(fault.AuthQuotesNoToken) && r.Header.Get("Authorization") == "" &&
@@ -94,16 +97,16 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rt *route) {
 		rt.h(s, rc)
 		return
 	}
-	if s.existenceBeforeAuth(rc, rest) || s.bodyBeforeAuth(rc) || !s.authenticate(rc) || s.cardBeforeBody(rc, rest) {
+	if s.set.ExistenceBeforeAuth(rc, rest) || s.set.BodyBeforeAuth(rc) || !s.authenticate(rc) || s.set.CardBeforeBody(rc, rest) {
 		return
 	}
-	if s.faults.On(fault.RefLookupBroken) && rc.p1 != "" && strings.HasPrefix(rest, "/cards/") && !strings.HasPrefix(rc.p1, "crd_") {
-		s.writeError(rc, http.StatusNotFound, wording.CardNotFound) // by id only
+	if s.faults.On(fault.RefLookupBroken) && rc.ID != "" && strings.HasPrefix(rest, "/cards/") && !strings.HasPrefix(rc.ID, "crd_") {
+		rc.Error(http.StatusNotFound, wording.CardNotFound) // by id only
 		return
 	}
-	if s.faults.On(fault.RefWritesBroken) && rc.p1 != "" && !strings.HasPrefix(rc.p1, "crd_") &&
+	if s.faults.On(fault.RefWritesBroken) && rc.ID != "" && !strings.HasPrefix(rc.ID, "crd_") &&
 		(strings.HasSuffix(rest, "/withdraw") || strings.HasSuffix(rest, "/status") || strings.HasSuffix(rest, "/spend-limits")) {
-		s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
+		rc.Error(http.StatusNotFound, wording.CardNotFound)
 		return
 	}
 	if !s.rateLimit(rc, s.limitKey(rc), rt.g) {

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"crypto/subtle"
 	"errors"
 	"net/http"
 	"strings"
@@ -9,7 +8,9 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/token"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
@@ -25,55 +26,55 @@ type accessToken struct {
 }
 
 // handleToken is POST /auth/token.
-func (s *Server) handleToken(rc *reqCtx) {
-	b, ok := s.readBody(rc)
+func (s *Server) handleToken(rc *answer.Req) {
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
 	v := validate.Of(b)
-	mid := v.Str("merchantId", true, maxText)
-	key := v.Str("secretKey", true, maxText)
-	if s.invalid(rc, &v) || s.lockedOut(rc, mid) {
+	mid := v.Str("merchantId", true, validate.MaxText)
+	key := v.Str("secretKey", true, validate.MaxText)
+	if rc.Invalid(&v) || s.set.LockedOut(rc, mid) {
 		return
 	}
-	ref, found := rc.world.keys[key]
-	if s.faults.On(fault.AuthWrongSecret) && (!found || ref.m.id != mid) {
-		if m := rc.world.merchants[mid]; m != nil {
-			ref, found = keyRef{m, EnvTest}, true // any key of a known merchant
+	ref, found := rc.World.Keys[key]
+	if s.faults.On(fault.AuthWrongSecret) && (!found || ref.Merchant.ID != mid) {
+		if m := rc.World.Merchants[mid]; m != nil {
+			ref, found = state.KeyRef{Merchant: m, Env: state.EnvTest}, true // any key of a known merchant
 		}
 	}
-	if !found || ref.m.id != mid {
-		s.noteFailure(mid, rc.now)
-		s.writeError(rc, http.StatusUnauthorized, wording.BadCreds)
+	if !found || ref.Merchant.ID != mid {
+		s.set.NoteFailure(mid, rc.Now)
+		rc.Error(http.StatusUnauthorized, wording.BadCreds)
 		return
 	}
-	if h := rc.r.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.checksMerchantHeader(true) {
-		s.writeError(rc, http.StatusUnauthorized, wording.MerchantHdr)
+	if h := rc.R.Header.Get("X-Merchant-Id"); h != "" && h != mid && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.set.ChecksMerchantHeader(true) {
+		rc.Error(http.StatusUnauthorized, wording.MerchantHdr)
 		return
 	}
-	st := ref.m.envs[ref.env]
-	if (!s.variants.On(variant.IPCallsOnly) && !s.ipAllowed(rc, st)) || s.kybAtExchange(rc, ref.m, ref.env) {
+	st := ref.Merchant.Envs[ref.Env]
+	if (!s.variants.On(variant.IPCallsOnly) && !s.ipAllowed(rc, st)) || s.set.KYBAtExchange(rc, ref.Merchant, ref.Env) {
 		return
 	}
-	issuedAt := rc.now
+	issuedAt := rc.Now
 	if s.faults.On(fault.TokenLifetime600) {
 		issuedAt = issuedAt.Add(-300 * time.Second) // exp = now + 600 s
 	}
 	if s.faults.On(fault.TokenIssuedOnce) {
-		st.firstToken.CompareAndSwap(0, issuedAt.UnixNano())
-		issuedAt = time.Unix(0, st.firstToken.Load()) // the first token, again
+		st.FirstToken.CompareAndSwap(0, issuedAt.UnixNano())
+		issuedAt = time.Unix(0, st.FirstToken.Load()) // the first token, again
 	}
-	tok, err := s.jwt.Issue(mid, ref.env.String(), issuedAt)
+	tok, err := s.jwt.Issue(mid, ref.Env.String(), issuedAt)
 	if err != nil {
-		s.writeError(rc, http.StatusInternalServerError, "Could not sign the access token")
+		rc.Error(http.StatusInternalServerError, "Could not sign the access token")
 		return
 	}
-	s.writeA(rc, http.StatusOK, s.tokenAnswer(tok, mid, ref.env))
+	rc.EnvelopeA(http.StatusOK, s.tokenAnswer(tok, mid, ref.Env))
 }
 
 // tokenAnswer is the access token object, or a map as a token-answer fault
 // bends it.
-func (s *Server) tokenAnswer(tok, mid string, env Env) any {
+func (s *Server) tokenAnswer(tok, mid string, env state.Env) any {
 	a := accessToken{AccessToken: tok, TokenType: "Bearer", ExpiresIn: int(token.Lifetime / time.Second), Environment: env.String(), MerchantID: mid}
 	m := map[string]any{"accessToken": a.AccessToken, "tokenType": a.TokenType, "expiresIn": a.ExpiresIn, "environment": a.Environment, "merchantId": a.MerchantID}
 	switch {
@@ -95,26 +96,26 @@ func (s *Server) tokenAnswer(tok, mid string, env Env) any {
 
 // authenticate resolves the bearer token to a merchant environment and applies
 // the X-Merchant-Id, IP whitelist and KYB rules, answering the error itself.
-func (s *Server) authenticate(rc *reqCtx) bool {
-	h := rc.r.Header.Get("Authorization")
+func (s *Server) authenticate(rc *answer.Req) bool {
+	h := rc.R.Header.Get("Authorization")
 	const prefix = "bearer "
 	bearerMsg := wording.Bearer
 	if s.faults.On(fault.BearerMsgVague) {
 		bearerMsg = http.StatusText(http.StatusUnauthorized)
 	}
 	if h == "" && s.faults.On(fault.AuthNoHeaderServed) {
-		rc.st = rc.world.merchants[DemoMerchants()[0].ID].envs[EnvTest]
+		rc.St = rc.World.Merchants[DemoMerchants()[0].ID].Envs[state.EnvTest]
 		return true
 	}
 	if len(h) <= len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) {
-		s.writeError(rc, http.StatusUnauthorized, bearerMsg)
+		rc.Error(http.StatusUnauthorized, bearerMsg)
 		return false
 	}
 	raw := strings.TrimSpace(h[len(prefix):])
 	if s.faults.On(fault.TokenBearerPrefixed) && len(raw) > len(prefix) && strings.EqualFold(raw[:len(prefix)], prefix) {
 		raw = strings.TrimSpace(raw[len(prefix):]) // the token it answered
 	}
-	c, err := s.secretKeyBearer(rc, raw)
+	c, err := s.set.SecretKeyBearer(rc, raw)
 	if c == nil {
 		c, err = s.jwt.Verify(raw, s.faults.On(fault.AuthExpiredAccepted))
 	}
@@ -128,44 +129,44 @@ func (s *Server) authenticate(rc *reqCtx) bool {
 	}
 	if err != nil {
 		if err == token.ErrExpired {
-			s.writeError(rc, http.StatusUnauthorized, wording.Expired)
+			rc.Error(http.StatusUnauthorized, wording.Expired)
 		} else {
-			s.writeError(rc, http.StatusUnauthorized, bearerMsg)
+			rc.Error(http.StatusUnauthorized, bearerMsg)
 		}
 		return false
 	}
-	m := rc.world.merchants[c.Subject]
-	env, okEnv := parseEnv(c.Env)
+	m := rc.World.Merchants[c.Subject]
+	env, okEnv := state.ParseEnv(c.Env)
 	if m == nil || !okEnv {
-		s.writeError(rc, http.StatusUnauthorized, bearerMsg)
+		rc.Error(http.StatusUnauthorized, bearerMsg)
 		return false
 	}
-	if x := rc.r.Header.Get("X-Merchant-Id"); x != "" && x != m.id && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.checksMerchantHeader(false) {
-		s.writeError(rc, http.StatusUnauthorized, wording.MerchantHdr)
+	if x := rc.R.Header.Get("X-Merchant-Id"); x != "" && x != m.ID && !s.faults.On(fault.AuthIgnoreMerchantHdr) && s.set.ChecksMerchantHeader(false) {
+		rc.Error(http.StatusUnauthorized, wording.MerchantHdr)
 		return false
 	}
-	st := m.envs[env]
+	st := m.Envs[env]
 	if !s.faults.On(fault.AuthIPPerCallSkipped) && !s.ipAllowed(rc, st) {
 		return false
 	}
-	if env == EnvLive && m.kyb < 2 && !s.faults.On(fault.AuthKYBSkipped) && !s.crossSkipsKYB(rc) && s.kybApplies(rc.r) {
-		s.writeError(rc, http.StatusForbidden, wording.KYB)
+	if env == state.EnvLive && m.KYB < 2 && !s.faults.On(fault.AuthKYBSkipped) && !s.crossSkipsKYB(rc) && s.set.KYBApplies(rc.R) {
+		rc.Error(http.StatusForbidden, wording.KYB)
 		return false
 	}
-	rc.st = st
+	rc.St = st
 	return true
 }
 
 // ipAllowed applies the merchant environment's IP whitelist to the caller.
-func (s *Server) ipAllowed(rc *reqCtx, st *envState) bool {
+func (s *Server) ipAllowed(rc *answer.Req, st *state.EnvState) bool {
 	if s.crossSkipsIP(rc) {
 		return true
 	}
-	wl := st.whitelist.Load()
+	wl := st.Whitelist.Load()
 	if wl == nil || len(*wl) == 0 {
 		return true
 	}
-	ip, ok := clientIP(rc.r)
+	ip, ok := clientIP(rc.R)
 	if ok {
 		for _, a := range *wl {
 			if a == ip {
@@ -177,12 +178,6 @@ func (s *Server) ipAllowed(rc *reqCtx, st *envState) bool {
 	if ok {
 		shown = ip.String()
 	}
-	s.writeError(rc, http.StatusForbidden, wording.IPNotAllowed(shown))
+	rc.Error(http.StatusForbidden, wording.IPNotAllowed(shown))
 	return false
-}
-
-// adminOK checks the test controls' admin key in constant time.
-func (s *Server) adminOK(r *http.Request) bool {
-	k := r.Header.Get("X-Sandbox-Admin-Key")
-	return subtle.ConstantTimeCompare([]byte(k), []byte(s.opts.AdminKey)) == 1
 }

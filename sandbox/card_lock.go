@@ -3,7 +3,9 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
@@ -12,37 +14,37 @@ import (
 type reply func()
 
 // fail is the reply of an error envelope.
-func (s *Server) fail(rc *reqCtx, code int, msg string) reply {
-	return func() { s.writeError(rc, code, msg) }
+func (s *Server) fail(rc *answer.Req, code int, msg string) reply {
+	return func() { rc.Error(code, msg) }
 }
 
 // withCard runs f on the card rc names (by id, then reference) under st's
 // write lock and sends f's reply after releasing it. An unknown card
 // answers 404 "Card not found" without calling f.
-func (s *Server) withCard(rc *reqCtx, st *envState, f func(c *card) reply) {
+func (s *Server) withCard(rc *answer.Req, st *state.EnvState, f func(c *state.Card) reply) {
 	s.onCard(rc, st, true, f)
 }
 
 // readCard is withCard under the read lock: f must not change the state.
-func (s *Server) readCard(rc *reqCtx, st *envState, f func(c *card) reply) {
+func (s *Server) readCard(rc *answer.Req, st *state.EnvState, f func(c *state.Card) reply) {
 	s.onCard(rc, st, false, f)
 }
 
-func (s *Server) onCard(rc *reqCtx, st *envState, write bool, f func(c *card) reply) {
+func (s *Server) onCard(rc *answer.Req, st *state.EnvState, write bool, f func(c *state.Card) reply) {
 	if s.faults.On(fault.CardCrossMerchantLookup) {
-		if other, oc := rc.world.cardByIDAnywhere(rc.p1); oc != nil {
+		if other, oc := rc.World.CardByIDAnywhere(rc.ID); oc != nil {
 			st = other // the card's owner, whoever asks
 		}
 	}
 	rep := func() reply {
 		if write {
-			st.mu.Lock()
-			defer st.mu.Unlock()
+			st.Mu.Lock()
+			defer st.Mu.Unlock()
 		} else {
-			st.mu.RLock()
-			defer st.mu.RUnlock()
+			st.Mu.RLock()
+			defer st.Mu.RUnlock()
 		}
-		c := st.findCard(rc.p1)
+		c := st.FindCard(rc.ID)
 		if c == nil {
 			return s.fail(rc, http.StatusNotFound, wording.CardNotFound)
 		}

@@ -3,35 +3,38 @@ package sandbox
 import (
 	"net/http"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 // handleStatus is PATCH /cards/{id}/status: freeze or unfreeze. A request for
 // the current status succeeds without changing updatedAt.
-func (s *Server) handleStatus(rc *reqCtx) {
-	b, ok := s.readBody(rc)
+func (s *Server) handleStatus(rc *answer.Req) {
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
-	if s.emptyEnum(rc, b, "status", "ACTIVE", "FROZEN") {
+	if s.set.EmptyEnum(rc, b, "status", "ACTIVE", "FROZEN") {
 		return
 	}
 	v := validate.Of(b)
-	status := v.Str("status", true, maxShort)
+	status := v.Str("status", true, validate.MaxShort)
 	v.OneOf("status", status, "ACTIVE", "FROZEN")
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
-	st := rc.st
+	st := rc.St
 	if s.faults.On(fault.CardCrossMerchantFreeze) {
-		if other, oc := rc.world.cardByIDAnywhere(rc.p1); oc != nil {
+		if other, oc := rc.World.CardByIDAnywhere(rc.ID); oc != nil {
 			st = other // the card's owner, whoever asks
 		}
 	}
-	s.withCard(rc, st, func(c *card) reply {
-		if s.variants.OnAny(variant.StatusSameRefused, variant.StatusSame409) && (status == "FROZEN") == c.frozen {
+	s.withCard(rc, st, func(c *state.Card) reply {
+		if s.variants.OnAny(variant.StatusSameRefused, variant.StatusSame409) && (status == "FROZEN") == c.Frozen {
 			code := http.StatusBadRequest
 			if s.variants.On(variant.StatusSame409) {
 				code = http.StatusConflict
@@ -40,31 +43,31 @@ func (s *Server) handleStatus(rc *reqCtx) {
 		}
 		out := s.setStatus(rc, st, c, status == "FROZEN")
 		return func() {
-			s.writeA(rc, http.StatusOK, cardMessage{Message: "Card status updated to " + status, Card: out})
+			rc.EnvelopeA(http.StatusOK, cardMessage{Message: "Card status updated to " + status, Card: out})
 		}
 	})
 }
 
 // setStatus freezes or unfreezes c; the caller holds st's lock.
-func (s *Server) setStatus(rc *reqCtx, st *envState, c *card, frozen bool) cardJSON {
-	was := c.frozen
-	if frozen != c.frozen {
-		c.frozen = frozen
-		c.updatedAt = ts(rc.now)
+func (s *Server) setStatus(rc *answer.Req, st *state.EnvState, c *state.Card, frozen bool) state.CardJSON {
+	was := c.Frozen
+	if frozen != c.Frozen {
+		c.Frozen = frozen
+		c.UpdatedAt = wording.Timestamp(rc.Now)
 	}
 	if s.faults.On(fault.StatusFreezeSweeps) && frozen && !was {
-		st.vault += c.balance
-		c.balance = 0
+		st.Vault += c.Balance
+		c.Balance = 0
 	}
 	if s.faults.On(fault.TxnUnfreezeStillDeclines) && frozen {
-		c.frozenOnce = true
+		c.FrozenOnce = true
 	}
-	out := c.json()
+	out := c.JSON()
 	if s.faults.On(fault.StatusFreezeNotPersisted) && frozen {
-		c.frozen = false
+		c.Frozen = false
 	}
 	if s.faults.On(fault.StatusUnfreezeNotPersisted) && was && !frozen {
-		c.frozen = true
+		c.Frozen = true
 	}
 	return out
 }

@@ -4,53 +4,54 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 // handleConfig is GET /cards/config.
-func (s *Server) handleConfig(rc *reqCtx) {
-	st := rc.st
-	st.mu.RLock()
-	vault := s.listedVault(st, rc.now)
-	st.mu.RUnlock()
+func (s *Server) handleConfig(rc *answer.Req) {
+	st := rc.St
+	st.Mu.RLock()
+	vault := s.set.ListedVault(st, rc.Now)
+	st.Mu.RUnlock()
 	if s.faults.On(fault.ConfigVaultStale) {
 		vault = seedVault
 	}
-	env := st.env.String()
+	env := st.Env.String()
 	if s.faults.On(fault.ConfigEnvAlwaysTest) {
-		env = EnvTest.String()
+		env = state.EnvTest.String()
 	}
-	s.writeA(rc, http.StatusOK, configJSON{
+	rc.EnvelopeA(http.StatusOK, configJSON{
 		Environment:   env,
-		CreationFee:   creationFee,
-		FundFee:       fundFee,
-		WithdrawalFee: withdrawalFee,
-		MinFunding:    minFunding,
-		ExchangeRate:  exchangeRate,
+		CreationFee:   state.CreationFee,
+		FundFee:       state.FundFee,
+		WithdrawalFee: state.WithdrawalFee,
+		MinFunding:    state.MinFunding,
+		ExchangeRate:  state.ExchangeRate,
 		VaultBalance:  amount(vault),
 	})
 }
 
 // handleIssueCard is POST /cards: the vault pays creationFee + amount.
-func (s *Server) handleIssueCard(rc *reqCtx) {
+func (s *Server) handleIssueCard(rc *answer.Req) {
 	req, ok := s.parseIssue(rc)
 	if !ok {
 		return
 	}
-	c := newCard(rc.now, req.brand, s.cardName(req.name), req.theme, req.billing)
-	c.id, c.customerID, c.frozen = s.cardID(c.id), req.custID, s.variants.On(variant.IssuedFrozen)
-	c.balance = s.initialBalance(req.amt)
+	c := state.NewCard(rc.Now, req.brand, s.set.CardName(req.name), req.theme, req.billing)
+	c.ID, c.CustomerID, c.Frozen = s.set.CardID(c.ID), req.custID, s.variants.On(variant.IssuedFrozen)
+	c.Balance = s.set.InitialBalance(req.amt)
 	if s.variants.On(variant.LimitsReplaceDefaults) {
-		c.limits = s.programLimits()
+		c.Limits = s.set.ProgramLimits()
 	}
 	if req.hasRef {
-		c.ref, c.refLower = req.ref, strings.ToLower(req.ref)
+		c.Ref, c.RefLower = req.ref, strings.ToLower(req.ref)
 	}
 	s.storeIssued(rc, c, req.amt)
 }
@@ -60,45 +61,45 @@ type issueRequest struct {
 	custID, name, ref, brand, theme string
 	hasRef                          bool
 	amt                             money.Amount
-	billing                         Address
+	billing                         state.Address
 }
 
 // parseIssue reads and validates the issuance body; on failure it has
 // answered.
-func (s *Server) parseIssue(rc *reqCtx) (req issueRequest, ok bool) {
-	b, ok := s.readBody(rc)
+func (s *Server) parseIssue(rc *answer.Req) (req issueRequest, ok bool) {
+	b, ok := rc.ReadBody()
 	if !ok || s.issueChecksFirst(rc, b) {
 		return req, false
 	}
 	v := validate.Of(b)
-	req.custID = s.customerIDOf(&v)
-	req.name = v.Str("nameOnCard", true, maxShort)
-	minAmt := money.Amount(minFunding)
+	req.custID = s.set.CustomerIDOf(&v)
+	req.name = v.Str("nameOnCard", true, validate.MaxShort)
+	minAmt := money.Amount(state.MinFunding)
 	if s.faults.On(fault.IssueMinOffByCent) {
 		minAmt-- // 0.99 accepted
 	}
 	req.amt, _ = v.Amount("amount", true, minAmt, false)
-	req.ref, req.hasRef = v.OptStr("reference", false, maxShort)
+	req.ref, req.hasRef = v.OptStr("reference", false, validate.MaxShort)
 	if req.hasRef {
-		v.Match("reference", req.ref, reReference, "must contain only letters, digits, '.', '_' or '-'")
+		v.Match("reference", req.ref, validate.Reference, "must contain only letters, digits, '.', '_' or '-'")
 		if req.ref == "" {
 			v.Add("reference should not be empty")
 		}
 	}
 	req.brand = s.issueBrand(&v)
-	theme, hasTheme := v.OptStr("colorTheme", false, maxShort)
+	theme, hasTheme := v.OptStr("colorTheme", false, validate.MaxShort)
 	if !hasTheme || theme == "" {
 		theme = "midnight"
 	}
 	req.theme = theme
 	req.billing = parseBilling(&v)
-	s.issueRules(&v, req)
-	return req, !s.invalid(rc, &v)
+	s.set.IssueRules(&v, req.name, req.ref, req.hasRef, req.amt)
+	return req, !rc.Invalid(&v)
 }
 
 // issueBrand validates cardBrand, defaulting it when absent.
 func (s *Server) issueBrand(v *validate.Fields) string {
-	brand, has := v.OptStr("cardBrand", false, maxShort)
+	brand, has := v.OptStr("cardBrand", false, validate.MaxShort)
 	switch {
 	case !has && s.variants.On(variant.BrandMastercard):
 		return "MASTERCARD"
@@ -114,20 +115,20 @@ func (s *Server) issueBrand(v *validate.Fields) string {
 
 // parseBilling validates the optional billingAddress (default: the
 // sandbox's address); its errors are prefixed with billingAddress.
-func parseBilling(v *validate.Fields) Address {
+func parseBilling(v *validate.Fields) state.Address {
 	ob, has := v.Object("billingAddress")
 	if !has {
 		return defaultBilling
 	}
 	bv := validate.Of(ob)
-	billing := Address{
-		Street:     bv.Str("street", true, maxText),
-		City:       bv.Str("city", true, maxText),
-		State:      bv.Str("state", true, maxText),
-		PostalCode: bv.Str("postalCode", true, maxShort),
-		Country:    bv.Str("country", true, maxShort),
+	billing := state.Address{
+		Street:     bv.Str("street", true, validate.MaxText),
+		City:       bv.Str("city", true, validate.MaxText),
+		State:      bv.Str("state", true, validate.MaxText),
+		PostalCode: bv.Str("postalCode", true, validate.MaxShort),
+		Country:    bv.Str("country", true, validate.MaxShort),
 	}
-	bv.Match("country", billing.Country, reCountry2, "must be a 2-letter upper-case country code")
+	bv.Match("country", billing.Country, validate.Country2, "must be a 2-letter upper-case country code")
 	for _, e := range bv.Errs() {
 		v.Add("billingAddress." + e)
 	}
@@ -137,149 +138,73 @@ func parseBilling(v *validate.Fields) Address {
 // storeIssued charges the vault and stores c under the merchant's lock,
 // then answers: 201, a duplicate-reference replay or conflict, an unknown
 // customer or an insufficient vault.
-func (s *Server) storeIssued(rc *reqCtx, c *card, amt money.Amount) {
-	st := rc.st
-	st.mu.Lock()
-	if st.custByID[c.customerID] == nil && !s.faults.On(fault.IssueUnknownCustomer) {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusNotFound, wording.CustNotFound)
+func (s *Server) storeIssued(rc *answer.Req, c *state.Card, amt money.Amount) {
+	st := rc.St
+	st.Mu.Lock()
+	if st.CustByID[c.CustomerID] == nil && !s.faults.On(fault.IssueUnknownCustomer) {
+		st.Mu.Unlock()
+		rc.Error(http.StatusNotFound, wording.CustNotFound)
 		return
 	}
-	if cu := st.custByID[c.customerID]; cu != nil && s.kycStatus(cu, rc.now) != "APPROVED" {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusBadRequest, "Customer identity verification is not approved")
+	if cu := st.CustByID[c.CustomerID]; cu != nil && s.set.KycStatus(cu, rc.Now) != "APPROVED" {
+		st.Mu.Unlock()
+		rc.Error(http.StatusBadRequest, "Customer identity verification is not approved")
 		return
 	}
-	if full, max := s.cardsPerCustomerFull(st, c.customerID); full {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusBadRequest, "Customer already holds the maximum of "+itoa(max)+" cards")
+	if full, max := s.set.CardsPerCustomerFull(st, c.CustomerID); full {
+		st.Mu.Unlock()
+		rc.Error(http.StatusBadRequest, "Customer already holds the maximum of "+itoa(max)+" cards")
 		return
 	}
-	if prev := st.cardByRef[c.ref]; prev != nil && s.variants.On(variant.CardDupReplay) {
-		out := prev.json()
-		st.mu.Unlock()
-		s.writeA(rc, http.StatusOK, out) // idempotent replay of the original card
+	if prev := st.CardByRef[c.Ref]; prev != nil && s.variants.On(variant.CardDupReplay) {
+		out := prev.JSON()
+		st.Mu.Unlock()
+		rc.EnvelopeA(http.StatusOK, out) // idempotent replay of the original card
 		return
 	}
-	if (st.cardByRef[c.ref] != nil || st.cardByID[c.ref] != nil) && !s.faults.On(fault.IssueDupRef) {
-		st.mu.Unlock()
-		s.writeError(rc, http.StatusConflict, "Card with reference '"+c.ref+"' already exists")
+	if (st.CardByRef[c.Ref] != nil || st.CardByID[c.Ref] != nil) && !s.faults.On(fault.IssueDupRef) {
+		st.Mu.Unlock()
+		rc.Error(http.StatusConflict, "Card with reference '"+c.Ref+"' already exists")
 		return
 	}
-	total := int64(amt) + creationFee
+	total := int64(amt) + state.CreationFee
 	need := total
 	if s.faults.On(fault.IssueVaultExclFee) {
 		need = int64(amt)
 	}
-	if st.vault < need || (s.faults.On(fault.IssueVaultExactRefused) && st.vault == need) {
-		avail := st.vault
-		st.mu.Unlock()
+	if st.Vault < need || (s.faults.On(fault.IssueVaultExactRefused) && st.Vault == need) {
+		avail := st.Vault
+		st.Mu.Unlock()
 		s.vaultShort(rc, amt, total, avail)
 		return
 	}
 	if s.faults.On(fault.IssueNoCreationFee) {
 		total = int64(amt)
 	}
-	st.vault -= total
-	st.fees += creationFee
-	st.cards = append(st.cards, c)
-	st.cardByID[c.id] = c
-	st.cardByRef[c.ref] = c
-	out := c.json()
-	st.mu.Unlock()
-	s.writeA(rc, http.StatusCreated, out)
+	st.Vault -= total
+	st.Fees += state.CreationFee
+	st.Cards = append(st.Cards, c)
+	st.CardByID[c.ID] = c
+	st.CardByRef[c.Ref] = c
+	out := c.JSON()
+	st.Mu.Unlock()
+	rc.EnvelopeA(http.StatusCreated, out)
 }
 
 // vaultShort answers the 400 of an issuance the vault cannot pay for.
-func (s *Server) vaultShort(rc *reqCtx, amt money.Amount, total, avail int64) {
+func (s *Server) vaultShort(rc *answer.Req, amt money.Amount, total, avail int64) {
 	if s.faults.On(fault.IssueVaultMsgNoTotal) {
-		s.writeError(rc, http.StatusBadRequest, "Insufficient vault balance: available "+amount(avail).String()+" USD")
+		rc.Error(http.StatusBadRequest, "Insufficient vault balance: available "+amount(avail).String()+" USD")
 		return
 	}
-	s.writeError(rc, http.StatusBadRequest, fmt.Sprintf(
+	rc.Error(http.StatusBadRequest, fmt.Sprintf(
 		"Insufficient vault balance: required %s USD (funding %s + issuance fee %s), available %s USD",
-		amount(total), amt, amount(creationFee), amount(avail)))
-}
-
-// newCard builds a card with a fresh Luhn-valid PAN, CVV and expiry.
-func newCard(now time.Time, brand, name, theme string, billing Address) *card {
-	prefix := "4"
-	if brand == "MASTERCARD" {
-		prefix = "5" + randDigitIn("12345")
-	}
-	body := prefix + randDigits(15-len(prefix))
-	pan := body + string(rune('0'+luhnCheck(body)))
-	exp := now.UTC()
-	id := "crd_" + randHex(12)
-	ref := "card_" + randHex(8)
-	at := ts(now)
-	return &card{
-		id: id, ref: ref, refLower: ref,
-		brand:      brand,
-		pan:        pan,
-		panGrouped: pan[0:4] + " " + pan[4:8] + " " + pan[8:12] + " " + pan[12:16],
-		maskedPan:  pan[:6] + "******" + pan[12:],
-		last4:      pan[12:],
-		cvv:        randDigits(3),
-		expMonth:   fmt.Sprintf("%02d", int(exp.Month())),
-		expYear:    fmt.Sprintf("%04d", exp.Year()+3),
-		nameOnCard: name,
-		nameLower:  strings.ToLower(name),
-		billing:    billing,
-		colorTheme: theme,
-		createdAt:  at,
-		updatedAt:  at,
-	}
-}
-
-// luhnCheck returns the check digit making body+digit Luhn-valid.
-func luhnCheck(body string) int {
-	sum := 0
-	double := true // the rightmost body digit is doubled once the check digit is appended
-	for i := len(body) - 1; i >= 0; i-- {
-		d := int(body[i] - '0')
-		if double {
-			d *= 2
-			if d > 9 {
-				d -= 9
-			}
-		}
-		sum += d
-		double = !double
-	}
-	return (10 - sum%10) % 10
-}
-
-func (c *card) status() string {
-	if c.frozen {
-		return "FROZEN"
-	}
-	return "ACTIVE"
-}
-
-// json renders the card; the caller holds the state lock.
-func (c *card) json() cardJSON {
-	return cardJSON{
-		ID:             c.id,
-		CardType:       "VIRTUAL",
-		CardBrand:      c.brand,
-		MaskedPan:      c.maskedPan,
-		NameOnCard:     c.nameOnCard,
-		BalanceAmount:  money.Amount(c.balance),
-		Currency:       "USD",
-		Status:         c.status(),
-		CreatedStatus:  "COMPLETED",
-		Reference:      c.ref,
-		BillingAddress: c.billing,
-		ColorTheme:     c.colorTheme,
-		CreatedAt:      c.createdAt,
-		UpdatedAt:      c.updatedAt,
-	}
+		amount(total), amt, amount(state.CreationFee), amount(avail)))
 }
 
 // handleListCards is GET /cards with status, search and limit, newest first.
-func (s *Server) handleListCards(rc *reqCtx) {
-	q := rc.r.URL.Query()
+func (s *Server) handleListCards(rc *answer.Req) {
+	q := rc.R.URL.Query()
 	v := validate.Of(nil)
 	status := q.Get("status")
 	if status == "" {
@@ -309,10 +234,10 @@ func (s *Server) handleListCards(rc *reqCtx) {
 		limit = 1 << 30
 	}
 	search := strings.ToLower(strings.TrimSpace(q.Get("search")))
-	if len(search) > maxText {
-		v.Add("search must be shorter than or equal to " + itoa(maxText) + " characters")
+	if len(search) > validate.MaxText {
+		v.Add("search must be shorter than or equal to " + itoa(validate.MaxText) + " characters")
 	}
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
 	if s.faults.On(fault.ListIgnoresLimit) {
@@ -322,129 +247,93 @@ func (s *Server) handleListCards(rc *reqCtx) {
 		status = "ALL"
 	}
 	matchLast4 := !s.faults.On(fault.ListSearchNoLast4)
-	st := rc.st
-	st.mu.RLock()
-	out := make([]cardJSON, 0, min(int(limit), len(st.cards)))
-	if s.listingVaried() {
-		out = s.listCardsVariant(st, rc.now, out, status, strings.TrimSpace(q.Get("search")), limit)
+	st := rc.St
+	st.Mu.RLock()
+	out := make([]state.CardJSON, 0, min(int(limit), len(st.Cards)))
+	if s.set.ListingVaried() {
+		out = s.set.ListCardsVariant(st, rc.Now, out, status, strings.TrimSpace(q.Get("search")), limit)
 	} else {
 		out = listCardsOf(st, out, status, search, matchLast4, limit)
 	}
-	st.mu.RUnlock()
+	st.Mu.RUnlock()
 	if s.faults.On(fault.ListTenantLeak) {
-		for _, m := range rc.world.merchants {
-			if o := m.envs[st.env]; o != st {
-				o.mu.RLock()
+		for _, m := range rc.World.Merchants {
+			if o := m.Envs[st.Env]; o != st {
+				o.Mu.RLock()
 				out = listCardsOf(o, out, status, search, matchLast4, limit)
-				o.mu.RUnlock()
+				o.Mu.RUnlock()
 			}
 		}
 	}
-	s.writeA(rc, http.StatusOK, out)
+	rc.EnvelopeA(http.StatusOK, out)
 }
 
 // listCardsOf appends st's cards matching status and search, newest first,
 // until out holds limit cards; the caller holds st's lock.
-func listCardsOf(st *envState, out []cardJSON, status, search string, matchLast4 bool, limit int64) []cardJSON {
-	for i := len(st.cards) - 1; i >= 0 && int64(len(out)) < limit; i-- {
-		c := st.cards[i]
-		if (status == "ACTIVE" && c.frozen) || (status == "FROZEN" && !c.frozen) {
+func listCardsOf(st *state.EnvState, out []state.CardJSON, status, search string, matchLast4 bool, limit int64) []state.CardJSON {
+	for i := len(st.Cards) - 1; i >= 0 && int64(len(out)) < limit; i-- {
+		c := st.Cards[i]
+		if (status == "ACTIVE" && c.Frozen) || (status == "FROZEN" && !c.Frozen) {
 			continue
 		}
-		if search != "" && (!matchLast4 || c.last4 != search) &&
-			!strings.Contains(c.nameLower, search) && !strings.Contains(c.refLower, search) {
+		if search != "" && (!matchLast4 || c.Last4 != search) &&
+			!strings.Contains(c.NameLower, search) && !strings.Contains(c.RefLower, search) {
 			continue
 		}
-		out = append(out, c.json())
+		out = append(out, c.JSON())
 	}
 	return out
 }
 
 // handleGetCard is GET /cards/{id}: by id or reference, balance in real time.
-func (s *Server) handleGetCard(rc *reqCtx) {
-	st := rc.st
-	st.mu.RLock()
-	c := st.findCard(rc.p1)
-	var out cardJSON
+func (s *Server) handleGetCard(rc *answer.Req) {
+	st := rc.St
+	st.Mu.RLock()
+	c := st.FindCard(rc.ID)
+	var out state.CardJSON
 	var pan, cvv string
 	if c != nil {
-		out = c.json()
-		pan, cvv = c.panGrouped, c.cvv
+		out = c.JSON()
+		pan, cvv = c.PANGrouped, c.CVV
 	}
-	st.mu.RUnlock()
+	st.Mu.RUnlock()
 	if c != nil && s.faults.On(fault.CardLeaksCredentials) {
-		s.writeA(rc, http.StatusOK, struct {
-			cardJSON
+		rc.EnvelopeA(http.StatusOK, struct {
+			state.CardJSON
 			CardNumber string `json:"cardNumber"`
 			CVV        string `json:"cvv"`
 		}{out, pan, cvv})
 		return
 	}
 	if c == nil && s.faults.On(fault.CrossMerchantCardRead) {
-		c, out = s.findCardAnywhere(rc.world, rc.p1)
+		c, out = rc.World.FindCardAnywhere(rc.ID)
 	}
 	if c == nil {
-		s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
+		rc.Error(http.StatusNotFound, wording.CardNotFound)
 		return
 	}
-	s.writeA(rc, http.StatusOK, out)
-}
-
-// findCardAnywhere searches every merchant and environment by card id.
-func (s *Server) findCardAnywhere(w *world, id string) (*card, cardJSON) {
-	for _, m := range w.merchants {
-		for _, st := range m.envs {
-			st.mu.RLock()
-			c := st.cardByID[id]
-			var out cardJSON
-			if c != nil {
-				out = c.json()
-			}
-			st.mu.RUnlock()
-			if c != nil {
-				return c, out
-			}
-		}
-	}
-	return nil, cardJSON{}
+	rc.EnvelopeA(http.StatusOK, out)
 }
 
 // handleSecure is GET /cards/{id}/secure: full credentials of an ACTIVE card.
-func (s *Server) handleSecure(rc *reqCtx) {
-	s.readCard(rc, rc.st, func(c *card) reply {
-		if c.frozen && !s.faults.On(fault.SecureRevealsFrozen) {
+func (s *Server) handleSecure(rc *answer.Req) {
+	s.readCard(rc, rc.St, func(c *state.Card) reply {
+		if c.Frozen && !s.faults.On(fault.SecureRevealsFrozen) {
 			return s.fail(rc, http.StatusBadRequest, wording.FrozenSecure)
 		}
-		out := secureDetails(c)
+		out := state.SecureDetails(c)
 		return func() { s.writeSecure(rc, out) }
 	})
 }
 
-// secureDetails are c's full credentials; the caller holds the state lock.
-func secureDetails(c *card) secureJSON {
-	return secureJSON{
-		CardID:         c.id,
-		Reference:      c.ref,
-		MaskedPan:      c.maskedPan,
-		CardNumber:     c.panGrouped,
-		Pan:            c.panGrouped,
-		CVV:            c.cvv,
-		ExpiryMonth:    c.expMonth,
-		ExpiryYear:     c.expYear,
-		ExpirationDate: c.expMonth + "/" + c.expYear[2:],
-		NameOnCard:     c.nameOnCard,
-		BillingAddress: c.billing,
-	}
-}
-
 // writeSecure answers the secure details.
-func (s *Server) writeSecure(rc *reqCtx, out secureJSON) {
+func (s *Server) writeSecure(rc *answer.Req, out state.SecureJSON) {
 	if s.faults.On(fault.SecureExpMismatch) {
 		// Well-formed MM/YY, but of the issuance year (expiry is three years on).
 		y := int(out.ExpiryYear[2]-'0')*10 + int(out.ExpiryYear[3]-'0')
 		out.ExpirationDate = fmt.Sprintf("%s/%02d", out.ExpiryMonth, (y+97)%100)
 	}
 	// PCI data: never to be kept by a cache or a browser.
-	s.setSecureCache(rc.w.Header())
-	s.writeA(rc, http.StatusOK, out)
+	s.set.SetSecureCache(rc.W.Header())
+	rc.EnvelopeA(http.StatusOK, out)
 }

@@ -4,9 +4,12 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 type successMessage struct {
@@ -15,22 +18,22 @@ type successMessage struct {
 }
 
 // handleContact is PATCH /cards/{id}/contact: only supplied fields change.
-func (s *Server) handleContact(rc *reqCtx) {
-	if s.faults.On(fault.ContactLiveRefused) && rc.st.env == EnvLive {
-		s.writeError(rc, http.StatusForbidden, "Contact updates are available with TEST credentials only")
+func (s *Server) handleContact(rc *answer.Req) {
+	if s.faults.On(fault.ContactLiveRefused) && rc.St.Env == state.EnvLive {
+		rc.Error(http.StatusForbidden, "Contact updates are available with TEST credentials only")
 		return
 	}
-	b, ok := s.readBody(rc)
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
 	v := validate.Of(b)
-	email, hasEmail := v.OptStr("email", false, maxText)
-	mobile, hasMobile := v.OptStr("mobile", false, maxShort)
-	if hasEmail && !reEmail.MatchString(email) {
+	email, hasEmail := v.OptStr("email", false, validate.MaxText)
+	mobile, hasMobile := v.OptStr("mobile", false, validate.MaxShort)
+	if hasEmail && !validate.Email.MatchString(email) {
 		v.Add("email must be an email")
 	}
-	if hasMobile && !s.variants.On(variant.MobileUnchecked) && (!rePhone.MatchString(mobile) || (s.faults.On(fault.ContactPlusRefused) && strings.HasPrefix(mobile, "+"))) {
+	if hasMobile && !s.variants.On(variant.MobileUnchecked) && (!validate.Phone.MatchString(mobile) || (s.faults.On(fault.ContactPlusRefused) && strings.HasPrefix(mobile, "+"))) {
 		v.Add("mobile must be a valid phone number (local digits or + and 7 to 15 digits)")
 	}
 	if _, e := v.Raw("email"); !e && !s.variants.On(variant.NullBodyNoop) {
@@ -38,19 +41,19 @@ func (s *Server) handleContact(rc *reqCtx) {
 			v.Add("at least one of email, mobile must be supplied")
 		}
 	}
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
-	s.withCard(rc, rc.st, func(c *card) reply {
+	s.withCard(rc, rc.St, func(c *state.Card) reply {
 		if hasEmail {
-			c.email = email
+			c.Email = email
 		}
 		if hasMobile {
-			c.mobile = mobile
+			c.Mobile = mobile
 		}
-		c.updatedAt = ts(rc.now)
+		c.UpdatedAt = wording.Timestamp(rc.Now)
 		return func() {
-			s.writeB(rc, "Contact details updated", successMessage{Success: true, Message: "Contact details updated with the card provider"})
+			rc.EnvelopeB("Contact details updated", successMessage{Success: true, Message: "Contact details updated with the card provider"})
 		}
 	})
 }

@@ -6,13 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/controls"
 	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 func TestControlsAdminKey(t *testing.T) {
 	h := newSbx(t, Options{})
 	r := h.raw("GET", "/_sandbox/capabilities", "").want(200)
-	if r.get("sandbox") != true || r.s("basePath") != "/v1/merchant" || len(r.list("controls")) != len(controlNames) {
+	if r.get("sandbox") != true || r.s("basePath") != "/v1/merchant" || len(r.list("controls")) != len(controls.Names) {
 		t.Fatalf("capabilities: %s", r.body)
 	}
 	for _, c := range []struct{ method, path string }{

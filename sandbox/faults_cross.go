@@ -16,13 +16,15 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/token"
 )
 
 // crossServe serves a request whose authentication a fault of this file
 // bypasses, or a body a body fault answers, and reports whether it did.
-func (s *Server) crossServe(rc *reqCtx, rt *route, rest string) bool {
+func (s *Server) crossServe(rc *answer.Req, rt *route, rest string) bool {
 	if s.crossBody(rc, rest) {
 		return true
 	}
@@ -33,23 +35,23 @@ func (s *Server) crossServe(rc *reqCtx, rt *route, rest string) bool {
 	if st == nil {
 		return false
 	}
-	rc.st = st
+	rc.St = st
 	rt.h(s, rc)
 	return true
 }
 
 // crossBypass is the merchant environment a bypassing fault serves the
 // request as, nil for the normal path.
-func (s *Server) crossBypass(rc *reqCtx, rest string) *envState {
-	h := rc.r.Header.Get("Authorization")
+func (s *Server) crossBypass(rc *answer.Req, rest string) *state.EnvState {
+	h := rc.R.Header.Get("Authorization")
 	scheme, value, _ := strings.Cut(h, " ")
 	value = strings.TrimSpace(value)
-	demo := rc.world.merchants[DemoMerchants()[0].ID].envs[EnvTest]
+	demo := rc.World.Merchants[DemoMerchants()[0].ID].Envs[state.EnvTest]
 	switch {
-	case h == "" && s.faults.On(fault.VerifyNoToken) && rc.r.Method == http.MethodGet && strings.HasPrefix(rest, "/gift-cards/verify/"):
-		return orderOwner(rc.world, rc.p1)
+	case h == "" && s.faults.On(fault.VerifyNoToken) && rc.R.Method == http.MethodGet && strings.HasPrefix(rest, "/gift-cards/verify/"):
+		return orderOwner(rc.World, rc.ID)
 	case strings.EqualFold(scheme, "basic") && s.faults.On(fault.BasicAccepted):
-		return basicMerchant(rc.world, value)
+		return basicMerchant(rc.World, value)
 	case !strings.EqualFold(strings.TrimSpace(scheme), "bearer"):
 		return nil
 	case s.faults.On(fault.MalformedBearerServed) && !isJWT(value):
@@ -69,12 +71,12 @@ func isJWT(v string) bool {
 }
 
 // orderOwner is the TEST merchant environment holding the gift order ref.
-func orderOwner(w *world, ref string) *envState {
-	for _, m := range w.merchants {
-		st := m.envs[EnvTest]
-		st.mu.RLock()
-		o := st.findOrder(ref)
-		st.mu.RUnlock()
+func orderOwner(w *state.World, ref string) *state.EnvState {
+	for _, m := range w.Merchants {
+		st := m.Envs[state.EnvTest]
+		st.Mu.RLock()
+		o := st.FindOrder(ref)
+		st.Mu.RUnlock()
 		if o != nil {
 			return st
 		}
@@ -83,21 +85,21 @@ func orderOwner(w *world, ref string) *envState {
 }
 
 // basicMerchant is the environment of the Basic credentials merchantId:secretKey.
-func basicMerchant(w *world, value string) *envState {
+func basicMerchant(w *state.World, value string) *state.EnvState {
 	raw, err := base64.StdEncoding.DecodeString(value)
 	if err != nil {
 		return nil
 	}
 	mid, key, _ := strings.Cut(string(raw), ":")
-	if ref, ok := w.keys[key]; ok && ref.m.id == mid {
-		return ref.m.envs[ref.env]
+	if ref, ok := w.Keys[key]; ok && ref.Merchant.ID == mid {
+		return ref.Merchant.Envs[ref.Env]
 	}
 	return nil
 }
 
 // crossDecodesOnly, in authenticate: the claims of a token that does not
 // verify, when the gift module only decodes tokens.
-func (s *Server) crossDecodesOnly(rc *reqCtx, raw string, err error) (*token.Claims, error) {
+func (s *Server) crossDecodesOnly(rc *answer.Req, raw string, err error) (*token.Claims, error) {
 	if err == nil || !s.faults.On(fault.GiftDecodeOnly) || fault.Module(s.restOf(rc)) != "gift" {
 		return nil, err
 	}
@@ -109,18 +111,18 @@ func (s *Server) crossDecodesOnly(rc *reqCtx, raw string, err error) (*token.Cla
 }
 
 // crossSkipsIP, in ipAllowed: the whitelist a fault does not enforce here.
-func (s *Server) crossSkipsIP(rc *reqCtx) bool {
+func (s *Server) crossSkipsIP(rc *answer.Req) bool {
 	return s.faults.On(fault.IPIgnored) ||
 		(s.faults.On(fault.IPCardsOnly) && fault.Module(s.restOf(rc)) == "gift")
 }
 
 // crossSkipsKYB, in authenticate: the KYB tier a fault does not check here.
-func (s *Server) crossSkipsKYB(rc *reqCtx) bool {
+func (s *Server) crossSkipsKYB(rc *answer.Req) bool {
 	return s.faults.On(fault.KYBCardsOnly) && fault.Module(s.restOf(rc)) == "gift"
 }
 
 // restOf is the request's path below the base.
-func (s *Server) restOf(rc *reqCtx) string { return strings.TrimPrefix(rc.path, s.base) }
+func (s *Server) restOf(rc *answer.Req) string { return strings.TrimPrefix(rc.Path, s.base) }
 
 // The faults of each hook, as masks: off, a hook costs one test of a few
 // words.

@@ -9,26 +9,28 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+
+	"github.com/merchant-harness/mph/sandbox/answer"
 )
 
 // crossBody answers a body a body fault makes the handler fail on (500),
 // or bends the request as the fault says; true when it answered.
-func (s *Server) crossBody(rc *reqCtx, rest string) bool {
-	if !s.faults.ReadsBody(rc.r.Method, rest) {
+func (s *Server) crossBody(rc *answer.Req, rest string) bool {
+	if !s.faults.ReadsBody(rc.R.Method, rest) {
 		return false
 	}
-	raw, err := io.ReadAll(io.LimitReader(rc.r.Body, maxBody+1))
+	raw, err := io.ReadAll(io.LimitReader(rc.R.Body, answer.MaxBody+1))
 	if err != nil {
 		return false
 	}
-	crash, body, relabel := s.faults.BendBody(rc.r.Method, rest, raw)
+	crash, body, relabel := s.faults.BendBody(rc.R.Method, rest, raw)
 	if crash != "" {
-		s.writeError(rc, http.StatusInternalServerError, "Internal server error: "+crash)
+		rc.Error(http.StatusInternalServerError, "Internal server error: "+crash)
 		return true
 	}
 	if relabel {
-		rc.r.Header.Set("Content-Type", "application/json")
+		rc.R.Header.Set("Content-Type", "application/json")
 	}
-	rc.r.Body = io.NopCloser(bytes.NewReader(body))
+	rc.R.Body = io.NopCloser(bytes.NewReader(body))
 	return false
 }

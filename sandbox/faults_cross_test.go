@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"time"
+
+	"github.com/merchant-harness/mph/sandbox/ids"
 )
 
 // Probes of the faults of faults_cross*.go: each returns true when it
@@ -45,7 +47,7 @@ func (h *sbx) status(method, path, tok, body string, headers ...string) (int, ht
 // reference and its transaction id.
 func giftOrderOf(h *sbx) (tok, ref, txn string) {
 	tok = h.token(alpha, alphaTest)
-	r := h.api("POST", "/gift-cards/purchase", tok, fmt.Sprintf(giftBody, "x-"+randHex(4))).want(200)
+	r := h.api("POST", "/gift-cards/purchase", tok, fmt.Sprintf(giftBody, "x-"+ids.Hex(4))).want(200)
 	return tok, r.s("data.reference"), r.s("data.transactionId")
 }
 

@@ -108,8 +108,8 @@ func FuzzHandlers(f *testing.F) {
 		}
 		s.latency.Store(0)
 		s.clk.Reset()
-		for _, mm := range s.world.Load().merchants {
-			mm.webhook.Store(nil)
+		for _, mm := range s.world.Load().Merchants {
+			mm.Webhook.Store(nil)
 		}
 		before := moneyTotals(s)
 		path = strings.NewReplacer("{card}", ft.card, "{ref}", ft.ref, "{order}", ft.order).Replace(path)
@@ -182,15 +182,15 @@ func (m funds) total() int64 { return m.vault + m.cards + m.fees + m.spent }
 // moneyTotals reads every merchant environment's figures under its lock.
 func moneyTotals(s *Server) map[string]funds {
 	out := map[string]funds{}
-	for id, m := range s.world.Load().merchants {
-		for i, st := range m.envs {
-			st.mu.RLock()
-			v := funds{vault: st.vault, fees: st.fees, spent: st.spent}
-			for _, c := range st.cards {
-				v.cards += c.balance
-				v.minCard = min(v.minCard, c.balance)
+	for id, m := range s.world.Load().Merchants {
+		for i, st := range m.Envs {
+			st.Mu.RLock()
+			v := funds{vault: st.Vault, fees: st.Fees, spent: st.Spent}
+			for _, c := range st.Cards {
+				v.cards += c.Balance
+				v.minCard = min(v.minCard, c.Balance)
 			}
-			st.mu.RUnlock()
+			st.Mu.RUnlock()
 			out[fmt.Sprintf("%s/%d", id, i)] = v
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/clock"
+	"github.com/merchant-harness/mph/sandbox/controls"
 )
 
 const (
@@ -126,7 +127,7 @@ func (h *sbx) ctl(method, path string, body any) *resp {
 	if b != "" {
 		hs = append(hs, "Content-Type: application/json")
 	}
-	return h.raw(method, controlsPrefix+path, b, hs...)
+	return h.raw(method, controls.Prefix+path, b, hs...)
 }
 
 func (h *sbx) token(merchant, key string) string {

@@ -3,8 +3,6 @@ package sandbox
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"net/http"
-	"sort"
 )
 
 // InstanceHeader carries the sandbox instance id on every answer, merchant API
@@ -22,21 +20,3 @@ func newInstanceID() string {
 
 // Instance returns the instance id (see InstanceHeader).
 func (s *Server) Instance() string { return s.inst }
-
-type identityJSON struct {
-	Instance  string   `json:"instance"`
-	BasePath  string   `json:"basePath"`
-	Merchants []string `json:"merchants"`
-}
-
-// ctlIdentity is GET /_sandbox/identity: which sandbox this is and the
-// merchants it serves. It needs no admin key (it holds no secret), so a
-// harness can confirm the identity before it sends the key anywhere.
-func (s *Server) ctlIdentity(rc *reqCtx) {
-	ids := make([]string, 0, len(rc.world.merchants))
-	for id := range rc.world.merchants {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	writeJSON(rc.w, http.StatusOK, identityJSON{Instance: s.inst, BasePath: s.base, Merchants: ids})
-}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/clock"
+	"github.com/merchant-harness/mph/sandbox/controls"
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
 )
 
@@ -24,7 +25,7 @@ type Options struct {
 	Variants          []string          // names from Variants(); unknown name = error from New
 	Logger            *slog.Logger      // nil = discard
 	// EchoRequests is TEST-ONLY: every answer echoes the request's
-	// headers and body (echo.go), to test the harness's redaction.
+	// headers and body (sandbox/echo), to test the harness's redaction.
 	EchoRequests bool
 
 	// HideControls answers /_sandbox like any unknown path (404): the sandbox
@@ -49,8 +50,8 @@ func (o *Options) normalize() error {
 	if !strings.HasPrefix(o.BasePath, "/") || !strings.HasSuffix(o.BasePath, "/v1/merchant") {
 		return fmt.Errorf("sandbox: base path %q must start with / and end in /v1/merchant", o.BasePath)
 	}
-	if strings.HasPrefix(o.BasePath+"/", controlsPrefix+"/") {
-		return fmt.Errorf("sandbox: base path %q collides with the controls prefix %s", o.BasePath, controlsPrefix)
+	if strings.HasPrefix(o.BasePath+"/", controls.Prefix+"/") {
+		return fmt.Errorf("sandbox: base path %q collides with the controls prefix %s", o.BasePath, controls.Prefix)
 	}
 	if o.AdminKey == "" {
 		o.AdminKey = DefaultAdminKey

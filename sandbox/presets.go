@@ -3,6 +3,8 @@ package sandbox
 import (
 	"fmt"
 	"net/url"
+
+	"github.com/merchant-harness/mph/sandbox/state"
 )
 
 // WebhookPreset configures a merchant's webhook URL at start, as a provider's
@@ -37,9 +39,9 @@ func findDemo(id string) *DemoMerchant {
 }
 
 // applyPresets sets the preset webhook URLs on a (new or reset) world.
-func (s *Server) applyPresets(w *world) {
+func (s *Server) applyPresets(w *state.World) {
 	for _, p := range s.opts.Webhooks {
-		m := w.merchants[p.MerchantID]
+		m := w.Merchants[p.MerchantID]
 		if m == nil {
 			continue
 		}
@@ -47,13 +49,13 @@ func (s *Server) applyPresets(w *world) {
 		if secret == "" {
 			secret = findDemo(p.MerchantID).TestKey
 		}
-		m.webhook.Store(&webhookConfig{URL: p.URL, Secret: secret})
+		m.Webhook.Store(&state.WebhookConfig{URL: p.URL, Secret: secret})
 	}
 }
 
 // newWorld builds the seeded world with the start-time presets applied.
-func (s *Server) newWorld() *world {
-	w := newWorld()
+func (s *Server) newWorld() *state.World {
+	w := state.NewWorld(seeds())
 	s.applyPresets(w)
 	return w
 }

@@ -55,7 +55,7 @@ func TestWebhookPresetValidation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg := s.world.Load().merchants[alpha].webhook.Load(); cfg == nil || cfg.Secret != alphaTest {
+	if cfg := s.world.Load().Merchants[alpha].Webhook.Load(); cfg == nil || cfg.Secret != alphaTest {
 		t.Fatalf("a preset without a secret signs with the TEST secret key, got %+v", cfg)
 	}
 }

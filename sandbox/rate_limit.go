@@ -4,12 +4,13 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
 )
 
 // rateLimit applies g's bucket for key, answering 429 itself when refused.
-func (s *Server) rateLimit(rc *reqCtx, key string, g ratelimit.Group) bool {
+func (s *Server) rateLimit(rc *answer.Req, key string, g ratelimit.Group) bool {
 	now := s.clk.Now()
 	ok, lim, cfg := s.limits.Allow(key, g, now)
 	if s.faults.On(fault.RateLimitNoRefill) && lim != nil {
@@ -22,18 +23,18 @@ func (s *Server) rateLimit(rc *reqCtx, key string, g ratelimit.Group) bool {
 	rps := float64(lim.Limit())
 	retry := ratelimit.Secs((1 - tokens) / rps)
 	reset := ratelimit.Secs((float64(cfg.Burst) - tokens) / rps)
-	h := rc.w.Header()
+	h := rc.W.Header()
 	h.Set("Retry-After", strconv.Itoa(retry))
 	h.Set("X-RateLimit-Limit", strconv.Itoa(cfg.Burst))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(max(0, int(tokens))))
 	h.Set("X-RateLimit-Reset", strconv.Itoa(reset))
 	if s.faults.On(fault.RateLimitBare) {
 		h.Set("Content-Type", "text/plain; charset=utf-8")
-		rc.w.WriteHeader(http.StatusTooManyRequests)
-		_, _ = rc.w.Write([]byte("Too Many Requests\n"))
+		rc.W.WriteHeader(http.StatusTooManyRequests)
+		_, _ = rc.W.Write([]byte("Too Many Requests\n"))
 		return false
 	}
-	s.writeError(rc, http.StatusTooManyRequests,
+	rc.Error(http.StatusTooManyRequests,
 		"Rate limit exceeded for "+g.String()+": retry after "+strconv.Itoa(retry)+" s")
 	return false
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/merchant-harness/mph/sandbox/controls"
 )
 
 // The merchant API and the test controls are routed by http.ServeMux
@@ -38,35 +40,8 @@ var apiRoutes = []struct {
 	{"GET /betting/quote", rBetQuote},
 }
 
-// control is one test control under /_sandbox.
-type control struct {
-	pattern string
-	h       func(*Server, *reqCtx)
-	open    bool // served without the admin key
-}
-
-var controlRoutes = []control{
-	{"GET /capabilities", (*Server).ctlCapabilities, true},
-	{"GET /identity", (*Server).ctlIdentity, true},
-	{"GET /clock", (*Server).ctlClock, false},
-	{"POST /clock/advance", (*Server).ctlClockAdvance, false},
-	{"POST /reset", (*Server).ctlReset, false},
-	{"POST /cards/{id}/transactions", (*Server).ctlTransaction, false},
-	{"POST /transactions/{id}/settle", (*Server).ctlSettle, false},
-	{"PUT /merchants/{id}/webhook", (*Server).ctlWebhook, false},
-	{"GET /webhooks/deliveries", (*Server).ctlDeliveries, false},
-	{"GET /merchants/{id}", (*Server).ctlBalances, false},
-	{"PUT /merchants/{id}/balances", (*Server).ctlSetBalances, false},
-	{"PUT /merchants/{id}/ip-whitelist", (*Server).ctlWhitelist, false},
-	{"PUT /gift-orders/{id}/hold", (*Server).ctlGiftHold, false},
-	{"GET /latency", (*Server).ctlLatency, false},
-	{"PUT /latency", (*Server).ctlLatency, false},
-	{"GET /rate-limits", (*Server).ctlRateLimits, false},
-	{"PUT /rate-limits", (*Server).ctlRateLimits, false},
-}
-
-// buildRoutes registers every endpoint under the base path and every
-// control under the controls prefix.
+// buildRoutes registers every endpoint under the base path and the test
+// controls (sandbox/controls) under theirs.
 func (s *Server) buildRoutes() {
 	apiUnknown := func(w http.ResponseWriter, r *http.Request) { s.serveAPI(w, r, nil) }
 	api := http.NewServeMux()
@@ -83,20 +58,21 @@ func (s *Server) buildRoutes() {
 			s.serveAPI(w, r, &rt)
 		})
 	}
-	ctlUnknown := func(w http.ResponseWriter, r *http.Request) { s.serveControl(w, r, nil) }
-	ctl := http.NewServeMux()
-	ctl.HandleFunc("/", ctlUnknown)
-	for _, c := range controlRoutes {
-		method, path, _ := strings.Cut(c.pattern, " ")
-		ctl.HandleFunc(method+" "+controlsPrefix+path, func(w http.ResponseWriter, r *http.Request) {
-			if r.Method != method {
-				s.serveControl(w, r, nil)
-				return
-			}
-			s.serveControl(w, r, &c)
-		})
+	ctlUnknown := func(w http.ResponseWriter, r *http.Request) {
+		q := s.out.Req(w, r, s.clk.Now())
+		q.NoRoute()
 	}
-	s.api, s.controls = literalPaths(api, apiUnknown), literalPaths(ctl, ctlUnknown)
+	s.api, s.controls = literalPaths(api, apiUnknown), literalPaths(controls.New(s.controlsHost()), ctlUnknown)
+}
+
+// controlsHost is what the test controls act on.
+func (s *Server) controlsHost() controls.Host {
+	return controls.Host{
+		Base: s.base, Instance: s.inst, AdminKey: s.opts.AdminKey, Faults: s.opts.Faults,
+		Clock: s.clk, Latency: &s.latency, Pending: &s.events.Pending, Limits: s.limits,
+		World: s.world.Load, Reset: s.Reset, Out: s.out,
+		Transaction: s.ctlTransaction, Settle: s.ctlSettle,
+	}
 }
 
 // literalPaths serves h without ServeMux's path canonicalisation, which

@@ -1,6 +1,10 @@
 package sandbox
 
-import "net/netip"
+import (
+	"net/netip"
+
+	"github.com/merchant-harness/mph/sandbox/state"
+)
 
 // DemoMerchant is a seeded, well-known merchant of docs/sandbox.md.
 type DemoMerchant struct {
@@ -23,12 +27,18 @@ func DemoMerchants() []DemoMerchant {
 	}
 }
 
-// seedWhitelist is the seeded IP whitelist per merchant and environment.
-func seedWhitelist(merchantID string, env Env) []netip.Addr {
-	if merchantID == "mer_demo_delta" && env == EnvTest {
-		return []netip.Addr{netip.MustParseAddr("203.0.113.10")}
+// seeds are the demo merchants as the state seeds them: the starting
+// balances, and the TEST whitelist of mer_demo_delta.
+func seeds() []state.Seed {
+	demo := DemoMerchants()
+	out := make([]state.Seed, len(demo))
+	for i, d := range demo {
+		out[i] = state.Seed{ID: d.ID, TestKey: d.TestKey, LiveKey: d.LiveKey, KYBTier: d.KYBTier, Vault: seedVault, NGN: seedNGN}
+		if d.ID == "mer_demo_delta" {
+			out[i].Whitelist[state.EnvTest] = []netip.Addr{netip.MustParseAddr("203.0.113.10")}
+		}
 	}
-	return nil
+	return out
 }
 
 // Seeded starting balances of every merchant and environment.

@@ -11,44 +11,47 @@ import (
 	"net/netip"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/merchant-harness/mph/clock"
+	"github.com/merchant-harness/mph/sandbox/answer"
+	"github.com/merchant-harness/mph/sandbox/controls"
+	"github.com/merchant-harness/mph/sandbox/customers"
+	"github.com/merchant-harness/mph/sandbox/echo"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/gifts"
 	"github.com/merchant-harness/mph/sandbox/ratelimit"
 	"github.com/merchant-harness/mph/sandbox/rewrite"
+	"github.com/merchant-harness/mph/sandbox/settings"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/token"
 	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/webhook"
 )
 
-const controlsPrefix = "/_sandbox"
-
-// maxBody is the request body limit; larger bodies get 413.
-const maxBody = 64 << 10
-
 // Server is the sandbox: an http.Handler serving the merchant API under the
 // base path and the test controls under /_sandbox.
 type Server struct {
-	opts     Options
-	base     string
-	clk      *clock.Offset
-	log      *slog.Logger
-	faults   fault.Set
-	variants variant.Set
-	rewrite  bool // some answer is rewritten after the handler (settings, faults)
-	rewriter *rewrite.Rewriter
-	vstate   *variantState // what the settings remember (variants_customers.go)
-	jwt      *token.Issuer
-	limits   *ratelimit.Limiter
-	hooks    *webhook.Sender
-	api      http.Handler // merchant API routes (routes.go)
-	controls http.Handler // test control routes (routes.go)
-	pending  atomic.Int64 // webhook deliveries in flight
-	world    atomic.Pointer[world]
-	latency  atomic.Int64 // nanoseconds added to every merchant API answer
-	startRL  map[string]RateLimit
-	inst     string // instance id, see InstanceHeader
+	opts      Options
+	base      string
+	clk       *clock.Offset
+	log       *slog.Logger
+	faults    fault.Set
+	variants  variant.Set
+	rewrite   bool // some answer is rewritten after the handler (settings, faults)
+	rewriter  *rewrite.Rewriter
+	out       *answer.Writer       // the answers' envelopes and the request bodies
+	set       *settings.Settings   // the settings' hooks
+	gifts     *gifts.Endpoints     // the gift cards and quotes
+	customers *customers.Endpoints // the cardholders
+	jwt       *token.Issuer
+	limits    *ratelimit.Limiter
+	events    *webhook.Dispatcher // the card events sent to the merchants' URLs
+	api       http.Handler        // merchant API routes (routes.go)
+	controls  http.Handler        // test control routes (sandbox/controls)
+	world     atomic.Pointer[state.World]
+	latency   atomic.Int64 // nanoseconds added to every merchant API answer
+	startRL   map[string]RateLimit
+	inst      string // instance id, see InstanceHeader
 }
 
 // New builds a Server from opts; it fails on invalid options or unknown faults.
@@ -74,7 +77,7 @@ func New(opts Options) (*Server, error) {
 		faults:   fs,
 		variants: vs,
 		rewrite:  vs.Rewrites() || fs.Rewrites(),
-		vstate:   newVariantState(),
+		set:      settings.New(vs),
 	}
 	if o, ok := opts.Clock.(*clock.Offset); ok {
 		s.clk = o
@@ -82,15 +85,27 @@ func New(opts Options) (*Server, error) {
 		s.clk = clock.NewOffset(opts.Clock)
 	}
 	s.rewriter = rewrite.New(vs, fs, s.base, s.clk)
+	s.out = answer.New(fs, vs, s.base)
+	s.gifts = gifts.New(fs, s.set)
+	s.customers = customers.New(fs, vs, s.set)
 	s.jwt = token.New(opts.JWTSecret, s.clk, vs.On(variant.TokenJWE))
 	s.inst = newInstanceID()
 	s.startRL = opts.RateLimits
 	s.limits = ratelimit.New(opts.RateLimits)
 	s.limits.ApplyTopology(opts.RateLimitTopology)
-	s.hooks = webhook.NewSender(vs)
+	s.events = webhook.NewDispatcher(webhook.NewSender(vs), fs, vs, s.clk, s.log)
 	s.world.Store(s.newWorld())
 	s.buildRoutes()
 	return s, nil
+}
+
+// Reset restores the seeded state, clock offset 0, latency 0 and the start-up
+// rate limits, as POST /_sandbox/reset does.
+func (s *Server) Reset() {
+	s.clk.Reset()
+	s.latency.Store(0)
+	s.limits.Set(s.startRL)
+	s.world.Store(s.newWorld())
 }
 
 // BasePath returns the merchant API base path, e.g. "/v1/merchant".
@@ -104,8 +119,8 @@ func (s *Server) AdminKey() string { return s.opts.AdminKey }
 
 // ServeHTTP dispatches to the merchant API, the test controls, or 404.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.opts.EchoRequests && !echoing(r) {
-		s.serveEcho(w, r) // test-only leaky target: echo.go
+	if s.opts.EchoRequests && !echo.Inside(r) {
+		echo.Serve(s, w, r, answer.MaxBody) // test-only leaky target
 		return
 	}
 	defer func() {
@@ -113,7 +128,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			// A bug, never a client's fault: answer 500 so the fuzz test and
 			// the suites see it, and keep the process alive.
 			s.log.Error("panic in handler", "method", r.Method, "path", r.URL.Path, "panic", v)
-			s.writeError(&reqCtx{w: w, r: r, path: r.URL.Path, now: s.clk.Now()}, http.StatusInternalServerError, "Internal server error")
+			q := s.out.Req(w, r, s.clk.Now())
+			q.Error(http.StatusInternalServerError, "Internal server error")
 		}
 	}()
 	w.Header().Set(InstanceHeader, s.inst)
@@ -126,27 +142,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w = textPlainWriter{w}
 		}
 		s.api.ServeHTTP(w, r)
-	case !s.opts.HideControls && (p == controlsPrefix || strings.HasPrefix(p, controlsPrefix+"/")):
+	case !s.opts.HideControls && (p == controls.Prefix || strings.HasPrefix(p, controls.Prefix+"/")):
 		s.controls.ServeHTTP(w, r)
 	default:
-		rc := &reqCtx{w: w, r: r, path: p, now: s.clk.Now()}
-		s.notFoundRoute(rc)
+		q := s.out.Req(w, r, s.clk.Now())
+		q.NoRoute()
 	}
-}
-
-// reqCtx carries one request through routing, auth and the handler.
-type reqCtx struct {
-	w     http.ResponseWriter
-	r     *http.Request
-	path  string // URL path echoed in envelopes
-	now   time.Time
-	world *world
-	st    *envState // authenticated merchant and environment
-	p1    string    // the path parameter
-}
-
-func (s *Server) notFoundRoute(rc *reqCtx) {
-	s.writeError(rc, http.StatusNotFound, "Cannot "+rc.r.Method+" "+rc.path)
 }
 
 // clientIP is the caller's address from r.RemoteAddr (no proxy headers: the

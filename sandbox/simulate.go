@@ -4,7 +4,10 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/ids"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/webhook"
@@ -21,35 +24,35 @@ type simulateAnswer struct {
 
 // handleSimulateWebhook is POST /cards/{id}/simulate-webhook (TEST only): a
 // synthetic event delivered for real to the merchant's webhook URL.
-func (s *Server) handleSimulateWebhook(rc *reqCtx) {
-	st := rc.st
-	if s.liveSimulationCardFirst(rc) {
+func (s *Server) handleSimulateWebhook(rc *answer.Req) {
+	st := rc.St
+	if s.set.LiveSimulationCardFirst(rc) {
 		return
 	}
-	if st.env != EnvTest && !s.faults.On(fault.WebhookLiveAllowed) {
-		s.writeError(rc, http.StatusForbidden, wording.LiveSimulate)
+	if st.Env != state.EnvTest && !s.faults.On(fault.WebhookLiveAllowed) {
+		rc.Error(http.StatusForbidden, wording.LiveSimulate)
 		return
 	}
-	b, ok := s.readBody(rc)
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
-	if s.emptyEnum(rc, b, "event_type", "authorization", "settlement", "reversal", "decline") {
+	if s.set.EmptyEnum(rc, b, "event_type", "authorization", "settlement", "reversal", "decline") {
 		return
 	}
 	v := validate.Of(b)
-	et := v.Str("event_type", !s.faults.On(fault.WebhookEventTypeUnchecked), maxShort)
+	et := v.Str("event_type", !s.faults.On(fault.WebhookEventTypeUnchecked), validate.MaxShort)
 	if _, known := webhook.Kinds[et]; !known && s.faults.On(fault.WebhookEventTypeUnchecked) {
 		et = "authorization" // whatever was asked
 	}
 	v.OneOf("event_type", et, "authorization", "settlement", "reversal", "decline")
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
 	var id, ref string
 	found := false
-	s.readCard(rc, st, func(c *card) reply {
-		id, ref, found = c.id, c.ref, true
+	s.readCard(rc, st, func(c *state.Card) reply {
+		id, ref, found = c.ID, c.Ref, true
 		return func() {}
 	})
 	if !found {
@@ -59,19 +62,19 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	if s.faults.On(fault.WebhookReversalKind) && et == "reversal" {
 		kind = "virtualcard.transaction.reversal"
 	}
-	simRef := s.simulationReference(et)
+	simRef := s.set.SimulationReference(et)
 	if s.faults.On(fault.WebhookRefPrefix) {
-		simRef = "SIM_" + strings.ToUpper(et) + "_" + randHex(4)
+		simRef = "SIM_" + strings.ToUpper(et) + "_" + ids.Hex(4)
 	}
 	var url, skip string
 	var sent bool
 	if s.faults.On(fault.WebhookFakeDispatch) {
-		if cfg := st.m.webhook.Load(); cfg != nil {
+		if cfg := st.Merchant.Webhook.Load(); cfg != nil {
 			url = cfg.URL
 		}
 		sent = true
 	} else {
-		url, sent, skip = s.dispatch(rc.r.Context(), rc.world, st, kind, webhook.Data{
+		url, sent, skip = s.events.Dispatch(rc.R.Context(), rc.World, st, kind, webhook.Data{
 			Reference: simRef, CardID: id, CardReference: ref, Amount: 1_00, Currency: "USD", Simulated: true,
 		})
 	}
@@ -91,5 +94,5 @@ func (s *Server) handleSimulateWebhook(rc *reqCtx) {
 	} else if s.variants.On(variant.SkipReasonEmpty) {
 		ans.SkipReason = new(string)
 	}
-	s.writeB(rc, msg, ans)
+	rc.EnvelopeB(msg, ans)
 }

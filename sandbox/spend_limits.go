@@ -4,12 +4,12 @@ import (
 	"net/http"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 )
-
-var limitNames = [4]string{"transactionLimit", "dailyLimit", "monthlyLimit", "allTimeLimit"}
 
 type spendLimitsJSON struct {
 	TransactionLimit *money.Amount `json:"transactionLimit"`
@@ -26,12 +26,12 @@ type spendLimitsAnswer struct {
 
 // handleSpendLimits is PUT /cards/{id}/spend-limits: supplied limits replace
 // their value, the others keep theirs.
-func (s *Server) handleSpendLimits(rc *reqCtx) {
-	b, ok := s.readBody(rc)
+func (s *Server) handleSpendLimits(rc *answer.Req) {
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
-	cleared := s.nonPositiveLimits(b)
+	cleared := s.set.NonPositiveLimits(b)
 	v := validate.Of(b)
 	var set [4]int64
 	supplied := 0
@@ -40,7 +40,7 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 			supplied++
 		}
 	}
-	for i, n := range limitNames {
+	for i, n := range state.LimitNames {
 		if _, has := v.Raw(n); has {
 			supplied++
 		}
@@ -51,24 +51,24 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 	if supplied == 0 {
 		v.Add("at least one of transactionLimit, dailyLimit, monthlyLimit, allTimeLimit must be supplied")
 	}
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
-	s.withCard(rc, rc.st, func(c *card) reply {
-		if c.frozen && s.variants.On(variant.LimitsFrozenRefused) {
+	s.withCard(rc, rc.St, func(c *state.Card) reply {
+		if c.Frozen && s.variants.On(variant.LimitsFrozenRefused) {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before changing its limits")
 		}
-		if msg := s.limitRules(s.mergedLimits(c, set, cleared)); msg != "" {
+		if msg := s.set.LimitRules(s.set.MergedLimits(c, set, cleared)); msg != "" {
 			return s.fail(rc, http.StatusBadRequest, msg)
 		}
-		id, l := c.id, s.setLimits(c, set)
+		id, l := c.ID, s.setLimits(c, set)
 		for i, cl := range cleared {
 			if cl {
-				l[i], c.limits[i] = 0, 0
+				l[i], c.Limits[i] = 0, 0
 			}
 		}
 		if s.faults.On(fault.LimitsCardIDAsAddressed) {
-			id = rc.p1 // the id or reference as the path gave it
+			id = rc.ID // the id or reference as the path gave it
 		}
 		return func() { s.writeLimits(rc, id, l) }
 	})
@@ -76,8 +76,8 @@ func (s *Server) handleSpendLimits(rc *reqCtx) {
 
 // setLimits applies the supplied limits (0: not supplied) to c and returns
 // the limits to answer; the caller holds the state lock.
-func (s *Server) setLimits(c *card, set [4]int64) [4]int64 {
-	l := s.limitsBase(c)
+func (s *Server) setLimits(c *state.Card, set [4]int64) [4]int64 {
+	l := s.set.LimitsBase(c)
 	for i, n := range set {
 		if n > 0 {
 			l[i] = n
@@ -86,29 +86,29 @@ func (s *Server) setLimits(c *card, set [4]int64) [4]int64 {
 		}
 	}
 	if !s.faults.On(fault.LimitsNotApplied) {
-		c.limits = l
+		c.Limits = l
 	}
 	return l
 }
 
 // writeLimits answers the spend limits l of card id.
-func (s *Server) writeLimits(rc *reqCtx, id string, l [4]int64) {
+func (s *Server) writeLimits(rc *answer.Req, id string, l [4]int64) {
 	if s.faults.On(fault.LimitsEchoCents) {
 		cents := map[string]int64{}
-		for i, n := range limitNames {
+		for i, n := range state.LimitNames {
 			cents[n] = l[i]
 		}
-		s.writeA(rc, http.StatusOK, map[string]any{"message": "Spend limits updated", "cardId": id, "spendLimits": cents})
+		rc.EnvelopeA(http.StatusOK, map[string]any{"message": "Spend limits updated", "cardId": id, "spendLimits": cents})
 		return
 	}
-	s.writeA(rc, http.StatusOK, spendLimitsAnswer{
+	rc.EnvelopeA(http.StatusOK, spendLimitsAnswer{
 		Message: "Spend limits updated",
 		CardID:  id,
 		SpendLimits: spendLimitsJSON{
-			TransactionLimit: s.shownLimit(l[limTransaction]),
-			DailyLimit:       s.shownLimit(l[limDaily]),
-			MonthlyLimit:     s.shownLimit(l[limMonthly]),
-			AllTimeLimit:     s.shownLimit(l[limAllTime]),
+			TransactionLimit: s.set.ShownLimit(l[state.LimTransaction]),
+			DailyLimit:       s.set.ShownLimit(l[state.LimDaily]),
+			MonthlyLimit:     s.set.ShownLimit(l[state.LimMonthly]),
+			AllTimeLimit:     s.set.ShownLimit(l[state.LimAllTime]),
 		},
 	})
 }

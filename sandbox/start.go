@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/merchant-harness/mph/sandbox/controls"
 )
 
 // Running is a sandbox listening on a TCP address.
@@ -40,7 +42,7 @@ func Start(ctx context.Context, addr string, opts Options) (*Running, error) {
 	}
 	r := &Running{
 		BaseURL:     "http://" + host + s.base,
-		ControlsURL: "http://" + host + controlsPrefix,
+		ControlsURL: "http://" + host + controls.Prefix,
 		AdminKey:    s.opts.AdminKey,
 		Server:      s,
 		srv: &http.Server{

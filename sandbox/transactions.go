@@ -4,7 +4,10 @@ import (
 	"net/http"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/ids"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/webhook"
 	"github.com/merchant-harness/mph/sandbox/wording"
@@ -21,83 +24,83 @@ type txnAnswer struct {
 // declined by card status, balance and each spend limit, in that order.
 // Approval lowers the card balance at once; the money leaves the system and
 // is counted in spentAmount.
-func (s *Server) ctlTransaction(rc *reqCtx) {
-	b, ok := s.readBody(rc)
+func (s *Server) ctlTransaction(rc *answer.Req) {
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
 	v := validate.Of(b)
 	amt, _ := v.Amount("amount", true, 0, true)
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
-	st, c := rc.world.cardByIDAnywhere(rc.p1)
+	st, c := rc.World.CardByIDAnywhere(rc.ID)
 	if c == nil {
-		s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
+		rc.Error(http.StatusNotFound, wording.CardNotFound)
 		return
 	}
-	t := &txn{id: "txn_" + randHex(12), st: st, cardID: c.id, amount: int64(amt)}
+	t := &state.Txn{ID: "txn_" + ids.Hex(12), State: st, CardID: c.ID, Amount: int64(amt)}
 	reason, bal, ref := s.authorize(rc, st, c, t)
 
-	rc.world.txMu.Lock()
-	rc.world.txns[t.id] = t
-	rc.world.txMu.Unlock()
+	rc.World.TxMu.Lock()
+	rc.World.Txns[t.ID] = t
+	rc.World.TxMu.Unlock()
 
 	kind := webhook.Kinds["authorization"]
-	ans := txnAnswer{TransactionID: t.id, Approved: t.approved, BalanceAmount: money.Amount(bal)}
-	if !t.approved {
+	ans := txnAnswer{TransactionID: t.ID, Approved: t.Approved, BalanceAmount: money.Amount(bal)}
+	if !t.Approved {
 		kind = webhook.Kinds["decline"]
 		ans.DeclineReason = &reason
 	}
-	if !s.faults.On(fault.WebhookTxnNotDelivered) && s.txnWebhook(t.approved) {
-		s.dispatch(rc.r.Context(), rc.world, st, kind, webhook.Data{
-			Reference: t.id, CardID: c.id, CardReference: ref, Amount: amt, Currency: "USD",
+	if !s.faults.On(fault.WebhookTxnNotDelivered) && s.set.TxnWebhook(t.Approved) {
+		s.events.Dispatch(rc.R.Context(), rc.World, st, kind, webhook.Data{
+			Reference: t.ID, CardID: c.ID, CardReference: ref, Amount: amt, Currency: "USD",
 		})
 	}
-	writeJSON(rc.w, http.StatusOK, ans)
+	rc.JSON(http.StatusOK, ans)
 }
 
 // authorize decides t on card c under st's lock: the decline reason ("" when
 // approved) and the card's balance and reference afterwards. Approval moves
 // the money at once.
-func (s *Server) authorize(rc *reqCtx, st *envState, c *card, t *txn) (reason string, bal int64, ref string) {
-	a := t.amount
-	st.mu.Lock()
-	defer st.mu.Unlock()
+func (s *Server) authorize(rc *answer.Req, st *state.EnvState, c *state.Card, t *state.Txn) (reason string, bal int64, ref string) {
+	a := t.Amount
+	st.Mu.Lock()
+	defer st.Mu.Unlock()
 	reason = s.declineReason(rc, c, a)
 	if reason == "" {
 		if !s.faults.On(fault.TxnApprovedNotDebited) {
-			c.balance -= a
+			c.Balance -= a
 		}
-		c.daySpent += a
-		c.monthSpent += a
-		c.allTimeSpent += a
-		st.spent += a
-		c.updatedAt = ts(rc.now)
-		t.approved = true
+		c.DaySpent += a
+		c.MonthSpent += a
+		c.AllTimeSpent += a
+		st.Spent += a
+		c.UpdatedAt = wording.Timestamp(rc.Now)
+		t.Approved = true
 	} else if reason == "card_frozen" && s.faults.On(fault.TxnFrozenDeclineDebits) {
-		c.balance -= a // declined, yet taken from the balance
+		c.Balance -= a // declined, yet taken from the balance
 	}
-	return reason, c.balance, c.ref
+	return reason, c.Balance, c.Ref
 }
 
 // declineReason starts the card's day and month totals afresh when the
 // sandbox clock entered a new one, then checks status, balance and each
 // limit in that order; the caller holds the state lock.
-func (s *Server) declineReason(rc *reqCtx, c *card, a int64) string {
-	now := s.limitDay(rc.now)
+func (s *Server) declineReason(rc *answer.Req, c *state.Card, a int64) string {
+	now := s.set.LimitDay(rc.Now)
 	day := now.Year()*10000 + int(now.Month())*100 + now.Day()
 	month := day / 100
-	if c.dayKey != day && !s.faults.On(fault.LimitDailyNeverResets) {
-		c.dayKey, c.daySpent = day, 0
+	if c.DayKey != day && !s.faults.On(fault.LimitDailyNeverResets) {
+		c.DayKey, c.DaySpent = day, 0
 	}
-	if c.monthKey != month {
-		c.monthKey, c.monthSpent = month, 0
+	if c.MonthKey != month {
+		c.MonthKey, c.MonthSpent = month, 0
 		if s.faults.On(fault.LimitAllTimeResetsMonthly) {
-			c.allTimeSpent = 0
+			c.AllTimeSpent = 0
 		}
 	}
-	daySpent, monthSpent, allTimeSpent := c.daySpent, c.monthSpent, c.allTimeSpent
+	daySpent, monthSpent, allTimeSpent := c.DaySpent, c.MonthSpent, c.AllTimeSpent
 	if s.faults.On(fault.LimitDailyNotCumulative) {
 		daySpent = 0
 	}
@@ -108,17 +111,17 @@ func (s *Server) declineReason(rc *reqCtx, c *card, a int64) string {
 		allTimeSpent = 0
 	}
 	switch {
-	case (c.frozen || (s.faults.On(fault.TxnUnfreezeStillDeclines) && c.frozenOnce)) && !s.faults.On(fault.FrozenCardApproves):
+	case (c.Frozen || (s.faults.On(fault.TxnUnfreezeStillDeclines) && c.FrozenOnce)) && !s.faults.On(fault.FrozenCardApproves):
 		return "card_frozen"
-	case a > c.balance:
+	case a > c.Balance:
 		return "insufficient_funds"
-	case c.limits[limTransaction] > 0 && (a > c.limits[limTransaction] || (s.faults.On(fault.LimitAtLimitDeclined) && a == c.limits[limTransaction])):
+	case c.Limits[state.LimTransaction] > 0 && (a > c.Limits[state.LimTransaction] || (s.faults.On(fault.LimitAtLimitDeclined) && a == c.Limits[state.LimTransaction])):
 		return "transaction_limit"
-	case c.limits[limDaily] > 0 && daySpent+a > c.limits[limDaily]:
+	case c.Limits[state.LimDaily] > 0 && daySpent+a > c.Limits[state.LimDaily]:
 		return "daily_limit"
-	case c.limits[limMonthly] > 0 && monthSpent+a > c.limits[limMonthly]:
+	case c.Limits[state.LimMonthly] > 0 && monthSpent+a > c.Limits[state.LimMonthly]:
 		return "monthly_limit"
-	case c.limits[limAllTime] > 0 && allTimeSpent+a > c.limits[limAllTime]:
+	case c.Limits[state.LimAllTime] > 0 && allTimeSpent+a > c.Limits[state.LimAllTime]:
 		return "all_time_limit"
 	}
 	return ""
@@ -133,53 +136,38 @@ type settleAnswer struct {
 
 // ctlSettle settles an approved transaction once (409 afterwards) and emits
 // the settlement webhook. Money already moved at authorization.
-func (s *Server) ctlSettle(rc *reqCtx) {
-	w := rc.world
-	w.txMu.Lock()
-	t := w.txns[rc.p1]
+func (s *Server) ctlSettle(rc *answer.Req) {
+	w := rc.World
+	w.TxMu.Lock()
+	t := w.Txns[rc.ID]
 	if t == nil {
-		w.txMu.Unlock()
-		s.writeError(rc, http.StatusNotFound, "Transaction not found")
+		w.TxMu.Unlock()
+		rc.Error(http.StatusNotFound, "Transaction not found")
 		return
 	}
-	if !t.approved {
-		w.txMu.Unlock()
-		s.writeError(rc, http.StatusBadRequest, "transaction was declined and cannot be settled")
+	if !t.Approved {
+		w.TxMu.Unlock()
+		rc.Error(http.StatusBadRequest, "transaction was declined and cannot be settled")
 		return
 	}
-	if t.settled {
-		w.txMu.Unlock()
-		s.writeError(rc, http.StatusConflict, "transaction already settled")
+	if t.Settled {
+		w.TxMu.Unlock()
+		rc.Error(http.StatusConflict, "transaction already settled")
 		return
 	}
-	t.settled = true
-	w.txMu.Unlock()
+	t.Settled = true
+	w.TxMu.Unlock()
 
-	t.st.mu.RLock()
+	t.State.Mu.RLock()
 	ref := ""
-	if c := t.st.cardByID[t.cardID]; c != nil {
-		ref = c.ref
+	if c := t.State.CardByID[t.CardID]; c != nil {
+		ref = c.Ref
 	}
-	t.st.mu.RUnlock()
+	t.State.Mu.RUnlock()
 	if !s.faults.On(fault.WebhookTxnNotDelivered) {
-		s.dispatch(rc.r.Context(), w, t.st, webhook.Kinds["settlement"], webhook.Data{
-			Reference: t.id, CardID: t.cardID, CardReference: ref, Amount: money.Amount(t.amount), Currency: "USD",
+		s.events.Dispatch(rc.R.Context(), w, t.State, webhook.Kinds["settlement"], webhook.Data{
+			Reference: t.ID, CardID: t.CardID, CardReference: ref, Amount: money.Amount(t.Amount), Currency: "USD",
 		})
 	}
-	writeJSON(rc.w, http.StatusOK, settleAnswer{TransactionID: t.id, Settled: true, Amount: money.Amount(t.amount), CardID: t.cardID})
-}
-
-// cardByIDAnywhere finds a card by id in any merchant and environment.
-func (w *world) cardByIDAnywhere(id string) (*envState, *card) {
-	for _, m := range w.merchants {
-		for _, st := range m.envs {
-			st.mu.RLock()
-			c := st.cardByID[id]
-			st.mu.RUnlock()
-			if c != nil {
-				return st, c
-			}
-		}
-	}
-	return nil, nil
+	rc.JSON(http.StatusOK, settleAnswer{TransactionID: t.ID, Settled: true, Amount: money.Amount(t.Amount), CardID: t.CardID})
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+
+	"github.com/merchant-harness/mph/sandbox/answer"
 )
 
 func init() { addVariantProbes(formatProbes) }
@@ -50,7 +52,7 @@ var formatProbes = map[string]func(h *sbx) bool{
 		return h.api("GET", "/cards/config", h.token(alpha, alphaTest), nil).want(200).num("data.creationFee") == "1.0000"
 	},
 	"reason-phrases-rfc9110": func(h *sbx) bool {
-		big := `{"pad":"` + strings.Repeat("x", maxBody) + `"}`
+		big := `{"pad":"` + strings.Repeat("x", answer.MaxBody) + `"}`
 		return h.api("POST", "/cards", h.token(alpha, alphaTest), big).want(413).s("error") == "Content Too Large"
 	},
 	"reason-phrases-lower-case":    func(h *sbx) bool { return unknownCard(h).s("error") == "not found" },

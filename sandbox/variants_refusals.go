@@ -1,129 +1,21 @@
 package sandbox
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
-	"math/big"
 	"net/http"
-	"regexp"
 	"strings"
 
+	"github.com/merchant-harness/mph/sandbox/answer"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
-// emptyEnum answers 400 with one string when name is "" under
-// empty-enum-as-invalid-value; it reports whether it answered.
-func (s *Server) emptyEnum(rc *reqCtx, b validate.Body, name string, allowed ...string) bool {
-	if !s.variants.On(variant.EmptyEnumInvalid) || string(b[name]) != `""` {
-		return false
-	}
-	s.writeError(rc, http.StatusBadRequest, name+" must be "+strings.Join(allowed[:len(allowed)-1], ", ")+" or "+allowed[len(allowed)-1])
-	return true
-}
-
-// numericFields are the members whose numeric strings numeric-strings-accepted reads.
-var numericFields = []string{"amount", "transactionLimit", "dailyLimit", "monthlyLimit", "allTimeLimit"}
-
-var numericString = regexp.MustCompile(`^"-?[0-9]+(\.[0-9]+)?"$`)
-
-// unquoteNumbers turns numeric strings of amount members into numbers
-// (numeric-strings-accepted) and rounds them to the cent
-// (amounts-rounded-to-cents).
-func (s *Server) unquoteNumbers(b validate.Body) {
-	for _, f := range numericFields {
-		r, ok := b[f]
-		if ok && s.variants.On(variant.NumericStrings) && numericString.Match(r) {
-			r = r[1 : len(r)-1]
-			b[f] = r
-		}
-		if ok && s.variants.On(variant.AmountsRounded) {
-			if x, exact := new(big.Rat).SetString(string(r)); exact && !x.IsInt() {
-				b[f] = json.RawMessage(x.FloatString(2))
-			}
-		}
-	}
-}
-
-// bodyBeforeAuth refuses a malformed body before the token is checked
-// (checks-body-before-auth); it reports whether it answered. The body is
-// put back for the handler.
-func (s *Server) bodyBeforeAuth(rc *reqCtx) bool {
-	r := rc.r
-	if !s.variants.On(variant.ValidationBeforeAuth) || (r.Method != http.MethodPost && r.Method != http.MethodPut && r.Method != http.MethodPatch) {
-		return false
-	}
-	raw, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-	if err != nil {
-		return false
-	}
-	r.Body = io.NopCloser(bytes.NewReader(raw))
-	raw = bytes.TrimSpace(raw)
-	switch {
-	case len(raw) == 0 || len(raw) > maxBody:
-		return false
-	case !isJSONContentType(r.Header.Get("Content-Type")) && !s.variants.On(variant.CTAnyParsed):
-		s.writeError(rc, http.StatusBadRequest, wording.ContentType)
-	case !json.Valid(raw):
-		s.writeError(rc, http.StatusBadRequest, wording.MalformedJSON)
-	case raw[0] != '{' && !(s.variants.On(variant.NullBodyNoop) && string(raw) == "null"):
-		s.writeError(rc, http.StatusBadRequest, wording.NotObject)
-	default:
-		return false
-	}
-	return true
-}
-
-// existenceBeforeAuth answers 404 for an identifier no merchant has before
-// the token is checked (checks-existence-before-auth).
-func (s *Server) existenceBeforeAuth(rc *reqCtx, rest string) bool {
-	if !s.variants.On(variant.ExistenceBeforeAuth) || rc.p1 == "" {
-		return false
-	}
-	gift := strings.HasPrefix(rest, "/gift-cards/")
-	for _, m := range rc.world.merchants {
-		for _, st := range m.envs {
-			st.mu.RLock()
-			found := (gift && s.findGiftOrder(st, rc.p1) != nil) || (!gift && st.findCard(rc.p1) != nil)
-			st.mu.RUnlock()
-			if found {
-				return false
-			}
-		}
-	}
-	if gift {
-		s.writeGiftNotFound(rc, rc.p1)
-	} else {
-		s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
-	}
-	return true
-}
-
-// cardBeforeBody answers 404 for an unknown card of a card route with a
-// body before the body is read (checks-card-before-body).
-func (s *Server) cardBeforeBody(rc *reqCtx, rest string) bool {
-	if !s.variants.On(variant.NotFoundFirst) || rc.p1 == "" || !strings.HasPrefix(rest, "/cards/") || rc.r.Method == http.MethodGet {
-		return false
-	}
-	if rc.st.env != EnvTest && strings.HasSuffix(rest, "/simulate-webhook") {
-		return false // the environment check comes first there (live-simulation)
-	}
-	rc.st.mu.RLock()
-	c := rc.st.findCard(rc.p1)
-	rc.st.mu.RUnlock()
-	if c != nil {
-		return false
-	}
-	s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
-	return true
-}
-
 // issueChecksFirst checks the customer and the vault of an issuance body
 // before the rest of it (checks-business-before-validation); it reports
 // whether it answered.
-func (s *Server) issueChecksFirst(rc *reqCtx, b validate.Body) bool {
+func (s *Server) issueChecksFirst(rc *answer.Req, b validate.Body) bool {
 	if !s.variants.On(variant.BusinessFirst) {
 		return false
 	}
@@ -131,18 +23,18 @@ func (s *Server) issueChecksFirst(rc *reqCtx, b validate.Body) bool {
 	if json.Unmarshal(b["customerId"], &cust) != nil || cust == "" {
 		return false
 	}
-	st := rc.st
-	st.mu.RLock()
-	known, vault := st.custByID[cust] != nil, st.vault
-	st.mu.RUnlock()
+	st := rc.St
+	st.Mu.RLock()
+	known, vault := st.CustByID[cust] != nil, st.Vault
+	st.Mu.RUnlock()
 	if !known {
-		s.writeError(rc, http.StatusNotFound, wording.CustNotFound)
+		rc.Error(http.StatusNotFound, wording.CustNotFound)
 		return true
 	}
 	v := validate.Of(b)
 	amt, ok := v.Amount("amount", true, 0, false)
-	if ok && vault < int64(amt)+creationFee {
-		s.vaultShort(rc, amt, int64(amt)+creationFee, vault)
+	if ok && vault < int64(amt)+state.CreationFee {
+		s.vaultShort(rc, amt, int64(amt)+state.CreationFee, vault)
 		return true
 	}
 	return false
@@ -151,47 +43,14 @@ func (s *Server) issueChecksFirst(rc *reqCtx, b validate.Body) bool {
 // longTarget refuses a request target longer than 2048 characters with 414
 // (long-path-414), or a malformed card identifier with 400
 // (malformed-id-400); it reports whether it answered.
-func (s *Server) longTarget(rc *reqCtx) bool {
+func (s *Server) longTarget(rc *answer.Req) bool {
 	switch {
-	case s.variants.On(variant.LongPath414) && len(rc.r.URL.RequestURI()) > 2048:
-		s.writeError(rc, http.StatusRequestURITooLong, "URI Too Long")
-	case s.variants.On(variant.MalformedID400) && rc.p1 != "" && strings.HasPrefix(rc.r.URL.Path, s.base+"/cards/") && !reReference.MatchString(rc.p1):
-		s.writeError(rc, http.StatusBadRequest, []string{"id must be a card id or a card reference"})
+	case s.variants.On(variant.LongPath414) && len(rc.R.URL.RequestURI()) > 2048:
+		rc.Error(http.StatusRequestURITooLong, "URI Too Long")
+	case s.variants.On(variant.MalformedID400) && rc.ID != "" && strings.HasPrefix(rc.R.URL.Path, s.base+"/cards/") && !validate.Reference.MatchString(rc.ID):
+		rc.Error(http.StatusBadRequest, []string{"id must be a card id or a card reference"})
 	default:
 		return false
 	}
 	return true
-}
-
-// liveSimulationCardFirst answers 404 for a live simulation on a card
-// this environment lacks (live-simulation-card-first); it reports whether
-// it answered.
-func (s *Server) liveSimulationCardFirst(rc *reqCtx) bool {
-	if !s.variants.On(variant.LiveSimCardFirst) || rc.st.env == EnvTest {
-		return false
-	}
-	rc.st.mu.RLock()
-	c := rc.st.findCard(rc.p1)
-	rc.st.mu.RUnlock()
-	if c != nil {
-		return false
-	}
-	s.writeError(rc, http.StatusNotFound, wording.CardNotFound)
-	return true
-}
-
-// nonPositiveLimits removes the limits of 0 or less from b under
-// spend-limits-non-positive-unsets and reports which it removed.
-func (s *Server) nonPositiveLimits(b validate.Body) (cleared [4]bool) {
-	if !s.variants.On(variant.LimitsLenient) {
-		return cleared
-	}
-	for i, n := range limitNames {
-		var f float64
-		if r, ok := b[n]; ok && json.Unmarshal(r, &f) == nil && f <= 0 {
-			delete(b, n)
-			cleared[i] = true
-		}
-	}
-	return cleared
 }

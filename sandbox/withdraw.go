@@ -4,69 +4,72 @@ import (
 	"net/http"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/state"
 	"github.com/merchant-harness/mph/sandbox/validate"
 	"github.com/merchant-harness/mph/sandbox/variant"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 type cardMessage struct {
-	Message string   `json:"message"`
-	Card    cardJSON `json:"card"`
+	Message string         `json:"message"`
+	Card    state.CardJSON `json:"card"`
 }
 
 // handleWithdraw is POST /cards/{id}/withdraw: the card pays amount, the vault
 // receives amount - withdrawalFee and the fee is collected, so money is
 // conserved. Allowed on FROZEN cards: a sweep is not a card transaction.
-func (s *Server) handleWithdraw(rc *reqCtx) {
-	b, ok := s.readBody(rc)
+func (s *Server) handleWithdraw(rc *answer.Req) {
+	b, ok := rc.ReadBody()
 	if !ok {
 		return
 	}
 	v := validate.Of(b)
-	minAmt := money.Amount(minWithdrawal)
+	minAmt := money.Amount(state.MinWithdrawal)
 	if s.faults.On(fault.WithdrawMinOffByCent) {
 		minAmt-- // 0.09 accepted
 	}
 	amt, _ := v.Amount("amount", true, minAmt, false)
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
-	st := rc.st
-	s.withCard(rc, st, func(c *card) reply {
-		if c.frozen && s.variants.On(variant.WithdrawFrozenRefused) {
+	st := rc.St
+	s.withCard(rc, st, func(c *state.Card) reply {
+		if c.Frozen && s.variants.On(variant.WithdrawFrozenRefused) {
 			return s.fail(rc, http.StatusForbidden, "Card is frozen: unfreeze it before withdrawing")
 		}
-		if s.withdrawDebit(amt) > c.balance && !s.faults.On(fault.WithdrawOverBalance) {
+		if s.set.WithdrawDebit(amt) > c.Balance && !s.faults.On(fault.WithdrawOverBalance) {
 			return s.fail(rc, http.StatusBadRequest,
-				"Insufficient card balance: requested "+amt.String()+" USD, available "+money.Amount(c.balance).String()+" USD")
+				"Insufficient card balance: requested "+amt.String()+" USD, available "+money.Amount(c.Balance).String()+" USD")
 		}
 		out := s.withdraw(rc, st, c, amt)
 		return func() {
-			s.writeA(rc, http.StatusOK, cardMessage{Message: "Withdrew " + amt.String() + " USD to the vault", Card: out})
+			rc.EnvelopeA(http.StatusOK, cardMessage{Message: "Withdrew " + amt.String() + " USD to the vault", Card: out})
 		}
 	})
 }
 
 // withdraw moves amt from c to the vault, less the fee; the caller holds
 // st's lock.
-func (s *Server) withdraw(rc *reqCtx, st *envState, c *card, amt money.Amount) cardJSON {
-	c.balance -= s.withdrawDebit(amt)
+func (s *Server) withdraw(rc *answer.Req, st *state.EnvState, c *state.Card, amt money.Amount) state.CardJSON {
+	c.Balance -= s.set.WithdrawDebit(amt)
 	switch {
 	case s.variants.On(variant.WithdrawFullCredit):
-		st.vault += int64(amt) // the fee is waived
+		st.Vault += int64(amt) // the fee is waived
 	case s.variants.On(variant.WithdrawFeeOnCard):
-		st.vault += int64(amt) // the card paid the fee
-		st.fees += withdrawalFee
+		st.Vault += int64(amt) // the card paid the fee
+		st.Fees += state.WithdrawalFee
 	case !s.faults.On(fault.WithdrawNoVaultCredit):
-		st.vault += int64(amt) - withdrawalFee
-		st.fees += withdrawalFee
+		st.Vault += int64(amt) - state.WithdrawalFee
+		st.Fees += state.WithdrawalFee
 	default:
-		st.fees += withdrawalFee
+		st.Fees += state.WithdrawalFee
 	}
-	c.updatedAt = ts(rc.now)
-	out := c.json()
+	c.UpdatedAt = wording.Timestamp(rc.Now)
+	out := c.JSON()
 	if s.faults.On(fault.WithdrawNotPersisted) {
-		c.balance += int64(amt) // the answer shows the new balance; the card keeps the old one
+		c.Balance += int64(amt) // the answer shows the new balance; the card keeps the old one
 	}
 	return out
 }

@@ -154,8 +154,9 @@ seed's overlays merge.
 How a setting is built: ` + "`sandbox/variant/<area>.go`" + ` declares the
 dimension (its open points, the document's words, the reference) and its
 settings (what the sandbox then does, the words allowing it, the profile),
-and either a hook in the handler reads it at the one point the behaviour
-differs (` + "`s.variants.On(variant.X)`" + `), or ` + "`sandbox/rewrite`" + `
+and either a hook reads it at the one point the behaviour differs
+(` + "`s.variants.On(variant.X)`" + ` in the handler, or a method of
+` + "`sandbox/settings`" + ` the handler asks), or ` + "`sandbox/rewrite`" + `
 reshapes the answer after the
 handler. ` + "`sandbox/variants_*_test.go`" + ` prove every setting changes
 what it says.

@@ -16,6 +16,24 @@ import (
 	"github.com/merchant-harness/mph/money"
 )
 
+// The bounds of the sandbox's string members (docs/sandbox.md).
+const (
+	MaxText  = 255  // names, emails, ids
+	MaxShort = 64   // references, codes
+	MaxNote  = 1000 // free text
+)
+
+// The forms of the members the sandbox checks.
+var (
+	Email     = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
+	Phone     = regexp.MustCompile(`^\+?[0-9]{7,15}$`)
+	CC        = regexp.MustCompile(`^\+[0-9]{1,4}$`) // a phone's country code
+	Country3  = regexp.MustCompile(`^[A-Z]{3}$`)
+	Country2  = regexp.MustCompile(`^[A-Z]{2}$`)
+	Reference = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+	Provider  = regexp.MustCompile(`^[A-Za-z0-9_]{1,32}$`)
+)
+
 // Body is a request body decoded one level deep; members are typed lazily
 // by Fields so that wrong types become validation messages, not 500s.
 type Body map[string]json.RawMessage

@@ -1,7 +1,9 @@
 // Package webhook is how the sandbox delivers card events: the payload and
 // its kinds, the body, signature and redelivery under the settings of the
-// webhook dimensions, and the POST with its own bounded client (a slow
-// receiver cannot exhaust connections shared with anything else).
+// webhook dimensions, the POST with its own bounded client (a slow
+// receiver cannot exhaust connections shared with anything else), and the
+// dispatch to a merchant's URL (Dispatcher: the queue and timing settings,
+// the deliveries in flight, every attempt logged in the world).
 package webhook
 
 import (

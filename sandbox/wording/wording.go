@@ -3,6 +3,8 @@
 // recognise them (sandbox/rewrite).
 package wording
 
+import "time"
+
 // Messages fixed by docs/sandbox.md.
 const (
 	Bearer        = "Missing or invalid bearer token: send Authorization: Bearer <ACCESS_TOKEN>"
@@ -28,3 +30,6 @@ func IPNotAllowed(ip string) string {
 // TimeLayout is the form of the sandbox's timestamps: ISO 8601 UTC with
 // milliseconds, as JavaScript's toISOString.
 const TimeLayout = "2006-01-02T15:04:05.000Z"
+
+// Timestamp is t in the sandbox's form (TimeLayout).
+func Timestamp(t time.Time) string { return t.UTC().Format(TimeLayout) }

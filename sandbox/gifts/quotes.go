@@ -1,10 +1,11 @@
-package sandbox
+package gifts
 
 import (
 	"net/http"
 	"strings"
 
 	"github.com/merchant-harness/mph/money"
+	"github.com/merchant-harness/mph/sandbox/answer"
 	"github.com/merchant-harness/mph/sandbox/validate"
 )
 
@@ -24,9 +25,9 @@ type bettingQuote struct {
 	TotalDebit money.Amount `json:"totalDebit"`
 }
 
-// handleBettingQuote is GET /betting/quote?amount=..&provider=..
-func (s *Server) handleBettingQuote(rc *reqCtx) {
-	q := rc.r.URL.Query()
+// BettingQuote is GET /betting/quote?amount=..&provider=..
+func (s *Endpoints) BettingQuote(rc *answer.Req) {
+	q := rc.R.URL.Query()
 	v := validate.Of(nil)
 	var amt money.Amount
 	if t := q.Get("amount"); t == "" {
@@ -37,14 +38,14 @@ func (s *Server) handleBettingQuote(rc *reqCtx) {
 	provider := betDefault
 	if p, has := q["provider"]; has {
 		provider = strings.ToUpper(p[0])
-		v.Match("provider", provider, reProvider, "must contain 1 to 32 letters, digits or '_'")
+		v.Match("provider", provider, validate.Provider, "must contain 1 to 32 letters, digits or '_'")
 		if provider == "" {
 			v.Add("provider should not be empty")
 		}
 	}
-	if s.invalid(rc, &v) {
+	if rc.Invalid(&v) {
 		return
 	}
 	fee := max(money.Percent(amt, betFeeBP), betFeeMin)
-	s.writeA(rc, http.StatusOK, bettingQuote{Provider: provider, Amount: amt, Currency: "NGN", Fee: fee, TotalDebit: amt + fee})
+	rc.EnvelopeA(http.StatusOK, bettingQuote{Provider: provider, Amount: amt, Currency: "NGN", Fee: fee, TotalDebit: amt + fee})
 }

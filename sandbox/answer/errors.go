@@ -1,10 +1,11 @@
-package sandbox
+package answer
 
 import (
 	"net/http"
 	"strings"
 
 	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
 // errorEnvelope is the documented error body. Message is a string, or an array
@@ -25,47 +26,48 @@ type giftNotFound struct {
 	Error      string `json:"error"`
 }
 
-// writeError answers code with the error envelope; msg is a string or []string.
-func (s *Server) writeError(rc *reqCtx, code int, msg any) {
+// Error answers code with the error envelope; msg is a string or []string.
+func (q *Req) Error(code int, msg any) {
 	e := errorEnvelope{
 		Status:     "error",
 		StatusCode: code,
 		Message:    msg,
 		Error:      http.StatusText(code),
-		Timestamp:  ts(rc.now),
-		Path:       rc.path,
+		Timestamp:  wording.Timestamp(q.Now),
+		Path:       q.Path,
 	}
-	if s.faults.On(fault.ErrorEnvelopeNoPath) {
+	if q.out.faults.On(fault.ErrorEnvelopeNoPath) {
 		e.Path = ""
 	}
-	if s.faults.On(fault.ErrReasonWrong) {
+	if q.out.faults.On(fault.ErrReasonWrong) {
 		e.Error = http.StatusText(http.StatusBadRequest)
 	}
-	if s.faults.On(fault.ErrStatusCode400) {
+	if q.out.faults.On(fault.ErrStatusCode400) {
 		e.StatusCode = http.StatusBadRequest
 	}
-	if s.faults.On(fault.ErrTimestampHTTPDate) {
-		e.Timestamp = rc.now.UTC().Format(http.TimeFormat)
+	if q.out.faults.On(fault.ErrTimestampHTTPDate) {
+		e.Timestamp = q.Now.UTC().Format(http.TimeFormat)
 	}
-	writeJSON(rc.w, code, e)
+	writeJSON(q.W, code, e)
 }
 
-// Validation failure: 400 with an array of class-validator style messages.
-func (s *Server) badRequest(rc *reqCtx, msgs []string) {
-	if s.faults.On(fault.ValidationNotArray) {
-		s.writeError(rc, http.StatusBadRequest, strings.Join(msgs, "; "))
+// BadRequest is a validation failure: 400 with an array of class-validator style messages.
+func (q *Req) BadRequest(msgs []string) {
+	if q.out.faults.On(fault.ValidationNotArray) {
+		q.Error(http.StatusBadRequest, strings.Join(msgs, "; "))
 		return
 	}
-	s.writeError(rc, http.StatusBadRequest, msgs)
+	q.Error(http.StatusBadRequest, msgs)
 }
 
-func (s *Server) writeGiftNotFound(rc *reqCtx, ref string) {
+// GiftNotFound answers the reduced 404 of gift order look-ups.
+func (q *Req) GiftNotFound(ref string) {
 	code, msg := http.StatusNotFound, "Gift card order with reference '"+ref+"' not found"
-	if s.faults.On(fault.GiftNotFound400) {
+	if q.out.faults.On(fault.GiftNotFound400) {
 		code = http.StatusBadRequest
 	}
-	if s.faults.On(fault.GiftNotFoundNoRef) {
+	if q.out.faults.On(fault.GiftNotFoundNoRef) {
 		msg = "Gift card order not found"
 	}
-	writeJSON(rc.w, code, giftNotFound{StatusCode: code, Message: msg, Error: http.StatusText(code)})
+	writeJSON(q.W, code, giftNotFound{StatusCode: code, Message: msg, Error: http.StatusText(code)})
 }

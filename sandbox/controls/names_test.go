@@ -1,4 +1,4 @@
-package sandbox
+package controls
 
 import (
 	"slices"
@@ -14,8 +14,8 @@ func TestCapabilityControlsAreListed(t *testing.T) {
 	for _, c := range requirements.Capabilities() {
 		if name, ok := c.Control(); ok {
 			n++
-			if !slices.Contains(controlNames, name) {
-				t.Errorf("capability %s names control %q, which /_sandbox/capabilities does not list (%v)", c, name, controlNames)
+			if !slices.Contains(Names, name) {
+				t.Errorf("capability %s names control %q, which /_sandbox/capabilities does not list (%v)", c, name, Names)
 			}
 		}
 	}

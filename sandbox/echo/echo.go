@@ -1,4 +1,12 @@
-package sandbox
+// Package echo is the sandbox's TEST-ONLY leaky behaviour (Options.EchoRequests,
+// `mph sandbox --echo-requests`): every answer echoes the request it answers.
+// JSON object answers gain a "debug" member with the method, URL, headers (as
+// JSON and as raw header lines) and body (as text, in base64 and as a form)
+// of the request, and every answer carries X-Echo-Authorization and
+// X-Echo-Admin-Key headers copying the request's credentials. The harness's
+// redaction is tested against it: no secret the harness sent may come back
+// into any of its outputs. Never enable it on a sandbox anyone else uses.
+package echo
 
 import (
 	"bytes"
@@ -12,36 +20,27 @@ import (
 	"strings"
 )
 
-// EchoRequests (Options.EchoRequests, `mph sandbox --echo-requests`) is a
-// TEST-ONLY behaviour that makes the sandbox a leaky target: every answer
-// echoes the request it answers. JSON object answers gain a "debug" member
-// with the method, URL, headers (as JSON and as raw header lines) and body
-// (as text, in base64 and as a form) of the request, and every answer
-// carries X-Echo-Authorization and X-Echo-Admin-Key headers copying the
-// request's credentials. The harness's redaction is tested against it: no
-// secret the harness sent may come back into any of its outputs. Never
-// enable it on a sandbox anyone else uses.
-
 type echoKey struct{}
 
-// serveEcho answers r through the sandbox and adds the echo to the answer.
-func (s *Server) serveEcho(w http.ResponseWriter, r *http.Request) {
+// Serve answers r through h, reading at most maxBody+1 bytes of its body,
+// and adds the echo to the answer. h sees a request for which Inside is true.
+func Serve(h http.Handler, w http.ResponseWriter, r *http.Request, maxBody int64) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	rec := &echoRecorder{header: http.Header{}}
-	s.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), echoKey{}, true)))
+	rec := &recorder{header: http.Header{}}
+	h.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), echoKey{}, true)))
 
-	h := w.Header()
+	hdr := w.Header()
 	for k, v := range rec.header {
-		h[k] = v
+		hdr[k] = v
 	}
-	h.Set("X-Echo-Authorization", r.Header.Get("Authorization"))
-	h.Set("X-Echo-Admin-Key", r.Header.Get("X-Sandbox-Admin-Key"))
+	hdr.Set("X-Echo-Authorization", r.Header.Get("Authorization"))
+	hdr.Set("X-Echo-Admin-Key", r.Header.Get("X-Sandbox-Admin-Key"))
 	out := rec.body.Bytes()
 	if strings.HasPrefix(rec.header.Get("Content-Type"), "application/json") {
 		out = withDebug(out, r, body)
 	}
-	h.Set("Content-Length", strconv.Itoa(len(out)))
+	hdr.Set("Content-Length", strconv.Itoa(len(out)))
 	code := rec.code
 	if code == 0 {
 		code = http.StatusOK
@@ -50,8 +49,8 @@ func (s *Server) serveEcho(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(out)
 }
 
-// echoing reports whether r is already inside serveEcho.
-func echoing(r *http.Request) bool { return r.Context().Value(echoKey{}) != nil }
+// Inside reports whether r is already inside Serve.
+func Inside(r *http.Request) bool { return r.Context().Value(echoKey{}) != nil }
 
 // withDebug adds the request to a JSON object answer as its "debug" member.
 func withDebug(answer []byte, r *http.Request, body []byte) []byte {
@@ -94,22 +93,22 @@ func formOf(body []byte) string {
 	return v.Encode()
 }
 
-// echoRecorder buffers one answer so that the echo can be added to it.
-type echoRecorder struct {
+// recorder buffers one answer so that the echo can be added to it.
+type recorder struct {
 	header http.Header
 	code   int
 	body   bytes.Buffer
 }
 
-func (e *echoRecorder) Header() http.Header { return e.header }
+func (e *recorder) Header() http.Header { return e.header }
 
-func (e *echoRecorder) WriteHeader(code int) {
+func (e *recorder) WriteHeader(code int) {
 	if e.code == 0 {
 		e.code = code
 	}
 }
 
-func (e *echoRecorder) Write(b []byte) (int, error) {
+func (e *recorder) Write(b []byte) (int, error) {
 	if e.code == 0 {
 		e.code = http.StatusOK
 	}
