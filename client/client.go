@@ -420,16 +420,8 @@ func (c *Client) once(ctx context.Context, req Request, u string, body []byte, h
 	if tok != "" {
 		hr.Header.Set("Authorization", "Bearer "+tok)
 	}
-	ex := &Exchange{
-		Method:    req.Method,
-		URL:       redact.Text(u),
-		ReqHeader: redact.Header(hr.Header),
-		Retries:   retries,
-		Curl:      c.curl(req, u, hr.Header, body, tok).line(),
-	}
-	if hasBody {
-		ex.ReqBody = cutBody(string(redact.JSON(body)))
-	}
+	ex := newExchange(req.Method, redact.Text(u), hr.Header, body, hasBody, c.curl(req, u, body, tok))
+	ex.Retries = retries
 	start := time.Now()
 	hresp, err := c.o.HTTP.Do(hr)
 	if err != nil {
@@ -442,9 +434,7 @@ func (c *Client) once(ctx context.Context, req Request, u string, body []byte, h
 	rb, rerr := httpclient.ReadBody(hresp.Body, c.o.MaxBody)
 	ex.Duration = time.Since(start)
 	ex.Status = hresp.StatusCode
-	ex.RespHeader = redact.Header(hresp.Header)
-	// Redact the whole body first, then cut what is kept for reports.
-	ex.RespBody = cutBody(string(redact.JSON(rb)))
+	ex.answer(hresp.Header, rb)
 	resp := &Response{Path: hr.URL.EscapedPath(), Status: hresp.StatusCode, Header: hresp.Header, Body: rb, Exchange: ex}
 	if rerr != nil {
 		be := &BodyError{Method: req.Method, URL: ex.URL, Status: hresp.StatusCode, Read: len(rb), Err: rerr}
@@ -467,8 +457,8 @@ func (c *Client) record(ex *Exchange) {
 }
 
 // curl describes the request for its reproduce line.
-func (c *Client) curl(req Request, u string, h http.Header, body []byte, tok string) curlReq {
-	r := curlReq{method: req.Method, url: u, base: c.o.BaseURL, baseVar: c.baseVar, header: h, body: body}
+func (c *Client) curl(req Request, u string, body []byte, tok string) curlReq {
+	r := curlReq{method: req.Method, url: u, base: c.o.BaseURL, baseVar: c.baseVar, body: body}
 	switch b := req.Body.(type) {
 	case TokenBody:
 		r.secretKey, r.merchantID = b.SecretKey, b.MerchantID

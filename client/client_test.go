@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/merchant-harness/mph/redact"
 )
 
 const testJWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJtZXIifQ.c2lnbmF0dXJlX29mX3Rlc3Q"
@@ -143,5 +145,50 @@ func TestNetErrorHasNoAnswer(t *testing.T) {
 	_, err := c.Get(context.Background(), "/cards", nil)
 	if !IsNetError(err) {
 		t.Fatalf("want a NetError, got %v", err)
+	}
+}
+
+// An exchange is redacted when first shown, not when recorded, yet what its
+// answer's secret members hold is masked in free text from the moment it
+// arrives (a failure message quoting a voucher code before any exchange is
+// shown), and a large answer is redacted at once so that no spec keeps
+// megabytes of raw bodies.
+func TestExchangesRedactWhenShownAndLearnWhenRecorded(t *testing.T) {
+	const voucher = "VCH-7Q2M-94XK-LL3Z-0P8D"
+	big := strings.Repeat("x", eagerAbove)
+	srv, _ := tokenServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/merchant/big" {
+			_, _ = w.Write([]byte(`{"data":{"note":"` + big + `","cvv":"987"}}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"data":{"voucherCode":"` + voucher + `"}}`))
+	})
+	rec := NewRecorder()
+	c := newTestClient(srv.URL, rec)
+	if _, err := c.Get(context.Background(), "/gift-cards/ord_1", nil); err != nil {
+		t.Fatal(err)
+	}
+	ex := rec.Last()
+	if ex.raw.respBody == nil {
+		t.Fatal("a small answer was redacted when recorded: the run pays for exchanges nobody shows")
+	}
+	if msg := redact.Text("expected the order to hold " + voucher); strings.Contains(msg, voucher) {
+		t.Fatalf("the voucher code was not learned when its answer was recorded: %s", msg)
+	}
+	if body := ex.ResponseBody(); strings.Contains(body, voucher) || !strings.Contains(body, "voucherCode") {
+		t.Fatalf("the shown body is not the redacted answer: %s", body)
+	}
+	if ex.raw.respBody != nil || ex.raw.reqHeader != nil {
+		t.Fatal("the raw forms are kept after the exchange was shown")
+	}
+	if _, err := c.Get(context.Background(), "/big", nil); err != nil {
+		t.Fatal(err)
+	}
+	ex = rec.Last()
+	if ex.raw.respBody != nil || ex.raw.reqHeader != nil {
+		t.Fatalf("an answer over %d bytes is kept raw", eagerAbove)
+	}
+	if body := ex.ResponseBody(); strings.Contains(body, "987") || !strings.Contains(body, "[cut: ") {
+		t.Fatalf("a large answer is not redacted and cut: %.200s", body)
 	}
 }

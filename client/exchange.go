@@ -8,24 +8,103 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/merchant-harness/mph/redact"
 )
 
-// Exchange is one recorded HTTP request and its answer, already redacted:
-// no secret key, token, full PAN, CVV or voucher PIN survives in it.
+// Exchange is one recorded HTTP request and its answer. What it shows is
+// redacted: no secret key, token, full PAN, CVV or voucher PIN survives in
+// its URL, Err, headers, bodies or reproduce line. The headers, bodies and
+// reproduce line are redacted when first asked for, not when recorded: a
+// run records every exchange but shows only a failing spec's, and redacting
+// them all cost a quarter of a run's CPU. The secret members of the bodies
+// are learned when recorded, so free text is masked as before.
 type Exchange struct {
-	Method     string        `json:"method"`
-	URL        string        `json:"url"`
-	ReqHeader  http.Header   `json:"requestHeaders,omitempty"`
-	ReqBody    string        `json:"requestBody,omitempty"`
-	Status     int           `json:"status"`
-	RespHeader http.Header   `json:"responseHeaders,omitempty"`
-	RespBody   string        `json:"responseBody,omitempty"`
-	Err        string        `json:"error,omitempty"`
-	Duration   time.Duration `json:"duration"`
-	Retries    int           `json:"retries,omitempty"` // 429s resent before this answer
-	Note       string        `json:"note,omitempty"`    // what the client made of the answer (a 409 after a resent 429)
-	Curl       string        `json:"curl"`
+	Method   string
+	URL      string
+	Status   int
+	Err      string
+	Duration time.Duration
+	Retries  int    // 429s resent before this answer
+	Note     string // what the client made of the answer (a 409 after a resent 429)
+
+	raw   rawExchange
+	once  sync.Once
+	shown shownExchange
 }
+
+// rawExchange is what went over the wire, kept until the exchange is shown.
+type rawExchange struct {
+	reqHeader, respHeader http.Header
+	reqBody, respBody     []byte
+	hasReqBody, answered  bool
+	curl                  curlReq
+}
+
+// shownExchange is an exchange's redacted, cut forms.
+type shownExchange struct {
+	reqHeader, respHeader http.Header
+	reqBody, respBody     string
+	curl                  string
+}
+
+// eagerAbove is the body size from which an exchange is redacted when it is
+// recorded: a spec's exchanges then keep at most this much raw per body.
+const eagerAbove = 64 << 10
+
+// newExchange records a request as sent: its header is copied, its body
+// kept as it is (the client never reuses it).
+func newExchange(method, url string, h http.Header, body []byte, hasBody bool, curl curlReq) *Exchange {
+	redact.LearnJSON(body)
+	curl.header = h.Clone()
+	return &Exchange{Method: method, URL: url, raw: rawExchange{reqHeader: curl.header, reqBody: body, hasReqBody: hasBody, curl: curl}}
+}
+
+// answer records the answer's header and body (rb is not modified later).
+func (e *Exchange) answer(h http.Header, rb []byte) {
+	redact.LearnJSON(rb)
+	e.raw.respHeader, e.raw.respBody, e.raw.answered = h, rb, true
+	if len(rb) > eagerAbove || len(e.raw.reqBody) > eagerAbove {
+		e.redacted()
+	}
+}
+
+// redacted returns the shown forms, computing them once; the raw forms are
+// dropped then.
+func (e *Exchange) redacted() *shownExchange {
+	e.once.Do(func() {
+		r := e.raw
+		e.shown.reqHeader = redact.Header(r.reqHeader)
+		if r.hasReqBody {
+			// Redact the whole body first, then cut what is kept for reports.
+			e.shown.reqBody = cutBody(string(redact.JSON(r.reqBody)))
+		}
+		if r.answered {
+			e.shown.respHeader = redact.Header(r.respHeader)
+			e.shown.respBody = cutBody(string(redact.JSON(r.respBody)))
+		}
+		if r.curl.method != "" {
+			e.shown.curl = r.curl.line()
+		}
+		e.raw = rawExchange{}
+	})
+	return &e.shown
+}
+
+// RequestHeader is the request's header, redacted.
+func (e *Exchange) RequestHeader() http.Header { return e.redacted().reqHeader }
+
+// RequestBody is the request's body, redacted and cut at MaxShownBody.
+func (e *Exchange) RequestBody() string { return e.redacted().reqBody }
+
+// ResponseHeader is the answer's header, redacted.
+func (e *Exchange) ResponseHeader() http.Header { return e.redacted().respHeader }
+
+// ResponseBody is the answer's body, redacted and cut at MaxShownBody.
+func (e *Exchange) ResponseBody() string { return e.redacted().respBody }
+
+// Reproduce is the shell line sending the request again.
+func (e *Exchange) Reproduce() string { return e.redacted().curl }
 
 // MaxShownBody is the most of a body an Exchange keeps (and so any report
 // or terminal shows); the rest is replaced by a note stating its size.
@@ -82,11 +161,12 @@ func (b *Budget) Spent() bool {
 // String renders the exchange for a human: request line, headers, body,
 // status, response headers, body and the curl line reproducing it.
 func (e *Exchange) String() string {
+	sh := e.redacted()
 	var b strings.Builder
 	fmt.Fprintf(&b, "> %s %s\n", e.Method, e.URL)
-	writeHeaders(&b, "> ", e.ReqHeader)
-	if e.ReqBody != "" {
-		fmt.Fprintf(&b, "> \n> %s\n", e.ReqBody)
+	writeHeaders(&b, "> ", sh.reqHeader)
+	if sh.reqBody != "" {
+		fmt.Fprintf(&b, "> \n> %s\n", sh.reqBody)
 	}
 	if e.Err != "" {
 		fmt.Fprintf(&b, "< (no answer: %s) after %s\n", e.Err, e.Duration.Round(time.Millisecond))
@@ -99,12 +179,12 @@ func (e *Exchange) String() string {
 		if e.Note != "" {
 			fmt.Fprintf(&b, "< (%s)\n", e.Note)
 		}
-		writeHeaders(&b, "< ", e.RespHeader)
-		if e.RespBody != "" {
-			fmt.Fprintf(&b, "< \n< %s\n", e.RespBody)
+		writeHeaders(&b, "< ", sh.respHeader)
+		if sh.respBody != "" {
+			fmt.Fprintf(&b, "< \n< %s\n", sh.respBody)
 		}
 	}
-	fmt.Fprintf(&b, "reproduce: %s\n", e.Curl)
+	fmt.Fprintf(&b, "reproduce: %s\n", sh.curl)
 	return b.String()
 }
 

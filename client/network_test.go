@@ -84,8 +84,8 @@ func TestBodyLargerThanTheCapIsSaidSo(t *testing.T) {
 		t.Fatalf("the answer's status and first bytes should come with the error: %+v", resp)
 	}
 	ex := rec.Last()
-	if len(ex.RespBody) > MaxShownBody+64 || !strings.Contains(ex.RespBody, "… [cut: ") {
-		t.Fatalf("the recorded body should be cut at %d bytes with the cut stated, got %d bytes", MaxShownBody, len(ex.RespBody))
+	if len(ex.ResponseBody()) > MaxShownBody+64 || !strings.Contains(ex.ResponseBody(), "… [cut: ") {
+		t.Fatalf("the recorded body should be cut at %d bytes with the cut stated, got %d bytes", MaxShownBody, len(ex.ResponseBody()))
 	}
 }
 

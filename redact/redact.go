@@ -261,14 +261,8 @@ func luhnish(run string) bool {
 // The output is compact JSON. Values met in secret members are learned, so
 // they are masked later wherever they appear in free text.
 func JSON(b []byte) []byte {
-	trimmed := bytes.TrimSpace(b)
-	if len(trimmed) == 0 || (trimmed[0] != '{' && trimmed[0] != '[') {
-		return []byte(Text(string(b)))
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil || dec.More() {
+	v, ok := decodeDoc(b)
+	if !ok {
 		return []byte(Text(string(b)))
 	}
 	prelearn("", "", v) // a secret restated elsewhere in the document, encoded or not, is known before the walk meets it
@@ -277,6 +271,31 @@ func JSON(b []byte) []byte {
 		return []byte(Text(string(b)))
 	}
 	return out
+}
+
+// LearnJSON learns the values of a JSON document's secret members as JSON
+// does, without masking it: a caller that masks the document only when it
+// is shown (or never) still has those values masked wherever they appear
+// in free text from now on. Anything but a JSON object or array is ignored.
+func LearnJSON(b []byte) {
+	if v, ok := decodeDoc(b); ok {
+		prelearn("", "", v)
+	}
+}
+
+// decodeDoc decodes one JSON object or array, numbers kept as written.
+func decodeDoc(b []byte) (any, bool) {
+	trimmed := bytes.TrimSpace(b)
+	if len(trimmed) == 0 || (trimmed[0] != '{' && trimmed[0] != '[') {
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return nil, false
+	}
+	return v, true
 }
 
 // Value masks a decoded JSON value (maps, slices, strings, json.Number)

@@ -56,7 +56,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("sandbox control %s answered HTTP %d: %s", e.Call, e.Status, e.Exchange.RespBody)
+	return fmt.Sprintf("sandbox control %s answered HTTP %d: %s", e.Call, e.Status, e.Exchange.ResponseBody())
 }
 
 func (k *Client) call(ctx context.Context, method, path string, body any, out any) (*client.Response, error) {
