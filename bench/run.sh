@@ -138,6 +138,16 @@ HDR="Authorization: $AUTH"
 export MPH_MERCHANT_ID=mer_bench MPH_SECRET_KEY=sk_test_bench
 echo "== endpoint: GET $URL (bench/echod); load average before the builds: $LOAD_BEFORE"
 
+# A warm-up of every closed-model driver, not counted: the first runs after
+# the builds otherwise meet cold caches and CPU frequency and decide round 1.
+if [ "$QUICK" != 1 ]; then
+  echo "== warm-up (not counted): every closed-model driver for 2s"
+  for t in T_WRK T_VEG T_K6 T_MPH T_MPHNR; do
+    if [ "$t" = T_WRK ] && ! command -v wrk >/dev/null 2>&1; then continue; fi
+    DUR_SAVED=$DUR; DUR=2s; OUT="$WORK/warmup-$t"; eval "${!t}" || true; DUR=$DUR_SAVED; rm -rf "$WORK/warmup-$t"*
+  done
+fi
+
 # The machine may be shared: interleave the drivers round by round and take
 # medians, so that a neighbour's burst does not decide a ratio.
 for r in $(seq "$ROUNDS"); do
