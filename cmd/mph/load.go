@@ -328,16 +328,3 @@ usage error (exit 2). --list-scenarios lists the scenarios. See docs/load.md.`,
 }
 
 var loadCmd *cobra.Command
-
-// breachReason names the breached gates, e.g. "threshold breached:
-// all:success>=99% [default gate] (actual 0.000%)".
-func breachReason(rep *summary.Report) string {
-	var failed []string
-	for _, t := range rep.Thresholds {
-		if !t.Pass {
-			_, text, _ := strings.Cut(t.Format(), "  ")
-			failed = append(failed, strings.TrimSpace(text))
-		}
-	}
-	return "threshold breached: " + strings.Join(failed, "; ")
-}

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/gate"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/loadtest/threshold"
 	"github.com/merchant-harness/mph/report"
@@ -60,25 +60,15 @@ func writeFile(path string, b []byte) error {
 	return os.WriteFile(path, b, 0o644)
 }
 
-// checkThresholdEndpoints refuses a threshold on an endpoint the scenario
-// never hits: it could never be measured, and would pass or fail vacuously.
+// checkThresholdEndpoints refuses a threshold the scenario can never
+// measure (gate.Unmeasurable).
 func checkThresholdEndpoints(ths []threshold.Threshold, so loadtest.ScenarioOptions) error {
 	def, err := lookupScenario(so.Name)
 	if err != nil {
 		return err
 	}
-	eps := def.EndpointNames(so.Mix)
-	for _, t := range ths {
-		if t.Endpoint == "" || t.Endpoint == "all" {
-			continue
-		}
-		hit := false
-		for _, ep := range eps {
-			hit = hit || ep == t.Endpoint
-		}
-		if !hit {
-			return usageErr("--threshold %q: scenario %s never sends %s requests (it sends %s)", t.Raw, so.Name, t.Endpoint, strings.Join(eps, ", "))
-		}
+	if err := gate.Unmeasurable(ths, so.Name, def.EndpointNames(so.Mix)); err != nil {
+		return usageErr("%v", err)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/gate"
 	"github.com/merchant-harness/mph/loadtest/threshold"
 	"github.com/merchant-harness/mph/report"
 )
@@ -83,7 +84,7 @@ func runMerge(cmd *cobra.Command, args []string, f *mergeFlags) error {
 	fmt.Fprintf(cmd.OutOrStdout(), "merged %d inputs: %s\n", len(inputs), filepath.Join(out, "summary.json"))
 	var verdict error
 	if rep.Breached {
-		verdict = failuresErr("%s", breachReason(rep))
+		verdict = failuresErr("%s", gate.BreachReason(rep))
 	}
 	return keepVerdict(cmd.ErrOrStderr(), verdict, werr)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/gate"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
 )
@@ -124,7 +125,7 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 		runErr = nil
 	}
 	// A broken rule seen before the probe stopped stands (exit 1).
-	why := probeBreaches(rep.Probe)
+	why := gate.ProbeBreaches(rep.Probe)
 	return keepVerdict(cmd.ErrOrStderr(), loadVerdict(rep.Interrupted, why != "", "probe", why), runErr, werr)
 }
 
