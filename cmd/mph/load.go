@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -20,6 +18,7 @@ import (
 	"github.com/merchant-harness/mph/config/embedded"
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/launch"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/sandbox"
@@ -123,7 +122,7 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 		}
 		return nil, nil, err
 	}
-	return loadTarget(cfg), cleanup, nil
+	return launch.Target(cfg), cleanup, nil
 }
 
 // sandboxOptions are the embedded sandbox's rate limits from the flags.
@@ -146,25 +145,6 @@ func (f *loadTargetFlags) sandboxOptions() (sandbox.Options, error) {
 	}
 	sbx.RateLimitTopology = sandbox.RateLimitTopology{Shared: sandbox.ParseSharedGroups(f.sandboxShare), Key: f.sandboxKey}
 	return sbx, nil
-}
-
-// loadTarget is the resolved target as the load engine takes it, its
-// setup shaped by the target profile where the profile says.
-func loadTarget(cfg *config.Config) *loadtest.Target {
-	t := &loadtest.Target{
-		BaseURL: cfg.BaseURL, ControlsURL: cfg.ControlsURL, AdminKey: cfg.AdminKey,
-		Timeout: cfg.Timeout, InsecureTLS: cfg.InsecureTLS, Embedded: cfg.Embedded, RunID: cfg.RunID, AllowLive: cfg.AllowLive,
-		FollowRedirects: cfg.FollowRedirects, MaxBody: cfg.MaxBody, RetryAfterMax: cfg.RetryAfterMax,
-		Creds: []loadtest.Credential{{MerchantID: cfg.Primary.MerchantID, SecretKey: cfg.Primary.SecretKey}},
-		Setup: loadtest.SetupFrom(cfg.Profile),
-	}
-	if cfg.Secondary != nil {
-		t.Creds = append(t.Creds, loadtest.Credential{MerchantID: cfg.Secondary.MerchantID, SecretKey: cfg.Secondary.SecretKey})
-	}
-	if cfg.Profile != nil {
-		t.Envelope429 = cfg.Profile.RateLimits.Envelope
-	}
-	return t
 }
 
 // loadRunFlags are the knobs of a timed run.
@@ -242,36 +222,6 @@ func (f *loadRunFlags) scenarioOptions(logf func(string, ...any)) (loadtest.Scen
 		return o, usageErr("%v", err)
 	}
 	return o, nil
-}
-
-func parseShard(s string) (int, int, error) {
-	if s == "" {
-		return 0, 1, nil
-	}
-	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, fmt.Errorf("--shard %q: want i/n with 0 <= i < n", s)
-	}
-	return i, n, nil
-}
-
-func parseStartAt(s string) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, nil
-	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		return time.Unix(0, int64(f*1e9)), nil
-	}
-	return time.Time{}, fmt.Errorf("--start-at %q: want RFC 3339 (2026-01-02T15:04:05Z) or unix seconds", s)
-}
-
-func defaultOutDir(kind string) string {
-	return filepath.Join("mph-results", time.Now().UTC().Format("20060102T150405Z")+"-"+kind)
 }
 
 func logfTo(w io.Writer, quiet bool) func(string, ...any) {

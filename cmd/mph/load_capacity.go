@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/launch"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
 )
@@ -61,7 +62,7 @@ func runCapacity(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, cf *
 	}
 	out := rf.outDir
 	if out == "" {
-		out = defaultOutDir("capacity-" + rf.scenario)
+		out = launch.OutDir("capacity-" + rf.scenario)
 	}
 	ctx, t, scn, release, err := tf.prepare(cmd, so, "capacity", out)
 	if err != nil {

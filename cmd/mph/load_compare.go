@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/launch"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
 )
@@ -53,7 +54,7 @@ Exit 0 without regression, 1 on a regression, 2 on usage errors.`,
 			}
 			c.Defaults = !cmd.Flags().Changed("max-regression")
 			if out == "" {
-				out = defaultOutDir("compare")
+				out = launch.OutDir("compare")
 			}
 			if err := writeComparison(out, c); err != nil {
 				return fmt.Errorf("compare: %w", err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/launch"
 	"github.com/merchant-harness/mph/loadtest/promrw"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/report"
@@ -47,8 +48,8 @@ func (f *liveFlags) check() error {
 // start returns the pusher of --prometheus-rw (nil without it) and says so
 // unless quiet. Its client is httpclient's: a timeout on every push, TLS
 // verified, no redirect followed.
-func (f *liveFlags) start(errw io.Writer, quiet bool, scenario string, plan loadPlan, t *loadtest.Target) (*promrw.Pusher, promrw.RunLabels) {
-	labels := promrw.RunLabels{RunID: metricsRunID(scenario, plan, t), Scenario: scenario, Shard: fmt.Sprintf("%d/%d", plan.shard, plan.shards)}
+func (f *liveFlags) start(errw io.Writer, quiet bool, scenario string, plan launch.Plan, t *loadtest.Target) (*promrw.Pusher, promrw.RunLabels) {
+	labels := promrw.RunLabels{RunID: plan.MetricsRunID(scenario, t.RunID), Scenario: scenario, Shard: fmt.Sprintf("%d/%d", plan.Shard, plan.Shards)}
 	if f.url == "" {
 		return nil, labels
 	}
@@ -58,17 +59,6 @@ func (f *liveFlags) start(errw io.Writer, quiet bool, scenario string, plan load
 	}
 	hc := httpclient.New(httpclient.Options{})
 	return promrw.Start(promrw.Options{URL: f.url, Interval: f.interval, Labels: labels, Client: hc}), labels
-}
-
-// metricsRunID is the run_id label: the shards of one run share it. With
-// --start-at (which every shard of a run shares) it is the scenario and
-// that instant; otherwise the harness's run id (--run-id, MPH_RUN_ID,
-// random by default).
-func metricsRunID(scenario string, plan loadPlan, t *loadtest.Target) string {
-	if !plan.startAt.IsZero() {
-		return scenario + "-" + plan.startAt.UTC().Format("20060102T150405Z")
-	}
-	return t.RunID
 }
 
 // stop pushes the last snapshot and states the pushes in a note (and on

@@ -9,6 +9,7 @@ import (
 
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/gate"
+	"github.com/merchant-harness/mph/loadtest/launch"
 	"github.com/merchant-harness/mph/loadtest/threshold"
 	"github.com/merchant-harness/mph/report"
 )
@@ -56,7 +57,7 @@ func runMerge(cmd *cobra.Command, args []string, f *mergeFlags) error {
 	ts = threshold.WithDefaults(ts)
 	out := f.out
 	if out == "" {
-		out = defaultOutDir("merge")
+		out = launch.OutDir("merge")
 	}
 	resDir := out
 	if f.noResults {
