@@ -8,13 +8,13 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/sandbox/catalogue"
+	"github.com/merchant-harness/mph/sandbox/console"
 	"github.com/merchant-harness/mph/selftest"
 )
 
@@ -91,7 +91,7 @@ func runSandbox(cmd *cobra.Command, sf *sandboxFlags) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	printBanner(out, run, sf.faults)
+	console.Banner(out, run, sf.faults)
 	if len(sf.variants) > 0 {
 		fmt.Fprintf(out, "  VARIANTS      %s  (document-allowed settings; see --list-variants for the profile each needs)\n", strings.Join(sf.variants, ", "))
 	}
@@ -143,9 +143,9 @@ func printCatalogue(out io.Writer, faults, markdown bool) error {
 	case markdown:
 		return catalogue.VariantsMarkdown(out)
 	case faults:
-		printFaults(out)
+		console.Faults(out)
 	default:
-		printVariants(out)
+		console.Variants(out)
 	}
 	return nil
 }
@@ -169,68 +169,6 @@ func parseRateLimits(vals []string) (map[string]sandbox.RateLimit, bool, error) 
 		m[g] = l
 	}
 	return m, off, nil
-}
-
-func printBanner(w io.Writer, r *sandbox.Running, faults []string) {
-	fmt.Fprintf(w, "mph sandbox: Merchant Payments API v1 reference sandbox\n\n")
-	fmt.Fprintf(w, "  base URL      %s\n", r.BaseURL)
-	if r.ControlsURL == "" {
-		fmt.Fprintf(w, "  controls      hidden (--hide-controls)\n")
-	} else {
-		fmt.Fprintf(w, "  controls URL  %s  (header X-Sandbox-Admin-Key)\n", r.ControlsURL)
-		fmt.Fprintf(w, "  admin key     %s\n", r.AdminKey)
-	}
-	for _, p := range r.Server.WebhookPresets() {
-		fmt.Fprintf(w, "  webhook URL   %s → %s\n", p.MerchantID, p.URL)
-	}
-	if len(faults) > 0 {
-		fmt.Fprintf(w, "  FAULTS        %s  (deliberately non-conformant)\n", strings.Join(faults, ", "))
-	}
-	fmt.Fprintf(w, "\nDemo credentials (well-known, sandbox only):\n\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  merchantId\tTEST key\tLIVE key\tKYB\trole")
-	for _, m := range sandbox.DemoMerchants() {
-		live := m.LiveKey
-		if live == "" {
-			live = "-"
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\n", m.ID, m.TestKey, live, m.KYBTier, m.Role)
-	}
-	_ = tw.Flush()
-	fmt.Fprintf(w, "\nPress Ctrl-C to stop.\n")
-}
-
-func printFaults(w io.Writer) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tBREAKS\tDESCRIPTION")
-	for _, f := range sandbox.Faults() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Name, strings.Join(f.Requirements, ","), f.Description)
-	}
-	_ = tw.Flush()
-}
-
-func printVariants(w io.Writer) {
-	dims := sandbox.Dimensions()
-	n := 0
-	for _, d := range dims {
-		fmt.Fprintf(w, "%s  (%s)\n  %s\n", d.Name, strings.Join(d.OpenPoints, ", "), d.Description)
-		for _, v := range d.Settings {
-			mark := "  "
-			if v.Reference {
-				mark = "* "
-			} else {
-				n++
-			}
-			fmt.Fprintf(w, "  %s%s: %s\n", mark, v.Name, v.Description)
-			if !v.Reference {
-				fmt.Fprintf(w, "      document: %s\n", v.Document)
-			}
-			if v.Profile != "" {
-				fmt.Fprintf(w, "      profile: %s\n", strings.Join(strings.Fields(v.Profile), " "))
-			}
-		}
-	}
-	fmt.Fprintf(w, "\n%d dimensions, %d settings besides the references (marked *); docs/variants.md\n", len(dims), n)
 }
 
 // parseWebhookPresets reads --webhook-url and --webhook-secret (MERCHANT=VALUE).
