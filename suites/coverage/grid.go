@@ -1,6 +1,8 @@
 // Package coverage states what the built spec tree covers, without
 // running it: per requirement the specs on each kind of target, and the
 // rule × endpoint grid of the cross-cutting rules (mph conform --coverage).
+// It reads the declarations of the built tree: call it after
+// framework.Preview.
 package coverage
 
 import (
