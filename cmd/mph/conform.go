@@ -15,7 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/onsi/ginkgo/v2/types"
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/client"
@@ -23,11 +22,10 @@ import (
 	"github.com/merchant-harness/mph/config/embedded"
 	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/report"
-	"github.com/merchant-harness/mph/requirements"
 	"github.com/merchant-harness/mph/result"
-	"github.com/merchant-harness/mph/suites"
 	_ "github.com/merchant-harness/mph/suites" // the specs register themselves
 	"github.com/merchant-harness/mph/suites/framework"
+	"github.com/merchant-harness/mph/suites/listing"
 )
 
 type conformFlags struct {
@@ -155,7 +153,7 @@ func runConform(cmd *cobra.Command, _ []string) error {
 		return usageErr("no spec selected by %s (see mph conform --list; --allow-empty accepts an empty selection)", what)
 	}
 	if f.list {
-		return printList(stdout, pv, f.listJSON)
+		return listing.Write(stdout, pv, f.listJSON)
 	}
 	ro, err := f.reportOptions()
 	if err != nil {
@@ -280,71 +278,27 @@ func (f *conformFlags) reportOptions() (result.Options, error) {
 	if f.strictWaivers && f.waivers == "" {
 		return ro, errors.New("--strict-waivers needs --waivers")
 	}
-	accepted, err := acceptedNoVerdicts(f.acceptNoVerdict)
+	accepted, err := listing.AcceptedNoVerdicts(f.acceptNoVerdict)
 	if err != nil {
 		return ro, err
 	}
 	ro.AcceptNoVerdict = accepted
 	if f.waivers != "" {
-		ids := map[string]bool{}
-		for _, d := range framework.Declarations() {
-			ids[d.ID] = true
-		}
-		ws, err := result.LoadWaivers(f.waivers, result.KnownIDs{
-			Spec:        func(id string) bool { return ids[id] },
-			Requirement: func(id string) bool { _, ok := requirements.Lookup(id); return ok },
-			Renamed:     suites.Renamed(),
-		})
-		if err != nil {
+		if ro.Waivers, err = result.LoadWaivers(f.waivers, listing.Known()); err != nil {
 			return ro, err
 		}
-		ro.Waivers = ws
 	}
 	if f.baseline != "" {
 		b, err := result.LoadSummary(f.baseline)
 		if err != nil {
 			return ro, err
 		}
-		ids := map[string]bool{}
-		for _, d := range framework.Declarations() {
-			ids[d.ID] = true
-		}
-		if err := b.RenameSpecs(suites.Renamed(), func(id string) bool { return ids[id] }); err != nil {
+		if err := listing.Rebase(b); err != nil {
 			return ro, fmt.Errorf("baseline %s: %w", f.baseline, err)
 		}
 		ro.Baseline = b
 	}
 	return ro, nil
-}
-
-// acceptedNoVerdicts checks the --accept-no-verdict list: current spec IDs
-// or all; a former ID is refused with the spec's current one, an unknown ID
-// is refused (it would accept nothing, and the gate would read the wrong
-// verdict).
-func acceptedNoVerdicts(list []string) ([]string, error) {
-	ids := map[string]bool{}
-	for _, d := range framework.Declarations() {
-		ids[d.ID] = true
-	}
-	renamed := suites.Renamed()
-	var out, problems []string
-	for _, id := range list {
-		id = strings.TrimSpace(id)
-		switch {
-		case id == "":
-			continue
-		case id == result.AcceptAll || ids[id]:
-			out = append(out, id)
-		case renamed[id] != "":
-			problems = append(problems, fmt.Sprintf("%s: the spec's ID is now %s (suites/inventory.yaml)", id, renamed[id]))
-		default:
-			problems = append(problems, id+": unknown spec ID (see mph conform --list)")
-		}
-	}
-	if len(problems) > 0 {
-		return nil, fmt.Errorf("--accept-no-verdict: %s", strings.Join(problems, "; "))
-	}
-	return out, nil
 }
 
 // runMeta describes the run for the reports.
@@ -358,44 +312,4 @@ func runMeta(cfg *config.Config, selection string) result.Meta {
 		m.ProfileDigest = "sha256:" + hex.EncodeToString(sum[:6])
 	}
 	return m
-}
-
-// listedSpec is one line of --list --json.
-type listedSpec struct {
-	ID           string   `json:"id"`
-	Area         string   `json:"area"`
-	Text         string   `json:"text"`
-	Labels       []string `json:"labels"`
-	Requirements []string `json:"requirements"`
-	Location     string   `json:"location"`
-}
-
-func printList(w io.Writer, pv types.Report, asJSON bool) error {
-	var specs []listedSpec
-	for _, sp := range framework.Selected(pv) {
-		id := result.SpecID(sp)
-		ls := listedSpec{ID: id, Area: result.AreaOf(id), Text: result.FullText(sp), Labels: result.Labels(sp),
-			Location: fmt.Sprintf("%s/%s:%d", filepath.Base(filepath.Dir(sp.LeafNodeLocation.FileName)), filepath.Base(sp.LeafNodeLocation.FileName), sp.LeafNodeLocation.LineNumber)}
-		for _, l := range ls.Labels {
-			if _, ok := requirements.Lookup(l); ok {
-				ls.Requirements = append(ls.Requirements, l)
-			}
-		}
-		specs = append(specs, ls)
-	}
-	if asJSON {
-		if specs == nil {
-			specs = []listedSpec{}
-		}
-		b, err := json.MarshalIndent(specs, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintln(w, string(b))
-		return err
-	}
-	for _, s := range specs {
-		fmt.Fprintf(w, "%s\t%s\t[%s]\n", s.ID, s.Text, strings.Join(s.Labels, ", "))
-	}
-	return nil
 }

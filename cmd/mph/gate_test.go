@@ -24,6 +24,7 @@ import (
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/suites/listing"
 )
 
 var (
@@ -332,7 +333,7 @@ func TestVersionAndHelp(t *testing.T) {
 func specIDs(t *testing.T, focus string) []string {
 	t.Helper()
 	r := gateRun(t, nil, 0, 0, "conform", "--list", "--json", "--focus", focus)
-	var specs []listedSpec
+	var specs []listing.Spec
 	if err := json.Unmarshal([]byte(r.stdout), &specs); err != nil {
 		t.Fatalf("--list --json: %v\n%s", err, r.stdout)
 	}
@@ -579,7 +580,7 @@ func TestListHonoursSelectionAndPrintsOnlySpecs(t *testing.T) {
 		}
 	}
 	j := gateRun(t, nil, 0, 0, "conform", "--list", "--json", "--label-filter", "withdraw")
-	var specs []listedSpec
+	var specs []listing.Spec
 	if err := json.Unmarshal([]byte(j.stdout), &specs); err != nil || len(specs) == 0 || specs[0].ID == "" || len(specs[0].Requirements) == 0 {
 		t.Errorf("--list --json: %v %+v", err, specs)
 	}
