@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/exitcode"
+	"github.com/merchant-harness/mph/internal/buildinfo"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/sandbox"
@@ -316,7 +317,7 @@ func TestVersionAndHelp(t *testing.T) {
 		t.Errorf("--version: %q", r.stdout)
 	}
 	r = gateRun(t, nil, 0, 0, "version", "--json")
-	var bi buildInfo
+	var bi buildinfo.Info
 	if err := json.Unmarshal([]byte(r.stdout), &bi); err != nil || bi.Version == "" || bi.GoVersion == "" {
 		t.Errorf("version --json: %v %q", err, r.stdout)
 	}
