@@ -21,7 +21,7 @@ import (
 	"github.com/merchant-harness/mph/loadtest/launch"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report"
-	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/options"
 )
 
 // loadTargetFlags are shared by `mph load` and its subcommands.
@@ -107,9 +107,9 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 	if err != nil {
 		return nil, nil, usageErr("%v", err)
 	}
-	sbx, err := f.sandboxOptions()
+	sbx, err := options.EmbeddedLimits(f.noRateLimits, f.sandboxLimits, f.sandboxShare, f.sandboxKey)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, usageErr("%v", err)
 	}
 	if s.BaseURL != "" && (f.noRateLimits || len(f.sandboxLimits) > 0 || f.sandboxShare != "" || f.sandboxKey != "") {
 		return nil, nil, usageErr("--no-rate-limits and --sandbox-rate-limit* apply to the embedded sandbox only (no --base-url)")
@@ -123,28 +123,6 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 		return nil, nil, err
 	}
 	return launch.Target(cfg), cleanup, nil
-}
-
-// sandboxOptions are the embedded sandbox's rate limits from the flags.
-func (f *loadTargetFlags) sandboxOptions() (sandbox.Options, error) {
-	sbx := sandbox.Options{DisableRateLimits: f.noRateLimits}
-	if len(f.sandboxLimits) > 0 {
-		sbx.RateLimits = map[string]sandbox.RateLimit{}
-		for _, spec := range f.sandboxLimits {
-			g, l, err := sandbox.ParseRateLimit(spec)
-			if err != nil {
-				return sbx, usageErr("--sandbox-rate-limit %v", err)
-			}
-			sbx.RateLimits[g] = l
-		}
-	}
-	switch f.sandboxKey {
-	case "", sandbox.LimitKeyMerchant, sandbox.LimitKeyToken, sandbox.LimitKeyClient:
-	default:
-		return sbx, usageErr("--sandbox-rate-limit-key %q: want merchant, token or client", f.sandboxKey)
-	}
-	sbx.RateLimitTopology = sandbox.RateLimitTopology{Shared: sandbox.ParseSharedGroups(f.sandboxShare), Key: f.sandboxKey}
-	return sbx, nil
 }
 
 // loadRunFlags are the knobs of a timed run.

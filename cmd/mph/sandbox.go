@@ -15,6 +15,7 @@ import (
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/sandbox/catalogue"
 	"github.com/merchant-harness/mph/sandbox/console"
+	"github.com/merchant-harness/mph/sandbox/options"
 	"github.com/merchant-harness/mph/selftest"
 )
 
@@ -110,7 +111,7 @@ func runSandbox(cmd *cobra.Command, sf *sandboxFlags) error {
 func (sf *sandboxFlags) options(logTo io.Writer) (sandbox.Options, error) {
 	opts := sandbox.Options{BasePath: sf.basePath, AdminKey: sf.adminKey, Faults: sf.faults, Variants: sf.variants, EchoRequests: sf.echo, HideControls: sf.hide}
 	var err error
-	if opts.Webhooks, err = parseWebhookPresets(sf.hookURLs, sf.hookKeys); err != nil {
+	if opts.Webhooks, err = options.WebhookPresets(sf.hookURLs, sf.hookKeys); err != nil {
 		return opts, err
 	}
 	s, err := sf.target.Settings()
@@ -120,7 +121,7 @@ func (sf *sandboxFlags) options(logTo io.Writer) (sandbox.Options, error) {
 	if s.SandboxJWTSecret != "" {
 		opts.JWTSecret = []byte(s.SandboxJWTSecret)
 	}
-	rl, off, err := parseRateLimits(sf.rateLimits)
+	rl, off, err := options.RateLimits(sf.rateLimits)
 	if err != nil {
 		return opts, err
 	}
@@ -150,71 +151,15 @@ func printCatalogue(out io.Writer, faults, markdown bool) error {
 	return nil
 }
 
-// parseRateLimits reads --rate-limit values: "off", or group=rate[:burst].
-func parseRateLimits(vals []string) (map[string]sandbox.RateLimit, bool, error) {
-	var m map[string]sandbox.RateLimit
-	off := false
-	for _, v := range vals {
-		if v == "off" {
-			off = true
-			continue
-		}
-		g, l, err := sandbox.ParseRateLimit(v)
-		if err != nil {
-			return nil, false, fmt.Errorf("--rate-limit %w (or off)", err)
-		}
-		if m == nil {
-			m = map[string]sandbox.RateLimit{}
-		}
-		m[g] = l
-	}
-	return m, off, nil
-}
-
-// parseWebhookPresets reads --webhook-url and --webhook-secret (MERCHANT=VALUE).
-func parseWebhookPresets(urls, keys []string) ([]sandbox.WebhookPreset, error) {
-	secrets := map[string]string{}
-	for _, k := range keys {
-		m, v, ok := strings.Cut(k, "=")
-		if !ok || m == "" || v == "" {
-			return nil, fmt.Errorf("--webhook-secret: want MERCHANT=SECRET")
-		}
-		secrets[m] = v
-	}
-	var out []sandbox.WebhookPreset
-	for _, u := range urls {
-		m, v, ok := strings.Cut(u, "=")
-		if !ok || m == "" || v == "" {
-			return nil, fmt.Errorf("--webhook-url %q: want MERCHANT=URL", u)
-		}
-		out = append(out, sandbox.WebhookPreset{MerchantID: m, URL: v, Secret: secrets[m]})
-		delete(secrets, m)
-	}
-	for m := range secrets {
-		return nil, fmt.Errorf("--webhook-secret for %s without a --webhook-url", m)
-	}
-	return out, nil
-}
-
 // drawSeed adds the settings --variant-seed draws to --variant, one of
 // every dimension not named by --variant, and prints them.
 func (sf *sandboxFlags) drawSeed(out io.Writer) error {
 	if sf.variantSeed < 0 {
 		return nil
 	}
-	named := map[string]bool{}
-	for _, n := range sf.variants {
-		v, ok := sandbox.LookupVariant(n)
-		if !ok {
-			return fmt.Errorf("unknown variant %q (see mph sandbox --list-variants)", n)
-		}
-		named[v.Dimension] = true
-	}
-	var drawn []string
-	for _, v := range sandbox.SeedSettings(uint64(sf.variantSeed)) {
-		if !v.Reference && !named[v.Dimension] {
-			drawn = append(drawn, v.Name)
-		}
+	drawn, err := options.Drawn(uint64(sf.variantSeed), sf.variants)
+	if err != nil {
+		return err
 	}
 	sf.variants = append(sf.variants, drawn...)
 	fmt.Fprintf(out, "variant seed %d draws %d settings besides the references: %s\n\n", sf.variantSeed, len(drawn), strings.Join(drawn, " "))
