@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/cli/loadfiles"
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/launch"
 	"github.com/merchant-harness/mph/loadtest/summary"
@@ -87,7 +88,7 @@ func runCapacity(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, cf *
 	}
 	fmt.Fprintln(cmd.OutOrStdout())
 	if werr == nil {
-		printFiles(cmd.OutOrStdout(), loadFiles(out, rf.gate.markdown, rf.gate.junit))
+		loadfiles.Print(cmd.OutOrStdout(), loadfiles.Reports(out, rf.gate.markdown, rf.gate.junit))
 	}
 	if err != nil && ctx.Err() == nil {
 		// The search did not finish: no verdict.

@@ -3,17 +3,14 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/pflag"
 
+	"github.com/merchant-harness/mph/cli/loadfiles"
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/gate"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/loadtest/threshold"
-	"github.com/merchant-harness/mph/report"
 )
 
 // loadGateFlags are the CI outputs of the load commands: a Markdown summary
@@ -30,34 +27,7 @@ func (g *loadGateFlags) bind(fs *pflag.FlagSet) {
 
 // write writes the extra reports of a finished (or interrupted) run.
 func (g *loadGateFlags) write(rep *summary.Report) error {
-	if g.markdown != "" {
-		md, err := report.LoadMarkdown(rep).Bytes()
-		if err == nil {
-			err = writeFile(g.markdown, md)
-		}
-		if err != nil {
-			return fmt.Errorf("--markdown-report: %w", err)
-		}
-	}
-	if g.junit != "" {
-		out, err := report.LoadJUnit(rep, versionString()).Bytes()
-		if err != nil {
-			return err
-		}
-		if err := writeFile(g.junit, out); err != nil {
-			return fmt.Errorf("--junit-report: %w", err)
-		}
-	}
-	return nil
-}
-
-func writeFile(path string, b []byte) error {
-	if d := filepath.Dir(path); d != "" {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
-		}
-	}
-	return os.WriteFile(path, b, 0o644)
+	return loadfiles.Extra{Markdown: g.markdown, JUnit: g.junit}.Write(rep, versionString())
 }
 
 // checkThresholdEndpoints refuses a threshold the scenario can never

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/cli/loadfiles"
 	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/gate"
@@ -114,7 +115,7 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 	_ = report.ProbeMarkdown(rep.Probe)(cmd.OutOrStdout())
 	fmt.Fprintln(cmd.OutOrStdout())
 	if werr == nil {
-		printFiles(cmd.OutOrStdout(), loadFiles(out, rf.gate.markdown, rf.gate.junit))
+		loadfiles.Print(cmd.OutOrStdout(), loadfiles.Reports(out, rf.gate.markdown, rf.gate.junit))
 	}
 	if runErr != nil && !rep.Interrupted {
 		runErr = fmt.Errorf("probe: %w", runErr)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/cli/loadfiles"
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/gate"
 	"github.com/merchant-harness/mph/loadtest/launch"
@@ -130,7 +131,7 @@ func (f *loadRunFlags) writeReports(cmd *cobra.Command, rep *summary.Report, o *
 		f.plot(cmd.ErrOrStderr(), o, spec.Results.(*os.File), out)
 	}
 	_ = report.LoadConsole(rep)(cmd.OutOrStdout())
-	printRunFiles(cmd.OutOrStdout(), out, resultsPath, f.gate.markdown, f.gate.junit, f.cpuProfile)
+	loadfiles.Print(cmd.OutOrStdout(), loadfiles.OfRun(out, resultsPath, f.gate.markdown, f.gate.junit, f.cpuProfile))
 	if o.ResultsErr != nil {
 		return fmt.Errorf("load: writing raw results: %w", o.ResultsErr)
 	}
@@ -181,37 +182,5 @@ func (f *loadRunFlags) plot(errw io.Writer, o *loadtest.Outcome, results *os.Fil
 	_ = results.Sync()
 	if err := loadtest.VegetaPlot(results.Name(), filepath.Join(out, "plot.html"), "mph load "+f.scenario); err != nil {
 		fmt.Fprintf(errw, "load: vegeta plot: %v\n", err)
-	}
-}
-
-// printRunFiles prints every file the run wrote.
-func printRunFiles(w io.Writer, out, resultsPath string, extra ...string) {
-	files := loadFiles(out, extra...)
-	if _, err := os.Stat(filepath.Join(out, "plot.html")); err == nil {
-		files = append(files[:3], append([]string{filepath.Join(out, "plot.html")}, files[3:]...)...)
-	}
-	if resultsPath != "" {
-		files = append(files, resultsPath+" (raw results: vegeta report "+resultsPath+")")
-	}
-	printFiles(w, files)
-}
-
-// loadFiles are the reports a load command writes in out, then the
-// files of --markdown-report, --junit-report and --cpuprofile ("" skipped).
-func loadFiles(out string, extra ...string) []string {
-	files := []string{filepath.Join(out, "summary.json"), filepath.Join(out, "summary.md"), filepath.Join(out, "report.html")}
-	for _, f := range extra {
-		if f != "" {
-			files = append(files, f)
-		}
-	}
-	return files
-}
-
-// printFiles lists every file a command wrote, one a line.
-func printFiles(w io.Writer, files []string) {
-	fmt.Fprintln(w, "files written:")
-	for _, f := range files {
-		fmt.Fprintf(w, "  %s\n", f)
 	}
 }
