@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -176,7 +173,7 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	defer cleanup()
 
 	opts.JUnitReport, opts.JSONReport, opts.HTMLReport, opts.MarkdownReport = f.reports.paths()
-	ro.Meta = runMeta(cfg, framework.DescribeSelection(opts))
+	ro.Meta = framework.Meta(cfg, framework.DescribeSelection(opts), versionString())
 	opts.Report = ro
 	where := cfg.BaseURL
 	if cfg.Embedded {
@@ -185,13 +182,13 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	fmt.Fprintf(stdout, "mph conform %s: target %s, run id %s, %d specs selected\n", ro.Meta.Version, report.StripUserinfo(where), cfg.RunID, len(selected))
 	opts.OnInterrupt = func(res framework.Result) {
 		fmt.Fprintln(stdout) // ends Ginkgo's progress line
-		fmt.Fprintln(stderr, interruptLine(res.Summary, opts))
+		fmt.Fprintln(stderr, opts.InterruptLine(res.Summary))
 		os.Exit(exitcode.Interrupted)
 	}
 	res, err := framework.Run(ctx, cfg, opts)
 	if ctx.Err() != nil && res.Report.SuiteDescription == "" {
 		sum := framework.WriteInterrupted(pv, syscall.SIGINT, opts)
-		return interruptedErr("%s", interruptLine(sum, opts))
+		return interruptedErr("%s", opts.InterruptLine(sum))
 	}
 	return f.outcome(stdout, stderr, cfg, opts, res, err)
 }
@@ -207,7 +204,7 @@ func (f *conformFlags) outcome(stdout, stderr io.Writer, cfg *config.Config, opt
 	case err != nil:
 		return usageErr("%v", err)
 	}
-	_ = report.Console(res.Summary, reportFiles(opts)...)(stdout)
+	_ = report.Console(res.Summary, opts.ReportFiles()...)(stdout)
 	err = conformVerdict(res.Summary, f.strictWaivers)
 	var ee *exitError
 	if res.NotRun > 0 && !res.Summary.Interrupted && errors.As(err, &ee) {
@@ -221,54 +218,12 @@ func (f *conformFlags) outcome(stdout, stderr io.Writer, cfg *config.Config, opt
 	return harnessErr("nothing failed, but %d report(s) could not be written: %s", len(res.ReportErrors), strings.Join(res.ReportErrors, "; "))
 }
 
-// reportFiles are the files a run writes, in the order the console lists
-// them: report.summary.json (the figures every other report shows) goes
-// next to report.json.
-func reportFiles(opts framework.RunOptions) []string {
-	summary := ""
-	if opts.JSONReport != "" {
-		summary = report.SummaryPath(opts.JSONReport)
-	}
-	return []string{opts.JUnitReport, opts.JSONReport, summary, opts.HTMLReport, opts.MarkdownReport}
-}
-
 // conformVerdict maps a summary to the exit-code contract.
 func conformVerdict(s result.Summary, strict bool) error {
-	switch s.ExitCode(strict) {
-	case exitcode.Interrupted:
-		return interruptedErr("interrupted")
-	case exitcode.Failed:
-		if s.Failed == 0 {
-			return failuresErr("%d waived specs now pass (--strict-waivers): remove their waivers", len(s.FixedWaivers))
-		}
-		return failuresErr("%d failed, %d harness errors", s.Failed, s.HarnessErrors)
-	case exitcode.Harness:
-		var parts []string
-		if n := s.HarnessErrors + len(s.SuiteErrors); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d checks could not run (harness errors)", n))
-		}
-		if n := s.Undecided(); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d checks reached no verdict (never a pass; --accept-no-verdict ID,... or all accepts them by name)", n))
-		}
-		return harnessErr("nothing failed, but %s", strings.Join(parts, " and "))
+	if code := s.ExitCode(strict); code != exitcode.OK {
+		return &exitError{code: code, err: errors.New(s.Verdict(strict))}
 	}
 	return nil
-}
-
-func interruptLine(s result.Summary, opts framework.RunOptions) string {
-	done := s.Selected - s.NotRun
-	dir := "no reports"
-	for _, p := range []string{opts.JSONReport, opts.JUnitReport, opts.HTMLReport, opts.MarkdownReport} {
-		if p != "" {
-			dir = "reports (marked interrupted) in " + filepath.Dir(p)
-			break
-		}
-	}
-	line := fmt.Sprintf("mph conform: interrupted after %d of %d specs (%d failed); %s", done, s.Selected, s.Failed, dir)
-	if m := s.Money; m != nil && (m.Teardown == "incomplete" || len(m.Unswept) > 0) {
-		line += fmt.Sprintf("; %d cards may still hold money: run mph sweep --run-id %s", len(m.Unswept), opts.Report.Meta.RunID)
-	}
-	return line
 }
 
 // reportOptions loads the waivers and the baseline and checks the accepted
@@ -299,17 +254,4 @@ func (f *conformFlags) reportOptions() (result.Options, error) {
 		ro.Baseline = b
 	}
 	return ro, nil
-}
-
-// runMeta describes the run for the reports.
-func runMeta(cfg *config.Config, selection string) result.Meta {
-	m := result.Meta{Target: report.StripUserinfo(cfg.BaseURL), Embedded: cfg.Embedded, RunID: cfg.RunID, Version: versionString(), Profile: "default", Filter: selection}
-	if cfg.ProfilePath != "" {
-		m.Profile = filepath.Base(cfg.ProfilePath)
-	}
-	if b, err := json.Marshal(cfg.Profile); err == nil {
-		sum := sha256.Sum256(b)
-		m.ProfileDigest = "sha256:" + hex.EncodeToString(sum[:6])
-	}
-	return m
 }
