@@ -67,7 +67,7 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	}
 	o, err := loadtest.Run(ctx, spec)
 	stopProfile()
-	liveNote := stopLive(pusher, labels, rf.live.url, errw)
+	liveNote := rf.live.stopLive(pusher, labels, errw)
 	if err != nil {
 		if ctx.Err() != nil {
 			return interruptedErr("load: interrupted before the attack started")
