@@ -16,7 +16,6 @@ import (
 
 	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/config/embedded"
-	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/launch"
 	"github.com/merchant-harness/mph/loadtest/summary"
@@ -177,14 +176,7 @@ func (f *loadRunFlags) bind(fs *pflag.FlagSet, withRate bool) {
 }
 
 func (f *loadRunFlags) attack(timeout time.Duration, insecure bool) loadtest.AttackOptions {
-	o := loadtest.AttackOptions{Workers: f.workers, MaxWorkers: f.maxWorkers, LoadOptions: httpclient.LoadOptions{
-		Connections: f.connections, MaxConnections: f.maxConnections, HTTP2: f.http2, H2C: f.h2c, Timeout: timeout, InsecureTLS: insecure,
-	}}
-	if f.noKeepAlive {
-		ka := false
-		o.KeepAlive = &ka
-	}
-	return o
+	return f.ask().Attack(timeout, insecure)
 }
 
 func (f *loadRunFlags) scenarioOptions(logf func(string, ...any)) (loadtest.ScenarioOptions, error) {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/pprof"
 	"time"
 
@@ -46,9 +45,9 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return usageErr("--out: %v", err)
 	}
-	spec, resultsPath, err := rf.runSpec(scn, t, plan, out)
+	spec, resultsPath, err := rf.ask().RunSpec(scn, t, plan, out)
 	if err != nil {
-		return err
+		return fmt.Errorf("load: %w", err)
 	}
 	if f, ok := spec.Results.(*os.File); ok {
 		defer f.Close()
@@ -80,26 +79,6 @@ func runLoad(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags) error {
 	}
 	werr := rf.writeReports(cmd, rep, o, spec, out, resultsPath)
 	return keepVerdict(errw, loadVerdict(o.Interrupted || ctx.Err() != nil, rep.Breached, "load", gate.BreachReason(rep)), werr)
-}
-
-// runSpec is the run the flags ask for, with its raw results file (none
-// with --no-results).
-func (f *loadRunFlags) runSpec(scn *loadtest.Scenario, t *loadtest.Target, plan launch.Plan, out string) (loadtest.RunSpec, string, error) {
-	spec := loadtest.RunSpec{
-		Name: f.scenario, Scenario: scn, Schedule: plan.Sched, Warmup: f.warmup,
-		Attack: f.attack(t.Timeout, t.InsecureTLS), StartAt: plan.StartAt,
-		Thresholds: plan.Thresholds, AbortOnBreach: f.abortOnBreach,
-	}
-	if f.noResults {
-		return spec, "", nil
-	}
-	path := filepath.Join(out, "results.bin")
-	file, err := os.Create(path)
-	if err != nil {
-		return spec, "", fmt.Errorf("load: %w", err)
-	}
-	spec.Results = file
-	return spec, path, nil
 }
 
 // startCPUProfile profiles the attack into path ("" = no profile) and
@@ -142,7 +121,8 @@ func (f *loadRunFlags) writeReports(cmd *cobra.Command, rep *summary.Report, o *
 func (f *loadRunFlags) ask() launch.Ask {
 	return launch.Ask{Scenario: f.scenario, Thresholds: f.thresholds, Shard: f.shard, StartAt: f.startAt, Pace: f.pace,
 		Rate: f.rate, Duration: f.duration, Warmup: f.warmup, Workers: f.workers, MaxWorkers: f.maxWorkers,
-		Connections: f.connections, HTTP2: f.http2, H2C: f.h2c}
+		Connections: f.connections, MaxConnections: f.maxConnections, HTTP2: f.http2, H2C: f.h2c, NoKeepAlive: f.noKeepAlive,
+		AbortOnBreach: f.abortOnBreach, NoResults: f.noResults}
 }
 
 // plan validates the run flags and builds this shard's schedule.
@@ -171,16 +151,11 @@ func (f *loadRunFlags) plot(errw io.Writer, o *loadtest.Outcome, results *os.Fil
 	if f.noPlot {
 		return
 	}
-	var measured uint64
-	if s, ok := o.Summary("all"); ok {
-		measured = s.Requests
+	skipped, err := launch.Plot(o, results, out, "mph load "+f.scenario, f.plotMax)
+	if skipped != "" {
+		fmt.Fprintf(errw, "load: %s\n", skipped)
 	}
-	if measured > f.plotMax {
-		fmt.Fprintf(errw, "load: plot.html skipped: %d results > --plot-max-results %d (use 'vegeta plot' on results.bin, or raise the limit)\n", measured, f.plotMax)
-		return
-	}
-	_ = results.Sync()
-	if err := loadtest.VegetaPlot(results.Name(), filepath.Join(out, "plot.html"), "mph load "+f.scenario); err != nil {
+	if err != nil {
 		fmt.Fprintf(errw, "load: vegeta plot: %v\n", err)
 	}
 }

@@ -9,12 +9,14 @@ package launch
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest"
 	"github.com/merchant-harness/mph/loadtest/pacer"
 	"github.com/merchant-harness/mph/loadtest/summary"
@@ -30,7 +32,24 @@ type Ask struct {
 	Duration, Warmup     time.Duration
 	Workers, MaxWorkers  uint64
 	Connections          int
+	MaxConnections       int
 	HTTP2, H2C           bool
+	NoKeepAlive          bool
+	AbortOnBreach        bool
+	NoResults            bool // no raw results file
+}
+
+// Attack are the attack's options: its workers and connections, with the
+// target's request timeout and TLS choice.
+func (a Ask) Attack(timeout time.Duration, insecureTLS bool) loadtest.AttackOptions {
+	o := loadtest.AttackOptions{Workers: a.Workers, MaxWorkers: a.MaxWorkers, LoadOptions: httpclient.LoadOptions{
+		Connections: a.Connections, MaxConnections: a.MaxConnections, HTTP2: a.HTTP2, H2C: a.H2C, Timeout: timeout, InsecureTLS: insecureTLS,
+	}}
+	if a.NoKeepAlive {
+		ka := false
+		o.KeepAlive = &ka
+	}
+	return o
 }
 
 // Plan is a timed run's plan: thresholds, shard and this shard's schedule.
@@ -127,6 +146,42 @@ func (p Plan) MetricsRunID(scenario, runID string) string {
 		return scenario + "-" + p.StartAt.UTC().Format("20060102T150405Z")
 	}
 	return runID
+}
+
+// RunSpec is the run asked for on the prepared scenario, with its raw
+// results file in out (results.bin; "" and none with NoResults), which the
+// caller closes.
+func (a Ask) RunSpec(scn *loadtest.Scenario, t *loadtest.Target, p Plan, out string) (loadtest.RunSpec, string, error) {
+	spec := loadtest.RunSpec{
+		Name: a.Scenario, Scenario: scn, Schedule: p.Sched, Warmup: a.Warmup,
+		Attack: a.Attack(t.Timeout, t.InsecureTLS), StartAt: p.StartAt,
+		Thresholds: p.Thresholds, AbortOnBreach: a.AbortOnBreach,
+	}
+	if a.NoResults {
+		return spec, "", nil
+	}
+	path := filepath.Join(out, "results.bin")
+	file, err := os.Create(path)
+	if err != nil {
+		return spec, "", err
+	}
+	spec.Results = file
+	return spec, path, nil
+}
+
+// Plot writes vegeta's plot.html of the raw results into out, titled
+// title, unless the run measured more than limit results: then it says why
+// it skipped it.
+func Plot(o *loadtest.Outcome, results *os.File, out, title string, limit uint64) (skipped string, err error) {
+	var measured uint64
+	if s, ok := o.Summary("all"); ok {
+		measured = s.Requests
+	}
+	if measured > limit {
+		return fmt.Sprintf("plot.html skipped: %d results > --plot-max-results %d (use 'vegeta plot' on results.bin, or raise the limit)", measured, limit), nil
+	}
+	_ = results.Sync()
+	return "", loadtest.VegetaPlot(results.Name(), filepath.Join(out, "plot.html"), title)
 }
 
 // Report states the run's outcome with what was asked of it (tool: the

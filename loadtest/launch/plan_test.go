@@ -1,9 +1,13 @@
 package launch
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/merchant-harness/mph/loadtest"
 )
 
 // TestPlanOf: the plan refuses what cannot run as asked (a shard without
@@ -49,5 +53,25 @@ func TestPlanOf(t *testing.T) {
 	}
 	if out := p.OutDir("list"); !strings.HasSuffix(out, "-list-shard1of4") {
 		t.Errorf("out dir of shard 1/4: %s", out)
+	}
+}
+
+// TestRunSpec: the attack takes the target's timeout and the keep-alive
+// choice; the raw results file is results.bin in out, or none.
+func TestRunSpec(t *testing.T) {
+	a := Ask{Scenario: "list", Workers: 3, NoKeepAlive: true, AbortOnBreach: true}
+	tg := &loadtest.Target{Timeout: 7 * time.Second}
+	out := t.TempDir()
+	spec, path, err := a.RunSpec(nil, tg, Plan{}, out)
+	if err != nil || path != filepath.Join(out, "results.bin") || spec.Results == nil {
+		t.Fatalf("results file: %q, %v", path, err)
+	}
+	spec.Results.(*os.File).Close()
+	if spec.Attack.Timeout != 7*time.Second || spec.Attack.Workers != 3 || spec.Attack.KeepAlive == nil || *spec.Attack.KeepAlive || !spec.AbortOnBreach {
+		t.Errorf("attack: %+v", spec.Attack)
+	}
+	a.NoResults = true
+	if spec, path, err := a.RunSpec(nil, tg, Plan{}, out); err != nil || path != "" || spec.Results != nil {
+		t.Errorf("--no-results: %q, %v", path, err)
 	}
 }
