@@ -75,7 +75,7 @@ func readLoadReport(t *testing.T, dir string) *summary.Report {
 // list group limited to 200/s, burst 10, so the ladder finds it at its
 // third step; about 13 s each); a probe that finds no limit up to
 // --max-rate has nothing to judge and exits 0; one that cannot write its
-// reports exits 3. TestProbeExitBreaches covers the verdict's parts.
+// reports exits 3. TestProbeBreaches (loadtest/gate) covers the verdict's parts.
 func TestProbeExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	env := sandboxEnv(t, []string{"rate-limit-bare-429"}, nil)
