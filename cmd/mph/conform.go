@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +12,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/onsi/ginkgo/v2/types"
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/client"
@@ -23,11 +19,10 @@ import (
 	"github.com/merchant-harness/mph/config/embedded"
 	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/report"
-	"github.com/merchant-harness/mph/requirements"
 	"github.com/merchant-harness/mph/result"
-	"github.com/merchant-harness/mph/suites"
 	_ "github.com/merchant-harness/mph/suites" // the specs register themselves
 	"github.com/merchant-harness/mph/suites/framework"
+	"github.com/merchant-harness/mph/suites/listing"
 )
 
 type conformFlags struct {
@@ -155,7 +150,7 @@ func runConform(cmd *cobra.Command, _ []string) error {
 		return usageErr("no spec selected by %s (see mph conform --list; --allow-empty accepts an empty selection)", what)
 	}
 	if f.list {
-		return printList(stdout, pv, f.listJSON)
+		return listing.Write(stdout, pv, f.listJSON)
 	}
 	ro, err := f.reportOptions()
 	if err != nil {
@@ -178,7 +173,7 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	defer cleanup()
 
 	opts.JUnitReport, opts.JSONReport, opts.HTMLReport, opts.MarkdownReport = f.reports.paths()
-	ro.Meta = runMeta(cfg, framework.DescribeSelection(opts))
+	ro.Meta = framework.Meta(cfg, framework.DescribeSelection(opts), versionString())
 	opts.Report = ro
 	where := cfg.BaseURL
 	if cfg.Embedded {
@@ -187,13 +182,13 @@ func runConform(cmd *cobra.Command, _ []string) error {
 	fmt.Fprintf(stdout, "mph conform %s: target %s, run id %s, %d specs selected\n", ro.Meta.Version, report.StripUserinfo(where), cfg.RunID, len(selected))
 	opts.OnInterrupt = func(res framework.Result) {
 		fmt.Fprintln(stdout) // ends Ginkgo's progress line
-		fmt.Fprintln(stderr, interruptLine(res.Summary, opts))
+		fmt.Fprintln(stderr, opts.InterruptLine(res.Summary))
 		os.Exit(exitcode.Interrupted)
 	}
 	res, err := framework.Run(ctx, cfg, opts)
 	if ctx.Err() != nil && res.Report.SuiteDescription == "" {
 		sum := framework.WriteInterrupted(pv, syscall.SIGINT, opts)
-		return interruptedErr("%s", interruptLine(sum, opts))
+		return interruptedErr("%s", opts.InterruptLine(sum))
 	}
 	return f.outcome(stdout, stderr, cfg, opts, res, err)
 }
@@ -209,7 +204,7 @@ func (f *conformFlags) outcome(stdout, stderr io.Writer, cfg *config.Config, opt
 	case err != nil:
 		return usageErr("%v", err)
 	}
-	_ = report.Console(res.Summary, reportFiles(opts)...)(stdout)
+	_ = report.Console(res.Summary, opts.ReportFiles()...)(stdout)
 	err = conformVerdict(res.Summary, f.strictWaivers)
 	var ee *exitError
 	if res.NotRun > 0 && !res.Summary.Interrupted && errors.As(err, &ee) {
@@ -223,54 +218,12 @@ func (f *conformFlags) outcome(stdout, stderr io.Writer, cfg *config.Config, opt
 	return harnessErr("nothing failed, but %d report(s) could not be written: %s", len(res.ReportErrors), strings.Join(res.ReportErrors, "; "))
 }
 
-// reportFiles are the files a run writes, in the order the console lists
-// them: report.summary.json (the figures every other report shows) goes
-// next to report.json.
-func reportFiles(opts framework.RunOptions) []string {
-	summary := ""
-	if opts.JSONReport != "" {
-		summary = report.SummaryPath(opts.JSONReport)
-	}
-	return []string{opts.JUnitReport, opts.JSONReport, summary, opts.HTMLReport, opts.MarkdownReport}
-}
-
 // conformVerdict maps a summary to the exit-code contract.
 func conformVerdict(s result.Summary, strict bool) error {
-	switch s.ExitCode(strict) {
-	case exitcode.Interrupted:
-		return interruptedErr("interrupted")
-	case exitcode.Failed:
-		if s.Failed == 0 {
-			return failuresErr("%d waived specs now pass (--strict-waivers): remove their waivers", len(s.FixedWaivers))
-		}
-		return failuresErr("%d failed, %d harness errors", s.Failed, s.HarnessErrors)
-	case exitcode.Harness:
-		var parts []string
-		if n := s.HarnessErrors + len(s.SuiteErrors); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d checks could not run (harness errors)", n))
-		}
-		if n := s.Undecided(); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d checks reached no verdict (never a pass; --accept-no-verdict ID,... or all accepts them by name)", n))
-		}
-		return harnessErr("nothing failed, but %s", strings.Join(parts, " and "))
+	if code := s.ExitCode(strict); code != exitcode.OK {
+		return &exitError{code: code, err: errors.New(s.Verdict(strict))}
 	}
 	return nil
-}
-
-func interruptLine(s result.Summary, opts framework.RunOptions) string {
-	done := s.Selected - s.NotRun
-	dir := "no reports"
-	for _, p := range []string{opts.JSONReport, opts.JUnitReport, opts.HTMLReport, opts.MarkdownReport} {
-		if p != "" {
-			dir = "reports (marked interrupted) in " + filepath.Dir(p)
-			break
-		}
-	}
-	line := fmt.Sprintf("mph conform: interrupted after %d of %d specs (%d failed); %s", done, s.Selected, s.Failed, dir)
-	if m := s.Money; m != nil && (m.Teardown == "incomplete" || len(m.Unswept) > 0) {
-		line += fmt.Sprintf("; %d cards may still hold money: run mph sweep --run-id %s", len(m.Unswept), opts.Report.Meta.RunID)
-	}
-	return line
 }
 
 // reportOptions loads the waivers and the baseline and checks the accepted
@@ -280,122 +233,25 @@ func (f *conformFlags) reportOptions() (result.Options, error) {
 	if f.strictWaivers && f.waivers == "" {
 		return ro, errors.New("--strict-waivers needs --waivers")
 	}
-	accepted, err := acceptedNoVerdicts(f.acceptNoVerdict)
+	accepted, err := listing.AcceptedNoVerdicts(f.acceptNoVerdict)
 	if err != nil {
 		return ro, err
 	}
 	ro.AcceptNoVerdict = accepted
 	if f.waivers != "" {
-		ids := map[string]bool{}
-		for _, d := range framework.Declarations() {
-			ids[d.ID] = true
-		}
-		ws, err := result.LoadWaivers(f.waivers, result.KnownIDs{
-			Spec:        func(id string) bool { return ids[id] },
-			Requirement: func(id string) bool { _, ok := requirements.Lookup(id); return ok },
-			Renamed:     suites.Renamed(),
-		})
-		if err != nil {
+		if ro.Waivers, err = result.LoadWaivers(f.waivers, listing.Known()); err != nil {
 			return ro, err
 		}
-		ro.Waivers = ws
 	}
 	if f.baseline != "" {
 		b, err := result.LoadSummary(f.baseline)
 		if err != nil {
 			return ro, err
 		}
-		ids := map[string]bool{}
-		for _, d := range framework.Declarations() {
-			ids[d.ID] = true
-		}
-		if err := b.RenameSpecs(suites.Renamed(), func(id string) bool { return ids[id] }); err != nil {
+		if err := listing.Rebase(b); err != nil {
 			return ro, fmt.Errorf("baseline %s: %w", f.baseline, err)
 		}
 		ro.Baseline = b
 	}
 	return ro, nil
-}
-
-// acceptedNoVerdicts checks the --accept-no-verdict list: current spec IDs
-// or all; a former ID is refused with the spec's current one, an unknown ID
-// is refused (it would accept nothing, and the gate would read the wrong
-// verdict).
-func acceptedNoVerdicts(list []string) ([]string, error) {
-	ids := map[string]bool{}
-	for _, d := range framework.Declarations() {
-		ids[d.ID] = true
-	}
-	renamed := suites.Renamed()
-	var out, problems []string
-	for _, id := range list {
-		id = strings.TrimSpace(id)
-		switch {
-		case id == "":
-			continue
-		case id == result.AcceptAll || ids[id]:
-			out = append(out, id)
-		case renamed[id] != "":
-			problems = append(problems, fmt.Sprintf("%s: the spec's ID is now %s (suites/inventory.yaml)", id, renamed[id]))
-		default:
-			problems = append(problems, id+": unknown spec ID (see mph conform --list)")
-		}
-	}
-	if len(problems) > 0 {
-		return nil, fmt.Errorf("--accept-no-verdict: %s", strings.Join(problems, "; "))
-	}
-	return out, nil
-}
-
-// runMeta describes the run for the reports.
-func runMeta(cfg *config.Config, selection string) result.Meta {
-	m := result.Meta{Target: report.StripUserinfo(cfg.BaseURL), Embedded: cfg.Embedded, RunID: cfg.RunID, Version: versionString(), Profile: "default", Filter: selection}
-	if cfg.ProfilePath != "" {
-		m.Profile = filepath.Base(cfg.ProfilePath)
-	}
-	if b, err := json.Marshal(cfg.Profile); err == nil {
-		sum := sha256.Sum256(b)
-		m.ProfileDigest = "sha256:" + hex.EncodeToString(sum[:6])
-	}
-	return m
-}
-
-// listedSpec is one line of --list --json.
-type listedSpec struct {
-	ID           string   `json:"id"`
-	Area         string   `json:"area"`
-	Text         string   `json:"text"`
-	Labels       []string `json:"labels"`
-	Requirements []string `json:"requirements"`
-	Location     string   `json:"location"`
-}
-
-func printList(w io.Writer, pv types.Report, asJSON bool) error {
-	var specs []listedSpec
-	for _, sp := range framework.Selected(pv) {
-		id := result.SpecID(sp)
-		ls := listedSpec{ID: id, Area: result.AreaOf(id), Text: result.FullText(sp), Labels: result.Labels(sp),
-			Location: fmt.Sprintf("%s/%s:%d", filepath.Base(filepath.Dir(sp.LeafNodeLocation.FileName)), filepath.Base(sp.LeafNodeLocation.FileName), sp.LeafNodeLocation.LineNumber)}
-		for _, l := range ls.Labels {
-			if _, ok := requirements.Lookup(l); ok {
-				ls.Requirements = append(ls.Requirements, l)
-			}
-		}
-		specs = append(specs, ls)
-	}
-	if asJSON {
-		if specs == nil {
-			specs = []listedSpec{}
-		}
-		b, err := json.MarshalIndent(specs, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintln(w, string(b))
-		return err
-	}
-	for _, s := range specs {
-		fmt.Fprintf(w, "%s\t%s\t[%s]\n", s.ID, s.Text, strings.Join(s.Labels, ", "))
-	}
-	return nil
 }

@@ -1,72 +1,28 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"os"
-	"sort"
 	"strings"
-	"text/tabwriter"
 
-	"github.com/merchant-harness/mph/requirements"
-	"github.com/merchant-harness/mph/suites/framework"
+	"github.com/merchant-harness/mph/suites/coverage"
 )
 
-// printCoverage prints, per requirement, how many specs cover it on a plain
-// TEST server, with a second merchant, with LIVE credentials and only with
-// sandbox controls, then the cumulative figures and the requirements that
-// only sandbox controls reach, then the rule × endpoint grid of the
-// cross-cutting rules (coverage_grid.go; asJSON: the grid alone, as JSON).
-// It fails when a testable requirement has no spec at all, or an
-// applicable cell of the grid none.
+// printCoverage prints what the built spec tree covers (package coverage):
+// the requirements' table, then the rule × endpoint grid of the
+// cross-cutting rules (asJSON: the grid alone, as JSON). It fails when a
+// testable requirement has no spec at all, or an applicable cell of the
+// grid none.
 func printCoverage(asJSON bool) error {
-	g := buildGrid()
+	g := coverage.BuildGrid()
 	if asJSON {
-		if err := printGridJSON(os.Stdout, g); err != nil {
+		if err := g.WriteJSON(os.Stdout); err != nil {
 			return err
 		}
 		return gridVerdict(g)
 	}
-	// The declarations of the built tree carry the needs.
-	cols := framework.CoverageColumns()
-	all := requirements.All()
-	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(w, "REQUIREMENT\t%s\t%s\t%s\t%s\tNOTE\n", framework.SettingNames[0], framework.SettingNames[1], framework.SettingNames[2], framework.SettingNames[3])
-	var uncovered, controlsOnly []string
-	reach := [4]int{} // testable requirements covered with settings up to i
-	for _, r := range all {
-		c := cols[r.ID]
-		if !r.Testable {
-			fmt.Fprintf(w, "%s\t-\t-\t-\t-\tnot testable: %s\n", r.ID, r.Why)
-			continue
-		}
-		first := -1
-		for i := range c {
-			if len(c[i]) > 0 && first < 0 {
-				first = i
-			}
-		}
-		note := ""
-		switch first {
-		case -1:
-			note, uncovered = "UNCOVERED", append(uncovered, r.ID)
-		case int(framework.ControlsOnly):
-			note, controlsOnly = "covered only through sandbox controls", append(controlsOnly, r.ID)
-		}
-		for i := max(first, 0); first >= 0 && i < 4; i++ {
-			reach[i]++
-		}
-		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%s\n", r.ID, len(c[0]), len(c[1]), len(c[2]), len(c[3]), note)
-	}
-	w.Flush()
-	testable := len(requirements.Testable())
-	printReach(os.Stdout, reach, testable, len(all))
-	if len(controlsOnly) > 0 {
-		fmt.Printf("covered only through sandbox controls (%d): %s\n", len(controlsOnly), strings.Join(controlsOnly, ", "))
-	}
-	g.print(os.Stdout)
+	uncovered := coverage.WriteRequirements(os.Stdout)
+	g.Write(os.Stdout)
 	if len(uncovered) > 0 {
-		sort.Strings(uncovered)
 		return failuresErr("uncovered testable requirements: %s", strings.Join(uncovered, ", "))
 	}
 	return gridVerdict(g)
@@ -74,20 +30,9 @@ func printCoverage(asJSON bool) error {
 
 // gridVerdict fails on an applicable cell no spec checks, or a spec
 // declaring a cell the rule table does not apply.
-func gridVerdict(g coverageGrid) error {
-	if u := g.uncovered(); len(u) > 0 {
-		return failuresErr("uncovered cells of the rule × endpoint grid: %s", strings.Join(u, ", "))
-	}
-	if len(g.Stray) > 0 {
-		return failuresErr("%d specs declare cells the rule table does not apply (see STRAY)", len(g.Stray))
+func gridVerdict(g coverage.Grid) error {
+	if why := g.Problem(); why != "" {
+		return failuresErr("%s", why)
 	}
 	return nil
-}
-
-func printReach(out io.Writer, reach [4]int, testable, all int) {
-	fmt.Fprintf(out, "\n%d requirements, %d testable\n", all, testable)
-	labels := []string{"a plain TEST server", "+ a second TEST merchant", "+ LIVE credentials", "+ sandbox test controls"}
-	for i, l := range labels {
-		fmt.Fprintf(out, "  covered with %-26s %3d of %d (%.0f%%)\n", l+":", reach[i], testable, 100*float64(reach[i])/float64(max(testable, 1)))
-	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/suites"
+	"github.com/merchant-harness/mph/suites/coverage"
 	"github.com/merchant-harness/mph/suites/cross"
 )
 
@@ -26,7 +27,7 @@ func TestCoverageGridIsTheRuleTable(t *testing.T) {
 	if err != nil {
 		t.Fatalf("conform --coverage --json: %v", err)
 	}
-	var g coverageGrid
+	var g coverage.Grid
 	if err := json.Unmarshal(out, &g); err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func TestCoverageGridIsTheRuleTable(t *testing.T) {
 	for _, e := range inv {
 		ids[e.ID] = true
 	}
-	cells := map[[2]string]gridCell{}
+	cells := map[[2]string]coverage.Cell{}
 	for _, c := range g.Cells {
 		cells[[2]string{c.Rule, c.Endpoint}] = c
 	}
@@ -69,13 +70,13 @@ func TestCoverageGridIsTheRuleTable(t *testing.T) {
 // TestGridVerdict: an unchecked applicable cell, or a spec claiming a cell
 // the table does not apply, fails coverage.
 func TestGridVerdict(t *testing.T) {
-	ok := coverageGrid{Cells: []gridCell{{Rule: "auth.alg-none", Endpoint: "config", Spec: "auth.alg-none-config"}}}
+	ok := coverage.Grid{Cells: []coverage.Cell{{Rule: "auth.alg-none", Endpoint: "config", Spec: "auth.alg-none-config"}}}
 	if err := gridVerdict(ok); err != nil {
 		t.Fatal(err)
 	}
-	for name, g := range map[string]coverageGrid{
-		"uncovered": {Cells: []gridCell{{Rule: "auth.alg-none", Endpoint: "config"}}},
-		"stray":     {Stray: []gridCell{{Rule: "auth.alg-none", Endpoint: "token", Spec: "auth.x"}}},
+	for name, g := range map[string]coverage.Grid{
+		"uncovered": {Cells: []coverage.Cell{{Rule: "auth.alg-none", Endpoint: "config"}}},
+		"stray":     {Stray: []coverage.Cell{{Rule: "auth.alg-none", Endpoint: "token", Spec: "auth.x"}}},
 	} {
 		var ee *exitError
 		if err := gridVerdict(g); !errors.As(err, &ee) || ee.code != exitcode.Failed || !strings.Contains(err.Error(), map[string]string{"uncovered": "auth.alg-none × config", "stray": "STRAY"}[name]) {

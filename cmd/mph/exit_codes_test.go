@@ -74,7 +74,7 @@ func readLoadReport(t *testing.T, dir string) *summary.Report {
 // list group limited to 200/s, burst 10, so the ladder finds it at its
 // third step; about 13 s each); a probe that finds no limit up to
 // --max-rate has nothing to judge and exits 0; one that cannot write its
-// reports exits 3. TestProbeExitBreaches covers the verdict's parts.
+// reports exits 3. TestProbeBreaches (loadtest/gate) covers the verdict's parts.
 func TestProbeExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	env := sandboxEnv(t, []string{"rate-limit-bare-429"}, nil)
@@ -116,34 +116,6 @@ func TestProbeExitCodes(t *testing.T) {
 		t.Errorf("probe without a limit: %+v", rep.Probe)
 	}
 	expectCode(t, "probe: reports not written", noLimit(unwritable(t)), 3)
-}
-
-func TestProbeExitBreaches(t *testing.T) {
-	path := func(seen, envelope, gateway uint64, errs ...string) summary.PathProbe {
-		return summary.PathProbe{Endpoint: "list", LimitFound: seen > 0, RATE02: summary.Judged429{Seen: seen, Envelope: envelope,
-			Gateway: gateway, Broken: seen - envelope - gateway, Reasons: errs}}
-	}
-	topo := func(broken uint64) *summary.Topology {
-		return &summary.Topology{RATE02: summary.Judged429{Seen: 50, Envelope: 50 - broken, Broken: broken, Reasons: []string{"statusCode is not 429"}}}
-	}
-	for _, c := range []struct {
-		name string
-		rep  *summary.ProbeReport
-		says string // "" = no breach
-	}{
-		{"no probe", nil, ""},
-		{"no limit found", &summary.ProbeReport{Paths: []summary.PathProbe{path(0, 0, 0)}}, ""},
-		{"every envelope valid", &summary.ProbeReport{Paths: []summary.PathProbe{path(20, 20, 0)}, Topology: topo(0)}, ""},
-		{"a gateway's 429s", &summary.ProbeReport{Paths: []summary.PathProbe{path(20, 5, 15)}}, ""},
-		{"one envelope broken", &summary.ProbeReport{Paths: []summary.PathProbe{path(20, 20, 0), path(20, 19, 0, "statusCode is not\n429")}},
-			"list: 1 of 20 429 answers break the error envelope (RATE-02) (first: statusCode is not 429)"},
-		{"broken in the topology", &summary.ProbeReport{Paths: []summary.PathProbe{path(20, 20, 0)}, Topology: topo(2)},
-			"topology: 2 of 50 429 answers break the error envelope (RATE-02) (first: statusCode is not 429)"},
-	} {
-		if got := probeBreaches(c.rep); got != c.says {
-			t.Errorf("%s: %q, want %q", c.name, got, c.says)
-		}
-	}
 }
 
 // TestCapacityExitCodes: a rate that meets the SLO and is confirmed exits 0

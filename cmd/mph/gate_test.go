@@ -21,9 +21,11 @@ import (
 	"time"
 
 	"github.com/merchant-harness/mph/exitcode"
+	"github.com/merchant-harness/mph/internal/buildinfo"
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/suites/listing"
 )
 
 var (
@@ -315,7 +317,7 @@ func TestVersionAndHelp(t *testing.T) {
 		t.Errorf("--version: %q", r.stdout)
 	}
 	r = gateRun(t, nil, 0, 0, "version", "--json")
-	var bi buildInfo
+	var bi buildinfo.Info
 	if err := json.Unmarshal([]byte(r.stdout), &bi); err != nil || bi.Version == "" || bi.GoVersion == "" {
 		t.Errorf("version --json: %v %q", err, r.stdout)
 	}
@@ -332,7 +334,7 @@ func TestVersionAndHelp(t *testing.T) {
 func specIDs(t *testing.T, focus string) []string {
 	t.Helper()
 	r := gateRun(t, nil, 0, 0, "conform", "--list", "--json", "--focus", focus)
-	var specs []listedSpec
+	var specs []listing.Spec
 	if err := json.Unmarshal([]byte(r.stdout), &specs); err != nil {
 		t.Fatalf("--list --json: %v\n%s", err, r.stdout)
 	}
@@ -579,7 +581,7 @@ func TestListHonoursSelectionAndPrintsOnlySpecs(t *testing.T) {
 		}
 	}
 	j := gateRun(t, nil, 0, 0, "conform", "--list", "--json", "--label-filter", "withdraw")
-	var specs []listedSpec
+	var specs []listing.Spec
 	if err := json.Unmarshal([]byte(j.stdout), &specs); err != nil || len(specs) == 0 || specs[0].ID == "" || len(specs[0].Requirements) == 0 {
 		t.Errorf("--list --json: %v %+v", err, specs)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/merchant-harness/mph/requirements"
 	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/suites"
+	"github.com/merchant-harness/mph/suites/listing"
 )
 
 var updateInventory = flag.Bool("update-inventory", false, "rewrite suites/inventory.yaml from the spec tree")
@@ -33,7 +34,7 @@ func TestSpecInventory(t *testing.T) {
 	if err != nil {
 		t.Fatalf("conform --list --json: %v", err)
 	}
-	var listed []listedSpec
+	var listed []listing.Spec
 	if err := json.Unmarshal(out, &listed); err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestSpecInventory(t *testing.T) {
 // writeInventory rewrites the inventory from the tree, keeping the former IDs
 // of the specs still there; a spec whose text an entry of another ID had
 // takes that ID as a former one (a renamed ID).
-func writeInventory(t *testing.T, listed []listedSpec, inv []suites.InventoryEntry) {
+func writeInventory(t *testing.T, listed []listing.Spec, inv []suites.InventoryEntry) {
 	former := map[string][]string{}
 	byText := map[string]string{}
 	for _, e := range inv {

@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -18,11 +16,11 @@ import (
 
 	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/config/embedded"
-	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/launch"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report/loadreport"
-	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/options"
 )
 
 // loadTargetFlags are shared by `mph load` and its subcommands.
@@ -108,9 +106,9 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 	if err != nil {
 		return nil, nil, usageErr("%v", err)
 	}
-	sbx, err := f.sandboxOptions()
+	sbx, err := options.EmbeddedLimits(f.noRateLimits, f.sandboxLimits, f.sandboxShare, f.sandboxKey)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, usageErr("%v", err)
 	}
 	if s.BaseURL != "" && (f.noRateLimits || len(f.sandboxLimits) > 0 || f.sandboxShare != "" || f.sandboxKey != "") {
 		return nil, nil, usageErr("--no-rate-limits and --sandbox-rate-limit* apply to the embedded sandbox only (no --base-url)")
@@ -123,48 +121,7 @@ func (f *loadTargetFlags) resolve(ctx context.Context, cmd *cobra.Command) (*loa
 		}
 		return nil, nil, err
 	}
-	return loadTarget(cfg), cleanup, nil
-}
-
-// sandboxOptions are the embedded sandbox's rate limits from the flags.
-func (f *loadTargetFlags) sandboxOptions() (sandbox.Options, error) {
-	sbx := sandbox.Options{DisableRateLimits: f.noRateLimits}
-	if len(f.sandboxLimits) > 0 {
-		sbx.RateLimits = map[string]sandbox.RateLimit{}
-		for _, spec := range f.sandboxLimits {
-			g, l, err := sandbox.ParseRateLimit(spec)
-			if err != nil {
-				return sbx, usageErr("--sandbox-rate-limit %v", err)
-			}
-			sbx.RateLimits[g] = l
-		}
-	}
-	switch f.sandboxKey {
-	case "", sandbox.LimitKeyMerchant, sandbox.LimitKeyToken, sandbox.LimitKeyClient:
-	default:
-		return sbx, usageErr("--sandbox-rate-limit-key %q: want merchant, token or client", f.sandboxKey)
-	}
-	sbx.RateLimitTopology = sandbox.RateLimitTopology{Shared: sandbox.ParseSharedGroups(f.sandboxShare), Key: f.sandboxKey}
-	return sbx, nil
-}
-
-// loadTarget is the resolved target as the load engine takes it, its
-// setup shaped by the target profile where the profile says.
-func loadTarget(cfg *config.Config) *loadtest.Target {
-	t := &loadtest.Target{
-		BaseURL: cfg.BaseURL, ControlsURL: cfg.ControlsURL, AdminKey: cfg.AdminKey,
-		Timeout: cfg.Timeout, InsecureTLS: cfg.InsecureTLS, Embedded: cfg.Embedded, RunID: cfg.RunID, AllowLive: cfg.AllowLive,
-		FollowRedirects: cfg.FollowRedirects, MaxBody: cfg.MaxBody, RetryAfterMax: cfg.RetryAfterMax,
-		Creds: []loadtest.Credential{{MerchantID: cfg.Primary.MerchantID, SecretKey: cfg.Primary.SecretKey}},
-		Setup: loadtest.SetupFrom(cfg.Profile),
-	}
-	if cfg.Secondary != nil {
-		t.Creds = append(t.Creds, loadtest.Credential{MerchantID: cfg.Secondary.MerchantID, SecretKey: cfg.Secondary.SecretKey})
-	}
-	if cfg.Profile != nil {
-		t.Envelope429 = cfg.Profile.RateLimits.Envelope
-	}
-	return t
+	return launch.Target(cfg), cleanup, nil
 }
 
 // loadRunFlags are the knobs of a timed run.
@@ -219,14 +176,7 @@ func (f *loadRunFlags) bind(fs *pflag.FlagSet, withRate bool) {
 }
 
 func (f *loadRunFlags) attack(timeout time.Duration, insecure bool) loadtest.AttackOptions {
-	o := loadtest.AttackOptions{Workers: f.workers, MaxWorkers: f.maxWorkers, LoadOptions: httpclient.LoadOptions{
-		Connections: f.connections, MaxConnections: f.maxConnections, HTTP2: f.http2, H2C: f.h2c, Timeout: timeout, InsecureTLS: insecure,
-	}}
-	if f.noKeepAlive {
-		ka := false
-		o.KeepAlive = &ka
-	}
-	return o
+	return f.ask().Attack(timeout, insecure)
 }
 
 func (f *loadRunFlags) scenarioOptions(logf func(string, ...any)) (loadtest.ScenarioOptions, error) {
@@ -242,36 +192,6 @@ func (f *loadRunFlags) scenarioOptions(logf func(string, ...any)) (loadtest.Scen
 		return o, usageErr("%v", err)
 	}
 	return o, nil
-}
-
-func parseShard(s string) (int, int, error) {
-	if s == "" {
-		return 0, 1, nil
-	}
-	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return 0, 0, fmt.Errorf("--shard %q: want i/n with 0 <= i < n", s)
-	}
-	return i, n, nil
-}
-
-func parseStartAt(s string) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, nil
-	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		return time.Unix(0, int64(f*1e9)), nil
-	}
-	return time.Time{}, fmt.Errorf("--start-at %q: want RFC 3339 (2026-01-02T15:04:05Z) or unix seconds", s)
-}
-
-func defaultOutDir(kind string) string {
-	return filepath.Join("mph-results", time.Now().UTC().Format("20060102T150405Z")+"-"+kind)
 }
 
 func logfTo(w io.Writer, quiet bool) func(string, ...any) {
@@ -328,16 +248,3 @@ usage error (exit 2). --list-scenarios lists the scenarios. See docs/load.md.`,
 }
 
 var loadCmd *cobra.Command
-
-// breachReason names the breached gates, e.g. "threshold breached:
-// all:success>=99% [default gate] (actual 0.000%)".
-func breachReason(rep *summary.Report) string {
-	var failed []string
-	for _, t := range rep.Thresholds {
-		if !t.Pass {
-			_, text, _ := strings.Cut(t.Format(), "  ")
-			failed = append(failed, strings.TrimSpace(text))
-		}
-	}
-	return "threshold breached: " + strings.Join(failed, "; ")
-}

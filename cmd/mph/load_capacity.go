@@ -6,6 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/cli/loadfiles"
+	"github.com/merchant-harness/mph/loadtest/launch"
 	"github.com/merchant-harness/mph/loadtest/probe"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/report/loadreport"
@@ -61,7 +63,7 @@ func runCapacity(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, cf *
 	}
 	out := rf.outDir
 	if out == "" {
-		out = defaultOutDir("capacity-" + rf.scenario)
+		out = launch.OutDir("capacity-" + rf.scenario)
 	}
 	ctx, t, scn, release, err := tf.prepare(cmd, so, "capacity", out)
 	if err != nil {
@@ -86,7 +88,7 @@ func runCapacity(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, cf *
 	}
 	fmt.Fprintln(cmd.OutOrStdout())
 	if werr == nil {
-		printFiles(cmd.OutOrStdout(), loadFiles(out, rf.gate.markdown, rf.gate.junit))
+		loadfiles.Print(cmd.OutOrStdout(), loadfiles.Reports(out, rf.gate.markdown, rf.gate.junit))
 	}
 	if err != nil && ctx.Err() == nil {
 		// The search did not finish: no verdict.

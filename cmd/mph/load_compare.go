@@ -5,9 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/cli/loadfiles"
 	"github.com/merchant-harness/mph/loadtest/compare"
-	"github.com/merchant-harness/mph/loadtest/summary"
-	"github.com/merchant-harness/mph/report"
+	"github.com/merchant-harness/mph/loadtest/launch"
 	"github.com/merchant-harness/mph/report/loadreport"
 )
 
@@ -54,9 +54,9 @@ Exit 0 without regression, 1 on a regression, 2 on usage errors.`,
 			}
 			c.Defaults = !cmd.Flags().Changed("max-regression")
 			if out == "" {
-				out = defaultOutDir("compare")
+				out = launch.OutDir("compare")
 			}
-			if err := writeComparison(out, c); err != nil {
+			if err := loadfiles.Comparison(out, c); err != nil {
 				return fmt.Errorf("compare: %w", err)
 			}
 			_ = loadreport.CompareMarkdown(c)(cmd.OutOrStdout())
@@ -70,12 +70,4 @@ Exit 0 without regression, 1 on a regression, 2 on usage errors.`,
 	cmd.Flags().StringVar(&out, "out", "", "output directory (default mph-results/<time>-compare)")
 	cmd.Flags().StringVar(&maxReg, "max-regression", compare.DefaultRegression, `tolerated worsening per metric ([endpoint:]metric=limit, comma-separated; "none" reports only)`)
 	loadCmd.AddCommand(cmd)
-}
-
-func writeComparison(dir string, c *summary.Comparison) error {
-	return report.WriteAll(dir, map[string]report.Reporter{
-		"compare.md":   loadreport.CompareMarkdown(c),
-		"compare.html": loadreport.CompareHTML(c),
-		"compare.json": loadreport.CompareJSON(c),
-	})
 }

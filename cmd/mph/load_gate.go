@@ -3,17 +3,14 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/merchant-harness/mph/cli/loadfiles"
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/gate"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/loadtest/threshold"
-	"github.com/merchant-harness/mph/report/loadreport"
 )
 
 // loadGateFlags are the CI outputs of the load commands: a Markdown summary
@@ -30,55 +27,18 @@ func (g *loadGateFlags) bind(fs *pflag.FlagSet) {
 
 // write writes the extra reports of a finished (or interrupted) run.
 func (g *loadGateFlags) write(rep *summary.Report) error {
-	if g.markdown != "" {
-		md, err := loadreport.Markdown(rep).Bytes()
-		if err == nil {
-			err = writeFile(g.markdown, md)
-		}
-		if err != nil {
-			return fmt.Errorf("--markdown-report: %w", err)
-		}
-	}
-	if g.junit != "" {
-		out, err := loadreport.JUnit(rep, versionString()).Bytes()
-		if err != nil {
-			return err
-		}
-		if err := writeFile(g.junit, out); err != nil {
-			return fmt.Errorf("--junit-report: %w", err)
-		}
-	}
-	return nil
+	return loadfiles.Extra{Markdown: g.markdown, JUnit: g.junit}.Write(rep, versionString())
 }
 
-func writeFile(path string, b []byte) error {
-	if d := filepath.Dir(path); d != "" {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
-		}
-	}
-	return os.WriteFile(path, b, 0o644)
-}
-
-// checkThresholdEndpoints refuses a threshold on an endpoint the scenario
-// never hits: it could never be measured, and would pass or fail vacuously.
+// checkThresholdEndpoints refuses a threshold the scenario can never
+// measure (gate.Unmeasurable).
 func checkThresholdEndpoints(ths []threshold.Threshold, so loadtest.ScenarioOptions) error {
 	def, err := lookupScenario(so.Name)
 	if err != nil {
 		return err
 	}
-	eps := def.EndpointNames(so.Mix)
-	for _, t := range ths {
-		if t.Endpoint == "" || t.Endpoint == "all" {
-			continue
-		}
-		hit := false
-		for _, ep := range eps {
-			hit = hit || ep == t.Endpoint
-		}
-		if !hit {
-			return usageErr("--threshold %q: scenario %s never sends %s requests (it sends %s)", t.Raw, so.Name, t.Endpoint, strings.Join(eps, ", "))
-		}
+	if err := gate.Unmeasurable(ths, so.Name, def.EndpointNames(so.Mix)); err != nil {
+		return usageErr("%v", err)
 	}
 	return nil
 }

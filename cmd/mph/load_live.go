@@ -1,17 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
-	"github.com/merchant-harness/mph/httpclient"
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/launch"
 	"github.com/merchant-harness/mph/loadtest/promrw"
 	"github.com/merchant-harness/mph/redact"
 	"github.com/merchant-harness/mph/report"
@@ -28,62 +25,35 @@ func (f *liveFlags) bind(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.interval, "prometheus-rw-interval", promrw.DefaultInterval, "time between two remote-write pushes")
 }
 
+// live is the push the flags ask for.
+func (f *liveFlags) live() launch.Live {
+	return launch.NewLive(f.url, f.interval, report.StripUserinfo)
+}
+
 // check refuses a malformed --prometheus-rw before anything runs.
 func (f *liveFlags) check() error {
-	if f.url == "" {
-		return nil
-	}
-	redact.RegisterURL(f.url) // a password in the URL never appears in any output
-	u, err := url.Parse(f.url)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return usageErr("--prometheus-rw %q: want an http(s) URL of a remote-write receiver", redact.Safe(report.StripUserinfo(f.url)))
-	}
-	if f.interval < 100*time.Millisecond {
-		return usageErr("--prometheus-rw-interval must be at least 100ms")
+	if err := f.live().Check(); err != nil {
+		return usageErr("%v", err)
 	}
 	return nil
 }
 
 // start returns the pusher of --prometheus-rw (nil without it) and says so
-// unless quiet. Its client is httpclient's: a timeout on every push, TLS
-// verified, no redirect followed.
-func (f *liveFlags) start(errw io.Writer, quiet bool, scenario string, plan loadPlan, t *loadtest.Target) (*promrw.Pusher, promrw.RunLabels) {
-	labels := promrw.RunLabels{RunID: metricsRunID(scenario, plan, t), Scenario: scenario, Shard: fmt.Sprintf("%d/%d", plan.shard, plan.shards)}
-	if f.url == "" {
-		return nil, labels
+// unless quiet.
+func (f *liveFlags) start(errw io.Writer, quiet bool, scenario string, plan launch.Plan, t *loadtest.Target) (*promrw.Pusher, promrw.RunLabels) {
+	l := f.live()
+	labels := l.Labels(scenario, plan, t)
+	if l.URL != "" && !quiet {
+		fmt.Fprintf(errw, "load: pushing live figures every %s to %s (run_id=%s, shard=%s)\n", l.Interval, l.Shown, redact.Safe(labels.RunID), labels.Shard)
 	}
-	if !quiet {
-		fmt.Fprintf(errw, "load: pushing live figures every %s to %s (run_id=%s, shard=%s)\n", f.interval,
-			redact.Safe(report.StripUserinfo(f.url)), redact.Safe(labels.RunID), labels.Shard)
-	}
-	hc := httpclient.New(httpclient.Options{})
-	return promrw.Start(promrw.Options{URL: f.url, Interval: f.interval, Labels: labels, Client: hc}), labels
+	return l.Start(labels), labels
 }
 
-// metricsRunID is the run_id label: the shards of one run share it. With
-// --start-at (which every shard of a run shares) it is the scenario and
-// that instant; otherwise the harness's run id (--run-id, MPH_RUN_ID,
-// random by default).
-func metricsRunID(scenario string, plan loadPlan, t *loadtest.Target) string {
-	if !plan.startAt.IsZero() {
-		return scenario + "-" + plan.startAt.UTC().Format("20060102T150405Z")
-	}
-	return t.RunID
-}
-
-// stop pushes the last snapshot and states the pushes in a note (and on
-// stderr when one failed).
-func stopLive(p *promrw.Pusher, labels promrw.RunLabels, raw string, errw io.Writer) string {
-	if p == nil {
-		return ""
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	st := p.Close(ctx)
-	note := fmt.Sprintf("prometheus remote write to %s: %d pushes of %d series (run_id=%s, scenario=%s, shard=%s)",
-		redact.Safe(report.StripUserinfo(raw)), st.Pushes, st.Series, redact.Safe(labels.RunID), labels.Scenario, labels.Shard)
-	if st.Failed > 0 || st.LastError != "" {
-		note += fmt.Sprintf(", %d failed: %s", st.Failed, strings.TrimSpace(st.LastError))
+// stopLive pushes the last snapshot and states the pushes in a note (and
+// on stderr when one failed).
+func (f *liveFlags) stopLive(p *promrw.Pusher, labels promrw.RunLabels, errw io.Writer) string {
+	note, failed := f.live().Stop(p, labels)
+	if failed {
 		fmt.Fprintf(errw, "load: %s\n", note)
 	}
 	return note

@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/loadtest/gate"
+	"github.com/merchant-harness/mph/loadtest/launch"
 	"github.com/merchant-harness/mph/loadtest/merge"
 	"github.com/merchant-harness/mph/loadtest/threshold"
 	"github.com/merchant-harness/mph/report/loadreport"
@@ -55,7 +57,7 @@ func runMerge(cmd *cobra.Command, args []string, f *mergeFlags) error {
 	ts = threshold.WithDefaults(ts)
 	out := f.out
 	if out == "" {
-		out = defaultOutDir("merge")
+		out = launch.OutDir("merge")
 	}
 	resDir := out
 	if f.noResults {
@@ -83,7 +85,7 @@ func runMerge(cmd *cobra.Command, args []string, f *mergeFlags) error {
 	fmt.Fprintf(cmd.OutOrStdout(), "merged %d inputs: %s\n", len(inputs), filepath.Join(out, "summary.json"))
 	var verdict error
 	if rep.Breached {
-		verdict = failuresErr("%s", breachReason(rep))
+		verdict = failuresErr("%s", gate.BreachReason(rep))
 	}
 	return keepVerdict(cmd.ErrOrStderr(), verdict, werr)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -11,11 +10,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/merchant-harness/mph/cli/loadfiles"
 	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/loadtest"
+	"github.com/merchant-harness/mph/loadtest/gate"
+	"github.com/merchant-harness/mph/loadtest/launch"
 	"github.com/merchant-harness/mph/loadtest/probe"
-	"github.com/merchant-harness/mph/loadtest/summary"
-	"github.com/merchant-harness/mph/loadtest/topology"
 	"github.com/merchant-harness/mph/report/loadreport"
 )
 
@@ -93,20 +93,18 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 		return setupErr(ctx, err)
 	}
 	defer cleanup()
-	pr := &probeRun{ctx: ctx, t: t, rf: rf, pf: pf, logf: logfTo(cmd.ErrOrStderr(), rf.quiet),
-		rep: &summary.Report{Tool: "mph load " + versionString(), Kind: "probe", Scenario: rf.scenario, Target: t.BaseURL, Embedded: t.Embedded,
-			Start: time.Now(), Probe: &summary.ProbeReport{}}}
-	runErr, err := pr.paths(paths)
-	if err != nil {
-		return err
+	logf := logfTo(cmd.ErrOrStderr(), rf.quiet)
+	rep, runErr, refused := launch.Probe(ctx, t, launch.ProbeAsk{Tool: "mph load " + versionString(), Scenario: rf.scenario, Paths: paths,
+		Setup: loadtest.ScenarioOptions{PoolSize: rf.poolSize, CardIDs: rf.cardIDs, ListQuery: rf.listQuery, Teardown: rf.teardown, Logf: logf},
+		Probe: probe.PathOptions{StartRate: pf.startRate, Factor: pf.factor, MaxRate: pf.maxRate, StepDur: pf.stepDur, Quiet: pf.quiet,
+			Onset429: pf.onset, Polite: pf.polite, PoliteConc: pf.politeConc, Attack: rf.attack(t.Timeout, t.InsecureTLS), Logf: logf},
+		Topology: pf.topology})
+	if refused != nil {
+		return usageErr("%v", refused)
 	}
-	if runErr == nil && pf.topology {
-		runErr = pr.topology()
-	}
-	rep := pr.finish()
 	out := rf.outDir
 	if out == "" {
-		out = defaultOutDir("probe-" + rf.scenario)
+		out = launch.OutDir("probe-" + rf.scenario)
 	}
 	werr := loadreport.Write(out, rep)
 	if werr == nil {
@@ -118,7 +116,7 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 	_ = loadreport.ProbeMarkdown(rep.Probe)(cmd.OutOrStdout())
 	fmt.Fprintln(cmd.OutOrStdout())
 	if werr == nil {
-		printFiles(cmd.OutOrStdout(), loadFiles(out, rf.gate.markdown, rf.gate.junit))
+		loadfiles.Print(cmd.OutOrStdout(), loadfiles.Reports(out, rf.gate.markdown, rf.gate.junit))
 	}
 	if runErr != nil && !rep.Interrupted {
 		runErr = fmt.Errorf("probe: %w", runErr)
@@ -126,7 +124,7 @@ func runProbeCmd(cmd *cobra.Command, tf *loadTargetFlags, rf *loadRunFlags, pf p
 		runErr = nil
 	}
 	// A broken rule seen before the probe stopped stands (exit 1).
-	why := probeBreaches(rep.Probe)
+	why := gate.ProbeBreaches(rep.Probe)
 	return keepVerdict(cmd.ErrOrStderr(), loadVerdict(rep.Interrupted, why != "", "probe", why), runErr, werr)
 }
 
@@ -141,95 +139,4 @@ func (pf probeFlags) paths(scenario string) ([]string, error) {
 		return nil, err
 	}
 	return def.ProbeParts(), nil
-}
-
-// probeRun is one `mph load probe`: the report its steps fill.
-type probeRun struct {
-	ctx  context.Context
-	t    *loadtest.Target
-	rf   *loadRunFlags
-	pf   probeFlags
-	logf func(string, ...any)
-	rep  *summary.Report
-}
-
-// paths probes each path in turn. It returns the error that stopped the
-// probe (reports are still written) and, apart, a usage error.
-func (p *probeRun) paths(paths []string) (runErr, usage error) {
-	for i, path := range paths {
-		// Paths may share a limiter: let it refill before the next ladder.
-		if i > 0 && sleepCtxCmd(p.ctx, p.pf.quiet) != nil {
-			return nil, nil
-		}
-		if runErr, usage = p.path(path); runErr != nil || usage != nil {
-			return runErr, usage
-		}
-	}
-	return nil, nil
-}
-
-func (p *probeRun) path(path string) (runErr, usage error) {
-	rf, rep := p.rf, p.rep
-	so, _ := (&loadRunFlags{scenario: path, poolSize: rf.poolSize, cardIDs: rf.cardIDs, listQuery: rf.listQuery, teardown: rf.teardown}).scenarioOptions(p.logf)
-	scn, err := loadtest.Prepare(p.ctx, p.t, so)
-	if errors.Is(err, loadtest.ErrLiveRefused) {
-		return nil, usageErr("probe %s: %v", path, err)
-	}
-	var se *loadtest.SetupError
-	if errors.As(err, &se) {
-		rep.Notes = append(rep.Notes, se.Notes...)
-		rep.Interrupted = se.Interrupted
-	}
-	if err != nil {
-		return fmt.Errorf("probe %s: %w", path, err), nil
-	}
-	pf := p.pf
-	pp, err := probe.Path(p.ctx, scn, probe.PathOptions{
-		StartRate: pf.startRate, Factor: pf.factor, MaxRate: pf.maxRate, StepDur: pf.stepDur, Quiet: pf.quiet,
-		Onset429: pf.onset, Polite: pf.polite, PoliteConc: pf.politeConc, Attack: rf.attack(p.t.Timeout, p.t.InsecureTLS), Logf: p.logf,
-	})
-	scn.Close(context.Background())
-	if pp != nil {
-		rep.Probe.Paths = append(rep.Probe.Paths, *pp)
-	}
-	if err != nil {
-		rep.Interrupted = p.ctx.Err() != nil
-		return err, nil
-	}
-	return nil, nil
-}
-
-// topology finds the limiter groups of the probed paths.
-func (p *probeRun) topology() error {
-	topo, err := topology.Probe(p.ctx, p.t, p.rep.Probe.Paths, topology.Options{
-		Attack: p.rf.attack(p.t.Timeout, p.t.InsecureTLS), PoolSize: 2, Logf: p.logf,
-	})
-	p.rep.Probe.Topology = topo
-	if err != nil {
-		p.rep.Interrupted = p.ctx.Err() != nil
-		return fmt.Errorf("topology: %w", err)
-	}
-	return nil
-}
-
-// finish states the measured window: the probe's attack windows only.
-func (p *probeRun) finish() *summary.Report {
-	rep := p.rep
-	rep.End = time.Now()
-	rep.WindowSeconds = rep.Probe.MeasuredSeconds()
-	rep.Notes = append(rep.Notes, fmt.Sprintf("measured window: the sum of the probe's attack windows (ladder steps and blasts); the probe took %.1fs in all, quiet periods and recovery waits included",
-		rep.End.Sub(rep.Start).Seconds()))
-	rep.Interrupted = rep.Interrupted || p.ctx.Err() != nil
-	return rep
-}
-
-func sleepCtxCmd(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -93,14 +91,9 @@ func runProxy(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return usageErr("--listen %s: %v", f.listen, err)
 	}
-	srv := &http.Server{Handler: px, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second, MaxHeaderBytes: 1 << 20,
-		ErrorLog: log.New(cmd.ErrOrStderr(), "mph proxy: ", 0)}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
 	started := time.Now()
 	fmt.Fprintf(cmd.OutOrStdout(), "mph proxy: http://%s%s → %s (fail on %s; Ctrl-C writes the reports to %s)\n",
 		ln.Addr(), px.BasePath(), px.Upstream(), f.failOn, f.out)
-
 	interim := func() {
 		rep := px.NewReport(ln.Addr().String(), f.failOn, started, time.Now(), false)
 		rep.InProgress = true
@@ -108,11 +101,9 @@ func runProxy(cmd *cobra.Command, _ []string) error {
 			fmt.Fprintln(cmd.ErrOrStderr(), "mph proxy: writing interim reports:", err)
 		}
 	}
-	interrupted, err := waitProxy(sig, served, f.duration, f.reportEvery, interim)
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	_ = srv.Shutdown(ctx)
-	if cerr := px.Close(ctx); cerr != nil {
+	interrupted, err, cerr := px.Serve(ln, proxy.ServeOptions{Stop: sig, Duration: f.duration, Every: f.reportEvery, Interim: interim,
+		ErrorLog: log.New(cmd.ErrOrStderr(), "mph proxy: ", 0)})
+	if cerr != nil {
 		fmt.Fprintln(cmd.ErrOrStderr(), "mph proxy:", cerr)
 	}
 	rep := px.NewReport(ln.Addr().String(), f.failOn, started, time.Now(), interrupted)
@@ -211,30 +202,4 @@ func finishProxy(cmd *cobra.Command, rep session.Report, interrupted bool, serve
 	}
 	// Violations seen and an interrupt stand over the harness's own errors.
 	return keepVerdict(cmd.ErrOrStderr(), verdict, serveErr, werr, checkErr)
-}
-
-// waitProxy blocks until a signal (interrupted), the duration, or a server
-// error, calling interim every so often.
-func waitProxy(sig <-chan os.Signal, served <-chan error, d, every time.Duration, interim func()) (bool, error) {
-	var timer, tick <-chan time.Time
-	if d > 0 {
-		timer = time.After(d)
-	}
-	if every > 0 {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		tick = t.C
-	}
-	for {
-		select {
-		case <-sig:
-			return true, nil
-		case <-timer:
-			return false, nil
-		case <-tick:
-			interim()
-		case err := <-served:
-			return false, fmt.Errorf("proxy server: %w", err)
-		}
-	}
 }

@@ -8,13 +8,14 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/sandbox/catalogue"
+	"github.com/merchant-harness/mph/sandbox/console"
+	"github.com/merchant-harness/mph/sandbox/options"
 	"github.com/merchant-harness/mph/selftest"
 )
 
@@ -91,7 +92,7 @@ func runSandbox(cmd *cobra.Command, sf *sandboxFlags) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	printBanner(out, run, sf.faults)
+	console.Banner(out, run, sf.faults)
 	if len(sf.variants) > 0 {
 		fmt.Fprintf(out, "  VARIANTS      %s  (document-allowed settings; see --list-variants for the profile each needs)\n", strings.Join(sf.variants, ", "))
 	}
@@ -110,7 +111,7 @@ func runSandbox(cmd *cobra.Command, sf *sandboxFlags) error {
 func (sf *sandboxFlags) options(logTo io.Writer) (sandbox.Options, error) {
 	opts := sandbox.Options{BasePath: sf.basePath, AdminKey: sf.adminKey, Faults: sf.faults, Variants: sf.variants, EchoRequests: sf.echo, HideControls: sf.hide}
 	var err error
-	if opts.Webhooks, err = parseWebhookPresets(sf.hookURLs, sf.hookKeys); err != nil {
+	if opts.Webhooks, err = options.WebhookPresets(sf.hookURLs, sf.hookKeys); err != nil {
 		return opts, err
 	}
 	s, err := sf.target.Settings()
@@ -120,7 +121,7 @@ func (sf *sandboxFlags) options(logTo io.Writer) (sandbox.Options, error) {
 	if s.SandboxJWTSecret != "" {
 		opts.JWTSecret = []byte(s.SandboxJWTSecret)
 	}
-	rl, off, err := parseRateLimits(sf.rateLimits)
+	rl, off, err := options.RateLimits(sf.rateLimits)
 	if err != nil {
 		return opts, err
 	}
@@ -143,119 +144,11 @@ func printCatalogue(out io.Writer, faults, markdown bool) error {
 	case markdown:
 		return catalogue.VariantsMarkdown(out)
 	case faults:
-		printFaults(out)
+		console.Faults(out)
 	default:
-		printVariants(out)
+		console.Variants(out)
 	}
 	return nil
-}
-
-// parseRateLimits reads --rate-limit values: "off", or group=rate[:burst].
-func parseRateLimits(vals []string) (map[string]sandbox.RateLimit, bool, error) {
-	var m map[string]sandbox.RateLimit
-	off := false
-	for _, v := range vals {
-		if v == "off" {
-			off = true
-			continue
-		}
-		g, l, err := sandbox.ParseRateLimit(v)
-		if err != nil {
-			return nil, false, fmt.Errorf("--rate-limit %w (or off)", err)
-		}
-		if m == nil {
-			m = map[string]sandbox.RateLimit{}
-		}
-		m[g] = l
-	}
-	return m, off, nil
-}
-
-func printBanner(w io.Writer, r *sandbox.Running, faults []string) {
-	fmt.Fprintf(w, "mph sandbox: Merchant Payments API v1 reference sandbox\n\n")
-	fmt.Fprintf(w, "  base URL      %s\n", r.BaseURL)
-	if r.ControlsURL == "" {
-		fmt.Fprintf(w, "  controls      hidden (--hide-controls)\n")
-	} else {
-		fmt.Fprintf(w, "  controls URL  %s  (header X-Sandbox-Admin-Key)\n", r.ControlsURL)
-		fmt.Fprintf(w, "  admin key     %s\n", r.AdminKey)
-	}
-	for _, p := range r.Server.WebhookPresets() {
-		fmt.Fprintf(w, "  webhook URL   %s → %s\n", p.MerchantID, p.URL)
-	}
-	if len(faults) > 0 {
-		fmt.Fprintf(w, "  FAULTS        %s  (deliberately non-conformant)\n", strings.Join(faults, ", "))
-	}
-	fmt.Fprintf(w, "\nDemo credentials (well-known, sandbox only):\n\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  merchantId\tTEST key\tLIVE key\tKYB\trole")
-	for _, m := range sandbox.DemoMerchants() {
-		live := m.LiveKey
-		if live == "" {
-			live = "-"
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%s\n", m.ID, m.TestKey, live, m.KYBTier, m.Role)
-	}
-	_ = tw.Flush()
-	fmt.Fprintf(w, "\nPress Ctrl-C to stop.\n")
-}
-
-func printFaults(w io.Writer) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tBREAKS\tDESCRIPTION")
-	for _, f := range sandbox.Faults() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Name, strings.Join(f.Requirements, ","), f.Description)
-	}
-	_ = tw.Flush()
-}
-
-func printVariants(w io.Writer) {
-	dims := sandbox.Dimensions()
-	n := 0
-	for _, d := range dims {
-		fmt.Fprintf(w, "%s  (%s)\n  %s\n", d.Name, strings.Join(d.OpenPoints, ", "), d.Description)
-		for _, v := range d.Settings {
-			mark := "  "
-			if v.Reference {
-				mark = "* "
-			} else {
-				n++
-			}
-			fmt.Fprintf(w, "  %s%s: %s\n", mark, v.Name, v.Description)
-			if !v.Reference {
-				fmt.Fprintf(w, "      document: %s\n", v.Document)
-			}
-			if v.Profile != "" {
-				fmt.Fprintf(w, "      profile: %s\n", strings.Join(strings.Fields(v.Profile), " "))
-			}
-		}
-	}
-	fmt.Fprintf(w, "\n%d dimensions, %d settings besides the references (marked *); docs/variants.md\n", len(dims), n)
-}
-
-// parseWebhookPresets reads --webhook-url and --webhook-secret (MERCHANT=VALUE).
-func parseWebhookPresets(urls, keys []string) ([]sandbox.WebhookPreset, error) {
-	secrets := map[string]string{}
-	for _, k := range keys {
-		m, v, ok := strings.Cut(k, "=")
-		if !ok || m == "" || v == "" {
-			return nil, fmt.Errorf("--webhook-secret: want MERCHANT=SECRET")
-		}
-		secrets[m] = v
-	}
-	var out []sandbox.WebhookPreset
-	for _, u := range urls {
-		m, v, ok := strings.Cut(u, "=")
-		if !ok || m == "" || v == "" {
-			return nil, fmt.Errorf("--webhook-url %q: want MERCHANT=URL", u)
-		}
-		out = append(out, sandbox.WebhookPreset{MerchantID: m, URL: v, Secret: secrets[m]})
-		delete(secrets, m)
-	}
-	for m := range secrets {
-		return nil, fmt.Errorf("--webhook-secret for %s without a --webhook-url", m)
-	}
-	return out, nil
 }
 
 // drawSeed adds the settings --variant-seed draws to --variant, one of
@@ -264,19 +157,9 @@ func (sf *sandboxFlags) drawSeed(out io.Writer) error {
 	if sf.variantSeed < 0 {
 		return nil
 	}
-	named := map[string]bool{}
-	for _, n := range sf.variants {
-		v, ok := sandbox.LookupVariant(n)
-		if !ok {
-			return fmt.Errorf("unknown variant %q (see mph sandbox --list-variants)", n)
-		}
-		named[v.Dimension] = true
-	}
-	var drawn []string
-	for _, v := range sandbox.SeedSettings(uint64(sf.variantSeed)) {
-		if !v.Reference && !named[v.Dimension] {
-			drawn = append(drawn, v.Name)
-		}
+	drawn, err := options.Drawn(uint64(sf.variantSeed), sf.variants)
+	if err != nil {
+		return err
 	}
 	sf.variants = append(sf.variants, drawn...)
 	fmt.Fprintf(out, "variant seed %d draws %d settings besides the references: %s\n\n", sf.variantSeed, len(drawn), strings.Join(drawn, " "))

@@ -1,19 +1,16 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/merchant-harness/mph/redact"
-	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/selftest"
 )
 
@@ -72,17 +69,17 @@ seed fails; 3 when only some runs broke (no verdict).`,
 }
 
 func runSelftest(cmd *cobra.Command, f selftestFlags) error {
-	faults, err := selectFaults(f.only)
+	faults, err := selftest.ChooseFaults(f.only)
 	if err != nil {
-		return err
+		return usageErr("%v", err)
 	}
-	variants, err := selectVariants(f.vonly)
+	variants, err := selftest.ChooseVariants(f.vonly)
 	if err != nil {
-		return err
+		return usageErr("%v", err)
 	}
-	seeds, err := selectSeeds(f)
+	seeds, err := selftest.ChooseSeeds(f.seed, f.seeds, len(f.only) > 0 || len(f.vonly) > 0)
 	if err != nil {
-		return err
+		return usageErr("%v", err)
 	}
 	// SIGTERM (CI cancelling the job) is handled like Ctrl-C: the
 	// children are killed and the temporary directory removed.
@@ -103,7 +100,7 @@ func runSelftest(cmd *cobra.Command, f selftestFlags) error {
 		Bound:    f.bound,
 		WorkDir:  f.outDir,
 		Version:  versionString(),
-		Progress: progressPrinter(out, len(faults)+len(variants)+len(seeds)+2),
+		Progress: selftest.Progress(out, len(faults)+len(variants)+len(seeds)+2),
 	})
 	if err != nil && m == nil {
 		return harnessErr("self-test: %v", err)
@@ -112,7 +109,7 @@ func runSelftest(cmd *cobra.Command, f selftestFlags) error {
 	m.WriteText(out)
 	var werr error
 	if f.jsonPath != "" {
-		if werr = writeMatrix(m, f.jsonPath); werr != nil {
+		if werr = m.SaveJSON(f.jsonPath); werr != nil {
 			werr = fmt.Errorf("self-test: %w", werr)
 		} else {
 			fmt.Fprintf(out, "kill matrix JSON: %s\n", f.jsonPath)
@@ -121,109 +118,12 @@ func runSelftest(cmd *cobra.Command, f selftestFlags) error {
 	return keepVerdict(cmd.ErrOrStderr(), selftestVerdict(m), werr)
 }
 
-// selectFaults is the catalogue, or only the named faults ("none": none).
-func selectFaults(only []string) ([]sandbox.Fault, error) {
-	faults := sandbox.Faults()
-	if len(only) == 1 && only[0] == "none" {
-		return []sandbox.Fault{}, nil
-	}
-	if len(only) == 0 {
-		return faults, nil
-	}
-	byName := map[string]sandbox.Fault{}
-	for _, f := range faults {
-		byName[f.Name] = f
-	}
-	var out []sandbox.Fault
-	for _, n := range only {
-		f, ok := byName[n]
-		if !ok {
-			return nil, usageErr("unknown fault %q (see mph sandbox --list-faults)", n)
-		}
-		out = append(out, f)
-	}
-	return out, nil
-}
-
-// progressPrinter prints one line per finished run.
-func progressPrinter(out io.Writer, total int) func(selftest.Run) {
-	done := 0
-	return func(r selftest.Run) {
-		done++
-		name, verdict := r.Fault, "killed"
-		switch {
-		case r.Variant != "":
-			name, verdict = "variant "+r.Variant, variantVerdict(r)
-		case r.Seed != 0:
-			name, verdict = fmt.Sprintf("seed %d (%d settings)", r.Seed, len(r.Settings)), variantVerdict(r)
-		case name == "":
-			name, verdict = "(clean, "+r.Profile+" profile)", "passed"
-			if len(r.Failed) > 0 || r.Error != "" || r.ExitCode != 0 {
-				verdict = "FAILED"
-			}
-		case r.Error != "":
-			verdict = "ERROR"
-		case !r.Killed():
-			verdict = "SURVIVED"
-		}
-		fmt.Fprintf(out, "  [%d/%d] %-40s %s (%s)\n", done, total, name, verdict, r.Duration.Round(1e8))
-	}
-}
-
-// selftestVerdict maps the matrix to the exit-code contract: 1 when the
-// suites are wrong (a spec failed the clean sandbox, a fault survived, a
-// variant failed), 3 when only runs broke (no verdict: the clean run among
-// them when it broke or had harness errors only), 130 when interrupted.
+// selftestVerdict is the matrix's verdict (selftest.Matrix.Verdict) as the
+// command's exit.
 func selftestVerdict(m *selftest.Matrix) error {
-	if m.Interrupted {
-		return interruptedErr("self-test: interrupted; child runs stopped, the matrix covers the %d runs that finished", m.Total)
-	}
-	if m.OK() {
+	code, why := m.Verdict()
+	if code == exitcode.OK {
 		return nil
 	}
-	cleanFailed := len(m.Clean.Failed) > 0 || len(m.CleanSandbox.Failed) > 0
-	code := failuresErr
-	if !cleanFailed && len(m.Survivors) == 0 && len(m.FalsePositives) == 0 && len(m.FailedSeeds) == 0 {
-		code = harnessErr // only runs that broke: no verdict on the suites
-	}
-	var why []string
-	switch {
-	case cleanFailed:
-		why = append(why, "the clean sandbox did not pass")
-	case !m.CleanOK:
-		why = append(why, "the clean run broke")
-	case !m.CleanSandboxOK:
-		why = append(why, "the clean run under the sandbox's own profile broke")
-	}
-	for _, c := range []struct {
-		n    int
-		what string
-	}{
-		{len(m.Survivors), "fault(s) survived"},
-		{len(m.FalsePositives), "variant(s) failed (false positives)"},
-		{len(m.VariantErrors), "variant run(s) broke"},
-		{len(m.FailedSeeds), "seed(s) failed (false positives)"},
-		{len(m.SeedErrors), "seed run(s) broke"},
-		{len(m.Errors), "run(s) broke"},
-	} {
-		if c.n > 0 {
-			why = append(why, fmt.Sprintf("%d %s", c.n, c.what))
-		}
-	}
-	return code("self-test failed: %s", strings.Join(why, ", "))
-}
-
-func writeMatrix(m *selftest.Matrix, path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := m.WriteJSON(redact.NewWriter(f)); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return &exitError{code: code, err: errors.New(why)}
 }

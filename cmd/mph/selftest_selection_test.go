@@ -8,6 +8,7 @@ import (
 
 	"github.com/merchant-harness/mph/sandbox"
 	"github.com/merchant-harness/mph/selftest"
+	"github.com/merchant-harness/mph/suites/listing"
 )
 
 // TestEveryFaultSelectsSpecs: the self-test runs each fault against the
@@ -16,7 +17,7 @@ import (
 func TestEveryFaultSelectsSpecs(t *testing.T) {
 	r := gateRun(t, nil, 0, 0, "conform", "--list", "--json")
 	expectCode(t, "conform --list --json", r, 0)
-	var specs []listedSpec
+	var specs []listing.Spec
 	if err := json.Unmarshal([]byte(r.stdout), &specs); err != nil || len(specs) < 100 {
 		t.Fatalf("--list --json: %v (%d specs)", err, len(specs))
 	}

@@ -5,16 +5,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"os/signal"
-	"strconv"
-	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
-	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/client"
 	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/config/embedded"
@@ -81,13 +77,17 @@ func runSweep(ctx context.Context, w io.Writer, cfg *config.Config) error {
 	failed := 0
 	for _, c := range creds {
 		api := sweepClient(cfg, guard.Client(guarded), c)
-		t, err := sweepRun(ctx, api, cfg, c.MerchantID)
+		var t sweep.Tally
+		rules, err := sweep.RulesFor(ctx, api, cfg.Profile)
+		if err == nil {
+			t, err = sweep.Run(ctx, api, cfg.RunID, cfg.Profile.Cards.ListMaxLimit, rules)
+		}
 		fmt.Fprintf(w, "%s: %d cards of run %s, %s USD swept back, %d frozen, %s USD left on them\n",
-			c.MerchantID, t.cards, cfg.RunID, money.Amount(t.swept), t.frozen, money.Amount(t.left))
-		for _, p := range t.problems {
+			c.MerchantID, t.Cards, cfg.RunID, money.Amount(t.Swept), t.Frozen, money.Amount(t.Left))
+		for _, p := range t.Problems {
 			fmt.Fprintf(w, "  %s\n", p)
 		}
-		failed += len(t.problems)
+		failed += len(t.Problems)
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.MerchantID, err)
 		}
@@ -103,94 +103,4 @@ func sweepClient(cfg *config.Config, hc *http.Client, c config.Credentials) *cli
 	anon := client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout, MaxBody: maxBody, RetryAfterMax: cfg.RetryAfterMax})
 	return client.New(client.Options{BaseURL: cfg.BaseURL, HTTP: hc, Timeout: cfg.Timeout, MaxBody: maxBody, RetryAfterMax: cfg.RetryAfterMax,
 		Tokens: client.NewTokenSource(anon, c.MerchantID, c.SecretKey)})
-}
-
-type sweepTally struct {
-	cards, frozen int
-	swept, left   int64
-	problems      []string
-}
-
-// sweepRun sweeps the run's cards of one merchant: ACTIVE ones until none is
-// left (a swept card is FROZEN and drops out of the list), then FROZEN ones
-// still holding a sweepable balance.
-func sweepRun(ctx context.Context, api *client.Client, cfg *config.Config, merchant string) (sweepTally, error) {
-	var t sweepTally
-	rules, err := sweepRules(ctx, api, cfg.Profile)
-	if err != nil {
-		return t, err
-	}
-	done := map[string]bool{}
-	for _, status := range []string{"ACTIVE", "FROZEN"} {
-		for round := 0; round < 100; round++ {
-			ids, err := runCards(ctx, api, cfg, status, done)
-			if err != nil || len(ids) == 0 {
-				if err != nil {
-					return t, err
-				}
-				break
-			}
-			for _, id := range ids {
-				done[id] = true
-				out, err := sweep.Card(ctx, api, id, false, rules)
-				t.cards++
-				t.swept += out.Swept
-				t.left += out.Left
-				if out.Frozen {
-					t.frozen++
-				}
-				if err != nil {
-					t.problems = append(t.problems, fmt.Sprintf("card %s: %v", id, err))
-				}
-			}
-		}
-	}
-	return t, nil
-}
-
-func sweepRules(ctx context.Context, api *client.Client, p *api.Profile) (sweep.Rules, error) {
-	if p.Cards.WithdrawVaultCredit == "amount" && p.Cards.WithdrawCardDebit == "amount" {
-		return sweep.Rules{}, nil
-	}
-	resp, err := api.Get(ctx, "/cards/config", nil)
-	if err != nil {
-		return sweep.Rules{}, err
-	}
-	d, _ := resp.Map()["data"].(map[string]any)
-	fee, err := money.Parse(fmt.Sprint(d["withdrawalFee"]))
-	if resp.Status != http.StatusOK || err != nil {
-		return sweep.Rules{}, fmt.Errorf("GET /cards/config answered HTTP %d without a withdrawalFee", resp.Status)
-	}
-	r := sweep.Rules{Fee: fee.Minor(), CardFee: fee.Minor()}
-	if p.Cards.WithdrawVaultCredit == "amount" {
-		r.Fee = 0
-	}
-	if p.Cards.WithdrawCardDebit == "amount" {
-		r.CardFee = 0
-	}
-	return r, nil
-}
-
-// runCards lists the cards of the run in a status not handled yet.
-func runCards(ctx context.Context, api *client.Client, cfg *config.Config, status string, done map[string]bool) ([]string, error) {
-	q := url.Values{"status": {status}, "search": {cfg.RunID}, "limit": {strconv.Itoa(cfg.Profile.Cards.ListMaxLimit)}}
-	resp, err := api.Get(ctx, "/cards", q)
-	if err != nil {
-		return nil, err
-	}
-	if resp.Status != http.StatusOK {
-		return nil, fmt.Errorf("GET /cards?search answered HTTP %d", resp.Status)
-	}
-	list, _ := resp.Map()["data"].([]any)
-	var ids []string
-	for _, x := range list {
-		c, _ := x.(map[string]any)
-		id, _ := c["id"].(string)
-		ref, _ := c["reference"].(string)
-		if id == "" || done[id] || !strings.HasPrefix(ref, cfg.RunID) {
-			continue
-		}
-		ids = append(ids, id)
-	}
-	return ids, nil
 }

@@ -3,11 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"runtime"
-	"runtime/debug"
-	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/merchant-harness/mph/internal/buildinfo"
 )
 
 // version is injected at build time (Makefile: -ldflags "-X main.version=$(git
@@ -16,62 +15,8 @@ import (
 // (for example when built with GOFLAGS=-buildvcs=false).
 var version = ""
 
-// buildInfo is what `mph version --json` prints.
-type buildInfo struct {
-	Version   string `json:"version"`
-	Module    string `json:"module"`
-	Revision  string `json:"revision,omitempty"`
-	Time      string `json:"time,omitempty"`
-	Modified  bool   `json:"modified,omitempty"`
-	GoVersion string `json:"goVersion"`
-}
-
-func readBuildInfo() buildInfo {
-	bi := buildInfo{Version: version, GoVersion: runtime.Version(), Module: "github.com/merchant-harness/mph"}
-	info, ok := debug.ReadBuildInfo()
-	if ok {
-		bi.Module = info.Main.Path
-		for _, s := range info.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				bi.Revision = s.Value
-			case "vcs.time":
-				bi.Time = s.Value
-			case "vcs.modified":
-				bi.Modified = s.Value == "true"
-			}
-		}
-		if bi.Version == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
-			bi.Version = info.Main.Version
-		}
-	}
-	if bi.Version == "" {
-		bi.Version = "devel"
-		if bi.Revision != "" {
-			bi.Version += "+" + shortRev(bi.Revision)
-			if bi.Modified {
-				bi.Version += "-dirty"
-			}
-		}
-	}
-	return bi
-}
-
-func shortRev(r string) string {
-	if len(r) > 12 {
-		return r[:12]
-	}
-	return r
-}
-
 // versionString is the one harness version string of every report.
-func versionString() string {
-	bi := readBuildInfo()
-	if bi.Revision != "" && !strings.Contains(bi.Version, shortRev(bi.Revision)) {
-		return bi.Version + " (" + shortRev(bi.Revision) + ")"
-	}
-	return bi.Version
-}
+func versionString() string { return buildinfo.Read(version).String() }
 
 func init() {
 	rootCmd.Version = versionString()
@@ -83,7 +28,7 @@ func init() {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if asJSON {
-				b, err := json.MarshalIndent(readBuildInfo(), "", "  ")
+				b, err := json.MarshalIndent(buildinfo.Read(version), "", "  ")
 				if err != nil {
 					return err
 				}

@@ -1,4 +1,9 @@
-package main
+// Package coverage states what the built spec tree covers, without
+// running it: per requirement the specs on each kind of target, and the
+// rule × endpoint grid of the cross-cutting rules (mph conform --coverage).
+// It reads the declarations of the built tree: call it after
+// framework.Preview.
+package coverage
 
 import (
 	"encoding/json"
@@ -10,13 +15,14 @@ import (
 	"text/tabwriter"
 
 	"github.com/merchant-harness/mph/api"
+	_ "github.com/merchant-harness/mph/suites" // the specs register their declarations
 	"github.com/merchant-harness/mph/suites/cross"
 	"github.com/merchant-harness/mph/suites/framework"
 )
 
-// gridCell is one cell of the rule × endpoint grid: the spec checking it,
+// Cell is one cell of the rule × endpoint grid: the spec checking it,
 // the least target it runs on, and its capabilities.
-type gridCell struct {
+type Cell struct {
 	Rule     string   `json:"rule"`
 	Endpoint string   `json:"endpoint"`
 	Spec     string   `json:"spec,omitempty"` // "" when no spec checks an applicable cell
@@ -24,15 +30,16 @@ type gridCell struct {
 	Needs    []string `json:"needs,omitempty"`
 }
 
-// coverageGrid is the grid `mph conform --coverage` shows.
-type coverageGrid struct {
-	Endpoints []string   `json:"endpoints"` // column slugs, in the table's order
-	Rules     []gridRule `json:"rules"`
-	Cells     []gridCell `json:"cells"` // the applicable cells
-	Stray     []gridCell `json:"stray,omitempty"`
+// Grid is the grid `mph conform --coverage` shows.
+type Grid struct {
+	Endpoints []string `json:"endpoints"` // column slugs, in the table's order
+	Rules     []Rule   `json:"rules"`
+	Cells     []Cell   `json:"cells"` // the applicable cells
+	Stray     []Cell   `json:"stray,omitempty"`
 }
 
-type gridRule struct {
+// Rule is a row of the grid: a cross-cutting rule and its requirements.
+type Rule struct {
 	ID    string   `json:"id"`
 	Title string   `json:"title"`
 	Reqs  []string `json:"requirements"`
@@ -41,11 +48,11 @@ type gridRule struct {
 // settingMarks are the grid's marks of framework.Setting.
 var settingMarks = [...]string{"P", "M", "L", "C"}
 
-// buildGrid joins the rule table (which cells apply) with the specs the
+// BuildGrid joins the rule table (which cells apply) with the specs the
 // built tree declares for each cell. A declared cell outside the table is
 // stray.
-func buildGrid() coverageGrid {
-	g := coverageGrid{}
+func BuildGrid() Grid {
+	g := Grid{}
 	for _, e := range api.Endpoints(nil) {
 		g.Endpoints = append(g.Endpoints, e.Slug)
 	}
@@ -55,13 +62,13 @@ func buildGrid() coverageGrid {
 		declared[k] = append(declared[k], c)
 	}
 	for _, r := range cross.Rules() {
-		g.Rules = append(g.Rules, gridRule{ID: r.ID, Title: r.Title, Reqs: r.Reqs})
+		g.Rules = append(g.Rules, Rule{ID: r.ID, Title: r.Title, Reqs: r.Reqs})
 		for _, e := range r.Endpoints {
 			k := [2]string{r.ID, e}
 			cs := declared[k]
 			delete(declared, k)
 			if len(cs) == 0 {
-				g.Cells = append(g.Cells, gridCell{Rule: r.ID, Endpoint: e})
+				g.Cells = append(g.Cells, Cell{Rule: r.ID, Endpoint: e})
 			}
 			for _, c := range cs {
 				g.Cells = append(g.Cells, cellOf(c))
@@ -77,8 +84,8 @@ func buildGrid() coverageGrid {
 	return g
 }
 
-func cellOf(c framework.Cell) gridCell {
-	gc := gridCell{Rule: c.Rule, Endpoint: c.Endpoint, Spec: c.Decl.ID, Setting: framework.SettingNames[framework.SettingOf(c.Decl)]}
+func cellOf(c framework.Cell) Cell {
+	gc := Cell{Rule: c.Rule, Endpoint: c.Endpoint, Spec: c.Decl.ID, Setting: framework.SettingNames[framework.SettingOf(c.Decl)]}
 	for _, n := range c.Decl.Needs {
 		gc.Needs = append(gc.Needs, string(n))
 	}
@@ -88,8 +95,8 @@ func cellOf(c framework.Cell) gridCell {
 	return gc
 }
 
-// uncovered are the applicable cells no spec checks.
-func (g coverageGrid) uncovered() []string {
+// Uncovered are the applicable cells no spec checks.
+func (g Grid) Uncovered() []string {
 	var out []string
 	for _, c := range g.Cells {
 		if c.Spec == "" {
@@ -99,10 +106,23 @@ func (g coverageGrid) uncovered() []string {
 	return out
 }
 
-// print writes the grid: a mark per cell (the least target its spec runs
+// Problem says what makes the grid fail ("" when nothing does): an
+// applicable cell no spec checks, or a spec declaring a cell the rule table
+// does not apply.
+func (g Grid) Problem() string {
+	if u := g.Uncovered(); len(u) > 0 {
+		return "uncovered cells of the rule × endpoint grid: " + strings.Join(u, ", ")
+	}
+	if len(g.Stray) > 0 {
+		return fmt.Sprintf("%d specs declare cells the rule table does not apply (see STRAY)", len(g.Stray))
+	}
+	return ""
+}
+
+// Write writes the grid: a mark per cell (the least target its spec runs
 // on; "-" applicable but unchecked; "." not applicable), then per rule its
 // requirements, cells, specs and capabilities.
-func (g coverageGrid) print(out io.Writer) {
+func (g Grid) Write(out io.Writer) {
 	at := map[[2]string]string{}
 	for _, c := range g.Cells {
 		mark := "-"
@@ -111,7 +131,7 @@ func (g coverageGrid) print(out io.Writer) {
 		}
 		at[[2]string{c.Rule, c.Endpoint}] = mark
 	}
-	checked := len(g.Cells) - len(g.uncovered())
+	checked := len(g.Cells) - len(g.Uncovered())
 	fmt.Fprintf(out, "\nRULE × ENDPOINT: %d of %d applicable cells checked (P plain TEST, M +2nd merchant, L +LIVE or outside-whitelist credentials, C only with sandbox controls; - not checked; . not applicable)\n", checked, len(g.Cells))
 	w := tabwriter.NewWriter(out, 0, 0, 1, ' ', 0)
 	fmt.Fprint(w, "rule\t")
@@ -139,7 +159,7 @@ func (g coverageGrid) print(out io.Writer) {
 }
 
 // printRules writes per rule its requirements, cells, spec IDs and needs.
-func (g coverageGrid) printRules(out io.Writer) {
+func (g Grid) printRules(out io.Writer) {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "\nRULE\tREQUIREMENTS\tCELLS\tSPECS\tNEEDS")
 	for _, r := range g.Rules {
@@ -197,8 +217,8 @@ func needsText(needs map[string][]string, cells int) string {
 	return strings.Join(parts, "; ")
 }
 
-// printGridJSON writes the grid as JSON.
-func printGridJSON(out io.Writer, g coverageGrid) error {
+// WriteJSON writes the grid as JSON.
+func (g Grid) WriteJSON(out io.Writer) error {
 	enc := json.NewEncoder(out)
 	enc.SetIndent("", "  ")
 	return enc.Encode(g)
