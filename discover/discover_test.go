@@ -16,6 +16,7 @@ import (
 	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/discover/discovertest"
 	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // discoverAgainst runs a discovery against base and returns the proposed
@@ -167,7 +168,7 @@ func TestDiscoveryOfPreconfiguredWebhooks(t *testing.T) {
 // the discovered profile is the sandbox's own with exactly that overlay.
 func TestDiscoveryRecoversEveryVariantProfile(t *testing.T) {
 	n := 0
-	for _, v := range sandbox.Variants() {
+	for _, v := range variant.Variants() {
 		if v.Profile == "" {
 			continue
 		}

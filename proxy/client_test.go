@@ -8,6 +8,7 @@ import (
 	"github.com/merchant-harness/mph/proxy"
 	"github.com/merchant-harness/mph/proxy/session"
 	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/ratelimit"
 )
 
 // TestMisbehavingClient: each scripted mistake of a caller is reported,
@@ -72,7 +73,7 @@ func TestMisbehavingClient(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := sandbox.Options{}
 			if tc.limit {
-				opts.RateLimits = map[string]sandbox.RateLimit{sandbox.GroupRead: {Rate: 1, Burst: 1}}
+				opts.RateLimits = map[string]ratelimit.Limit{ratelimit.GroupRead: {Rate: 1, Burst: 1}}
 			}
 			r := newRig(t, opts, proxy.Options{})
 			tc.drive(r)
@@ -92,7 +93,7 @@ func TestPoliteRetryIsNotFlagged(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits out a Retry-After")
 	}
-	r := newRig(t, sandbox.Options{RateLimits: map[string]sandbox.RateLimit{sandbox.GroupRead: {Rate: 1, Burst: 1}}}, proxy.Options{})
+	r := newRig(t, sandbox.Options{RateLimits: map[string]ratelimit.Limit{ratelimit.GroupRead: {Rate: 1, Burst: 1}}}, proxy.Options{})
 	r.login()
 	r.do(call{method: "GET", path: "/cards/config"})
 	a := r.do(call{method: "GET", path: "/cards/config"})

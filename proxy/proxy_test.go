@@ -9,6 +9,7 @@ import (
 	"github.com/merchant-harness/mph/proxy"
 	"github.com/merchant-harness/mph/proxy/session"
 	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/ratelimit"
 )
 
 // everyEndpoint drives each endpoint of the document once, as a
@@ -162,7 +163,7 @@ func TestFaultsAreReported(t *testing.T) {
 		t.Run(tc.fault, func(t *testing.T) {
 			opts := sandbox.Options{Faults: []string{tc.fault}}
 			if tc.rule == "RATE-02" {
-				opts.RateLimits = map[string]sandbox.RateLimit{sandbox.GroupRead: {Rate: 1, Burst: 1}}
+				opts.RateLimits = map[string]ratelimit.Limit{ratelimit.GroupRead: {Rate: 1, Burst: 1}}
 			}
 			var popts proxy.Options
 			if tc.rule == "AUTH-20" {

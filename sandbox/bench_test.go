@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/merchant-harness/mph/sandbox/ratelimit"
 )
 
 // Benchmarks of the load driver's hot paths through the handler (no network),
@@ -64,7 +66,7 @@ func BenchmarkSecure(b *testing.B) {
 
 // BenchmarkSecureRateLimited measures the cost of the per-merchant bucket.
 func BenchmarkSecureRateLimited(b *testing.B) {
-	h := newSbx(b, Options{RateLimits: map[string]RateLimit{"secure": {Rate: 1e9, Burst: 1e9}}})
+	h := newSbx(b, Options{RateLimits: map[string]ratelimit.Limit{"secure": {Rate: 1e9, Burst: 1e9}}})
 	tok := h.token(alpha, alphaTest)
 	id := h.card(tok, h.customer(tok), "10").s("data.id")
 	runBench(b, h, "GET", "/v1/merchant/cards/"+id+"/secure", "", map[string]string{"Authorization": "Bearer " + tok})

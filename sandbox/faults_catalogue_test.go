@@ -14,7 +14,7 @@ import (
 // requirements/catalog.yaml (and are testable: a fault of an untestable rule
 // could never be killed), and that it can be selected on its own.
 func TestFaultCatalogueEntries(t *testing.T) {
-	fs := Faults()
+	fs := fault.All()
 	if len(fs) < 60 {
 		t.Errorf("the catalogue has %d faults, issue 4 wants at least 60", len(fs))
 	}

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"fmt"
 	"testing"
+
+	"github.com/merchant-harness/mph/sandbox/fault"
 )
 
 // probes observe, through the public API only, the rule each fault breaks.
@@ -23,7 +25,7 @@ func addProbes(m map[string]func(h *sbx) bool) bool {
 }
 
 func TestFaultCatalogue(t *testing.T) {
-	fs := Faults()
+	fs := fault.All()
 	if len(fs) < 5 {
 		t.Fatalf("catalogue has %d faults", len(fs))
 	}
@@ -46,7 +48,7 @@ func TestFaultCatalogue(t *testing.T) {
 }
 
 func TestFaultsBreakTheirRule(t *testing.T) {
-	for _, f := range Faults() {
+	for _, f := range fault.All() {
 		probe := probes[f.Name]
 		if probe == nil {
 			continue

@@ -14,16 +14,16 @@ import (
 
 // Options configure a sandbox Server. The zero value is a valid configuration.
 type Options struct {
-	BasePath          string               // default "/v1/merchant"; must end in "/v1/merchant"
-	AdminKey          string               // default "sbx_admin_demo"
-	JWTSecret         []byte               // random when nil
-	Clock             clock.Clock          // default: real clock; controls advance an offset over it
-	RateLimits        map[string]RateLimit // groups token, read, secure, write; nil = defaults; missing groups keep defaults
+	BasePath          string                     // default "/v1/merchant"; must end in "/v1/merchant"
+	AdminKey          string                     // default "sbx_admin_demo"
+	JWTSecret         []byte                     // random when nil
+	Clock             clock.Clock                // default: real clock; controls advance an offset over it
+	RateLimits        map[string]ratelimit.Limit // groups token, read, secure, write; nil = defaults; missing groups keep defaults
 	DisableRateLimits bool
-	RateLimitTopology RateLimitTopology // shared groups and bucket key (zero: per merchant and group)
-	Faults            []string          // names from Faults(); unknown name = error from New
-	Variants          []string          // names from Variants(); unknown name = error from New
-	Logger            *slog.Logger      // nil = discard
+	RateLimitTopology ratelimit.Topology // shared groups and bucket key (zero: per merchant and group)
+	Faults            []string           // names from fault.All(); unknown name = error from New
+	Variants          []string           // names from variant.Variants(); unknown name = error from New
+	Logger            *slog.Logger       // nil = discard
 	// EchoRequests is TEST-ONLY: every answer echoes the request's
 	// headers and body (sandbox/echo), to test the harness's redaction.
 	EchoRequests bool
@@ -71,7 +71,7 @@ func (o *Options) normalize() error {
 	if err := o.RateLimitTopology.Validate(); err != nil {
 		return err
 	}
-	limits := DefaultRateLimits()
+	limits := ratelimit.Defaults()
 	for g, l := range o.RateLimits {
 		if _, ok := limits[g]; !ok {
 			return fmt.Errorf("sandbox: unknown rate-limit group %q (want token, read, secure or write)", g)
@@ -83,7 +83,7 @@ func (o *Options) normalize() error {
 	}
 	if o.DisableRateLimits {
 		for g := range limits {
-			limits[g] = RateLimit{}
+			limits[g] = ratelimit.Limit{}
 		}
 	}
 	o.RateLimits = limits

@@ -3,10 +3,12 @@ package sandbox
 import (
 	"strconv"
 	"testing"
+
+	"github.com/merchant-harness/mph/sandbox/ratelimit"
 )
 
 func TestRateLimits(t *testing.T) {
-	h := newSbx(t, Options{RateLimits: map[string]RateLimit{"secure": {Rate: 0.5, Burst: 2}, "token": {Rate: 0.5, Burst: 3}}})
+	h := newSbx(t, Options{RateLimits: map[string]ratelimit.Limit{"secure": {Rate: 0.5, Burst: 2}, "token": {Rate: 0.5, Burst: 3}}})
 	tok := h.token(alpha, alphaTest) // 1 of 3 token-group tokens
 	id := h.card(tok, h.customer(tok), "5").s("data.id")
 	for range 2 {
@@ -59,17 +61,17 @@ func TestRateLimits(t *testing.T) {
 }
 
 func TestRateLimitOptions(t *testing.T) {
-	for _, bad := range []map[string]RateLimit{{"nope": {Rate: 1}}, {"read": {Rate: -1}}} {
+	for _, bad := range []map[string]ratelimit.Limit{{"nope": {Rate: 1}}, {"read": {Rate: -1}}} {
 		if _, err := New(Options{RateLimits: bad}); err == nil {
 			t.Errorf("rate limits %v accepted", bad)
 		}
 	}
-	s, err := New(Options{RateLimits: map[string]RateLimit{"read": {Rate: 7}}})
+	s, err := New(Options{RateLimits: map[string]ratelimit.Limit{"read": {Rate: 7}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := s.limits.Snapshot()
-	if got["read"] != (RateLimit{Rate: 7, Burst: 7}) || got["token"] != (RateLimit{Rate: 100, Burst: 100}) || got["secure"] != (RateLimit{Rate: 100, Burst: 100}) || got["write"] != (RateLimit{Rate: 200, Burst: 200}) {
+	if got["read"] != (ratelimit.Limit{Rate: 7, Burst: 7}) || got["token"] != (ratelimit.Limit{Rate: 100, Burst: 100}) || got["secure"] != (ratelimit.Limit{Rate: 100, Burst: 100}) || got["write"] != (ratelimit.Limit{Rate: 200, Burst: 200}) {
 		t.Fatalf("merged defaults: %v", got)
 	}
 	s, _ = New(Options{DisableRateLimits: true})
@@ -82,7 +84,7 @@ func TestRateLimitOptions(t *testing.T) {
 
 // Buckets run on the sandbox clock: advancing it refills them as waiting would.
 func TestRateLimitRefillsWithClock(t *testing.T) {
-	h := newSbx(t, Options{RateLimits: map[string]RateLimit{"read": {Rate: 0.01, Burst: 1}}})
+	h := newSbx(t, Options{RateLimits: map[string]ratelimit.Limit{"read": {Rate: 0.01, Burst: 1}}})
 	tok := h.token(alpha, alphaTest)
 	h.api("GET", "/cards", tok, nil).want(200)
 	h.api("GET", "/cards", tok, nil).wantError(429, "Rate limit exceeded for read")

@@ -1,6 +1,10 @@
 package sandbox
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/merchant-harness/mph/sandbox/ratelimit"
+)
 
 // Shared groups draw from one bucket; the key decides who shares it.
 func TestRateLimitTopology(t *testing.T) {
@@ -11,13 +15,13 @@ func TestRateLimitTopology(t *testing.T) {
 		otherMerchOK  bool // the other merchant still passes
 	}{
 		{"merchant", "", false, true},
-		{"token", LimitKeyToken, true, true},
-		{"client", LimitKeyClient, false, false},
+		{"token", ratelimit.KeyToken, true, true},
+		{"client", ratelimit.KeyClient, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newSbx(t, Options{
-				RateLimits:        map[string]RateLimit{"read": {Rate: 0.01, Burst: 3}, "secure": {Rate: 100, Burst: 100}},
-				RateLimitTopology: RateLimitTopology{Shared: [][]string{{"read", "secure"}}, Key: tc.key},
+				RateLimits:        map[string]ratelimit.Limit{"read": {Rate: 0.01, Burst: 3}, "secure": {Rate: 100, Burst: 100}},
+				RateLimitTopology: ratelimit.Topology{Shared: [][]string{{"read", "secure"}}, Key: tc.key},
 			})
 			tok := h.token(alpha, alphaTest)
 			tok2 := h.token(alpha, alphaTest)
@@ -39,10 +43,10 @@ func TestRateLimitTopology(t *testing.T) {
 			h.api("GET", "/cards", btok, nil).want(want(tc.otherMerchOK))
 		})
 	}
-	if _, err := New(Options{RateLimitTopology: RateLimitTopology{Key: "moon"}}); err == nil {
+	if _, err := New(Options{RateLimitTopology: ratelimit.Topology{Key: "moon"}}); err == nil {
 		t.Error("unknown key accepted")
 	}
-	if _, err := New(Options{RateLimitTopology: RateLimitTopology{Shared: [][]string{{"read", "bogus"}}}}); err == nil {
+	if _, err := New(Options{RateLimitTopology: ratelimit.Topology{Shared: [][]string{{"read", "bogus"}}}}); err == nil {
 		t.Error("unknown group accepted")
 	}
 }

@@ -50,7 +50,7 @@ type Server struct {
 	controls  http.Handler        // test control routes (sandbox/controls)
 	world     atomic.Pointer[state.World]
 	latency   atomic.Int64 // nanoseconds added to every merchant API answer
-	startRL   map[string]RateLimit
+	startRL   map[string]ratelimit.Limit
 	inst      string // instance id, see InstanceHeader
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/variant"
 	"gopkg.in/yaml.v3"
 )
 
@@ -14,7 +15,7 @@ import (
 // least one open point; setting names are unique across dimensions.
 func TestDimensionsWellFormed(t *testing.T) {
 	seen := map[string]string{}
-	for _, d := range Dimensions() {
+	for _, d := range variant.Dimensions() {
 		if len(d.Settings) < 2 || !d.Settings[0].Reference || len(d.OpenPoints) == 0 || d.Description == "" {
 			t.Errorf("dimension %s: %d settings, reference first %v, open points %v", d.Name, len(d.Settings), d.Settings[0].Reference, d.OpenPoints)
 		}
@@ -51,12 +52,12 @@ func TestSettingsOfOneDimensionExclude(t *testing.T) {
 func TestSeedsCoverTheSettings(t *testing.T) {
 	drawn := map[string]bool{}
 	for seed := uint64(1); seed <= 20; seed++ {
-		for _, n := range SeedVariants(seed) {
+		for _, n := range variant.SeedVariants(seed) {
 			drawn[n] = true
 		}
 	}
-	if n := len(drawn); n < len(Variants())/2 {
-		t.Fatalf("20 seeds draw %d of %d settings", n, len(Variants()))
+	if n := len(drawn); n < len(variant.Variants())/2 {
+		t.Fatalf("20 seeds draw %d of %d settings", n, len(variant.Variants()))
 	}
 }
 
@@ -64,7 +65,7 @@ func TestSeedsCoverTheSettings(t *testing.T) {
 // so a seed's overlays merge in any order.
 func TestOverlaysOfDimensionsAreDisjoint(t *testing.T) {
 	owner := map[string]string{} // leaf key -> dimension
-	for _, v := range append(Variants(), referenceSettings()...) {
+	for _, v := range append(variant.Variants(), referenceSettings()...) {
 		if strings.TrimSpace(v.Profile) == "" {
 			continue
 		}
@@ -81,9 +82,9 @@ func TestOverlaysOfDimensionsAreDisjoint(t *testing.T) {
 	}
 }
 
-func referenceSettings() []Variant {
-	var out []Variant
-	for _, d := range Dimensions() {
+func referenceSettings() []variant.Variant {
+	var out []variant.Variant
+	for _, d := range variant.Dimensions() {
 		out = append(out, d.Settings[0])
 	}
 	return out
@@ -210,9 +211,9 @@ func wantContains(got, sub string) string {
 func TestSeedsServeTheWholeAPI(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		t.Run(fmt.Sprint("seed-", seed), func(t *testing.T) {
-			h := newSbx(t, Options{Variants: SeedVariants(seed)})
+			h := newSbx(t, Options{Variants: variant.SeedVariants(seed)})
 			if msg := documentedFlow(h); msg != "" {
-				t.Fatalf("seed %d (%s): %s", seed, strings.Join(SeedVariants(seed), " "), msg)
+				t.Fatalf("seed %d (%s): %s", seed, strings.Join(variant.SeedVariants(seed), " "), msg)
 			}
 		})
 	}

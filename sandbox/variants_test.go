@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/sandbox/wording"
 )
 
@@ -258,7 +259,7 @@ func simulateTo(h *sbx) []delivered {
 }
 
 func TestVariantCatalogue(t *testing.T) {
-	vs := Variants()
+	vs := variant.Variants()
 	if len(vs) < 30 {
 		t.Fatalf("catalogue has %d variants, want at least 30", len(vs))
 	}
@@ -282,7 +283,7 @@ func TestVariantCatalogue(t *testing.T) {
 }
 
 func TestVariantsAreObservable(t *testing.T) {
-	for _, v := range Variants() {
+	for _, v := range variant.Variants() {
 		probe := variantProbes[v.Name]
 		if probe == nil {
 			continue
@@ -303,7 +304,7 @@ func TestVariantsDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range Variants() {
+	for _, v := range variant.Variants() {
 		if !strings.Contains(string(b), "| `"+v.Name+"` |") {
 			t.Errorf("docs/variants.md has no row for %s", v.Name)
 		}

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/onsi/ginkgo/v2/types"
-
-	"github.com/merchant-harness/mph/sandbox"
 )
 
 // A child still running after its bound is interrupted, and killed when it
@@ -79,7 +79,7 @@ func TestRunningAtStopNamesTheSpec(t *testing.T) {
 // Execute reports a run its runner says ran out of time as broken.
 func TestExecuteReportsATimedOutRunBroken(t *testing.T) {
 	m, err := Execute(context.Background(), Options{
-		Faults: []sandbox.Fault{}, Variants: []sandbox.Variant{}, Seeds: []uint64{}, Parallel: 1, Bound: time.Minute,
+		Faults: []fault.Fault{}, Variants: []variant.Variant{}, Seeds: []uint64{}, Parallel: 1, Bound: time.Minute,
 		Run: func(ctx context.Context, j Job) (Outcome, error) {
 			if j.Bound != time.Minute {
 				t.Errorf("job bound %s", j.Bound)

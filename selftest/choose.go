@@ -3,26 +3,27 @@ package selftest
 import (
 	"fmt"
 
-	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // The choices below are what `mph selftest` asks for with --fault,
 // --variant, --seeds and --seed; their errors are usage errors.
 
 // ChooseFaults is the catalogue, or only the named faults ("none": none).
-func ChooseFaults(names []string) ([]sandbox.Fault, error) {
-	faults := sandbox.Faults()
+func ChooseFaults(names []string) ([]fault.Fault, error) {
+	faults := fault.All()
 	if len(names) == 1 && names[0] == "none" {
-		return []sandbox.Fault{}, nil
+		return []fault.Fault{}, nil
 	}
 	if len(names) == 0 {
 		return faults, nil
 	}
-	byName := map[string]sandbox.Fault{}
+	byName := map[string]fault.Fault{}
 	for _, f := range faults {
 		byName[f.Name] = f
 	}
-	var out []sandbox.Fault
+	var out []fault.Fault
 	for _, n := range names {
 		f, ok := byName[n]
 		if !ok {
@@ -36,21 +37,21 @@ func ChooseFaults(names []string) ([]sandbox.Fault, error) {
 // ChooseVariants returns the named settings, a dimension's name standing
 // for its settings (every setting besides the references when none is
 // named, none for "none").
-func ChooseVariants(names []string) ([]sandbox.Variant, error) {
-	all := sandbox.Variants()
+func ChooseVariants(names []string) ([]variant.Variant, error) {
+	all := variant.Variants()
 	if len(names) == 0 {
 		return all, nil
 	}
 	if len(names) == 1 && names[0] == "none" {
-		return []sandbox.Variant{}, nil
+		return []variant.Variant{}, nil
 	}
-	byName := map[string]sandbox.Variant{}
-	byDim := map[string][]sandbox.Variant{}
+	byName := map[string]variant.Variant{}
+	byDim := map[string][]variant.Variant{}
 	for _, v := range all {
 		byName[v.Name] = v
 		byDim[v.Dimension] = append(byDim[v.Dimension], v)
 	}
-	out := []sandbox.Variant{}
+	out := []variant.Variant{}
 	for _, n := range names {
 		if v, ok := byName[n]; ok {
 			out = append(out, v)

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 func TestChooseSeeds(t *testing.T) {
@@ -32,7 +33,7 @@ func TestChooseSeeds(t *testing.T) {
 }
 
 func TestChooseFaultsAndVariants(t *testing.T) {
-	all := sandbox.Faults()
+	all := fault.All()
 	if got, _ := ChooseFaults(nil); len(got) != len(all) {
 		t.Errorf("no name: %d faults, want the catalogue's %d", len(got), len(all))
 	}
@@ -45,7 +46,7 @@ func TestChooseFaultsAndVariants(t *testing.T) {
 	if _, err := ChooseFaults([]string{"no-such-fault"}); err == nil || !strings.Contains(err.Error(), `unknown fault "no-such-fault"`) {
 		t.Errorf("an unknown fault: %v", err)
 	}
-	vs := sandbox.Variants()
+	vs := variant.Variants()
 	dim := vs[0].Dimension
 	n := 0
 	for _, v := range vs {

@@ -9,7 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/merchant-harness/mph/api"
-	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // DefaultSeedCount is how many seeds of combined settings a self-test runs.
@@ -61,7 +61,7 @@ func mergeInto(dst, src map[string]any) {
 // SeedOverlay is the merged profile overlay of the settings seed draws.
 func SeedOverlay(seed uint64) ([]byte, error) {
 	var overlays []string
-	for _, v := range sandbox.SeedSettings(seed) {
+	for _, v := range variant.SeedSettings(seed) {
 		overlays = append(overlays, v.Profile)
 	}
 	return MergeOverlays(overlays...)

@@ -14,6 +14,8 @@ import (
 
 	"github.com/merchant-harness/mph/api"
 	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // Overlays merge in order: maps key by key, later scalars win, and the
@@ -52,7 +54,7 @@ func TestSeedOverlaysAreProfiles(t *testing.T) {
 		}
 	}
 	var all []string
-	for _, v := range sandbox.Variants() {
+	for _, v := range variant.Variants() {
 		if v.Profile != "" && !strings.Contains(strings.Join(all, ""), firstKey(v.Profile)) {
 			all = append(all, v.Profile)
 		}
@@ -103,7 +105,7 @@ func TestSandboxProfileSetsEveryStrictKnob(t *testing.T) {
 // Every fault overlay names a fault, loads, and changes the profile.
 func TestFaultProfilesAreProfiles(t *testing.T) {
 	n := 0
-	for _, f := range sandbox.Faults() {
+	for _, f := range fault.All() {
 		if f.Profile == "" {
 			continue
 		}
@@ -123,15 +125,15 @@ func TestFaultProfilesAreProfiles(t *testing.T) {
 // fault with its overlay; a failing seed is reported with its settings and
 // the command reproducing it.
 func TestExecuteRunsSeedsProfilesAndOverlays(t *testing.T) {
-	var withOverlay sandbox.Variant
-	for _, v := range sandbox.Variants() {
+	var withOverlay variant.Variant
+	for _, v := range variant.Variants() {
 		if v.Profile != "" {
 			withOverlay = v
 			break
 		}
 	}
-	var strictFault sandbox.Fault
-	for _, f := range sandbox.Faults() {
+	var strictFault fault.Fault
+	for _, f := range fault.All() {
 		if f.Profile != "" {
 			strictFault = f
 		}
@@ -140,7 +142,7 @@ func TestExecuteRunsSeedsProfilesAndOverlays(t *testing.T) {
 	seen := map[string]Job{}
 	fake := fakeConform(t, map[string][]string{"seed:3": {"spec S"}}, nil)
 	m, err := Execute(context.Background(), Options{
-		Faults: []sandbox.Fault{strictFault}, Variants: []sandbox.Variant{withOverlay}, Seeds: []uint64{2, 3}, Parallel: 3, WorkDir: t.TempDir(),
+		Faults: []fault.Fault{strictFault}, Variants: []variant.Variant{withOverlay}, Seeds: []uint64{2, 3}, Parallel: 3, WorkDir: t.TempDir(),
 		Run: func(ctx context.Context, j Job) (Outcome, error) {
 			mu.Lock()
 			seen[j.Label] = j
@@ -176,12 +178,12 @@ func TestExecuteRunsSeedsProfilesAndOverlays(t *testing.T) {
 		t.Errorf("seed 2 ran with profile %q, want its merged overlay %q", got, want)
 	}
 	if m.SeedsTotal != 2 || m.SeedsPassed != 1 || len(m.FailedSeeds) != 1 || m.FailedSeeds[0].Seed != 3 ||
-		!reflect.DeepEqual(m.FailedSeeds[0].Settings, sandbox.SeedVariants(3)) || m.OK() || !m.CleanSandboxOK {
+		!reflect.DeepEqual(m.FailedSeeds[0].Settings, variant.SeedVariants(3)) || m.OK() || !m.CleanSandboxOK {
 		t.Fatalf("seeds: %+v", m.Specificity)
 	}
 	var text bytes.Buffer
 	m.WriteText(&text)
-	for _, w := range []string{"FAILED SEED 3: spec S", "settings: " + strings.Join(sandbox.SeedVariants(3), " "),
+	for _, w := range []string{"FAILED SEED 3: spec S", "settings: " + strings.Join(variant.SeedVariants(3), " "),
 		"reproduce: " + ReproduceSeed(3), "clean sandbox, its own profile: PASS", "seeds: 1/2"} {
 		if !strings.Contains(text.String(), w) {
 			t.Errorf("text lacks %q:\n%s", w, text.String())
@@ -196,7 +198,7 @@ func TestExecuteRunsSeedsProfilesAndOverlays(t *testing.T) {
 // it fails.
 func TestCleanSandboxProfileFailureFailsTheSelfTest(t *testing.T) {
 	m, err := Execute(context.Background(), Options{
-		Faults: []sandbox.Fault{}, Variants: []sandbox.Variant{}, Seeds: []uint64{},
+		Faults: []fault.Fault{}, Variants: []variant.Variant{}, Seeds: []uint64{},
 		Run: fakeConform(t, map[string][]string{"clean:sandbox-profile": {"spec under a strict knob"}}, nil),
 	})
 	if err != nil {

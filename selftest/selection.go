@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/fault"
 )
 
 // FaultSelection is the label filter of a fault's run: the specs citing any
@@ -12,13 +12,13 @@ import (
 // labels). A fault that these specs kill is killed by the whole suite too,
 // and the kill is attributed to the rule the fault breaks. A fault whose
 // requirements no spec cites selects nothing and survives.
-func FaultSelection(f sandbox.Fault) string {
+func FaultSelection(f fault.Fault) string {
 	return strings.Join(f.Requirements, " || ")
 }
 
 // faultSelection is the filter of f's run: FaultSelection, or every spec
 // with o.Full.
-func (o Options) faultSelection(f sandbox.Fault) string {
+func (o Options) faultSelection(f fault.Fault) string {
 	if o.Full {
 		return ""
 	}

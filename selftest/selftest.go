@@ -28,6 +28,8 @@ import (
 	"github.com/merchant-harness/mph/config/embedded"
 	"github.com/merchant-harness/mph/result"
 	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // Job is one suite run: the child `mph conform` a Runner starts.
@@ -64,12 +66,12 @@ type Runner func(ctx context.Context, j Job) (Outcome, error)
 
 // Options of a self-test.
 type Options struct {
-	Faults []sandbox.Fault // default: the whole catalogue
+	Faults []fault.Fault // default: the whole catalogue
 	// Variants are the document-allowed settings each run must pass, one
 	// at a time (default: every setting that is not a reference; an empty
 	// non-nil slice runs none).
-	Variants []sandbox.Variant
-	// Seeds each draw one setting of every dimension (sandbox.SeedSettings)
+	Variants []variant.Variant
+	// Seeds each draw one setting of every dimension (variant.SeedSettings)
 	// for a run that must pass (default: DefaultSeeds(DefaultSeedCount); an
 	// empty non-nil slice runs none).
 	Seeds []uint64
@@ -126,9 +128,9 @@ func (r Run) Killed() bool { return r.Error == "" && (len(r.Failed) > 0 || r.Pre
 
 // Entry is one fault's row of the kill matrix.
 type Entry struct {
-	Fault  sandbox.Fault `json:"fault"`
-	Run    Run           `json:"run"`
-	Killed bool          `json:"killed"`
+	Fault  fault.Fault `json:"fault"`
+	Run    Run         `json:"run"`
+	Killed bool        `json:"killed"`
 }
 
 // Matrix is the self-test's result.
@@ -225,10 +227,10 @@ func (m *Matrix) add(e Entry) {
 func (o *Options) defaults() (cleanup func(), err error) {
 	cleanup = func() {}
 	if o.Faults == nil {
-		o.Faults = sandbox.Faults()
+		o.Faults = fault.All()
 	}
 	if o.Variants == nil {
-		o.Variants = sandbox.Variants()
+		o.Variants = variant.Variants()
 	}
 	if o.Seeds == nil {
 		o.Seeds = DefaultSeeds(DefaultSeedCount)
@@ -358,7 +360,7 @@ func (o Options) run(ctx context.Context, j job) Run {
 		return r
 	case jobSeed:
 		seed := o.Seeds[j.idx]
-		names := sandbox.SeedVariants(seed)
+		names := variant.SeedVariants(seed)
 		overlay, err := SeedOverlay(seed)
 		if err != nil {
 			return Run{Seed: seed, Settings: names, Error: "the seed's profile: " + err.Error()}

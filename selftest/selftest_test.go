@@ -15,7 +15,8 @@ import (
 
 	"github.com/merchant-harness/mph/config"
 	"github.com/merchant-harness/mph/redact"
-	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // fakeConform stands in for `mph conform`: for each fault it fails the specs
@@ -50,7 +51,7 @@ func fakeConform(t *testing.T, catches map[string][]string, preflight map[string
 }
 
 func TestExecuteBuildsTheKillMatrix(t *testing.T) {
-	all := sandbox.Faults()
+	all := fault.All()
 	if len(all) < 3 {
 		t.Fatalf("the fault catalogue has %d faults; the self-test needs at least 3", len(all))
 	}
@@ -96,7 +97,7 @@ func TestExecuteBuildsTheKillMatrix(t *testing.T) {
 
 func TestFalsePositiveFailsTheSelfTest(t *testing.T) {
 	m, err := Execute(context.Background(), Options{
-		Faults: []sandbox.Fault{},
+		Faults: []fault.Fault{},
 		Run:    fakeConform(t, map[string][]string{"": {"a spec that fails a good server"}}, nil),
 	})
 	if err != nil {
@@ -108,7 +109,7 @@ func TestFalsePositiveFailsTheSelfTest(t *testing.T) {
 }
 
 func TestBrokenRunIsAnErrorNotAKill(t *testing.T) {
-	faults := sandbox.Faults()[:1]
+	faults := fault.All()[:1]
 	m, err := Execute(context.Background(), Options{
 		Faults: faults,
 		Run: func(ctx context.Context, j Job) (Outcome, error) {
@@ -127,7 +128,7 @@ func TestBrokenRunIsAnErrorNotAKill(t *testing.T) {
 }
 
 func TestUsageErrorIsNotAKill(t *testing.T) {
-	faults := sandbox.Faults()[:1]
+	faults := fault.All()[:1]
 	m, err := Execute(context.Background(), Options{
 		Faults: faults,
 		Run: func(ctx context.Context, j Job) (Outcome, error) {
@@ -148,12 +149,12 @@ func TestUsageErrorIsNotAKill(t *testing.T) {
 // A fault's run selects the specs citing its requirements; with Full, and
 // for the clean run, every spec.
 func TestFaultRunsSelectTheSpecsCitingTheirRequirements(t *testing.T) {
-	faults := sandbox.Faults()[:2]
+	faults := fault.All()[:2]
 	for _, full := range []bool{false, true} {
 		got := map[string]string{}
 		var mu sync.Mutex
 		m, err := Execute(context.Background(), Options{
-			Faults: faults, Variants: []sandbox.Variant{}, Seeds: []uint64{}, Full: full,
+			Faults: faults, Variants: []variant.Variant{}, Seeds: []uint64{}, Full: full,
 			Run: func(ctx context.Context, j Job) (Outcome, error) {
 				mu.Lock()
 				got[j.Label] = j.LabelFilter
@@ -180,16 +181,16 @@ func TestFaultRunsSelectTheSpecsCitingTheirRequirements(t *testing.T) {
 			t.Errorf("full=%v: the matrix records fullSelection %v and selection %q", full, m.FullSelection, m.Entries[0].Run.Selection)
 		}
 	}
-	if s := FaultSelection(sandbox.Fault{Requirements: []string{"AUTH-12", "ERR-15"}}); s != "AUTH-12 || ERR-15" {
+	if s := FaultSelection(fault.Fault{Requirements: []string{"AUTH-12", "ERR-15"}}); s != "AUTH-12 || ERR-15" {
 		t.Errorf("FaultSelection = %q", s)
 	}
 }
 
 // A focused run that selects nothing survives, and the matrix says why.
 func TestEmptySelectionSurvives(t *testing.T) {
-	f := sandbox.Faults()[0]
+	f := fault.All()[0]
 	m, err := Execute(context.Background(), Options{
-		Faults: []sandbox.Fault{f}, Variants: []sandbox.Variant{}, Seeds: []uint64{},
+		Faults: []fault.Fault{f}, Variants: []variant.Variant{}, Seeds: []uint64{},
 		Run: func(ctx context.Context, j Job) (Outcome, error) {
 			if j.Label == "" {
 				return fakeConform(t, nil, nil)(ctx, j)
@@ -230,7 +231,7 @@ func TestConformArgs(t *testing.T) {
 func TestTimingListsTheSlowestRuns(t *testing.T) {
 	m := &Matrix{Clean: Run{Duration: 5, CPU: 2, Passed: 3}, CleanSandbox: Run{Duration: 1}}
 	for i := 0; i < 12; i++ {
-		m.Entries = append(m.Entries, Entry{Fault: sandbox.Fault{Name: fmt.Sprintf("f%d", i)}, Run: Run{Duration: Millis(i), Failed: []string{"x"}}})
+		m.Entries = append(m.Entries, Entry{Fault: fault.Fault{Name: fmt.Sprintf("f%d", i)}, Run: Run{Duration: Millis(i), Failed: []string{"x"}}})
 	}
 	tm := timing(m, 4)
 	if tm.Runs != 14 || tm.Parallel != 4 || len(tm.Slowest) != SlowestShown || tm.Slowest[0].Run != "f11" || tm.Slowest[1].Run != "f10" {
@@ -251,7 +252,7 @@ func TestTimingListsTheSlowestRuns(t *testing.T) {
 // no number of it may hold a run of digits that writer masks as a card
 // number, such as a rate of 95/96 or a sum of nanoseconds past 1000 s.
 func TestMatrixJSONSurvivesRedaction(t *testing.T) {
-	f := sandbox.Faults()[0]
+	f := fault.All()[0]
 	m := &Matrix{Total: 96, Killed: 95, KillRate: roundRate(95, 96), Duration: Millis(20 * time.Minute)}
 	for i := 0; i < 200; i++ {
 		m.Entries = append(m.Entries, Entry{Fault: f, Run: Run{Duration: Millis(9 * time.Second), CPU: Millis(3 * time.Second)}})

@@ -6,13 +6,13 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // VariantEntry is one row of the specificity matrix: a document-allowed
 // setting and whether the suites passed it.
 type VariantEntry struct {
-	Variant sandbox.Variant `json:"variant"`
+	Variant variant.Variant `json:"variant"`
 	Run     Run             `json:"run"`
 	Passed  bool            `json:"passed"`
 }
@@ -56,7 +56,7 @@ func (r Run) Clean() bool {
 	return r.Error == "" && r.ExitCode == 0 && len(r.Failed) == 0 && len(r.HarnessErrors) == 0
 }
 
-func specificity(vs []sandbox.Variant, runs []Run, seeds []uint64, seedRuns []Run) Specificity {
+func specificity(vs []variant.Variant, runs []Run, seeds []uint64, seedRuns []Run) Specificity {
 	s := Specificity{VariantsTotal: len(vs), SeedsTotal: len(seeds)}
 	for i, v := range vs {
 		e := VariantEntry{Variant: v, Run: runs[i], Passed: runs[i].Clean()}

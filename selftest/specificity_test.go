@@ -11,13 +11,14 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/merchant-harness/mph/api"
-	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // Every variant's profile overlay is a valid profile that changes something.
 func TestVariantProfilesParse(t *testing.T) {
 	def := api.DefaultProfile()
-	for _, v := range sandbox.Variants() {
+	for _, v := range variant.Variants() {
 		if v.Profile == "" {
 			continue
 		}
@@ -41,7 +42,7 @@ func equalProfiles(a, b *api.Profile) bool {
 }
 
 func TestSpecificityCountsFalsePositives(t *testing.T) {
-	vs := []sandbox.Variant{{Name: "a"}, {Name: "b"}, {Name: "c"}}
+	vs := []variant.Variant{{Name: "a"}, {Name: "b"}, {Name: "c"}}
 	runs := []Run{{Variant: "a"}, {Variant: "b", ExitCode: 1, Failed: []string{"spec x"}}, {Variant: "c", Error: "broke"}}
 	s := specificity(vs, runs, nil, nil)
 	if s.VariantsPassed != 1 || s.VariantsTotal != 3 || len(s.FalsePositives) != 1 || len(s.VariantErrors) != 1 || s.OK() {
@@ -58,8 +59,8 @@ func mustYAML(p *api.Profile) string {
 }
 
 func TestExecuteBuildsTheSpecificityMatrix(t *testing.T) {
-	vs := sandbox.Variants()
-	var withProfile sandbox.Variant
+	vs := variant.Variants()
+	var withProfile variant.Variant
 	for _, v := range vs {
 		if v.Profile != "" {
 			withProfile = v
@@ -68,8 +69,8 @@ func TestExecuteBuildsTheSpecificityMatrix(t *testing.T) {
 	}
 	failing := vs[0]
 	m, err := Execute(context.Background(), Options{
-		Faults:   []sandbox.Fault{},
-		Variants: []sandbox.Variant{failing, withProfile},
+		Faults:   []fault.Fault{},
+		Variants: []variant.Variant{failing, withProfile},
 		Seeds:    []uint64{},
 		Parallel: 2,
 		Run: func(ctx context.Context, j Job) (Outcome, error) {

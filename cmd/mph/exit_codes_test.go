@@ -11,7 +11,7 @@ import (
 
 	"github.com/merchant-harness/mph/exitcode"
 	"github.com/merchant-harness/mph/loadtest/summary"
-	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/selftest"
 )
 
@@ -196,7 +196,7 @@ func TestCompareExitCodes(t *testing.T) {
 // variantProfile is the profile a document-allowed variant needs.
 func variantProfile(t *testing.T, name string) string {
 	t.Helper()
-	for _, v := range sandbox.Variants() {
+	for _, v := range variant.Variants() {
 		if v.Name == name && v.Profile != "" {
 			return v.Profile
 		}

@@ -16,6 +16,8 @@ import (
 	"github.com/merchant-harness/mph/sandbox/catalogue"
 	"github.com/merchant-harness/mph/sandbox/console"
 	"github.com/merchant-harness/mph/sandbox/options"
+	"github.com/merchant-harness/mph/sandbox/ratelimit"
+	"github.com/merchant-harness/mph/sandbox/variant"
 	"github.com/merchant-harness/mph/selftest"
 )
 
@@ -126,7 +128,7 @@ func (sf *sandboxFlags) options(logTo io.Writer) (sandbox.Options, error) {
 		return opts, err
 	}
 	opts.RateLimits, opts.DisableRateLimits = rl, off
-	opts.RateLimitTopology = sandbox.RateLimitTopology{Shared: sandbox.ParseSharedGroups(sf.rlShare), Key: sf.rlKey}
+	opts.RateLimitTopology = ratelimit.Topology{Shared: ratelimit.ParseShared(sf.rlShare), Key: sf.rlKey}
 	level := slog.LevelWarn
 	if sf.verbose {
 		level = slog.LevelInfo
@@ -174,7 +176,7 @@ func (sf *sandboxFlags) writeVariantProfile() error {
 	}
 	var overlays []string
 	for _, n := range sf.variants {
-		if v, ok := sandbox.LookupVariant(n); ok {
+		if v, ok := variant.Lookup(n); ok {
 			overlays = append(overlays, v.Profile)
 		}
 	}

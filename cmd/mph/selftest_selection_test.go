@@ -6,7 +6,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/fault"
 	"github.com/merchant-harness/mph/selftest"
 	"github.com/merchant-harness/mph/suites/listing"
 )
@@ -21,7 +21,7 @@ func TestEveryFaultSelectsSpecs(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &specs); err != nil || len(specs) < 100 {
 		t.Fatalf("--list --json: %v (%d specs)", err, len(specs))
 	}
-	for _, f := range sandbox.Faults() {
+	for _, f := range fault.All() {
 		sel := selftest.FaultSelection(f)
 		match, err := types.ParseLabelFilter(sel)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/merchant-harness/mph/report"
 	"github.com/merchant-harness/mph/report/loadreport"
 	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/ratelimit"
 )
 
 func TestParseRateLimitPolicy(t *testing.T) {
@@ -71,8 +72,8 @@ func TestTopologyOnSharedLimiters(t *testing.T) {
 		t.Skip("integration")
 	}
 	tg := testtarget.Sandbox(t, sandbox.Options{
-		RateLimits:        map[string]sandbox.RateLimit{"token": {Rate: 20, Burst: 20}, "read": {Rate: 30, Burst: 30}, "secure": {Rate: 500, Burst: 500}},
-		RateLimitTopology: sandbox.RateLimitTopology{Shared: [][]string{{"read", "secure"}}},
+		RateLimits:        map[string]ratelimit.Limit{"token": {Rate: 20, Burst: 20}, "read": {Rate: 30, Burst: 30}, "secure": {Rate: 500, Burst: 500}},
+		RateLimitTopology: ratelimit.Topology{Shared: [][]string{{"read", "secure"}}},
 	})
 	probes := []summary.PathProbe{
 		{Endpoint: loadtest.EPToken, LimitFound: true, Ceiling: 24, Burst: 12},
@@ -132,8 +133,8 @@ func TestTopologyFindsTokenKey(t *testing.T) {
 		t.Skip("integration")
 	}
 	tg := testtarget.Sandbox(t, sandbox.Options{
-		RateLimits:        map[string]sandbox.RateLimit{"read": {Rate: 30, Burst: 30}},
-		RateLimitTopology: sandbox.RateLimitTopology{Key: sandbox.LimitKeyToken},
+		RateLimits:        map[string]ratelimit.Limit{"read": {Rate: 30, Burst: 30}},
+		RateLimitTopology: ratelimit.Topology{Key: ratelimit.KeyToken},
 	})
 	topo, err := Probe(context.Background(), tg, []summary.PathProbe{{Endpoint: loadtest.EPList, LimitFound: true, Ceiling: 30, Burst: 30}},
 		Options{Attack: loadtest.AttackOptions{LoadOptions: httpclient.LoadOptions{MaxConnections: 64}}, Logf: t.Logf})

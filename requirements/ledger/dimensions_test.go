@@ -7,17 +7,17 @@ import (
 	"testing"
 
 	"github.com/merchant-harness/mph/requirements"
-	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // The open points and the sandbox's dimensions name each other: every open
 // point (but those no check depends on) is varied by existing dimensions
 // that list it, and every dimension varies at least one open point that
 // exists and names it back. Built with -tags dimensions until
-// sandbox.Dimensions() is on main.
+// variant.Dimensions() is on main.
 func TestOpenPointsAndDimensionsAgree(t *testing.T) {
 	dims := map[string][]string{}
-	for _, d := range sandbox.Dimensions() {
+	for _, d := range variant.Dimensions() {
 		dims[d.Name] = d.OpenPoints
 		if len(d.OpenPoints) == 0 {
 			t.Errorf("dimension %s varies no open point", d.Name)

@@ -11,6 +11,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/fault"
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // Banner writes what a user needs to reach the running sandbox r, started
@@ -49,7 +51,7 @@ func Banner(w io.Writer, r *sandbox.Running, faults []string) {
 func Faults(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tBREAKS\tDESCRIPTION")
-	for _, f := range sandbox.Faults() {
+	for _, f := range fault.All() {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Name, strings.Join(f.Requirements, ","), f.Description)
 	}
 	_ = tw.Flush()
@@ -58,7 +60,7 @@ func Faults(w io.Writer) {
 // Variants lists the dimensions and their settings (the references marked
 // *), each with the document's words allowing it and the profile it needs.
 func Variants(w io.Writer) {
-	dims := sandbox.Dimensions()
+	dims := variant.Dimensions()
 	n := 0
 	for _, d := range dims {
 		fmt.Fprintf(w, "%s  (%s)\n  %s\n", d.Name, strings.Join(d.OpenPoints, ", "), d.Description)

@@ -9,22 +9,24 @@ import (
 	"strings"
 
 	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/ratelimit"
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 // RateLimits reads --rate-limit values: "off" (off is true), or
 // group=rate[:burst].
-func RateLimits(vals []string) (limits map[string]sandbox.RateLimit, off bool, err error) {
+func RateLimits(vals []string) (limits map[string]ratelimit.Limit, off bool, err error) {
 	for _, v := range vals {
 		if v == "off" {
 			off = true
 			continue
 		}
-		g, l, err := sandbox.ParseRateLimit(v)
+		g, l, err := ratelimit.Parse(v)
 		if err != nil {
 			return nil, false, fmt.Errorf("--rate-limit %w (or off)", err)
 		}
 		if limits == nil {
-			limits = map[string]sandbox.RateLimit{}
+			limits = map[string]ratelimit.Limit{}
 		}
 		limits[g] = l
 	}
@@ -37,9 +39,9 @@ func RateLimits(vals []string) (limits map[string]sandbox.RateLimit, off bool, e
 func EmbeddedLimits(off bool, groups []string, share, key string) (sandbox.Options, error) {
 	sbx := sandbox.Options{DisableRateLimits: off}
 	if len(groups) > 0 {
-		sbx.RateLimits = map[string]sandbox.RateLimit{}
+		sbx.RateLimits = map[string]ratelimit.Limit{}
 		for _, spec := range groups {
-			g, l, err := sandbox.ParseRateLimit(spec)
+			g, l, err := ratelimit.Parse(spec)
 			if err != nil {
 				return sbx, fmt.Errorf("--sandbox-rate-limit %v", err)
 			}
@@ -47,11 +49,11 @@ func EmbeddedLimits(off bool, groups []string, share, key string) (sandbox.Optio
 		}
 	}
 	switch key {
-	case "", sandbox.LimitKeyMerchant, sandbox.LimitKeyToken, sandbox.LimitKeyClient:
+	case "", ratelimit.KeyMerchant, ratelimit.KeyToken, ratelimit.KeyClient:
 	default:
 		return sbx, fmt.Errorf("--sandbox-rate-limit-key %q: want merchant, token or client", key)
 	}
-	sbx.RateLimitTopology = sandbox.RateLimitTopology{Shared: sandbox.ParseSharedGroups(share), Key: key}
+	sbx.RateLimitTopology = ratelimit.Topology{Shared: ratelimit.ParseShared(share), Key: key}
 	return sbx, nil
 }
 
@@ -85,14 +87,14 @@ func WebhookPresets(urls, keys []string) ([]sandbox.WebhookPreset, error) {
 func Drawn(seed uint64, named []string) ([]string, error) {
 	dims := map[string]bool{}
 	for _, n := range named {
-		v, ok := sandbox.LookupVariant(n)
+		v, ok := variant.Lookup(n)
 		if !ok {
 			return nil, fmt.Errorf("unknown variant %q (see mph sandbox --list-variants)", n)
 		}
 		dims[v.Dimension] = true
 	}
 	var drawn []string
-	for _, v := range sandbox.SeedSettings(seed) {
+	for _, v := range variant.SeedSettings(seed) {
 		if !v.Reference && !dims[v.Dimension] {
 			drawn = append(drawn, v.Name)
 		}

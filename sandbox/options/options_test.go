@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/ratelimit"
+	"github.com/merchant-harness/mph/sandbox/variant"
 )
 
 func TestRateLimitsAndPresets(t *testing.T) {
@@ -18,8 +19,8 @@ func TestRateLimitsAndPresets(t *testing.T) {
 	if _, err := EmbeddedLimits(false, nil, "", "ip"); err == nil || !strings.Contains(err.Error(), `--sandbox-rate-limit-key "ip"`) {
 		t.Errorf("an unknown bucket key: %v", err)
 	}
-	sbx, err := EmbeddedLimits(true, []string{"read=50"}, "read+secure", sandbox.LimitKeyToken)
-	if err != nil || !sbx.DisableRateLimits || sbx.RateLimits["read"].Rate != 50 || sbx.RateLimitTopology.Key != sandbox.LimitKeyToken {
+	sbx, err := EmbeddedLimits(true, []string{"read=50"}, "read+secure", ratelimit.KeyToken)
+	if err != nil || !sbx.DisableRateLimits || sbx.RateLimits["read"].Rate != 50 || sbx.RateLimitTopology.Key != ratelimit.KeyToken {
 		t.Errorf("embedded limits: %+v %v", sbx, err)
 	}
 	ps, err := WebhookPresets([]string{"m1=http://h/a"}, []string{"m1=s3cret"})
@@ -47,13 +48,13 @@ func TestDrawn(t *testing.T) {
 	if err != nil || len(all) == 0 {
 		t.Fatalf("seed 7: %v %v", all, err)
 	}
-	v, _ := sandbox.LookupVariant(all[0])
+	v, _ := variant.Lookup(all[0])
 	some, err := Drawn(7, []string{all[0]})
 	if err != nil || len(some) != len(all)-1 {
 		t.Errorf("seed 7 beside %s: %v %v", all[0], some, err)
 	}
 	for _, n := range some {
-		if w, _ := sandbox.LookupVariant(n); w.Dimension == v.Dimension || w.Reference {
+		if w, _ := variant.Lookup(n); w.Dimension == v.Dimension || w.Reference {
 			t.Errorf("seed 7 beside %s drew %s", all[0], n)
 		}
 	}

@@ -18,13 +18,14 @@ import (
 	"syscall"
 
 	"github.com/merchant-harness/mph/sandbox"
+	"github.com/merchant-harness/mph/sandbox/ratelimit"
 )
 
-type limits map[string]sandbox.RateLimit
+type limits map[string]ratelimit.Limit
 
-func (l limits) String() string { return fmt.Sprint(map[string]sandbox.RateLimit(l)) }
+func (l limits) String() string { return fmt.Sprint(map[string]ratelimit.Limit(l)) }
 func (l limits) Set(s string) error {
-	g, rl, err := sandbox.ParseRateLimit(s)
+	g, rl, err := ratelimit.Parse(s)
 	if err != nil {
 		return err
 	}
