@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -166,6 +167,34 @@ func CardEndpoints() []CardEndpoint {
 			}
 		}
 		out = append(out, ce)
+	}
+	return out
+}
+
+// CardEndpointEntries is a table's entries of one rule on every card
+// endpoint of the table (CardEndpoints), in its order, but those skip names:
+// "on <endpoint>", with the endpoint as its row, its stable ID from ids and
+// the arguments args gives it (its requirements, needs). An endpoint the
+// table gains without an ID in ids, or an ID naming no endpoint, stops the
+// tree's construction: no card endpoint goes unchecked by omission.
+func CardEndpointEntries(ids map[string]SpecID, skip []string, args func(CardEndpoint) []any) []any {
+	var out []any
+	seen := map[string]bool{}
+	for _, e := range CardEndpoints() {
+		seen[e.Name] = true
+		if slices.Contains(skip, e.Name) {
+			continue
+		}
+		id, ok := ids[e.Name]
+		if !ok {
+			panic(fmt.Sprintf("card endpoint %s has no spec ID in this table: give it one", e.Name))
+		}
+		out = append(out, ConformanceEntry("on "+e.Name, id, e, args(e)...))
+	}
+	for name := range ids {
+		if !seen[name] || slices.Contains(skip, name) {
+			panic(fmt.Sprintf("spec ID %s names %s, which is no card endpoint of this table", ids[name], name))
+		}
 	}
 	return out
 }
