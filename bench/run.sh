@@ -150,13 +150,26 @@ fi
 
 # The machine may be shared: interleave the drivers round by round and take
 # medians, so that a neighbour's burst does not decide a ratio.
+# Each round starts one driver later in the list: the driver run last in a
+# round met a machine the four before had warmed (mph --no-results, always
+# last, measured 0.70-0.88 x wrk while the same binary alone equals mph with
+# results), so no driver keeps one place.
+closed_driver() {
+  local r=$2
+  case $1 in
+    wrk) if command -v wrk >/dev/null 2>&1; then run "$T_WRK" "$RAW/closed/wrk-$r.txt"; fi ;;
+    vegeta) run "$T_VEG" "$RAW/closed/vegeta-$r.json" ;;
+    k6) run "$T_K6" "$RAW/closed/k6-$r.json" ;;
+    mph) run_mph "$T_MPH" "$RAW/closed/mph-$r" ;;
+    mph-no-results) run_mph "$T_MPHNR" "$RAW/closed/mph-no-results-$r" ;;
+  esac
+}
+CLOSED_DRIVERS=(wrk vegeta k6 mph mph-no-results)
 for r in $(seq "$ROUNDS"); do
-  echo "== closed model, round $r/$ROUNDS ($W workers, $DUR each): wrk, vegeta, k6, mph, mph --no-results"
-  if command -v wrk >/dev/null 2>&1; then run "$T_WRK" "$RAW/closed/wrk-$r.txt"; fi
-  run "$T_VEG" "$RAW/closed/vegeta-$r.json"
-  run "$T_K6" "$RAW/closed/k6-$r.json"
-  run_mph "$T_MPH" "$RAW/closed/mph-$r"
-  run_mph "$T_MPHNR" "$RAW/closed/mph-no-results-$r"
+  n=${#CLOSED_DRIVERS[@]}; order=()
+  for i in $(seq 0 $((n - 1))); do order+=("${CLOSED_DRIVERS[$(( (i + r - 1) % n ))]}"); done
+  echo "== closed model, round $r/$ROUNDS ($W workers, $DUR each): ${order[*]}"
+  for d in "${order[@]}"; do closed_driver "$d" "$r"; done
 done
 
 for r in $(seq "$ROUNDS"); do
