@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/onsi/ginkgo/v2/types"
 
+	"github.com/merchant-harness/mph/report/internal/golden"
 	"github.com/merchant-harness/mph/result"
 )
 
@@ -100,43 +99,7 @@ func TestGoldenReports(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", "golden", name)
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (go test ./report -run TestGoldenReports -update writes it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from its golden file (go test ./report -run TestGoldenReports -update, then review the diff):\n%s", name, firstDiff(string(want), string(got)))
-			}
+			golden.Check(t, "report", name, got, *update)
 		})
 	}
 }
-
-// firstDiff shows the first line where two texts differ.
-func firstDiff(want, got string) string {
-	wl, gl := bytes.Split([]byte(want), []byte("\n")), bytes.Split([]byte(got), []byte("\n"))
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g []byte
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if !bytes.Equal(w, g) {
-			return "line " + itoa(i+1) + "\n want: " + string(w) + "\n  got: " + string(g)
-		}
-	}
-	return ""
-}
-
-func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }

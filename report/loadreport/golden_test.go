@@ -1,16 +1,13 @@
 package loadreport
 
 import (
-	"bytes"
 	"flag"
-	"os"
-	"path/filepath"
-	"strconv"
 	"testing"
 
 	"github.com/merchant-harness/mph/loadtest/metrics"
 	"github.com/merchant-harness/mph/loadtest/summary"
 	"github.com/merchant-harness/mph/loadtest/threshold"
+	"github.com/merchant-harness/mph/report/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of the rendered load reports (testdata/golden)")
@@ -48,41 +45,7 @@ func TestGoldenReports(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", "golden", name)
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (go test ./report/loadreport -run TestGoldenReports -update writes it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from its golden file (go test ./report/loadreport -run TestGoldenReports -update, then review the diff):\n%s", name, firstDiff(string(want), string(got)))
-			}
+			golden.Check(t, "report/loadreport", name, got, *update)
 		})
 	}
-}
-
-// firstDiff shows the first line where two texts differ.
-func firstDiff(want, got string) string {
-	wl, gl := bytes.Split([]byte(want), []byte("\n")), bytes.Split([]byte(got), []byte("\n"))
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g []byte
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if !bytes.Equal(w, g) {
-			return "line " + strconv.Itoa(i+1) + "\n want: " + string(w) + "\n  got: " + string(g)
-		}
-	}
-	return ""
 }
