@@ -21,7 +21,8 @@ import (
 //     busy it starts another, up to MaxWorkers (as vegeta does).
 //   - Closed model (--rate 0): MaxWorkers workers each send their next
 //     request as soon as their previous answer is read; no pacer goroutine
-//     and no hand-off per hit.
+//     and no hand-off per hit, and each keeps its connection for its next
+//     request (wire.Lane) rather than taking one from the shared pool.
 //   - Workers send through wire.Client (its own connections for
 //     plain HTTP/1.1) and pass their results to the run's consumer in
 //     batches, not one channel send per result. A batch is handed over when
@@ -156,7 +157,7 @@ func handOver() { runtime.Gosched() }
 
 func (a *attacker) openWorker(ticks <-chan uint64) {
 	defer a.wg.Done()
-	b := a.newBatch(new(vegeta.Target))
+	b := a.newBatch(&worker{tgt: new(vegeta.Target)})
 	for {
 		var seq uint64
 		var ok bool
@@ -176,9 +177,12 @@ func (a *attacker) openWorker(ticks <-chan uint64) {
 
 func (a *attacker) closedWorker(p vegeta.Pacer) {
 	defer a.wg.Done()
-	b := a.newBatch(new(vegeta.Target))
+	w := &worker{tgt: new(vegeta.Target), lane: a.client.NewLane(), end: time.Now()}
+	defer w.lane.Close()
+	b := a.newBatch(w)
 	for !a.stopped.Load() {
-		if _, stop := p.Pace(time.Since(a.began), 0); stop {
+		// The last answer's end is now, give or take the few instructions since.
+		if _, stop := p.Pace(w.end.Sub(a.began), 0); stop {
 			break
 		}
 		b = a.add(b, a.seq.Add(1)-1)
@@ -186,20 +190,27 @@ func (a *attacker) closedWorker(p vegeta.Pacer) {
 	a.flush(b)
 }
 
-// batch is a worker's results not yet handed over, and its target.
+// batch is a worker's results not yet handed over.
 type batch struct {
 	*resultBatch
-	since time.Time      // first result's send time
-	tgt   *vegeta.Target // the worker's, reused hit after hit
+	since time.Time // first result's send time
+	w     *worker
+}
+
+// worker is what a worker keeps from hit to hit.
+type worker struct {
+	tgt  *vegeta.Target // reused hit after hit
+	lane *wire.Lane     // its connection (closed model), or nil: the pool's
+	end  time.Time      // when its last answer was read
 }
 
 // newBatch takes a batch the consumer gave back, or a new one.
-func (a *attacker) newBatch(tgt *vegeta.Target) batch {
+func (a *attacker) newBatch(w *worker) batch {
 	rb, _ := a.free.Get().(*resultBatch)
 	if rb == nil {
 		rb = &resultBatch{res: make([]vegeta.Result, 0, batchSize)}
 	}
-	return batch{resultBatch: rb, tgt: tgt}
+	return batch{resultBatch: rb, w: w}
 }
 
 // recycle gives a recorded batch back: nothing may use its results or
@@ -214,7 +225,7 @@ func (a *attacker) recycle(rb *resultBatch) {
 func (a *attacker) add(b batch, seq uint64) batch {
 	b.res = append(b.res, vegeta.Result{})
 	r := &b.res[len(b.res)-1]
-	b.slab = a.hit(r, b.tgt, seq, b.slab)
+	b.slab = a.hit(r, b, seq)
 	if len(b.res) == 1 {
 		b.since = r.Timestamp
 	}
@@ -229,13 +240,14 @@ func (a *attacker) flush(b batch) batch {
 		return b
 	}
 	a.results <- b.resultBatch
-	return a.newBatch(b.tgt)
+	return a.newBatch(b.w)
 }
 
 // hit sends one request as vegeta's attacker does: the timestamp is taken
 // before the targeter runs, the latency after the body is read. The body
-// goes into slab (wire.Client.Hit), which hit returns.
-func (a *attacker) hit(r *vegeta.Result, tgt *vegeta.Target, seq uint64, slab []byte) []byte {
+// goes into b's slab (wire.Client.HitOn), which hit returns.
+func (a *attacker) hit(r *vegeta.Result, b batch, seq uint64) []byte {
+	tgt, slab := b.w.tgt, b.slab
 	r.Attack, r.Seq = a.name, seq
 	r.Timestamp = time.Now()
 	*tgt = vegeta.Target{}
@@ -243,8 +255,9 @@ func (a *attacker) hit(r *vegeta.Result, tgt *vegeta.Target, seq uint64, slab []
 		r.Error = err.Error()
 		a.stop()
 	} else {
-		slab = a.client.Hit(tgt, r, slab)
+		slab = a.client.HitOn(b.w.lane, tgt, r, slab)
 	}
-	r.Latency = time.Since(r.Timestamp)
+	b.w.end = time.Now()
+	r.Latency = b.w.end.Sub(r.Timestamp)
 	return slab
 }

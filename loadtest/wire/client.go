@@ -66,6 +66,12 @@ func (c *Client) Close() {
 // may be shared with other results: read it, never change it. Safe for
 // concurrent use (each caller with its own slab).
 func (c *Client) Hit(t *vegeta.Target, res *vegeta.Result, slab []byte) []byte {
+	return c.HitOn(nil, t, res, slab)
+}
+
+// HitOn is Hit over l's connection when it has one to t's origin (nil: the
+// pool's), leaving the connection in l for l's next request.
+func (c *Client) HitOn(l *Lane, t *vegeta.Target, res *vegeta.Result, slab []byte) []byte {
 	res.Method, res.URL = t.Method, t.URL
 	d, err := c.dest(t.URL)
 	if err != nil {
@@ -78,7 +84,7 @@ func (c *Client) Hit(t *vegeta.Target, res *vegeta.Result, slab []byte) []byte {
 		return slab
 	}
 	var h head
-	h, res.Body, slab, err = c.pool.do(t, d, c.maxBody, slab)
+	h, res.Body, slab, err = c.pool.do(l, t, d, c.maxBody, slab)
 	res.BytesIn = uint64(len(res.Body))
 	if err != nil {
 		res.Error = err.Error()

@@ -71,18 +71,27 @@ func (p *connPool) get(key string, now time.Time) *poolConn {
 	for l := p.idle[key]; len(l) > 0; l = p.idle[key] {
 		c := l[len(l)-1]
 		p.idle[key] = l[:len(l)-1]
-		idle := now.Sub(c.used)
-		if idle < peekAfter {
+		if fresh(c, now) {
 			return c
 		}
-		// The last exchange's deadline may have passed: clear it, or the
-		// peek would fail on it rather than look.
-		if idle < idleLimit && c.raw.SetReadDeadline(time.Time{}) == nil && !closedByPeer(c.raw) {
-			return c
-		}
-		_ = c.nc.Close()
 	}
 	return nil
+}
+
+// fresh says whether the idle connection c may carry a request at now,
+// and closes it when it may not.
+func fresh(c *poolConn, now time.Time) bool {
+	idle := now.Sub(c.used)
+	if idle < peekAfter {
+		return true
+	}
+	// The last exchange's deadline may have passed: clear it, or the
+	// peek would fail on it rather than look.
+	if idle < idleLimit && c.raw.SetReadDeadline(time.Time{}) == nil && !closedByPeer(c.raw) {
+		return true
+	}
+	_ = c.nc.Close()
+	return false
 }
 
 func (p *connPool) put(c *poolConn, now time.Time) {
@@ -143,14 +152,17 @@ func (p *connPool) dial(d *dest, deadline time.Time) (*poolConn, error) {
 // slab (see Client.Hit). A request on a reused connection that fails before
 // any answer arrives is sent once more on a new connection when its method
 // is idempotent, as net/http does.
-func (p *connPool) do(t *vegeta.Target, d *dest, maxBody int64, slab []byte) (head, []byte, []byte, error) {
+func (p *connPool) do(l *Lane, t *vegeta.Target, d *dest, maxBody int64, slab []byte) (head, []byte, []byte, error) {
 	if err := checkHeader(t.Header); err != nil {
 		return head{}, nil, slab, wrapErr(t, err)
 	}
 	now := time.Now()
 	deadline := now.Add(p.timeout)
 	for attempt := 0; ; attempt++ {
-		c := p.get(d.key, now)
+		c := l.take(d.key, now)
+		if c == nil {
+			c = p.get(d.key, now)
+		}
 		reused := c != nil
 		if !reused {
 			var err error
@@ -160,9 +172,12 @@ func (p *connPool) do(t *vegeta.Target, d *dest, maxBody int64, slab []byte) (he
 		}
 		h, body, grown, keep, err := c.exchange(t, d, deadline, maxBody, slab)
 		slab = grown
-		if keep {
+		switch {
+		case keep && l != nil:
+			l.keep(c, time.Now())
+		case keep:
 			p.put(c, time.Now())
-		} else {
+		default:
 			_ = c.nc.Close()
 		}
 		if err != nil && reused && attempt == 0 && isNoAnswer(err) && idempotent(t.Method) {

@@ -1,0 +1,62 @@
+package wire
+
+import "time"
+
+// Lane is one worker's connection, kept from one request to the worker's
+// next instead of going back to the pool: a closed-model worker sends
+// back to back, so its connection is never idle long and no other worker
+// needs it, and taking and keeping it needs no lock and no map. The
+// pool's rules hold for it (fresh, bytes after an answer, reuse after
+// failure). Close gives the connection to the pool. A Lane is used by one
+// goroutine at a time.
+type Lane struct {
+	p *connPool
+	c *poolConn
+}
+
+// NewLane returns a lane for one worker (nil when the client has no
+// connections of its own: HitOn then uses the shared client).
+func (c *Client) NewLane() *Lane {
+	if c.pool == nil {
+		return nil
+	}
+	return &Lane{p: c.pool}
+}
+
+// Close gives the lane's connection back to the pool.
+func (l *Lane) Close() {
+	if l == nil || l.c == nil {
+		return
+	}
+	l.p.put(l.c, l.c.used)
+	l.c = nil
+}
+
+// take returns the lane's connection when it goes to key and may carry a
+// request at now; one to another origin goes back to the pool.
+func (l *Lane) take(key string, now time.Time) *poolConn {
+	if l == nil || l.c == nil {
+		return nil
+	}
+	c := l.c
+	l.c = nil
+	if c.key != key {
+		l.p.put(c, c.used)
+		return nil
+	}
+	if !fresh(c, now) {
+		return nil
+	}
+	return c
+}
+
+// keep holds c for the lane's next request; bytes after a complete answer
+// are not HTTP/1.1, so such a connection is closed instead.
+func (l *Lane) keep(c *poolConn, now time.Time) {
+	if c.br.Buffered() != 0 {
+		_ = c.nc.Close()
+		return
+	}
+	c.used = now
+	l.c = c
+}
