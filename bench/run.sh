@@ -96,14 +96,14 @@ meta version_vegeta "vegeta $VEGETA_VERSION"
 meta version_k6 "$(k6 version | head -1)"
 
 # Each driver's command is a template, recorded in meta.env (knobs expanded,
-# $URL, $BASE, $HDR, $AUTH, $OUT, $RATE, $SBX and $P left as names) and run
+# $URL, $BASE, $HDR, $UA, $AUTH, $OUT, $RATE, $SBX and $P left as names) and run
 # by eval, so RESULTS.md shows exactly what ran.
 show() {
   local s=$1 v
   for v in SBX_DURATION RSS_DURATION RSS_RATE DUR W; do s=${s//"\$$v"/${!v}}; done
   printf '%s' "$s"
 }
-T_WRK='wrk -t2 -c$W -d$DUR --latency -H "$HDR" "$URL" > "$OUT"'
+T_WRK='wrk -t2 -c$W -d$DUR --latency -H "$UA" -H "$HDR" "$URL" > "$OUT"'
 T_VEG='echo "GET $URL" | vegeta attack -rate=0 -max-workers=$W -duration=$DUR -header "$HDR" > "$OUT.bin" && vegeta report -type=json "$OUT.bin" > "$OUT"'
 T_K6='k6 run --quiet --no-color -e VUS=$W -e DUR=$DUR -e URL="$URL" -e AUTH="$AUTH" -e OUT="$OUT" bench/k6/closed.js > /dev/null'
 T_MPH='mph load --base-url "$BASE" --scenario list --rate 0 --max-workers $W --duration $DUR --quiet --no-plot --out "$OUT" > /dev/null'
@@ -135,6 +135,10 @@ BASE=$(cat "$WORK/echod.url")
 URL="$BASE/cards?limit=20"
 AUTH="Bearer bench.token.value" # echod's fixed token, not a secret
 HDR="Authorization: $AUTH"
+# wrk sends no User-Agent; mph and vegeta send net/http's, k6 its own: wrk is
+# given net/http's, so that the reference sends the same bytes as mph and the
+# target does the same work for both (about 1% of echod's rate).
+UA="User-Agent: Go-http-client/1.1"
 export MPH_MERCHANT_ID=mer_bench MPH_SECRET_KEY=sk_test_bench
 echo "== endpoint: GET $URL (bench/echod); load average before the builds: $LOAD_BEFORE"
 

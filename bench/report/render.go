@@ -51,7 +51,7 @@ func renderMachine(b *strings.Builder, r *Results) {
 func loads(l [3]float64) string { return fmt.Sprintf("%.2f %.2f %.2f", l[0], l[1], l[2]) }
 
 func renderCommands(b *strings.Builder, r *Results) {
-	b.WriteString("## Commands\n\n`$URL` is `GET /v1/merchant/cards?limit=20` on bench/echod, a bare Go JSON handler where the driver, not the server, is the bottleneck; `$BASE` its base URL; `$HDR` is `Authorization: $AUTH` with echod's fixed token; `$OUT` is the round's output, which bench/report reads.\n\n```sh\n")
+	b.WriteString("## Commands\n\n`$URL` is `GET /v1/merchant/cards?limit=20` on bench/echod, a bare Go JSON handler where the driver, not the server, is the bottleneck; `$BASE` its base URL; `$HDR` is `Authorization: $AUTH` with echod's fixed token; `$UA` is `User-Agent: Go-http-client/1.1`, the one mph and vegeta send (wrk sends none of its own; k6 sends its own); `$OUT` is the round's output, which bench/report reads.\n\n```sh\n")
 	for _, c := range r.Commands {
 		fmt.Fprintf(b, "# %s\n%s\n", c.Name, c.Line)
 	}
