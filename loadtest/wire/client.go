@@ -73,7 +73,7 @@ func (c *Client) Hit(t *vegeta.Target, res *vegeta.Result, slab []byte) []byte {
 // pool's), leaving the connection in l for l's next request.
 func (c *Client) HitOn(l *Lane, t *vegeta.Target, res *vegeta.Result, slab []byte) []byte {
 	res.Method, res.URL = t.Method, t.URL
-	d, err := c.dest(t.URL)
+	d, err := l.dest(c, t.URL)
 	if err != nil {
 		res.Error = err.Error()
 		return slab

@@ -53,7 +53,6 @@ type poolConn struct {
 	br      *bufio.Reader
 	wbuf    []byte    // the request being sent
 	used    time.Time // when it was last given back
-	n       int       // requests sent on it
 	scratch []byte    // the last answer head read
 	last    *fields   // the last header section parsed (answer.go)
 }
@@ -153,9 +152,6 @@ func (p *connPool) dial(d *dest, deadline time.Time) (*poolConn, error) {
 // any answer arrives is sent once more on a new connection when its method
 // is idempotent, as net/http does.
 func (p *connPool) do(l *Lane, t *vegeta.Target, d *dest, maxBody int64, slab []byte) (head, []byte, []byte, error) {
-	if err := checkHeader(t.Header); err != nil {
-		return head{}, nil, slab, wrapErr(t, err)
-	}
 	now := time.Now()
 	deadline := now.Add(p.timeout)
 	for attempt := 0; ; attempt++ {
@@ -203,7 +199,6 @@ func (c *poolConn) exchange(t *vegeta.Target, d *dest, deadline time.Time, maxBo
 	if err := c.nc.SetDeadline(deadline); err != nil {
 		return h, nil, slab, false, err
 	}
-	c.n++
 	host := d.u.Host
 	if hv := t.Header["Host"]; len(hv) > 0 && hv[0] != "" { // as vegeta's Header.Get("Host")
 		host = hv[0]
@@ -213,7 +208,7 @@ func (c *poolConn) exchange(t *vegeta.Target, d *dest, deadline time.Time, maxBo
 		method = http.MethodGet
 	}
 	if c.wbuf, err = appendRequest(c.wbuf[:0], method, d, host, t.Header, t.Body); err != nil {
-		return h, nil, slab, false, err
+		return h, nil, slab, true, err // nothing sent: the connection stays usable
 	}
 	if _, err := c.nc.Write(c.wbuf); err != nil {
 		return h, nil, slab, false, &noAnswer{err}

@@ -10,8 +10,10 @@ import "time"
 // failure). Close gives the connection to the pool. A Lane is used by one
 // goroutine at a time.
 type Lane struct {
-	p *connPool
-	c *poolConn
+	p   *connPool
+	c   *poolConn
+	url string // the last target URL and its parsed form
+	d   *dest
 }
 
 // NewLane returns a lane for one worker (nil when the client has no
@@ -59,4 +61,20 @@ func (l *Lane) keep(c *poolConn, now time.Time) {
 	}
 	c.used = now
 	l.c = c
+}
+
+// dest is c.dest(raw), remembered for the lane's next request to the same
+// URL (a worker's targets are few; often one).
+func (l *Lane) dest(c *Client, raw string) (*dest, error) {
+	if l == nil {
+		return c.dest(raw)
+	}
+	if l.d != nil && l.url == raw {
+		return l.d, nil
+	}
+	d, err := c.dest(raw)
+	if err == nil {
+		l.url, l.d = raw, d
+	}
+	return d, err
 }

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -167,5 +168,30 @@ func TestLaneReadsEveryAnswer(t *testing.T) {
 	c.HitOn(l, &vegeta.Target{Method: "GET", URL: base + "/never"}, r, nil)
 	if r.Code != 0 || r.Error == "" || time.Since(start) > 2*time.Second {
 		t.Fatalf("a server answering nothing: code %d error %q after %v", r.Code, r.Error, time.Since(start))
+	}
+}
+
+// A request refused for its header (as net/http refuses it) sends nothing
+// and leaves its connection usable.
+func TestRefusedHeaderSendsNothing(t *testing.T) {
+	var reqs atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { reqs.Add(1) }))
+	defer srv.Close()
+	c := New(httpclient.LoadOptions{})
+	defer c.Close()
+	l := c.NewLane()
+	defer l.Close()
+	hitOK(t, c, l, "GET", srv.URL)
+	for _, h := range []http.Header{{"X-A": {"a\r\nX-Injected: 1"}}, {"X A": {"1"}}} {
+		r := &vegeta.Result{}
+		c.HitOn(l, &vegeta.Target{Method: "GET", URL: srv.URL, Header: h}, r, nil)
+		if r.Code != 0 || !strings.Contains(r.Error, "net/http: invalid header field") {
+			t.Fatalf("header %q: code %d error %q", h, r.Code, r.Error)
+		}
+	}
+	first := l.c
+	hitOK(t, c, l, "GET", srv.URL)
+	if n := reqs.Load(); n != 2 || l.c != first {
+		t.Fatalf("%d requests reached the server (want 2), same connection: %v", n, l.c == first)
 	}
 }

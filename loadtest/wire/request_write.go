@@ -19,8 +19,15 @@ import (
 
 const defaultUserAgent = "Go-http-client/1.1"
 
-// ownHeaders are written from the request, not copied from the target.
-var ownHeaders = map[string]bool{"Host": true, "Content-Length": true, "Transfer-Encoding": true, "Trailer": true, "Connection": true}
+// own says whether a header is written from the request, not copied from
+// the target.
+func own(k string) bool {
+	switch k {
+	case "Host", "Content-Length", "Transfer-Encoding", "Trailer", "Connection":
+		return true
+	}
+	return false
+}
 
 // dest is a target URL parsed once: the origin key of its connections and
 // the parts of the request line and Host header.
@@ -31,22 +38,9 @@ type dest struct {
 	lean       bool
 }
 
-// checkHeader refuses what net/http's Transport refuses.
-func checkHeader(h http.Header) error {
-	for k, vs := range h {
-		if !httpguts.ValidHeaderFieldName(k) {
-			return fmt.Errorf("net/http: invalid header field name %q", k)
-		}
-		for _, v := range vs {
-			if !httpguts.ValidHeaderFieldValue(v) {
-				return fmt.Errorf("net/http: invalid header field value for %q", k)
-			}
-		}
-	}
-	return nil
-}
-
-// appendRequest appends one request to b; h has passed checkHeader.
+// appendRequest appends one request to b, or refuses what net/http's
+// Transport refuses: an invalid Host, a header name that is not a token, a
+// value with a control character.
 func appendRequest(b []byte, method string, d *dest, host string, h http.Header, body []byte) ([]byte, error) {
 	if !httpguts.ValidHostHeader(host) {
 		return b, fmt.Errorf("net/http: invalid Host header %q", host)
@@ -61,10 +55,16 @@ func appendRequest(b []byte, method string, d *dest, host string, h http.Header,
 		b = append(b, "User-Agent: "+defaultUserAgent+"\r\n"...)
 	}
 	for k, vs := range h {
-		if ownHeaders[k] {
-			continue
+		if !httpguts.ValidHeaderFieldName(k) {
+			return b, fmt.Errorf("net/http: invalid header field name %q", k)
 		}
 		for _, v := range vs {
+			if !httpguts.ValidHeaderFieldValue(v) {
+				return b, fmt.Errorf("net/http: invalid header field value for %q", k)
+			}
+			if own(k) {
+				continue
+			}
 			b = append(b, k...)
 			b = append(b, ": "...)
 			b = append(b, v...)
