@@ -86,6 +86,14 @@ meta kernel "$(uname -sr)"
 meta load_before "$LOAD_BEFORE"
 meta rounds "$ROUNDS"
 meta duration "$DUR"
+# The closed model runs each driver twice per round, for half of DUR each
+# (below); DUR in whole seconds, at least 2.
+if [[ $DUR =~ ^([0-9]+)s$ ]] && [ "${BASH_REMATCH[1]}" -ge 2 ]; then
+  HALF="$((BASH_REMATCH[1] / 2))s"
+  meta closed_half "$HALF"
+else
+  HALF=$DUR
+fi
 meta workers "$W"
 meta open_rates "$OPEN_RATES"
 meta sandbox_duration "$SBX_DURATION"
@@ -100,14 +108,14 @@ meta version_k6 "$(k6 version | head -1)"
 # by eval, so RESULTS.md shows exactly what ran.
 show() {
   local s=$1 v
-  for v in SBX_DURATION RSS_DURATION RSS_RATE DUR W; do s=${s//"\$$v"/${!v}}; done
+  for v in SBX_DURATION RSS_DURATION RSS_RATE HALF DUR W; do s=${s//"\$$v"/${!v}}; done
   printf '%s' "$s"
 }
-T_WRK='wrk -t2 -c$W -d$DUR --latency -H "$UA" -H "$HDR" "$URL" > "$OUT"'
-T_VEG='echo "GET $URL" | vegeta attack -rate=0 -max-workers=$W -duration=$DUR -header "$HDR" > "$OUT.bin" && vegeta report -type=json "$OUT.bin" > "$OUT"'
-T_K6='k6 run --quiet --no-color -e VUS=$W -e DUR=$DUR -e URL="$URL" -e AUTH="$AUTH" -e OUT="$OUT" bench/k6/closed.js > /dev/null'
-T_MPH='mph load --base-url "$BASE" --scenario list --rate 0 --max-workers $W --duration $DUR --quiet --no-plot --out "$OUT" > /dev/null'
-T_MPHNR='mph load --base-url "$BASE" --scenario list --rate 0 --max-workers $W --duration $DUR --quiet --no-plot --no-results --out "$OUT" > /dev/null'
+T_WRK='wrk -t2 -c$W -d$HALF --latency -H "$UA" -H "$HDR" "$URL" > "$OUT"'
+T_VEG='echo "GET $URL" | vegeta attack -rate=0 -max-workers=$W -duration=$HALF -header "$HDR" > "$OUT.bin" && vegeta report -type=json "$OUT.bin" > "$OUT"'
+T_K6='k6 run --quiet --no-color -e VUS=$W -e DUR=$HALF -e URL="$URL" -e AUTH="$AUTH" -e OUT="$OUT" bench/k6/closed.js > /dev/null'
+T_MPH='mph load --base-url "$BASE" --scenario list --rate 0 --max-workers $W --duration $HALF --quiet --no-plot --out "$OUT" > /dev/null'
+T_MPHNR='mph load --base-url "$BASE" --scenario list --rate 0 --max-workers $W --duration $HALF --quiet --no-plot --no-results --out "$OUT" > /dev/null'
 T_OPEN_MPH='mph load --base-url "$BASE" --scenario list --rate $RATE --duration $DUR --quiet --no-plot --out "$OUT" > /dev/null'
 T_OPEN_VEG='echo "GET $URL" | vegeta attack -rate=$RATE -duration=$DUR -header "$HDR" > "$OUT.bin" && vegeta report -type=json "$OUT.bin" > "$OUT"'
 T_OPEN_K6='k6 run --quiet --no-color -e RATE=$RATE -e DUR=$DUR -e URL="$URL" -e AUTH="$AUTH" -e OUT="$OUT" bench/k6/open.js > /dev/null'
@@ -148,7 +156,7 @@ if [ "$QUICK" != 1 ]; then
   echo "== warm-up (not counted): every closed-model driver for 2s"
   for t in T_WRK T_VEG T_K6 T_MPH T_MPHNR; do
     if [ "$t" = T_WRK ] && ! command -v wrk >/dev/null 2>&1; then continue; fi
-    DUR_SAVED=$DUR; DUR=2s; OUT="$WORK/warmup-$t"; eval "${!t}" || true; DUR=$DUR_SAVED; rm -rf "$WORK/warmup-$t"*
+    HALF_SAVED=$HALF; HALF=2s; OUT="$WORK/warmup-$t"; eval "${!t}" || true; HALF=$HALF_SAVED; rm -rf "$WORK/warmup-$t"*
   done
 fi
 
@@ -158,6 +166,11 @@ fi
 # round met a machine the four before had warmed (mph --no-results, always
 # last, measured 0.70-0.88 x wrk while the same binary alone equals mph with
 # results), so no driver keeps one place.
+# Within a round each driver runs twice, for half of DUR: in the round's
+# order, then in the reverse order (A B C C B A), and the round's figure is
+# the mean of the two halves: the machine's drift within the round (another
+# job starting or ending) then weighs on every driver alike, where in one
+# pass it fell on whichever driver ran at that moment.
 closed_driver() {
   local r=$2
   case $1 in
@@ -172,8 +185,15 @@ CLOSED_DRIVERS=(wrk vegeta k6 mph mph-no-results)
 for r in $(seq "$ROUNDS"); do
   n=${#CLOSED_DRIVERS[@]}; order=()
   for i in $(seq 0 $((n - 1))); do order+=("${CLOSED_DRIVERS[$(( (i + r - 1) % n ))]}"); done
-  echo "== closed model, round $r/$ROUNDS ($W workers, $DUR each): ${order[*]}"
-  for d in "${order[@]}"; do closed_driver "$d" "$r"; done
+  if [ "$HALF" = "$DUR" ]; then
+    echo "== closed model, round $r/$ROUNDS ($W workers, $DUR each): ${order[*]}"
+    for d in "${order[@]}"; do closed_driver "$d" "$r"; done
+    continue
+  fi
+  reverse=(); for ((i = n - 1; i >= 0; i--)); do reverse+=("${order[$i]}"); done
+  echo "== closed model, round $r/$ROUNDS ($W workers, $HALF each, twice): ${order[*]}, then ${reverse[*]}"
+  for d in "${order[@]}"; do closed_driver "$d" "$r-1"; done
+  for d in "${reverse[@]}"; do closed_driver "$d" "$r-2"; done
 done
 
 for r in $(seq "$ROUNDS"); do

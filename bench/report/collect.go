@@ -16,6 +16,7 @@ import (
 //
 //	meta.env                       key=value: date, machine, load, settings, versions, cmd_* lines, rss_*
 //	closed/DRIVER-R.{txt,json}     wrk text; vegeta report -type=json; k6 handleSummary; mph summary.json
+//	closed/DRIVER-R-H.{txt,json}   the same, for half H (1, 2) of a round run in two halves (meta closed_half)
 //	open/RATE-DRIVER-R.json        mph summary.json, vegeta report, k6 handleSummary at a fixed rate
 //	sandbox/PATH.json              mph summary.json against sandboxd
 //	rss.json                       mph summary.json of the memory run
@@ -90,6 +91,7 @@ func fromMeta(m map[string]string, order []string) (*Results, error) {
 	}
 	s := &r.Settings
 	s.Duration, s.SandboxDuration, s.RSSDuration = m["duration"], m["sandbox_duration"], m["rss_duration"]
+	s.ClosedHalf = m["closed_half"]
 	ints := map[string]*int{"rounds": &s.Rounds, "workers": &s.Workers, "rss_rate": &s.RSSRate}
 	for k, p := range ints {
 		if *p, err = strconv.Atoi(m[k]); err != nil {
@@ -136,7 +138,7 @@ func collectClosed(r *Results, dir string) error {
 		drv := Driver{Key: d.key, Name: d.name}
 		for i := 1; i <= r.Settings.Rounds; i++ {
 			path := filepath.Join(dir, "closed", fmt.Sprintf("%s-%d.%s", d.key, i, d.ext))
-			rd, err := readClosed(d.key, path)
+			rd, err := readClosedRound(d.key, path, r.Settings.ClosedHalf != "")
 			if errors.Is(err, fs.ErrNotExist) {
 				continue // that driver did not run (wrk not installed)
 			}
@@ -155,6 +157,31 @@ func collectClosed(r *Results, dir string) error {
 		return errors.New("no closed-model results")
 	}
 	return nil
+}
+
+// readClosedRound reads one round of a driver, from path or, when the round
+// ran in two halves, from path's two halves (-1, -2), averaged.
+func readClosedRound(key, path string, halves bool) (Round, error) {
+	if !halves {
+		return readClosed(key, path)
+	}
+	ext := filepath.Ext(path)
+	var rs []Round
+	for h := 1; h <= 2; h++ {
+		p := fmt.Sprintf("%s-%d%s", strings.TrimSuffix(path, ext), h, ext)
+		rd, err := readClosed(key, p)
+		if err != nil {
+			return rd, err
+		}
+		rs = append(rs, rd)
+	}
+	mean := func(f func(Round) float64) float64 { return (f(rs[0]) + f(rs[1])) / 2 }
+	return Round{
+		RPS:     mean(func(r Round) float64 { return r.RPS }),
+		P50:     mean(func(r Round) float64 { return r.P50 }),
+		P99:     mean(func(r Round) float64 { return r.P99 }),
+		Success: mean(func(r Round) float64 { return r.Success }),
+	}, nil
 }
 
 func readClosed(key, path string) (Round, error) {

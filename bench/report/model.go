@@ -43,6 +43,7 @@ func (m Machine) Quiet() bool { return m.LoadBefore[0] <= quietLoad }
 type Settings struct {
 	Rounds          int    `json:"rounds"`
 	Duration        string `json:"duration"`
+	ClosedHalf      string `json:"closedHalf,omitempty"` // each closed driver ran twice per round for this long (A B … B A)
 	Workers         int    `json:"workers"`
 	OpenRates       []int  `json:"openRates"`
 	SandboxDuration string `json:"sandboxDuration"`
@@ -58,7 +59,7 @@ type Command struct {
 
 // Round is one driver's figures in one round; latencies in milliseconds.
 type Round struct {
-	RPS     float64 `json:"rps"`
+	RPS     float64 `json:"rps"` // a round run in two halves: the halves' mean, as the others`
 	P50     float64 `json:"p50Ms"`
 	P99     float64 `json:"p99Ms"`
 	Success float64 `json:"success"` // ratio 0..1; -1 when the driver does not say

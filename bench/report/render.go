@@ -16,6 +16,10 @@ func renderResults(r *Results) string {
 	if !r.Quick {
 		order = ", each round starting one driver later in the list (after a 2 s warm-up of each, not counted)"
 	}
+	if s.ClosedHalf != "" {
+		order += fmt.Sprintf("; in the closed model each round runs every driver twice for %s, in the round's order and then in the reverse order, "+
+			"and its figure is the mean of the two halves, so that the machine's drift within a round weighs on every driver alike", s.ClosedHalf)
+	}
 	fmt.Fprintf(&b, "Recorded %s by `%s`: each figure is the median of %s of %s "+
 		"(the rounds are listed), all drivers one after another against the same endpoint on the same machine%s. "+
 		"Compare the columns of one run; absolute figures move with the machine.\n\n", r.Date, r.Command, rounds(s.Rounds), s.Duration, order)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -306,5 +307,37 @@ func TestRunScriptParses(t *testing.T) {
 	out, err := exec.Command("bash", "-n", "../run.sh").CombinedOutput()
 	if err != nil {
 		t.Fatalf("bash -n bench/run.sh: %v\n%s", err, out)
+	}
+}
+
+// A round run in two halves (A B … B A) is the mean of its halves, for
+// every driver's format; a missing half is an error, not a round of one.
+func TestClosedRoundInHalves(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range closedDrivers {
+		src := func(i int) string {
+			return filepath.Join("testdata", "raw", "closed", fmt.Sprintf("%s-%d.%s", d.key, i, d.ext))
+		}
+		for h := 1; h <= 2; h++ {
+			b, err := os.ReadFile(src(h))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-1-%d.%s", d.key, h, d.ext)), b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		a, errA := readClosed(d.key, src(1))
+		b, errB := readClosed(d.key, src(2))
+		got, err := readClosedRound(d.key, filepath.Join(dir, fmt.Sprintf("%s-1.%s", d.key, d.ext)), true)
+		if errA != nil || errB != nil || err != nil {
+			t.Fatalf("%s: %v %v %v", d.key, errA, errB, err)
+		}
+		if want := (a.RPS + b.RPS) / 2; got.RPS != want || got.P99 != (a.P99+b.P99)/2 || a.RPS == b.RPS {
+			t.Fatalf("%s: halves %.1f and %.1f req/s, round %.1f (p99 %.3f and %.3f, round %.3f)", d.key, a.RPS, b.RPS, got.RPS, a.P99, b.P99, got.P99)
+		}
+		if _, err := readClosedRound(d.key, filepath.Join(dir, fmt.Sprintf("%s-2.%s", d.key, d.ext)), true); err == nil {
+			t.Fatalf("%s: a round without its halves was read", d.key)
+		}
 	}
 }
