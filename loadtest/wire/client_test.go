@@ -284,20 +284,12 @@ func TestAttackerTLS(t *testing.T) {
 // A connection idle past its last deadline (the timeout) is still reused
 // when the server keeps it open.
 func TestAttackerReusesConnectionIdlePastTimeout(t *testing.T) {
-	var conns atomic.Int64
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			conns.Add(1)
-		}
-	}
-	srv.Start()
-	defer srv.Close()
+	base, conns := countingServer(t)
 	c := New(httpclient.LoadOptions{Timeout: 50 * time.Millisecond})
 	defer c.Close()
 	for i := range 3 {
 		r := &vegeta.Result{}
-		c.Hit(&vegeta.Target{Method: "GET", URL: srv.URL}, r, nil)
+		c.Hit(&vegeta.Target{Method: "GET", URL: base}, r, nil)
 		if r.Code != 200 {
 			t.Fatalf("request %d: code %d error %q", i, r.Code, r.Error)
 		}
@@ -311,6 +303,17 @@ func TestAttackerReusesConnectionIdlePastTimeout(t *testing.T) {
 // rawServer answers each request with the bytes answers[path] and closes
 // the connection after an HTTP/1.0 answer.
 func rawServer(t *testing.T, answers map[string]string) string {
+	return requestServer(t, func(c net.Conn, req *http.Request) bool {
+		a := answers[req.URL.Path]
+		_, err := io.WriteString(c, a)
+		return err == nil && !strings.HasPrefix(a, "HTTP/1.0")
+	})
+}
+
+// requestServer reads the requests of each connection it accepts and hands
+// each, its body read, to answer, which writes what it likes and says
+// whether the connection goes on.
+func requestServer(t *testing.T, answer func(net.Conn, *http.Request) bool) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -331,8 +334,8 @@ func rawServer(t *testing.T, answers map[string]string) string {
 					if err != nil {
 						return
 					}
-					a := answers[req.URL.Path]
-					if _, err := io.WriteString(c, a); err != nil || strings.HasPrefix(a, "HTTP/1.0") {
+					_, _ = io.Copy(io.Discard, req.Body)
+					if !answer(c, req) {
 						return
 					}
 				}

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bufio"
 	"io"
 	"net"
 	"net/http"
@@ -112,46 +111,24 @@ func TestLaneNilWithoutOwnConnections(t *testing.T) {
 // An answer that comes at once, in pieces, or late is read whole over a
 // lane, and a server that answers nothing is bounded by the timeout.
 func TestLaneReadsEveryAnswer(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = ln.Close() })
-	go func() {
-		for {
-			nc, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer nc.Close()
-				br := bufio.NewReader(nc)
-				for {
-					req, err := http.ReadRequest(br)
-					if err != nil {
-						return
-					}
-					_, _ = io.Copy(io.Discard, req.Body)
-					switch req.URL.Path {
-					case "/late":
-						time.Sleep(30 * time.Millisecond)
-					case "/pieces":
-						_, _ = io.WriteString(nc, "HTTP/1.1 200 OK\r\n")
-						time.Sleep(5 * time.Millisecond)
-						_, _ = io.WriteString(nc, "Content-Length: 2\r\n\r\n{")
-						time.Sleep(5 * time.Millisecond)
-						_, _ = io.WriteString(nc, "}")
-						continue
-					case "/never":
-						time.Sleep(time.Second)
-						return
-					}
-					_, _ = io.WriteString(nc, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
-				}
-			}()
+	base := requestServer(t, func(nc net.Conn, req *http.Request) bool {
+		switch req.URL.Path {
+		case "/late":
+			time.Sleep(30 * time.Millisecond)
+		case "/pieces":
+			_, _ = io.WriteString(nc, "HTTP/1.1 200 OK\r\n")
+			time.Sleep(5 * time.Millisecond)
+			_, _ = io.WriteString(nc, "Content-Length: 2\r\n\r\n{")
+			time.Sleep(5 * time.Millisecond)
+			_, err := io.WriteString(nc, "}")
+			return err == nil
+		case "/never":
+			time.Sleep(time.Second)
+			return false
 		}
-	}()
-	base := "http://" + ln.Addr().String()
+		_, err := io.WriteString(nc, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
+		return err == nil
+	})
 	c := New(httpclient.LoadOptions{Timeout: 200 * time.Millisecond})
 	defer c.Close()
 	l := c.NewLane()
