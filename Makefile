@@ -57,6 +57,8 @@ UNIT_TIMEOUT ?= 30m
 unit:
 	$(GO) test -race -count=1 -timeout $(UNIT_TIMEOUT) $$($(GO) list ./... | grep -vxF $(addprefix -e ,$(TIMED)))
 	$(GO) test -race -count=1 -timeout $(UNIT_TIMEOUT) -p 1 $(TIMED)
+	# without -race too: the attack's raw system calls (loadtest/wire/rawio_sys.go) are built only then
+	$(GO) test -count=1 ./loadtest/wire
 
 ## fuzz: every fuzz target of the module (each func Fuzz* of a _test.go file), $(FUZZTIME) each
 fuzz:

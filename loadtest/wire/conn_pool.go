@@ -20,10 +20,12 @@ import (
 
 // The attack's own HTTP/1.1 connections. A worker takes a connection, writes
 // one request (request_write.go), reads the answer's head (answer.go) and
-// its body in its own goroutine, and gives the connection back. Bounds: the connection's deadline covers the whole
-// exchange (Timeout); the status line and headers may not exceed
-// maxHeaderBytes; at most maxBody bytes of a body are read (a larger one is
-// an error and its connection is closed unread). A server may close an idle
+// its body in its own goroutine, and gives the connection back; on Linux
+// the TCP socket is read and written with raw system calls (rawio_linux.go).
+// Bounds: the connection's deadline covers the whole exchange (Timeout);
+// the status line and headers may not exceed maxHeaderBytes; at most
+// maxBody bytes of a body are read (a larger one is an error and its
+// connection is closed unread). A server may close an idle
 // connection at any time, and a non-idempotent request that fails on one
 // must not be sent again: so a connection idle for peekAfter or more is
 // peeked at first (closedByPeer) and one idle for idleLimit is not reused.
@@ -131,6 +133,7 @@ func (p *connPool) dial(d *dest, deadline time.Time) (*poolConn, error) {
 	if err != nil {
 		return nil, err
 	}
+	nc = newRawIO(nc)
 	raw := nc
 	if u.Scheme == "https" {
 		cfg := p.tls.Clone()
