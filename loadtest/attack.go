@@ -244,7 +244,7 @@ func (a *attacker) flush(b batch) batch {
 }
 
 // hit sends one request as vegeta's attacker does: the timestamp is taken
-// before the targeter runs, the latency after the body is read. The body
+// before the targeter runs, the latency after the body is read (by HitOn). The body
 // goes into b's slab (wire.Client.HitOn), which hit returns.
 func (a *attacker) hit(r *vegeta.Result, b batch, seq uint64) []byte {
 	tgt, slab := b.w.tgt, b.slab
@@ -254,10 +254,11 @@ func (a *attacker) hit(r *vegeta.Result, b batch, seq uint64) []byte {
 	if err := a.tr(tgt); err != nil {
 		r.Error = err.Error()
 		a.stop()
-	} else {
-		slab = a.client.HitOn(b.w.lane, tgt, r, slab)
+		b.w.end = time.Now()
+		r.Latency = b.w.end.Sub(r.Timestamp)
+		return slab
 	}
-	b.w.end = time.Now()
-	r.Latency = b.w.end.Sub(r.Timestamp)
+	slab = a.client.HitOn(b.w.lane, tgt, r, slab) // sets r.Latency
+	b.w.end = r.Timestamp.Add(r.Latency)
 	return slab
 }

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/merchant-harness/mph/httpclient"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -57,9 +58,10 @@ func (c *Client) Close() {
 }
 
 // Hit sends t and fills res as vegeta's attacker does: Method, URL, Code,
-// Body (at most MaxBody bytes), Headers, BytesIn, BytesOut and Error (the
-// transport error, or the status line of a code outside 200..399). The
-// caller stamps Timestamp before and Latency after. A body framed by
+// Body (at most MaxBody bytes), Headers, BytesIn, BytesOut, Error (the
+// transport error, or the status line of a code outside 200..399) and
+// Latency (from res.Timestamp to the end of the answer's body). The caller
+// stamps Timestamp before (Hit does when it is zero). A body framed by
 // Content-Length on the client's own connections is read into slab's
 // spare room (or a new slab), which Hit returns: res.Body aliases it, so
 // the caller keeps slab's bytes untouched while it uses res. res.Headers
@@ -72,6 +74,18 @@ func (c *Client) Hit(t *vegeta.Target, res *vegeta.Result, slab []byte) []byte {
 // HitOn is Hit over l's connection when it has one to t's origin (nil: the
 // pool's), leaving the connection in l for l's next request.
 func (c *Client) HitOn(l *Lane, t *vegeta.Target, res *vegeta.Result, slab []byte) []byte {
+	if res.Timestamp.IsZero() {
+		res.Timestamp = time.Now()
+	}
+	slab = c.send(l, t, res, slab)
+	end := time.Now() // the one clock reading after the exchange
+	l.stamp(end)
+	res.Latency = end.Sub(res.Timestamp)
+	return slab
+}
+
+// send is HitOn but for the time stamps.
+func (c *Client) send(l *Lane, t *vegeta.Target, res *vegeta.Result, slab []byte) []byte {
 	res.Method, res.URL = t.Method, t.URL
 	d, err := l.dest(c, t.URL)
 	if err != nil {
@@ -84,7 +98,7 @@ func (c *Client) HitOn(l *Lane, t *vegeta.Target, res *vegeta.Result, slab []byt
 		return slab
 	}
 	var h head
-	h, res.Body, slab, err = c.pool.do(l, t, d, c.maxBody, slab)
+	h, res.Body, slab, err = c.pool.do(l, t, d, res.Timestamp, c.maxBody, slab)
 	res.BytesIn = uint64(len(res.Body))
 	if err != nil {
 		res.Error = err.Error()

@@ -150,12 +150,11 @@ func (p *connPool) dial(d *dest, deadline time.Time) (*poolConn, error) {
 	return c, nil
 }
 
-// do sends t to d and reads its answer and body, the body appended to
-// slab (see Client.Hit). A request on a reused connection that fails before
+// do sends t to d at now and reads its answer and body, the body appended
+// to slab (see Client.Hit). A request on a reused connection that fails before
 // any answer arrives is sent once more on a new connection when its method
 // is idempotent, as net/http does.
-func (p *connPool) do(l *Lane, t *vegeta.Target, d *dest, maxBody int64, slab []byte) (head, []byte, []byte, error) {
-	now := time.Now()
+func (p *connPool) do(l *Lane, t *vegeta.Target, d *dest, now time.Time, maxBody int64, slab []byte) (head, []byte, []byte, error) {
 	deadline := now.Add(p.timeout)
 	for attempt := 0; ; attempt++ {
 		c := l.take(d.key, now)
@@ -173,7 +172,7 @@ func (p *connPool) do(l *Lane, t *vegeta.Target, d *dest, maxBody int64, slab []
 		slab = grown
 		switch {
 		case keep && l != nil:
-			l.keep(c, time.Now())
+			l.keep(c)
 		case keep:
 			p.put(c, time.Now())
 		default:

@@ -10,10 +10,11 @@ import "time"
 // failure). Close gives the connection to the pool. A Lane is used by one
 // goroutine at a time.
 type Lane struct {
-	p   *connPool
-	c   *poolConn
-	url string // the last target URL and its parsed form
-	d   *dest
+	p    *connPool
+	c    *poolConn
+	kept bool   // c was kept by the request under way: stamp sets its last use
+	url  string // the last target URL and its parsed form
+	d    *dest
 }
 
 // NewLane returns a lane for one worker (nil when the client has no
@@ -53,14 +54,23 @@ func (l *Lane) take(key string, now time.Time) *poolConn {
 }
 
 // keep holds c for the lane's next request; bytes after a complete answer
-// are not HTTP/1.1, so such a connection is closed instead.
-func (l *Lane) keep(c *poolConn, now time.Time) {
+// are not HTTP/1.1, so such a connection is closed instead. Its last use is
+// stamped once the request is done (stamp), with the clock reading that
+// ends the request's latency.
+func (l *Lane) keep(c *poolConn) {
 	if c.br.Buffered() != 0 {
 		_ = c.nc.Close()
 		return
 	}
-	c.used = now
-	l.c = c
+	l.c, l.kept = c, true
+}
+
+// stamp records end as the last use of the connection the request just
+// done kept.
+func (l *Lane) stamp(end time.Time) {
+	if l != nil && l.kept {
+		l.c.used, l.kept = end, false
+	}
 }
 
 // dest is c.dest(raw), remembered for the lane's next request to the same

@@ -39,6 +39,9 @@ func hitOK(t *testing.T, c *Client, l *Lane, m, url string) {
 	if r.Code != 200 || r.Error != "" {
 		t.Fatalf("%s %s: code %d error %q", m, url, r.Code, r.Error)
 	}
+	if r.Timestamp.IsZero() || r.Latency <= 0 || time.Since(r.Timestamp) < r.Latency {
+		t.Fatalf("%s %s: timestamp %v, latency %v: Hit stamps both", m, url, r.Timestamp, r.Latency)
+	}
 }
 
 // A lane keeps its one connection from request to request; its Close
