@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -96,6 +97,13 @@ func TestRawIOBehavesAsNetConn(t *testing.T) {
 			n, err := c.Write(big) // nobody reads
 			return min(n, 1), err  // how far it got depends on the buffers
 		}},
+		{"write after the peer's reset", func(c net.Conn, s *net.TCPConn) (int, error) {
+			_ = s.SetLinger(0)
+			s.Close()
+			time.Sleep(20 * time.Millisecond) // the reset has arrived
+			_, _ = c.Write([]byte("x"))       // connection reset by peer
+			return c.Write([]byte("x"))       // broken pipe: SIGPIPE ignored, not fatal
+		}},
 		{"write closed here", func(c net.Conn, _ *net.TCPConn) (int, error) {
 			c.Close()
 			return c.Write([]byte("x"))
@@ -112,6 +120,7 @@ func TestRawIOBehavesAsNetConn(t *testing.T) {
 			c, s := tcpPair(t)
 			n, err := tc.run(c, s)
 			want := outcome(c, n, err)
+			t.Log("net.Conn: ", want)
 			c, s = tcpPair(t)
 			r := newRawIO(c)
 			if _, ok := r.(*rawIO); !ok {
@@ -138,7 +147,9 @@ func TestPoolDialsRawIO(t *testing.T) {
 	}
 	ok := httptest.NewServer(http.NotFoundHandler())
 	defer ok.Close()
-	sec := httptest.NewTLSServer(http.NotFoundHandler())
+	sec := httptest.NewUnstartedServer(http.NotFoundHandler())
+	sec.Config.ErrorLog = log.New(io.Discard, "", 0) // the connection closed unused
+	sec.StartTLS()
 	defer sec.Close()
 	cl := New(httpclient.LoadOptions{InsecureTLS: true})
 	defer cl.Close()
